@@ -1,0 +1,168 @@
+// The engine's data model: plain, serialisable objects. Everything the engine knows about a Kubernetes
+// object is here; the sources (manifest files, DOT dumps, later the live cluster) produce these and
+// nothing else crosses into the engine.
+
+/** 0-based line and UTF-16 character, as LSP counts them. */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  /** Absent and false mean the same to Kubernetes; kept apart so output can echo the manifest. */
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+/** Ranges of one `metadata.ownerReferences[i]` entry and of each of its fields that is present. */
+export interface OwnerReferenceRanges {
+  entry: Range;
+  apiVersion?: Range;
+  kind?: Range;
+  name?: Range;
+  uid?: Range;
+  controller?: Range;
+  blockOwnerDeletion?: Range;
+}
+
+/** Where in a source an object's fields are. Filled eagerly for YAML, on demand for JSON (see sources/). */
+export interface FieldRanges {
+  object: Range;
+  apiVersion?: Range;
+  kind?: Range;
+  name?: Range;
+  namespace?: Range;
+  uid?: Range;
+  ownerReferences?: Range;
+  ownerReferenceEntries: OwnerReferenceRanges[];
+  finalizers?: Range;
+  finalizerEntries: Range[];
+  deletionTimestamp?: Range;
+}
+
+export interface ObjectSource {
+  /** File path (CLI) or document URI (LSP), exactly as the source named it; "-" for stdin. */
+  file: string;
+  /** Index of the YAML document in the file (0 for JSON). */
+  docIndex: number;
+  /** Indexes into `items` of enclosing List documents, outermost first; empty for a top-level object. */
+  itemPath: number[];
+  /** Present once positions are known. */
+  ranges?: FieldRanges;
+}
+
+/** The few spec/status facts the modelled controllers need. Everything else in a manifest is ignored. */
+export interface ObjectFacts {
+  /** Pod: spec.nodeName (empty = never scheduled, deleted at once, R6). */
+  nodeName?: string;
+  /** Pod, Namespace, PersistentVolume: status.phase. */
+  phase?: string;
+  /** Pod: spec.terminationGracePeriodSeconds (the API defaults it to 30, R53). */
+  terminationGracePeriodSeconds?: number;
+  /** Pod: claimName of every persistentVolumeClaim volume (pvc-protection). */
+  claimNames?: string[];
+  /** Namespace: spec.finalizers (the namespace controller's `kubernetes`, R11). */
+  namespaceFinalizers?: string[];
+  /** PersistentVolumeClaim: spec.volumeName. */
+  volumeName?: string;
+  /** PersistentVolume: spec.claimRef. */
+  claimRef?: { namespace: string; name: string; uid?: string };
+  /** CustomResourceDefinition: what it serves. */
+  crd?: CrdFacts;
+  /** Workloads (Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, Pod): container images, to guess
+   * which workload runs the controller that owns a custom finalizer. */
+  images?: string[];
+}
+
+export interface CrdFacts {
+  group: string;
+  kind: string;
+  plural: string;
+  singular: string;
+  shortNames: string[];
+  listKind?: string;
+  namespaced: boolean;
+  /** Served version names, storage-preferred first as the apiserver orders them. */
+  servedVersions: string[];
+}
+
+/** One Kubernetes object as the engine sees it. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  /** "" for cluster-scoped objects (after normalisation, see engine/inventory.ts). */
+  namespace: string;
+  uid: string;
+  /** The uid was made up by us (hand-written manifest); see syntheticUid(). */
+  syntheticUid?: boolean;
+  ownerReferences: OwnerReference[];
+  /** metadata.finalizers, in stored order. */
+  finalizers: string[];
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  creationTimestamp?: string;
+  generation?: number;
+  labels?: Record<string, string>;
+  facts: ObjectFacts;
+  source?: ObjectSource;
+}
+
+/** What identifies a node of the GC's graph (R18/R19): coordinates plus namespace. */
+export interface ObjectIdentity {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  uid: string;
+}
+
+export const ORPHAN_FINALIZER = 'orphan';
+export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+export const NAMESPACE_FINALIZER = 'kubernetes';
+export const PVC_PROTECTION_FINALIZER = 'kubernetes.io/pvc-protection';
+export const PV_PROTECTION_FINALIZER = 'kubernetes.io/pv-protection';
+export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+
+export function isGcFinalizer(f: string): boolean {
+  return f === ORPHAN_FINALIZER || f === FOREGROUND_FINALIZER;
+}
+
+export function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+
+export function identityOf(o: KubeObject): ObjectIdentity {
+  return { apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, uid: o.uid };
+}
+
+export function sameIdentity(a: ObjectIdentity, b: ObjectIdentity): boolean {
+  return a.uid === b.uid && a.name === b.name && a.kind === b.kind && a.apiVersion === b.apiVersion && a.namespace === b.namespace;
+}
+
+/** "Deployment shop/web" or "Namespace shop": how kubectl users name an object in prose. */
+export function describe(id: { kind: string; namespace: string; name: string }): string {
+  return id.namespace ? `${id.kind} ${id.namespace}/${id.name}` : `${id.kind} ${id.name}`;
+}
+
+/**
+ * The stable made-up uid of an object that has none. It is a function of the object's group, kind,
+ * namespace and name, so an ownerReference without a uid can be pointed at the same object.
+ */
+export function syntheticUid(group: string, kind: string, namespace: string, name: string): string {
+  return `synthetic:${group || 'core'}/${kind}/${namespace || '-'}/${name}`;
+}
+
+export function isSyntheticUid(uid: string): boolean {
+  return uid.startsWith('synthetic:');
+}

@@ -1,0 +1,129 @@
+// Inputs and outputs of the deletion simulation. These shapes are what `kubectl-gc simulate -o json`
+// prints (README, "JSON contract"), so change them only with a version note.
+
+import type { ObjectIdentity, OwnerReference } from '../model';
+
+export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
+
+/**
+ * Who acts besides the apiserver and the garbage collector.
+ * - `gc` (strict, R53): nobody. Foreign finalizers stay, no kubelet, no namespace controller.
+ * - `builtin` (realistic): the kubelet, the namespace controller, pvc/pv-protection, the CRD cleanup, and
+ *   the controller behind each custom finalizer for as long as its workload keeps running.
+ */
+export type ControllersMode = 'builtin' | 'gc';
+
+/** One DELETE request, as a client would send it. */
+export interface DeleteRequest {
+  /** The group-version of the request URL: it decides the per-type default policy (R5). */
+  apiVersion: string;
+  kind: string;
+  /** "" for cluster-scoped kinds. */
+  namespace: string;
+  name: string;
+  /** null or absent: the request names no policy and the per-type default applies (R5). */
+  propagationPolicy?: PropagationPolicy | null;
+  /** The deprecated DeleteOptions.orphanDependents (R1–R3). */
+  orphanDependents?: boolean;
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+/**
+ * Says which workload runs the controller that removes a custom finalizer. `finalizer` is an exact name, or
+ * a prefix when it ends with `*` (e.g. `kafka.strimzi.io/*`). `external: true` declares a controller that runs
+ * outside the input (it is assumed to keep running); `running: false` declares it absent.
+ */
+export interface FinalizerOwnerRule {
+  finalizer: string;
+  workload?: { kind: string; namespace: string; name: string };
+  external?: boolean;
+  running?: boolean;
+}
+
+export interface SimulationOptions {
+  controllers: ControllersMode;
+  finalizerOwners?: FinalizerOwnerRule[];
+  /** Hard bound on processed work items; reaching it ends the run with `aborted`, never a hang. */
+  maxSteps?: number;
+  /** Simulated wall clock at the start (ISO 8601). Deterministic by default. */
+  now?: string;
+}
+
+export type StepAction =
+  | 'delete' // a DELETE request was accepted (detail: the policy and what the apiserver did)
+  | 'add-finalizer'
+  | 'remove-finalizer'
+  | 'patch-owner-references'
+  | 'remove' // the object left storage
+  | 'reject'; // a request the apiserver refused (detail: why)
+
+/** Who did it: apiserver, garbage-collector, namespace-controller, kubelet, or a named controller. */
+export type Actor = string;
+
+export interface SimulationStep {
+  step: number;
+  actor: Actor;
+  action: StepAction;
+  target: ObjectIdentity;
+  detail: string;
+}
+
+export interface DeletedEntry extends ObjectIdentity {
+  /** The step at which the object left storage. */
+  step: number;
+}
+
+export interface OrphanedEntry extends ObjectIdentity {
+  /** The owner whose reference was removed while the object stayed. */
+  ownerUID: string;
+}
+
+export interface RemainingEntry extends ObjectIdentity {
+  finalizers: string[];
+  beingDeleted: boolean;
+  ownerReferences: OwnerReference[];
+}
+
+export type BlockType =
+  | 'finalizer' // a finalizer nobody will remove
+  | 'waiting-for-dependents' // foregroundDeletion held by a blocking dependent
+  | 'graceful-termination' // a Pod waiting for a kubelet that does not come
+  | 'namespace-content' // a Namespace waiting for its contents to go
+  | 'namespace-controller' // a Namespace whose spec.finalizers nobody processes (strict mode, R11)
+  | 'unresolvable-owner' // a reference the GC cannot resolve, retried forever (R46)
+  | 'invalid-scope'; // a cluster-scoped dependent of a namespaced kind, never collected (R45)
+
+/** One link of a "why is this stuck" chain. */
+export interface BlockReason {
+  type: BlockType;
+  message: string;
+  finalizer?: string;
+  /** The controller that would act (e.g. "namespace-controller", "Deployment operators/strimzi"). */
+  controller?: string;
+  /** The other object involved: the blocking dependent, the controller's workload, the remaining content. */
+  object?: ObjectIdentity;
+  /** The step at which `object` was deleted, when that is why the controller is gone. */
+  step?: number;
+  /** Why `object` itself cannot finish. */
+  blockedBy?: BlockReason[];
+}
+
+export interface StuckEntry extends ObjectIdentity {
+  finalizers: string[];
+  /** One sentence for a person. */
+  reason: string;
+  blockedBy: BlockReason[];
+}
+
+export interface SimulationResult {
+  deleted: DeletedEntry[];
+  orphaned: OrphanedEntry[];
+  remaining: RemainingEntry[];
+  stuck: StuckEntry[];
+  steps: SimulationStep[];
+  /** Outcomes that depend on timing or on assumptions (R51, guessed finalizer controllers). */
+  notes: string[];
+  /** Set when the step bound was reached: the result is partial. */
+  aborted?: string;
+}
