@@ -1,0 +1,160 @@
+// The inventory: every object of the input, normalised as an apiserver would hold it, with the kinds the
+// input makes served and the ownership graph over it. Sources produce raw KubeObjects; everything
+// downstream (analysis, simulation, CLI, LSP) reads an Inventory.
+
+import { KindRegistry, type KindInfo } from './kinds/kindRegistry';
+import { OwnershipGraph } from './graph/ownershipGraph';
+import {
+  NAMESPACE_FINALIZER, PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER,
+  splitApiVersion, syntheticUid, type KubeObject, type ObjectIdentity, type ObjectSource,
+} from './model';
+
+export interface InventoryOptions {
+  /** Where namespaced objects without metadata.namespace go, as `kubectl apply -n` would put them. */
+  defaultNamespace?: string;
+}
+
+/** The same uid found twice with different content. */
+export interface Conflict {
+  uid: string;
+  kept: KubeObject;
+  other: KubeObject;
+  /** Which fields differ, e.g. ["metadata.finalizers"]. */
+  fields: string[];
+}
+
+const coordKey = (group: string, kind: string, namespace: string, name: string) => `${group}\u0000${kind}\u0000${namespace}\u0000${name}`;
+
+export class Inventory {
+  readonly objects = new Map<string, KubeObject>();
+  readonly graph = new OwnershipGraph();
+  readonly conflicts: Conflict[] = [];
+  private readonly byCoordinates = new Map<string, string>();
+  readonly defaultNamespace: string;
+
+  constructor(readonly kinds: KindRegistry, opts: InventoryOptions = {}) {
+    this.defaultNamespace = opts.defaultNamespace || 'default';
+  }
+
+  /** The object of (group, kind, namespace, name), whatever its uid. */
+  find(group: string, kind: string, namespace: string, name: string): KubeObject | undefined {
+    const uid = this.byCoordinates.get(coordKey(group, kind, namespace, name));
+    return uid === undefined ? undefined : this.objects.get(uid);
+  }
+
+  kindOf(o: { apiVersion: string; kind: string }): KindInfo | undefined {
+    return this.kinds.lookup(splitApiVersion(o.apiVersion).group, o.kind);
+  }
+
+  /** The identity the GC's informer gives an object: its kind's preferred apiVersion (R19). */
+  graphIdentity(o: KubeObject): ObjectIdentity {
+    const info = this.kindOf(o);
+    const apiVersion = info ? this.kinds.preferredApiVersion(info) : o.apiVersion;
+    return { apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, uid: o.uid };
+  }
+
+  /**
+   * Adds or replaces one object (already normalised by normalize()). A second, different copy of a uid
+   * that is already present from another source document is a conflict; the first copy is kept.
+   */
+  upsert(o: KubeObject): void {
+    const existing = this.objects.get(o.uid);
+    if (existing && existing !== o && !sameSourceDocument(existing.source, o.source)) {
+      const fields = differingFields(existing, o);
+      if (fields.length) this.conflicts.push({ uid: o.uid, kept: existing, other: o, fields });
+      return;
+    }
+    if (existing) this.byCoordinates.delete(this.coordinatesOf(existing));
+    this.objects.set(o.uid, o);
+    this.byCoordinates.set(this.coordinatesOf(o), o.uid);
+    if (o.kind === 'CustomResourceDefinition' && o.facts.crd) this.kinds.addCrd(o.facts.crd);
+    this.graph.upsert({
+      identity: this.graphIdentity(o), owners: o.ownerReferences, terminating: o.deletionTimestamp !== undefined, finalizers: o.finalizers,
+    });
+  }
+
+  remove(uid: string): void {
+    const o = this.objects.get(uid);
+    if (!o) return;
+    this.objects.delete(uid);
+    this.byCoordinates.delete(this.coordinatesOf(o));
+    this.graph.remove(uid);
+    for (let i = this.conflicts.length - 1; i >= 0; i--) if (this.conflicts[i].uid === uid) this.conflicts.splice(i, 1);
+  }
+
+  /**
+   * Puts a raw object from a source into the shape the apiserver would store: namespace defaulted or
+   * cleared by the kind's scope, a synthetic uid when there is none, uid-less ownerReferences pointed at
+   * the synthetic uid of what they name, and the finalizers the apiserver adds on create for objects that
+   * never went through one (hand-written manifests).
+   */
+  normalize(raw: KubeObject): KubeObject {
+    const { group } = splitApiVersion(raw.apiVersion);
+    const info = this.kinds.lookup(group, raw.kind);
+    const namespace = info ? (info.namespaced ? raw.namespace || this.defaultNamespace : '') : raw.namespace;
+    const o: KubeObject = { ...raw, namespace };
+    if (!o.uid) {
+      o.uid = syntheticUid(group, raw.kind, namespace, raw.name);
+      o.syntheticUid = true;
+      applyCreateDefaults(o);
+    }
+    if (o.ownerReferences.some((r) => !r.uid)) {
+      o.ownerReferences = o.ownerReferences.map((r) => {
+        if (r.uid) return r;
+        const ownerGroup = splitApiVersion(r.apiVersion).group;
+        const ownerInfo = this.kinds.lookup(ownerGroup, r.kind);
+        const ownerNs = ownerInfo && !ownerInfo.namespaced ? '' : namespace;
+        return { ...r, uid: syntheticUid(ownerGroup, r.kind, ownerNs, r.name) };
+      });
+    }
+    return o;
+  }
+
+  private coordinatesOf(o: KubeObject): string {
+    return coordKey(splitApiVersion(o.apiVersion).group, o.kind, o.namespace, o.name);
+  }
+}
+
+/** What the apiserver and its admission plugins add on create (namespace lifecycle, storage-object-in-use). */
+function applyCreateDefaults(o: KubeObject): void {
+  if (o.apiVersion === 'v1' && o.kind === 'Namespace' && o.facts.namespaceFinalizers === undefined) {
+    o.facts = { ...o.facts, namespaceFinalizers: [NAMESPACE_FINALIZER] };
+  }
+  const protection = o.apiVersion === 'v1' && o.kind === 'PersistentVolumeClaim' ? PVC_PROTECTION_FINALIZER
+    : o.apiVersion === 'v1' && o.kind === 'PersistentVolume' ? PV_PROTECTION_FINALIZER : undefined;
+  if (protection && !o.finalizers.includes(protection)) o.finalizers = [...o.finalizers, protection];
+}
+
+function sameSourceDocument(a: ObjectSource | undefined, b: ObjectSource | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.file === b.file && a.docIndex === b.docIndex && a.itemPath.join('.') === b.itemPath.join('.');
+}
+
+function differingFields(a: KubeObject, b: KubeObject): string[] {
+  const fields: [string, unknown, unknown][] = [
+    ['apiVersion', a.apiVersion, b.apiVersion],
+    ['kind', a.kind, b.kind],
+    ['metadata.name', a.name, b.name],
+    ['metadata.namespace', a.namespace, b.namespace],
+    ['metadata.ownerReferences', a.ownerReferences, b.ownerReferences],
+    ['metadata.finalizers', a.finalizers, b.finalizers],
+    ['metadata.deletionTimestamp', a.deletionTimestamp, b.deletionTimestamp],
+    ['spec/status', a.facts, b.facts],
+  ];
+  return fields.filter(([, x, y]) => JSON.stringify(x) !== JSON.stringify(y)).map(([f]) => f);
+}
+
+/**
+ * Builds the inventory of a whole input. Kinds are learnt first (built-ins, then every CRD, then the
+ * kinds objects use), so that each object's scope is known before its namespace is normalised.
+ */
+export function buildInventory(raw: KubeObject[], opts: InventoryOptions = {}): Inventory {
+  const kinds = new KindRegistry();
+  for (const o of raw) {
+    if (o.kind === 'CustomResourceDefinition' && o.facts.crd && o.apiVersion.startsWith('apiextensions.k8s.io/')) kinds.addCrd(o.facts.crd);
+  }
+  for (const o of raw) kinds.observe({ apiVersion: o.apiVersion, kind: o.kind, namespaced: o.namespace !== '' });
+  const inventory = new Inventory(kinds, opts);
+  for (const o of raw) inventory.upsert(inventory.normalize(o));
+  return inventory;
+}

@@ -1,0 +1,301 @@
+// What kube-apiserver does with the requests of a deletion (Part A of gc-semantics.md): DELETE with its
+// options and finalizer rewrite, graceful Pod deletion, Namespace and CRD specifics, removal through an
+// update that empties the finalizers, and the PATCHes the garbage collector sends.
+
+import type { KindInfo, KindRegistry } from '../kinds/kindRegistry';
+import {
+  CRD_CLEANUP_FINALIZER, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, describe, isGcFinalizer, splitApiVersion,
+  type KubeObject, type OwnerReference,
+} from '../model';
+import type { ObjectStore } from './objectStore';
+import type { SimulatedClock, Timeline } from './timeline';
+import type { Actor, DeleteRequest, PropagationPolicy } from './types';
+
+export interface RequestOutcome {
+  status: number;
+  message: string;
+  /** The object after the request (undefined when it is gone or was never found). */
+  object?: KubeObject;
+  removed: boolean;
+}
+
+export type GetResult =
+  | { status: 200; object: KubeObject; info: KindInfo }
+  | { status: 404; info: KindInfo }
+  | { status: 'unmapped' };
+
+const POLICIES: PropagationPolicy[] = ['Foreground', 'Background', 'Orphan'];
+
+export class ApiServer {
+  /** (group, kind) of custom kinds → uid of the CRD that serves them: a kind stops being served with its CRD. */
+  private readonly crdOf = new Map<string, string>();
+
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly kinds: KindRegistry,
+    private readonly timeline: Timeline,
+    private readonly clock: SimulatedClock,
+  ) {
+    for (const o of store.all()) {
+      if (o.facts.crd && o.kind === 'CustomResourceDefinition') this.crdOf.set(`${o.facts.crd.group}/${o.facts.crd.kind}`, o.uid);
+    }
+  }
+
+  /** The REST mapping as it is now: kinds of a CRD that has left storage are no longer served. */
+  restMapping(apiVersion: string, kind: string): KindInfo | undefined {
+    const info = this.kinds.restMapping(apiVersion, kind);
+    if (info?.origin === 'crd') {
+      const crdUid = this.crdOf.get(`${info.group}/${info.kind}`);
+      if (crdUid !== undefined && !this.store.get(crdUid)) return undefined;
+    }
+    return info;
+  }
+
+  get(apiVersion: string, kind: string, namespace: string, name: string): GetResult {
+    const info = this.restMapping(apiVersion, kind);
+    if (!info) return { status: 'unmapped' };
+    const object = this.store.getByName(info.group, info.kind, info.namespaced ? namespace : '', name);
+    return object ? { status: 200, object, info } : { status: 404, info };
+  }
+
+  /** A DELETE request (R1–R11). Rejected requests are recorded as a 'reject' step and change nothing. */
+  delete(actor: Actor, req: DeleteRequest, why?: string): RequestOutcome {
+    const policy = req.propagationPolicy ?? undefined;
+    const target = { apiVersion: req.apiVersion, kind: req.kind, namespace: req.namespace, name: req.name, uid: req.preconditions?.uid ?? '' };
+    // R1: DeleteOptions are validated before anything else.
+    if (req.orphanDependents !== undefined && policy !== undefined) {
+      return this.reject(actor, target, 422, 'orphanDependents and propagationPolicy cannot both be set');
+    }
+    if (policy !== undefined && !POLICIES.includes(policy)) {
+      return this.reject(actor, target, 422, `propagationPolicy ${String(policy)} is not one of Foreground, Background, Orphan`);
+    }
+    const info = this.restMapping(req.apiVersion, req.kind);
+    if (!info) return this.reject(actor, target, 404, `the server could not find the requested resource: ${req.apiVersion} ${req.kind} is not served`);
+    const obj = this.store.getByName(info.group, info.kind, info.namespaced ? req.namespace : '', req.name);
+    if (!obj) return this.reject(actor, target, 404, `${describe(target)} not found`);
+    if (req.preconditions?.uid !== undefined && req.preconditions.uid !== obj.uid) {
+      return this.reject(actor, obj, 409, `precondition failed: uid in precondition ${req.preconditions.uid}, uid in object meta ${obj.uid}`);
+    }
+    if (req.preconditions?.resourceVersion !== undefined && req.preconditions.resourceVersion !== String(this.store.resourceVersion(obj.uid))) {
+      return this.reject(actor, obj, 409, `precondition failed: resourceVersion ${req.preconditions.resourceVersion} does not match`);
+    }
+    const grace = req.gracePeriodSeconds === undefined ? undefined : req.gracePeriodSeconds < 0 ? 1 : req.gracePeriodSeconds;
+    if (info.group === '' && info.kind === 'Namespace') return this.deleteNamespace(actor, obj, req, info);
+    let current = obj;
+    if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition' && !obj.deletionTimestamp) {
+      // The CRD registry adds its cleanup finalizer on the first DELETE, then deletes as usual.
+      current = this.writeUpdate(actor, obj, {
+        deletionTimestamp: this.clock.at(),
+        finalizers: obj.finalizers.includes(CRD_CLEANUP_FINALIZER) ? obj.finalizers : [...obj.finalizers, CRD_CLEANUP_FINALIZER],
+      }, 'add-finalizer', `${CRD_CLEANUP_FINALIZER} (the apiextensions-apiserver deletes every instance first)`);
+    }
+    return this.genericDelete(actor, current, req, info, grace, why);
+  }
+
+  /** The generic registry's Delete (store.go): graceful deletion, the finalizer rewrite, the outcome table R8. */
+  private genericDelete(actor: Actor, obj: KubeObject, req: DeleteRequest, info: KindInfo, grace: number | undefined, why?: string): RequestOutcome {
+    const because = why ? `; why: ${why}` : '';
+    const graceful = info.group === '' && info.kind === 'Pod';
+    let gracefulNow = false;
+    let deletionTimestamp = obj.deletionTimestamp;
+    let deletionGracePeriodSeconds = obj.deletionGracePeriodSeconds;
+    let period = 0;
+    if (graceful) {
+      if (obj.deletionTimestamp !== undefined) {
+        const current = obj.deletionGracePeriodSeconds;
+        if (current !== undefined && current !== 0) {
+          // R7: only a shorter grace period is honoured; anything else changes nothing at all.
+          if (grace === undefined || grace >= current) {
+            return { status: 200, message: `${describe(obj)} is already terminating gracefully (${current}s); nothing changes`, object: obj, removed: false };
+          }
+          gracefulNow = true;
+          period = grace;
+          deletionGracePeriodSeconds = grace;
+        }
+      } else {
+        // R6: the grace period of a Pod's first DELETE.
+        period = grace ?? obj.facts.terminationGracePeriodSeconds ?? 30;
+        if (!obj.facts.nodeName || obj.facts.phase === 'Succeeded' || obj.facts.phase === 'Failed') period = 0;
+        if (period < 0) period = 1;
+        gracefulNow = true;
+        deletionTimestamp = this.clock.at(period);
+        deletionGracePeriodSeconds = period;
+      }
+    }
+    const rewrite = this.rewriteGcFinalizers(obj, req, info);
+    const finalizers = rewrite.finalizers;
+    if (!gracefulNow && obj.finalizers.length === 0 && !rewrite.changed) {
+      return this.removeNow(actor, obj, `${policyText(req, obj, info, this.kinds)}; no finalizers, removed at once${because}`);
+    }
+    if (!gracefulNow && finalizers.length === 0) {
+      this.recordFinalizerRewrite(actor, obj, finalizers);
+      return this.removeNow(actor, obj, `${policyText(req, obj, info, this.kinds)}; no finalizers left, removed at once${because}`);
+    }
+    const patch: Partial<KubeObject> = { finalizers };
+    if (gracefulNow) {
+      patch.deletionTimestamp = deletionTimestamp;
+      patch.deletionGracePeriodSeconds = deletionGracePeriodSeconds;
+    } else {
+      // markAsDeleting: the timestamp is only ever moved earlier; the grace period becomes 0.
+      patch.deletionTimestamp = obj.deletionTimestamp ?? this.clock.at();
+      patch.deletionGracePeriodSeconds = 0;
+    }
+    const wasTerminating = obj.deletionTimestamp !== undefined;
+    const unchanged = wasTerminating && !rewrite.changed && patch.deletionTimestamp === obj.deletionTimestamp && patch.deletionGracePeriodSeconds === obj.deletionGracePeriodSeconds;
+    if (unchanged) return { status: 200, message: `${describe(obj)} is already terminating; nothing changes`, object: obj, removed: false };
+    const detailParts = [policyText(req, obj, info, this.kinds)];
+    if (gracefulNow) detailParts.push(`grace period ${deletionGracePeriodSeconds}s`);
+    if (finalizers.length) detailParts.push(`waits for finalizers [${finalizers.join(', ')}]`);
+    const step = this.timeline.record(actor, 'delete', obj, detailParts.join('; ') + because);
+    if (!wasTerminating) this.timeline.deletionStartedAt.set(obj.uid, step);
+    this.recordFinalizerRewrite(actor, obj, finalizers);
+    const updated = this.store.get(obj.uid)!;
+    const written: KubeObject = { ...updated, ...patch };
+    this.store.write(written);
+    if (finalizers.length === 0 && gracefulNow && period === 0) {
+      return this.removeNow(actor, written, 'grace period 0 and no finalizers');
+    }
+    return { status: 200, message: 'deletion started', object: written, removed: false };
+  }
+
+  /** The Namespace registry's Delete (R11): phase Terminating, then removal only once spec.finalizers is empty. */
+  private deleteNamespace(actor: Actor, obj: KubeObject, req: DeleteRequest, info: KindInfo): RequestOutcome {
+    let current = obj;
+    if (!obj.deletionTimestamp) {
+      // Its own GC-finalizer rules: options decide, otherwise the existing finalizers stay as they are.
+      const have = (f: string) => obj.finalizers.includes(f);
+      const orphan = req.orphanDependents !== undefined ? req.orphanDependents
+        : req.propagationPolicy ? req.propagationPolicy === 'Orphan' : have(ORPHAN_FINALIZER);
+      const foreground = req.orphanDependents !== undefined ? !req.orphanDependents
+        : req.propagationPolicy ? req.propagationPolicy === 'Foreground' : have(FOREGROUND_FINALIZER);
+      let finalizers = obj.finalizers.filter((f) => !isGcFinalizer(f));
+      if (orphan) finalizers = [...finalizers, ORPHAN_FINALIZER];
+      if (foreground) finalizers = [...finalizers, FOREGROUND_FINALIZER];
+      const specFinalizers = obj.facts.namespaceFinalizers ?? [];
+      const step = this.timeline.record(actor, 'delete', obj,
+        `${policyText(req, obj, info, this.kinds)}; phase Terminating` + (specFinalizers.length ? `; waits for spec.finalizers [${specFinalizers.join(', ')}]` : ''));
+      this.timeline.deletionStartedAt.set(obj.uid, step);
+      current = { ...obj, deletionTimestamp: this.clock.at(), finalizers, facts: { ...obj.facts, phase: 'Terminating' } };
+      this.recordFinalizerRewrite(actor, obj, finalizers);
+      this.store.write(current);
+    }
+    if ((current.facts.namespaceFinalizers ?? []).length > 0) {
+      return { status: 200, message: 'namespace is terminating', object: current, removed: false };
+    }
+    return this.genericDelete(actor, current, req, info, req.gracePeriodSeconds);
+  }
+
+  /** R2–R4: which GC finalizers the object should carry after this request. */
+  private rewriteGcFinalizers(obj: KubeObject, req: DeleteRequest, info: KindInfo): { finalizers: string[]; changed: boolean } {
+    const typePolicy = this.kinds.defaultGcPolicy(req.apiVersion, info.kind);
+    if (typePolicy === 'unsupported') return { finalizers: obj.finalizers, changed: false };
+    const firstGc = obj.finalizers.find(isGcFinalizer);
+    const policy = req.propagationPolicy ?? undefined;
+    let orphan: boolean;
+    if (req.orphanDependents !== undefined) orphan = req.orphanDependents;
+    else if (policy !== undefined) orphan = policy === 'Orphan';
+    else if (firstGc !== undefined) orphan = firstGc === ORPHAN_FINALIZER;
+    else orphan = typePolicy === 'orphan';
+    let foreground: boolean;
+    if (req.orphanDependents !== undefined) foreground = false;
+    else if (policy !== undefined) foreground = policy === 'Foreground';
+    else foreground = firstGc === FOREGROUND_FINALIZER;
+    const finalizers = obj.finalizers.filter((f) => !isGcFinalizer(f));
+    if (orphan) finalizers.push(ORPHAN_FINALIZER);
+    if (foreground) finalizers.push(FOREGROUND_FINALIZER);
+    const before = new Set(obj.finalizers);
+    const after = new Set(finalizers);
+    const changed = before.size !== after.size || [...after].some((f) => !before.has(f));
+    return changed ? { finalizers, changed } : { finalizers: obj.finalizers, changed };
+  }
+
+  private recordFinalizerRewrite(actor: Actor, obj: KubeObject, finalizers: string[]): void {
+    for (const f of finalizers) if (!obj.finalizers.includes(f)) this.timeline.record(actor, 'add-finalizer', obj, f);
+    for (const f of obj.finalizers) if (!finalizers.includes(f)) this.timeline.record(actor, 'remove-finalizer', obj, `${f} (replaced by the request's propagation policy)`);
+  }
+
+  /**
+   * An update that removes one finalizer (what the GC and other controllers do). If the object is
+   * terminating, its grace period is 0 or unset and no finalizer is left, it is removed instead (R9).
+   */
+  removeFinalizer(actor: Actor, uid: string, finalizer: string, why: string): RequestOutcome {
+    const obj = this.store.get(uid);
+    if (!obj) return { status: 404, message: 'already gone', removed: false };
+    if (!obj.finalizers.includes(finalizer)) return { status: 200, message: 'finalizer already gone', object: obj, removed: false };
+    const finalizers = obj.finalizers.filter((f) => f !== finalizer);
+    this.timeline.record(actor, 'remove-finalizer', obj, `${finalizer}: ${why}`);
+    return this.writeOrRemove(actor, { ...obj, finalizers }, obj);
+  }
+
+  /** The namespace controller's /finalize: removes one of spec.finalizers. */
+  removeNamespaceFinalizer(actor: Actor, uid: string, finalizer: string, why: string): RequestOutcome {
+    const obj = this.store.get(uid);
+    if (!obj) return { status: 404, message: 'already gone', removed: false };
+    const spec = obj.facts.namespaceFinalizers ?? [];
+    if (!spec.includes(finalizer)) return { status: 200, message: 'finalizer already gone', object: obj, removed: false };
+    this.timeline.record(actor, 'remove-finalizer', obj, `spec.finalizers ${finalizer}: ${why}`);
+    return this.writeOrRemove(actor, { ...obj, facts: { ...obj.facts, namespaceFinalizers: spec.filter((f) => f !== finalizer) } }, obj);
+  }
+
+  /** A PATCH of metadata.ownerReferences (the GC's orphaning, dangling-reference removal and unblocking). */
+  patchOwnerReferences(actor: Actor, uid: string, ownerReferences: OwnerReference[], detail: string): RequestOutcome {
+    const obj = this.store.get(uid);
+    if (!obj) return { status: 404, message: 'not found', removed: false };
+    if (JSON.stringify(obj.ownerReferences) === JSON.stringify(ownerReferences)) return { status: 200, message: 'no change', object: obj, removed: false };
+    this.timeline.record(actor, 'patch-owner-references', obj, detail);
+    const written = { ...obj, ownerReferences };
+    this.store.write(written);
+    return { status: 200, message: 'patched', object: written, removed: false };
+  }
+
+  private writeOrRemove(actor: Actor, next: KubeObject, old: KubeObject): RequestOutcome {
+    const graceOver = old.deletionGracePeriodSeconds === undefined || old.deletionGracePeriodSeconds === 0;
+    const namespaceDone = !(old.kind === 'Namespace' && (next.facts.namespaceFinalizers ?? []).length > 0);
+    if (old.deletionTimestamp !== undefined && next.finalizers.length === 0 && graceOver && namespaceDone) {
+      return this.removeNow(actor, next, 'no finalizers left');
+    }
+    this.store.write(next);
+    return { status: 200, message: 'updated', object: next, removed: false };
+  }
+
+  private removeNow(actor: Actor, obj: KubeObject, detail: string): RequestOutcome {
+    if (!this.timeline.deletionStartedAt.has(obj.uid) && obj.deletionTimestamp === undefined) {
+      const step = this.timeline.record(actor, 'delete', obj, detail);
+      this.timeline.deletionStartedAt.set(obj.uid, step);
+    }
+    const step = this.timeline.record(actor, 'remove', obj, obj.deletionTimestamp === undefined ? 'removed from storage' : detail);
+    this.timeline.removedAt.set(obj.uid, step);
+    const last = this.store.remove(obj.uid) ?? obj;
+    this.timeline.removed.push({ object: last, step });
+    return { status: 200, message: 'removed', removed: true };
+  }
+
+  private writeUpdate(actor: Actor, obj: KubeObject, patch: Partial<KubeObject>, action: 'add-finalizer', detail: string): KubeObject {
+    this.timeline.record(actor, action, obj, detail);
+    const written = { ...obj, ...patch };
+    if (obj.deletionTimestamp === undefined && written.deletionTimestamp !== undefined) {
+      this.timeline.deletionStartedAt.set(obj.uid, this.timeline.steps.length);
+    }
+    this.store.write(written);
+    return written;
+  }
+
+  private reject(actor: Actor, target: KubeObject | { apiVersion: string; kind: string; namespace: string; name: string; uid: string }, status: number, message: string): RequestOutcome {
+    this.timeline.record(actor, 'reject', target, `${status}: ${message}`);
+    return { status, message, removed: false };
+  }
+}
+
+/** How the request's policy reads in a step, including where a default came from (R5). */
+function policyText(req: DeleteRequest, obj: KubeObject, info: KindInfo, kinds: KindRegistry): string {
+  if (req.orphanDependents !== undefined) return `orphanDependents=${req.orphanDependents} (deprecated option)`;
+  if (req.propagationPolicy) return `propagationPolicy=${req.propagationPolicy}`;
+  const existing = obj.finalizers.find(isGcFinalizer);
+  if (existing && info.kind !== 'Namespace') return `no propagationPolicy: the object's existing ${existing} finalizer decides`;
+  const def = kinds.defaultGcPolicy(req.apiVersion, info.kind);
+  const { group } = splitApiVersion(req.apiVersion);
+  const gv = group ? req.apiVersion : `${req.apiVersion} (core)`;
+  return def === 'unsupported'
+    ? 'no propagationPolicy (this type never gets GC finalizers)'
+    : `no propagationPolicy: the default for ${info.kind} through ${gv} applies (${def === 'orphan' ? 'Orphan' : 'Background'})`;
+}

@@ -1,0 +1,157 @@
+// The controllers besides the GC that finish deletions in a real cluster (`--controllers=builtin`): the
+// kubelet, the namespace controller, pvc/pv-protection, the CRD cleanup, the built-in controllers that own
+// well-known finalizers, and each custom finalizer's controller while its workload keeps running.
+// In strict mode (`--controllers=gc`, R53) none of them acts.
+
+import {
+  CRD_CLEANUP_FINALIZER, NAMESPACE_FINALIZER, PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER,
+  describe, isGcFinalizer, splitApiVersion, type KubeObject,
+} from '../model';
+import type { ApiServer } from './apiServer';
+import type { FinalizerOwners } from './finalizerOwners';
+import type { ObjectStore } from './objectStore';
+import type { Timeline } from './timeline';
+import type { ControllersMode } from './types';
+
+/** Finalizers whose controllers are modelled one by one below rather than as "remove when running". */
+const MODELLED = new Set([PVC_PROTECTION_FINALIZER, PV_PROTECTION_FINALIZER, CRD_CLEANUP_FINALIZER]);
+
+export class Controllers {
+  constructor(
+    private readonly mode: ControllersMode,
+    private readonly store: ObjectStore,
+    private readonly api: ApiServer,
+    private readonly owners: FinalizerOwners,
+    private readonly timeline: Timeline,
+  ) {}
+
+  /** One turn of every controller. True when the store changed. */
+  runOnce(): boolean {
+    if (this.mode === 'gc') return false;
+    const before = this.store.writes;
+    const terminating = [...this.store.terminating].map((uid) => this.store.get(uid)!).filter(Boolean);
+    for (const o of terminating) {
+      if (!this.store.get(o.uid)) continue;
+      if (isCore(o, 'Pod')) this.kubelet(o);
+    }
+    for (const o of terminating) if (this.store.get(o.uid) && isCore(o, 'Namespace')) this.namespaceController(o);
+    for (const o of terminating) {
+      const current = this.store.get(o.uid);
+      if (!current) continue;
+      this.finalizerControllers(current);
+    }
+    return this.store.writes !== before;
+  }
+
+  /** The kubelet stops the containers and sends the grace-0 DELETE that ends graceful deletion. */
+  private kubelet(pod: KubeObject): void {
+    if (!pod.facts.nodeName || !pod.deletionGracePeriodSeconds) return;
+    this.api.delete('kubelet', {
+      apiVersion: 'v1', kind: 'Pod', namespace: pod.namespace, name: pod.name, gracePeriodSeconds: 0, preconditions: { uid: pod.uid },
+    }, `the kubelet on ${pod.facts.nodeName} stopped the containers`);
+  }
+
+  /**
+   * The namespace controller: deletes everything in the namespace (Background, every sync, as the
+   * namespaced-resources deleter does), and once nothing is left removes `kubernetes` from spec.finalizers.
+   */
+  private namespaceController(ns: KubeObject): void {
+    if (!(ns.facts.namespaceFinalizers ?? []).includes(NAMESPACE_FINALIZER)) return;
+    const content = [...this.store.inNamespace(ns.name)].map((uid) => this.store.get(uid)!).filter(Boolean);
+    content.sort(discoveryOrder);
+    for (const o of content) {
+      if (!this.store.get(o.uid)) continue;
+      this.api.delete('namespace-controller', {
+        apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, propagationPolicy: 'Background', preconditions: { uid: o.uid },
+      }, `namespace ${ns.name} is being deleted`);
+    }
+    let left = 0;
+    for (const _ of this.store.inNamespace(ns.name)) left++;
+    if (left === 0) this.api.removeNamespaceFinalizer('namespace-controller', ns.uid, NAMESPACE_FINALIZER, 'all content of the namespace is gone');
+  }
+
+  private finalizerControllers(o: KubeObject): void {
+    for (const f of o.finalizers) {
+      if (isGcFinalizer(f)) continue;
+      const current = this.store.get(o.uid);
+      if (!current || !current.finalizers.includes(f)) return;
+      if (f === PVC_PROTECTION_FINALIZER && isCore(current, 'PersistentVolumeClaim')) {
+        const users = podsUsingClaim(this.store, current);
+        if (users.length === 0) this.api.removeFinalizer('pvc-protection-controller', current.uid, f, 'no Pod uses the claim any more');
+        continue;
+      }
+      if (f === PV_PROTECTION_FINALIZER && isCore(current, 'PersistentVolume')) {
+        if (!boundClaim(this.store, current)) this.api.removeFinalizer('pv-protection-controller', current.uid, f, 'the volume is not bound to a claim');
+        continue;
+      }
+      if (f === CRD_CLEANUP_FINALIZER && current.facts.crd) {
+        this.crdCleanup(current);
+        continue;
+      }
+      if (MODELLED.has(f)) continue;
+      const owner = this.owners.ownerOf(f);
+      if (owner.type === 'builtin') {
+        this.api.removeFinalizer(owner.controller, current.uid, f, 'done');
+      } else if (owner.type === 'external') {
+        this.api.removeFinalizer('external controller', current.uid, f, 'configured as running outside the input');
+      } else if (owner.type === 'workload') {
+        const w = this.store.get(owner.workload.uid);
+        if (w && w.deletionTimestamp === undefined) {
+          this.api.removeFinalizer(`controller ${describe(owner.workload)}`, current.uid, f, `cleanup done by the controller running in ${describe(owner.workload)}`);
+          if (owner.how === 'guessed') this.timeline.note(`Assumed: ${f} is removed by ${describe(owner.workload)} (${owner.why}). Configure finalizerOwners if another workload owns it.`);
+        }
+      }
+    }
+  }
+
+  /** The apiextensions-apiserver's finalizer controller: deletes every instance, then lets the CRD go. */
+  private crdCleanup(crd: KubeObject): void {
+    const { group, kind } = crd.facts.crd!;
+    const instances = instancesOf(this.store, group, kind);
+    for (const o of instances) {
+      if (o.deletionTimestamp !== undefined) continue;
+      this.api.delete('apiextensions-apiserver', {
+        apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, propagationPolicy: null, preconditions: { uid: o.uid },
+      }, `its CustomResourceDefinition ${crd.name} is being deleted`);
+    }
+    if (instancesOf(this.store, group, kind).length === 0) {
+      this.api.removeFinalizer('apiextensions-apiserver', crd.uid, CRD_CLEANUP_FINALIZER, 'every instance is gone');
+    }
+  }
+}
+
+export function isCore(o: { apiVersion: string; kind: string }, kind: string): boolean {
+  return o.apiVersion === 'v1' && o.kind === kind;
+}
+
+export function podsUsingClaim(store: ObjectStore, pvc: KubeObject): KubeObject[] {
+  const out: KubeObject[] = [];
+  for (const uid of store.inNamespace(pvc.namespace)) {
+    const p = store.get(uid)!;
+    if (isCore(p, 'Pod') && p.facts.claimNames?.includes(pvc.name) && p.facts.phase !== 'Succeeded' && p.facts.phase !== 'Failed') out.push(p);
+  }
+  return out;
+}
+
+/** The claim a PersistentVolume is still bound to, if it exists. */
+export function boundClaim(store: ObjectStore, pv: KubeObject): KubeObject | undefined {
+  const ref = pv.facts.claimRef;
+  if (!ref || (pv.facts.phase !== undefined && pv.facts.phase !== 'Bound')) return undefined;
+  const pvc = store.getByName('', 'PersistentVolumeClaim', ref.namespace, ref.name);
+  return pvc && (!ref.uid || ref.uid === pvc.uid) ? pvc : undefined;
+}
+
+export function instancesOf(store: ObjectStore, group: string, kind: string): KubeObject[] {
+  const out: KubeObject[] = [];
+  for (const o of store.all()) if (o.kind === kind && splitApiVersion(o.apiVersion).group === group) out.push(o);
+  return out;
+}
+
+/** Core group first, then groups alphabetically, as discovery lists them; then kind and name. */
+function discoveryOrder(a: KubeObject, b: KubeObject): number {
+  const ga = splitApiVersion(a.apiVersion).group;
+  const gb = splitApiVersion(b.apiVersion).group;
+  if (ga !== gb) return ga === '' ? -1 : gb === '' ? 1 : ga < gb ? -1 : 1;
+  if (a.kind !== b.kind) return a.kind < b.kind ? -1 : 1;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}

@@ -1,0 +1,185 @@
+// Why an object cannot finish: the chain a user needs to unblock it (finalizer → controller → its state;
+// foreground wait → blocking dependent → its own reason; namespace → remaining content → its reasons).
+
+import {
+  CRD_CLEANUP_FINALIZER, FOREGROUND_FINALIZER, NAMESPACE_FINALIZER, ORPHAN_FINALIZER, PV_PROTECTION_FINALIZER,
+  PVC_PROTECTION_FINALIZER, describe, identityOf, type KubeObject, type ObjectIdentity,
+} from '../model';
+import { boundClaim, instancesOf, isCore, podsUsingClaim } from './controllers';
+import type { FinalizerOwners } from './finalizerOwners';
+import type { GarbageCollector } from './garbageCollector';
+import type { ObjectStore } from './objectStore';
+import type { Timeline } from './timeline';
+import type { BlockReason, ControllersMode } from './types';
+
+const MAX_DEPTH = 6;
+const MAX_LISTED = 20;
+
+export class Explainer {
+  constructor(
+    private readonly mode: ControllersMode,
+    private readonly store: ObjectStore,
+    private readonly gc: GarbageCollector,
+    private readonly owners: FinalizerOwners,
+    private readonly timeline: Timeline,
+  ) {}
+
+  /** Reasons an object stays; empty when nothing holds it. */
+  explain(o: KubeObject, seen = new Set<string>(), depth = 0): BlockReason[] {
+    if (seen.has(o.uid) || depth > MAX_DEPTH) return [];
+    seen = new Set(seen).add(o.uid);
+    const out: BlockReason[] = [];
+    if (o.deletionTimestamp === undefined) {
+      // Not terminating: it stays because the GC cannot decide about it (R45, R46).
+      const err = this.gc.lastError.get(o.uid);
+      if (this.gc.invalidScope.has(o.uid)) out.push({ type: 'invalid-scope', message: `the GC never collects it: ${err ?? 'a cluster-scoped object cannot have a namespaced owner'}` });
+      else if (err) out.push({ type: 'unresolvable-owner', message: `the GC retries it forever: ${err}` });
+      return out;
+    }
+    for (const f of o.finalizers) {
+      const r = this.finalizerReason(o, f, seen, depth);
+      if (r) out.push(r);
+    }
+    if (isCore(o, 'Pod') && o.deletionGracePeriodSeconds && o.finalizers.length === 0) {
+      out.push({
+        type: 'graceful-termination',
+        message: this.mode === 'gc'
+          ? `waits for the kubelet on ${o.facts.nodeName ?? 'its node'} to confirm the containers stopped (grace period ${o.deletionGracePeriodSeconds}s); no kubelet runs in --controllers=gc`
+          : `waits for the kubelet on ${o.facts.nodeName ?? 'its node'} (grace period ${o.deletionGracePeriodSeconds}s)`,
+        controller: 'kubelet',
+      });
+    }
+    if (isCore(o, 'Namespace') && (o.facts.namespaceFinalizers ?? []).includes(NAMESPACE_FINALIZER)) out.push(this.namespaceReason(o, seen, depth));
+    return out;
+  }
+
+  private finalizerReason(o: KubeObject, f: string, seen: Set<string>, depth: number): BlockReason | undefined {
+    if (f === FOREGROUND_FINALIZER) return this.foregroundReason(o, seen, depth);
+    if (f === ORPHAN_FINALIZER) return { type: 'finalizer', finalizer: f, controller: 'garbage-collector', message: 'the GC has not finished orphaning its dependents' };
+    const strict = this.mode === 'gc';
+    if (f === PVC_PROTECTION_FINALIZER && isCore(o, 'PersistentVolumeClaim')) {
+      if (strict) return this.notRunning(f, 'pvc-protection-controller');
+      const pods = podsUsingClaim(this.store, o);
+      return {
+        type: 'finalizer', finalizer: f, controller: 'pvc-protection-controller',
+        message: `still mounted by ${pods.map((p) => describe(p)).join(', ') || 'a Pod'}`,
+        blockedBy: pods.slice(0, MAX_LISTED).map((p) => this.objectReason(p, 'uses the claim', seen, depth)),
+      };
+    }
+    if (f === PV_PROTECTION_FINALIZER && isCore(o, 'PersistentVolume')) {
+      if (strict) return this.notRunning(f, 'pv-protection-controller');
+      const pvc = boundClaim(this.store, o);
+      return {
+        type: 'finalizer', finalizer: f, controller: 'pv-protection-controller', message: `still bound to ${pvc ? describe(pvc) : 'a claim'}`,
+        object: pvc && identityOf(pvc), blockedBy: pvc ? [this.objectReason(pvc, 'is bound to the volume', seen, depth)] : undefined,
+      };
+    }
+    if (f === CRD_CLEANUP_FINALIZER && o.facts.crd) {
+      if (strict) return this.notRunning(f, "the apiextensions-apiserver's CRD finalizer controller");
+      const left = instancesOf(this.store, o.facts.crd.group, o.facts.crd.kind);
+      return {
+        type: 'finalizer', finalizer: f, controller: 'apiextensions-apiserver', message: `${left.length} ${o.facts.crd.kind} instance(s) are still there`,
+        blockedBy: left.slice(0, MAX_LISTED).map((x) => this.objectReason(x, 'is an instance', seen, depth)),
+      };
+    }
+    const owner = this.owners.ownerOf(f);
+    switch (owner.type) {
+      case 'gc':
+        return undefined;
+      case 'builtin':
+        return strict ? this.notRunning(f, owner.controller) : undefined;
+      case 'external':
+        return strict ? this.notRunning(f, 'its external controller') : undefined;
+      case 'absent':
+        return { type: 'finalizer', finalizer: f, message: `nobody removes ${f}: ${owner.why}` };
+      case 'workload': {
+        const guessed = owner.how === 'guessed' ? ` (${owner.why})` : '';
+        if (strict) return this.notRunning(f, `${describe(owner.workload)}${guessed}`);
+        const w = this.store.get(owner.workload.uid);
+        const removedAt = this.timeline.removedAt.get(owner.workload.uid);
+        if (!w) {
+          return {
+            type: 'finalizer', finalizer: f, controller: describe(owner.workload), object: owner.workload, step: removedAt,
+            message: removedAt
+              ? `its controller ${describe(owner.workload)} was deleted at step ${removedAt}, so nobody removes ${f}${guessed}`
+              : `its controller ${describe(owner.workload)} is gone, so nobody removes ${f}${guessed}`,
+          };
+        }
+        const startedAt = this.timeline.deletionStartedAt.get(w.uid);
+        return {
+          type: 'finalizer', finalizer: f, controller: describe(owner.workload), object: owner.workload, step: startedAt,
+          message: `its controller ${describe(owner.workload)} is being deleted${startedAt ? ` (since step ${startedAt})` : ''}${guessed}`,
+          blockedBy: this.explain(w, seen, depth + 1),
+        };
+      }
+    }
+  }
+
+  private foregroundReason(o: KubeObject, seen: Set<string>, depth: number): BlockReason {
+    const node = this.gc.uidToNode.get(o.uid);
+    const blocking = node ? node.blockingDependents() : [];
+    if (blocking.some((d) => d.identity.uid === o.uid)) {
+      return {
+        type: 'waiting-for-dependents', finalizer: FOREGROUND_FINALIZER, controller: 'garbage-collector', object: identityOf(o),
+        message: 'it is its own blocking dependent (self reference with blockOwnerDeletion: true); the GC never removes foregroundDeletion (R50)',
+      };
+    }
+    if (blocking.length === 0) {
+      return {
+        type: 'waiting-for-dependents', finalizer: FOREGROUND_FINALIZER, controller: 'garbage-collector',
+        message: 'no blocking dependent is left, but nothing makes the GC look at it again until an event arrives or kube-controller-manager restarts (no resync)',
+      };
+    }
+    const unique = [...new Map(blocking.map((d) => [d.identity.uid, d])).values()];
+    return {
+      type: 'waiting-for-dependents', finalizer: FOREGROUND_FINALIZER, controller: 'garbage-collector',
+      message: `foreground deletion waits for ${unique.length} blocking dependent(s): ${unique.slice(0, 5).map((d) => describe(d.identity)).join(', ')}${unique.length > 5 ? ', …' : ''}`,
+      blockedBy: unique.slice(0, MAX_LISTED).map((d) => {
+        const dep = this.store.get(d.identity.uid);
+        return dep
+          ? this.objectReason(dep, 'blocks its owner (blockOwnerDeletion: true)', seen, depth)
+          : { type: 'waiting-for-dependents' as const, object: d.identity, message: `${describe(d.identity)} is not stored any more but is still in the GC's graph` };
+      }),
+    };
+  }
+
+  private namespaceReason(ns: KubeObject, seen: Set<string>, depth: number): BlockReason {
+    if (this.mode === 'gc') {
+      return {
+        type: 'namespace-controller', finalizer: NAMESPACE_FINALIZER, controller: 'namespace-controller',
+        message: 'spec.finalizers still holds "kubernetes" and no namespace controller runs in --controllers=gc, so its content is never deleted (R11)',
+      };
+    }
+    const left = [...this.store.inNamespace(ns.name)].map((u) => this.store.get(u)!);
+    const byResource = new Map<string, number>();
+    const finalizers = new Map<string, number>();
+    for (const o of left) {
+      byResource.set(o.kind, (byResource.get(o.kind) ?? 0) + 1);
+      for (const f of o.finalizers) finalizers.set(f, (finalizers.get(f) ?? 0) + 1);
+    }
+    const remaining = [...byResource].map(([k, n]) => `${k} has ${n} resource instances`).join(', ');
+    const fins = [...finalizers].map(([f, n]) => `${f} in ${n} resource instances`).join(', ');
+    return {
+      type: 'namespace-content', finalizer: NAMESPACE_FINALIZER, controller: 'namespace-controller',
+      message: `NamespaceContentRemaining: Some resources are remaining: ${remaining || 'none'}` + (fins ? `. NamespaceFinalizersRemaining: Some content in the namespace has finalizers remaining: ${fins}` : ''),
+      blockedBy: left.slice(0, MAX_LISTED).map((o) => this.objectReason(o, 'is still in the namespace', seen, depth)),
+    };
+  }
+
+  private objectReason(o: KubeObject, role: string, seen: Set<string>, depth: number): BlockReason {
+    const inner = this.explain(o, seen, depth + 1);
+    const type = inner[0]?.type ?? 'finalizer';
+    const summary = inner.length ? inner.map((r) => r.message).join('; ') : o.deletionTimestamp ? 'terminating' : 'not being deleted';
+    return { type, object: identityOf(o) as ObjectIdentity, message: `${describe(o)} ${role}: ${summary}`, blockedBy: inner.length ? inner : undefined };
+  }
+
+  private notRunning(f: string, controller: string): BlockReason {
+    return { type: 'finalizer', finalizer: f, controller, message: `${f} is removed by ${controller}, which does not run in --controllers=gc` };
+  }
+}
+
+/** One sentence for a stuck entry's `reason`. */
+export function summarize(o: KubeObject, reasons: BlockReason[]): string {
+  if (reasons.length === 0) return `${describe(o)} is terminating and nothing is left to finish it`;
+  return `${describe(o)} stays Terminating: ${reasons.map((r) => r.message).join('; ')}`;
+}

@@ -1,0 +1,119 @@
+// Who removes a finalizer. Built-in finalizers belong to known controllers; a custom finalizer belongs to
+// the workload configured for it, or else to our best guess: the workload whose name, namespace, labels or
+// images share the most words with the finalizer's domain (and with CRD groups sharing that domain).
+
+import { describe, isGcFinalizer, type KubeObject, type ObjectIdentity, identityOf } from '../model';
+import type { FinalizerOwnerRule } from './types';
+
+export type FinalizerOwner =
+  | { type: 'gc' } // orphan, foregroundDeletion
+  | { type: 'builtin'; controller: string } // a kube-controller-manager / apiserver controller
+  | { type: 'workload'; workload: ObjectIdentity; how: 'configured' | 'guessed'; why: string }
+  | { type: 'external'; how: 'configured' }
+  | { type: 'absent'; how: 'configured' | 'unknown'; why: string };
+
+/** Finalizers that Kubernetes' own controllers remove, and which one does. */
+const BUILTIN_FINALIZERS: Record<string, string> = {
+  'kubernetes.io/pvc-protection': 'pvc-protection-controller',
+  'kubernetes.io/pv-protection': 'pv-protection-controller',
+  'customresourcecleanup.apiextensions.k8s.io': 'apiextensions-apiserver',
+  'batch.kubernetes.io/job-tracking': 'job-controller',
+  'service.kubernetes.io/load-balancer-cleanup': 'service-controller',
+  'kubernetes.io/legacy-token-invalidation': 'legacy-serviceaccount-token-cleaner',
+  'resource.kubernetes.io/delete-protection': 'resourceclaim-controller',
+};
+
+export const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
+
+const STOP_WORDS = new Set([
+  'io', 'com', 'org', 'net', 'sh', 'dev', 'cloud', 'x', 'k8s', 'kubernetes', 'finalizer', 'finalizers', 'operator',
+  'controller', 'controllers', 'core', 'www', 'apps', 'app', 'api', 'cleanup', 'protection', 'v1', 'latest', 'docker',
+  'quay', 'gcr', 'ghcr', 'registry', 'ecr', 'amazonaws', 'azurecr', 'image', 'images', 'system', 'default', 'manager',
+]);
+
+function words(text: string): string[] {
+  return text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !/^v?\d+$/.test(w));
+}
+
+export class FinalizerOwners {
+  private readonly cache = new Map<string, FinalizerOwner>();
+  private readonly workloads: KubeObject[];
+  private readonly crdGroups: { group: string; kind: string }[];
+
+  constructor(objects: Iterable<KubeObject>, private readonly rules: FinalizerOwnerRule[] = []) {
+    this.workloads = [];
+    this.crdGroups = [];
+    for (const o of objects) {
+      if (WORKLOAD_KINDS.has(o.kind) && o.apiVersion === 'apps/v1') this.workloads.push(o);
+      if (o.facts.crd) this.crdGroups.push({ group: o.facts.crd.group, kind: o.facts.crd.kind });
+    }
+    this.workloads.sort((a, b) => (a.namespace + '/' + a.name).localeCompare(b.namespace + '/' + b.name));
+  }
+
+  ownerOf(finalizer: string): FinalizerOwner {
+    let owner = this.cache.get(finalizer);
+    if (!owner) this.cache.set(finalizer, (owner = this.resolve(finalizer)));
+    return owner;
+  }
+
+  private resolve(finalizer: string): FinalizerOwner {
+    if (isGcFinalizer(finalizer)) return { type: 'gc' };
+    const rule = this.rules.find((r) => (r.finalizer.endsWith('*') ? finalizer.startsWith(r.finalizer.slice(0, -1)) : r.finalizer === finalizer));
+    if (rule) {
+      if (rule.running === false) return { type: 'absent', how: 'configured', why: 'configured as not running' };
+      if (rule.external) return { type: 'external', how: 'configured' };
+      if (rule.workload) {
+        const w = this.workloads.find((o) => o.kind === rule.workload!.kind && o.namespace === rule.workload!.namespace && o.name === rule.workload!.name);
+        if (!w) return { type: 'absent', how: 'configured', why: `configured workload ${describe(rule.workload)} is not in the input` };
+        return { type: 'workload', workload: identityOf(w), how: 'configured', why: `configured for ${rule.finalizer}` };
+      }
+    }
+    const builtin = BUILTIN_FINALIZERS[finalizer];
+    if (builtin) return { type: 'builtin', controller: builtin };
+    return this.guess(finalizer);
+  }
+
+  /** The documented default guess (README, "Which controller removes a custom finalizer"). */
+  private guess(finalizer: string): FinalizerOwner {
+    const slash = finalizer.indexOf('/');
+    const domain = slash < 0 ? finalizer : finalizer.slice(0, slash);
+    const wanted = new Set(words(domain));
+    // CRD groups in the finalizer's domain add their kinds' words (an operator is often named after them).
+    for (const crd of this.crdGroups) {
+      if (crd.group === domain || domain.endsWith('.' + crd.group) || crd.group.endsWith('.' + domain)) {
+        for (const w of words(crd.kind)) wanted.add(w);
+      }
+    }
+    if (wanted.size === 0) return { type: 'absent', how: 'unknown', why: `no words to match in "${finalizer}"` };
+    let best: { w: KubeObject; score: number; hits: string[] } | undefined;
+    const customKinds = new Set(this.crdGroups.map((c) => c.kind));
+    for (const w of this.workloads) {
+      // A workload owned by a custom resource is an operand the operator made, not the operator.
+      if (w.ownerReferences.some((r) => customKinds.has(r.kind))) continue;
+      const hits = new Set<string>();
+      let score = 0;
+      const add = (text: string | undefined, weight: number) => {
+        if (!text) return;
+        for (const word of words(text)) if (wanted.has(word) && !hits.has(`${weight}:${word}`)) {
+          hits.add(`${weight}:${word}`);
+          score += weight;
+        }
+      };
+      add(w.name, 3);
+      for (const image of w.facts.images ?? []) add(image.replace(/@sha256:.*$/, ''), 2);
+      for (const [k, v] of Object.entries(w.labels ?? {})) if (/name|part-of|app|component/.test(k)) add(v, 1);
+      add(w.namespace, 1);
+      if (score === 0) continue;
+      // Prefer the workload that looks like a controller when scores tie.
+      const controllerish = /operator|controller|manager/.test(w.name) ? 2 : 0;
+      if (!best || score + controllerish > best.score) best = { w, score: score + controllerish, hits: [...hits].map((h) => h.split(':')[1]) };
+    }
+    if (!best) {
+      return { type: 'absent', how: 'unknown', why: `no workload in the input matches "${domain}" (configure finalizerOwners to name it)` };
+    }
+    return {
+      type: 'workload', workload: identityOf(best.w), how: 'guessed',
+      why: `guessed from the words ${[...new Set(best.hits)].map((h) => `"${h}"`).join(', ')} shared by "${finalizer}" and ${describe(best.w)}`,
+    };
+  }
+}

@@ -1,0 +1,44 @@
+// The ordered record of everything that changed the store, and the facts the result is built from.
+
+import { identityOf, type KubeObject, type ObjectIdentity } from '../model';
+import type { Actor, SimulationStep, StepAction } from './types';
+
+export class Timeline {
+  readonly steps: SimulationStep[] = [];
+  /** uid → step at which the object left storage. */
+  readonly removedAt = new Map<string, number>();
+  /** uid → step at which the object's deletion started (deletionTimestamp first set). */
+  readonly deletionStartedAt = new Map<string, number>();
+  /** Removal order. */
+  readonly removed: { object: KubeObject; step: number }[] = [];
+  /** Every ownerReference the GC patched away: (dependent uid, owner uid). */
+  readonly lostReferences: { uid: string; ownerUID: string }[] = [];
+  readonly notes: string[] = [];
+  private readonly noteSet = new Set<string>();
+
+  record(actor: Actor, action: StepAction, target: KubeObject | ObjectIdentity, detail: string): number {
+    const step = this.steps.length + 1;
+    const id = 'facts' in target ? identityOf(target) : { ...target };
+    this.steps.push({ step, actor, action, target: id, detail });
+    return step;
+  }
+
+  note(text: string): void {
+    if (this.noteSet.has(text)) return;
+    this.noteSet.add(text);
+    this.notes.push(text);
+  }
+}
+
+/** A deterministic clock: the simulation never reads the machine's time. */
+export class SimulatedClock {
+  private readonly startMs: number;
+  constructor(start = '2025-01-01T00:00:00Z') {
+    const t = Date.parse(start);
+    this.startMs = Number.isNaN(t) ? Date.parse('2025-01-01T00:00:00Z') : t;
+  }
+  /** Seconds from now, as an RFC 3339 timestamp without fractions, as Kubernetes writes them. */
+  at(secondsFromNow = 0): string {
+    return new Date(this.startMs + secondsFromNow * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+}
