@@ -1,0 +1,42 @@
+// `kubectl-gc --help`.
+
+export const HELP = `kubectl-gc: see what the Kubernetes garbage collector will do before it does it.
+
+Usage:
+  kubectl-gc simulate -f PATH... [TYPE/NAME ... | TYPE NAME ...] [-n NS] [--cascade=background|foreground|orphan]
+                      [--plan FILE] [--controllers=builtin|gc] [-o text|json|dot]
+  kubectl-gc check    -f PATH... [-o text|json|sarif] [--fail-on error|warning|none] [--controllers=builtin|gc]
+  kubectl-gc graph    -f PATH... [-o dot|json] [--uid UID ...]
+
+Input (-f, repeatable): YAML or JSON files and folders (recursive: .yaml, .yml, .json), multi-document YAML,
+kind: List and every *List (kubectl get -o yaml|json output), "-" for stdin, and kube-controller-manager
+garbage-collector graph dumps (.dot, /debug/controllers/garbagecollector/graph).
+
+simulate   Deletes the targets (or the --plan's requests, one after the other), then runs the apiserver and the
+           garbage collector to quiescence. Without --cascade the request names no propagation policy and the
+           API's per-type default applies (Orphan for v1 ReplicationController and batch/v1 Job, Background for
+           everything else); kubectl delete itself always sends one (--cascade=background by default).
+           With no target and no plan, it runs the garbage collector on the state as given.
+check      Findings about ownerReferences and finalizers, with file:line:col. Exit 1 when a finding reaches
+           --fail-on (default error). -o sarif writes SARIF 2.1.0 for code scanning.
+graph      The ownership graph in the shape of kube-controller-manager's debug dump; --uid keeps the objects
+           connected to those uids.
+
+Flags:
+  -f, --filename PATH         input file, folder or - (repeatable)
+  -n, --namespace NS          namespace of targets and of namespaced objects without one (default "default")
+      --cascade POLICY        background | foreground | orphan (simulate)
+      --plan FILE             {"deletes": [{"apiVersion", "kind", "namespace", "name", "propagationPolicy"}]}
+      --controllers MODE      builtin (default): kubelet, namespace controller, pvc/pv-protection, CRD cleanup and
+                              custom finalizer controllers act; gc: only the apiserver and the garbage collector
+      --finalizer-owner SPEC  FINALIZER=Kind/namespace/name | FINALIZER=external | FINALIZER=absent; FINALIZER may
+                              end with * (prefix). Says which workload removes a custom finalizer (repeatable)
+      --max-steps N           bound on simulated work items (default 5000000)
+  -o, --output FORMAT         text | json | dot | sarif, per command
+      --fail-on LEVEL         error | warning | none (check)
+      --uid UID               keep the connected component of UID (graph, repeatable)
+      --version               print the version
+
+Exit codes: 0 ok, 1 findings at or above --fail-on (check), 2 bad usage or unreadable input.
+Colour: on a terminal only; set NO_COLOR to turn it off.
+`;

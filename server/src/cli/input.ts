@@ -1,0 +1,56 @@
+// Reads the CLI's input (files, folders, stdin, DOT dumps) into an Inventory. The only CLI module that
+// touches sources; everything after it is the engine.
+
+import { loadPaths } from '../sources/files';
+import { resolveRanges, type LoadProblem } from '../sources/manifests/parseManifest';
+import { buildInventory, type Inventory } from '../engine/inventory';
+import type { KubeObject } from '../engine/model';
+import { UsageError } from './args';
+
+export interface CliInput {
+  inventory: Inventory;
+  problems: LoadProblem[];
+  files: number;
+  /** Resolves source positions of JSON objects on demand (they are loaded with JSON.parse, without positions). */
+  ensureRanges(objects: KubeObject[]): void;
+}
+
+export async function loadInput(paths: string[], opts: { namespace?: string; stdin: NodeJS.ReadableStream }): Promise<CliInput> {
+  if (paths.length === 0) throw new UsageError('no input: give manifests with -f FILE|FOLDER|- (reading a live cluster comes in a later version)');
+  const loaded = await loadPaths(paths, { stdin: opts.stdin });
+  const unreadable = loaded.problems.filter((p) => p.code === 'unreadable');
+  if (unreadable.length) {
+    throw new InputError(unreadable.map((p) => `error: ${p.file}: ${p.reason}`).join('\n'));
+  }
+  const inventory = buildInventory(loaded.objects, { defaultNamespace: opts.namespace });
+  const resolved = new Set<string>();
+  return {
+    inventory,
+    problems: loaded.problems,
+    files: loaded.files,
+    ensureRanges(objects) {
+      const byFile = new Map<string, KubeObject[]>();
+      for (const o of objects) {
+        if (!o.source || o.source.ranges || resolved.has(o.source.file)) continue;
+        const list = byFile.get(o.source.file) ?? [];
+        list.push(o);
+        byFile.set(o.source.file, list);
+      }
+      for (const [file, list] of byFile) {
+        resolved.add(file);
+        const text = loaded.texts.get(file);
+        if (text === undefined) continue;
+        // Positions are resolved on the inventory's copies and the loader's originals alike (same source object).
+        const all = [...inventory.objects.values()].filter((o) => o.source?.file === file);
+        try {
+          resolveRanges(text, all.length ? all : list);
+        } catch {
+          // A file whose positions cannot be recovered keeps its findings without a range.
+        }
+      }
+    },
+  };
+}
+
+/** Input that cannot be read at all: exit code 2. */
+export class InputError extends Error {}

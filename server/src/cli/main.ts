@@ -1,0 +1,258 @@
+// kubectl-gc: what the Kubernetes garbage collector will do, from the command line (and, on PATH, as
+// `kubectl gc`). Exit codes: 0 ok, 1 findings at or above --fail-on (check), 2 bad usage or unreadable input.
+
+import { readFileSync } from 'node:fs';
+import { isAbsolute, relative as relativePath } from 'node:path';
+import { analyze } from '../engine/analysis/analyze';
+import type { Finding } from '../engine/analysis/findingTypes';
+import { attachRanges } from '../engine/analysis/locate';
+import { writeGcDot } from '../engine/graph/dotWriter';
+import type { Inventory } from '../engine/inventory';
+import type { KubeObject } from '../engine/model';
+import { simulate } from '../engine/simulation/simulate';
+import type { ControllersMode, DeleteRequest, FinalizerOwnerRule, PropagationPolicy } from '../engine/simulation/types';
+import { UsageError, allowOnly, flag, flagList, oneOf, parseArgs, type ParsedArgs } from './args';
+import { HELP } from './help';
+import { InputError, loadInput, type CliInput } from './input';
+import { checkText } from './output/checkText';
+import { findingToJson, sortFindings } from './output/findingJson';
+import { toSarif } from './output/sarif';
+import { simulateDot } from './output/simulateDot';
+import { simulateText } from './output/simulateText';
+import { makeStyle } from './output/style';
+import { parsePlan } from './plan';
+import pkg from '../../../package.json';
+
+export interface CliIo {
+  argv: string[];
+  stdin: NodeJS.ReadableStream;
+  stdout: { write(s: string): unknown; isTTY?: boolean };
+  stderr: { write(s: string): unknown; isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export async function run(io: CliIo): Promise<number> {
+  try {
+    const args = parseArgs(io.argv);
+    if (flag(args, 'version')) {
+      io.stdout.write(`kubectl-gc ${pkg.version}\n`);
+      return 0;
+    }
+    if (!args.command || flag(args, 'help') || args.command === 'help') {
+      io.stdout.write(HELP);
+      return args.command || flag(args, 'help') ? 0 : 2;
+    }
+    switch (args.command) {
+      case 'simulate':
+        return await simulateCommand(args, io);
+      case 'check':
+        return await checkCommand(args, io);
+      case 'graph':
+        return await graphCommand(args, io);
+      default:
+        throw new UsageError(`unknown command "${args.command}": use simulate, check or graph (kubectl-gc --help)`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr.write(`error: ${e.message}\nSee 'kubectl-gc --help' for usage.\n`);
+      return 2;
+    }
+    if (e instanceof InputError) {
+      io.stderr.write(`${e.message}\n`);
+      return 2;
+    }
+    const message = e instanceof Error ? e.message : String(e);
+    io.stderr.write(`error: internal error: ${message}\nPlease report this with the input that caused it.\n`);
+    return 2;
+  }
+}
+
+const relativeTo = (cwd: string) => (file: string) => (file === '-' || !isAbsolute(file) ? file : relativePath(cwd, file) || file);
+
+async function load(args: ParsedArgs, io: CliIo): Promise<CliInput> {
+  return loadInput(flagList(args, 'filename'), { namespace: flag(args, 'namespace'), stdin: io.stdin });
+}
+
+/** Fills in source positions for everything the findings point at, then attaches the ranges. */
+function locate(input: CliInput, findings: Finding[]): Finding[] {
+  const objects: KubeObject[] = [];
+  for (const f of findings) {
+    const o = input.inventory.objects.get(f.object.uid);
+    if (o) objects.push(o);
+    for (const r of f.related) {
+      const ro = r.object && input.inventory.objects.get(r.object.uid);
+      if (ro) objects.push(ro);
+    }
+  }
+  input.ensureRanges(objects);
+  attachRanges(findings, (uid) => input.inventory.objects.get(uid));
+  return sortFindings(findings);
+}
+
+function controllersOf(args: ParsedArgs): ControllersMode {
+  return oneOf(args, 'controllers', ['builtin', 'gc'] as const, 'builtin');
+}
+
+/** --finalizer-owner PATTERN=Kind/namespace/name | PATTERN=external | PATTERN=absent */
+function finalizerOwnersOf(args: ParsedArgs): FinalizerOwnerRule[] {
+  return flagList(args, 'finalizer-owner').map((spec) => {
+    const eq = spec.lastIndexOf('=');
+    if (eq <= 0) throw new UsageError(`--finalizer-owner ${spec}: expected FINALIZER=Kind/namespace/name, FINALIZER=external or FINALIZER=absent`);
+    const finalizer = spec.slice(0, eq);
+    const target = spec.slice(eq + 1);
+    if (target === 'external') return { finalizer, external: true };
+    if (target === 'absent') return { finalizer, running: false };
+    const parts = target.split('/');
+    if (parts.length !== 3 || parts.some((p) => !p)) throw new UsageError(`--finalizer-owner ${spec}: the workload must be Kind/namespace/name (e.g. Deployment/kafka/strimzi-cluster-operator)`);
+    return { finalizer, workload: { kind: parts[0], namespace: parts[1], name: parts[2] } };
+  });
+}
+
+function cascadeOf(args: ParsedArgs): PropagationPolicy | null {
+  const v = flag(args, 'cascade');
+  if (v === undefined) return null;
+  switch (v) {
+    case 'background': case 'true': return 'Background';
+    case 'foreground': return 'Foreground';
+    case 'orphan': case 'false': return 'Orphan';
+    default: throw new UsageError(`invalid --cascade value "${v}": must be background, foreground or orphan`);
+  }
+}
+
+/** TYPE/NAME … or TYPE NAME …, as kubectl takes them, resolved against the kinds the input serves. */
+function targetsOf(args: ParsedArgs, inventory: Inventory, policy: PropagationPolicy | null): DeleteRequest[] {
+  const pos = args.positional;
+  if (pos.length === 0) return [];
+  const pairs: [string, string][] = [];
+  if (pos[0].includes('/')) {
+    for (const p of pos) {
+      const slash = p.indexOf('/');
+      if (slash <= 0 || slash === p.length - 1) throw new UsageError(`"${p}" is not TYPE/NAME; use one form for all arguments (TYPE/NAME … or TYPE NAME …)`);
+      pairs.push([p.slice(0, slash), p.slice(slash + 1)]);
+    }
+  } else {
+    if (pos.length < 2) throw new UsageError(`resource(s) were provided, but no name was specified: ${pos[0]} NAME`);
+    for (const name of pos.slice(1)) {
+      if (name.includes('/')) throw new UsageError(`there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (${name})`);
+      pairs.push([pos[0], name]);
+    }
+  }
+  const namespace = flag(args, 'namespace') ?? inventory.defaultNamespace;
+  return pairs.map(([type, name]) => {
+    const info = inventory.kinds.resolveType(type)[0];
+    if (!info) throw new UsageError(`the server doesn't have a resource type "${type}"`);
+    const ns = info.namespaced ? namespace : '';
+    const resource = info.group ? `${info.plural}.${info.group}` : info.plural;
+    if (!inventory.find(info.group, info.kind, ns, name)) {
+      throw new UsageError(`${resource} "${name}" not found${info.namespaced ? ` in namespace "${ns}"` : ''} in the input`);
+    }
+    return { apiVersion: inventory.kinds.preferredApiVersion(info), kind: info.kind, namespace: ns, name, propagationPolicy: policy };
+  });
+}
+
+async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  allowOnly(args, ['filename', 'namespace', 'cascade', 'plan', 'controllers', 'output', 'finalizer-owner', 'max-steps', 'recursive']);
+  const output = oneOf(args, 'output', ['text', 'json', 'dot'] as const, 'text');
+  const controllers = controllersOf(args);
+  const finalizerOwners = finalizerOwnersOf(args);
+  const maxSteps = flag(args, 'max-steps') === undefined ? undefined : Number(flag(args, 'max-steps'));
+  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps <= 0)) throw new UsageError('--max-steps must be a positive integer');
+  const policy = cascadeOf(args);
+  const planFile = flag(args, 'plan');
+  if (planFile && args.positional.length) throw new UsageError('give either TYPE/NAME targets or --plan, not both');
+  if (planFile && policy) throw new UsageError('--cascade applies to TYPE/NAME targets; a plan gives each delete its own propagationPolicy');
+  let planText: string | undefined;
+  if (planFile) {
+    try {
+      planText = readFileSync(planFile, 'utf8');
+    } catch (e) {
+      throw new InputError(`error: cannot read plan ${planFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  }
+  const input = await load(args, io);
+  const { inventory } = input;
+  let requests: DeleteRequest[];
+  if (planText !== undefined) {
+    requests = parsePlan(planText, planFile!).map((r) => {
+      const info = inventory.kinds.lookup(r.apiVersion.includes('/') ? r.apiVersion.split('/')[0] : '', r.kind);
+      return info?.namespaced && !r.namespace ? { ...r, namespace: flag(args, 'namespace') ?? inventory.defaultNamespace } : r;
+    });
+  } else {
+    requests = targetsOf(args, inventory, policy);
+  }
+  const result = simulate(inventory, requests, { controllers, finalizerOwners, maxSteps });
+  const findings = locate(input, analyze(inventory, { controllers, finalizerOwners }));
+  const relative = relativeTo(io.cwd);
+  if (output === 'json') {
+    io.stdout.write(JSON.stringify({ ...result, findings: findings.map(findingToJson) }, null, 2) + '\n');
+  } else if (output === 'dot') {
+    io.stdout.write(simulateDot(inventory, result));
+  } else {
+    const withDefaults = requests.map((request) => ({
+      request,
+      defaultPolicy: inventory.kinds.defaultGcPolicy(request.apiVersion, request.kind) === 'orphan' ? 'Orphan' : 'Background',
+    }));
+    io.stdout.write(simulateText({ requests: withDefaults, controllers, result, findings, relative }, makeStyle(io.stdout, io.env)));
+    reportProblems(input, io);
+  }
+  if (result.aborted) {
+    io.stderr.write(`error: ${result.aborted}\n`);
+    return 2;
+  }
+  return 0;
+}
+
+async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  allowOnly(args, ['filename', 'namespace', 'output', 'fail-on', 'controllers', 'finalizer-owner', 'recursive']);
+  const output = oneOf(args, 'output', ['text', 'json', 'sarif'] as const, 'text');
+  const failOn = oneOf(args, 'fail-on', ['error', 'warning', 'none'] as const, 'error');
+  const controllers = controllersOf(args);
+  const input = await load(args, io);
+  const findings = locate(input, analyze(input.inventory, { controllers, finalizerOwners: finalizerOwnersOf(args) }));
+  const relative = relativeTo(io.cwd);
+  const skipped = input.problems.filter((p) => p.severity === 'error');
+  if (output === 'json') {
+    io.stdout.write(JSON.stringify({
+      objects: input.inventory.objects.size,
+      skipped: skipped.map((p) => ({ file: p.file, line: p.line, column: p.column, code: p.code, reason: p.reason })),
+      findings: findings.map(findingToJson),
+    }, null, 2) + '\n');
+  } else if (output === 'sarif') {
+    io.stdout.write(JSON.stringify(toSarif(findings, pkg.version, relative), null, 2) + '\n');
+  } else {
+    io.stdout.write(checkText(findings, input.problems, input.inventory.objects.size, input.files, relative, makeStyle(io.stdout, io.env)));
+  }
+  if (failOn === 'none') return 0;
+  const errors = findings.some((f) => f.severity === 'error') || skipped.length > 0;
+  const warnings = findings.some((f) => f.severity === 'warning') || input.problems.some((p) => p.severity === 'warning');
+  return errors || (failOn === 'warning' && warnings) ? 1 : 0;
+}
+
+async function graphCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  allowOnly(args, ['filename', 'namespace', 'output', 'uid', 'recursive']);
+  const output = oneOf(args, 'output', ['dot', 'json'] as const, 'dot');
+  const input = await load(args, io);
+  const uids = flagList(args, 'uid');
+  const snapshot = input.inventory.graph.snapshot(uids.length ? input.inventory.graph.component(uids) : undefined);
+  io.stdout.write(output === 'json' ? JSON.stringify(snapshot, null, 2) + '\n' : writeGcDot(snapshot));
+  if (output === 'dot') reportProblems(input, io);
+  return 0;
+}
+
+/** Documents that were not loaded go to stderr for outputs meant for people, so stdout stays parseable. */
+function reportProblems(input: CliInput, io: CliIo): void {
+  const shown = input.problems.filter((p) => p.severity === 'error');
+  if (!shown.length) return;
+  const relative = relativeTo(io.cwd);
+  io.stderr.write(`${shown.length} document(s) were not loaded:\n`);
+  for (const p of shown.slice(0, 50)) io.stderr.write(`  ${relative(p.file)}:${p.line}:${p.column}: ${p.reason}\n`);
+  if (shown.length > 50) io.stderr.write(`  … and ${shown.length - 50} more (kubectl-gc check -f … lists them all)\n`);
+}
+
+if (require.main === module) {
+  run({ argv: process.argv.slice(2), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() })
+    .then((code) => {
+      process.exitCode = code;
+    });
+}

@@ -1,0 +1,35 @@
+// `kubectl-gc check` as compiler-style lines: file:line:col: severity code: message [object].
+
+import { describe } from '../../engine/model';
+import type { Finding } from '../../engine/analysis/findingTypes';
+import type { LoadProblem } from '../../sources/manifests/parseManifest';
+import type { Style } from './style';
+
+export function findingLine(f: Finding, relative: (file: string) => string, s: Style): string {
+  const where = f.file ? `${relative(f.file)}${f.range ? `:${f.range.start.line + 1}:${f.range.start.character + 1}` : ''}` : '(no source)';
+  const sev = f.severity === 'error' ? s.red('error') : f.severity === 'warning' ? s.yellow('warning') : s.cyan('info');
+  return `${s.bold(where)}: ${sev} ${s.dim(f.code)}: ${f.message} ${s.dim(`[${describe(f.object)}]`)}`;
+}
+
+export function problemLine(p: LoadProblem, relative: (file: string) => string, s: Style): string {
+  const sev = p.severity === 'error' ? s.red('error') : p.severity === 'warning' ? s.yellow('warning') : s.cyan('info');
+  return `${s.bold(`${relative(p.file)}:${p.line}:${p.column}`)}: ${sev} ${s.dim(p.code)}: ${p.reason}`;
+}
+
+export function checkText(findings: Finding[], problems: LoadProblem[], objects: number, files: number, relative: (file: string) => string, s: Style): string {
+  const lines: string[] = [];
+  for (const f of findings) lines.push(findingLine(f, relative, s));
+  const shown = problems.filter((p) => p.severity !== 'info');
+  if (shown.length) {
+    if (lines.length) lines.push('');
+    lines.push(s.bold(`Not loaded or loaded with a warning (${shown.length}):`));
+    for (const p of shown) lines.push(`  ${problemLine(p, relative, s)}`);
+  }
+  const count = (sev: string) => findings.filter((f) => f.severity === sev).length;
+  const errors = count('error');
+  const warnings = count('warning');
+  const summary = `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${objects} object${objects === 1 ? '' : 's'} from ${files} file${files === 1 ? '' : 's'}`;
+  if (lines.length) lines.push('');
+  lines.push(errors ? s.red(summary) : warnings ? s.yellow(summary) : s.green(summary));
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,74 @@
+// `kubectl-gc simulate` as a readable report: what was asked, the timeline, then deleted / orphaned /
+// stuck (with the why-chain as a tree), a count of what remains, notes and findings.
+
+import { describe } from '../../engine/model';
+import type { BlockReason, DeleteRequest, SimulationResult } from '../../engine/simulation/types';
+import type { Finding } from '../../engine/analysis/findingTypes';
+import type { Style } from './style';
+import { findingLine } from './checkText';
+
+export interface SimulateTextInput {
+  requests: { request: DeleteRequest; defaultPolicy?: string }[];
+  controllers: 'builtin' | 'gc';
+  result: SimulationResult;
+  findings: Finding[];
+  relative: (file: string) => string;
+}
+
+export function simulateText(input: SimulateTextInput, s: Style): string {
+  const { result } = input;
+  const lines: string[] = [];
+  if (input.requests.length === 0) {
+    lines.push(s.bold('No deletion requested: the garbage collector runs on the state as given.'));
+  }
+  for (const { request: r, defaultPolicy } of input.requests) {
+    const what = `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
+    const policy = r.propagationPolicy
+      ? `propagationPolicy ${r.propagationPolicy}`
+      : `no propagationPolicy: the API default for ${r.apiVersion} ${r.kind} applies (${defaultPolicy ?? 'Background'}). Note that kubectl delete always sends one (--cascade=background unless told otherwise)`;
+    lines.push(`${s.bold('DELETE')} ${what} (${policy})`);
+  }
+  lines.push(s.dim(input.controllers === 'gc'
+    ? 'Controllers: gc (strict: only the apiserver and the garbage collector act; no kubelet, no namespace controller, no finalizer is removed by anyone else)'
+    : 'Controllers: builtin (kubelet, namespace controller, pvc/pv-protection, CRD cleanup, and each custom finalizer\'s controller while its workload runs)'));
+  if (result.aborted) lines.push(s.red(`Aborted: ${result.aborted}`));
+
+  lines.push('', s.bold(`Timeline (${result.steps.length} steps)`));
+  const width = String(result.steps.length).length;
+  for (const st of result.steps) {
+    const action = st.action === 'remove' ? s.red(st.action) : st.action === 'reject' ? s.yellow(st.action) : st.action;
+    lines.push(`  ${String(st.step).padStart(width)}  ${s.cyan(st.actor)}  ${action} ${describe(st.target)}  ${s.dim(st.detail)}`);
+  }
+
+  lines.push('', s.bold(`Deleted (${result.deleted.length})`));
+  for (const d of result.deleted) lines.push(`  ${s.red('✗')} ${describe(d)}  ${s.dim(`step ${d.step}`)}`);
+
+  lines.push('', s.bold(`Orphaned (${result.orphaned.length})`));
+  for (const o of result.orphaned) lines.push(`  ${s.yellow('○')} ${describe(o)}  ${s.dim(`lost its reference to uid ${o.ownerUID}`)}`);
+
+  lines.push('', s.bold(`Stuck (${result.stuck.length})`));
+  for (const st of result.stuck) {
+    lines.push(`  ${s.magenta('⧗')} ${describe(st)}${st.finalizers.length ? s.dim(`  finalizers: ${st.finalizers.join(', ')}`) : ''}`);
+    renderReasons(st.blockedBy, '    ', lines, s, 0);
+  }
+
+  const terminating = result.remaining.filter((r) => r.beingDeleted).length;
+  lines.push('', `${s.bold('Remaining')}: ${result.remaining.length} objects${terminating ? ` (${terminating} terminating)` : ''}`);
+  if (result.notes.length) {
+    lines.push('', s.bold('Notes'));
+    for (const n of result.notes) lines.push(`  • ${n}`);
+  }
+  if (input.findings.length) {
+    lines.push('', s.bold(`Findings in the input (${input.findings.length})`));
+    for (const f of input.findings) lines.push(`  ${findingLine(f, input.relative, s)}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function renderReasons(reasons: BlockReason[], indent: string, lines: string[], s: Style, depth: number): void {
+  reasons.forEach((r, i) => {
+    const last = i === reasons.length - 1;
+    lines.push(`${indent}${last ? '└─' : '├─'} ${s.yellow(r.type)}: ${r.message}`);
+    if (r.blockedBy?.length && depth < 6) renderReasons(r.blockedBy, indent + (last ? '   ' : '│  '), lines, s, depth + 1);
+  });
+}
