@@ -169,8 +169,9 @@ export class Explainer {
   private objectReason(o: KubeObject, role: string, seen: Set<string>, depth: number): BlockReason {
     const inner = this.explain(o, seen, depth + 1);
     const type = inner[0]?.type ?? 'finalizer';
-    const summary = inner.length ? inner.map((r) => r.message).join('; ') : o.deletionTimestamp ? 'terminating' : 'not being deleted';
-    return { type, object: identityOf(o) as ObjectIdentity, message: `${describe(o)} ${role}: ${summary}`, blockedBy: inner.length ? inner : undefined };
+    const state = o.deletionTimestamp ? 'Terminating' : 'not being deleted';
+    // The inner reasons are the children of this link; the message only says who and in what state.
+    return { type, object: identityOf(o) as ObjectIdentity, message: `${describe(o)} ${role} (${state})`, blockedBy: inner.length ? inner : undefined };
   }
 
   private notRunning(f: string, controller: string): BlockReason {
