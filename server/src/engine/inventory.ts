@@ -30,6 +30,14 @@ export class Inventory {
   readonly graph = new OwnershipGraph();
   readonly conflicts: Conflict[] = [];
   private readonly byCoordinates = new Map<string, string>();
+  /** namespace → uids ("" holds cluster-scoped objects). */
+  readonly byNamespace = new Map<string, Set<string>>();
+  /** kind → uids, for the controllers that act on one kind (CRD instances, workloads). */
+  readonly byKind = new Map<string, Set<string>>();
+  /** Uids of objects that carry a deletionTimestamp. */
+  readonly terminating = new Set<string>();
+  /** Bumped on every change, so derived data (e.g. the simulation's start state) can be cached. */
+  version = 0;
   readonly defaultNamespace: string;
 
   constructor(readonly kinds: KindRegistry, opts: InventoryOptions = {}) {
@@ -40,6 +48,10 @@ export class Inventory {
   find(group: string, kind: string, namespace: string, name: string): KubeObject | undefined {
     const uid = this.byCoordinates.get(coordKey(group, kind, namespace, name));
     return uid === undefined ? undefined : this.objects.get(uid);
+  }
+
+  *ofKind(kind: string): IterableIterator<KubeObject> {
+    for (const uid of this.byKind.get(kind) ?? []) yield this.objects.get(uid)!;
   }
 
   kindOf(o: { apiVersion: string; kind: string }): KindInfo | undefined {
@@ -64,9 +76,13 @@ export class Inventory {
       if (fields.length) this.conflicts.push({ uid: o.uid, kept: existing, other: o, fields });
       return;
     }
-    if (existing) this.byCoordinates.delete(this.coordinatesOf(existing));
+    if (existing) this.unindex(existing);
+    this.version++;
     this.objects.set(o.uid, o);
     this.byCoordinates.set(this.coordinatesOf(o), o.uid);
+    addTo(this.byNamespace, o.namespace, o.uid);
+    addTo(this.byKind, o.kind, o.uid);
+    if (o.deletionTimestamp !== undefined) this.terminating.add(o.uid);
     if (o.kind === 'CustomResourceDefinition' && o.facts.crd) this.kinds.addCrd(o.facts.crd);
     this.graph.upsert({
       identity: this.graphIdentity(o), owners: o.ownerReferences, terminating: o.deletionTimestamp !== undefined, finalizers: o.finalizers,
@@ -77,7 +93,8 @@ export class Inventory {
     const o = this.objects.get(uid);
     if (!o) return;
     this.objects.delete(uid);
-    this.byCoordinates.delete(this.coordinatesOf(o));
+    this.unindex(o);
+    this.version++;
     this.graph.remove(uid);
     for (let i = this.conflicts.length - 1; i >= 0; i--) if (this.conflicts[i].uid === uid) this.conflicts.splice(i, 1);
   }
@@ -92,6 +109,8 @@ export class Inventory {
     const { group } = splitApiVersion(raw.apiVersion);
     const info = this.kinds.lookup(group, raw.kind);
     const namespace = info ? (info.namespaced ? raw.namespace || this.defaultNamespace : '') : raw.namespace;
+    // Most objects from a cluster need nothing: keep them as they are (no copy).
+    if (namespace === raw.namespace && raw.uid && !raw.ownerReferences.some((r) => !r.uid)) return raw;
     const o: KubeObject = { ...raw, namespace };
     if (!o.uid) {
       o.uid = syntheticUid(group, raw.kind, namespace, raw.name);
@@ -110,12 +129,25 @@ export class Inventory {
     return o;
   }
 
+  private unindex(o: KubeObject): void {
+    this.byCoordinates.delete(this.coordinatesOf(o));
+    this.byNamespace.get(o.namespace)?.delete(o.uid);
+    this.byKind.get(o.kind)?.delete(o.uid);
+    this.terminating.delete(o.uid);
+  }
+
   private coordinatesOf(o: KubeObject): string {
     return coordKey(splitApiVersion(o.apiVersion).group, o.kind, o.namespace, o.name);
   }
 }
 
 /** What the apiserver and its admission plugins add on create (namespace lifecycle, storage-object-in-use). */
+function addTo(index: Map<string, Set<string>>, key: string, uid: string): void {
+  let set = index.get(key);
+  if (!set) index.set(key, (set = new Set()));
+  set.add(uid);
+}
+
 function applyCreateDefaults(o: KubeObject): void {
   if (o.apiVersion === 'v1' && o.kind === 'Namespace' && o.facts.namespaceFinalizers === undefined) {
     o.facts = { ...o.facts, namespaceFinalizers: [NAMESPACE_FINALIZER] };
@@ -153,7 +185,13 @@ export function buildInventory(raw: KubeObject[], opts: InventoryOptions = {}): 
   for (const o of raw) {
     if (o.kind === 'CustomResourceDefinition' && o.facts.crd && o.apiVersion.startsWith('apiextensions.k8s.io/')) kinds.addCrd(o.facts.crd);
   }
-  for (const o of raw) kinds.observe({ apiVersion: o.apiVersion, kind: o.kind, namespaced: o.namespace !== '' });
+  const seen = new Set<string>();
+  for (const o of raw) {
+    const key = `${o.apiVersion} ${o.kind} ${o.namespace !== ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kinds.observe({ apiVersion: o.apiVersion, kind: o.kind, namespaced: o.namespace !== '' });
+  }
   const inventory = new Inventory(kinds, opts);
   for (const o of raw) inventory.upsert(inventory.normalize(o));
   return inventory;

@@ -137,9 +137,17 @@ export function isGcFinalizer(f: string): boolean {
   return f === ORPHAN_FINALIZER || f === FOREGROUND_FINALIZER;
 }
 
-export function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+const apiVersionParts = new Map<string, { readonly group: string; readonly version: string }>();
+
+/** Group and version of an apiVersion ("apps/v1" → apps, v1; "v1" → core ""). Memoised: called on every lookup. */
+export function splitApiVersion(apiVersion: string): { readonly group: string; readonly version: string } {
+  let parts = apiVersionParts.get(apiVersion);
+  if (!parts) {
+    const slash = apiVersion.indexOf('/');
+    parts = slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+    if (apiVersionParts.size < 10_000) apiVersionParts.set(apiVersion, parts);
+  }
+  return parts;
 }
 
 export function identityOf(o: KubeObject): ObjectIdentity {

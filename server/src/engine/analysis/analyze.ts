@@ -207,7 +207,7 @@ function predictedFindings(inventory: Inventory, options: AnalysisOptions): Find
     const fi = blocking?.finalizer ? o.finalizers.indexOf(blocking.finalizer) : -1;
     out.push(finding('stuck-terminating', 'warning', o, fi >= 0 ? { kind: 'finalizer', index: fi } : { kind: 'deletionTimestamp' }, s.reason));
   }
-  const owners = new FinalizerOwners(inventory.objects.values(), options.finalizerOwners);
+  const owners = new FinalizerOwners((k) => inventory.ofKind(k), options.finalizerOwners);
   // Foreground deletions that would hang (R50): a blocking reference from a dependent that cannot finish.
   for (const o of inventory.objects.values()) {
     o.ownerReferences.forEach((ref, i) => {

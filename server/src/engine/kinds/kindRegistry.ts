@@ -56,11 +56,13 @@ export interface ObservedKind {
 
 export class KindRegistry {
   private readonly byGroupKind = new Map<string, KindInfo>();
+  /** group → kind → info: the hot lookup, without building a key string. */
+  private readonly byGroup = new Map<string, Map<string, KindInfo>>();
   private readonly builtinGroups = new Set<string>(RETIRED_BUILTIN_GROUPS);
 
   constructor() {
     for (const [group, kind, plural, singular, shortNames, namespaced, versions, gcWatched] of BUILTIN_KINDS) {
-      this.byGroupKind.set(key(group, kind), {
+      this.set({
         group, kind, plural, singular, shortNames, namespaced, servedVersions: [...versions],
         // Events are ignored by the GC even though they are deletable (R17, DefaultIgnoredResources).
         gcWatched: gcWatched && kind !== 'Event',
@@ -73,7 +75,7 @@ export class KindRegistry {
   /** Registers what a CustomResourceDefinition in the input serves. A later CRD for the same kind wins. */
   addCrd(crd: CrdFacts): void {
     if (this.builtinGroups.has(crd.group)) return; // a CRD cannot shadow a built-in group
-    this.byGroupKind.set(key(crd.group, crd.kind), {
+    this.set({
       group: crd.group, kind: crd.kind, plural: crd.plural, singular: crd.singular, shortNames: crd.shortNames,
       namespaced: crd.namespaced, servedVersions: [...crd.servedVersions], gcWatched: true, origin: 'crd',
     });
@@ -85,8 +87,7 @@ export class KindRegistry {
    */
   observe(o: ObservedKind): boolean {
     const { group, version } = splitApiVersion(o.apiVersion);
-    const k = key(group, o.kind);
-    const known = this.byGroupKind.get(k);
+    const known = this.lookup(group, o.kind);
     if (known) {
       if (known.origin === 'inferred') {
         if (!known.servedVersions.includes(version)) known.servedVersions.push(version);
@@ -97,7 +98,7 @@ export class KindRegistry {
     }
     if (this.builtinGroups.has(group) || !version) return false;
     const { plural, singular } = guessPlural(o.kind);
-    this.byGroupKind.set(k, {
+    this.set({
       group, kind: o.kind, plural, singular, shortNames: [], namespaced: o.namespaced, servedVersions: [version],
       gcWatched: true, origin: 'inferred',
     });
@@ -106,7 +107,14 @@ export class KindRegistry {
 
   /** The kind of (group, kind) whatever the version, if anything serves it. */
   lookup(group: string, kind: string): KindInfo | undefined {
-    return this.byGroupKind.get(key(group, kind));
+    return this.byGroup.get(group)?.get(kind);
+  }
+
+  private set(info: KindInfo): void {
+    this.byGroupKind.set(key(info.group, info.kind), info);
+    let kinds = this.byGroup.get(info.group);
+    if (!kinds) this.byGroup.set(info.group, (kinds = new Map()));
+    kinds.set(info.kind, info);
   }
 
   /**
@@ -115,8 +123,8 @@ export class KindRegistry {
    */
   restMapping(apiVersion: string, kind: string): KindInfo | undefined {
     const { group, version } = splitApiVersion(apiVersion);
-    if (!version || (apiVersion.match(/\//g) ?? []).length > 1) return undefined;
-    const info = this.byGroupKind.get(key(group, kind));
+    if (!version || version.includes('/')) return undefined;
+    const info = this.lookup(group, kind);
     return info && info.servedVersions.includes(version) ? info : undefined;
   }
 

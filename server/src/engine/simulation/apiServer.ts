@@ -36,8 +36,8 @@ export class ApiServer {
     private readonly timeline: Timeline,
     private readonly clock: SimulatedClock,
   ) {
-    for (const o of store.all()) {
-      if (o.facts.crd && o.kind === 'CustomResourceDefinition') this.crdOf.set(`${o.facts.crd.group}/${o.facts.crd.kind}`, o.uid);
+    for (const o of store.ofKind('CustomResourceDefinition')) {
+      if (o.facts.crd) this.crdOf.set(`${o.facts.crd.group}/${o.facts.crd.kind}`, o.uid);
     }
   }
 
@@ -51,11 +51,20 @@ export class ApiServer {
     return info;
   }
 
-  get(apiVersion: string, kind: string, namespace: string, name: string): GetResult {
+  /** GET by name. `uidHint` only makes the lookup cheaper: the answer is the object stored under that name. */
+  get(apiVersion: string, kind: string, namespace: string, name: string, uidHint?: string): GetResult {
     const info = this.restMapping(apiVersion, kind);
     if (!info) return { status: 'unmapped' };
-    const object = this.store.getByName(info.group, info.kind, info.namespaced ? namespace : '', name);
+    const object = this.find(info, info.namespaced ? namespace : '', name, uidHint);
     return object ? { status: 200, object, info } : { status: 404, info };
+  }
+
+  private find(info: KindInfo, namespace: string, name: string, uidHint?: string): KubeObject | undefined {
+    if (uidHint !== undefined) {
+      const o = this.store.get(uidHint);
+      if (o && o.name === name && o.namespace === namespace && o.kind === info.kind && splitApiVersion(o.apiVersion).group === info.group) return o;
+    }
+    return this.store.getByName(info.group, info.kind, namespace, name);
   }
 
   /** A DELETE request (R1–R11). Rejected requests are recorded as a 'reject' step and change nothing. */
@@ -71,7 +80,7 @@ export class ApiServer {
     }
     const info = this.restMapping(req.apiVersion, req.kind);
     if (!info) return this.reject(actor, target, 404, `the server could not find the requested resource: ${req.apiVersion} ${req.kind} is not served`);
-    const obj = this.store.getByName(info.group, info.kind, info.namespaced ? req.namespace : '', req.name);
+    const obj = this.find(info, info.namespaced ? req.namespace : '', req.name, req.preconditions?.uid);
     if (!obj) return this.reject(actor, target, 404, `${describe(target)} not found`);
     if (req.preconditions?.uid !== undefined && req.preconditions.uid !== obj.uid) {
       return this.reject(actor, obj, 409, `precondition failed: uid in precondition ${req.preconditions.uid}, uid in object meta ${obj.uid}`);
@@ -151,10 +160,11 @@ export class ApiServer {
     this.recordFinalizerRewrite(actor, obj, finalizers);
     const updated = this.store.get(obj.uid)!;
     const written: KubeObject = { ...updated, ...patch };
-    this.store.write(written);
     if (finalizers.length === 0 && gracefulNow && period === 0) {
+      // R8: update, then immediate removal. Nothing can act between the two, so only the removal is written.
       return this.removeNow(actor, written, 'grace period 0 and no finalizers');
     }
+    this.store.write(written);
     return { status: 200, message: 'deletion started', object: written, removed: false };
   }
 
@@ -187,10 +197,12 @@ export class ApiServer {
 
   /** R2–R4: which GC finalizers the object should carry after this request. */
   private rewriteGcFinalizers(obj: KubeObject, req: DeleteRequest, info: KindInfo): { finalizers: string[]; changed: boolean } {
+    const policy = req.propagationPolicy ?? undefined;
+    // Fast path for the common case: nothing to add and nothing to remove.
+    if (obj.finalizers.length === 0 && req.orphanDependents === undefined && policy === 'Background') return { finalizers: obj.finalizers, changed: false };
     const typePolicy = this.kinds.defaultGcPolicy(req.apiVersion, info.kind);
     if (typePolicy === 'unsupported') return { finalizers: obj.finalizers, changed: false };
     const firstGc = obj.finalizers.find(isGcFinalizer);
-    const policy = req.propagationPolicy ?? undefined;
     let orphan: boolean;
     if (req.orphanDependents !== undefined) orphan = req.orphanDependents;
     else if (policy !== undefined) orphan = policy === 'Orphan';

@@ -40,13 +40,12 @@ export class FinalizerOwners {
   private readonly workloads: KubeObject[];
   private readonly crdGroups: { group: string; kind: string }[];
 
-  constructor(objects: Iterable<KubeObject>, private readonly rules: FinalizerOwnerRule[] = []) {
+  /** `ofKind` lists the objects of one kind (an index, so this does not scan the input). */
+  constructor(ofKind: (kind: string) => Iterable<KubeObject>, private readonly rules: FinalizerOwnerRule[] = []) {
     this.workloads = [];
     this.crdGroups = [];
-    for (const o of objects) {
-      if (WORKLOAD_KINDS.has(o.kind) && o.apiVersion === 'apps/v1') this.workloads.push(o);
-      if (o.facts.crd) this.crdGroups.push({ group: o.facts.crd.group, kind: o.facts.crd.kind });
-    }
+    for (const kind of WORKLOAD_KINDS) for (const o of ofKind(kind)) if (o.apiVersion === 'apps/v1') this.workloads.push(o);
+    for (const o of ofKind('CustomResourceDefinition')) if (o.facts.crd) this.crdGroups.push({ group: o.facts.crd.group, kind: o.facts.crd.kind });
     this.workloads.sort((a, b) => (a.namespace + '/' + a.name).localeCompare(b.namespace + '/' + b.name));
   }
 

@@ -86,12 +86,37 @@ export class GarbageCollector {
   /** Dependents whose cluster-scoped object references a namespaced owner kind, dropped without retry (R45). */
   readonly invalidScope = new Set<string>();
 
+  /** Uids whose part of the graph has been built (see ensureLoaded). */
+  private readonly loaded = new Set<string>();
+
   constructor(
     private readonly api: ApiServer,
     private readonly kinds: KindRegistry,
     private readonly timeline: Timeline,
     private readonly storeWrites: () => number,
+    /** The connected component (initial ownership graph) of a uid, and the current object of a uid. */
+    private readonly componentOf: (uid: string) => Iterable<string>,
+    private readonly current: (uid: string) => KubeObject | undefined,
   ) {}
+
+  /**
+   * Builds the graph for the component of `uid` as the informers' initial list would have (R53.2), if it
+   * is not built yet. Components that nothing touches are inert, so the simulation only builds what a
+   * deletion reaches: the cost follows the change, not the size of the input.
+   */
+  ensureLoaded(uid: string): void {
+    if (this.loaded.has(uid)) return;
+    const added: GraphEvent[] = [];
+    for (const u of this.componentOf(uid)) {
+      if (this.loaded.has(u)) continue;
+      this.loaded.add(u);
+      const o = this.current(u);
+      const identity = o && this.watches(o);
+      if (identity) added.push({ virtual: false, type: 'add', obj: o!, identity });
+    }
+    this.loaded.add(uid);
+    for (const e of added) this.processEvent(e);
+  }
 
   /** Whether the GC watches this object's kind (R17): deletable resources, minus Events. */
   watches(o: KubeObject): ObjectIdentity | undefined {
@@ -106,10 +131,9 @@ export class GarbageCollector {
     if (identity) this.graphChanges.push({ virtual: false, type: e.type, obj: e.obj, old: e.old, identity });
   }
 
-  /** Builds the complete graph from a full list before workers start (R53.2). */
-  initialList(objects: Iterable<KubeObject>): void {
-    for (const o of objects) this.observe({ type: 'add', obj: o });
-    while (this.processGraphChanges());
+  /** Builds the graph of every component that holds work at start (R53.2), before workers start. */
+  initialList(seeds: Iterable<string>): void {
+    for (const uid of seeds) this.ensureLoaded(uid);
   }
 
   /**
@@ -162,6 +186,11 @@ export class GarbageCollector {
       this.graphChanges.length = 0;
       this.graphChangesHead = 0;
     }
+    this.processEvent(event);
+    return true;
+  }
+
+  private processEvent(event: GraphEvent): void {
     const uid = event.identity.uid;
     let existing = this.uidToNode.get(uid);
     // R20: first real observation of a uid that was only known as a virtual node.
@@ -204,10 +233,9 @@ export class GarbageCollector {
       if (event.obj.deletionTimestamp !== undefined) existing.beingDeleted = true;
       this.processTransitions(event.old, event.obj, existing);
     } else if (event.type === 'delete') {
-      if (!existing) return true;
+      if (!existing) return;
       this.processDelete(event, existing);
     }
-    return true;
   }
 
   /** R26 and R27. */
@@ -449,7 +477,7 @@ export class GarbageCollector {
     if (item.identity.namespace === '' && info.namespaced) {
       throw new MarkerError('namespacedOwnerOfClusterScopedObject', `cluster-scoped object cannot have a namespaced owner (${ref.kind} ${ref.name})`);
     }
-    const got = this.api.get(ref.apiVersion, ref.kind, item.identity.namespace, ref.name);
+    const got = this.api.get(ref.apiVersion, ref.kind, item.identity.namespace, ref.name, ref.uid);
     if (got.status === 404 || (got.status === 200 && got.object.uid !== ref.uid)) {
       this.absentOwnerCache.add(cacheKey);
       return { dangling: true };
@@ -465,7 +493,7 @@ export class GarbageCollector {
     if (info.namespaced && id.namespace === '') {
       throw new MarkerError('namespacedOwnerOfClusterScopedObject', `${id.kind} is namespaced but ${id.name} was referenced without a namespace`);
     }
-    const got = this.api.get(id.apiVersion, id.kind, id.namespace, id.name);
+    const got = this.api.get(id.apiVersion, id.kind, id.namespace, id.name, id.uid);
     return got.status === 200 ? got.object : undefined;
   }
 
@@ -515,7 +543,7 @@ export class GarbageCollector {
   private attemptToOrphanWorker(owner: GraphNode): void {
     const dependents = [...owner.dependents];
     for (const dep of dependents) {
-      const obj = this.api.get(dep.identity.apiVersion, dep.identity.kind, dep.identity.namespace, dep.identity.name);
+      const obj = this.api.get(dep.identity.apiVersion, dep.identity.kind, dep.identity.namespace, dep.identity.name, dep.identity.uid);
       if (obj.status !== 200 || obj.object.uid !== dep.identity.uid) continue; // 404 ignored
       const kept = obj.object.ownerReferences.filter((r) => r.uid !== owner.identity.uid);
       if (kept.length === obj.object.ownerReferences.length) continue;

@@ -1,7 +1,9 @@
-// The apiserver's storage during a simulation: objects by uid and by (group, kind, namespace, name), each
-// write delivered to watchers as the informer event it would produce.
+// The apiserver's storage during a simulation: a copy-on-write overlay over the inventory, so a
+// simulation costs what it changes, not what the input holds. Each write is delivered to watchers as the
+// informer event it would produce. A simulation never creates objects; it updates and removes them.
 
-import { splitApiVersion, type KubeObject } from '../model';
+import type { Inventory } from '../inventory';
+import type { KubeObject } from '../model';
 
 export type WatchEventType = 'add' | 'update' | 'delete';
 
@@ -12,82 +14,86 @@ export interface WatchEvent {
   old?: KubeObject;
 }
 
-const storeKey = (group: string, kind: string, namespace: string, name: string) => `${group}\u0000${kind}\u0000${namespace}\u0000${name}`;
-
 export class ObjectStore {
-  private readonly byUid = new Map<string, KubeObject>();
-  private readonly byKey = new Map<string, string>();
-  private readonly byNamespace = new Map<string, Set<string>>();
+  /** uid → current state, or null once removed. Absent: unchanged from the inventory. */
+  private readonly changed = new Map<string, KubeObject | null>();
   /** Uids of objects with a deletionTimestamp: what the controllers scan. */
-  readonly terminating = new Set<string>();
+  readonly terminating: Set<string>;
   private readonly resourceVersions = new Map<string, number>();
-  private nextResourceVersion = 1;
+  private nextResourceVersion = 2;
+  private removedCount = 0;
   /** Bumped on every write: lets the scheduler tell "nothing changed since" (R53.3). */
   writes = 0;
   private readonly watchers: ((e: WatchEvent) => void)[] = [];
+  /** Called before a write to an object, with its uid (the GC loads that part of its graph first). */
+  beforeWrite: (uid: string) => void = () => undefined;
+
+  constructor(private readonly base: Inventory, private readonly excluded: Set<string>) {
+    this.terminating = new Set([...base.terminating].filter((u) => !excluded.has(u)));
+  }
 
   watch(fn: (e: WatchEvent) => void): void {
     this.watchers.push(fn);
   }
 
   get(uid: string): KubeObject | undefined {
-    return this.byUid.get(uid);
+    const c = this.changed.get(uid);
+    if (c !== undefined) return c ?? undefined;
+    return this.excluded.has(uid) ? undefined : this.base.objects.get(uid);
   }
 
   getByName(group: string, kind: string, namespace: string, name: string): KubeObject | undefined {
-    const uid = this.byKey.get(storeKey(group, kind, namespace, name));
-    return uid === undefined ? undefined : this.byUid.get(uid);
+    const o = this.base.find(group, kind, namespace, name);
+    return o && this.get(o.uid);
   }
 
   resourceVersion(uid: string): number | undefined {
-    return this.resourceVersions.get(uid);
+    return this.get(uid) ? this.resourceVersions.get(uid) ?? 1 : undefined;
   }
 
-  inNamespace(namespace: string): Iterable<string> {
-    return this.byNamespace.get(namespace) ?? [];
+  *inNamespace(namespace: string): IterableIterator<string> {
+    for (const uid of this.base.byNamespace.get(namespace) ?? []) if (this.get(uid)) yield uid;
   }
 
-  all(): IterableIterator<KubeObject> {
-    return this.byUid.values();
+  *ofKind(kind: string): IterableIterator<KubeObject> {
+    for (const uid of this.base.byKind.get(kind) ?? []) {
+      const o = this.get(uid);
+      if (o) yield o;
+    }
+  }
+
+  *all(): IterableIterator<KubeObject> {
+    for (const [uid, o] of this.base.objects) {
+      const c = this.changed.get(uid);
+      if (c === null || (c === undefined && this.excluded.has(uid))) continue;
+      yield c ?? o;
+    }
   }
 
   get size(): number {
-    return this.byUid.size;
-  }
-
-  /** Initial load: no watch event (the GC builds its graph from a full list, R53.2). */
-  load(o: KubeObject): void {
-    this.index(o);
+    return this.base.objects.size - this.excluded.size - this.removedCount;
   }
 
   write(o: KubeObject): void {
-    const old = this.byUid.get(o.uid);
-    this.index(o);
+    this.beforeWrite(o.uid);
+    const old = this.get(o.uid);
+    this.changed.set(o.uid, o);
+    if (o.deletionTimestamp !== undefined) this.terminating.add(o.uid);
+    else this.terminating.delete(o.uid);
+    this.resourceVersions.set(o.uid, this.nextResourceVersion++);
     this.writes++;
     for (const w of this.watchers) w({ type: old ? 'update' : 'add', obj: o, old });
   }
 
   remove(uid: string): KubeObject | undefined {
-    const o = this.byUid.get(uid);
+    const o = this.get(uid);
     if (!o) return undefined;
-    this.byUid.delete(uid);
-    this.byKey.delete(storeKey(splitApiVersion(o.apiVersion).group, o.kind, o.namespace, o.name));
-    this.byNamespace.get(o.namespace)?.delete(uid);
+    this.beforeWrite(uid);
+    this.changed.set(uid, null);
+    this.removedCount++;
     this.terminating.delete(uid);
-    this.resourceVersions.delete(uid);
     this.writes++;
     for (const w of this.watchers) w({ type: 'delete', obj: o });
     return o;
-  }
-
-  private index(o: KubeObject): void {
-    this.byUid.set(o.uid, o);
-    this.byKey.set(storeKey(splitApiVersion(o.apiVersion).group, o.kind, o.namespace, o.name), o.uid);
-    let ns = this.byNamespace.get(o.namespace);
-    if (!ns) this.byNamespace.set(o.namespace, (ns = new Set()));
-    ns.add(o.uid);
-    if (o.deletionTimestamp !== undefined) this.terminating.add(o.uid);
-    else this.terminating.delete(o.uid);
-    this.resourceVersions.set(o.uid, this.nextResourceVersion++);
   }
 }

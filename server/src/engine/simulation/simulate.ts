@@ -11,23 +11,26 @@ import { FinalizerOwners } from './finalizerOwners';
 import { GarbageCollector } from './garbageCollector';
 import { ObjectStore } from './objectStore';
 import { SimulatedClock, Timeline } from './timeline';
-import type { DeleteRequest, SimulationOptions, SimulationResult, StuckEntry } from './types';
+import type { DeleteRequest, OrphanedEntry, RemainingEntry, SimulationOptions, SimulationResult, StuckEntry } from './types';
+import { startState } from './startState';
 
 export const DEFAULT_MAX_STEPS = 5_000_000;
 
 export function simulate(inventory: Inventory, requests: DeleteRequest[], options: SimulationOptions): SimulationResult {
   const timeline = new Timeline();
   const clock = new SimulatedClock(options.now);
-  const store = new ObjectStore();
-  for (const o of inventory.objects.values()) {
-    // Objects of a kind nothing serves could not be stored by a real apiserver (R54); they take no part.
-    if (inventory.kindOf(o)) store.load(o);
-    else timeline.note(`${describe(o)} is left out: ${o.apiVersion} ${o.kind} is not served by current Kubernetes`);
+  const { seeds, excluded } = startState(inventory);
+  for (const uid of excluded) {
+    const o = inventory.objects.get(uid)!;
+    timeline.note(`${describe(o)} is left out: ${o.apiVersion} ${o.kind} is not served by current Kubernetes`);
   }
+  const store = new ObjectStore(inventory, excluded);
   const api = new ApiServer(store, inventory.kinds, timeline, clock);
-  const gc = new GarbageCollector(api, inventory.kinds, timeline, () => store.writes);
+  const gc = new GarbageCollector(api, inventory.kinds, timeline, () => store.writes,
+    (uid) => inventory.graph.component([uid]), (uid) => store.get(uid));
+  store.beforeWrite = (uid) => gc.ensureLoaded(uid);
   store.watch((e) => gc.observe(e));
-  const owners = new FinalizerOwners(store.all(), options.finalizerOwners);
+  const owners = new FinalizerOwners((kind) => store.ofKind(kind), options.finalizerOwners);
   const controllers = new Controllers(options.controllers, store, api, owners, timeline);
 
   for (const uid of store.terminating) {
@@ -52,7 +55,7 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
     }
   };
 
-  gc.initialList(store.all());
+  gc.initialList(seeds);
   if (settle()) {
     for (const req of requests) {
       api.delete('apiserver', req, 'requested by the user');
@@ -62,18 +65,12 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
 
   const explainer = new Explainer(options.controllers, store, gc, owners, timeline);
   const stuck: StuckEntry[] = [];
-  const remaining = [];
-  for (const o of store.all()) {
-    remaining.push({
-      ...identityOf(o), finalizers: [...o.finalizers], beingDeleted: o.deletionTimestamp !== undefined,
-      ownerReferences: o.ownerReferences.map((r) => ({ ...r })),
-    });
-    if (o.deletionTimestamp !== undefined) {
-      const blockedBy = explainer.explain(o);
-      stuck.push({ ...identityOf(o), finalizers: [...o.finalizers], reason: summarize(o, blockedBy), blockedBy });
-    }
+  for (const uid of store.terminating) {
+    const o = store.get(uid)!;
+    const blockedBy = explainer.explain(o);
+    stuck.push({ ...identityOf(o), finalizers: [...o.finalizers], reason: summarize(o, blockedBy), blockedBy });
   }
-  const orphaned = [];
+  const orphaned: OrphanedEntry[] = [];
   const seen = new Set<string>();
   for (const { uid, ownerUID } of timeline.lostReferences) {
     const o: KubeObject | undefined = store.get(uid);
@@ -82,13 +79,22 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
     seen.add(key);
     orphaned.push({ ...identityOf(o), ownerUID });
   }
-  return {
+  const result = {
     deleted: timeline.removed.map(({ object, step }) => ({ ...identityOf(object), step })),
     orphaned,
-    remaining,
+    remaining: [] as RemainingEntry[],
     stuck,
     steps: timeline.steps,
     notes: timeline.notes,
     ...(aborted ? { aborted } : {}),
   };
+  // Every stored object, in input order: built on first access, as most callers never read it.
+  let remaining: RemainingEntry[] | undefined;
+  Object.defineProperty(result, 'remaining', {
+    enumerable: true,
+    get: () => (remaining ??= [...store.all()].map((o) => ({
+      ...identityOf(o), finalizers: o.finalizers, beingDeleted: o.deletionTimestamp !== undefined, ownerReferences: o.ownerReferences,
+    }))),
+  });
+  return result;
 }

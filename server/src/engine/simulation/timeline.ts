@@ -38,7 +38,13 @@ export class SimulatedClock {
     this.startMs = Number.isNaN(t) ? Date.parse('2025-01-01T00:00:00Z') : t;
   }
   /** Seconds from now, as an RFC 3339 timestamp without fractions, as Kubernetes writes them. */
+  private readonly formatted = new Map<number, string>();
   at(secondsFromNow = 0): string {
-    return new Date(this.startMs + secondsFromNow * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    let s = this.formatted.get(secondsFromNow);
+    if (s === undefined) {
+      s = new Date(this.startMs + secondsFromNow * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      this.formatted.set(secondsFromNow, s);
+    }
+    return s;
   }
 }
