@@ -1,7 +1,9 @@
-// Bundles every entry point. Type checking is separate (`tsc -p .`), as esbuild does not type-check.
+// Bundles every entry point (or only those named: `node esbuild.mjs cli`). Type checking is separate
+// (`tsc -p .`), as esbuild does not type-check. `--production` minifies and drops source maps.
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const common = {
   bundle: true,
   platform: 'node',
@@ -12,7 +14,13 @@ const common = {
   logLevel: 'warning',
 };
 
-await Promise.all([
-  esbuild.build({ ...common, entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
-  esbuild.build({ ...common, entryPoints: ['bench/main.ts'], outfile: 'dist/bench.js' }),
-]);
+const entries = {
+  cli: { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  bench: { entryPoints: ['bench/main.ts'], outfile: 'dist/bench.js' },
+};
+
+await Promise.all(
+  Object.entries(entries)
+    .filter(([name]) => only.length === 0 || only.includes(name))
+    .map(([, options]) => esbuild.build({ ...common, ...options })),
+);

@@ -68,7 +68,12 @@ export async function run(io: CliIo): Promise<number> {
   }
 }
 
-const relativeTo = (cwd: string) => (file: string) => (file === '-' || !isAbsolute(file) ? file : relativePath(cwd, file) || file);
+/** Paths under the working directory print relative to it (clickable in terminals); others stay absolute. */
+const relativeTo = (cwd: string) => (file: string) => {
+  if (file === '-' || !isAbsolute(file)) return file;
+  const rel = relativePath(cwd, file);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+};
 
 async function load(args: ParsedArgs, io: CliIo): Promise<CliInput> {
   return loadInput(flagList(args, 'filename'), { namespace: flag(args, 'namespace'), stdin: io.stdin });

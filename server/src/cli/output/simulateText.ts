@@ -35,10 +35,13 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
 
   lines.push('', s.bold(`Timeline (${result.steps.length} steps)`));
   const width = String(result.steps.length).length;
-  for (const st of result.steps) {
+  const firstRequest = result.steps.findIndex((st) => st.actor === 'apiserver' && st.detail.includes('requested by the user'));
+  if (firstRequest > 0) lines.push(s.dim('  Before the request, the garbage collector settles the input as given:'));
+  result.steps.forEach((st, i) => {
+    if (i === firstRequest && firstRequest > 0) lines.push(s.dim('  The request:'));
     const action = st.action === 'remove' ? s.red(st.action) : st.action === 'reject' ? s.yellow(st.action) : st.action;
     lines.push(`  ${String(st.step).padStart(width)}  ${s.cyan(st.actor)}  ${action} ${describe(st.target)}  ${s.dim(st.detail)}`);
-  }
+  });
 
   lines.push('', s.bold(`Deleted (${result.deleted.length})`));
   for (const d of result.deleted) lines.push(`  ${s.red('✗')} ${describe(d)}  ${s.dim(`step ${d.step}`)}`);
@@ -53,7 +56,8 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
   }
 
   const terminating = result.remaining.filter((r) => r.beingDeleted).length;
-  lines.push('', `${s.bold('Remaining')}: ${result.remaining.length} objects${terminating ? ` (${terminating} terminating)` : ''}`);
+  const count = result.remaining.length;
+  lines.push('', `${s.bold('Remaining')}: ${count} object${count === 1 ? '' : 's'}${terminating ? ` (${terminating} terminating)` : ''}`);
   if (result.notes.length) {
     lines.push('', s.bold('Notes'));
     for (const n of result.notes) lines.push(`  • ${n}`);

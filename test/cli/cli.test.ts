@@ -1,0 +1,166 @@
+// kubectl-gc as users and scripts run it: the built binary, spawned, reading fixtures and stdin.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const FIX = join(ROOT, 'test', 'fixtures', 'cli');
+
+function cli(args: string[], input?: string, env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, input, encoding: 'utf8', env: { ...process.env, ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const json = (args: string[], input?: string) => {
+  const r = cli(args, input);
+  expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // never a stack trace
+  return { ...r, data: JSON.parse(r.stdout) };
+};
+
+describe('kubectl-gc simulate', () => {
+  it('prints the documented JSON contract', () => {
+    const { code, data } = json(['simulate', '-f', join(FIX, 'shop'), 'deployment/web', '-n', 'shop', '--cascade=foreground', '-o', 'json']);
+    expect(code).toBe(0);
+    expect(Object.keys(data).sort()).toEqual(['deleted', 'findings', 'notes', 'orphaned', 'remaining', 'steps', 'stuck']);
+    // The Secret's reference does not block (no blockOwnerDeletion), so the GC deletes it at once (R35 iii);
+    // the ReplicaSet waits for its Pods, and the Deployment for the ReplicaSet.
+    const order = data.deleted.map((d: { kind: string; name: string }) => `${d.kind}/${d.name}`);
+    expect(order[0]).toBe('Secret/web-token');
+    expect(order.slice(1, 3).sort()).toEqual(['Pod/web-7d4b9c-abcde', 'Pod/web-7d4b9c-fghij']); // siblings: any order
+    expect(order.slice(3)).toEqual(['ReplicaSet/web-7d4b9c', 'Deployment/web']);
+    for (const d of data.deleted) expect(Object.keys(d).sort()).toEqual(['apiVersion', 'kind', 'name', 'namespace', 'step', 'uid']);
+    const steps = data.deleted.map((d: { step: number }) => d.step);
+    expect([...steps].sort((a: number, b: number) => a - b)).toEqual(steps);
+    expect(data.remaining.map((r: { name: string }) => r.name).sort()).toEqual(['settings', 'shop']);
+    const ns = data.remaining.find((r: { kind: string }) => r.kind === 'Namespace');
+    expect(ns).toEqual({ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop', uid: '0b6c9a51-7c55-4f54-9a41-6f2d10c0a001', finalizers: [], beingDeleted: false, ownerReferences: [] });
+    for (const s of data.steps) expect(Object.keys(s).sort()).toEqual(['action', 'actor', 'detail', 'step', 'target']);
+    expect(data.steps[0]).toMatchObject({ actor: 'apiserver', action: 'delete', target: { kind: 'Deployment', name: 'web' } });
+    expect(data.stuck).toEqual([]);
+  });
+
+  it('without --cascade sends no policy and says that kubectl would send background', () => {
+    const r = cli(['simulate', '-f', join(FIX, 'shop'), 'deploy', 'web', '-n', 'shop']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('no propagationPolicy');
+    expect(r.stdout).toContain('kubectl delete always sends one');
+    expect(r.stdout).not.toMatch(/\u001b\[/); // not a TTY: no colour
+  });
+
+  it('--controllers=gc leaves scheduled Pods Terminating and explains why', () => {
+    const { data } = json(['simulate', '-f', join(FIX, 'shop'), 'deployments.apps/web', '-n', 'shop', '--controllers=gc', '-o', 'json']);
+    expect(data.stuck.map((s: { name: string }) => s.name).sort()).toEqual(['web-7d4b9c-abcde', 'web-7d4b9c-fghij']);
+    expect(data.stuck[0].blockedBy[0].type).toBe('graceful-termination');
+  });
+
+  it('runs a plan, each delete after the previous one settles', () => {
+    const { code, data } = json(['simulate', '-f', join(FIX, 'shop'), '--plan', join(FIX, 'plan.yaml'), '-o', 'json']);
+    expect(code).toBe(0);
+    // The ReplicaSet is orphaned away first, so deleting the Deployment no longer reaches its Pods.
+    expect(data.orphaned.map((o: { name: string }) => o.name).sort()).toEqual(['web-7d4b9c-abcde', 'web-7d4b9c-fghij']);
+    expect(data.deleted.map((d: { name: string }) => d.name)).toEqual(['web-7d4b9c', 'web', 'web-token']);
+  });
+
+  it('with no target runs the GC on the state as given', () => {
+    const { data } = json(['simulate', '-f', join(FIX, 'stale'), '-o', 'json']);
+    expect(data.deleted.map((d: { name: string }) => d.name)).toEqual(['api-5c6d']);
+    expect(data.findings.map((f: { code: string }) => f.code)).toEqual(['owner-uid-mismatch']);
+    expect(data.findings[0]).toMatchObject({ file: expect.stringContaining('export.yaml'), range: { start: { line: 17, character: 9 } } });
+  });
+
+  it('-o dot draws the touched objects coloured by fate', () => {
+    const r = cli(['simulate', '-f', join(FIX, 'shop'), 'deployment/web', '-n', 'shop', '-o', 'dot']);
+    expect(r.stdout.startsWith('digraph simulation {')).toBe(true);
+    expect(r.stdout).toContain('"5f1d2c3b-3333-4a2b-8c3d-000000000003" -> "5f1d2c3b-2222-4a2b-8c3d-000000000002"');
+  });
+
+  it('reads stdin with -f -', () => {
+    const text = readFileSync(join(FIX, 'shop', 'web.yaml'), 'utf8');
+    const { code, data } = json(['simulate', '-f', '-', 'rs/web-7d4b9c', '-n', 'shop', '-o', 'json'], text);
+    expect(code).toBe(0);
+    expect(data.deleted[0]).toMatchObject({ kind: 'ReplicaSet', name: 'web-7d4b9c' });
+  });
+});
+
+describe('kubectl-gc check', () => {
+  it('exit 0 and a summary on clean input', () => {
+    const r = cli(['check', '-f', join(FIX, 'shop')]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/0 errors, 0 warnings in 7 objects from 3 files/);
+  });
+
+  it('exit 1 on an error finding, with file:line:col', () => {
+    const r = cli(['check', '-f', join(FIX, 'stale')]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/export\.yaml:18:10: error owner-uid-mismatch: /);
+  });
+
+  it('--fail-on decides the exit code', () => {
+    expect(cli(['check', '-f', join(FIX, 'warn-only')]).code).toBe(0);
+    expect(cli(['check', '-f', join(FIX, 'warn-only'), '--fail-on', 'warning']).code).toBe(1);
+    expect(cli(['check', '-f', join(FIX, 'stale'), '--fail-on=none']).code).toBe(0);
+  });
+
+  it('-o json has objects, skipped and findings', () => {
+    const { data, code } = json(['check', '-f', join(FIX, 'broken'), '-o', 'json']);
+    expect(code).toBe(1); // documents that could not be loaded count as errors
+    expect(data.objects).toBe(2);
+    expect(data.skipped).toHaveLength(2);
+    for (const s of data.skipped) {
+      expect(s.file).toContain('mixed.yaml');
+      expect(typeof s.reason).toBe('string');
+    }
+    expect(data.skipped.some((s: { code: string }) => s.code === 'template')).toBe(true);
+    expect(data.findings).toEqual([]);
+  });
+
+  it('-o sarif is SARIF 2.1.0 with 1-based regions', () => {
+    const { data } = json(['check', '-f', join(FIX, 'stale'), '-o', 'sarif']);
+    expect(data.version).toBe('2.1.0');
+    const run = data.runs[0];
+    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toContain('owner-uid-mismatch');
+    expect(run.results[0]).toMatchObject({ ruleId: 'owner-uid-mismatch', level: 'error' });
+    expect(run.results[0].locations[0].physicalLocation.region).toMatchObject({ startLine: 18, startColumn: 10 });
+  });
+});
+
+describe('kubectl-gc graph', () => {
+  it('-o json is the debug dump as JSON; --uid keeps the component', () => {
+    const { data } = json(['graph', '-f', join(FIX, 'shop'), '-o', 'json', '--uid', '5f1d2c3b-3333-4a2b-8c3d-000000000003']);
+    expect(data.nodes.map((n: { name: string }) => n.name)).toEqual(['web', 'web-7d4b9c', 'web-7d4b9c-abcde', 'web-7d4b9c-fghij', 'web-token']);
+    expect(data.nodes[0]).toEqual({ group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'shop', name: 'web', uid: '5f1d2c3b-1111-4a2b-8c3d-000000000001', missing: false, beingDeleted: false, deletingDependents: false, virtual: false });
+    expect(data.edges).toContainEqual({ from: '5f1d2c3b-2222-4a2b-8c3d-000000000002', to: '5f1d2c3b-1111-4a2b-8c3d-000000000001' });
+  });
+
+  it('-o dot is kube-controller-manager\'s format', () => {
+    const r = cli(['graph', '-f', join(FIX, 'shop')]);
+    expect(r.stdout.split('\n')[0]).toBe('strict digraph full {');
+    expect(r.stdout).toContain('  // Node definitions.');
+    expect(r.stdout).toContain('    label="uid=5f1d2c3b-1111-4a2b-8c3d-000000000001\\nnamespace=shop\\nDeployment.v1.apps/web\\n"');
+  });
+});
+
+describe('bad usage and unreadable input: exit 2 with a clear message', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['unknown command', ['explode'], /unknown command "explode"/],
+    ['unknown flag', ['check', '-f', FIX, '--colour'], /unknown flag: --colour/],
+    ['bad --cascade', ['simulate', '-f', FIX, 'deploy/web', '--cascade=sideways'], /invalid --cascade value "sideways"/],
+    ['bad -o', ['check', '-f', FIX, '-o', 'yaml'], /invalid value "yaml" for --output/],
+    ['no input', ['check'], /no input/],
+    ['missing file', ['check', '-f', join(FIX, 'does-not-exist.yaml')], /does-not-exist\.yaml/],
+    ['unknown type', ['simulate', '-f', join(FIX, 'shop'), 'gizmo/web'], /doesn't have a resource type "gizmo"/],
+    ['target not in input', ['simulate', '-f', join(FIX, 'shop'), 'deploy/nope', '-n', 'shop'], /deployments\.apps "nope" not found in namespace "shop"/],
+    ['flag of another command', ['graph', '-f', FIX, '--cascade=orphan'], /--cascade is not used by "graph"/],
+    ['plan without deletes', ['simulate', '-f', join(FIX, 'shop'), '--plan', join(FIX, 'shop', 'namespace.yaml')], /"deletes" is missing/],
+    ['plan that is not one document', ['simulate', '-f', join(FIX, 'shop'), '--plan', join(FIX, 'shop', 'web.yaml')], /web\.yaml:8:1: the plan is not valid YAML or JSON/],
+  ];
+  for (const [name, args, message] of cases) {
+    it(name, () => {
+      const r = cli(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    });
+  }
+});

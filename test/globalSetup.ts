@@ -1,0 +1,6 @@
+// Tests that spawn the built binaries need a fresh build: bundle once before the run (about a second).
+import { execFileSync } from 'node:child_process';
+
+export default function setup(): void {
+  execFileSync(process.execPath, ['esbuild.mjs', 'cli'], { stdio: 'inherit' });
+}
