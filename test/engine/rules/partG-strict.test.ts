@@ -1,0 +1,476 @@
+// Part G of docs/gc-semantics.md (R53–R54): the strict simulation contract. Only the apiserver and the
+// garbage collector act; the GC first runs on the state as given, then each request is applied in order
+// and settles; built-ins are served at GA versions only, custom kinds at the versions their CRD (or,
+// without a CRD, their objects) use. Expectations come from the rule text, never from the engine's output.
+
+import { describe, it, expect } from 'vitest';
+import { scenario, del, names } from '../../helpers/scenario';
+import type { BlockType, RemainingEntry, SimulationResult, StuckEntry } from '../../../server/src/engine/simulation/types';
+
+// ---------------------------------------------------------------------------------------------------
+// Manifest builders
+
+interface Ref {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+interface Obj {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  uid: string;
+  owners?: Ref[];
+  finalizers?: string[];
+  deleting?: boolean;
+  deletionGracePeriodSeconds?: number;
+  body?: string;
+}
+
+function yamlOf(o: Obj): string {
+  const l = [`apiVersion: ${o.apiVersion}`, `kind: ${o.kind}`, 'metadata:', `  name: ${o.name}`];
+  if (o.namespace !== undefined) l.push(`  namespace: ${o.namespace}`);
+  l.push(`  uid: ${o.uid}`);
+  if (o.deleting) l.push('  deletionTimestamp: "2024-05-01T10:00:00Z"');
+  if (o.deletionGracePeriodSeconds !== undefined) l.push(`  deletionGracePeriodSeconds: ${o.deletionGracePeriodSeconds}`);
+  if (o.finalizers?.length) {
+    l.push('  finalizers:');
+    for (const f of o.finalizers) l.push(`  - ${f}`);
+  }
+  if (o.owners?.length) {
+    l.push('  ownerReferences:');
+    for (const r of o.owners) {
+      l.push(`  - apiVersion: ${r.apiVersion}`, `    kind: ${r.kind}`, `    name: ${r.name}`, `    uid: ${r.uid}`);
+      if (r.controller !== undefined) l.push(`    controller: ${r.controller}`);
+      if (r.blockOwnerDeletion !== undefined) l.push(`    blockOwnerDeletion: ${r.blockOwnerDeletion}`);
+    }
+  }
+  if (o.body) l.push(o.body.trimEnd());
+  return l.join('\n') + '\n';
+}
+
+const manifests = (...objs: (Obj | string)[]) => objs.map((o) => (typeof o === 'string' ? o : yamlOf(o))).join('---\n');
+
+const ctl = (o: Obj): Ref => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.name, uid: o.uid, controller: true, blockOwnerDeletion: true });
+const plain = (o: Obj): Ref => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.name, uid: o.uid });
+const refWith = (o: Obj, change: Partial<Ref>): Ref => ({ ...plain(o), ...change });
+
+type Extra = Partial<Obj>;
+const cm = (name: string, namespace: string, x: Extra = {}): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', name, namespace, uid: `uid-${name}`, ...x });
+const deploy = (name: string, namespace: string, x: Extra = {}): Obj => ({ apiVersion: 'apps/v1', kind: 'Deployment', name, namespace, uid: `uid-${name}`, ...x });
+const rs = (name: string, namespace: string, x: Extra = {}): Obj => ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name, namespace, uid: `uid-${name}`, ...x });
+
+interface PodOpts extends Extra {
+  nodeName?: string;
+  phase?: string;
+  grace?: number;
+}
+function pod(name: string, namespace: string, p: PodOpts = {}): Obj {
+  const { nodeName, phase, grace, ...x } = p;
+  const spec = ['spec:'];
+  if (nodeName) spec.push(`  nodeName: ${nodeName}`);
+  if (grace !== undefined) spec.push(`  terminationGracePeriodSeconds: ${grace}`);
+  spec.push('  containers:', '  - name: main', '    image: registry.k8s.io/pause:3.9');
+  const status = phase ? `\nstatus:\n  phase: ${phase}` : '';
+  return { apiVersion: 'v1', kind: 'Pod', name, namespace, uid: `uid-${name}`, body: spec.join('\n') + status, ...x };
+}
+
+function crd(group: string, kind: string, plural: string, scope: 'Namespaced' | 'Cluster', versions: { name: string; served: boolean; storage: boolean }[]): string {
+  const v = versions.map((x) => `  - name: ${x.name}\n    served: ${x.served}\n    storage: ${x.storage}`).join('\n');
+  return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: ${plural}.${group}
+  uid: uid-crd-${plural}
+spec:
+  group: ${group}
+  scope: ${scope}
+  names:
+    kind: ${kind}
+    plural: ${plural}
+    singular: ${kind.toLowerCase()}
+    listKind: ${kind}List
+  versions:
+${v}
+`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Result helpers
+
+function remainingOf(r: SimulationResult, kind: string, name: string): RemainingEntry {
+  const e = r.remaining.find((x) => x.kind === kind && x.name === name);
+  if (!e) throw new Error(`${kind}/${name} does not remain; remaining: ${names(r.remaining).join(', ') || 'none'}`);
+  return e;
+}
+
+function stuckOf(r: SimulationResult, kind: string, name: string): StuckEntry {
+  const e = r.stuck.find((x) => x.kind === kind && x.name === name);
+  if (!e) throw new Error(`${kind}/${name} is not stuck; stuck: ${names(r.stuck).join(', ') || 'none'}`);
+  return e;
+}
+
+const blockTypes = (e: StuckEntry): BlockType[] => e.blockedBy.map((b) => b.type);
+const refUids = (e: RemainingEntry) => e.ownerReferences.map((x) => x.uid);
+const sorted = (xs: string[]) => [...xs].sort();
+
+function removedAt(r: SimulationResult, kind: string, name: string): number {
+  const i = names(r.deleted).indexOf(`${kind}/${name}`);
+  if (i < 0) throw new Error(`${kind}/${name} was not deleted; deleted: ${names(r.deleted).join(', ') || 'none'}`);
+  return i;
+}
+
+function expectKept(r: SimulationResult, kind: string, name: string, ownerUids: string[]) {
+  const e = remainingOf(r, kind, name);
+  expect(e.beingDeleted, `${kind}/${name} beingDeleted`).toBe(false);
+  expect(refUids(e), `${kind}/${name} ownerReferences`).toEqual(ownerUids);
+}
+
+function expectRejected(r: SimulationResult, code: number) {
+  const rejects = r.steps.filter((x) => x.action === 'reject');
+  expect(rejects).toHaveLength(1);
+  expect(rejects[0].actor).toBe('apiserver');
+  expect(rejects[0].detail).toContain(String(code));
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+describe('R53: quiescence semantics of the strict simulation', () => {
+  it('R53: with no request the GC runs on the state as given: a dependent whose owner uid is absent is deleted', () => {
+    const s = scenario(
+      manifests(
+        cm('orphan-cfg', 'ns1', { owners: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'gone', uid: 'uid-gone', controller: true, blockOwnerDeletion: true }] }),
+        cm('plain-cfg', 'ns1'),
+      ),
+    );
+    const r = s.simulate([]);
+    expect(names(r.deleted)).toEqual(['ConfigMap/orphan-cfg']);
+    expect(r.steps.filter((x) => x.action === 'delete')).toMatchObject([{ actor: 'garbage-collector', target: { kind: 'ConfigMap', name: 'orphan-cfg' } }]);
+    expectKept(r, 'ConfigMap', 'plain-cfg', []);
+  });
+
+  it('R53: with no request the GC collects a whole dangling chain (owner missing → ReplicaSet → Pods), top down', () => {
+    const ghost: Ref = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'uid-web', controller: true, blockOwnerDeletion: true };
+    const webRs = rs('web-rs', 'ns1', { owners: [ghost] });
+    const s = scenario(manifests(webRs, pod('web-rs-a', 'ns1', { owners: [ctl(webRs)] }), pod('web-rs-b', 'ns1', { owners: [ctl(webRs)] })));
+    const r = s.simulate([]);
+    expect(names(r.deleted)[0]).toBe('ReplicaSet/web-rs');
+    expect(sorted(names(r.deleted))).toEqual(['Pod/web-rs-a', 'Pod/web-rs-b', 'ReplicaSet/web-rs']);
+    expect(r.remaining).toEqual([]);
+  });
+
+  it('R53: with no request a healthy state is left exactly as given', () => {
+    const web = deploy('web', 'ns1');
+    const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
+    const p = pod('web-rs-a', 'ns1', { owners: [ctl(webRs)], nodeName: 'node-1', phase: 'Running' });
+    const s = scenario(manifests(web, webRs, p, cm('settings', 'ns1', { finalizers: ['example.com/keep'] })));
+    const r = s.simulate([]);
+    expect(r.deleted).toEqual([]);
+    expect(r.orphaned).toEqual([]);
+    expect(r.stuck).toEqual([]);
+    expect(r.steps).toEqual([]);
+    expect(sorted(names(r.remaining))).toEqual(['ConfigMap/settings', 'Deployment/web', 'Pod/web-rs-a', 'ReplicaSet/web-rs']);
+    expect(remainingOf(r, 'ConfigMap', 'settings')).toMatchObject({ beingDeleted: false, finalizers: ['example.com/keep'] });
+    expectKept(r, 'ReplicaSet', 'web-rs', ['uid-web']);
+    expectKept(r, 'Pod', 'web-rs-a', ['uid-web-rs']);
+  });
+
+  it('R53/R25: an object Terminating in the input with foregroundDeletion is processed at start: dependents first, then the owner', () => {
+    const web = deploy('web', 'ns1', { finalizers: ['foregroundDeletion'], deleting: true, deletionGracePeriodSeconds: 0 });
+    const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
+    const p = pod('web-rs-a', 'ns1', { owners: [ctl(webRs)] });
+    const s = scenario(manifests(web, webRs, p));
+    const r = s.simulate([]);
+    expect(names(r.deleted)).toEqual(['Pod/web-rs-a', 'ReplicaSet/web-rs', 'Deployment/web']);
+    expect(r.remaining).toEqual([]);
+  });
+
+  it('R53/R25: an object Terminating in the input with orphan is processed at start: dependents orphaned, owner removed', () => {
+    const web = deploy('web', 'ns1', { finalizers: ['orphan'], deleting: true, deletionGracePeriodSeconds: 0 });
+    const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
+    const p = pod('web-rs-a', 'ns1', { owners: [ctl(webRs)] });
+    const s = scenario(manifests(web, webRs, p));
+    const r = s.simulate([]);
+    expect(names(r.deleted)).toEqual(['Deployment/web']);
+    expectKept(r, 'ReplicaSet', 'web-rs', []);
+    expectKept(r, 'Pod', 'web-rs-a', ['uid-web-rs']);
+    expect(r.orphaned).toMatchObject([{ kind: 'ReplicaSet', name: 'web-rs', ownerUID: 'uid-web' }]);
+  });
+
+  it('R53/R25: a Terminating owner whose foregroundDeletion waits on a stuck blocking dependent stays, and so does the dependent', () => {
+    const owner = cm('owner', 'ns1', { finalizers: ['foregroundDeletion'], deleting: true, deletionGracePeriodSeconds: 0 });
+    const dep = cm('dep', 'ns1', { owners: [ctl(owner)], finalizers: ['example.com/hold'] });
+    const s = scenario(manifests(owner, dep));
+    const r = s.simulate([]);
+    expect(r.deleted).toEqual([]);
+    expect(remainingOf(r, 'ConfigMap', 'owner')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
+    // The GC deleted the dependent (it has a waiting owner), which now hangs on its foreign finalizer.
+    expect(remainingOf(r, 'ConfigMap', 'dep')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
+    expect(blockTypes(stuckOf(r, 'ConfigMap', 'owner'))).toContain('waiting-for-dependents');
+    expect(blockTypes(stuckOf(r, 'ConfigMap', 'dep'))).toEqual(['finalizer']);
+  });
+
+  it('R53/R25: a Terminating object with foregroundDeletion and a foreign finalizer, without dependents, loses only foregroundDeletion', () => {
+    const s = scenario(manifests(cm('lonely', 'ns1', { finalizers: ['example.com/hold', 'foregroundDeletion'], deleting: true, deletionGracePeriodSeconds: 0 })));
+    const r = s.simulate([]);
+    expect(r.deleted).toEqual([]);
+    expect(remainingOf(r, 'ConfigMap', 'lonely')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
+    expect(r.steps).toMatchObject([{ actor: 'garbage-collector', action: 'remove-finalizer', target: { kind: 'ConfigMap', name: 'lonely' } }]);
+  });
+
+  it('R53.1: a Pod without spec.terminationGracePeriodSeconds uses 30, so a scheduled one is not removed at once', () => {
+    const s = scenario(
+      manifests(pod('defaulted', 'ns1', { nodeName: 'node-1', phase: 'Running' }), pod('zero', 'ns1', { nodeName: 'node-1', phase: 'Running', grace: 0 })),
+    );
+    const r = s.simulate([del('v1', 'Pod', 'ns1', 'defaulted', 'Background'), del('v1', 'Pod', 'ns1', 'zero', 'Background')]);
+    expect(names(r.deleted)).toEqual(['Pod/zero']);
+    expect(remainingOf(r, 'Pod', 'defaulted')).toMatchObject({ beingDeleted: true });
+    expect(blockTypes(stuckOf(r, 'Pod', 'defaulted'))).toEqual(['graceful-termination']);
+  });
+
+  it('R53.3: references that only retry on REST-mapping errors do not keep the run going (quiescence, no abort)', () => {
+    const s = scenario(
+      manifests(
+        cm('a', 'ns1', { owners: [{ apiVersion: 'extensions/v1beta1', kind: 'Deployment', name: 'old', uid: 'uid-old' }] }),
+        cm('b', 'ns1', { owners: [{ apiVersion: 'nowhere.example.org/v1', kind: 'Thing', name: 't', uid: 'uid-t', blockOwnerDeletion: true }] }),
+      ),
+    );
+    const r = s.simulate([]);
+    expect(r.aborted).toBeUndefined();
+    expect(r.deleted).toEqual([]);
+    expectKept(r, 'ConfigMap', 'a', ['uid-old']);
+    expectKept(r, 'ConfigMap', 'b', ['uid-t']);
+  });
+
+  it('R53.4: requests are applied in order, each after the previous one settled (the second finds its target already collected: 404)', () => {
+    const web = deploy('web', 'ns1');
+    const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
+    const p = pod('web-rs-a', 'ns1', { owners: [ctl(webRs)] });
+    const s = scenario(manifests(web, webRs, p));
+    const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Background'), del('apps/v1', 'ReplicaSet', 'ns1', 'web-rs', 'Orphan')]);
+    expect(names(r.deleted)).toEqual(['Deployment/web', 'ReplicaSet/web-rs', 'Pod/web-rs-a']);
+    expectRejected(r, 404);
+    expect(r.steps[r.steps.length - 1]).toMatchObject({ action: 'reject', target: { kind: 'ReplicaSet', name: 'web-rs' } });
+    expect(r.orphaned).toEqual([]);
+  });
+
+  it('R53.4: an Orphan delete settles before the next request: the orphaned ReplicaSet is then deleted on its own, with its Pods', () => {
+    const web = deploy('web', 'ns1');
+    const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
+    const p = pod('web-rs-a', 'ns1', { owners: [ctl(webRs)] });
+    const other = rs('other-rs', 'ns1', { owners: [ctl(web)] });
+    const s = scenario(manifests(web, webRs, p, other));
+    const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Orphan'), del('apps/v1', 'ReplicaSet', 'ns1', 'web-rs', 'Background')]);
+    expect(names(r.deleted)).toEqual(['Deployment/web', 'ReplicaSet/web-rs', 'Pod/web-rs-a']);
+    expectKept(r, 'ReplicaSet', 'other-rs', []);
+    expect(r.steps.filter((x) => x.action === 'reject')).toEqual([]);
+  });
+
+  it('R53.4: a request to an object that an earlier request made Terminating still applies to the settled state', () => {
+    const owner = cm('owner', 'ns1', { finalizers: ['example.com/hold'] });
+    const dep = cm('dep', 'ns1', { owners: [ctl(owner)] });
+    const s = scenario(manifests(owner, dep));
+    const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'owner', 'Background'), del('v1', 'ConfigMap', 'ns1', 'dep', 'Background')]);
+    expect(names(r.deleted)).toEqual(['ConfigMap/dep']);
+    expect(remainingOf(r, 'ConfigMap', 'owner')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
+  });
+
+  it('R53.5: "stuck" is exactly the remaining objects that are terminating', () => {
+    const owner = rs('web-rs', 'ns1');
+    const s = scenario(
+      manifests(
+        owner,
+        pod('web-rs-a', 'ns1', { owners: [ctl(owner)], nodeName: 'node-1', phase: 'Running' }),
+        cm('held', 'ns1', { finalizers: ['example.com/hold'] }),
+        cm('fine', 'ns1'),
+        cm('dep', 'ns1', { owners: [plain(owner)], finalizers: ['example.com/other'] }),
+      ),
+    );
+    const r = s.simulate([del('apps/v1', 'ReplicaSet', 'ns1', 'web-rs', 'Foreground'), del('v1', 'ConfigMap', 'ns1', 'held', null)]);
+    const terminating = r.remaining.filter((x) => x.beingDeleted).map((x) => `${x.kind}/${x.name}`);
+    expect(sorted(names(r.stuck))).toEqual(sorted(terminating));
+    expect(sorted(names(r.stuck))).toEqual(['ConfigMap/dep', 'ConfigMap/held', 'Pod/web-rs-a', 'ReplicaSet/web-rs']);
+    for (const st of r.stuck) {
+      expect(st.blockedBy.length, `${st.kind}/${st.name} has a reason`).toBeGreaterThan(0);
+      expect(st.finalizers).toEqual(remainingOf(r, st.kind, st.name).finalizers);
+    }
+    expectKept(r, 'ConfigMap', 'fine', []);
+  });
+
+  it('R53: strict mode — no kubelet, no namespace controller, no finalizer controllers act on Terminating input objects', () => {
+    const ns = { apiVersion: 'v1', kind: 'Namespace', name: 'old', uid: 'uid-ns-old', deleting: true, body: 'spec:\n  finalizers:\n  - kubernetes\nstatus:\n  phase: Terminating' };
+    const s = scenario(
+      manifests(
+        ns,
+        pod('leaving', 'ns1', { nodeName: 'node-1', phase: 'Running', deleting: true, deletionGracePeriodSeconds: 30 }),
+        { apiVersion: 'v1', kind: 'PersistentVolumeClaim', name: 'data', namespace: 'ns1', uid: 'uid-data', finalizers: ['kubernetes.io/pvc-protection'], deleting: true },
+        cm('custom', 'ns1', { finalizers: ['example.com/cleanup'], deleting: true }),
+      ),
+    );
+    const r = s.simulate([]);
+    expect(r.deleted).toEqual([]);
+    expect(r.steps).toEqual([]);
+    expect(sorted(names(r.stuck))).toEqual(['ConfigMap/custom', 'Namespace/old', 'PersistentVolumeClaim/data', 'Pod/leaving']);
+    expect(blockTypes(stuckOf(r, 'Namespace', 'old'))).toContain('namespace-controller');
+    expect(blockTypes(stuckOf(r, 'Pod', 'leaving'))).toEqual(['graceful-termination']);
+    expect(remainingOf(r, 'PersistentVolumeClaim', 'data').finalizers).toEqual(['kubernetes.io/pvc-protection']);
+    expect(remainingOf(r, 'ConfigMap', 'custom').finalizers).toEqual(['example.com/cleanup']);
+  });
+
+  it('R53: the strict mode is the default of scenario().simulate and equals controllers: "gc"', () => {
+    const s = scenario(manifests(pod('api-0', 'ns1', { nodeName: 'node-1', phase: 'Running' })));
+    const req = [del('v1', 'Pod', 'ns1', 'api-0', 'Background')];
+    const a = s.simulate(req);
+    const b = s.simulate(req, { controllers: 'gc' });
+    expect(a.remaining).toEqual(b.remaining);
+    expect(a.deleted).toEqual([]);
+    expect(b.deleted).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+
+describe('R54: the served set in strict mode', () => {
+  it('R54: built-ins are served only at GA versions: DELETE through a retired beta version is a 404 and changes nothing', () => {
+    const web = deploy('web', 'ns1');
+    const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
+    const cron = { apiVersion: 'batch/v1', kind: 'CronJob', name: 'nightly', namespace: 'ns1', uid: 'uid-nightly' };
+    const s = scenario(manifests(web, webRs, cron));
+    for (const req of [
+      del('extensions/v1beta1', 'Deployment', 'ns1', 'web', null),
+      del('apps/v1beta2', 'Deployment', 'ns1', 'web', null),
+      del('apps/v1beta1', 'Deployment', 'ns1', 'web', 'Background'),
+      del('batch/v1beta1', 'CronJob', 'ns1', 'nightly', null),
+      del('extensions/v1beta1', 'ReplicaSet', 'ns1', 'web-rs', 'Orphan'),
+    ]) {
+      const r = s.simulate([req]);
+      expect(r.steps, `${req.apiVersion} ${req.kind}`).toHaveLength(1);
+      expectRejected(r, 404);
+      expect(r.deleted).toEqual([]);
+      expect(r.remaining).toEqual(s.simulate([]).remaining);
+    }
+  });
+
+  it('R54: a kind in the wrong group (v1 ReplicaSet) is not served: DELETE is a 404', () => {
+    const s = scenario(manifests(rs('web-rs', 'ns1')));
+    const r = s.simulate([del('v1', 'ReplicaSet', 'ns1', 'web-rs', 'Background')]);
+    expectRejected(r, 404);
+    expect(r.deleted).toEqual([]);
+  });
+
+  it('R54: references through unserved built-in versions are unmappable; GA references (incl. rbac.authorization.k8s.io/v1) resolve', () => {
+    const web = deploy('web', 'ns1');
+    const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
+    const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', name: 'web-role', namespace: 'ns1', uid: 'uid-web-role' };
+    const s = scenario(
+      manifests(
+        web,
+        webRs,
+        role,
+        cm('via-ga', 'ns1', { owners: [plain(web)] }),
+        cm('via-rbac', 'ns1', { owners: [plain(role)] }),
+        cm('via-beta', 'ns1', { owners: [refWith(web, { apiVersion: 'apps/v1beta2' })] }),
+        cm('via-v1-replicaset', 'ns1', { owners: [refWith(webRs, { apiVersion: 'v1' })] }),
+      ),
+    );
+    const start = s.simulate([]);
+    expect(start.deleted).toEqual([]);
+    const r = s.simulate([
+      del('apps/v1', 'Deployment', 'ns1', 'web', 'Background'),
+      del('rbac.authorization.k8s.io/v1', 'Role', 'ns1', 'web-role', 'Background'),
+    ]);
+    expect(sorted(names(r.deleted))).toEqual(['ConfigMap/via-ga', 'ConfigMap/via-rbac', 'Deployment/web', 'ReplicaSet/web-rs', 'Role/web-role']);
+    expect(removedAt(r, 'Deployment', 'web')).toBeLessThan(removedAt(r, 'ConfigMap', 'via-ga'));
+    expect(removedAt(r, 'Role', 'web-role')).toBeLessThan(removedAt(r, 'ConfigMap', 'via-rbac'));
+    expectKept(r, 'ConfigMap', 'via-beta', ['uid-web']);
+    expectKept(r, 'ConfigMap', 'via-v1-replicaset', ['uid-web-rs']);
+  });
+
+  it('R54: a custom kind without a CRD is served exactly at the apiVersion its objects use', () => {
+    const gizmo = { apiVersion: 'gadgets.acme.io/v1', kind: 'Gizmo', name: 'g1', namespace: 'ns1', uid: 'uid-g1' };
+    const s = scenario(
+      manifests(
+        gizmo,
+        cm('same-version', 'ns1', { owners: [plain(gizmo)] }),
+        cm('other-version', 'ns1', { owners: [refWith(gizmo, { apiVersion: 'gadgets.acme.io/v2' })] }),
+      ),
+    );
+    const start = s.simulate([]);
+    expect(start.deleted).toEqual([]);
+    expectKept(start, 'ConfigMap', 'same-version', ['uid-g1']);
+
+    const r = s.simulate([del('gadgets.acme.io/v1', 'Gizmo', 'ns1', 'g1', 'Background')]);
+    expect(names(r.deleted)).toEqual(['Gizmo/g1', 'ConfigMap/same-version']);
+    expectKept(r, 'ConfigMap', 'other-version', ['uid-g1']);
+
+    const wrongVersion = s.simulate([del('gadgets.acme.io/v2', 'Gizmo', 'ns1', 'g1', 'Background')]);
+    expectRejected(wrongVersion, 404);
+    expect(wrongVersion.deleted).toEqual([]);
+  });
+
+  it('R54: a kind nobody serves (no CRD, no objects) cannot be deleted: 404', () => {
+    const s = scenario(manifests(cm('settings', 'ns1')));
+    const r = s.simulate([del('gadgets.acme.io/v1', 'Gizmo', 'ns1', 'g1', 'Background')]);
+    expectRejected(r, 404);
+    expect(r.steps).toHaveLength(1);
+  });
+
+  it('R54: a CRD serves its kind at its served versions only; a version with served: false is unmappable', () => {
+    const widget = { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', namespace: 'ns1', uid: 'uid-w' };
+    const s = scenario(
+      manifests(
+        crd('example.com', 'Widget', 'widgets', 'Namespaced', [
+          { name: 'v1', served: true, storage: true },
+          { name: 'v1beta1', served: true, storage: false },
+          { name: 'v1alpha1', served: false, storage: false },
+        ]),
+        widget,
+        cm('via-v1', 'ns1', { owners: [plain(widget)] }),
+        cm('via-beta', 'ns1', { owners: [refWith(widget, { apiVersion: 'example.com/v1beta1' })] }),
+        cm('via-alpha', 'ns1', { owners: [refWith(widget, { apiVersion: 'example.com/v1alpha1' })] }),
+      ),
+    );
+    expect(s.simulate([]).deleted).toEqual([]);
+    const alpha = s.simulate([del('example.com/v1alpha1', 'Widget', 'ns1', 'w', 'Background')]);
+    expectRejected(alpha, 404);
+    expect(alpha.deleted).toEqual([]);
+
+    // Deleting through a served, non-storage version works.
+    const r = s.simulate([del('example.com/v1beta1', 'Widget', 'ns1', 'w', 'Background')]);
+    expect(names(r.deleted)[0]).toBe('Widget/w');
+    expect(sorted(names(r.deleted))).toEqual(['ConfigMap/via-beta', 'ConfigMap/via-v1', 'Widget/w']);
+    expectKept(r, 'ConfigMap', 'via-alpha', ['uid-w']);
+  });
+
+  it('R54: a CRD\'s declared scope decides where its owners are looked up (Cluster: cluster-wide; Namespaced: the dependent\'s namespace)', () => {
+    const tenant = { apiVersion: 'tenancy.example.com/v1', kind: 'Tenant', name: 'acme', uid: 'uid-acme' };
+    const widget = { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', namespace: 'ns1', uid: 'uid-w' };
+    const s = scenario(
+      manifests(
+        crd('tenancy.example.com', 'Tenant', 'tenants', 'Cluster', [{ name: 'v1', served: true, storage: true }]),
+        crd('example.com', 'Widget', 'widgets', 'Namespaced', [{ name: 'v1', served: true, storage: true }]),
+        tenant,
+        widget,
+        cm('tenant-child', 'ns2', { owners: [plain(tenant)] }),
+        cm('widget-child-same-ns', 'ns1', { owners: [plain(widget)] }),
+        cm('widget-child-other-ns', 'ns2', { owners: [plain(widget)] }),
+      ),
+    );
+    const r = s.simulate([]);
+    expect(names(r.deleted)).toEqual(['ConfigMap/widget-child-other-ns']);
+    expectKept(r, 'ConfigMap', 'tenant-child', ['uid-acme']);
+    expectKept(r, 'ConfigMap', 'widget-child-same-ns', ['uid-w']);
+  });
+
+  it('R54: a DELETE through a CRD kind whose CRD declares it cluster-scoped works without a namespace', () => {
+    const tenant = { apiVersion: 'tenancy.example.com/v1', kind: 'Tenant', name: 'acme', uid: 'uid-acme' };
+    const s = scenario(manifests(crd('tenancy.example.com', 'Tenant', 'tenants', 'Cluster', [{ name: 'v1', served: true, storage: true }]), tenant));
+    const r = s.simulate([del('tenancy.example.com/v1', 'Tenant', '', 'acme', 'Background')]);
+    expect(names(r.deleted)).toEqual(['Tenant/acme']);
+  });
+});
