@@ -42,6 +42,10 @@ export class ApiServer {
   }
 
   /** The REST mapping as it is now: kinds of a CRD that has left storage are no longer served. */
+  resourceVersion(uid: string): number | undefined {
+    return this.store.resourceVersion(uid);
+  }
+
   restMapping(apiVersion: string, kind: string): KindInfo | undefined {
     const info = this.kinds.restMapping(apiVersion, kind);
     if (info?.origin === 'crd') {

@@ -37,10 +37,15 @@ export class Explainer {
       return out;
     }
     for (const f of o.finalizers) {
+      if (f === FOREGROUND_FINALIZER) {
+        out.push(...this.foregroundReasons(o, seen, depth));
+        continue;
+      }
       const r = this.finalizerReason(o, f, seen, depth);
       if (r) out.push(r);
     }
-    if (isCore(o, 'Pod') && o.deletionGracePeriodSeconds && o.finalizers.length === 0) {
+    // A Pod in its grace period also waits for the kubelet, finalizers or not (R8, R9).
+    if (isCore(o, 'Pod') && o.deletionGracePeriodSeconds) {
       out.push({
         type: 'graceful-termination',
         message: this.mode === 'gc'
@@ -54,7 +59,6 @@ export class Explainer {
   }
 
   private finalizerReason(o: KubeObject, f: string, seen: Set<string>, depth: number): BlockReason | undefined {
-    if (f === FOREGROUND_FINALIZER) return this.foregroundReason(o, seen, depth);
     if (f === ORPHAN_FINALIZER) return { type: 'finalizer', finalizer: f, controller: 'garbage-collector', message: 'the GC has not finished orphaning its dependents' };
     const strict = this.mode === 'gc';
     if (f === PVC_PROTECTION_FINALIZER && isCore(o, 'PersistentVolumeClaim')) {
@@ -115,32 +119,39 @@ export class Explainer {
     }
   }
 
-  private foregroundReason(o: KubeObject, seen: Set<string>, depth: number): BlockReason {
+  /** One reason per blocking dependent: foreground wait → blocking dependent → its own reasons. */
+  private foregroundReasons(o: KubeObject, seen: Set<string>, depth: number): BlockReason[] {
     const node = this.gc.uidToNode.get(o.uid);
     const blocking = node ? node.blockingDependents() : [];
+    const base = { type: 'waiting-for-dependents' as const, finalizer: FOREGROUND_FINALIZER, controller: 'garbage-collector' };
     if (blocking.some((d) => d.identity.uid === o.uid)) {
-      return {
-        type: 'waiting-for-dependents', finalizer: FOREGROUND_FINALIZER, controller: 'garbage-collector', object: identityOf(o),
+      return [{
+        ...base, object: identityOf(o),
         message: 'it is its own blocking dependent (self reference with blockOwnerDeletion: true); the GC never removes foregroundDeletion (R50)',
-      };
+      }];
     }
     if (blocking.length === 0) {
-      return {
-        type: 'waiting-for-dependents', finalizer: FOREGROUND_FINALIZER, controller: 'garbage-collector',
+      return [{
+        ...base,
         message: 'no blocking dependent is left, but nothing makes the GC look at it again until an event arrives or kube-controller-manager restarts (no resync)',
-      };
+      }];
     }
     const unique = [...new Map(blocking.map((d) => [d.identity.uid, d])).values()];
-    return {
-      type: 'waiting-for-dependents', finalizer: FOREGROUND_FINALIZER, controller: 'garbage-collector',
-      message: `foreground deletion waits for ${unique.length} blocking dependent(s): ${unique.slice(0, 5).map((d) => describe(d.identity)).join(', ')}${unique.length > 5 ? ', …' : ''}`,
-      blockedBy: unique.slice(0, MAX_LISTED).map((d) => {
-        const dep = this.store.get(d.identity.uid);
-        return dep
-          ? this.objectReason(dep, 'blocks its owner (blockOwnerDeletion: true)', seen, depth)
-          : { type: 'waiting-for-dependents' as const, object: d.identity, message: `${describe(d.identity)} is not stored any more but is still in the GC's graph` };
-      }),
-    };
+    const reasons: BlockReason[] = unique.slice(0, MAX_LISTED).map((d) => {
+      const dep = this.store.get(d.identity.uid);
+      if (!dep) {
+        return { ...base, object: d.identity, message: `foreground deletion waits for ${describe(d.identity)}, which is gone from storage but still in the GC's graph` };
+      }
+      const inner = this.explain(dep, seen, depth + 1);
+      const state = dep.deletionTimestamp ? 'Terminating' : 'not being deleted';
+      return {
+        ...base, object: identityOf(dep),
+        message: `foreground deletion waits for the blocking dependent ${describe(dep)} (${state})`,
+        blockedBy: inner.length ? inner : undefined,
+      };
+    });
+    if (unique.length > MAX_LISTED) reasons.push({ ...base, message: `… and ${unique.length - MAX_LISTED} more blocking dependents` });
+    return reasons;
   }
 
   private namespaceReason(ns: KubeObject, seen: Set<string>, depth: number): BlockReason {

@@ -387,6 +387,12 @@ export class GarbageCollector {
       this.lastError.set(n.identity.uid, err.message);
       return;
     }
+    if (err?.kind === 'conflict') {
+      // Retried with backoff, not only on change: by then other workers may have moved on (R36, R51).
+      this.lastError.set(n.identity.uid, err.message);
+      this.delayed.push(n);
+      return;
+    }
     if (err) {
       this.lastError.set(n.identity.uid, err.message);
       this.parked.set(n, this.storeWrites());
@@ -410,6 +416,7 @@ export class GarbageCollector {
     }
     const ownerReferences = latest.ownerReferences;
     if (ownerReferences.length === 0) return; // R33
+    const classified = { resourceVersion: this.api.resourceVersion(latest.uid), ownerReferences };
     const { solid, dangling, waiting } = this.classifyReferences(item, ownerReferences); // R34
     if (solid.length === 0 && waiting.some((r) => r.blockOwnerDeletion !== true) && item.blockingDependents().length > 0) {
       // R51: the waiting owner does not wait for this item, so whether the GC reaches it before the owner
@@ -441,7 +448,7 @@ export class GarbageCollector {
           break;
         }
       }
-      this.deleteObject(item.identity, 'Foreground', 'an owner is waiting for its dependents (foreground) and this object has dependents of its own');
+      this.deleteObject(item.identity, 'Foreground', 'an owner is waiting for its dependents (foreground) and this object has dependents of its own', classified);
       return;
     }
     // R35 (iii)
@@ -450,7 +457,7 @@ export class GarbageCollector {
       ...dangling.map((r) => `owner ${r.kind} ${r.name} (uid ${r.uid}) is absent`),
       ...waiting.map((r) => `owner ${r.kind} ${r.name} is being deleted in the foreground`),
     ];
-    this.deleteObject(item.identity, policy, `no solid owner left: ${reasons.join('; ')}`);
+    this.deleteObject(item.identity, policy, `no solid owner left: ${reasons.join('; ')}`, classified);
   }
 
   /** R34: the first error aborts the classification of the whole item. */
@@ -514,11 +521,31 @@ export class GarbageCollector {
     this.api.removeFinalizer(ACTOR, obj.uid, finalizer, why);
   }
 
-  /** R36: always an explicit policy, with the item's uid as precondition. */
-  private deleteObject(id: ObjectIdentity, policy: 'Orphan' | 'Foreground' | 'Background', why: string): void {
-    const outcome = this.api.delete(ACTOR, {
-      apiVersion: id.apiVersion, kind: id.kind, namespace: id.namespace, name: id.name, propagationPolicy: policy, preconditions: { uid: id.uid },
+  /**
+   * R36: always an explicit policy, with the uid and the resourceVersion that was classified as
+   * preconditions. On a conflict with unchanged owners it retries once with the uid alone; if the owners
+   * changed (e.g. by the GC's own unblock patch, R35 ii), the conflict goes back to the worker.
+   */
+  private deleteObject(
+    id: ObjectIdentity, policy: 'Orphan' | 'Foreground' | 'Background', why: string,
+    classified: { resourceVersion: number | undefined; ownerReferences: OwnerReference[] },
+  ): void {
+    const request = { apiVersion: id.apiVersion, kind: id.kind, namespace: id.namespace, name: id.name, propagationPolicy: policy };
+    let outcome = this.api.delete(ACTOR, {
+      ...request, preconditions: { uid: id.uid, resourceVersion: classified.resourceVersion === undefined ? undefined : String(classified.resourceVersion) },
     }, why);
+    if (outcome.status === 409) {
+      const live = this.api.get(id.apiVersion, id.kind, id.namespace, id.name, id.uid);
+      if (live.status === 200 && live.object.uid === id.uid && sameReferences(live.object.ownerReferences, classified.ownerReferences)) {
+        outcome = this.api.delete(ACTOR, { ...request, preconditions: { uid: id.uid } }, why);
+      } else if (live.status === 200) {
+        this.timeline.note(
+          `Timing-dependent (R36/R51): the GC's ${policy} DELETE of ${describe(id)} conflicted with a change of its ownerReferences; ` +
+          'it is re-examined after a backoff, and whether its owners are gone by then decides how it is deleted.',
+        );
+        throw new MarkerError('conflict', `the DELETE of ${describe(id)} conflicted: its ownerReferences changed since it was classified`);
+      }
+    }
     if (outcome.status === 404) this.enqueueVirtualDeleteEvent(id);
   }
 
@@ -585,6 +612,10 @@ function referencesDiffs(old: OwnerReference[], now: OwnerReference[]) {
     if (o && !sameReference(o, r)) changed.push({ oldRef: o, newRef: r });
   }
   return { added, removed, changed };
+}
+
+function sameReferences(a: OwnerReference[], b: OwnerReference[]): boolean {
+  return a.length === b.length && a.every((r, i) => sameReference(r, b[i]));
 }
 
 function sameReference(a: OwnerReference, b: OwnerReference): boolean {
