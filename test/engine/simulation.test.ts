@@ -1,0 +1,85 @@
+// Properties of the simulation run itself: bounded, deterministic, incremental, cheap where nothing happens.
+import { describe, expect, it } from 'vitest';
+import { scenario, del, names } from '../helpers/scenario';
+
+const tree = `
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web, namespace: shop, uid: d1 }
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: web-1
+  namespace: shop
+  uid: rs1
+  ownerReferences: [{ apiVersion: apps/v1, kind: Deployment, name: web, uid: d1, controller: true, blockOwnerDeletion: true }]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web-1-a
+  namespace: shop
+  uid: p1
+  ownerReferences: [{ apiVersion: apps/v1, kind: ReplicaSet, name: web-1, uid: rs1, controller: true, blockOwnerDeletion: true }]
+spec: { nodeName: node-1 }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: unrelated, namespace: other, uid: cm1 }
+`;
+
+describe('the simulation run', () => {
+  it('R53: a hard bound on work ends the run with a clear message, never a hang', () => {
+    const s = scenario(tree);
+    const r = s.simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Foreground')], { controllers: 'builtin', maxSteps: 3 });
+    expect(r.aborted).toMatch(/stopped after 3 work items/);
+    const full = s.simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Foreground')], { controllers: 'builtin' });
+    expect(full.aborted).toBeUndefined();
+    expect(names(full.deleted)).toEqual(['Pod/web-1-a', 'ReplicaSet/web-1', 'Deployment/web']);
+  });
+
+  it('is deterministic: the same input gives the same result, step for step', () => {
+    const s = scenario(tree);
+    const run = () => JSON.stringify(s.simulate([del('v1', 'Namespace', '', 'shop', null)], { controllers: 'builtin' }));
+    expect(run()).toBe(run());
+  });
+
+  it('does not change the inventory it simulates on', () => {
+    const s = scenario(tree);
+    s.simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Background')], { controllers: 'builtin' });
+    expect(s.inventory.objects.size).toBe(4);
+    expect(s.inventory.objects.get('d1')!.deletionTimestamp).toBeUndefined();
+    const again = s.simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Background')], { controllers: 'builtin' });
+    expect(names(again.deleted)).toEqual(['Deployment/web', 'ReplicaSet/web-1', 'Pod/web-1-a']);
+  });
+
+  it('follows incremental updates of the inventory', () => {
+    const s = scenario(tree);
+    const pod = s.inventory.objects.get('p1')!;
+    s.inventory.upsert({ ...pod, finalizers: ['example.com/hold'] });
+    const r = s.simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Foreground')], { controllers: 'builtin' });
+    expect(r.stuck.map((x) => x.name)).toEqual(['web', 'web-1', 'web-1-a']);
+    s.inventory.upsert(pod);
+    expect(s.simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Foreground')], { controllers: 'builtin' }).stuck).toEqual([]);
+  });
+
+  it('touches nothing outside what the deletion reaches, and lists every stored object as remaining', () => {
+    const s = scenario(tree);
+    const r = s.simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Background')], { controllers: 'builtin' });
+    expect(r.steps.every((st) => st.target.namespace === 'shop')).toBe(true);
+    expect(r.remaining.map((x) => x.name)).toEqual(['unrelated']);
+    expect(JSON.parse(JSON.stringify(r)).remaining).toHaveLength(1); // serialised like any other field
+  });
+
+  it('explains a stuck chain link by link: foreground wait → blocking dependent → its finalizer', () => {
+    const s = scenario(tree.replace('spec: { nodeName: node-1 }', 'spec: { nodeName: node-1 }\n# held\n').replace(
+      'name: web-1-a\n  namespace: shop\n  uid: p1', 'name: web-1-a\n  namespace: shop\n  uid: p1\n  finalizers: [example.com/hold]'));
+    const r = s.simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Foreground')], { controllers: 'builtin' });
+    const web = r.stuck.find((x) => x.name === 'web')!;
+    expect(web.blockedBy[0]).toMatchObject({ type: 'waiting-for-dependents', object: { name: 'web-1' } });
+    expect(web.blockedBy[0].blockedBy![0]).toMatchObject({ type: 'waiting-for-dependents', object: { name: 'web-1-a' } });
+    expect(web.blockedBy[0].blockedBy![0].blockedBy![0]).toMatchObject({ type: 'finalizer', finalizer: 'example.com/hold' });
+    expect(web.reason).toMatch(/foreground deletion waits for the blocking dependent ReplicaSet shop\/web-1/);
+  });
+});
