@@ -1,0 +1,38 @@
+// Offsets (UTF-16 code units into the text) to 0-based LSP positions. A position's `character` is
+// counted from the last '\n', so a '\r' of a CRLF line ending is simply the last character of its line.
+
+import type { Position, Range } from '../../engine/model';
+
+export class LineIndex {
+  private constructor(private readonly starts: readonly number[]) {}
+
+  /** Every line start of `text` (scans it once). */
+  static of(text: string): LineIndex {
+    const starts = [0];
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    return new LineIndex(starts);
+  }
+
+  /** Reuses line starts collected elsewhere (the `yaml` package's LineCounter), which must begin with 0. */
+  static fromLineStarts(starts: readonly number[]): LineIndex {
+    return new LineIndex(starts);
+  }
+
+  position(offset: number): Position {
+    const s = this.starts;
+    let lo = 0;
+    let hi = s.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (s[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, character: Math.max(0, offset - s[lo]) };
+  }
+
+  range(start: number, end: number): Range {
+    return { start: this.position(start), end: this.position(Math.max(start, end)) };
+  }
+}
+
+export const ZERO_RANGE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
