@@ -8,7 +8,8 @@ import {
   type KubeObject, type OwnerReference,
 } from '../model';
 import { simulate } from '../simulation/simulate';
-import { FinalizerOwners } from '../simulation/finalizerOwners';
+import { finalizerOwnersFor } from '../simulation/startState';
+import type { FinalizerOwners } from '../simulation/finalizerOwners';
 import type { ControllersMode, FinalizerOwnerRule, SimulationResult } from '../simulation/types';
 import type { Finding, FindingCode, FindingLocation, RelatedInformation, Severity } from './findingTypes';
 import { rangeOf } from './locate';
@@ -207,7 +208,7 @@ function predictedFindings(inventory: Inventory, options: AnalysisOptions): Find
     const fi = blocking?.finalizer ? o.finalizers.indexOf(blocking.finalizer) : -1;
     out.push(finding('stuck-terminating', 'warning', o, fi >= 0 ? { kind: 'finalizer', index: fi } : { kind: 'deletionTimestamp' }, s.reason));
   }
-  const owners = new FinalizerOwners((k) => inventory.ofKind(k), options.finalizerOwners);
+  const owners = finalizerOwnersFor(inventory, options.finalizerOwners);
   // Foreground deletions that would hang (R50): a blocking reference from a dependent that cannot finish.
   for (const o of inventory.objects.values()) {
     o.ownerReferences.forEach((ref, i) => {

@@ -29,16 +29,22 @@ export class Controllers {
   runOnce(): boolean {
     if (this.mode === 'gc') return false;
     const before = this.store.writes;
-    const terminating = [...this.store.terminating];
-    for (const uid of terminating) {
-      const o = this.store.get(uid);
-      if (o && isCore(o, 'Pod')) this.kubelet(o);
+    const pods: KubeObject[] = [];
+    const namespaces: KubeObject[] = [];
+    const withFinalizers: string[] = [];
+    for (const uid of this.store.terminating) {
+      const o = this.store.get(uid)!;
+      if (isCore(o, 'Pod')) pods.push(o);
+      else if (isCore(o, 'Namespace')) namespaces.push(o);
+      if (o.finalizers.length) withFinalizers.push(uid);
     }
-    for (const uid of terminating) {
-      const o = this.store.get(uid);
-      if (o && isCore(o, 'Namespace')) this.namespaceController(o);
+    // Kubelets first, then the namespace controller, then finalizer owners: one turn each, in this order.
+    for (const pod of pods) this.kubelet(pod);
+    for (const ns of namespaces) {
+      const current = this.store.get(ns.uid);
+      if (current) this.namespaceController(current);
     }
-    for (const uid of terminating) {
+    for (const uid of withFinalizers) {
       const o = this.store.get(uid);
       if (o && o.finalizers.length) this.finalizerControllers(o);
     }
@@ -60,7 +66,9 @@ export class Controllers {
   private namespaceController(ns: KubeObject): void {
     if (!(ns.facts.namespaceFinalizers ?? []).includes(NAMESPACE_FINALIZER)) return;
     const content: KubeObject[] = [];
+    const present: string[] = [];
     for (const uid of this.store.inNamespace(ns.name)) {
+      present.push(uid);
       const o = this.store.get(uid)!;
       // A repeated Background DELETE of an object already terminating changes something only when it
       // carries a GC finalizer (R7 drops it); skipping the others saves work without changing the outcome.
@@ -74,9 +82,7 @@ export class Controllers {
         apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, propagationPolicy: 'Background', preconditions: { uid: o.uid },
       }, `namespace ${ns.name} is being deleted`);
     }
-    let left = 0;
-    for (const _ of this.store.inNamespace(ns.name)) left++;
-    if (left === 0) this.api.removeNamespaceFinalizer('namespace-controller', ns.uid, NAMESPACE_FINALIZER, 'all content of the namespace is gone');
+    if (!present.some((uid) => this.store.get(uid))) this.api.removeNamespaceFinalizer('namespace-controller', ns.uid, NAMESPACE_FINALIZER, 'all content of the namespace is gone');
   }
 
   private finalizerControllers(o: KubeObject): void {
@@ -135,9 +141,9 @@ export function isCore(o: { apiVersion: string; kind: string }, kind: string): b
 
 export function podsUsingClaim(store: ObjectStore, pvc: KubeObject): KubeObject[] {
   const out: KubeObject[] = [];
-  for (const uid of store.inNamespace(pvc.namespace)) {
-    const p = store.get(uid)!;
-    if (isCore(p, 'Pod') && p.facts.claimNames?.includes(pvc.name) && p.facts.phase !== 'Succeeded' && p.facts.phase !== 'Failed') out.push(p);
+  for (const uid of store.podsMountingClaim(pvc.namespace, pvc.name)) {
+    const p = store.get(uid);
+    if (p && isCore(p, 'Pod') && p.facts.phase !== 'Succeeded' && p.facts.phase !== 'Failed') out.push(p);
   }
   return out;
 }

@@ -28,7 +28,11 @@ export class ObjectStore {
   /** Called before a write to an object, with its uid (the GC loads that part of its graph first). */
   beforeWrite: (uid: string) => void = () => undefined;
 
-  constructor(private readonly base: Inventory, private readonly excluded: Set<string>) {
+  constructor(
+    private readonly base: Inventory,
+    private readonly excluded: Set<string>,
+    private readonly claimUsers: (namespace: string, claim: string) => string[],
+  ) {
     this.terminating = new Set([...base.terminating].filter((u) => !excluded.has(u)));
   }
 
@@ -37,9 +41,11 @@ export class ObjectStore {
   }
 
   get(uid: string): KubeObject | undefined {
-    const c = this.changed.get(uid);
-    if (c !== undefined) return c ?? undefined;
-    return this.excluded.has(uid) ? undefined : this.base.objects.get(uid);
+    if (this.changed.size) {
+      const c = this.changed.get(uid);
+      if (c !== undefined) return c ?? undefined;
+    }
+    return this.excluded.size && this.excluded.has(uid) ? undefined : this.base.objects.get(uid);
   }
 
   getByName(group: string, kind: string, namespace: string, name: string): KubeObject | undefined {
@@ -60,6 +66,14 @@ export class ObjectStore {
       const o = this.get(uid);
       if (o) yield o;
     }
+  }
+
+  /**
+   * Uids of the Pods that mount a claim, at the start. A simulation never adds a volume to a Pod, so callers
+   * only need to check that each one is still stored (pvc-protection asks this for every terminating claim).
+   */
+  podsMountingClaim(namespace: string, claim: string): string[] {
+    return this.claimUsers(namespace, claim);
   }
 
   *all(): IterableIterator<KubeObject> {

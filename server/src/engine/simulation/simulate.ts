@@ -7,30 +7,29 @@ import { identityOf, ORPHAN_FINALIZER, describe, type KubeObject } from '../mode
 import { ApiServer } from './apiServer';
 import { Controllers } from './controllers';
 import { Explainer, summarize } from './explain';
-import { FinalizerOwners } from './finalizerOwners';
 import { GarbageCollector } from './garbageCollector';
 import { ObjectStore } from './objectStore';
 import { SimulatedClock, Timeline } from './timeline';
 import type { DeleteRequest, OrphanedEntry, RemainingEntry, SimulationOptions, SimulationResult, StuckEntry } from './types';
-import { startState } from './startState';
+import { finalizerOwnersFor, startState } from './startState';
 
 export const DEFAULT_MAX_STEPS = 5_000_000;
 
 export function simulate(inventory: Inventory, requests: DeleteRequest[], options: SimulationOptions): SimulationResult {
   const timeline = new Timeline();
   const clock = new SimulatedClock(options.now);
-  const { seeds, excluded } = startState(inventory);
+  const { seeds, excluded, claimUsers, componentOf } = startState(inventory);
   for (const uid of excluded) {
     const o = inventory.objects.get(uid)!;
     timeline.note(`${describe(o)} is left out: ${o.apiVersion} ${o.kind} is not served by current Kubernetes`);
   }
-  const store = new ObjectStore(inventory, excluded);
+  const store = new ObjectStore(inventory, excluded, (ns, claim) => claimUsers.get(`${ns}\u0000${claim}`) ?? []);
   const api = new ApiServer(store, inventory.kinds, timeline, clock);
   const gc = new GarbageCollector(api, inventory.kinds, timeline, () => store.writes,
-    (uid) => inventory.graph.component([uid]), (uid) => store.get(uid));
+    componentOf, (uid) => store.get(uid));
   store.beforeWrite = (uid) => gc.ensureLoaded(uid);
   store.watch((e) => gc.observe(e));
-  const owners = new FinalizerOwners((kind) => store.ofKind(kind), options.finalizerOwners);
+  const owners = finalizerOwnersFor(inventory, options.finalizerOwners);
   const controllers = new Controllers(options.controllers, store, api, owners, timeline);
 
   for (const uid of store.terminating) {

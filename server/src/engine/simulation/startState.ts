@@ -4,12 +4,20 @@
 
 import { referenceMatches } from '../graph/graphNode';
 import type { Inventory } from '../inventory';
+import { FinalizerOwners } from './finalizerOwners';
+import type { FinalizerOwnerRule } from './types';
 
 export interface StartState {
   /** Uids whose components must be in the GC's graph from the start. */
   seeds: string[];
   /** Objects whose kind nothing serves: a real apiserver could not hold them (R54). */
   excluded: Set<string>;
+  /** "namespace\u0000claim" → uids of the Pods that mount it. */
+  claimUsers: Map<string, string[]>;
+  /** Finalizer owners per configuration (JSON of the rules), built once per inventory version. */
+  finalizerOwners: Map<string, FinalizerOwners>;
+  /** The connected component (ownership links, both directions) of every uid in the graph. */
+  componentOf: (uid: string) => readonly string[];
 }
 
 const cache = new WeakMap<Inventory, { version: number; state: StartState }>();
@@ -48,7 +56,54 @@ export function startState(inventory: Inventory): StartState {
       }
     }
   }
-  const state = { seeds: [...seeds], excluded };
+  const claimUsers = new Map<string, string[]>();
+  for (const pod of inventory.ofKind('Pod')) {
+    for (const c of pod.facts.claimNames ?? []) {
+      const key = `${pod.namespace}\u0000${c}`;
+      const list = claimUsers.get(key);
+      if (list) list.push(pod.uid);
+      else claimUsers.set(key, [pod.uid]);
+    }
+  }
+  const state = { seeds: [...seeds], excluded, claimUsers, finalizerOwners: new Map(), componentOf: components(inventory) };
   cache.set(inventory, { version: inventory.version, state });
   return state;
+}
+
+/** Who removes which finalizer, for these rules; cached with the start state (it scores every workload). */
+export function finalizerOwnersFor(inventory: Inventory, rules: FinalizerOwnerRule[] = []): FinalizerOwners {
+  const state = startState(inventory);
+  const key = JSON.stringify(rules);
+  let owners = state.finalizerOwners.get(key);
+  if (!owners) state.finalizerOwners.set(key, (owners = new FinalizerOwners((kind) => inventory.ofKind(kind), rules)));
+  return owners;
+}
+
+/** Components of the static ownership graph, by union-find: computed once, looked up per write. */
+function components(inventory: Inventory): (uid: string) => readonly string[] {
+  const parent = new Map<string, string>();
+  const find = (u: string): string => {
+    let root = u;
+    for (let p = parent.get(root); p !== undefined && p !== root; p = parent.get(root)) root = p;
+    for (let cur = u, p = parent.get(cur); p !== undefined && p !== root; cur = p, p = parent.get(cur)) parent.set(cur, root);
+    return root;
+  };
+  for (const node of inventory.graph.nodes.values()) {
+    const uid = node.identity.uid;
+    if (!parent.has(uid)) parent.set(uid, uid);
+    for (const ref of node.owners) {
+      if (!parent.has(ref.uid)) parent.set(ref.uid, ref.uid);
+      const a = find(uid);
+      const b = find(ref.uid);
+      if (a !== b) parent.set(a, b);
+    }
+  }
+  const members = new Map<string, string[]>();
+  for (const uid of parent.keys()) {
+    const root = find(uid);
+    const list = members.get(root);
+    if (list) list.push(uid);
+    else members.set(root, [uid]);
+  }
+  return (uid) => (parent.has(uid) ? members.get(find(uid))! : [uid]);
 }
