@@ -23,13 +23,12 @@ export interface Conflict {
   fields: string[];
 }
 
-const coordKey = (group: string, kind: string, namespace: string, name: string) => `${group}\u0000${kind}\u0000${namespace}\u0000${name}`;
-
 export class Inventory {
   readonly objects = new Map<string, KubeObject>();
   readonly graph = new OwnershipGraph();
   readonly conflicts: Conflict[] = [];
-  private readonly byCoordinates = new Map<string, string>();
+  /** name → uids of the objects with that name (any kind, any namespace): no key string to build per object. */
+  private readonly byName = new Map<string, string | string[]>();
   /** namespace → uids ("" holds cluster-scoped objects). */
   readonly byNamespace = new Map<string, Set<string>>();
   /** kind → uids, for the controllers that act on one kind (CRD instances, workloads). */
@@ -46,8 +45,18 @@ export class Inventory {
 
   /** The object of (group, kind, namespace, name), whatever its uid. */
   find(group: string, kind: string, namespace: string, name: string): KubeObject | undefined {
-    const uid = this.byCoordinates.get(coordKey(group, kind, namespace, name));
-    return uid === undefined ? undefined : this.objects.get(uid);
+    const entry = this.byName.get(name);
+    if (entry === undefined) return undefined;
+    const match = (uid: string) => {
+      const o = this.objects.get(uid)!;
+      return o.kind === kind && o.namespace === namespace && splitApiVersion(o.apiVersion).group === group ? o : undefined;
+    };
+    if (typeof entry === 'string') return match(entry);
+    for (const uid of entry) {
+      const o = match(uid);
+      if (o) return o;
+    }
+    return undefined;
   }
 
   *ofKind(kind: string): IterableIterator<KubeObject> {
@@ -79,7 +88,10 @@ export class Inventory {
     if (existing) this.unindex(existing);
     this.version++;
     this.objects.set(o.uid, o);
-    this.byCoordinates.set(this.coordinatesOf(o), o.uid);
+    const named = this.byName.get(o.name);
+    if (named === undefined) this.byName.set(o.name, o.uid);
+    else if (typeof named === 'string') this.byName.set(o.name, [named, o.uid]);
+    else named.push(o.uid);
     addTo(this.byNamespace, o.namespace, o.uid);
     addTo(this.byKind, o.kind, o.uid);
     if (o.deletionTimestamp !== undefined) this.terminating.add(o.uid);
@@ -130,15 +142,18 @@ export class Inventory {
   }
 
   private unindex(o: KubeObject): void {
-    this.byCoordinates.delete(this.coordinatesOf(o));
+    const named = this.byName.get(o.name);
+    if (named === o.uid) this.byName.delete(o.name);
+    else if (Array.isArray(named)) {
+      const rest = named.filter((u) => u !== o.uid);
+      if (rest.length === 0) this.byName.delete(o.name);
+      else this.byName.set(o.name, rest.length === 1 ? rest[0] : rest);
+    }
     this.byNamespace.get(o.namespace)?.delete(o.uid);
     this.byKind.get(o.kind)?.delete(o.uid);
     this.terminating.delete(o.uid);
   }
 
-  private coordinatesOf(o: KubeObject): string {
-    return coordKey(splitApiVersion(o.apiVersion).group, o.kind, o.namespace, o.name);
-  }
 }
 
 /** What the apiserver and its admission plugins add on create (namespace lifecycle, storage-object-in-use). */
@@ -185,11 +200,15 @@ export function buildInventory(raw: KubeObject[], opts: InventoryOptions = {}): 
   for (const o of raw) {
     if (o.kind === 'CustomResourceDefinition' && o.facts.crd && o.apiVersion.startsWith('apiextensions.k8s.io/')) kinds.addCrd(o.facts.crd);
   }
-  const seen = new Set<string>();
+  // apiVersion → kind → bit 1 (seen without namespace) | bit 2 (seen with one): observe each combination once.
+  const seen = new Map<string, Map<string, number>>();
   for (const o of raw) {
-    const key = `${o.apiVersion} ${o.kind} ${o.namespace !== ''}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    let byKind = seen.get(o.apiVersion);
+    if (!byKind) seen.set(o.apiVersion, (byKind = new Map()));
+    const bit = o.namespace !== '' ? 2 : 1;
+    const bits = byKind.get(o.kind) ?? 0;
+    if (bits & bit) continue;
+    byKind.set(o.kind, bits | bit);
     kinds.observe({ apiVersion: o.apiVersion, kind: o.kind, namespaced: o.namespace !== '' });
   }
   const inventory = new Inventory(kinds, opts);
