@@ -118,12 +118,14 @@ export class Inventory {
    * never went through one (hand-written manifests).
    */
   normalize(raw: KubeObject): KubeObject {
-    const { group } = splitApiVersion(raw.apiVersion);
+    // An object listed through a retired alias (extensions/v1beta1 DaemonSet…) is the kind served today.
+    const apiVersion = this.kinds.currentApiVersion(raw.apiVersion, raw.kind) ?? raw.apiVersion;
+    const { group } = splitApiVersion(apiVersion);
     const info = this.kinds.lookup(group, raw.kind);
     const namespace = info ? (info.namespaced ? raw.namespace || this.defaultNamespace : '') : raw.namespace;
     // Most objects from a cluster need nothing: keep them as they are (no copy).
-    if (namespace === raw.namespace && raw.uid && !raw.ownerReferences.some((r) => !r.uid)) return raw;
-    const o: KubeObject = { ...raw, namespace };
+    if (apiVersion === raw.apiVersion && namespace === raw.namespace && raw.uid && !raw.ownerReferences.some((r) => !r.uid)) return raw;
+    const o: KubeObject = { ...raw, apiVersion, namespace };
     if (!o.uid) {
       o.uid = syntheticUid(group, raw.kind, namespace, raw.name);
       o.syntheticUid = true;

@@ -38,6 +38,20 @@ const ORPHAN_BY_DEFAULT: Record<string, string[]> = {
   CronJob: ['batch/v1beta1'],
 };
 
+/**
+ * Kinds that moved to another group: the old group-version was an alias of the same storage, so an object a
+ * dump lists through it (e.g. `extensions/v1beta1` DaemonSet from a pre-1.16 cluster) is the current kind.
+ */
+const MOVED_KINDS: Record<string, string> = {
+  'extensions/DaemonSet': 'apps',
+  'extensions/Deployment': 'apps',
+  'extensions/ReplicaSet': 'apps',
+  'extensions/Ingress': 'networking.k8s.io',
+  'extensions/NetworkPolicy': 'networking.k8s.io',
+  'extensions/PodSecurityPolicy': 'policy',
+  'events.k8s.io/Event': 'events.k8s.io',
+};
+
 const key = (group: string, kind: string) => `${group}\u0000${kind}`;
 
 /** kubectl's guess of a resource name from a kind (meta.UnsafeGuessKindToResource). */
@@ -103,6 +117,19 @@ export class KindRegistry {
       gcWatched: true, origin: 'inferred',
     });
     return true;
+  }
+
+  /**
+   * The apiVersion under which an object listed through a retired alias is served today, e.g.
+   * `extensions/v1beta1` DaemonSet → `apps/v1`; undefined when the object's apiVersion needs no change.
+   */
+  currentApiVersion(apiVersion: string, kind: string): string | undefined {
+    const { group, version } = splitApiVersion(apiVersion);
+    const known = this.lookup(group, kind);
+    if (known) return known.servedVersions.includes(version) || known.origin !== 'builtin' ? undefined : this.preferredApiVersion(known);
+    const moved = MOVED_KINDS[`${group}/${kind}`];
+    const target = moved !== undefined ? this.lookup(moved, kind) : undefined;
+    return target ? this.preferredApiVersion(target) : undefined;
   }
 
   /** The kind of (group, kind) whatever the version, if anything serves it. */
