@@ -23,7 +23,8 @@ graph      The ownership graph in the shape of kube-controller-manager's debug d
            connected to those uids.
 
 Flags:
-  -f, --filename PATH         input file, folder or - (repeatable)
+  -f, --filename PATH         input file, folder or - (repeatable); folders are always read recursively
+                              (-R/--recursive is accepted for kubectl compatibility)
   -n, --namespace NS          namespace of targets and of namespaced objects without one (default "default")
       --cascade POLICY        background | foreground | orphan (simulate)
       --plan FILE             {"deletes": [{"apiVersion", "kind", "namespace", "name", "propagationPolicy"}]}
