@@ -101,12 +101,17 @@ describe('YAML objects', () => {
   });
 
   it('resolves aliases', () => {
-    const text = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: &n cm\n  labels: &l\n    app: x\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: *n\n  labels: *l\n`;
+    const text = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: &n cm\n    labels: &l\n      app: x\n- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: *n\n    labels: *l\n`;
     const { objects, problems } = parseManifestText(text, 'a.yaml');
     expect(problems).toEqual([]);
     expect(objects[1].name).toBe('cm');
     expect(objects[1].labels).toEqual({ app: 'x' });
     expect(textAt(text, objects[1].source!.ranges!.name)).toBe('*n');
+    // Anchors do not reach across documents.
+    const across = parseManifestText(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: &n a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: *n}\n`, 'x.yaml');
+    expect(across.objects.map((o) => o.name)).toEqual(['a']);
+    expect(brief(across.problems)).toEqual(['yaml-syntax:error@7:18']);
+    expect(across.problems[0].reason).toContain('the alias *n refers to an anchor that is not defined');
   });
 
   it('reads a multi-line quoted scalar indented like go-yaml writes it', () => {
@@ -244,7 +249,7 @@ describe('bad documents are reported where they are and skipped; the rest loads'
     const { objects, problems } = parseManifestText(text, 'm.yaml');
     expect(objects.map((o) => o.name)).toEqual(['a', 'b']);
     expect(brief(problems)).toEqual([
-      'not-kubernetes:warning@1:1', 'not-kubernetes:error@8:1', 'not-kubernetes:error@11:1', 'not-kubernetes:error@15:1', 'not-kubernetes:warning@19:1',
+      'not-kubernetes:warning@1:1', 'not-kubernetes:error@9:1', 'not-kubernetes:error@12:1', 'not-kubernetes:error@16:1', 'not-kubernetes:warning@20:1',
     ]);
     expect(problems[0].reason).toBe('This is not a Kubernetes object (it has no apiVersion, kind or metadata), so it was skipped.');
     expect(problems[2].reason).toBe('This object has kind Pod but no apiVersion (for Pod it is v1), so it was skipped.');
@@ -257,14 +262,18 @@ describe('bad documents are reported where they are and skipped; the rest loads'
     const valid = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Values.name }}\n`;
     const block = `{{- if .Values.enabled }}\napiVersion: v1\nkind: Service\nmetadata:\n  name: s\n{{- end }}\n`;
     const fine = `apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nmetadata:\n  name: r\nspec:\n  groups:\n  - rules:\n    - annotations:\n        description: "{{ $labels.instance }} is down"\n        summary: |\n          {{ $value }} of them\n`;
-    const text = [good('a'), helm, valid, block, fine, good('b')].join('---\n');
+    // A real error in a document whose only `{{` are inside strings is not blamed on a template.
+    const notTemplate = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 5\ndata:\n  msg: "{{ .x }}"\n`;
+    const text = [good('a'), helm, valid, block, fine, notTemplate, good('b')].join('---\n');
     const { objects, problems } = parseManifestText(text, 'chart.yaml');
     expect(objects.map((o) => o.name)).toEqual(['a', 'r', 'b']);
-    expect(problems.map((p) => p.code)).toEqual(['template', 'template', 'template']);
+    expect(problems.map((p) => p.code)).toEqual(['template', 'template', 'template', 'wrong-type']);
     expect(problems[0].reason).toContain('Helm/Go template');
     expect(textAt(text, problems[0].range)).toBe('{{');
-    expect(problems[0].line).toBe(9);
-    expect(problems[0].column).toBe(9);
+    // Located at the template expression where the document breaks.
+    expect(problems[0].line).toBe(11);
+    expect(problems[0].column).toBe(5);
+    expect(problems[1].line).toBe(16);
   });
 
   it('wrong types, each named by its field path', () => {
@@ -344,11 +353,19 @@ describe('bad documents are reported where they are and skipped; the rest loads'
     expect(r1.objects.map((o) => o.name)).toEqual(['after']);
     expect(r1.problems.map((p) => p.code)).toEqual(['too-deep']);
 
-    let deepMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep}\ndata:\n';
-    for (let i = 1; i <= 20_000; i++) deepMap += ' '.repeat(i) + 'a:\n';
-    const r2 = parseManifestText(`${deepMap}---\n${good('after')}`, 'deep.yaml');
-    expect(r2.objects.map((o) => o.name)).toContain('after');
-    expect(r2.problems.every((p) => p.code === 'too-deep')).toBe(true);
+    // Block mappings deep enough to exhaust the parser's own recursion (indentation grows by one per level).
+    for (const levels of [1_000, 4_000]) {
+      let deepMap = `${good('before')}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep}\ndata:\n`;
+      for (let i = 1; i <= levels; i++) deepMap += ' '.repeat(i) + 'a:\n';
+      const r2 = parseManifestText(`${deepMap}---\n${good('after')}`, 'deep.yaml');
+      expect(r2.objects.map((o) => o.name), String(levels)).toEqual(['before', 'after']);
+      expect(r2.problems.map((p) => p.code), String(levels)).toEqual(['too-deep']);
+      expect(r2.objects[1].source!.docIndex).toBe(2);
+    }
+    const deepFlowMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: ' + '{a: '.repeat(100_000) + '1' + '}'.repeat(100_000) + '\n';
+    const r5 = parseManifestText(`${deepFlowMap}---\n${good('after')}`, 'deep.yaml');
+    expect(r5.objects.map((o) => o.name)).toEqual(['after']);
+    expect(r5.problems.map((p) => p.code)).toEqual(['too-deep']);
 
     const r3 = parseManifestText(deepFlow, 'deep.json');
     expect(r3.objects).toEqual([]);
@@ -494,7 +511,7 @@ describe('JSON', () => {
     expect(textAt(text, r0.name)).toBe('"a"');
     expect(textAt(text, r0.ownerReferenceEntries[0].uid)).toBe('"urs"');
     expect(textAt(text, r0.ownerReferenceEntries[0].controller)).toBe('true');
-    expect(r0.ownerReferenceEntries[0].uid).toEqual({ start: { line: 15, character: 19 }, end: { line: 15, character: 24 } });
+    expect(r0.ownerReferenceEntries[0].uid).toEqual({ start: { line: 16, character: 19 }, end: { line: 16, character: 24 } });
     expect(textAt(text, objects[1].source!.ranges!.finalizerEntries[0])).toBe('"x/y"');
     expect(textAt(text, objects[1].source!.ranges!.kind)).toBe('"ReplicaSet"');
   });
@@ -504,7 +521,7 @@ describe('JSON', () => {
     const r = parseManifestText(arr, 'x/core_v1_pods.json');
     resolveRanges(arr, r.objects);
     expect(textAt(arr.replace(/\r/g, ''), r.objects[1].source!.ranges!.name)).toBe('"q"');
-    expect(r.objects[1].source!.ranges!.name).toEqual({ start: { line: 2, character: 33 }, end: { line: 2, character: 36 } });
+    expect(r.objects[1].source!.ranges!.name).toEqual({ start: { line: 2, character: 28 }, end: { line: 2, character: 31 } });
     const single = '{"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"}}';
     const s = parseManifestText(single, 's.json');
     resolveRanges(single, s.objects);

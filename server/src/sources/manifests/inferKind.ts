@@ -50,7 +50,7 @@ export function inferFromSelfLink(selfLink: string): InferredType | undefined {
   const resource = rest[0] === 'namespaces' && rest.length >= 4 ? rest[2] : rest[0];
   const info = builtinNamed(resource).find((i) => i.group === group && i.plural === resource);
   if (!info) return undefined;
-  return { apiVersion: apiVersionOf(info, version), kind: info.kind, from: `metadata.selfLink (${selfLink})` };
+  return { apiVersion: apiVersionOf(info, version), kind: info.kind, from: 'metadata.selfLink' };
 }
 
 const pathCache = new Map<string, InferredType[]>();

@@ -272,23 +272,36 @@ class YamlRangeSource implements RangeSource<YNode> {
   }
 }
 
-function firstTemplateOffset(text: string, start: number, end: number): number {
-  for (let i = text.indexOf('{{', start); i >= 0 && i < end; i = text.indexOf('{{', i + 2)) {
-    const lineStart = text.lastIndexOf('\n', i) + 1;
-    if (!/^\s*#/.test(text.slice(lineStart, i))) return i;
+/** Offsets of the `{{` of the document that are not in comment lines (at most a few hundred). */
+function templateOffsets(text: string, start: number, end: number): number[] {
+  const doc = text.slice(start, end);
+  const out: number[] = [];
+  for (let i = doc.indexOf('{{'); i >= 0 && out.length < 500; i = doc.indexOf('{{', i + 2)) {
+    const lineStart = doc.lastIndexOf('\n', i) + 1;
+    if (!/^\s*#/.test(doc.slice(lineStart, i))) out.push(start + i);
   }
-  return -1;
+  return out;
 }
 
 function yamlDocument(doc: Document.Parsed, docIndex: number, text: string, file: string, lines: LineIndex, out: ParseResult): void {
   const [docStart, , docEnd] = doc.range;
-  const templateAt = firstTemplateOffset(text, docStart, docEnd);
-  const templateProblem = () =>
-    makeProblem(file, 'error', 'template', 'This document contains a Helm/Go template expression ({{ … }}); render it first (helm template, or your templating tool) and load the output. The document was skipped.', lines.range(templateAt, templateAt + 2));
+  const templates = templateOffsets(text, docStart, docEnd);
+  const templateAt = templates.length ? templates[0] : -1;
+  const templateProblem = (at = templateAt) =>
+    makeProblem(file, 'error', 'template', 'This document contains a Helm/Go template expression ({{ … }}); render it first (helm template, or your templating tool) and load the output. The document was skipped.', lines.range(at, at + 2));
+  /**
+   * A problem is blamed on a template when a `{{` is on its line, or when a `{{` starts a line (a block-level
+   * `{{- if … }}`); `{{` inside an ordinary string elsewhere (alerting rules) is left alone.
+   */
+  const templateFor = (offsets: number[]): number | undefined => {
+    const problemLines = new Set(offsets.map((o) => lines.position(o).line));
+    return templates.find((t) => problemLines.has(lines.position(t).line) || /^[ \t-]*$/.test(text.slice(text.lastIndexOf('\n', t - 1) + 1, t)));
+  };
 
   if (doc.errors.length) {
-    if (templateAt >= 0) {
-      out.problems.push(templateProblem());
+    const t = templates.length ? templateFor(doc.errors.map((e) => e.pos[0])) : undefined;
+    if (t !== undefined) {
+      out.problems.push(templateProblem(t));
       return;
     }
     const err = doc.errors[0];
@@ -306,6 +319,12 @@ function yamlDocument(doc: Document.Parsed, docIndex: number, text: string, file
   if (!root) return;
 
   const audit = auditDocument(root, { lookForTemplates: templateAt >= 0 });
+  if (audit.unresolved.length) {
+    const a = audit.unresolved[0] as Node & { source?: string };
+    const r = a.range ?? [docStart, docStart];
+    out.problems.push(makeProblem(file, 'error', 'yaml-syntax', `YAML error: the alias *${a.source ?? ''} refers to an anchor that is not defined earlier in this document; the document was skipped.`, lines.range(r[0], r[1])));
+    return;
+  }
   if (templateAt >= 0 && audit.templateShape) {
     out.problems.push(templateProblem());
     return;
@@ -323,8 +342,10 @@ function yamlDocument(doc: Document.Parsed, docIndex: number, text: string, file
   const ex = new Extractor<YNode>(reader, file);
   ex.document(root);
   ex.finish();
-  if (templateAt >= 0 && ex.problems.some((p) => p.severity === 'error')) {
-    out.problems.push(templateProblem());
+  const errorOffsets = ex.problems.filter((p) => p.severity === 'error').map((p) => (p.node?.range ?? [docStart])[0]);
+  const blamed = templates.length && errorOffsets.length ? templateFor(errorOffsets) : undefined;
+  if (blamed !== undefined) {
+    out.problems.push(templateProblem(blamed));
     return;
   }
 

@@ -13,6 +13,8 @@ export interface DuplicateKey {
 
 export interface Audit {
   aliasTargets: Map<Node, Node>;
+  /** Aliases whose anchor is not defined before them in this document. */
+  unresolved: Node[];
   duplicates: DuplicateKey[];
   templateShape: boolean;
   /** Nodes written in the document. */
@@ -27,7 +29,7 @@ const keyOf = (k: unknown): string | undefined => {
 };
 
 export function auditDocument(root: Node | null | undefined, opts: { lookForTemplates: boolean }): Audit {
-  const audit: Audit = { aliasTargets: new Map(), duplicates: [], templateShape: false, nodes: 0, expanded: 0 };
+  const audit: Audit = { aliasTargets: new Map(), unresolved: [], duplicates: [], templateShape: false, nodes: 0, expanded: 0 };
   if (!root) return audit;
   const anchors = new Map<string, Node>();
   const stack: unknown[] = [root];
@@ -37,6 +39,7 @@ export function auditDocument(root: Node | null | undefined, opts: { lookForTemp
     if (isAlias(n)) {
       const target = anchors.get(n.source);
       if (target) audit.aliasTargets.set(n, target);
+      else audit.unresolved.push(n);
       continue;
     }
     if (isPair(n)) {
