@@ -2,11 +2,13 @@
 
 import type { ObjectIdentity, OwnerReference } from '../model';
 
+const NO_DEPENDENTS: ReadonlySet<GraphNode> = new Set();
+
 export class GraphNode {
   /** Owners as last observed on the object (its ownerReferences). Empty for virtual nodes. */
   owners: OwnerReference[] = [];
-  /** Nodes whose owners name this uid. */
-  readonly dependents = new Set<GraphNode>();
+  /** Allocated on the first dependent: most nodes (Pods, ConfigMaps…) never have one. */
+  private deps?: Set<GraphNode>;
   beingDeleted = false;
   deletingDependents = false;
 
@@ -16,11 +18,25 @@ export class GraphNode {
     public virtual: boolean,
   ) {}
 
+  /** Nodes whose owners name this uid. */
+  get dependents(): ReadonlySet<GraphNode> {
+    return this.deps ?? NO_DEPENDENTS;
+  }
+
+  addDependent(n: GraphNode): void {
+    (this.deps ??= new Set()).add(n);
+  }
+
+  /** True if `n` was a dependent. */
+  deleteDependent(n: GraphNode): boolean {
+    return this.deps?.delete(n) ?? false;
+  }
+
   /** A copy with its own dependents set: the GC replaces nodes instead of mutating them (R20, R27). */
   clone(): GraphNode {
     const c = new GraphNode({ ...this.identity }, this.virtual);
     c.owners = this.owners;
-    for (const d of this.dependents) c.dependents.add(d);
+    if (this.deps) c.deps = new Set(this.deps);
     c.beingDeleted = this.beingDeleted;
     c.deletingDependents = this.deletingDependents;
     return c;

@@ -72,7 +72,7 @@ export class OwnershipGraph {
         );
         this.nodes.set(ref.uid, owner);
       }
-      owner.dependents.add(node);
+      owner.addDependent(node);
     }
   }
 
@@ -80,7 +80,7 @@ export class OwnershipGraph {
     for (const uid of ownerUids) {
       const owner = this.nodes.get(uid);
       if (!owner) continue;
-      owner.dependents.delete(node);
+      owner.deleteDependent(node);
       // Unlike the GC (which waits for a virtual delete event), drop virtual owners nobody references.
       if (owner.virtual && owner.dependents.size === 0) this.nodes.delete(uid);
     }

@@ -288,7 +288,7 @@ export class GarbageCollector {
     this.uidToNode.set(identity.uid, copy);
     for (const ref of node.owners) {
       const owner = this.uidToNode.get(ref.uid);
-      if (owner?.dependents.delete(node)) owner.dependents.add(copy);
+      if (owner?.deleteDependent(node)) owner.addDependent(copy);
     }
     return copy;
   }
@@ -303,7 +303,7 @@ export class GarbageCollector {
         owner = new GraphNode({ apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, namespace: n.identity.namespace }, true);
         this.uidToNode.set(ref.uid, owner);
       }
-      owner.dependents.add(n);
+      owner.addDependent(n);
       if (!found) {
         this.attemptToDelete.add(owner);
       } else if (!potentiallyInvalid) {
@@ -323,7 +323,7 @@ export class GarbageCollector {
   }
 
   private removeDependentFromOwners(n: GraphNode, owners: OwnerReference[]): void {
-    for (const ref of owners) this.uidToNode.get(ref.uid)?.dependents.delete(n);
+    for (const ref of owners) this.uidToNode.get(ref.uid)?.deleteDependent(n);
   }
 
   /** R24. */
