@@ -50,7 +50,8 @@ interface ObjCtx<N> {
 
 /** Nested List documents deeper than this are refused (they only occur in hostile input). */
 const MAX_LIST_DEPTH = 32;
-const WORKLOAD_GROUPS = new Map<string, readonly string[]>([
+/** Workload kinds whose pod templates name container images, and the groups they are served in. */
+export const WORKLOAD_GROUPS = new Map<string, readonly string[]>([
   ['Deployment', ['apps', 'extensions']],
   ['StatefulSet', ['apps']],
   ['DaemonSet', ['apps', 'extensions']],

@@ -5,6 +5,7 @@
 // this over the real corpus), so it only changes how fast the common case is.
 
 import type { KubeObject, ObjectFacts, OwnerReference } from '../../engine/model';
+import { WORKLOAD_GROUPS } from './extract';
 
 type Obj = Record<string, unknown>;
 
@@ -36,14 +37,6 @@ function optStrList(v: unknown): Maybe<string[]> {
   for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return BAIL;
   return v.slice() as string[];
 }
-
-const WORKLOAD_GROUPS = new Map<string, readonly string[]>([
-  ['Deployment', ['apps', 'extensions']],
-  ['StatefulSet', ['apps']],
-  ['DaemonSet', ['apps', 'extensions']],
-  ['ReplicaSet', ['apps', 'extensions']],
-  ['Job', ['batch']],
-]);
 
 export function fastObject(v: unknown): KubeObject | undefined {
   if (!isObj(v)) return undefined;
