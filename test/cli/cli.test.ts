@@ -164,3 +164,45 @@ describe('bad usage and unreadable input: exit 2 with a clear message', () => {
     });
   }
 });
+
+describe('the examples workspace (examples/README.md lists these outcomes)', () => {
+  const EX = join(ROOT, 'examples');
+  it('check finds exactly the documented findings', () => {
+    const { code, data } = json(['check', '-f', EX, '-o', 'json']);
+    expect(code).toBe(1);
+    expect(data.objects).toBe(29);
+    const at = (f: { code: string; file: string; range: { start: { line: number; character: number } } }) =>
+      `${f.code} ${f.file.split('/').slice(-1)[0]}:${f.range.start.line + 1}:${f.range.start.character + 1}`;
+    expect(data.findings.map(at).sort()).toEqual([
+      'dangling-owner checkout-export.yaml:584:12',
+      'finalizer-deadlock kafka-clusters-export.yaml:10:7',
+      'finalizer-deadlock kafka-clusters-export.yaml:77:7',
+      'owner-uid-mismatch checkout-export.yaml:111:12',
+      'stuck-terminating legacy-mq-namespace.yaml:7:22',
+      'stuck-terminating orders-rabbitmqcluster.yaml:10:5',
+    ]);
+  });
+
+  it('deleting the operator\'s namespace hangs on the operator\'s finalizer', () => {
+    const { data } = json(['simulate', '-f', join(EX, 'operator-finalizers-kafka'), 'namespace/kafka', '-o', 'json']);
+    expect(data.deleted.map((d: { kind: string; name: string }) => `${d.kind}/${d.name}`)).toEqual(['Deployment/strimzi-cluster-operator']);
+    expect(data.stuck.map((s: { kind: string; name: string }) => `${s.kind}/${s.name}`).sort()).toEqual(['Kafka/audit-cluster', 'Kafka/my-cluster', 'Namespace/kafka']);
+    const kafka = data.stuck.find((s: { name: string }) => s.name === 'my-cluster');
+    expect(kafka.blockedBy[0]).toMatchObject({ type: 'finalizer', finalizer: 'kafka.strimzi.io/finalizer', object: { kind: 'Deployment', name: 'strimzi-cluster-operator' } });
+    const ns = data.stuck.find((s: { kind: string }) => s.kind === 'Namespace');
+    expect(ns.blockedBy[0].type).toBe('namespace-content');
+  });
+
+  it('the safe order: the custom resources first, then the namespace', () => {
+    const { data } = json(['simulate', '-f', join(EX, 'operator-finalizers-kafka'), '-n', 'kafka', 'kafka/my-cluster', 'kafka/audit-cluster', 'namespace/kafka', '--cascade=background', '-o', 'json']);
+    expect(data.stuck).toEqual([]);
+    expect(data.deleted.map((d: { name: string }) => d.name)).toEqual(['my-cluster', 'audit-cluster', 'strimzi-cluster-operator', 'kafka']);
+  });
+
+  it('npm run demo\'s simulation prints the stuck chain as a tree', () => {
+    const r = cli(['simulate', '-f', EX, 'namespace/kafka']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Stuck \(5\)/); // kafka: Namespace + 2 Kafkas; legacy-mq: Namespace + RabbitmqCluster
+    expect(r.stdout).toMatch(/└─ finalizer: its controller Deployment kafka\/strimzi-cluster-operator was deleted at step \d+/);
+  });
+});
