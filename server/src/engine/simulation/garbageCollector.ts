@@ -120,10 +120,18 @@ export class GarbageCollector {
 
   /** Whether the GC watches this object's kind (R17): deletable resources, minus Events. */
   watches(o: KubeObject): ObjectIdentity | undefined {
-    const info = this.kinds.lookup(o.apiVersion.includes('/') ? o.apiVersion.slice(0, o.apiVersion.indexOf('/')) : '', o.kind);
-    if (!info || !info.gcWatched) return undefined;
-    return { apiVersion: this.kinds.preferredApiVersion(info), kind: o.kind, namespace: o.namespace, name: o.name, uid: o.uid };
+    // An object's identity never changes during a simulation (writes keep kind, name and namespace).
+    const cached = this.identities.get(o.uid);
+    if (cached !== undefined) return cached ?? undefined;
+    const info = this.kinds.lookup(groupOf(o.apiVersion), o.kind);
+    const identity = info && info.gcWatched
+      ? { apiVersion: this.kinds.preferredApiVersion(info), kind: o.kind, namespace: o.namespace, name: o.name, uid: o.uid }
+      : null;
+    this.identities.set(o.uid, identity);
+    return identity ?? undefined;
   }
+
+  private readonly identities = new Map<string, ObjectIdentity | null>();
 
   /** Informer notification → graphChanges (R17). */
   observe(e: WatchEvent): void {
@@ -223,7 +231,8 @@ export class GarbageCollector {
       if (existing.identity.apiVersion !== event.identity.apiVersion || existing.identity.kind !== event.identity.kind) {
         existing = this.replaceIdentity(existing, event.identity);
       }
-      const { added, removed, changed } = referencesDiffs(existing.owners, event.obj.ownerReferences);
+      // Writes keep the ownerReferences array unless they change it: the same array means no difference.
+      const { added, removed, changed } = existing.owners === event.obj.ownerReferences ? NO_DIFF : referencesDiffs(existing.owners, event.obj.ownerReferences);
       if (added.length || removed.length || changed.length) {
         this.addUnblockedOwnersToDeleteQueue(removed, changed);
         existing.owners = event.obj.ownerReferences;
@@ -600,6 +609,8 @@ function deletionStartsWithFinalizer(oldObj: KubeObject | undefined, newObj: Kub
   if (!oldObj) return true;
   return oldObj.deletionTimestamp === undefined || !oldObj.finalizers.includes(finalizer);
 }
+
+const NO_DIFF = { added: [] as OwnerReference[], removed: [] as OwnerReference[], changed: [] as { oldRef: OwnerReference; newRef: OwnerReference }[] };
 
 function referencesDiffs(old: OwnerReference[], now: OwnerReference[]) {
   const oldByUid = new Map(old.map((r) => [r.uid, r]));
