@@ -155,9 +155,19 @@ export class KindRegistry {
     return info && info.servedVersions.includes(version) ? info : undefined;
   }
 
+  private readonly preferred = new WeakMap<KindInfo, string>();
+
+  /**
+   * The group-version the GC's informer watches for this kind. Memoised (asked once per object): a KindInfo's
+   * first served version never changes, as observe() only appends versions and a new CRD makes a new KindInfo.
+   */
   preferredApiVersion(info: KindInfo): string {
-    const v = info.servedVersions[0];
-    return info.group ? `${info.group}/${v}` : v;
+    let apiVersion = this.preferred.get(info);
+    if (apiVersion === undefined) {
+      apiVersion = info.group ? `${info.group}/${info.servedVersions[0]}` : info.servedVersions[0];
+      this.preferred.set(info, apiVersion);
+    }
+    return apiVersion;
   }
 
   /** R5: the policy a DELETE without propagationPolicy gets, from the request's group-version. */
