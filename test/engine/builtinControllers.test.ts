@@ -8,12 +8,9 @@
 
 import { describe, it, expect } from 'vitest';
 import { scenario, del, names } from '../helpers/scenario';
-import type {
-  BlockReason,
-  RemainingEntry,
-  SimulationResult,
-  StuckEntry,
-} from '../../server/src/engine/simulation/types';
+import { type ObjectSpec, type OwnerReference, type Container, DELETING, manifests, ctl, obj, cm, deploy, rs, namespace, pod, workloadSpec, pv, pvc, crd } from '../helpers/manifests';
+import { remainingOf, stuckOf, removedAt, sorted } from '../helpers/results';
+import type { BlockReason, StuckEntry } from '../../server/src/engine/simulation/types';
 
 const builtin = { controllers: 'builtin' } as const;
 
@@ -21,27 +18,6 @@ const PVC_PROTECTION = 'kubernetes.io/pvc-protection';
 const PV_PROTECTION = 'kubernetes.io/pv-protection';
 const CRD_CLEANUP = 'customresourcecleanup.apiextensions.k8s.io';
 const ACTORS_THAT_ARE_NOT_CONTROLLERS = ['apiserver', 'garbage-collector', 'namespace-controller', 'kubelet'];
-
-function stuckEntry(r: SimulationResult, kind: string, name: string): StuckEntry {
-  const e = r.stuck.find((s) => s.kind === kind && s.name === name);
-  if (!e) throw new Error(`${kind}/${name} is not stuck; stuck: ${names(r.stuck).join(', ') || 'none'}`);
-  return e;
-}
-
-function remainingEntry(r: SimulationResult, kind: string, name: string): RemainingEntry {
-  const e = r.remaining.find((s) => s.kind === kind && s.name === name);
-  if (!e) throw new Error(`${kind}/${name} does not remain; remaining: ${names(r.remaining).join(', ') || 'none'}`);
-  return e;
-}
-
-/** Index of an object in the removal order; fails when it was not removed. */
-function removedAt(r: SimulationResult, kind: string, name: string): number {
-  const i = names(r.deleted).indexOf(`${kind}/${name}`);
-  if (i < 0) throw new Error(`${kind}/${name} was not deleted; deleted: ${names(r.deleted).join(', ') || 'none'}`);
-  return i;
-}
-
-const sorted = (xs: string[]) => [...xs].sort();
 
 /**
  * What a Namespace's 'namespace-content' reasons name, with the reasons given for each. The brief fixes the
@@ -70,242 +46,101 @@ function contentReason(e: StuckEntry, kind: string, name: string): { object: Non
 // ---------------------------------------------------------------------------------------------------------
 // Fixtures
 
-const NS_SHOP = `
-apiVersion: v1
-kind: Namespace
-metadata: {name: shop, uid: uid-ns-shop}
-spec: {finalizers: [kubernetes]}
-status: {phase: Active}
-`;
+/** The container of the many single-container Pods whose image does not matter. */
+const C: Container = { name: 'c', image: 'c:1' };
+
+const NS_SHOP = manifests(namespace('shop', { phase: 'Active' }));
+const TERMINATING_SHOP = manifests(namespace('shop', { ...DELETING, phase: 'Terminating' }));
 
 /** Deployment web -> ReplicaSet web-7d4b9 -> two scheduled Pods, as the controllers write them. */
-const WEB = `
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: shop, uid: uid-web}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: web, image: 'nginx:1.27'}]}
----
-apiVersion: apps/v1
-kind: ReplicaSet
-metadata:
-  name: web-7d4b9
-  namespace: shop
-  uid: uid-web-rs
-  labels: {app: web}
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: Deployment, name: web, uid: uid-web, controller: true, blockOwnerDeletion: true}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: web, image: 'nginx:1.27'}]}
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: web-7d4b9-aaaaa
-  namespace: shop
-  uid: uid-web-pod-a
-  labels: {app: web}
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: ReplicaSet, name: web-7d4b9, uid: uid-web-rs, controller: true, blockOwnerDeletion: true}
-spec:
-  nodeName: node-1
-  containers: [{name: web, image: 'nginx:1.27'}]
-status: {phase: Running}
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: web-7d4b9-bbbbb
-  namespace: shop
-  uid: uid-web-pod-b
-  labels: {app: web}
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: ReplicaSet, name: web-7d4b9, uid: uid-web-rs, controller: true, blockOwnerDeletion: true}
-spec:
-  nodeName: node-2
-  containers: [{name: web, image: 'nginx:1.27'}]
-status: {phase: Running}
-`;
+function webApp(podB: Partial<ObjectSpec> = {}): string {
+  const labels = { app: 'web' };
+  const nginx: Container = { name: 'web', image: 'nginx:1.27' };
+  const spec = workloadSpec(labels, [nginx], { replicas: 2 });
+  const web = deploy('web', 'shop', { extra: { spec } });
+  const set = rs('web-7d4b9', 'shop', { uid: 'uid-web-rs', labels, owners: [ctl(web)], extra: { spec } });
+  const webPod = (name: string, uid: string, nodeName: string, more: Partial<ObjectSpec> = {}) =>
+    pod(name, 'shop', {
+      uid,
+      labels,
+      owners: [ctl(set)],
+      nodeName,
+      containers: [nginx],
+      phase: 'Running',
+      ...more,
+    });
+  return manifests(web, set, webPod('web-7d4b9-aaaaa', 'uid-web-pod-a', 'node-1'), webPod('web-7d4b9-bbbbb', 'uid-web-pod-b', 'node-2', podB));
+}
 
-const SHOP_EXTRAS = `
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: web-config, namespace: shop, uid: uid-web-config}
-data: {mode: prod}
----
-apiVersion: v1
-kind: Service
-metadata: {name: web, namespace: shop, uid: uid-web-svc}
-spec:
-  selector: {app: web}
-  ports: [{port: 80}]
-`;
+const WEB = webApp();
+
+const SHOP_EXTRAS = manifests(
+  cm('web-config', 'shop', { extra: { data: { mode: 'prod' } } }),
+  obj('v1', 'Service', 'shop', 'web', { uid: 'uid-web-svc', extra: { spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } } }),
+);
 
 /** Something in another namespace, which deleting shop must not touch. */
-const OTHER_NS = `
-apiVersion: v1
-kind: Namespace
-metadata: {name: other, uid: uid-ns-other}
-spec: {finalizers: [kubernetes]}
-status: {phase: Active}
----
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: web-config, namespace: other, uid: uid-other-config}
-`;
-
-const docs = (...parts: string[]) => parts.map((p) => p.trim()).join('\n---\n');
+const OTHER_NS = manifests(namespace('other', { phase: 'Active' }), cm('web-config', 'other', { uid: 'uid-other-config' }));
 
 // Strimzi: the operator and the custom resources carrying its finalizer in one namespace.
-const STRIMZI_CRD = `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: kafkas.kafka.strimzi.io, uid: uid-crd-kafka}
-spec:
-  group: kafka.strimzi.io
-  scope: Namespaced
-  names: {kind: Kafka, listKind: KafkaList, plural: kafkas, singular: kafka, shortNames: [k]}
-  versions:
-  - {name: v1beta2, served: true, storage: true}
-`;
+const STRIMZI_CRD = crd('kafka.strimzi.io', 'Kafka', 'kafkas', 'Namespaced', [{ name: 'v1beta2', served: true, storage: true }], {
+  uid: 'uid-crd-kafka',
+  shortNames: ['k'],
+});
 
-const STRIMZI_OPERATOR = `
-apiVersion: v1
-kind: Namespace
-metadata: {name: kafka, uid: uid-ns-kafka}
-spec: {finalizers: [kubernetes]}
-status: {phase: Active}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: strimzi-cluster-operator, namespace: kafka, uid: uid-op}
-spec:
-  replicas: 1
-  selector: {matchLabels: {name: strimzi-cluster-operator}}
-  template:
-    metadata: {labels: {name: strimzi-cluster-operator}}
-    spec:
-      containers:
-      - {name: strimzi-cluster-operator, image: 'quay.io/strimzi/operator:0.45.0'}
----
-apiVersion: apps/v1
-kind: ReplicaSet
-metadata:
-  name: strimzi-cluster-operator-6d5f8
-  namespace: kafka
-  uid: uid-op-rs
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: Deployment, name: strimzi-cluster-operator, uid: uid-op, controller: true, blockOwnerDeletion: true}
-spec:
-  replicas: 1
-  selector: {matchLabels: {name: strimzi-cluster-operator}}
-  template:
-    metadata: {labels: {name: strimzi-cluster-operator}}
-    spec:
-      containers:
-      - {name: strimzi-cluster-operator, image: 'quay.io/strimzi/operator:0.45.0'}
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: strimzi-cluster-operator-6d5f8-x2x9q
-  namespace: kafka
-  uid: uid-op-pod
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: ReplicaSet, name: strimzi-cluster-operator-6d5f8, uid: uid-op-rs, controller: true, blockOwnerDeletion: true}
-spec:
-  nodeName: node-1
-  containers:
-  - {name: strimzi-cluster-operator, image: 'quay.io/strimzi/operator:0.45.0'}
-status: {phase: Running}
-`;
+const STRIMZI_CONTAINER: Container = { name: 'strimzi-cluster-operator', image: 'quay.io/strimzi/operator:0.45.0' };
 
-const STRIMZI_CRS = `
-apiVersion: kafka.strimzi.io/v1beta2
-kind: Kafka
-metadata:
-  name: my-cluster
-  namespace: kafka
-  uid: uid-kafka-a
-  finalizers: [kafka.strimzi.io/finalizer]
-spec: {kafka: {replicas: 3}}
----
-apiVersion: kafka.strimzi.io/v1beta2
-kind: Kafka
-metadata:
-  name: other-cluster
-  namespace: kafka
-  uid: uid-kafka-b
-  finalizers: [kafka.strimzi.io/finalizer]
-spec: {kafka: {replicas: 1}}
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: my-cluster-kafka-config
-  namespace: kafka
-  uid: uid-kafka-a-config
-  ownerReferences:
-  - {apiVersion: kafka.strimzi.io/v1beta2, kind: Kafka, name: my-cluster, uid: uid-kafka-a, controller: true, blockOwnerDeletion: true}
-data: {server.properties: ''}
-`;
+function strimziOperator(): ObjectSpec[] {
+  const spec = workloadSpec({ name: 'strimzi-cluster-operator' }, [STRIMZI_CONTAINER], { replicas: 1 });
+  const op = deploy('strimzi-cluster-operator', 'kafka', { uid: 'uid-op', extra: { spec } });
+  const set = rs('strimzi-cluster-operator-6d5f8', 'kafka', { uid: 'uid-op-rs', owners: [ctl(op)], extra: { spec } });
+  const opPod = pod('strimzi-cluster-operator-6d5f8-x2x9q', 'kafka', {
+    uid: 'uid-op-pod',
+    owners: [ctl(set)],
+    nodeName: 'node-1',
+    containers: [STRIMZI_CONTAINER],
+    phase: 'Running',
+  });
+  return [namespace('kafka', { phase: 'Active' }), op, set, opPod];
+}
 
-const STRIMZI = docs(STRIMZI_CRD, STRIMZI_OPERATOR, STRIMZI_CRS);
+function strimziResources(): ObjectSpec[] {
+  const kafka = (name: string, uid: string, replicas: number) =>
+    obj('kafka.strimzi.io/v1beta2', 'Kafka', 'kafka', name, { uid, finalizers: ['kafka.strimzi.io/finalizer'], extra: { spec: { kafka: { replicas } } } });
+  const a = kafka('my-cluster', 'uid-kafka-a', 3);
+  const config = cm('my-cluster-kafka-config', 'kafka', { uid: 'uid-kafka-a-config', owners: [ctl(a)], extra: { data: { 'server.properties': '' } } });
+  return [a, kafka('other-cluster', 'uid-kafka-b', 1), config];
+}
 
-// A controller whose workload gives no hint of the finalizer it owns: only finalizerOwners can name it.
-const ACME = `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.org, uid: uid-crd-widget}
-spec:
-  group: example.org
-  scope: Namespaced
-  names: {kind: Widget, listKind: WidgetList, plural: widgets, singular: widget}
-  versions:
-  - {name: v1, served: true, storage: true}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: controller-manager, namespace: ops, uid: uid-manager}
-spec:
-  selector: {matchLabels: {app: manager}}
-  template:
-    metadata: {labels: {app: manager}}
-    spec: {containers: [{name: manager, image: 'registry.local/manager:1.0'}]}
----
-apiVersion: example.org/v1
-kind: Widget
-metadata:
-  name: blue
-  namespace: apps
-  uid: uid-widget-blue
-  finalizers: [acme.io/cleanup]
-spec: {}
-`;
+const STRIMZI = manifests(STRIMZI_CRD, ...strimziOperator(), ...strimziResources());
+
+/**
+ * A controller whose workload gives no hint of the finalizer it owns: only finalizerOwners can name it. The
+ * options change the Widget's namespace and finalizers, or the controller-manager Deployment.
+ */
+function acme(o: { widgetNamespace?: string; widgetFinalizers?: string[]; manager?: Partial<ObjectSpec> } = {}): string {
+  const { widgetNamespace = 'apps', widgetFinalizers = ['acme.io/cleanup'], manager = {} } = o;
+  return manifests(
+    crd('example.org', 'Widget', 'widgets', 'Namespaced', [{ name: 'v1', served: true, storage: true }], { uid: 'uid-crd-widget' }),
+    deploy('controller-manager', 'ops', {
+      uid: 'uid-manager',
+      extra: { spec: workloadSpec({ app: 'manager' }, [{ name: 'manager', image: 'registry.local/manager:1.0' }]) },
+      ...manager,
+    }),
+    obj('example.org/v1', 'Widget', widgetNamespace, 'blue', { uid: 'uid-widget-blue', finalizers: widgetFinalizers, extra: { spec: {} } }),
+  );
+}
+
+const ACME = acme();
 
 const ACME_OWNER = { finalizer: 'acme.io/*', workload: { kind: 'Deployment', namespace: 'ops', name: 'controller-manager' } };
 
 // ---------------------------------------------------------------------------------------------------------
 
 describe('kubelet: graceful Pod deletion is finished (R6, R8, R9)', () => {
-  const POD = `
-apiVersion: v1
-kind: Pod
-metadata: {name: api, namespace: default, uid: uid-pod-api}
-spec:
-  nodeName: node-1
-  terminationGracePeriodSeconds: 45
-  containers: [{name: api, image: 'api:1'}]
-status: {phase: Running}
-`;
+  const POD = manifests(
+    pod('api', 'default', { uid: 'uid-pod-api', nodeName: 'node-1', grace: 45, containers: [{ name: 'api', image: 'api:1' }], phase: 'Running' }),
+  );
 
   it('R6/R8: a scheduled Pod deleted with a grace period is removed once the kubelet sends its grace-0 DELETE', () => {
     const r = scenario(POD).simulate([del('v1', 'Pod', 'default', 'api', 'Background')], builtin);
@@ -318,8 +153,8 @@ status: {phase: Running}
   it('R8 strict twin: without a kubelet the same Pod stays Terminating (graceful-termination)', () => {
     const r = scenario(POD).simulate([del('v1', 'Pod', 'default', 'api', 'Background')]);
     expect(r.deleted).toEqual([]);
-    expect(remainingEntry(r, 'Pod', 'api')).toMatchObject({ beingDeleted: true, finalizers: [] });
-    expect(stuckEntry(r, 'Pod', 'api').blockedBy.map((b) => b.type)).toContain('graceful-termination');
+    expect(remainingOf(r, 'Pod', 'api')).toMatchObject({ beingDeleted: true, finalizers: [] });
+    expect(stuckOf(r, 'Pod', 'api').blockedBy.map((b) => b.type)).toContain('graceful-termination');
     expect(r.steps.some((s) => s.actor === 'kubelet')).toBe(false);
   });
 
@@ -330,50 +165,33 @@ status: {phase: Running}
   });
 
   it('R6: a Pod never scheduled is removed at once, without any kubelet step', () => {
-    const r = scenario(`
-apiVersion: v1
-kind: Pod
-metadata: {name: pending, namespace: default, uid: uid-pod-pending}
-spec: {containers: [{name: c, image: 'c:1'}]}
-status: {phase: Pending}
-`).simulate([del('v1', 'Pod', 'default', 'pending', 'Background')], builtin);
+    const r = scenario(manifests(pod('pending', 'default', { uid: 'uid-pod-pending', containers: [C], phase: 'Pending' }))).simulate([del('v1', 'Pod', 'default', 'pending', 'Background')], builtin);
     expect(names(r.deleted)).toEqual(['Pod/pending']);
     expect(r.steps.some((s) => s.actor === 'kubelet')).toBe(false);
   });
 
   it('R9: after the kubelet grace-0 DELETE a Pod with a remaining foreign finalizer stays, stuck on that finalizer', () => {
-    const r = scenario(`
-apiVersion: v1
-kind: Pod
-metadata: {name: held, namespace: default, uid: uid-pod-held, finalizers: [example.com/hold]}
-spec:
-  nodeName: node-1
-  containers: [{name: c, image: 'c:1'}]
-status: {phase: Running}
-`).simulate([del('v1', 'Pod', 'default', 'held', 'Background')], builtin);
+    const r = scenario(
+      manifests(pod('held', 'default', { uid: 'uid-pod-held', finalizers: ['example.com/hold'], nodeName: 'node-1', containers: [C], phase: 'Running' })),
+    ).simulate([del('v1', 'Pod', 'default', 'held', 'Background')], builtin);
     expect(r.deleted).toEqual([]);
-    expect(remainingEntry(r, 'Pod', 'held')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
-    const e = stuckEntry(r, 'Pod', 'held');
+    expect(remainingOf(r, 'Pod', 'held')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
+    const e = stuckOf(r, 'Pod', 'held');
     expect(e.blockedBy).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'finalizer', finalizer: 'example.com/hold' })]));
     // The kubelet did its part: the Pod no longer waits for a grace period, only for the finalizer.
     expect(e.blockedBy.map((b) => b.type)).not.toContain('graceful-termination');
   });
 
   it('R53: with no request, a Pod already in graceful termination in the input is finished by the kubelet', () => {
-    const r = scenario(`
-apiVersion: v1
-kind: Pod
-metadata:
-  name: leaving
-  namespace: default
-  uid: uid-pod-leaving
-  deletionTimestamp: '2024-05-01T10:00:30Z'
-  deletionGracePeriodSeconds: 30
-spec:
-  nodeName: node-1
-  containers: [{name: c, image: 'c:1'}]
-status: {phase: Running}
-`).simulate([], builtin);
+    const leaving = pod('leaving', 'default', {
+      uid: 'uid-pod-leaving',
+      deletionTimestamp: '2024-05-01T10:00:30Z',
+      deletionGracePeriodSeconds: 30,
+      nodeName: 'node-1',
+      containers: [C],
+      phase: 'Running',
+    });
+    const r = scenario(manifests(leaving)).simulate([], builtin);
     expect(names(r.deleted)).toEqual(['Pod/leaving']);
     expect(r.remaining).toEqual([]);
   });
@@ -381,7 +199,7 @@ status: {phase: Running}
 
 describe('Deployment -> ReplicaSet -> Pods cascade (R35, R38 with the kubelet)', () => {
   it('R35 (iii) Background: the Deployment goes first, then the ReplicaSet, then the Pods', () => {
-    const r = scenario(docs(NS_SHOP, WEB)).simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Background')], builtin);
+    const r = scenario(manifests(NS_SHOP, WEB)).simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Background')], builtin);
     expect(names(r.deleted).slice(0, 2)).toEqual(['Deployment/web', 'ReplicaSet/web-7d4b9']);
     expect(sorted(names(r.deleted).slice(2))).toEqual(['Pod/web-7d4b9-aaaaa', 'Pod/web-7d4b9-bbbbb']);
     expect(names(r.remaining)).toEqual(['Namespace/shop']);
@@ -390,7 +208,7 @@ describe('Deployment -> ReplicaSet -> Pods cascade (R35, R38 with the kubelet)',
   });
 
   it('R38 Foreground: the Pods go first, then the ReplicaSet, then the Deployment (the kubelet finishes the Pods)', () => {
-    const r = scenario(docs(NS_SHOP, WEB)).simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Foreground')], builtin);
+    const r = scenario(manifests(NS_SHOP, WEB)).simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Foreground')], builtin);
     expect(sorted(names(r.deleted).slice(0, 2))).toEqual(['Pod/web-7d4b9-aaaaa', 'Pod/web-7d4b9-bbbbb']);
     expect(names(r.deleted).slice(2)).toEqual(['ReplicaSet/web-7d4b9', 'Deployment/web']);
     expect(names(r.remaining)).toEqual(['Namespace/shop']);
@@ -398,66 +216,55 @@ describe('Deployment -> ReplicaSet -> Pods cascade (R35, R38 with the kubelet)',
   });
 
   it('R50.1 in builtin mode: one Pod with a finalizer nobody removes holds the whole Foreground chain', () => {
-    const yaml = docs(NS_SHOP, WEB).replace(
-      '  name: web-7d4b9-bbbbb\n  namespace: shop\n',
-      '  name: web-7d4b9-bbbbb\n  namespace: shop\n  finalizers: [example.com/hold]\n',
-    );
+    const yaml = manifests(NS_SHOP, webApp({ finalizers: ['example.com/hold'] }));
     const r = scenario(yaml).simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Foreground')], builtin);
     expect(names(r.deleted)).toEqual(['Pod/web-7d4b9-aaaaa']);
-    expect(remainingEntry(r, 'Pod', 'web-7d4b9-bbbbb')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
-    expect(stuckEntry(r, 'Pod', 'web-7d4b9-bbbbb').blockedBy).toEqual(
+    expect(remainingOf(r, 'Pod', 'web-7d4b9-bbbbb')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
+    expect(stuckOf(r, 'Pod', 'web-7d4b9-bbbbb').blockedBy).toEqual(
       expect.arrayContaining([expect.objectContaining({ type: 'finalizer', finalizer: 'example.com/hold' })]),
     );
-    expect(remainingEntry(r, 'ReplicaSet', 'web-7d4b9')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
-    expect(stuckEntry(r, 'ReplicaSet', 'web-7d4b9').blockedBy.map((b) => b.type)).toContain('waiting-for-dependents');
-    expect(remainingEntry(r, 'Deployment', 'web')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
-    expect(stuckEntry(r, 'Deployment', 'web').blockedBy.map((b) => b.type)).toContain('waiting-for-dependents');
+    expect(remainingOf(r, 'ReplicaSet', 'web-7d4b9')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
+    expect(stuckOf(r, 'ReplicaSet', 'web-7d4b9').blockedBy.map((b) => b.type)).toContain('waiting-for-dependents');
+    expect(remainingOf(r, 'Deployment', 'web')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
+    expect(stuckOf(r, 'Deployment', 'web').blockedBy.map((b) => b.type)).toContain('waiting-for-dependents');
   });
 
   it('R50.3 strict twin: Foreground without a kubelet leaves the Pods Terminating and both owners waiting', () => {
-    const r = scenario(docs(NS_SHOP, WEB)).simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Foreground')]);
+    const r = scenario(manifests(NS_SHOP, WEB)).simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Foreground')]);
     expect(r.deleted).toEqual([]);
-    expect(remainingEntry(r, 'Deployment', 'web')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
-    expect(remainingEntry(r, 'ReplicaSet', 'web-7d4b9')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
-    expect(remainingEntry(r, 'Pod', 'web-7d4b9-aaaaa')).toMatchObject({ beingDeleted: true, finalizers: [] });
-    expect(stuckEntry(r, 'Pod', 'web-7d4b9-aaaaa').blockedBy.map((b) => b.type)).toContain('graceful-termination');
-    expect(stuckEntry(r, 'ReplicaSet', 'web-7d4b9').blockedBy.map((b) => b.type)).toContain('waiting-for-dependents');
-    expect(stuckEntry(r, 'Deployment', 'web').blockedBy.map((b) => b.type)).toContain('waiting-for-dependents');
+    expect(remainingOf(r, 'Deployment', 'web')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
+    expect(remainingOf(r, 'ReplicaSet', 'web-7d4b9')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
+    expect(remainingOf(r, 'Pod', 'web-7d4b9-aaaaa')).toMatchObject({ beingDeleted: true, finalizers: [] });
+    expect(stuckOf(r, 'Pod', 'web-7d4b9-aaaaa').blockedBy.map((b) => b.type)).toContain('graceful-termination');
+    expect(stuckOf(r, 'ReplicaSet', 'web-7d4b9').blockedBy.map((b) => b.type)).toContain('waiting-for-dependents');
+    expect(stuckOf(r, 'Deployment', 'web').blockedBy.map((b) => b.type)).toContain('waiting-for-dependents');
   });
 });
 
 describe('Job deleted without a policy (R5)', () => {
-  const JOB = `
-apiVersion: batch/v1
-kind: Job
-metadata: {name: migrate, namespace: default, uid: uid-job}
-spec:
-  template:
-    spec:
-      restartPolicy: Never
-      containers: [{name: migrate, image: 'migrate:1'}]
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: migrate-x7k2p
-  namespace: default
-  uid: uid-job-pod
-  labels: {job-name: migrate}
-  ownerReferences:
-  - {apiVersion: batch/v1, kind: Job, name: migrate, uid: uid-job, controller: true, blockOwnerDeletion: true}
-spec:
-  nodeName: node-1
-  restartPolicy: Never
-  containers: [{name: migrate, image: 'migrate:1'}]
-status: {phase: Succeeded}
-`;
+  const migrate: Container = { name: 'migrate', image: 'migrate:1' };
+  const job = obj('batch/v1', 'Job', 'default', 'migrate', {
+    uid: 'uid-job',
+    extra: { spec: { template: { spec: { restartPolicy: 'Never', containers: [migrate] } } } },
+  });
+  const JOB = manifests(
+    job,
+    pod('migrate-x7k2p', 'default', {
+      uid: 'uid-job-pod',
+      labels: { 'job-name': 'migrate' },
+      owners: [ctl(job)],
+      nodeName: 'node-1',
+      restartPolicy: 'Never',
+      containers: [migrate],
+      phase: 'Succeeded',
+    }),
+  );
 
   it('R5: a bare batch/v1 Job DELETE orphans its Pods even with the built-in controllers running', () => {
     const r = scenario(JOB).simulate([del('batch/v1', 'Job', 'default', 'migrate')], builtin);
     expect(names(r.deleted)).toEqual(['Job/migrate']);
     expect(r.orphaned).toEqual([expect.objectContaining({ kind: 'Pod', name: 'migrate-x7k2p', ownerUID: 'uid-job' })]);
-    expect(remainingEntry(r, 'Pod', 'migrate-x7k2p')).toMatchObject({ beingDeleted: false, ownerReferences: [] });
+    expect(remainingOf(r, 'Pod', 'migrate-x7k2p')).toMatchObject({ beingDeleted: false, ownerReferences: [] });
     expect(r.stuck).toEqual([]);
   });
 
@@ -470,72 +277,45 @@ status: {phase: Succeeded}
 });
 
 describe('StatefulSet and its volumeClaimTemplates PVCs (pvc-protection)', () => {
-  const stsPod = (ordinal: number) => `
-apiVersion: v1
-kind: Pod
-metadata:
-  name: db-${ordinal}
-  namespace: data
-  uid: uid-db-${ordinal}
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: StatefulSet, name: db, uid: uid-sts, controller: true, blockOwnerDeletion: true}
-spec:
-  nodeName: node-${ordinal}
-  containers: [{name: db, image: 'postgres:16'}]
-  volumes:
-  - name: data
-    persistentVolumeClaim: {claimName: data-db-${ordinal}}
-status: {phase: Running}
-`;
-  const stsPvc = (ordinal: number, owned: boolean) => `
-apiVersion: v1
-kind: PersistentVolumeClaim
-metadata:
-  name: data-db-${ordinal}
-  namespace: data
-  uid: uid-data-db-${ordinal}
-  labels: {app: db}
-  finalizers: [kubernetes.io/pvc-protection]${owned ? `
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: StatefulSet, name: db, uid: uid-sts, controller: true, blockOwnerDeletion: true}` : ''}
-spec:
-  accessModes: [ReadWriteOnce]
-  resources: {requests: {storage: 1Gi}}
-status: {phase: Bound}
-`;
-  const sts = (retainPolicy: 'Retain' | 'Delete') => `
-apiVersion: apps/v1
-kind: StatefulSet
-metadata: {name: db, namespace: data, uid: uid-sts}
-spec:
-  serviceName: db
-  replicas: 2
-  selector: {matchLabels: {app: db}}
-  persistentVolumeClaimRetentionPolicy: {whenDeleted: ${retainPolicy}, whenScaled: Retain}
-  template:
-    metadata: {labels: {app: db}}
-    spec: {containers: [{name: db, image: 'postgres:16'}]}
-  volumeClaimTemplates:
-  - metadata: {name: data}
-    spec:
-      accessModes: [ReadWriteOnce]
-      resources: {requests: {storage: 1Gi}}
-`;
+  const postgres: Container = { name: 'db', image: 'postgres:16' };
+  const sts = (retainPolicy: 'Retain' | 'Delete') =>
+    obj('apps/v1', 'StatefulSet', 'data', 'db', {
+      uid: 'uid-sts',
+      extra: {
+        spec: workloadSpec({ app: 'db' }, [postgres], {
+          serviceName: 'db',
+          replicas: 2,
+          persistentVolumeClaimRetentionPolicy: { whenDeleted: retainPolicy, whenScaled: 'Retain' },
+          volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+        }),
+      },
+    });
+  const owner: OwnerReference = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: 'uid-sts', controller: true, blockOwnerDeletion: true };
+  const stsPod = (ordinal: number) =>
+    pod(`db-${ordinal}`, 'data', {
+      owners: [owner],
+      nodeName: `node-${ordinal}`,
+      containers: [postgres],
+      claims: [{ volume: 'data', claimName: `data-db-${ordinal}` }],
+      phase: 'Running',
+    });
+  const stsPvc = (ordinal: number, owned: boolean) =>
+    pvc(`data-db-${ordinal}`, 'data', { labels: { app: 'db' }, owners: owned ? [owner] : [] });
 
   it('R41: volumeClaimTemplates PVCs are not owned by the StatefulSet by default, so deleting it leaves them', () => {
-    const r = scenario(docs(sts('Retain'), stsPod(0), stsPod(1), stsPvc(0, false), stsPvc(1, false))).simulate(
+    const r = scenario(manifests(sts('Retain'), stsPod(0), stsPod(1), stsPvc(0, false), stsPvc(1, false))).simulate(
       [del('apps/v1', 'StatefulSet', 'data', 'db', 'Background')],
       builtin,
     );
     expect(names(r.deleted)[0]).toBe('StatefulSet/db');
     expect(sorted(names(r.deleted))).toEqual(['Pod/db-0', 'Pod/db-1', 'StatefulSet/db']);
     expect(sorted(names(r.remaining))).toEqual(['PersistentVolumeClaim/data-db-0', 'PersistentVolumeClaim/data-db-1']);
-    expect(remainingEntry(r, 'PersistentVolumeClaim', 'data-db-0')).toMatchObject({ beingDeleted: false, finalizers: [PVC_PROTECTION] });
+    expect(remainingOf(r, 'PersistentVolumeClaim', 'data-db-0')).toMatchObject({ beingDeleted: false, finalizers: [PVC_PROTECTION] });
     expect(r.stuck).toEqual([]);
   });
 
   it('R35 + pvc-protection: PVCs owned by the StatefulSet (whenDeleted: Delete) go, each only after the Pod that mounts it', () => {
-    const r = scenario(docs(sts('Delete'), stsPod(0), stsPod(1), stsPvc(0, true), stsPvc(1, true))).simulate(
+    const r = scenario(manifests(sts('Delete'), stsPod(0), stsPod(1), stsPvc(0, true), stsPvc(1, true))).simulate(
       [del('apps/v1', 'StatefulSet', 'data', 'db', 'Background')],
       builtin,
     );
@@ -553,13 +333,13 @@ spec:
   });
 
   it('R10 strict twin: the owned PVCs are deleted by the GC but nobody removes pvc-protection', () => {
-    const r = scenario(docs(sts('Delete'), stsPod(0), stsPod(1), stsPvc(0, true), stsPvc(1, true))).simulate([
+    const r = scenario(manifests(sts('Delete'), stsPod(0), stsPod(1), stsPvc(0, true), stsPvc(1, true))).simulate([
       del('apps/v1', 'StatefulSet', 'data', 'db', 'Background'),
     ]);
     expect(names(r.deleted)).toEqual(['StatefulSet/db']);
     for (const pvc of ['data-db-0', 'data-db-1']) {
-      expect(remainingEntry(r, 'PersistentVolumeClaim', pvc)).toMatchObject({ beingDeleted: true, finalizers: [PVC_PROTECTION] });
-      expect(stuckEntry(r, 'PersistentVolumeClaim', pvc).blockedBy).toEqual(
+      expect(remainingOf(r, 'PersistentVolumeClaim', pvc)).toMatchObject({ beingDeleted: true, finalizers: [PVC_PROTECTION] });
+      expect(stuckOf(r, 'PersistentVolumeClaim', pvc).blockedBy).toEqual(
         expect.arrayContaining([expect.objectContaining({ type: 'finalizer', finalizer: PVC_PROTECTION })]),
       );
     }
@@ -567,53 +347,33 @@ spec:
 });
 
 describe('pvc-protection and pv-protection', () => {
-  const PVC = `
-apiVersion: v1
-kind: PersistentVolumeClaim
-metadata: {name: data, namespace: app, uid: uid-pvc-data, finalizers: [kubernetes.io/pvc-protection]}
-spec:
-  accessModes: [ReadWriteOnce]
-  resources: {requests: {storage: 1Gi}}
-  volumeName: pv-data
-status: {phase: Bound}
-`;
-  const podMounting = (ns: string, claim: string) => `
-apiVersion: v1
-kind: Pod
-metadata: {name: user, namespace: ${ns}, uid: uid-pod-user-${ns}}
-spec:
-  nodeName: node-1
-  containers: [{name: c, image: 'c:1'}]
-  volumes:
-  - name: v
-    persistentVolumeClaim: {claimName: ${claim}}
-status: {phase: Running}
-`;
-  const PV = (claimNamespace: string, claimName: string, claimUid: string) => `
-apiVersion: v1
-kind: PersistentVolume
-metadata: {name: pv-data, uid: uid-pv-data, finalizers: [kubernetes.io/pv-protection]}
-spec:
-  capacity: {storage: 1Gi}
-  accessModes: [ReadWriteOnce]
-  persistentVolumeReclaimPolicy: Retain
-  claimRef: {kind: PersistentVolumeClaim, namespace: ${claimNamespace}, name: ${claimName}, uid: ${claimUid}}
-  hostPath: {path: /data}
-status: {phase: Bound}
-`;
+  const PVC = manifests(pvc('data', 'app', { uid: 'uid-pvc-data', volumeName: 'pv-data' }));
+  const podMounting = (ns: string, claim: string) =>
+    manifests(
+      pod('user', ns, { uid: `uid-pod-user-${ns}`, nodeName: 'node-1', containers: [C], claims: [{ volume: 'v', claimName: claim }], phase: 'Running' }),
+    );
+  const PV = (claimNamespace: string, claimName: string, claimUid: string) =>
+    manifests(
+      pv('pv-data', {
+        finalizers: [PV_PROTECTION],
+        reclaimPolicy: 'Retain',
+        claimRef: { namespace: claimNamespace, name: claimName, uid: claimUid },
+        phase: 'Bound',
+      }),
+    );
 
   it('pvc-protection: a terminating PVC mounted by a scheduled Pod stays while the Pod exists', () => {
-    const r = scenario(docs(PVC, podMounting('app', 'data'))).simulate([del('v1', 'PersistentVolumeClaim', 'app', 'data', 'Background')], builtin);
+    const r = scenario(manifests(PVC, podMounting('app', 'data'))).simulate([del('v1', 'PersistentVolumeClaim', 'app', 'data', 'Background')], builtin);
     expect(r.deleted).toEqual([]);
-    expect(remainingEntry(r, 'PersistentVolumeClaim', 'data')).toMatchObject({ beingDeleted: true, finalizers: [PVC_PROTECTION] });
-    expect(stuckEntry(r, 'PersistentVolumeClaim', 'data').blockedBy).toEqual(
+    expect(remainingOf(r, 'PersistentVolumeClaim', 'data')).toMatchObject({ beingDeleted: true, finalizers: [PVC_PROTECTION] });
+    expect(stuckOf(r, 'PersistentVolumeClaim', 'data').blockedBy).toEqual(
       expect.arrayContaining([expect.objectContaining({ type: 'finalizer', finalizer: PVC_PROTECTION })]),
     );
-    expect(remainingEntry(r, 'Pod', 'user')).toMatchObject({ beingDeleted: false });
+    expect(remainingOf(r, 'Pod', 'user')).toMatchObject({ beingDeleted: false });
   });
 
   it('pvc-protection: once the Pod that mounts it is deleted, the PVC goes after it', () => {
-    const r = scenario(docs(PVC, podMounting('app', 'data'))).simulate(
+    const r = scenario(manifests(PVC, podMounting('app', 'data'))).simulate(
       [del('v1', 'PersistentVolumeClaim', 'app', 'data', 'Background'), del('v1', 'Pod', 'app', 'user', 'Background')],
       builtin,
     );
@@ -622,7 +382,7 @@ status: {phase: Bound}
   });
 
   it('pvc-protection: Pods mounting another claim, or a same-named claim in another namespace, do not hold the PVC', () => {
-    const r = scenario(docs(PVC, podMounting('app', 'logs'), podMounting('elsewhere', 'data'))).simulate(
+    const r = scenario(manifests(PVC, podMounting('app', 'logs'), podMounting('elsewhere', 'data'))).simulate(
       [del('v1', 'PersistentVolumeClaim', 'app', 'data', 'Background')],
       builtin,
     );
@@ -633,23 +393,23 @@ status: {phase: Bound}
   it('R10 strict twin: with no pvc-protection controller, an unused PVC still stays Terminating', () => {
     const r = scenario(PVC).simulate([del('v1', 'PersistentVolumeClaim', 'app', 'data', 'Background')]);
     expect(r.deleted).toEqual([]);
-    expect(stuckEntry(r, 'PersistentVolumeClaim', 'data').blockedBy).toEqual(
+    expect(stuckOf(r, 'PersistentVolumeClaim', 'data').blockedBy).toEqual(
       expect.arrayContaining([expect.objectContaining({ type: 'finalizer', finalizer: PVC_PROTECTION })]),
     );
   });
 
   it('pv-protection: a terminating PV bound to an existing PVC stays', () => {
-    const r = scenario(docs(PVC, PV('app', 'data', 'uid-pvc-data'))).simulate([del('v1', 'PersistentVolume', '', 'pv-data', 'Background')], builtin);
+    const r = scenario(manifests(PVC, PV('app', 'data', 'uid-pvc-data'))).simulate([del('v1', 'PersistentVolume', '', 'pv-data', 'Background')], builtin);
     expect(r.deleted).toEqual([]);
-    expect(remainingEntry(r, 'PersistentVolume', 'pv-data')).toMatchObject({ beingDeleted: true, finalizers: [PV_PROTECTION] });
-    expect(stuckEntry(r, 'PersistentVolume', 'pv-data').blockedBy).toEqual(
+    expect(remainingOf(r, 'PersistentVolume', 'pv-data')).toMatchObject({ beingDeleted: true, finalizers: [PV_PROTECTION] });
+    expect(stuckOf(r, 'PersistentVolume', 'pv-data').blockedBy).toEqual(
       expect.arrayContaining([expect.objectContaining({ type: 'finalizer', finalizer: PV_PROTECTION })]),
     );
-    expect(remainingEntry(r, 'PersistentVolumeClaim', 'data')).toMatchObject({ beingDeleted: false });
+    expect(remainingOf(r, 'PersistentVolumeClaim', 'data')).toMatchObject({ beingDeleted: false });
   });
 
   it('pv-protection: once its PVC is deleted (and released by pvc-protection) the PV goes too', () => {
-    const r = scenario(docs(PVC, PV('app', 'data', 'uid-pvc-data'))).simulate(
+    const r = scenario(manifests(PVC, PV('app', 'data', 'uid-pvc-data'))).simulate(
       [del('v1', 'PersistentVolume', '', 'pv-data', 'Background'), del('v1', 'PersistentVolumeClaim', 'app', 'data', 'Background')],
       builtin,
     );
@@ -666,7 +426,7 @@ status: {phase: Bound}
   it('R10 strict twin: with no pv-protection controller the unbound PV stays Terminating', () => {
     const r = scenario(PV('app', 'gone', 'uid-pvc-gone')).simulate([del('v1', 'PersistentVolume', '', 'pv-data', 'Background')]);
     expect(r.deleted).toEqual([]);
-    expect(stuckEntry(r, 'PersistentVolume', 'pv-data').blockedBy).toEqual(
+    expect(stuckOf(r, 'PersistentVolume', 'pv-data').blockedBy).toEqual(
       expect.arrayContaining([expect.objectContaining({ type: 'finalizer', finalizer: PV_PROTECTION })]),
     );
   });
@@ -674,7 +434,7 @@ status: {phase: Bound}
 
 describe('namespace controller (R11)', () => {
   it('R11: deleting a Namespace deletes everything in it, then the Namespace itself goes last', () => {
-    const r = scenario(docs(NS_SHOP, WEB, SHOP_EXTRAS, OTHER_NS)).simulate([del('v1', 'Namespace', '', 'shop', 'Background')], builtin);
+    const r = scenario(manifests(NS_SHOP, WEB, SHOP_EXTRAS, OTHER_NS)).simulate([del('v1', 'Namespace', '', 'shop', 'Background')], builtin);
     expect(sorted(names(r.deleted))).toEqual(
       sorted([
         'ConfigMap/web-config',
@@ -689,7 +449,7 @@ describe('namespace controller (R11)', () => {
     expect(names(r.deleted).at(-1)).toBe('Namespace/shop');
     // Another namespace is untouched.
     expect(sorted(names(r.remaining))).toEqual(['ConfigMap/web-config', 'Namespace/other']);
-    expect(remainingEntry(r, 'ConfigMap', 'web-config')).toMatchObject({ namespace: 'other', uid: 'uid-other-config', beingDeleted: false });
+    expect(remainingOf(r, 'ConfigMap', 'web-config')).toMatchObject({ namespace: 'other', uid: 'uid-other-config', beingDeleted: false });
     expect(r.stuck).toEqual([]);
     // Objects without owners are only ever deleted by the namespace controller (the GC never touches them, R41).
     const nsDeletes = r.steps.filter((s) => s.actor === 'namespace-controller' && s.action === 'delete').map((s) => s.target.uid);
@@ -701,34 +461,30 @@ describe('namespace controller (R11)', () => {
   });
 
   it('R11 strict twin: without a namespace controller the Namespace stays Terminating and its contents are untouched', () => {
-    const r = scenario(docs(NS_SHOP, WEB, SHOP_EXTRAS)).simulate([del('v1', 'Namespace', '', 'shop', 'Background')]);
+    const r = scenario(manifests(NS_SHOP, WEB, SHOP_EXTRAS)).simulate([del('v1', 'Namespace', '', 'shop', 'Background')]);
     expect(r.deleted).toEqual([]);
     expect(names(r.stuck)).toEqual(['Namespace/shop']);
-    expect(stuckEntry(r, 'Namespace', 'shop').blockedBy.map((b) => b.type)).toContain('namespace-controller');
-    expect(remainingEntry(r, 'Namespace', 'shop')).toMatchObject({ beingDeleted: true });
+    expect(stuckOf(r, 'Namespace', 'shop').blockedBy.map((b) => b.type)).toContain('namespace-controller');
+    expect(remainingOf(r, 'Namespace', 'shop')).toMatchObject({ beingDeleted: true });
     for (const e of r.remaining.filter((x) => x.kind !== 'Namespace')) expect(e.beingDeleted).toBe(false);
     expect(r.remaining).toHaveLength(7);
     expect(r.steps.some((s) => s.actor === 'namespace-controller')).toBe(false);
   });
 
   it('R11: a hand-written Namespace without uid gets spec.finalizers [kubernetes] as the apiserver adds it on create', () => {
-    const yaml = docs(
+    const yaml = manifests(
       `
 apiVersion: v1
 kind: Namespace
 metadata: {name: scratch}
 `,
-      `
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: notes, namespace: scratch, uid: uid-notes}
-`,
+      cm('notes', 'scratch'),
     );
     // Strict: the `kubernetes` finalizer nobody processes keeps the Namespace, its content stays.
     const strict = scenario(yaml).simulate([del('v1', 'Namespace', '', 'scratch', 'Background')]);
     expect(strict.deleted).toEqual([]);
-    expect(stuckEntry(strict, 'Namespace', 'scratch').blockedBy.map((b) => b.type)).toContain('namespace-controller');
-    expect(remainingEntry(strict, 'ConfigMap', 'notes')).toMatchObject({ beingDeleted: false });
+    expect(stuckOf(strict, 'Namespace', 'scratch').blockedBy.map((b) => b.type)).toContain('namespace-controller');
+    expect(remainingOf(strict, 'ConfigMap', 'notes')).toMatchObject({ beingDeleted: false });
     // Realistic: the namespace controller empties it, then finalizes it.
     const real = scenario(yaml).simulate([del('v1', 'Namespace', '', 'scratch', 'Background')], builtin);
     expect(names(real.deleted)).toEqual(['ConfigMap/notes', 'Namespace/scratch']);
@@ -736,42 +492,17 @@ metadata: {name: notes, namespace: scratch, uid: uid-notes}
   });
 
   it('R11: the namespace controller deletes with Background, so a Job in it does not orphan its Pods first (no R5 default)', () => {
-    const r = scenario(
-      docs(
-        `
-apiVersion: v1
-kind: Namespace
-metadata: {name: batch, uid: uid-ns-batch}
-spec: {finalizers: [kubernetes]}
-status: {phase: Active}
-`,
-        `
-apiVersion: batch/v1
-kind: Job
-metadata: {name: report, namespace: batch, uid: uid-report}
-spec:
-  template:
-    spec:
-      restartPolicy: Never
-      containers: [{name: r, image: 'r:1'}]
-`,
-        `
-apiVersion: v1
-kind: Pod
-metadata:
-  name: report-abcde
-  namespace: batch
-  uid: uid-report-pod
-  ownerReferences:
-  - {apiVersion: batch/v1, kind: Job, name: report, uid: uid-report, controller: true, blockOwnerDeletion: true}
-spec:
-  nodeName: node-1
-  restartPolicy: Never
-  containers: [{name: r, image: 'r:1'}]
-status: {phase: Running}
-`,
-      ),
-    ).simulate([del('v1', 'Namespace', '', 'batch', 'Background')], builtin);
+    const report: Container = { name: 'r', image: 'r:1' };
+    const job = obj('batch/v1', 'Job', 'batch', 'report', { extra: { spec: { template: { spec: { restartPolicy: 'Never', containers: [report] } } } } });
+    const jobPod = pod('report-abcde', 'batch', {
+      uid: 'uid-report-pod',
+      owners: [ctl(job)],
+      nodeName: 'node-1',
+      restartPolicy: 'Never',
+      containers: [report],
+      phase: 'Running',
+    });
+    const r = scenario(manifests(namespace('batch', { phase: 'Active' }), job, jobPod)).simulate([del('v1', 'Namespace', '', 'batch', 'Background')], builtin);
     expect(sorted(names(r.deleted))).toEqual(['Job/report', 'Namespace/batch', 'Pod/report-abcde']);
     expect(names(r.deleted).at(-1)).toBe('Namespace/batch');
     expect(r.orphaned).toEqual([]);
@@ -781,27 +512,10 @@ status: {phase: Running}
 
   it('R11 + pvc-protection: a PVC mounted by a Pod in the namespace goes after the Pod, then the Namespace', () => {
     const r = scenario(
-      docs(
+      manifests(
         NS_SHOP,
-        `
-apiVersion: v1
-kind: PersistentVolumeClaim
-metadata: {name: cache, namespace: shop, uid: uid-cache, finalizers: [kubernetes.io/pvc-protection]}
-spec:
-  accessModes: [ReadWriteOnce]
-  resources: {requests: {storage: 1Gi}}
-status: {phase: Bound}
-`,
-        `
-apiVersion: v1
-kind: Pod
-metadata: {name: cache-user, namespace: shop, uid: uid-cache-user}
-spec:
-  nodeName: node-1
-  containers: [{name: c, image: 'c:1'}]
-  volumes: [{name: v, persistentVolumeClaim: {claimName: cache}}]
-status: {phase: Running}
-`,
+        pvc('cache', 'shop'),
+        pod('cache-user', 'shop', { nodeName: 'node-1', containers: [C], claims: [{ volume: 'v', claimName: 'cache' }], phase: 'Running' }),
       ),
     ).simulate([del('v1', 'Namespace', '', 'shop', 'Background')], builtin);
     expect(names(r.deleted)).toEqual(['Pod/cache-user', 'PersistentVolumeClaim/cache', 'Namespace/shop']);
@@ -809,29 +523,19 @@ status: {phase: Running}
   });
 
   it('R11: content that cannot go keeps the Namespace Terminating, stuck on namespace-content naming it with its own reason', () => {
-    const r = scenario(
-      docs(
-        NS_SHOP,
-        WEB,
-        `
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: held, namespace: shop, uid: uid-held, finalizers: [example.com/hold]}
-`,
-      ),
-    ).simulate([del('v1', 'Namespace', '', 'shop', 'Background')], builtin);
+    const r = scenario(manifests(NS_SHOP, WEB, cm('held', 'shop', { finalizers: ['example.com/hold'] }))).simulate([del('v1', 'Namespace', '', 'shop', 'Background')], builtin);
     // Everything else in the namespace went.
     expect(sorted(names(r.deleted))).toEqual(
       sorted(['Deployment/web', 'ReplicaSet/web-7d4b9', 'Pod/web-7d4b9-aaaaa', 'Pod/web-7d4b9-bbbbb']),
     );
     expect(sorted(names(r.remaining))).toEqual(['ConfigMap/held', 'Namespace/shop']);
-    expect(remainingEntry(r, 'ConfigMap', 'held')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
-    expect(remainingEntry(r, 'Namespace', 'shop')).toMatchObject({ beingDeleted: true });
+    expect(remainingOf(r, 'ConfigMap', 'held')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
+    expect(remainingOf(r, 'Namespace', 'shop')).toMatchObject({ beingDeleted: true });
     expect(sorted(names(r.stuck))).toEqual(['ConfigMap/held', 'Namespace/shop']);
-    expect(stuckEntry(r, 'ConfigMap', 'held').blockedBy).toEqual(
+    expect(stuckOf(r, 'ConfigMap', 'held').blockedBy).toEqual(
       expect.arrayContaining([expect.objectContaining({ type: 'finalizer', finalizer: 'example.com/hold' })]),
     );
-    const ns = stuckEntry(r, 'Namespace', 'shop');
+    const ns = stuckOf(r, 'Namespace', 'shop');
     expect(contentNamed(ns)).toEqual(['ConfigMap/held']);
     expect(contentReason(ns, 'ConfigMap', 'held').object).toMatchObject({ namespace: 'shop', uid: 'uid-held' });
     expect(contentReason(ns, 'ConfigMap', 'held').reasons).toEqual(
@@ -842,52 +546,26 @@ metadata: {name: held, namespace: shop, uid: uid-held, finalizers: [example.com/
   });
 
   it('R11/R53: with no request, a Namespace already Terminating in the input is emptied and finalized', () => {
-    const r = scenario(
-      docs(
-        `
-apiVersion: v1
-kind: Namespace
-metadata: {name: shop, uid: uid-ns-shop, deletionTimestamp: '2024-05-01T10:00:00Z'}
-spec: {finalizers: [kubernetes]}
-status: {phase: Terminating}
-`,
-        SHOP_EXTRAS,
-      ),
-    ).simulate([], builtin);
+    const r = scenario(manifests(TERMINATING_SHOP, SHOP_EXTRAS)).simulate([], builtin);
     expect(sorted(names(r.deleted))).toEqual(['ConfigMap/web-config', 'Namespace/shop', 'Service/web']);
     expect(names(r.deleted).at(-1)).toBe('Namespace/shop');
     expect(r.remaining).toEqual([]);
   });
 
   it('R11/R53 strict twin: the already Terminating Namespace stays, stuck on namespace-controller', () => {
-    const r = scenario(
-      docs(
-        `
-apiVersion: v1
-kind: Namespace
-metadata: {name: shop, uid: uid-ns-shop, deletionTimestamp: '2024-05-01T10:00:00Z'}
-spec: {finalizers: [kubernetes]}
-status: {phase: Terminating}
-`,
-        SHOP_EXTRAS,
-      ),
-    ).simulate([]);
+    const r = scenario(manifests(TERMINATING_SHOP, SHOP_EXTRAS)).simulate([]);
     expect(r.deleted).toEqual([]);
     expect(names(r.stuck)).toEqual(['Namespace/shop']);
-    expect(stuckEntry(r, 'Namespace', 'shop').blockedBy.map((b) => b.type)).toContain('namespace-controller');
+    expect(stuckOf(r, 'Namespace', 'shop').blockedBy.map((b) => b.type)).toContain('namespace-controller');
   });
 });
 
 describe('custom finalizers: removed iff the controller that owns them keeps running', () => {
   it('R10 in builtin mode: a custom finalizer no controller in the input can own is never removed', () => {
-    const r = scenario(`
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: held, namespace: default, uid: uid-held, finalizers: [example.com/hold]}
-`).simulate([del('v1', 'ConfigMap', 'default', 'held', 'Background')], builtin);
+    const r = scenario(manifests(cm('held', 'default', { finalizers: ['example.com/hold'] }))).simulate([del('v1', 'ConfigMap', 'default', 'held', 'Background')], builtin);
     expect(r.deleted).toEqual([]);
-    expect(remainingEntry(r, 'ConfigMap', 'held')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
-    expect(stuckEntry(r, 'ConfigMap', 'held').blockedBy).toEqual([expect.objectContaining({ type: 'finalizer', finalizer: 'example.com/hold' })]);
+    expect(remainingOf(r, 'ConfigMap', 'held')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
+    expect(stuckOf(r, 'ConfigMap', 'held').blockedBy).toEqual([expect.objectContaining({ type: 'finalizer', finalizer: 'example.com/hold' })]);
   });
 
   it('default guess: the operator whose CRD group, name and image match the finalizer domain removes it while it runs', () => {
@@ -895,8 +573,8 @@ metadata: {name: held, namespace: default, uid: uid-held, finalizers: [example.c
     // Background: the Kafka goes first, then the GC collects what it owned.
     expect(names(r.deleted)).toEqual(['Kafka/my-cluster', 'ConfigMap/my-cluster-kafka-config']);
     expect(r.stuck).toEqual([]);
-    expect(remainingEntry(r, 'Deployment', 'strimzi-cluster-operator')).toMatchObject({ beingDeleted: false });
-    expect(remainingEntry(r, 'Kafka', 'other-cluster')).toMatchObject({ beingDeleted: false, finalizers: ['kafka.strimzi.io/finalizer'] });
+    expect(remainingOf(r, 'Deployment', 'strimzi-cluster-operator')).toMatchObject({ beingDeleted: false });
+    expect(remainingOf(r, 'Kafka', 'other-cluster')).toMatchObject({ beingDeleted: false, finalizers: ['kafka.strimzi.io/finalizer'] });
     const removal = r.steps.find((s) => s.action === 'remove-finalizer' && s.target.uid === 'uid-kafka-a');
     expect(removal).toBeDefined();
     expect(ACTORS_THAT_ARE_NOT_CONTROLLERS).not.toContain(removal!.actor);
@@ -907,12 +585,12 @@ metadata: {name: held, namespace: default, uid: uid-held, finalizers: [example.c
   it('R10 strict twin: in strict mode the same Kafka stays Terminating on the operator finalizer', () => {
     const r = scenario(STRIMZI).simulate([del('kafka.strimzi.io/v1beta2', 'Kafka', 'kafka', 'my-cluster', 'Background')]);
     expect(r.deleted).toEqual([]);
-    expect(remainingEntry(r, 'Kafka', 'my-cluster')).toMatchObject({ beingDeleted: true, finalizers: ['kafka.strimzi.io/finalizer'] });
-    expect(stuckEntry(r, 'Kafka', 'my-cluster').blockedBy).toEqual(
+    expect(remainingOf(r, 'Kafka', 'my-cluster')).toMatchObject({ beingDeleted: true, finalizers: ['kafka.strimzi.io/finalizer'] });
+    expect(stuckOf(r, 'Kafka', 'my-cluster').blockedBy).toEqual(
       expect.arrayContaining([expect.objectContaining({ type: 'finalizer', finalizer: 'kafka.strimzi.io/finalizer' })]),
     );
     // Its ConfigMap has a solid (terminating, non-foreground) owner: kept (R34).
-    expect(remainingEntry(r, 'ConfigMap', 'my-cluster-kafka-config')).toMatchObject({ beingDeleted: false });
+    expect(remainingOf(r, 'ConfigMap', 'my-cluster-kafka-config')).toMatchObject({ beingDeleted: false });
   });
 
   it('finalizerOwners running: false overrides the guess: the finalizer is never removed although the operator runs', () => {
@@ -921,7 +599,7 @@ metadata: {name: held, namespace: default, uid: uid-held, finalizers: [example.c
       finalizerOwners: [{ finalizer: 'kafka.strimzi.io/*', running: false }],
     });
     expect(r.deleted).toEqual([]);
-    expect(stuckEntry(r, 'Kafka', 'my-cluster').blockedBy).toEqual(
+    expect(stuckOf(r, 'Kafka', 'my-cluster').blockedBy).toEqual(
       expect.arrayContaining([expect.objectContaining({ type: 'finalizer', finalizer: 'kafka.strimzi.io/finalizer' })]),
     );
   });
@@ -929,7 +607,7 @@ metadata: {name: held, namespace: default, uid: uid-held, finalizers: [example.c
   it('without hints in the input, a finalizer has no controller and stays', () => {
     const r = scenario(ACME).simulate([del('example.org/v1', 'Widget', 'apps', 'blue', 'Background')], builtin);
     expect(r.deleted).toEqual([]);
-    expect(stuckEntry(r, 'Widget', 'blue').blockedBy).toEqual([expect.objectContaining({ type: 'finalizer', finalizer: 'acme.io/cleanup' })]);
+    expect(stuckOf(r, 'Widget', 'blue').blockedBy).toEqual([expect.objectContaining({ type: 'finalizer', finalizer: 'acme.io/cleanup' })]);
   });
 
   it('finalizerOwners with a prefix rule names the workload: while it runs the finalizer is removed', () => {
@@ -960,14 +638,14 @@ metadata: {name: held, namespace: default, uid: uid-held, finalizers: [example.c
   });
 
   it('a prefix rule covers only its own domain: the other finalizer of the same object stays', () => {
-    const yaml = ACME.replace('finalizers: [acme.io/cleanup]', 'finalizers: [acme.io/cleanup, other.example/keep]');
+    const yaml = acme({ widgetFinalizers: ['acme.io/cleanup', 'other.example/keep'] });
     const r = scenario(yaml).simulate([del('example.org/v1', 'Widget', 'apps', 'blue', 'Background')], {
       ...builtin,
       finalizerOwners: [ACME_OWNER],
     });
     expect(r.deleted).toEqual([]);
-    expect(remainingEntry(r, 'Widget', 'blue')).toMatchObject({ beingDeleted: true, finalizers: ['other.example/keep'] });
-    const e = stuckEntry(r, 'Widget', 'blue');
+    expect(remainingOf(r, 'Widget', 'blue')).toMatchObject({ beingDeleted: true, finalizers: ['other.example/keep'] });
+    const e = stuckOf(r, 'Widget', 'blue');
     expect(e.blockedBy).toEqual([expect.objectContaining({ type: 'finalizer', finalizer: 'other.example/keep' })]);
   });
 
@@ -986,8 +664,8 @@ metadata: {name: held, namespace: default, uid: uid-held, finalizers: [example.c
       { ...builtin, finalizerOwners: [ACME_OWNER] },
     );
     expect(names(r.deleted)).toEqual(['Deployment/controller-manager']);
-    expect(remainingEntry(r, 'Widget', 'blue')).toMatchObject({ beingDeleted: true, finalizers: ['acme.io/cleanup'] });
-    const reason = stuckEntry(r, 'Widget', 'blue').blockedBy.find((b) => b.type === 'finalizer');
+    expect(remainingOf(r, 'Widget', 'blue')).toMatchObject({ beingDeleted: true, finalizers: ['acme.io/cleanup'] });
+    const reason = stuckOf(r, 'Widget', 'blue').blockedBy.find((b) => b.type === 'finalizer');
     expect(reason).toMatchObject({
       finalizer: 'acme.io/cleanup',
       object: { kind: 'Deployment', namespace: 'ops', name: 'controller-manager', uid: 'uid-manager' },
@@ -997,17 +675,14 @@ metadata: {name: held, namespace: default, uid: uid-held, finalizers: [example.c
   });
 
   it('a controller whose workload is itself being deleted is not running', () => {
-    const yaml = ACME.replace(
-      'metadata: {name: controller-manager, namespace: ops, uid: uid-manager}',
-      "metadata: {name: controller-manager, namespace: ops, uid: uid-manager, deletionTimestamp: '2024-05-01T10:00:00Z', finalizers: [example.net/keep]}",
-    );
+    const yaml = acme({ manager: { ...DELETING, finalizers: ['example.net/keep'] } });
     const r = scenario(yaml).simulate([del('example.org/v1', 'Widget', 'apps', 'blue', 'Background')], {
       ...builtin,
       finalizerOwners: [ACME_OWNER],
     });
     expect(r.deleted).toEqual([]);
-    expect(remainingEntry(r, 'Widget', 'blue')).toMatchObject({ beingDeleted: true, finalizers: ['acme.io/cleanup'] });
-    expect(stuckEntry(r, 'Widget', 'blue').blockedBy).toEqual(
+    expect(remainingOf(r, 'Widget', 'blue')).toMatchObject({ beingDeleted: true, finalizers: ['acme.io/cleanup'] });
+    expect(stuckOf(r, 'Widget', 'blue').blockedBy).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ type: 'finalizer', finalizer: 'acme.io/cleanup', object: expect.objectContaining({ uid: 'uid-manager' }) }),
       ]),
@@ -1032,15 +707,15 @@ describe('THE classic deadlock: deleting the namespace that runs the operator of
       sorted(['CustomResourceDefinition/kafkas.kafka.strimzi.io', 'Kafka/my-cluster', 'Kafka/other-cluster', 'Namespace/kafka']),
     );
     expect(sorted(names(r.stuck))).toEqual(sorted(['Kafka/my-cluster', 'Kafka/other-cluster', 'Namespace/kafka']));
-    expect(remainingEntry(r, 'CustomResourceDefinition', 'kafkas.kafka.strimzi.io')).toMatchObject({ beingDeleted: false });
+    expect(remainingOf(r, 'CustomResourceDefinition', 'kafkas.kafka.strimzi.io')).toMatchObject({ beingDeleted: false });
 
     // Each CR: its finalizer's controller is the operator workload, which was deleted.
     for (const [name, uid] of [
       ['my-cluster', 'uid-kafka-a'],
       ['other-cluster', 'uid-kafka-b'],
     ]) {
-      expect(remainingEntry(r, 'Kafka', name)).toMatchObject({ uid, beingDeleted: true, finalizers: ['kafka.strimzi.io/finalizer'] });
-      const reason = stuckEntry(r, 'Kafka', name).blockedBy.find((b) => b.type === 'finalizer');
+      expect(remainingOf(r, 'Kafka', name)).toMatchObject({ uid, beingDeleted: true, finalizers: ['kafka.strimzi.io/finalizer'] });
+      const reason = stuckOf(r, 'Kafka', name).blockedBy.find((b) => b.type === 'finalizer');
       expect(reason).toMatchObject({
         finalizer: 'kafka.strimzi.io/finalizer',
         object: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kafka', name: 'strimzi-cluster-operator', uid: 'uid-op' },
@@ -1050,7 +725,7 @@ describe('THE classic deadlock: deleting the namespace that runs the operator of
     }
 
     // The Namespace waits for exactly those CRs, each with its own reason.
-    const ns = stuckEntry(r, 'Namespace', 'kafka');
+    const ns = stuckOf(r, 'Namespace', 'kafka');
     expect(ns.blockedBy.map((b) => b.type)).not.toContain('namespace-controller');
     expect(contentNamed(ns)).toEqual(['Kafka/my-cluster', 'Kafka/other-cluster']);
     expect(contentReason(ns, 'Kafka', 'my-cluster').reasons).toEqual(
@@ -1087,13 +762,7 @@ describe('THE classic deadlock: deleting the namespace that runs the operator of
   });
 
   it('contrast: an operator in another namespace keeps running while the namespace of its CRs is deleted', () => {
-    const r = scenario(ACME.replace(/namespace: apps/g, 'namespace: team') + '\n---\n' + `
-apiVersion: v1
-kind: Namespace
-metadata: {name: team, uid: uid-ns-team}
-spec: {finalizers: [kubernetes]}
-status: {phase: Active}
-`).simulate([del('v1', 'Namespace', '', 'team', 'Background')], { ...builtin, finalizerOwners: [ACME_OWNER] });
+    const r = scenario(manifests(acme({ widgetNamespace: 'team' }), namespace('team', { phase: 'Active' }))).simulate([del('v1', 'Namespace', '', 'team', 'Background')], { ...builtin, finalizerOwners: [ACME_OWNER] });
     expect(names(r.deleted)).toEqual(['Widget/blue', 'Namespace/team']);
     expect(sorted(names(r.remaining))).toEqual(['CustomResourceDefinition/widgets.example.org', 'Deployment/controller-manager']);
     expect(r.stuck).toEqual([]);
@@ -1103,45 +772,21 @@ status: {phase: Active}
     const r = scenario(STRIMZI).simulate([del('v1', 'Namespace', '', 'kafka', 'Background')]);
     expect(r.deleted).toEqual([]);
     expect(names(r.stuck)).toEqual(['Namespace/kafka']);
-    expect(stuckEntry(r, 'Namespace', 'kafka').blockedBy.map((b) => b.type)).toContain('namespace-controller');
-    expect(remainingEntry(r, 'Deployment', 'strimzi-cluster-operator')).toMatchObject({ beingDeleted: false });
-    expect(remainingEntry(r, 'Kafka', 'my-cluster')).toMatchObject({ beingDeleted: false, finalizers: ['kafka.strimzi.io/finalizer'] });
+    expect(stuckOf(r, 'Namespace', 'kafka').blockedBy.map((b) => b.type)).toContain('namespace-controller');
+    expect(remainingOf(r, 'Deployment', 'strimzi-cluster-operator')).toMatchObject({ beingDeleted: false });
+    expect(remainingOf(r, 'Kafka', 'my-cluster')).toMatchObject({ beingDeleted: false, finalizers: ['kafka.strimzi.io/finalizer'] });
   });
 });
 
 describe('CustomResourceDefinition deletion (CRD cleanup)', () => {
-  const WIDGETS = `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com, uid: uid-crd-widgets}
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {kind: Widget, listKind: WidgetList, plural: widgets, singular: widget}
-  versions:
-  - {name: v1, served: true, storage: true}
----
-apiVersion: example.com/v1
-kind: Widget
-metadata: {name: a, namespace: default, uid: uid-widget-a}
----
-apiVersion: example.com/v1
-kind: Widget
-metadata: {name: b, namespace: team, uid: uid-widget-b}
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a-state
-  namespace: default
-  uid: uid-a-state
-  ownerReferences:
-  - {apiVersion: example.com/v1, kind: Widget, name: a, uid: uid-widget-a, controller: true, blockOwnerDeletion: true}
----
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: unrelated, namespace: default, uid: uid-unrelated}
-`;
+  const widgetA = obj('example.com/v1', 'Widget', 'default', 'a', { uid: 'uid-widget-a' });
+  const WIDGETS = manifests(
+    crd('example.com', 'Widget', 'widgets', 'Namespaced', [{ name: 'v1', served: true, storage: true }]),
+    widgetA,
+    obj('example.com/v1', 'Widget', 'team', 'b', { uid: 'uid-widget-b' }),
+    cm('a-state', 'default', { owners: [ctl(widgetA)] }),
+    cm('unrelated', 'default'),
+  );
 
   it('CRD cleanup: deleting a CRD deletes all its custom resources (and the GC their dependents), the CRD goes last', () => {
     const r = scenario(WIDGETS).simulate([del('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', 'widgets.example.com', 'Background')], builtin);
@@ -1158,11 +803,11 @@ metadata: {name: unrelated, namespace: default, uid: uid-unrelated}
   it('CRD cleanup strict twin: without the cleanup controller the CRD stays Terminating on its cleanup finalizer, CRs untouched', () => {
     const r = scenario(WIDGETS).simulate([del('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', 'widgets.example.com', 'Background')]);
     expect(r.deleted).toEqual([]);
-    expect(remainingEntry(r, 'CustomResourceDefinition', 'widgets.example.com')).toMatchObject({ beingDeleted: true, finalizers: [CRD_CLEANUP] });
-    expect(stuckEntry(r, 'CustomResourceDefinition', 'widgets.example.com').blockedBy).toEqual(
+    expect(remainingOf(r, 'CustomResourceDefinition', 'widgets.example.com')).toMatchObject({ beingDeleted: true, finalizers: [CRD_CLEANUP] });
+    expect(stuckOf(r, 'CustomResourceDefinition', 'widgets.example.com').blockedBy).toEqual(
       expect.arrayContaining([expect.objectContaining({ type: 'finalizer', finalizer: CRD_CLEANUP })]),
     );
-    expect(remainingEntry(r, 'Widget', 'a')).toMatchObject({ beingDeleted: false });
-    expect(remainingEntry(r, 'Widget', 'b')).toMatchObject({ beingDeleted: false });
+    expect(remainingOf(r, 'Widget', 'a')).toMatchObject({ beingDeleted: false });
+    expect(remainingOf(r, 'Widget', 'b')).toMatchObject({ beingDeleted: false });
   });
 });

@@ -6,6 +6,26 @@
 
 import { describe, it, expect } from 'vitest';
 import { scenario } from '../helpers/scenario';
+import {
+  type Container,
+  type ObjectSpec,
+  type OwnerReference,
+  DELETING,
+  manifests,
+  ref,
+  ctl,
+  obj,
+  cm,
+  deploy,
+  rs,
+  clusterRole,
+  namespace,
+  pod,
+  workloadSpec,
+  pv,
+  pvc,
+  crd,
+} from '../helpers/manifests';
 import type { Finding, FindingCode } from '../../server/src/engine/analysis/findingTypes';
 
 function codesOf(fs: Finding[]): string[] {
@@ -28,196 +48,82 @@ const NOT_INFO = ['error', 'warning'];
 // ---------------------------------------------------------------------------------------------------------
 // Clean input
 
-const CLEAN = `
-apiVersion: v1
-kind: Namespace
-metadata: {name: shop, uid: uid-ns-shop}
-spec: {finalizers: [kubernetes]}
-status: {phase: Active}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: shop, uid: uid-web}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: web, image: 'nginx:1.27'}]}
----
-apiVersion: apps/v1
-kind: ReplicaSet
-metadata:
-  name: web-7d4b9
-  namespace: shop
-  uid: uid-web-rs
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: Deployment, name: web, uid: uid-web, controller: true, blockOwnerDeletion: true}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: web, image: 'nginx:1.27'}]}
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: web-7d4b9-aaaaa
-  namespace: shop
-  uid: uid-web-pod-a
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: ReplicaSet, name: web-7d4b9, uid: uid-web-rs, controller: true, blockOwnerDeletion: true}
-spec:
-  nodeName: node-1
-  containers: [{name: web, image: 'nginx:1.27'}]
-status: {phase: Running}
----
-apiVersion: v1
-kind: Service
-metadata: {name: web, namespace: shop, uid: uid-web-svc}
-spec: {selector: {app: web}, ports: [{port: 80}]}
----
-apiVersion: discovery.k8s.io/v1
-kind: EndpointSlice
-metadata:
-  name: web-x1b2c
-  namespace: shop
-  uid: uid-web-eps
-  ownerReferences:
-  - {apiVersion: v1, kind: Service, name: web, uid: uid-web-svc, controller: true, blockOwnerDeletion: true}
-addressType: IPv4
-endpoints: []
----
-apiVersion: apps/v1
-kind: StatefulSet
-metadata: {name: db, namespace: shop, uid: uid-db}
-spec:
-  serviceName: db
-  replicas: 1
-  selector: {matchLabels: {app: db}}
-  template:
-    metadata: {labels: {app: db}}
-    spec: {containers: [{name: db, image: 'postgres:16'}]}
-  volumeClaimTemplates:
-  - metadata: {name: data}
-    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: db-0
-  namespace: shop
-  uid: uid-db-0
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: StatefulSet, name: db, uid: uid-db, controller: true, blockOwnerDeletion: true}
-spec:
-  nodeName: node-1
-  containers: [{name: db, image: 'postgres:16'}]
-  volumes: [{name: data, persistentVolumeClaim: {claimName: data-db-0}}]
-status: {phase: Running}
----
-apiVersion: v1
-kind: PersistentVolumeClaim
-metadata: {name: data-db-0, namespace: shop, uid: uid-data-db-0, finalizers: [kubernetes.io/pvc-protection]}
-spec:
-  accessModes: [ReadWriteOnce]
-  resources: {requests: {storage: 1Gi}}
-  volumeName: pv-db-0
-status: {phase: Bound}
----
-apiVersion: v1
-kind: PersistentVolume
-metadata: {name: pv-db-0, uid: uid-pv-db-0, finalizers: [kubernetes.io/pv-protection]}
-spec:
-  capacity: {storage: 1Gi}
-  accessModes: [ReadWriteOnce]
-  claimRef: {kind: PersistentVolumeClaim, namespace: shop, name: data-db-0, uid: uid-data-db-0}
-  hostPath: {path: /data}
-status: {phase: Bound}
----
-apiVersion: batch/v1
-kind: CronJob
-metadata: {name: report, namespace: shop, uid: uid-cron}
-spec:
-  schedule: '0 * * * *'
-  jobTemplate:
-    spec:
-      template:
-        spec:
-          restartPolicy: Never
-          containers: [{name: r, image: 'report:1'}]
----
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: report-28500000
-  namespace: shop
-  uid: uid-job
-  ownerReferences:
-  - {apiVersion: batch/v1, kind: CronJob, name: report, uid: uid-cron, controller: true, blockOwnerDeletion: true}
-spec:
-  template:
-    spec:
-      restartPolicy: Never
-      containers: [{name: r, image: 'report:1'}]
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-1, uid: uid-node-1}
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: static-web-node-1
-  namespace: kube-system
-  uid: uid-mirror-pod
-  ownerReferences:
-  - {apiVersion: v1, kind: Node, name: node-1, uid: uid-node-1, controller: true}
-spec:
-  nodeName: node-1
-  containers: [{name: web, image: 'nginx:1.27'}]
-status: {phase: Running}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: widget-reader, uid: uid-cr-reader}
-rules: [{apiGroups: [widgets.example.com], resources: [widgets], verbs: [get, list, watch]}]
----
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.widgets.example.com, uid: uid-crd-widgets}
-spec:
-  group: widgets.example.com
-  scope: Namespaced
-  names: {kind: Widget, listKind: WidgetList, plural: widgets, singular: widget}
-  versions:
-  - {name: v1, served: true, storage: true}
-  - {name: v1beta1, served: true, storage: false}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: widget-operator, namespace: widget-system, uid: uid-widget-operator}
-spec:
-  selector: {matchLabels: {app: widget-operator}}
-  template:
-    metadata: {labels: {app: widget-operator}}
-    spec: {containers: [{name: manager, image: 'ghcr.io/example/widget-operator:1.2.0'}]}
----
-apiVersion: widgets.example.com/v1
-kind: Widget
-metadata: {name: blue, namespace: shop, uid: uid-widget-blue, finalizers: [widgets.example.com/cleanup]}
-spec: {}
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: blue-state
-  namespace: shop
-  uid: uid-blue-state
-  ownerReferences:
-  - {apiVersion: widgets.example.com/v1, kind: Widget, name: blue, uid: uid-widget-blue, controller: true, blockOwnerDeletion: true}
-`;
+const NGINX: Container = { name: 'web', image: 'nginx:1.27' };
+const POSTGRES: Container = { name: 'db', image: 'postgres:16' };
+
+function cleanInput(): ObjectSpec[] {
+  const webSpec = workloadSpec({ app: 'web' }, [NGINX], { replicas: 2 });
+  const web = deploy('web', 'shop', { extra: { spec: webSpec } });
+  const webRs = rs('web-7d4b9', 'shop', { uid: 'uid-web-rs', owners: [ctl(web)], extra: { spec: webSpec } });
+  const svc = obj('v1', 'Service', 'shop', 'web', { uid: 'uid-web-svc', extra: { spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } } });
+  const db = obj('apps/v1', 'StatefulSet', 'shop', 'db', {
+    extra: {
+      spec: workloadSpec({ app: 'db' }, [POSTGRES], {
+        serviceName: 'db',
+        replicas: 1,
+        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+      }),
+    },
+  });
+  const jobSpec = { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'r', image: 'report:1' }] } } };
+  const cron = obj('batch/v1', 'CronJob', 'shop', 'report', { uid: 'uid-cron', extra: { spec: { schedule: '0 * * * *', jobTemplate: { spec: jobSpec } } } });
+  const node = obj('v1', 'Node', undefined, 'node-1');
+  const blue = obj('widgets.example.com/v1', 'Widget', 'shop', 'blue', { uid: 'uid-widget-blue', finalizers: ['widgets.example.com/cleanup'], extra: { spec: {} } });
+  return [
+    namespace('shop', { phase: 'Active' }),
+    web,
+    webRs,
+    pod('web-7d4b9-aaaaa', 'shop', { uid: 'uid-web-pod-a', owners: [ctl(webRs)], nodeName: 'node-1', containers: [NGINX], phase: 'Running' }),
+    svc,
+    obj('discovery.k8s.io/v1', 'EndpointSlice', 'shop', 'web-x1b2c', { uid: 'uid-web-eps', owners: [ctl(svc)], extra: { addressType: 'IPv4', endpoints: [] } }),
+    db,
+    pod('db-0', 'shop', {
+      owners: [ctl(db)],
+      nodeName: 'node-1',
+      containers: [POSTGRES],
+      claims: [{ volume: 'data', claimName: 'data-db-0' }],
+      phase: 'Running',
+    }),
+    pvc('data-db-0', 'shop', { volumeName: 'pv-db-0' }),
+    pv('pv-db-0', { finalizers: ['kubernetes.io/pv-protection'], claimRef: { namespace: 'shop', name: 'data-db-0', uid: 'uid-data-db-0' }, phase: 'Bound' }),
+    cron,
+    obj('batch/v1', 'Job', 'shop', 'report-28500000', { uid: 'uid-job', owners: [ctl(cron)], extra: { spec: jobSpec } }),
+    node,
+    pod('static-web-node-1', 'kube-system', { uid: 'uid-mirror-pod', owners: [ref(node, { controller: true })], nodeName: 'node-1', containers: [NGINX], phase: 'Running' }),
+    clusterRole('widget-reader', {
+      uid: 'uid-cr-reader',
+      extra: { rules: [{ apiGroups: ['widgets.example.com'], resources: ['widgets'], verbs: ['get', 'list', 'watch'] }] },
+    }),
+    crd('widgets.example.com', 'Widget', 'widgets', 'Namespaced', [
+      { name: 'v1', served: true, storage: true },
+      { name: 'v1beta1', served: true, storage: false },
+    ]),
+    deploy('widget-operator', 'widget-system', {
+      extra: { spec: workloadSpec({ app: 'widget-operator' }, [{ name: 'manager', image: 'ghcr.io/example/widget-operator:1.2.0' }]) },
+    }),
+    blue,
+    cm('blue-state', 'shop', { owners: [ctl(blue)] }),
+  ];
+}
+
+/** A realistic, consistent set of manifests: a web app, a database, a CronJob, a mirror Pod and an operator. */
+const CLEAN = manifests(...cleanInput());
+
+// ---------------------------------------------------------------------------------------------------------
+// Fixtures shared by several tests
+
+/** The container of the many single-container Pods whose image does not matter. */
+const C: Container = { name: 'c', image: 'c:1' };
+
+/** The Strimzi CRD, its operator running in `operatorNamespace` and one Kafka (in kafka) carrying its finalizer. */
+function strimzi(operatorNamespace: string, kafka: Partial<ObjectSpec> = {}): ObjectSpec[] {
+  const operator: Container = { name: 'strimzi-cluster-operator', image: 'quay.io/strimzi/operator:0.45.0' };
+  return [
+    crd('kafka.strimzi.io', 'Kafka', 'kafkas', 'Namespaced', [{ name: 'v1beta2', served: true, storage: true }], { uid: 'uid-crd-kafka' }),
+    deploy('strimzi-cluster-operator', operatorNamespace, { uid: 'uid-op', extra: { spec: workloadSpec({ name: 'strimzi-cluster-operator' }, [operator]) } }),
+    obj('kafka.strimzi.io/v1beta2', 'Kafka', 'kafka', 'my-cluster', { uid: 'uid-kafka', ...kafka, finalizers: ['kafka.strimzi.io/finalizer'], extra: { spec: {} } }),
+  ];
+}
 
 describe('clean input', () => {
   it('a realistic, consistent set of manifests yields no finding at all', () => {
@@ -225,72 +131,24 @@ describe('clean input', () => {
   });
 
   it('R44: namespaced dependents of a cluster-scoped owner are valid (no finding)', () => {
-    const fs = scenario(`
-apiVersion: example.com/v1
-kind: Tenant
-metadata: {name: acme, uid: uid-tenant}
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: tenant-a
-  namespace: a
-  uid: uid-cm-a
-  ownerReferences: [{apiVersion: example.com/v1, kind: Tenant, name: acme, uid: uid-tenant}]
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: tenant-b
-  namespace: b
-  uid: uid-cm-b
-  ownerReferences: [{apiVersion: example.com/v1, kind: Tenant, name: acme, uid: uid-tenant}]
-`).findings();
+    const tenant = obj('example.com/v1', 'Tenant', undefined, 'acme', { uid: 'uid-tenant' });
+    const fs = scenario(
+      manifests(tenant, cm('tenant-a', 'a', { uid: 'uid-cm-a', owners: [ref(tenant)] }), cm('tenant-b', 'b', { uid: 'uid-cm-b', owners: [ref(tenant)] })),
+    ).findings();
     expect(codesOf(fs)).toEqual([]);
   });
 
   it('R46: a reference through a served non-preferred version of the owner CRD resolves like a correct one (no finding)', () => {
-    const fs = scenario(`
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: gizmos.example.com, uid: uid-crd-gizmos}
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {kind: Gizmo, listKind: GizmoList, plural: gizmos, singular: gizmo}
-  versions:
-  - {name: v2, served: true, storage: true}
-  - {name: v1, served: true, storage: false}
----
-apiVersion: example.com/v2
-kind: Gizmo
-metadata: {name: g, namespace: default, uid: uid-gizmo}
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: g-state
-  namespace: default
-  uid: uid-g-state
-  ownerReferences: [{apiVersion: example.com/v1, kind: Gizmo, name: g, uid: uid-gizmo}]
-`).findings();
+    const versions = [{ name: 'v2', served: true, storage: true }, { name: 'v1', served: true, storage: false }];
+    const gizmo = obj('example.com/v2', 'Gizmo', 'default', 'g', { uid: 'uid-gizmo' });
+    const viaV1 = cm('g-state', 'default', { owners: [ref(gizmo, { apiVersion: 'example.com/v1' })] });
+    const fs = scenario(manifests(crd('example.com', 'Gizmo', 'gizmos', 'Namespaced', versions), gizmo, viaV1)).findings();
     expect(codesOf(fs)).toEqual([]);
   });
 
   it('R54: a custom kind without CRD is served at the apiVersion its objects use, references to it are fine', () => {
-    const fs = scenario(`
-apiVersion: example.com/v1
-kind: Thing
-metadata: {name: t, namespace: default, uid: uid-thing}
----
-apiVersion: v1
-kind: Secret
-metadata:
-  name: t-secret
-  namespace: default
-  uid: uid-t-secret
-  ownerReferences: [{apiVersion: example.com/v1, kind: Thing, name: t, uid: uid-thing, controller: true, blockOwnerDeletion: true}]
-`).findings();
+    const thing = obj('example.com/v1', 'Thing', 'default', 't', { uid: 'uid-thing' });
+    const fs = scenario(manifests(thing, obj('v1', 'Secret', 'default', 't-secret', { owners: [ctl(thing)] }))).findings();
     expect(codesOf(fs)).toEqual([]);
   });
 });
@@ -299,17 +157,8 @@ metadata:
 
 describe('dangling-owner (R34.4: owner absent -> the GC deletes the dependent)', () => {
   it('R34: owner uid absent and no object of that kind/name in the namespace -> error on the reference', () => {
-    const fs = scenario(`
-apiVersion: v1
-kind: Pod
-metadata:
-  name: web-old-abcde
-  namespace: shop
-  uid: uid-pod
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: ReplicaSet, name: web-old, uid: uid-rs-gone, controller: true, blockOwnerDeletion: true}
-spec: {nodeName: node-1, containers: [{name: c, image: 'c:1'}]}
-`).findings();
+    const gone: OwnerReference = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-old', uid: 'uid-rs-gone', controller: true, blockOwnerDeletion: true };
+    const fs = scenario(manifests(pod('web-old-abcde', 'shop', { uid: 'uid-pod', owners: [gone], nodeName: 'node-1', containers: [C] }))).findings();
     const f = findingOn(fs, 'dangling-owner', 'Pod', 'web-old-abcde');
     expect(f.severity).toBe('error');
     expect(f.object).toEqual({ apiVersion: 'v1', kind: 'Pod', namespace: 'shop', name: 'web-old-abcde', uid: 'uid-pod' });
@@ -318,41 +167,19 @@ spec: {nodeName: node-1, containers: [{name: c, image: 'c:1'}]}
   });
 
   it('R34: the location points at the dangling reference, here the second one', () => {
-    const fs = scenario(`
-apiVersion: v1
-kind: Node
-metadata: {name: node-1, uid: uid-node-1}
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: two-owners
-  namespace: default
-  uid: uid-cm
-  ownerReferences:
-  - {apiVersion: v1, kind: Node, name: node-1, uid: uid-node-1}
-  - {apiVersion: v1, kind: Secret, name: gone, uid: uid-secret-gone}
-`).findings();
+    const node = obj('v1', 'Node', undefined, 'node-1');
+    const gone: OwnerReference = { apiVersion: 'v1', kind: 'Secret', name: 'gone', uid: 'uid-secret-gone' };
+    const fs = scenario(manifests(node, cm('two-owners', 'default', { uid: 'uid-cm', owners: [ref(node), gone] }))).findings();
     const f = findingOn(fs, 'dangling-owner', 'ConfigMap', 'two-owners');
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 1 });
     expect(fs.filter((x) => x.code === 'dangling-owner')).toHaveLength(1);
   });
 
   it('R42: a namesake owner in ANOTHER namespace does not count: still dangling, not a uid mismatch', () => {
-    const fs = scenario(`
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: b, uid: uid-web-b}
----
-apiVersion: apps/v1
-kind: ReplicaSet
-metadata:
-  name: web-7d4b9
-  namespace: a
-  uid: uid-rs-a
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: Deployment, name: web, uid: uid-web-a, controller: true, blockOwnerDeletion: true}
-`).findings();
+    const web = deploy('web', 'b', { uid: 'uid-web-b' });
+    const fs = scenario(
+      manifests(web, rs('web-7d4b9', 'a', { uid: 'uid-rs-a', owners: [ref(web, { uid: 'uid-web-a', controller: true, blockOwnerDeletion: true })] })),
+    ).findings();
     const f = findingOn(fs, 'dangling-owner', 'ReplicaSet', 'web-7d4b9');
     expect(f.severity).toBe('error');
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 0 });
@@ -362,20 +189,10 @@ metadata:
 
 describe('owner-uid-mismatch (R34.4: found by name with another uid -> dangling)', () => {
   it('R34: an owner of that kind/name exists in the namespace with another uid (manifests exported from another cluster)', () => {
-    const fs = scenario(`
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: shop, uid: uid-web-new}
----
-apiVersion: apps/v1
-kind: ReplicaSet
-metadata:
-  name: web-7d4b9
-  namespace: shop
-  uid: uid-rs
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: Deployment, name: web, uid: uid-web-old, controller: true, blockOwnerDeletion: true}
-`).findings();
+    const web = deploy('web', 'shop', { uid: 'uid-web-new' });
+    const fs = scenario(
+      manifests(web, rs('web-7d4b9', 'shop', { uid: 'uid-rs', owners: [ref(web, { uid: 'uid-web-old', controller: true, blockOwnerDeletion: true })] })),
+    ).findings();
     const f = findingOn(fs, 'owner-uid-mismatch', 'ReplicaSet', 'web-7d4b9');
     expect(f.severity).toBe('error');
     expect(f.object).toMatchObject({ kind: 'ReplicaSet', namespace: 'shop', uid: 'uid-rs' });
@@ -384,21 +201,14 @@ metadata:
   });
 
   it('R42: a cluster-scoped owner is looked up cluster-wide: a Node of that name with another uid is a mismatch', () => {
-    const fs = scenario(`
-apiVersion: v1
-kind: Node
-metadata: {name: node-1, uid: uid-node-1-rebuilt}
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: static-web-node-1
-  namespace: kube-system
-  uid: uid-mirror
-  ownerReferences:
-  - {apiVersion: v1, kind: Node, name: node-1, uid: uid-node-1-before, controller: true}
-spec: {nodeName: node-1, containers: [{name: c, image: 'c:1'}]}
-`).findings();
+    const node = obj('v1', 'Node', undefined, 'node-1', { uid: 'uid-node-1-rebuilt' });
+    const mirror = pod('static-web-node-1', 'kube-system', {
+      uid: 'uid-mirror',
+      owners: [ref(node, { uid: 'uid-node-1-before', controller: true })],
+      nodeName: 'node-1',
+      containers: [C],
+    });
+    const fs = scenario(manifests(node, mirror)).findings();
     const f = findingOn(fs, 'owner-uid-mismatch', 'Pod', 'static-web-node-1');
     expect(f.severity).toBe('error');
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 0 });
@@ -407,24 +217,10 @@ spec: {nodeName: node-1, containers: [{name: c, image: 'c:1'}]}
 });
 
 describe('owner-coordinates-mismatch (R46: the uid exists under other coordinates -> dangling)', () => {
-  const DEPLOY = `
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: shop, uid: uid-web}
-`;
+  const WEB = deploy('web', 'shop');
 
   it('R46 wrong-kind-reference-to-existing-uid: the ref says v1 Secret for a uid that is a Deployment', () => {
-    const fs = scenario(`${DEPLOY}
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: cm
-  namespace: shop
-  uid: uid-cm
-  ownerReferences:
-  - {apiVersion: v1, kind: Secret, name: web, uid: uid-web}
-`).findings();
+    const fs = scenario(manifests(WEB, cm('cm', 'shop', { owners: [ref(WEB, { apiVersion: 'v1', kind: 'Secret' })] }))).findings();
     const f = findingOn(fs, 'owner-coordinates-mismatch', 'ConfigMap', 'cm');
     expect(NOT_INFO).toContain(f.severity);
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 0 });
@@ -432,39 +228,17 @@ metadata:
   });
 
   it('R46 right-uid-wrong-name: the ref names the Deployment web-old with the uid of web', () => {
-    const fs = scenario(`${DEPLOY}
----
-apiVersion: apps/v1
-kind: ReplicaSet
-metadata:
-  name: web-7d4b9
-  namespace: shop
-  uid: uid-rs
-  ownerReferences:
-  - {apiVersion: v1, kind: ConfigMap, name: settings, uid: uid-settings-gone}
-  - {apiVersion: apps/v1, kind: Deployment, name: web-old, uid: uid-web, controller: true, blockOwnerDeletion: true}
-`).findings();
+    const settings: OwnerReference = { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', uid: 'uid-settings-gone' };
+    const wrongName = ref(WEB, { name: 'web-old', controller: true, blockOwnerDeletion: true });
+    const fs = scenario(manifests(WEB, rs('web-7d4b9', 'shop', { uid: 'uid-rs', owners: [settings, wrongName] }))).findings();
     const f = findingOn(fs, 'owner-coordinates-mismatch', 'ReplicaSet', 'web-7d4b9');
     expect(NOT_INFO).toContain(f.severity);
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 1 });
   });
 
   it('R46: a Deployment reference whose uid is a ReplicaSet (another kind in the same group)', () => {
-    const fs = scenario(`
-apiVersion: apps/v1
-kind: ReplicaSet
-metadata: {name: web-7d4b9, namespace: shop, uid: uid-rs}
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: p
-  namespace: shop
-  uid: uid-p
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: Deployment, name: web-7d4b9, uid: uid-rs}
-spec: {containers: [{name: c, image: 'c:1'}]}
-`).findings();
+    const set = rs('web-7d4b9', 'shop', { uid: 'uid-rs' });
+    const fs = scenario(manifests(set, pod('p', 'shop', { owners: [ref(set, { kind: 'Deployment' })], containers: [C] }))).findings();
     const f = findingOn(fs, 'owner-coordinates-mismatch', 'Pod', 'p');
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 0 });
   });
@@ -472,20 +246,8 @@ spec: {containers: [{name: c, image: 'c:1'}]}
 
 describe('owner-namespace-mismatch (R43)', () => {
   it('R43 namespaced-child-owner-uid-in-other-namespace: the uid is a namespaced object in another namespace', () => {
-    const fs = scenario(`
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: b, uid: uid-web}
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: web-config
-  namespace: a
-  uid: uid-cm-a
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: Deployment, name: web, uid: uid-web}
-`).findings();
+    const web = deploy('web', 'b');
+    const fs = scenario(manifests(web, cm('web-config', 'a', { uid: 'uid-cm-a', owners: [ref(web)] }))).findings();
     const f = findingOn(fs, 'owner-namespace-mismatch', 'ConfigMap', 'web-config');
     expect(NOT_INFO).toContain(f.severity);
     expect(f.object).toMatchObject({ namespace: 'a', uid: 'uid-cm-a' });
@@ -497,20 +259,8 @@ metadata:
 
 describe('cluster-scoped-dependent-of-namespaced-owner (R45)', () => {
   it('R45 cluster-scoped-child-of-existing-namespaced-owner: a ClusterRole owned by a Deployment', () => {
-    const fs = scenario(`
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: operator, namespace: ops, uid: uid-op}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata:
-  name: operator-role
-  uid: uid-cr
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: Deployment, name: operator, uid: uid-op, controller: true, blockOwnerDeletion: true}
-rules: []
-`).findings();
+    const op = deploy('operator', 'ops', { uid: 'uid-op' });
+    const fs = scenario(manifests(op, clusterRole('operator-role', { uid: 'uid-cr', owners: [ctl(op)], extra: { rules: [] } }))).findings();
     const f = findingOn(fs, 'cluster-scoped-dependent-of-namespaced-owner', 'ClusterRole', 'operator-role');
     expect(NOT_INFO).toContain(f.severity);
     expect(f.object).toMatchObject({ namespace: '', uid: 'uid-cr' });
@@ -518,23 +268,13 @@ rules: []
   });
 
   it('R45: with the namespaced owner absent it is still a scope error, never dangling (the GC never deletes it)', () => {
-    const fs = scenario(`
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata:
-  name: binding
-  uid: uid-crb
-  ownerReferences:
-  - {apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, name: parent, uid: uid-parent}
-  - {apiVersion: v1, kind: ConfigMap, name: owner, uid: uid-cm-gone}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}
-subjects: []
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: parent, uid: uid-parent}
-rules: []
-`).findings();
+    const parent = clusterRole('parent', { extra: { rules: [] } });
+    const binding = obj('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', undefined, 'binding', {
+      uid: 'uid-crb',
+      owners: [ref(parent), { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: 'uid-cm-gone' }],
+      extra: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [] },
+    });
+    const fs = scenario(manifests(binding, parent)).findings();
     const f = findingOn(fs, 'cluster-scoped-dependent-of-namespaced-owner', 'ClusterRoleBinding', 'binding');
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 1 });
     expect(hasCode(fs, 'dangling-owner', 'binding')).toBe(false);
@@ -542,24 +282,10 @@ rules: []
 });
 
 describe('unresolvable-owner-kind (R46, R54: the GC retries forever, never collects)', () => {
-  const pod = (ref: string) => `
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: shop, uid: uid-web}
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: p
-  namespace: shop
-  uid: uid-p
-  ownerReferences:
-  - ${ref}
-spec: {containers: [{name: c, image: 'c:1'}]}
-`;
+  const podOwnedBy = (owner: OwnerReference) => manifests(deploy('web', 'shop'), pod('p', 'shop', { owners: [owner], containers: [C] }));
 
   it('R46 unresolvable-apiversion-kind-never-collected: extensions/v1beta1 Deployment (retired version)', () => {
-    const fs = scenario(pod('{apiVersion: extensions/v1beta1, kind: Deployment, name: web, uid: uid-web}')).findings();
+    const fs = scenario(podOwnedBy({ apiVersion: 'extensions/v1beta1', kind: 'Deployment', name: 'web', uid: 'uid-web' })).findings();
     const f = findingOn(fs, 'unresolvable-owner-kind', 'Pod', 'p');
     expect(NOT_INFO).toContain(f.severity);
     expect(f.object).toMatchObject({ namespace: 'shop', uid: 'uid-p' });
@@ -568,67 +294,38 @@ spec: {containers: [{name: c, image: 'c:1'}]}
   });
 
   it('R46: v1 ReplicaSet (a kind in the wrong group)', () => {
-    const fs = scenario(pod('{apiVersion: v1, kind: ReplicaSet, name: web-7d4b9, uid: uid-rs-gone}')).findings();
+    const fs = scenario(podOwnedBy({ apiVersion: 'v1', kind: 'ReplicaSet', name: 'web-7d4b9', uid: 'uid-rs-gone' })).findings();
     const f = findingOn(fs, 'unresolvable-owner-kind', 'Pod', 'p');
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 0 });
     expect(hasCode(fs, 'dangling-owner')).toBe(false);
   });
 
   it('R54: lower-case apps/v1 daemonset (kinds are case-sensitive)', () => {
-    const fs = scenario(pod('{apiVersion: apps/v1, kind: daemonset, name: agent, uid: uid-ds-gone}')).findings();
+    const fs = scenario(podOwnedBy({ apiVersion: 'apps/v1', kind: 'daemonset', name: 'agent', uid: 'uid-ds-gone' })).findings();
     const f = findingOn(fs, 'unresolvable-owner-kind', 'Pod', 'p');
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 0 });
     expect(hasCode(fs, 'dangling-owner')).toBe(false);
   });
 
   it('R54: a custom kind referenced at a version no CRD and no object serves', () => {
-    const fs = scenario(`
-apiVersion: example.com/v1
-kind: Thing
-metadata: {name: t, namespace: default, uid: uid-thing}
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: t-state
-  namespace: default
-  uid: uid-t-state
-  ownerReferences:
-  - {apiVersion: v1, kind: Secret, name: keep, uid: uid-keep-gone}
-  - {apiVersion: example.com/v2, kind: Thing, name: t, uid: uid-thing}
-`).findings();
+    const thing = obj('example.com/v1', 'Thing', 'default', 't', { uid: 'uid-thing' });
+    const keep: OwnerReference = { apiVersion: 'v1', kind: 'Secret', name: 'keep', uid: 'uid-keep-gone' };
+    const fs = scenario(manifests(thing, cm('t-state', 'default', { owners: [keep, ref(thing, { apiVersion: 'example.com/v2' })] }))).findings();
     const f = findingOn(fs, 'unresolvable-owner-kind', 'ConfigMap', 't-state');
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 1 });
   });
 });
 
 describe('multiple-controllers (R13)', () => {
+  /** Pod p, owned by ConfigMap cfg (controller: false) and by each of `controllers` with controller: true. */
+  const podControlledBy = (...controllers: ObjectSpec[]) => {
+    const cfg = cm('cfg', 'default');
+    const owners = [ref(cfg, { controller: false }), ...controllers.map((c) => ref(c, { controller: true }))];
+    return manifests(...controllers, cfg, pod('p', 'default', { owners, containers: [C] }));
+  };
+
   it('R13: two references with controller: true are rejected at admission; the second offender is flagged', () => {
-    const fs = scenario(`
-apiVersion: apps/v1
-kind: ReplicaSet
-metadata: {name: a, namespace: default, uid: uid-rs-a}
----
-apiVersion: apps/v1
-kind: ReplicaSet
-metadata: {name: b, namespace: default, uid: uid-rs-b}
----
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: cfg, namespace: default, uid: uid-cfg}
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: p
-  namespace: default
-  uid: uid-p
-  ownerReferences:
-  - {apiVersion: v1, kind: ConfigMap, name: cfg, uid: uid-cfg, controller: false}
-  - {apiVersion: apps/v1, kind: ReplicaSet, name: a, uid: uid-rs-a, controller: true}
-  - {apiVersion: apps/v1, kind: ReplicaSet, name: b, uid: uid-rs-b, controller: true}
-spec: {containers: [{name: c, image: 'c:1'}]}
-`).findings();
+    const fs = scenario(podControlledBy(rs('a', 'default', { uid: 'uid-rs-a' }), rs('b', 'default', { uid: 'uid-rs-b' }))).findings();
     const f = findingOn(fs, 'multiple-controllers', 'Pod', 'p');
     expect(f.severity).toBe('error');
     expect(f.object).toMatchObject({ namespace: 'default', uid: 'uid-p' });
@@ -637,26 +334,7 @@ spec: {containers: [{name: c, image: 'c:1'}]}
   });
 
   it('R13: one controller among several owners is fine', () => {
-    const fs = scenario(`
-apiVersion: apps/v1
-kind: ReplicaSet
-metadata: {name: a, namespace: default, uid: uid-rs-a}
----
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: cfg, namespace: default, uid: uid-cfg}
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: p
-  namespace: default
-  uid: uid-p
-  ownerReferences:
-  - {apiVersion: v1, kind: ConfigMap, name: cfg, uid: uid-cfg, controller: false}
-  - {apiVersion: apps/v1, kind: ReplicaSet, name: a, uid: uid-rs-a, controller: true}
-spec: {containers: [{name: c, image: 'c:1'}]}
-`).findings();
+    const fs = scenario(podControlledBy(rs('a', 'default', { uid: 'uid-rs-a' }))).findings();
     expect(codesOf(fs)).toEqual([]);
   });
 });
@@ -698,31 +376,15 @@ ${refs.map((r) => `  - ${r}`).join('\n')}
   }
 
   it('R12: an events.k8s.io Event is not a banned owner', () => {
-    const fs = scenario(`
-apiVersion: events.k8s.io/v1
-kind: Event
-metadata: {name: ev, namespace: default, uid: uid-event}
-reason: Test
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: cm
-  namespace: default
-  uid: uid-cm
-  ownerReferences: [{apiVersion: events.k8s.io/v1, kind: Event, name: ev, uid: uid-event}]
-`).findings();
+    const ev = obj('events.k8s.io/v1', 'Event', 'default', 'ev', { uid: 'uid-event', extra: { reason: 'Test' } });
+    const fs = scenario(manifests(ev, cm('cm', 'default', { owners: [ref(ev)] }))).findings();
     expect(hasCode(fs, 'invalid-owner-reference')).toBe(false);
   });
 });
 
 describe('invalid-finalizers (R15, R52)', () => {
   it('R52: orphan and foregroundDeletion together are rejected at admission', () => {
-    const fs = scenario(`
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: both, namespace: default, uid: uid-both, finalizers: [example.com/keep, orphan, foregroundDeletion]}
-`).findings();
+    const fs = scenario(manifests(cm('both', 'default', { finalizers: ['example.com/keep', 'orphan', 'foregroundDeletion'] }))).findings();
     const f = findingOn(fs, 'invalid-finalizers', 'ConfigMap', 'both');
     expect(f.severity).toBe('error');
     expect(f.object).toMatchObject({ namespace: 'default', uid: 'uid-both' });
@@ -732,20 +394,12 @@ metadata: {name: both, namespace: default, uid: uid-both, finalizers: [example.c
   });
 
   it('R15: one GC finalizer alone is fine', () => {
-    const fs = scenario(`
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: one, namespace: default, uid: uid-one, finalizers: [orphan]}
-`).findings();
+    const fs = scenario(manifests(cm('one', 'default', { finalizers: ['orphan'] }))).findings();
     expect(hasCode(fs, 'invalid-finalizers')).toBe(false);
   });
 
   it('R15: a finalizer name that is not a qualified name is rejected at admission', () => {
-    const fs = scenario(`
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: badname, namespace: default, uid: uid-badname, finalizers: [example.com/ok, 'not a valid name!']}
-`).findings();
+    const fs = scenario(manifests(cm('badname', 'default', { finalizers: ['example.com/ok', 'not a valid name!'] }))).findings();
     const f = findingOn(fs, 'invalid-finalizers', 'ConfigMap', 'badname');
     expect(f.severity).toBe('error');
     expect(f.location).toMatchObject({ kind: 'finalizer', index: 1 });
@@ -754,23 +408,10 @@ metadata: {name: badname, namespace: default, uid: uid-badname, finalizers: [exa
 
 describe('ownership-cycle (R41: stable, nothing is ever collected)', () => {
   it('R41 two-object-cycle-no-deletion: A owns B and B owns A', () => {
-    const fs = scenario(`
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-  namespace: default
-  uid: uid-a
-  ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: b, uid: uid-b}]
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: b
-  namespace: default
-  uid: uid-b
-  ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: a, uid: uid-a}]
-`).findings();
+    const a = cm('a', 'default');
+    const b = cm('b', 'default', { owners: [ref(a)] });
+    a.owners = [ref(b)];
+    const fs = scenario(manifests(a, b)).findings();
     const cycle = fs.filter((f) => f.code === 'ownership-cycle');
     expect(cycle.length).toBeGreaterThan(0);
     for (const f of cycle) {
@@ -783,15 +424,9 @@ metadata:
   });
 
   it('R41 self-reference-no-deletion: an object that names itself as owner', () => {
-    const fs = scenario(`
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: me
-  namespace: default
-  uid: uid-me
-  ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: me, uid: uid-me}]
-`).findings();
+    const me = cm('me', 'default');
+    me.owners = [ref(me)];
+    const fs = scenario(manifests(me)).findings();
     const f = findingOn(fs, 'ownership-cycle', 'ConfigMap', 'me');
     expect(f.severity).toBe('warning');
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 0 });
@@ -802,43 +437,21 @@ metadata:
 
 describe('foreground-deadlock (R50)', () => {
   it('R50.4 self-reference-blocking-foreground-deadlock: a self reference with blockOwnerDeletion: true', () => {
-    const fs = scenario(`
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: me
-  namespace: default
-  uid: uid-me
-  ownerReferences:
-  - {apiVersion: v1, kind: Secret, name: other, uid: uid-other}
-  - {apiVersion: v1, kind: ConfigMap, name: me, uid: uid-me, blockOwnerDeletion: true}
----
-apiVersion: v1
-kind: Secret
-metadata: {name: other, namespace: default, uid: uid-other}
-`).findings();
+    const other = obj('v1', 'Secret', 'default', 'other');
+    const me = cm('me', 'default');
+    me.owners = [ref(other), ref(me, { blockOwnerDeletion: true })];
+    const fs = scenario(manifests(me, other)).findings();
     const f = findingOn(fs, 'foreground-deadlock', 'ConfigMap', 'me');
     expect(NOT_INFO).toContain(f.severity);
     expect(f.object).toMatchObject({ uid: 'uid-me' });
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 1 });
   });
 
-  const BLOCKER = (block: boolean) => `
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: shop, uid: uid-web}
----
-apiVersion: apps/v1
-kind: ReplicaSet
-metadata:
-  name: web-old
-  namespace: shop
-  uid: uid-rs-old
-  deletionTimestamp: '2024-05-01T10:00:00Z'
-  finalizers: [example.com/hold]
-  ownerReferences:
-  - {apiVersion: apps/v1, kind: Deployment, name: web, uid: uid-web, controller: true, blockOwnerDeletion: ${block}}
-`;
+  const BLOCKER = (block: boolean) => {
+    const web = deploy('web', 'shop');
+    const owners = [ref(web, { controller: true, blockOwnerDeletion: block })];
+    return manifests(web, rs('web-old', 'shop', { uid: 'uid-rs-old', ...DELETING, finalizers: ['example.com/hold'], owners }));
+  };
 
   it('R50.2 blocking-dependent-already-terminating: a blocker stuck on a foreign finalizer nobody removes', () => {
     const fs = scenario(BLOCKER(true)).findings();
@@ -860,42 +473,8 @@ metadata:
 });
 
 describe('finalizer-deadlock (operator and its custom resources in one namespace)', () => {
-  const STRIMZI = (operatorNamespace: string) => `
-apiVersion: v1
-kind: Namespace
-metadata: {name: kafka, uid: uid-ns-kafka}
-spec: {finalizers: [kubernetes]}
-status: {phase: Active}
----
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: kafkas.kafka.strimzi.io, uid: uid-crd-kafka}
-spec:
-  group: kafka.strimzi.io
-  scope: Namespaced
-  names: {kind: Kafka, listKind: KafkaList, plural: kafkas, singular: kafka}
-  versions:
-  - {name: v1beta2, served: true, storage: true}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: strimzi-cluster-operator, namespace: ${operatorNamespace}, uid: uid-op}
-spec:
-  selector: {matchLabels: {name: strimzi-cluster-operator}}
-  template:
-    metadata: {labels: {name: strimzi-cluster-operator}}
-    spec:
-      containers:
-      - {name: strimzi-cluster-operator, image: 'quay.io/strimzi/operator:0.45.0'}
----
-apiVersion: kafka.strimzi.io/v1beta2
-kind: Kafka
-metadata: {name: my-cluster, namespace: kafka, uid: uid-kafka, finalizers: [kafka.strimzi.io/finalizer]}
-spec: {}
-`;
-
   it('deleting the namespace would delete the operator with its CRs: the CR finalizer is flagged', () => {
-    const fs = scenario(STRIMZI('kafka')).findings();
+    const fs = scenario(manifests(namespace('kafka', { phase: 'Active' }), ...strimzi('kafka'))).findings();
     const f = findingOn(fs, 'finalizer-deadlock', 'Kafka', 'my-cluster');
     expect(NOT_INFO).toContain(f.severity);
     expect(f.object).toEqual({ apiVersion: 'kafka.strimzi.io/v1beta2', kind: 'Kafka', namespace: 'kafka', name: 'my-cluster', uid: 'uid-kafka' });
@@ -905,23 +484,16 @@ spec: {}
   });
 
   it('the operator in its own namespace: no deadlock', () => {
-    const fs = scenario(STRIMZI('strimzi-system')).findings();
+    const fs = scenario(manifests(namespace('kafka', { phase: 'Active' }), ...strimzi('strimzi-system'))).findings();
     expect(hasCode(fs, 'finalizer-deadlock')).toBe(false);
   });
 });
 
 describe('stuck-terminating (already terminating in the input, cannot finish)', () => {
+  const TERMINATING_SHOP = namespace('shop', { ...DELETING, phase: 'Terminating' });
+
   it('R10: a terminating object whose custom finalizer no controller in the input owns', () => {
-    const fs = scenario(`
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: held
-  namespace: default
-  uid: uid-held
-  deletionTimestamp: '2024-05-01T10:00:00Z'
-  finalizers: [example.com/hold]
-`).findings();
+    const fs = scenario(manifests(cm('held', 'default', { ...DELETING, finalizers: ['example.com/hold'] }))).findings();
     const f = findingOn(fs, 'stuck-terminating', 'ConfigMap', 'held');
     expect(NOT_INFO).toContain(f.severity);
     expect(f.object).toMatchObject({ namespace: 'default', uid: 'uid-held' });
@@ -930,17 +502,7 @@ metadata:
   });
 
   it('R11: a Terminating Namespace whose content cannot go', () => {
-    const fs = scenario(`
-apiVersion: v1
-kind: Namespace
-metadata: {name: shop, uid: uid-ns-shop, deletionTimestamp: '2024-05-01T10:00:00Z'}
-spec: {finalizers: [kubernetes]}
-status: {phase: Terminating}
----
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: held, namespace: shop, uid: uid-held, finalizers: [example.com/hold]}
-`).findings();
+    const fs = scenario(manifests(TERMINATING_SHOP, cm('held', 'shop', { finalizers: ['example.com/hold'] }))).findings();
     const f = findingOn(fs, 'stuck-terminating', 'Namespace', 'shop');
     expect(NOT_INFO).toContain(f.severity);
     expect(f.object).toMatchObject({ namespace: '', uid: 'uid-ns-shop' });
@@ -950,53 +512,12 @@ metadata: {name: held, namespace: shop, uid: uid-held, finalizers: [example.com/
   });
 
   it('R11 contrast: a Terminating Namespace whose content can go is not stuck', () => {
-    const fs = scenario(`
-apiVersion: v1
-kind: Namespace
-metadata: {name: shop, uid: uid-ns-shop, deletionTimestamp: '2024-05-01T10:00:00Z'}
-spec: {finalizers: [kubernetes]}
-status: {phase: Terminating}
----
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: plain, namespace: shop, uid: uid-plain}
-`).findings();
+    const fs = scenario(manifests(TERMINATING_SHOP, cm('plain', 'shop'))).findings();
     expect(hasCode(fs, 'stuck-terminating')).toBe(false);
   });
 
   it('contrast: a terminating object whose finalizer controller runs elsewhere is not stuck', () => {
-    const fs = scenario(`
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: kafkas.kafka.strimzi.io, uid: uid-crd-kafka}
-spec:
-  group: kafka.strimzi.io
-  scope: Namespaced
-  names: {kind: Kafka, listKind: KafkaList, plural: kafkas, singular: kafka}
-  versions:
-  - {name: v1beta2, served: true, storage: true}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: strimzi-cluster-operator, namespace: strimzi-system, uid: uid-op}
-spec:
-  selector: {matchLabels: {name: strimzi-cluster-operator}}
-  template:
-    metadata: {labels: {name: strimzi-cluster-operator}}
-    spec:
-      containers:
-      - {name: strimzi-cluster-operator, image: 'quay.io/strimzi/operator:0.45.0'}
----
-apiVersion: kafka.strimzi.io/v1beta2
-kind: Kafka
-metadata:
-  name: my-cluster
-  namespace: kafka
-  uid: uid-kafka
-  deletionTimestamp: '2024-05-01T10:00:00Z'
-  finalizers: [kafka.strimzi.io/finalizer]
-spec: {}
-`).findings();
+    const fs = scenario(manifests(...strimzi('strimzi-system', DELETING))).findings();
     expect(hasCode(fs, 'stuck-terminating')).toBe(false);
   });
 });
@@ -1023,15 +544,7 @@ data: {a: '1'}
   });
 
   it('the same uid under two different names is conflicting too', () => {
-    const fs = scenario(`
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: one, namespace: default, uid: uid-same}
----
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: two, namespace: default, uid: uid-same}
-`).findings();
+    const fs = scenario(manifests(cm('one', 'default', { uid: 'uid-same' }), cm('two', 'default', { uid: 'uid-same' }))).findings();
     const f = fs.find((x) => x.code === 'conflicting-copies');
     expect(f, codesOf(fs).join('; ')).toBeDefined();
     expect(f!.object.uid).toBe('uid-same');

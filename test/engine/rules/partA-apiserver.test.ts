@@ -5,147 +5,9 @@
 
 import { describe, it, expect } from 'vitest';
 import { scenario, del, names } from '../../helpers/scenario';
-import type {
-  BlockType,
-  PropagationPolicy,
-  RemainingEntry,
-  SimulationResult,
-  SimulationStep,
-  StuckEntry,
-} from '../../../server/src/engine/simulation/types';
-
-// ---------------------------------------------------------------------------------------------------
-// Manifest builders (block YAML, written out explicitly so the scenarios stay readable)
-
-interface Ref {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-interface Obj {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  namespace?: string;
-  uid: string;
-  owners?: Ref[];
-  finalizers?: string[];
-  /** Already terminating in the input. */
-  deleting?: boolean;
-  deletionGracePeriodSeconds?: number;
-  resourceVersion?: string;
-  /** Extra top-level YAML (spec, status), starting at column 0. */
-  body?: string;
-}
-
-const DELETION_TIMESTAMP = '2024-05-01T10:00:00Z';
-
-function yamlOf(o: Obj): string {
-  const l = [`apiVersion: ${o.apiVersion}`, `kind: ${o.kind}`, 'metadata:', `  name: ${o.name}`];
-  if (o.namespace !== undefined) l.push(`  namespace: ${o.namespace}`);
-  l.push(`  uid: ${o.uid}`);
-  if (o.resourceVersion !== undefined) l.push(`  resourceVersion: "${o.resourceVersion}"`);
-  if (o.deleting) l.push(`  deletionTimestamp: "${DELETION_TIMESTAMP}"`);
-  if (o.deletionGracePeriodSeconds !== undefined) l.push(`  deletionGracePeriodSeconds: ${o.deletionGracePeriodSeconds}`);
-  if (o.finalizers?.length) {
-    l.push('  finalizers:');
-    for (const f of o.finalizers) l.push(`  - ${f}`);
-  }
-  if (o.owners?.length) {
-    l.push('  ownerReferences:');
-    for (const r of o.owners) {
-      l.push(`  - apiVersion: ${r.apiVersion}`, `    kind: ${r.kind}`, `    name: ${r.name}`, `    uid: ${r.uid}`);
-      if (r.controller !== undefined) l.push(`    controller: ${r.controller}`);
-      if (r.blockOwnerDeletion !== undefined) l.push(`    blockOwnerDeletion: ${r.blockOwnerDeletion}`);
-    }
-  }
-  if (o.body) l.push(o.body.trimEnd());
-  return l.join('\n') + '\n';
-}
-
-const manifests = (...objs: Obj[]) => objs.map(yamlOf).join('---\n');
-
-/** A controller reference (controller + blockOwnerDeletion true, as built-in controllers write them). */
-const ctl = (o: Obj): Ref => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.name, uid: o.uid, controller: true, blockOwnerDeletion: true });
-/** A plain, non-blocking reference. */
-const plain = (o: Obj): Ref => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.name, uid: o.uid });
-
-type Extra = Partial<Obj>;
-const cm = (name: string, namespace: string, x: Extra = {}): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', name, namespace, uid: `uid-${name}`, ...x });
-const deploy = (name: string, namespace: string, x: Extra = {}): Obj => ({ apiVersion: 'apps/v1', kind: 'Deployment', name, namespace, uid: `uid-${name}`, ...x });
-const rs = (name: string, namespace: string, x: Extra = {}): Obj => ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name, namespace, uid: `uid-${name}`, ...x });
-
-interface PodOpts extends Extra {
-  nodeName?: string;
-  phase?: string;
-  grace?: number;
-}
-function pod(name: string, namespace: string, p: PodOpts = {}): Obj {
-  const { nodeName, phase, grace, ...x } = p;
-  const spec = ['spec:'];
-  if (nodeName) spec.push(`  nodeName: ${nodeName}`);
-  if (grace !== undefined) spec.push(`  terminationGracePeriodSeconds: ${grace}`);
-  spec.push('  containers:', '  - name: main', '    image: registry.k8s.io/pause:3.9');
-  const status = phase ? `\nstatus:\n  phase: ${phase}` : '';
-  return { apiVersion: 'v1', kind: 'Pod', name, namespace, uid: `uid-${name}`, body: spec.join('\n') + status, ...x };
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Result helpers
-
-function remainingOf(r: SimulationResult, kind: string, name: string): RemainingEntry {
-  const e = r.remaining.find((x) => x.kind === kind && x.name === name);
-  if (!e) throw new Error(`${kind}/${name} does not remain; remaining: ${names(r.remaining).join(', ') || 'none'}`);
-  return e;
-}
-
-function stuckOf(r: SimulationResult, kind: string, name: string): StuckEntry {
-  const e = r.stuck.find((x) => x.kind === kind && x.name === name);
-  if (!e) throw new Error(`${kind}/${name} is not stuck; stuck: ${names(r.stuck).join(', ') || 'none'}`);
-  return e;
-}
-
-const blockTypes = (e: StuckEntry): BlockType[] => e.blockedBy.map((b) => b.type);
-
-/** The objects a 'waiting-for-dependents' reason names: on the reason itself or on its direct sub-reasons. */
-function waitedOn(e: StuckEntry): string[] {
-  const out: string[] = [];
-  for (const b of e.blockedBy.filter((x) => x.type === 'waiting-for-dependents')) {
-    if (b.object) out.push(`${b.object.kind}/${b.object.name}`);
-    for (const c of b.blockedBy ?? []) if (c.object) out.push(`${c.object.kind}/${c.object.name}`);
-  }
-  return out;
-}
-
-/** Position in the removal order; fails when the object was not removed. */
-function removedAt(r: SimulationResult, kind: string, name: string): number {
-  const i = names(r.deleted).indexOf(`${kind}/${name}`);
-  if (i < 0) throw new Error(`${kind}/${name} was not deleted; deleted: ${names(r.deleted).join(', ') || 'none'}`);
-  return i;
-}
-
-const refUids = (e: RemainingEntry) => e.ownerReferences.map((x) => x.uid);
-const sorted = (xs: string[]) => [...xs].sort();
-
-function stepsOn(r: SimulationResult, kind: string, name: string, actor?: string, action?: SimulationStep['action']): SimulationStep[] {
-  return r.steps.filter(
-    (s) => s.target.kind === kind && s.target.name === name && (actor === undefined || s.actor === actor) && (action === undefined || s.action === action),
-  );
-}
-
-/** A refused request: exactly one step, a reject naming the status code, and a store that did not change. */
-function expectRejected(s: ReturnType<typeof scenario>, r: SimulationResult, code: number) {
-  expect(r.steps).toHaveLength(1);
-  expect(r.steps[0]).toMatchObject({ actor: 'apiserver', action: 'reject' });
-  expect(r.steps[0].detail).toContain(String(code));
-  expect(r.deleted).toEqual([]);
-  expect(r.orphaned).toEqual([]);
-  expect(r.remaining).toEqual(s.simulate([]).remaining);
-}
+import { type ObjectSpec, DELETING, manifests, ref, ctl, obj, cm, deploy, rs, namespace, pod, crd } from '../../helpers/manifests';
+import { remainingOf, stuckOf, removedAt, refUids, sorted, blockTypes, waitedOn, stepsWhere, expectRejected } from '../../helpers/results';
+import type { PropagationPolicy } from '../../../server/src/engine/simulation/types';
 
 // ---------------------------------------------------------------------------------------------------
 
@@ -157,34 +19,34 @@ describe('R1: DeleteOptions are validated before anything else', () => {
 
   it('R1: orphanDependents together with propagationPolicy is rejected with 422 and changes nothing', () => {
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Background', { orphanDependents: true })]);
-    expectRejected(s, r, 422);
+    expectRejected(r, 422, s);
     expect(remainingOf(r, 'Deployment', 'web')).toMatchObject({ beingDeleted: false, finalizers: [] });
   });
 
   it('R1: orphanDependents=false together with propagationPolicy=Foreground is rejected with 422 as well', () => {
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Foreground', { orphanDependents: false })]);
-    expectRejected(s, r, 422);
+    expectRejected(r, 422, s);
   });
 
   it('R1: a propagationPolicy other than Foreground/Background/Orphan is rejected with 422', () => {
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Cascade' as PropagationPolicy)]);
-    expectRejected(s, r, 422);
+    expectRejected(r, 422, s);
   });
 
   it('R1: options are validated before the object is looked up (both-set options on a missing object give 422, not 404)', () => {
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'does-not-exist', 'Orphan', { orphanDependents: true })]);
-    expectRejected(s, r, 422);
+    expectRejected(r, 422, s);
   });
 
   it('R1: a uid precondition that does not match the stored object gives 409 and leaves the store untouched', () => {
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Background', { preconditions: { uid: 'uid-someone-else' } })]);
-    expectRejected(s, r, 409);
+    expectRejected(r, 409, s);
     expect(remainingOf(r, 'ReplicaSet', 'web-rs').ownerReferences.map((x) => x.uid)).toEqual(['uid-web']);
   });
 
   it('R1: a resourceVersion precondition that does not match the stored object gives 409', () => {
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'settings', 'Background', { preconditions: { resourceVersion: '99' } })]);
-    expectRejected(s, r, 409);
+    expectRejected(r, 409, s);
   });
 
   it('R1: a matching uid precondition is accepted and the delete proceeds', () => {
@@ -195,12 +57,12 @@ describe('R1: DeleteOptions are validated before anything else', () => {
 
   it('R1: deleting an object that does not exist gives 404', () => {
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'nope', 'Background')]);
-    expectRejected(s, r, 404);
+    expectRejected(r, 404, s);
   });
 
   it('R1: deleting an object of that name in another namespace gives 404', () => {
     const r = s.simulate([del('v1', 'ConfigMap', 'ns2', 'settings', 'Background')]);
-    expectRejected(s, r, 404);
+    expectRejected(r, 404, s);
   });
 
   it('R1: a negative gracePeriodSeconds is treated as 1, so a scheduled Pod is not removed at once (strict mode keeps it Terminating)', () => {
@@ -226,7 +88,7 @@ describe('R2–R4: which GC finalizer a DELETE leaves on the object', () => {
   });
 
   it('R2: orphanDependents=false beats the orphan default of a batch/v1 Job (background: Job first, then its Pod)', () => {
-    const job: Obj = { apiVersion: 'batch/v1', kind: 'Job', name: 'migrate', namespace: 'ns1', uid: 'uid-migrate' };
+    const job: ObjectSpec = { apiVersion: 'batch/v1', kind: 'Job', name: 'migrate', namespace: 'ns1', uid: 'uid-migrate' };
     const p = pod('migrate-abc', 'ns1', { owners: [ctl(job)] });
     const s = scenario(manifests(job, p));
     const r = s.simulate([del('batch/v1', 'Job', 'ns1', 'migrate', null, { orphanDependents: false })]);
@@ -351,7 +213,7 @@ describe('R2–R4: which GC finalizer a DELETE leaves on the object', () => {
       // bare: first stored GC finalizer, else the ConfigMap default (background)
       return st === 'orphan' ? 'orphan' : st === 'fg' ? 'foreground' : 'background';
     };
-    const objs: Obj[] = [];
+    const objs: ObjectSpec[] = [];
     const reqs = [];
     const cases: { owner: string; mode: Mode }[] = [];
     for (const st of Object.keys(stored)) {
@@ -359,7 +221,7 @@ describe('R2–R4: which GC finalizer a DELETE leaves on the object', () => {
         const owner = cm(`o-${st}-${rq}`, 'matrix', { finalizers: stored[st] });
         objs.push(owner);
         objs.push(cm(`o-${st}-${rq}-blocking`, 'matrix', { owners: [ctl(owner)] }));
-        objs.push(cm(`o-${st}-${rq}-plain`, 'matrix', { owners: [plain(owner)] }));
+        objs.push(cm(`o-${st}-${rq}-plain`, 'matrix', { owners: [ref(owner)] }));
         const q = requests[rq];
         reqs.push(del('v1', 'ConfigMap', 'matrix', owner.name, q.policy, q.orphanDependents === undefined ? {} : { orphanDependents: q.orphanDependents }));
         cases.push({ owner: owner.name, mode: expected(st, rq) });
@@ -393,7 +255,7 @@ describe('R2–R4: which GC finalizer a DELETE leaves on the object', () => {
 
 describe('R5: per-type default policy of a bare DELETE', () => {
   it('R5 null-policy-replicationcontroller-orphans: a bare DELETE of a v1 ReplicationController orphans its Pods', () => {
-    const rc: Obj = { apiVersion: 'v1', kind: 'ReplicationController', name: 'legacy', namespace: 'ns1', uid: 'uid-legacy' };
+    const rc: ObjectSpec = { apiVersion: 'v1', kind: 'ReplicationController', name: 'legacy', namespace: 'ns1', uid: 'uid-legacy' };
     const p1 = pod('legacy-a', 'ns1', { owners: [ctl(rc)] });
     const p2 = pod('legacy-b', 'ns1', { owners: [ctl(rc)] });
     const s = scenario(manifests(rc, p1, p2));
@@ -404,7 +266,7 @@ describe('R5: per-type default policy of a bare DELETE', () => {
   });
 
   it('R5 null-policy-batch-v1-job-orphans: a bare DELETE of a batch/v1 Job orphans its Pods', () => {
-    const job: Obj = { apiVersion: 'batch/v1', kind: 'Job', name: 'migrate', namespace: 'ns1', uid: 'uid-migrate' };
+    const job: ObjectSpec = { apiVersion: 'batch/v1', kind: 'Job', name: 'migrate', namespace: 'ns1', uid: 'uid-migrate' };
     const p = pod('migrate-abc', 'ns1', { owners: [ctl(job)], phase: 'Succeeded', nodeName: 'node-1' });
     const s = scenario(manifests(job, p));
     const r = s.simulate([del('batch/v1', 'Job', 'ns1', 'migrate', null)]);
@@ -425,14 +287,14 @@ describe('R5: per-type default policy of a bare DELETE', () => {
   });
 
   it('R5 null-policy-cronjob-background-and-gc-explicit-policy: a bare CronJob DELETE is background, and the GC deletes the Job with an explicit Background policy, so the Job orphan default never applies', () => {
-    const cron: Obj = { apiVersion: 'batch/v1', kind: 'CronJob', name: 'nightly', namespace: 'ns1', uid: 'uid-nightly' };
-    const job: Obj = { apiVersion: 'batch/v1', kind: 'Job', name: 'nightly-28500000', namespace: 'ns1', uid: 'uid-nightly-job', owners: [ctl(cron)] };
+    const cron: ObjectSpec = { apiVersion: 'batch/v1', kind: 'CronJob', name: 'nightly', namespace: 'ns1', uid: 'uid-nightly' };
+    const job: ObjectSpec = { apiVersion: 'batch/v1', kind: 'Job', name: 'nightly-28500000', namespace: 'ns1', uid: 'uid-nightly-job', owners: [ctl(cron)] };
     const p = pod('nightly-28500000-q', 'ns1', { owners: [ctl(job)] });
     const s = scenario(manifests(cron, job, p));
     const r = s.simulate([del('batch/v1', 'CronJob', 'ns1', 'nightly', null)]);
     expect(names(r.deleted)).toEqual(['CronJob/nightly', 'Job/nightly-28500000', 'Pod/nightly-28500000-q']);
     expect(r.orphaned).toEqual([]);
-    expect(stepsOn(r, 'Job', 'nightly-28500000', 'garbage-collector', 'delete')).toHaveLength(1);
+    expect(stepsWhere(r, { kind: 'Job', name: 'nightly-28500000', actor: 'garbage-collector', action: 'delete' })).toHaveLength(1);
   });
 
   it('R5 existing-orphan-finalizer-beats-resource-default: a Deployment carrying orphan is orphaned by a bare DELETE', () => {
@@ -448,7 +310,7 @@ describe('R5: per-type default policy of a bare DELETE', () => {
   });
 
   it('R5 existing-foreground-finalizer-beats-job-orphan-default: a Job carrying foregroundDeletion is deleted in foreground by a bare DELETE', () => {
-    const job: Obj = { apiVersion: 'batch/v1', kind: 'Job', name: 'migrate', namespace: 'ns1', uid: 'uid-migrate', finalizers: ['foregroundDeletion'] };
+    const job: ObjectSpec = { apiVersion: 'batch/v1', kind: 'Job', name: 'migrate', namespace: 'ns1', uid: 'uid-migrate', finalizers: ['foregroundDeletion'] };
     const p = pod('migrate-abc', 'ns1', { owners: [ctl(job)] });
     const s = scenario(manifests(job, p));
     const r = s.simulate([del('batch/v1', 'Job', 'ns1', 'migrate', null)]);
@@ -457,32 +319,14 @@ describe('R5: per-type default policy of a bare DELETE', () => {
   });
 
   it('R5: a bare DELETE through GA versions is background for ReplicaSet, DaemonSet, StatefulSet and a custom resource', () => {
-    const crd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-  uid: uid-crd-widgets
-spec:
-  group: example.com
-  scope: Namespaced
-  names:
-    kind: Widget
-    plural: widgets
-    singular: widget
-    listKind: WidgetList
-  versions:
-  - name: v1
-    served: true
-    storage: true
-`;
-    const owners: Obj[] = [
+    const owners: ObjectSpec[] = [
       rs('lone-rs', 'ns1'),
       { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', namespace: 'ns1', uid: 'uid-agent' },
       { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', namespace: 'ns1', uid: 'uid-db' },
       { apiVersion: 'example.com/v1', kind: 'Widget', name: 'gadget', namespace: 'ns1', uid: 'uid-gadget' },
     ];
     const pods = owners.map((o) => pod(`${o.name}-0`, 'ns1', { owners: [ctl(o)] }));
-    const s = scenario(crd + '---\n' + manifests(...owners, ...pods));
+    const s = scenario(manifests(crd('example.com', 'Widget', 'widgets', 'Namespaced', [{ name: 'v1', served: true, storage: true }]), ...owners, ...pods));
     const r = s.simulate(owners.map((o) => del(o.apiVersion, o.kind, 'ns1', o.name, null)));
     expect(r.orphaned).toEqual([]);
     for (const o of owners) expect(removedAt(r, o.kind, o.name)).toBeLessThan(removedAt(r, 'Pod', `${o.name}-0`));
@@ -491,25 +335,21 @@ spec:
 
   it('R5: the GC deletes a ReplicationController it collects with an explicit Background policy, so its Pods are collected too', () => {
     const holder = cm('holder', 'ns1');
-    const rc: Obj = { apiVersion: 'v1', kind: 'ReplicationController', name: 'legacy', namespace: 'ns1', uid: 'uid-legacy', owners: [ctl(holder)] };
+    const rc: ObjectSpec = { apiVersion: 'v1', kind: 'ReplicationController', name: 'legacy', namespace: 'ns1', uid: 'uid-legacy', owners: [ctl(holder)] };
     const p = pod('legacy-a', 'ns1', { owners: [ctl(rc)] });
     const s = scenario(manifests(holder, rc, p));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'holder', 'Background')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/holder', 'ReplicationController/legacy', 'Pod/legacy-a']);
     expect(r.orphaned).toEqual([]);
-    expect(stepsOn(r, 'ReplicationController', 'legacy', 'garbage-collector', 'delete')).toHaveLength(1);
+    expect(stepsWhere(r, { kind: 'ReplicationController', name: 'legacy', actor: 'garbage-collector', action: 'delete' })).toHaveLength(1);
   });
 
   it('R5: Events never get GC finalizers (Foreground and Orphan requests on Events held by a foreign finalizer)', () => {
-    const ev = (name: string): Obj => ({
-      apiVersion: 'v1',
-      kind: 'Event',
-      name,
-      namespace: 'ns1',
-      uid: `uid-${name}`,
-      finalizers: ['example.com/keep'],
-      body: `involvedObject:\n  kind: Pod\n  name: api-0\n  namespace: ns1\nreason: Started\nmessage: started`,
-    });
+    const ev = (name: string): ObjectSpec =>
+      obj('v1', 'Event', 'ns1', name, {
+        finalizers: ['example.com/keep'],
+        extra: { involvedObject: { kind: 'Pod', name: 'api-0', namespace: 'ns1' }, reason: 'Started', message: 'started' },
+      });
     const s = scenario(manifests(ev('ev-fore'), ev('ev-orphan'), ev('ev-od')));
     const r = s.simulate([
       del('v1', 'Event', 'ns1', 'ev-fore', 'Foreground'),
@@ -523,7 +363,7 @@ spec:
   });
 
   it('R5: an Event without finalizers leaves storage at once even on a Foreground request (no foregroundDeletion to wait on)', () => {
-    const s = scenario(manifests({ apiVersion: 'v1', kind: 'Event', name: 'ev', namespace: 'ns1', uid: 'uid-ev', body: 'reason: Started\nmessage: started' }));
+    const s = scenario(manifests(obj('v1', 'Event', 'ns1', 'ev', { extra: { reason: 'Started', message: 'started' } })));
     const r = s.simulate([del('v1', 'Event', 'ns1', 'ev', 'Foreground')]);
     expect(names(r.deleted)).toEqual(['Event/ev']);
     expect(r.steps.filter((x) => x.actor === 'garbage-collector')).toEqual([]);
@@ -613,9 +453,9 @@ describe('R7: repeated DELETE of an object that is already terminating', () => {
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'owner', 'Foreground'), del('v1', 'ConfigMap', 'ns1', 'owner', 'Foreground')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/dep']);
     expect(r.steps.filter((x) => x.action === 'reject')).toEqual([]);
-    expect(stepsOn(r, 'ConfigMap', 'owner', 'apiserver', 'delete')).toHaveLength(2);
+    expect(stepsWhere(r, { kind: 'ConfigMap', name: 'owner', actor: 'apiserver', action: 'delete' })).toHaveLength(2);
     // Each accepted Foreground request left foregroundDeletion on the owner; each time the GC took it away.
-    expect(stepsOn(r, 'ConfigMap', 'owner', 'garbage-collector', 'remove-finalizer')).toHaveLength(2);
+    expect(stepsWhere(r, { kind: 'ConfigMap', name: 'owner', actor: 'garbage-collector', action: 'remove-finalizer' })).toHaveLength(2);
     expect(remainingOf(r, 'ConfigMap', 'owner')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
     expect(blockTypes(stuckOf(r, 'ConfigMap', 'owner'))).toEqual(['finalizer']);
   });
@@ -634,7 +474,7 @@ describe('R7: repeated DELETE of an object that is already terminating', () => {
   });
 
   it('R7: the same holds for an owner that is Terminating in the input (no GC finalizer, foreign finalizer only)', () => {
-    const owner = cm('owner', 'ns1', { finalizers: ['example.com/hold'], deleting: true, deletionGracePeriodSeconds: 0 });
+    const owner = cm('owner', 'ns1', { finalizers: ['example.com/hold'], ...DELETING, deletionGracePeriodSeconds: 0 });
     const dep = cm('dep', 'ns1', { owners: [ctl(owner)] });
     const s = scenario(manifests(owner, dep));
     expect(s.simulate([]).deleted).toEqual([]);
@@ -673,7 +513,7 @@ describe('R7: repeated DELETE of an object that is already terminating', () => {
     expect(remainingOf(r, 'Pod', 'api-0')).toMatchObject({ beingDeleted: true, finalizers: [] });
     expect(remainingOf(r, 'ConfigMap', 'api-0-cache')).toMatchObject({ beingDeleted: false });
     expect(refUids(remainingOf(r, 'ConfigMap', 'api-0-cache'))).toEqual(['uid-api-0']);
-    expect(stepsOn(r, 'Pod', 'api-0', undefined, 'add-finalizer')).toEqual([]);
+    expect(stepsWhere(r, { kind: 'Pod', name: 'api-0', action: 'add-finalizer' })).toEqual([]);
   });
 
   it('R7: a repeated DELETE with a shorter grace period (0) finishes a Terminating Pod', () => {
@@ -722,7 +562,7 @@ describe('R8: outcome of a DELETE after the finalizer rewrite', () => {
     const s = scenario(manifests(owner, p));
     const r = s.simulate([del('apps/v1', 'ReplicaSet', 'ns1', 'web-rs', 'Background')]);
     expect(names(r.deleted)).toEqual(['ReplicaSet/web-rs']);
-    expect(stepsOn(r, 'Pod', 'web-rs-x1', 'garbage-collector', 'delete')).toHaveLength(1);
+    expect(stepsWhere(r, { kind: 'Pod', name: 'web-rs-x1', actor: 'garbage-collector', action: 'delete' })).toHaveLength(1);
     expect(remainingOf(r, 'Pod', 'web-rs-x1')).toMatchObject({ beingDeleted: true, finalizers: [] });
     expect(blockTypes(stuckOf(r, 'Pod', 'web-rs-x1'))).toEqual(['graceful-termination']);
   });
@@ -765,7 +605,7 @@ describe('R9: removal through finalizer removal', () => {
     const s = scenario(manifests(cm('settings', 'ns1')));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'settings', 'Foreground')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/settings']);
-    const removeFin = stepsOn(r, 'ConfigMap', 'settings', 'garbage-collector', 'remove-finalizer');
+    const removeFin = stepsWhere(r, { kind: 'ConfigMap', name: 'settings', actor: 'garbage-collector', action: 'remove-finalizer' });
     expect(removeFin).toHaveLength(1);
     expect(r.deleted[0].step).toBeGreaterThanOrEqual(removeFin[0].step);
   });
@@ -780,7 +620,7 @@ describe('R9: removal through finalizer removal', () => {
     const s = scenario(manifests(pod('api-0', 'ns1', { nodeName: 'node-1', phase: 'Running' })));
     const r = s.simulate([del('v1', 'Pod', 'ns1', 'api-0', 'Foreground')]);
     expect(r.deleted).toEqual([]);
-    expect(stepsOn(r, 'Pod', 'api-0', 'garbage-collector', 'remove-finalizer')).toHaveLength(1);
+    expect(stepsWhere(r, { kind: 'Pod', name: 'api-0', actor: 'garbage-collector', action: 'remove-finalizer' })).toHaveLength(1);
     expect(remainingOf(r, 'Pod', 'api-0')).toMatchObject({ beingDeleted: true, finalizers: [] });
     expect(blockTypes(stuckOf(r, 'Pod', 'api-0'))).toEqual(['graceful-termination']);
   });
@@ -791,7 +631,7 @@ describe('R9: removal through finalizer removal', () => {
     const s = scenario(manifests(owner, dep));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'owner', 'Orphan')]);
     expect(r.deleted).toEqual([]);
-    expect(stepsOn(r, 'ConfigMap', 'owner', 'garbage-collector', 'remove-finalizer')).toHaveLength(1);
+    expect(stepsWhere(r, { kind: 'ConfigMap', name: 'owner', actor: 'garbage-collector', action: 'remove-finalizer' })).toHaveLength(1);
     expect(remainingOf(r, 'ConfigMap', 'owner')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
   });
 });
@@ -830,7 +670,7 @@ describe('R10: foreign finalizers are never removed by the GC', () => {
   });
 
   it('R10 terminating-with-orphan-and-foreign-finalizer: an owner Terminating in the input with orphan and a foreign finalizer is orphaned at start and keeps the foreign one', () => {
-    const web = deploy('web', 'ns1', { finalizers: ['example.com/hold', 'orphan'], deleting: true, deletionGracePeriodSeconds: 0 });
+    const web = deploy('web', 'ns1', { finalizers: ['example.com/hold', 'orphan'], ...DELETING, deletionGracePeriodSeconds: 0 });
     const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
     const p = pod('web-rs-x1', 'ns1', { owners: [ctl(webRs)] });
     const s = scenario(manifests(web, webRs, p));
@@ -866,18 +706,9 @@ describe('R10: foreign finalizers are never removed by the GC', () => {
 // ---------------------------------------------------------------------------------------------------
 
 describe('R11: Namespaces', () => {
-  const ns = (name: string, x: Extra = {}): Obj => ({
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    name,
-    uid: `uid-ns-${name}`,
-    body: 'spec:\n  finalizers:\n  - kubernetes',
-    ...x,
-  });
-
   it('R11: a deleted Namespace stays Terminating in strict mode (namespace-controller) and its contents are untouched', () => {
     const s = scenario(
-      manifests(ns('shop'), cm('settings', 'shop'), deploy('web', 'shop'), pod('api-0', 'shop', { nodeName: 'node-1', phase: 'Running' })),
+      manifests(namespace('shop'), cm('settings', 'shop'), deploy('web', 'shop'), pod('api-0', 'shop', { nodeName: 'node-1', phase: 'Running' })),
     );
     const r = s.simulate([del('v1', 'Namespace', '', 'shop', null)]);
     expect(r.deleted).toEqual([]);
@@ -892,7 +723,7 @@ describe('R11: Namespaces', () => {
 
   it('R11: a Namespace already Terminating in the input stays, with its contents, when no request is made', () => {
     const s = scenario(
-      manifests(ns('old', { deleting: true, body: 'spec:\n  finalizers:\n  - kubernetes\nstatus:\n  phase: Terminating' }), cm('leftover', 'old')),
+      manifests(namespace('old', { ...DELETING, phase: 'Terminating' }), cm('leftover', 'old')),
     );
     const r = s.simulate([]);
     expect(r.deleted).toEqual([]);

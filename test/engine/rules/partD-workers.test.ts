@@ -4,111 +4,22 @@
 // never from the engine's output. Strict mode (--controllers=gc): only the apiserver and the GC act.
 
 import { describe, it, expect } from 'vitest';
-import { stringify } from 'yaml';
 import { scenario, del, names } from '../../helpers/scenario';
-import type { BlockType, SimulationResult, SimulationStep, StepAction } from '../../../server/src/engine/simulation/types';
-
-// ---------------------------------------------------------------------------------------------------------
-// Manifest builders and assertion helpers (kept local: every rules file is self-contained).
-
-interface Ref {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-interface Obj {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  /** Omitted for cluster-scoped kinds. */
-  namespace?: string;
-  owners?: Ref[];
-  finalizers?: string[];
-  /** metadata.deletionTimestamp is set (with deletionGracePeriodSeconds 0, as a finalizer-held object shows it). */
-  terminating?: boolean;
-  /** Top-level fields besides metadata (spec, status, data, ...). */
-  extra?: Record<string, unknown>;
-}
-
-const DELETED_AT = '2025-01-01T00:00:00Z';
-const HOLD = 'example.com/hold';
-
-function k(apiVersion: string, kind: string, namespace: string | undefined, name: string, more: Partial<Obj> = {}): Obj {
-  return { apiVersion, kind, namespace, name, uid: `uid-${name}`, ...more };
-}
-const cm = (name: string, more: Partial<Obj> = {}): Obj => k('v1', 'ConfigMap', 'ns1', name, more);
-const podSpec = (nodeName?: string) => ({
-  spec: { ...(nodeName ? { nodeName } : {}), containers: [{ name: 'app', image: 'busybox:1.36' }] },
-  status: { phase: nodeName ? 'Running' : 'Pending' },
-});
-/** The reference a correct client would write for `o`. */
-const ref = (o: Obj, more: Partial<Ref> = {}): Ref => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.name, uid: o.uid, ...more });
-/** Same, with blockOwnerDeletion: true. */
-const bref = (o: Obj, more: Partial<Ref> = {}): Ref => ref(o, { blockOwnerDeletion: true, ...more });
-
-function manifest(...objs: Obj[]): string {
-  return objs
-    .map((o) => {
-      const metadata: Record<string, unknown> = { name: o.name };
-      if (o.namespace !== undefined) metadata.namespace = o.namespace;
-      metadata.uid = o.uid;
-      if (o.terminating) {
-        metadata.deletionTimestamp = DELETED_AT;
-        metadata.deletionGracePeriodSeconds = 0;
-      }
-      if (o.finalizers?.length) metadata.finalizers = o.finalizers;
-      if (o.owners?.length) metadata.ownerReferences = o.owners;
-      return stringify({ apiVersion: o.apiVersion, kind: o.kind, metadata, ...o.extra });
-    })
-    .join('---\n');
-}
-
-function entryOf<T extends { kind: string; name: string }>(list: T[], kind: string, name: string, what: string): T {
-  const hit = list.find((e) => e.kind === kind && e.name === name);
-  if (!hit) throw new Error(`${kind}/${name} is not ${what}; ${what}: ${names(list).join(', ') || 'none'}`);
-  return hit;
-}
-const kept = (r: SimulationResult, kind: string, name: string) => entryOf(r.remaining, kind, name, 'remaining');
-const stuckOf = (r: SimulationResult, kind: string, name: string) => entryOf(r.stuck, kind, name, 'stuck');
-const isRemaining = (r: SimulationResult, kind: string, name: string) => r.remaining.some((e) => e.kind === kind && e.name === name);
-const refUids = (e: { ownerReferences: { uid: string }[] }) => e.ownerReferences.map((x) => x.uid);
-const sorted = (xs: string[]) => [...xs].sort();
-const orphanedPairs = (r: SimulationResult) => sorted([...new Set(r.orphaned.map((o) => `${o.kind}/${o.name}<-${o.ownerUID}`))]);
-
-/** The garbage collector's steps, optionally only one action and/or one target name. */
-function gcSteps(r: SimulationResult, action?: StepAction, name?: string): SimulationStep[] {
-  return r.steps.filter((s) => s.actor === 'garbage-collector' && (!action || s.action === action) && (!name || s.target.name === name));
-}
-function stepIndex(r: SimulationResult, pred: (s: SimulationStep) => boolean): number {
-  return r.steps.findIndex(pred);
-}
-/** Every listed entry is present, in this relative order. */
-function expectOrder(list: string[], ...inOrder: string[]) {
-  const at = inOrder.map((x) => list.indexOf(x));
-  at.forEach((i, n) => expect(i, `${inOrder[n]} missing from [${list.join(', ')}]`).toBeGreaterThanOrEqual(0));
-  for (let n = 1; n < at.length; n++) expect(at[n], `${inOrder[n - 1]} should come before ${inOrder[n]} in [${list.join(', ')}]`).toBeGreaterThan(at[n - 1]);
-}
-/** A BlockReason of this type (about this object, when given). */
-const blockedBy = (type: BlockType, objectName?: string) =>
-  expect.objectContaining({ type, ...(objectName ? { object: expect.objectContaining({ name: objectName }) } : {}) });
+import { type OwnerReference, HOLD, TERMINATING, manifests, ref, bref, obj, cm, pod, busybox } from '../../helpers/manifests';
+import { remainingOf, stuckOf, isRemaining, refUids, sorted, orphanedPairs, blockedBy, gcSteps, stepIndex, expectOrder } from '../../helpers/results';
 
 // =========================================================================================================
 describe('R29 queue handling around attemptToDeleteItem', () => {
   it('R29: an owner that exists but is never observed (an events.k8s.io Event) is polled: its dependent is kept, then collected once the owner is deleted', () => {
-    const ev = k('events.k8s.io/v1', 'Event', 'ns1', 'web.17f3a1', {
+    const ev = obj('events.k8s.io/v1', 'Event', 'ns1', 'web.17f3a1', {
       extra: { regarding: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ns1', name: 'c' }, reason: 'Synced', note: 'synced', type: 'Normal', action: 'Sync', reportingController: 'example.com/syncer', reportingInstance: 'syncer-1', eventTime: '2025-01-01T00:00:00.000000Z' },
     });
-    const c = cm('c', { owners: [ref(ev)] });
-    const s = scenario(manifest(ev, c));
+    const c = cm('c', 'ns1', { owners: [ref(ev)] });
+    const s = scenario(manifests(ev, c));
 
     const atStart = s.simulate([]);
     expect(atStart.deleted).toEqual([]);
-    expect(refUids(kept(atStart, 'ConfigMap', 'c'))).toEqual(['uid-web.17f3a1']);
+    expect(refUids(remainingOf(atStart, 'ConfigMap', 'c'))).toEqual(['uid-web.17f3a1']);
     expect(atStart.aborted).toBeUndefined();
 
     const r = s.simulate([del('events.k8s.io/v1', 'Event', 'ns1', 'web.17f3a1', 'Background')]);
@@ -118,12 +29,12 @@ describe('R29 queue handling around attemptToDeleteItem', () => {
   });
 
   it('R29: a cluster-scoped dependent of a namespaced kind is dropped without retry: the run ends, the dependent stays', () => {
-    const parent = k('apps/v1', 'Deployment', 'ns1', 'parent', { extra: { spec: { replicas: 1 } } });
-    const bad = k('rbac.authorization.k8s.io/v1', 'ClusterRole', undefined, 'bad', { owners: [ref(parent)], extra: { rules: [] } });
-    const s = scenario(manifest(parent, bad));
+    const parent = obj('apps/v1', 'Deployment', 'ns1', 'parent', { extra: { spec: { replicas: 1 } } });
+    const bad = obj('rbac.authorization.k8s.io/v1', 'ClusterRole', undefined, 'bad', { owners: [ref(parent)], extra: { rules: [] } });
+    const s = scenario(manifests(parent, bad));
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'parent', 'Background')]);
     expect(names(r.deleted)).toEqual(['Deployment/parent']);
-    expect(kept(r, 'ClusterRole', 'bad')).toMatchObject({ beingDeleted: false, ownerReferences: [{ uid: 'uid-parent' }] });
+    expect(remainingOf(r, 'ClusterRole', 'bad')).toMatchObject({ beingDeleted: false, ownerReferences: [{ uid: 'uid-parent' }] });
     expect(r.aborted).toBeUndefined();
   });
 });
@@ -131,23 +42,23 @@ describe('R29 queue handling around attemptToDeleteItem', () => {
 // =========================================================================================================
 describe('R30 attemptToDeleteItem leaves terminating objects alone', () => {
   it('R30: a terminating dependent\'s references are never patched, not even a dangling one next to a solid owner', () => {
-    const p = cm('p');
-    const c = cm('c', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }, ref(p)], finalizers: [HOLD], terminating: true });
-    const s = scenario(manifest(p, c));
+    const p = cm('p', 'ns1');
+    const c = cm('c', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }, ref(p)], finalizers: [HOLD], ...TERMINATING });
+    const s = scenario(manifests(p, c));
     const r = s.simulate([]);
     expect(r.deleted).toEqual([]);
-    expect(kept(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
-    expect(refUids(kept(r, 'ConfigMap', 'c'))).toEqual(['uid-ghost', 'uid-p']);
+    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
+    expect(refUids(remainingOf(r, 'ConfigMap', 'c'))).toEqual(['uid-ghost', 'uid-p']);
     expect(gcSteps(r, undefined, 'c')).toEqual([]);
   });
 
   it('R30: a terminating dependent is not re-deleted when its owner is deleted Background', () => {
-    const o = cm('o');
-    const c = cm('c', { owners: [bref(o)], finalizers: [HOLD], terminating: true });
-    const s = scenario(manifest(o, c));
+    const o = cm('o', 'ns1');
+    const c = cm('c', 'ns1', { owners: [bref(o)], finalizers: [HOLD], ...TERMINATING });
+    const s = scenario(manifests(o, c));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'o', 'Background')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/o']);
-    expect(kept(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: true, finalizers: [HOLD], ownerReferences: [{ uid: 'uid-o' }] });
+    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: true, finalizers: [HOLD], ownerReferences: [{ uid: 'uid-o' }] });
     expect(gcSteps(r, undefined, 'c')).toEqual([]);
     expect(stuckOf(r, 'ConfigMap', 'c').blockedBy).toContainEqual(blockedBy('finalizer'));
   });
@@ -156,13 +67,13 @@ describe('R30 attemptToDeleteItem leaves terminating objects alone', () => {
 // =========================================================================================================
 describe('R31 the item itself is confirmed by a GET', () => {
   it('R31: an owner name now held by another uid is verified absent: the stale dependent goes, the namesake and its dependent stay', () => {
-    const namesake = cm('web', { uid: 'uid-web-new' });
-    const stale = cm('stale', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'web', uid: 'uid-web-old', blockOwnerDeletion: true }] });
-    const fresh = cm('fresh', { owners: [bref(namesake)] });
-    const s = scenario(manifest(stale, fresh, namesake));
+    const namesake = cm('web', 'ns1', { uid: 'uid-web-new' });
+    const stale = cm('stale', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'web', uid: 'uid-web-old', blockOwnerDeletion: true }] });
+    const fresh = cm('fresh', 'ns1', { owners: [bref(namesake)] });
+    const s = scenario(manifests(stale, fresh, namesake));
     const r = s.simulate([]);
     expect(names(r.deleted)).toEqual(['ConfigMap/stale']);
-    expect(refUids(kept(r, 'ConfigMap', 'fresh'))).toEqual(['uid-web-new']);
+    expect(refUids(remainingOf(r, 'ConfigMap', 'fresh'))).toEqual(['uid-web-new']);
     // The namesake is still a live owner for the GC: a Foreground delete of it waits for its dependent first.
     const r2 = s.simulate([del('v1', 'ConfigMap', 'ns1', 'web', 'Foreground')]);
     expectOrder(names(r2.deleted), 'ConfigMap/stale', 'ConfigMap/fresh', 'ConfigMap/web');
@@ -172,14 +83,14 @@ describe('R31 the item itself is confirmed by a GET', () => {
 // =========================================================================================================
 describe('R32 items waiting for their dependents only run processDeletingDependentsItem', () => {
   it('R32: an owner deleting its dependents is not classified: its own dangling reference is not patched while it waits', () => {
-    const p = cm('p');
-    const o = cm('o', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }, ref(p)], finalizers: ['foregroundDeletion'], terminating: true });
-    const c = cm('c', { owners: [bref(o)], finalizers: [HOLD], terminating: true });
-    const s = scenario(manifest(p, o, c));
+    const p = cm('p', 'ns1');
+    const o = cm('o', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }, ref(p)], finalizers: ['foregroundDeletion'], ...TERMINATING });
+    const c = cm('c', 'ns1', { owners: [bref(o)], finalizers: [HOLD], ...TERMINATING });
+    const s = scenario(manifests(p, o, c));
     const r = s.simulate([]);
     expect(r.deleted).toEqual([]);
-    expect(kept(r, 'ConfigMap', 'o')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
-    expect(refUids(kept(r, 'ConfigMap', 'o'))).toEqual(['uid-ghost', 'uid-p']);
+    expect(remainingOf(r, 'ConfigMap', 'o')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
+    expect(refUids(remainingOf(r, 'ConfigMap', 'o'))).toEqual(['uid-ghost', 'uid-p']);
     expect(gcSteps(r, 'patch-owner-references')).toEqual([]);
     expect(stuckOf(r, 'ConfigMap', 'o').blockedBy).toContainEqual(blockedBy('waiting-for-dependents', 'c'));
   });
@@ -188,114 +99,114 @@ describe('R32 items waiting for their dependents only run processDeletingDepende
 // =========================================================================================================
 describe('R34 classifying references', () => {
   it('R34 owner-same-name-different-uid: a ReplicaSet of a re-created Deployment (same name, new uid) is collected', () => {
-    const web = k('apps/v1', 'Deployment', 'ns1', 'web', { uid: 'uid-web-v2', extra: { spec: { replicas: 1 } } });
-    const oldRs = k('apps/v1', 'ReplicaSet', 'ns1', 'web-old', { owners: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'uid-web-v1', controller: true, blockOwnerDeletion: true }], extra: { spec: { replicas: 1 } } });
-    const newRs = k('apps/v1', 'ReplicaSet', 'ns1', 'web-new', { owners: [bref(web, { controller: true })], extra: { spec: { replicas: 1 } } });
-    const s = scenario(manifest(web, oldRs, newRs));
+    const web = obj('apps/v1', 'Deployment', 'ns1', 'web', { uid: 'uid-web-v2', extra: { spec: { replicas: 1 } } });
+    const oldRs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-old', { owners: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'uid-web-v1', controller: true, blockOwnerDeletion: true }], extra: { spec: { replicas: 1 } } });
+    const newRs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-new', { owners: [bref(web, { controller: true })], extra: { spec: { replicas: 1 } } });
+    const s = scenario(manifests(web, oldRs, newRs));
     const r = s.simulate([]);
     expect(names(r.deleted)).toEqual(['ReplicaSet/web-old']);
-    expect(refUids(kept(r, 'ReplicaSet', 'web-new'))).toEqual(['uid-web-v2']);
-    expect(kept(r, 'Deployment', 'web')).toMatchObject({ beingDeleted: false });
+    expect(refUids(remainingOf(r, 'ReplicaSet', 'web-new'))).toEqual(['uid-web-v2']);
+    expect(remainingOf(r, 'Deployment', 'web')).toMatchObject({ beingDeleted: false });
   });
 
   it('R34 resolvable-wrong-kind-same-name-and-uid: a reference with the right name and uid but another served kind is dangling', () => {
-    const rs = k('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', { extra: { spec: { replicas: 1 } } });
-    const wrong = cm('wrong', { owners: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web-5d8f', uid: 'uid-web-5d8f', blockOwnerDeletion: true }] });
-    const right = cm('right', { owners: [bref(rs)] });
-    const s = scenario(manifest(rs, wrong, right));
+    const rs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', { extra: { spec: { replicas: 1 } } });
+    const wrong = cm('wrong', 'ns1', { owners: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web-5d8f', uid: 'uid-web-5d8f', blockOwnerDeletion: true }] });
+    const right = cm('right', 'ns1', { owners: [bref(rs)] });
+    const s = scenario(manifests(rs, wrong, right));
     const r = s.simulate([]);
     expect(names(r.deleted)).toEqual(['ConfigMap/wrong']);
-    expect(refUids(kept(r, 'ConfigMap', 'right'))).toEqual(['uid-web-5d8f']);
-    expect(kept(r, 'ReplicaSet', 'web-5d8f')).toMatchObject({ beingDeleted: false });
+    expect(refUids(remainingOf(r, 'ConfigMap', 'right'))).toEqual(['uid-web-5d8f']);
+    expect(remainingOf(r, 'ReplicaSet', 'web-5d8f')).toMatchObject({ beingDeleted: false });
   });
 
   it('R34 right-uid-wrong-name: a reference with the owner\'s uid but another name is dangling', () => {
-    const owner = cm('web');
-    const typo = cm('typo', { owners: [bref(owner, { name: 'wbe' })] });
-    const right = cm('right', { owners: [bref(owner)] });
-    const s = scenario(manifest(owner, typo, right));
+    const owner = cm('web', 'ns1');
+    const typo = cm('typo', 'ns1', { owners: [bref(owner, { name: 'wbe' })] });
+    const right = cm('right', 'ns1', { owners: [bref(owner)] });
+    const s = scenario(manifests(owner, typo, right));
     const r = s.simulate([]);
     expect(names(r.deleted)).toEqual(['ConfigMap/typo']);
-    expect(refUids(kept(r, 'ConfigMap', 'right'))).toEqual(['uid-web']);
+    expect(refUids(remainingOf(r, 'ConfigMap', 'right'))).toEqual(['uid-web']);
   });
 
   it('R34 unresolvable-apiversion-kind-never-collected: a reference through a retired apiVersion is never resolved, even after the owner is gone', () => {
-    const web = k('apps/v1', 'Deployment', 'ns1', 'web', { extra: { spec: { replicas: 1 } } });
-    const rs = k('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', { owners: [bref(web, { apiVersion: 'extensions/v1beta1', controller: true })], extra: { spec: { replicas: 1 } } });
-    const s = scenario(manifest(web, rs));
+    const web = obj('apps/v1', 'Deployment', 'ns1', 'web', { extra: { spec: { replicas: 1 } } });
+    const rs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', { owners: [bref(web, { apiVersion: 'extensions/v1beta1', controller: true })], extra: { spec: { replicas: 1 } } });
+    const s = scenario(manifests(web, rs));
     const atStart = s.simulate([]);
     expect(atStart.deleted).toEqual([]);
     expect(atStart.aborted).toBeUndefined();
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Background')]);
     expect(names(r.deleted)).toEqual(['Deployment/web']);
-    expect(kept(r, 'ReplicaSet', 'web-5d8f')).toMatchObject({ beingDeleted: false, ownerReferences: [{ apiVersion: 'extensions/v1beta1', uid: 'uid-web' }] });
+    expect(remainingOf(r, 'ReplicaSet', 'web-5d8f')).toMatchObject({ beingDeleted: false, ownerReferences: [{ apiVersion: 'extensions/v1beta1', uid: 'uid-web' }] });
     expect(gcSteps(r, undefined, 'web-5d8f')).toEqual([]);
     expect(r.aborted).toBeUndefined();
   });
 
   it('R34 unresolvable-reference-blocks-classification-of-the-rest: one unmappable reference stops the dangling one from being removed, before and after the solid owner goes', () => {
-    const solid = cm('solid');
-    const c = cm('c', {
+    const solid = cm('solid', 'ns1');
+    const c = cm('c', 'ns1', {
       owners: [
         ref(solid),
         { apiVersion: 'unknown.group/v1', kind: 'Thing', name: 't', uid: 'uid-t' },
         { apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' },
       ],
     });
-    const s = scenario(manifest(solid, c));
+    const s = scenario(manifests(solid, c));
     const atStart = s.simulate([]);
     expect(atStart.deleted).toEqual([]);
-    expect(refUids(kept(atStart, 'ConfigMap', 'c'))).toEqual(['uid-solid', 'uid-t', 'uid-ghost']);
+    expect(refUids(remainingOf(atStart, 'ConfigMap', 'c'))).toEqual(['uid-solid', 'uid-t', 'uid-ghost']);
     expect(gcSteps(atStart, 'patch-owner-references')).toEqual([]);
     expect(atStart.aborted).toBeUndefined();
 
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'solid', 'Background')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/solid']);
-    expect(refUids(kept(r, 'ConfigMap', 'c'))).toEqual(['uid-solid', 'uid-t', 'uid-ghost']);
+    expect(refUids(remainingOf(r, 'ConfigMap', 'c'))).toEqual(['uid-solid', 'uid-t', 'uid-ghost']);
     expect(gcSteps(r, undefined, 'c')).toEqual([]);
   });
 
   it('R34: an owner Terminating only because of a foreign finalizer is solid: the dependent keeps it and drops the dangling one', () => {
-    const o = cm('o', { finalizers: [HOLD], terminating: true });
-    const q = cm('q');
-    const c = cm('c', { owners: [bref(o), bref(q)] });
-    const s = scenario(manifest(o, q, c));
+    const o = cm('o', 'ns1', { finalizers: [HOLD], ...TERMINATING });
+    const q = cm('q', 'ns1');
+    const c = cm('c', 'ns1', { owners: [bref(o), bref(q)] });
+    const s = scenario(manifests(o, q, c));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'q', 'Background')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/q']);
-    expect(kept(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: false, ownerReferences: [{ uid: 'uid-o' }] });
+    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: false, ownerReferences: [{ uid: 'uid-o' }] });
     expect(gcSteps(r, 'delete', 'c')).toEqual([]);
   });
 
   it('R34: a Pod owner in graceful termination (no kubelet) is solid', () => {
-    const p = k('v1', 'Pod', 'ns1', 'runner', { extra: podSpec('node-1') });
-    const q = cm('q');
-    const c = cm('c', { owners: [bref(p), bref(q)] });
-    const s = scenario(manifest(p, q, c));
+    const p = pod('runner', 'ns1', { ...busybox('node-1') });
+    const q = cm('q', 'ns1');
+    const c = cm('c', 'ns1', { owners: [bref(p), bref(q)] });
+    const s = scenario(manifests(p, q, c));
     const r = s.simulate([del('v1', 'Pod', 'ns1', 'runner', 'Background'), del('v1', 'ConfigMap', 'ns1', 'q', 'Background')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/q']);
-    expect(kept(r, 'Pod', 'runner')).toMatchObject({ beingDeleted: true });
-    expect(kept(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: false, ownerReferences: [{ uid: 'uid-runner' }] });
+    expect(remainingOf(r, 'Pod', 'runner')).toMatchObject({ beingDeleted: true });
+    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: false, ownerReferences: [{ uid: 'uid-runner' }] });
   });
 });
 
 // =========================================================================================================
 describe('R35 deciding: patch, Foreground delete, or delete by the item\'s own finalizers', () => {
   it('R35 one-dangling-one-solid-owner-at-startup: the dangling reference is patched away, the object stays', () => {
-    const o = cm('o');
-    const c = cm('c', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost', blockOwnerDeletion: true }, bref(o)] });
-    const s = scenario(manifest(o, c));
+    const o = cm('o', 'ns1');
+    const c = cm('c', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost', blockOwnerDeletion: true }, bref(o)] });
+    const s = scenario(manifests(o, c));
     const r = s.simulate([]);
     expect(r.deleted).toEqual([]);
-    expect(kept(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: false, ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: true }] });
+    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: false, ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: true }] });
     expect(gcSteps(r, 'patch-owner-references', 'c').length).toBeGreaterThan(0);
     expect(gcSteps(r, 'delete')).toEqual([]);
   });
 
   it('R35 foreground-chain-all-blocking: Deployment → ReplicaSet → Pod go bottom-up, the ReplicaSet deleted Foreground without any patch', () => {
-    const d = k('apps/v1', 'Deployment', 'ns1', 'web', { extra: { spec: { replicas: 1 } } });
-    const rs = k('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', { owners: [bref(d, { controller: true })], extra: { spec: { replicas: 1 } } });
-    const p = k('v1', 'Pod', 'ns1', 'web-5d8f-x2x7q', { owners: [bref(rs, { controller: true })], extra: podSpec() });
-    const s = scenario(manifest(d, rs, p));
+    const d = obj('apps/v1', 'Deployment', 'ns1', 'web', { extra: { spec: { replicas: 1 } } });
+    const rs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', { owners: [bref(d, { controller: true })], extra: { spec: { replicas: 1 } } });
+    const p = pod('web-5d8f-x2x7q', 'ns1', { owners: [bref(rs, { controller: true })], ...busybox() });
+    const s = scenario(manifests(d, rs, p));
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Foreground')]);
     // Pod before ReplicaSet proves the GC deleted the ReplicaSet with Foreground (R35 ii).
     expect(names(r.deleted)).toEqual(['Pod/web-5d8f-x2x7q', 'ReplicaSet/web-5d8f', 'Deployment/web']);
@@ -305,9 +216,9 @@ describe('R35 deciding: patch, Foreground delete, or delete by the item\'s own f
   });
 
   it('R35 waiting-plus-dangling-owner-is-garbage: no solid owner, no dependents → the item is deleted, not patched', () => {
-    const o = cm('o', { finalizers: ['foregroundDeletion'], terminating: true });
-    const c = cm('c', { owners: [bref(o), { apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }] });
-    const s = scenario(manifest(o, c));
+    const o = cm('o', 'ns1', { finalizers: ['foregroundDeletion'], ...TERMINATING });
+    const c = cm('c', 'ns1', { owners: [bref(o), { apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }] });
+    const s = scenario(manifests(o, c));
     const r = s.simulate([]);
     expect(names(r.deleted)).toEqual(['ConfigMap/c', 'ConfigMap/o']);
     expect(gcSteps(r, 'patch-owner-references')).toEqual([]);
@@ -315,9 +226,9 @@ describe('R35 deciding: patch, Foreground delete, or delete by the item\'s own f
   });
 
   it('R35 gc-deletes-orphaned-object-honouring-its-foreground-finalizer: garbage carrying foregroundDeletion is deleted Foreground, its dependent goes first', () => {
-    const c = cm('c', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }], finalizers: ['foregroundDeletion'] });
-    const g = cm('g', { owners: [bref(c)] });
-    const s = scenario(manifest(c, g));
+    const c = cm('c', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }], finalizers: ['foregroundDeletion'] });
+    const g = cm('g', 'ns1', { owners: [bref(c)] });
+    const s = scenario(manifests(c, g));
     const r = s.simulate([]);
     // Background would remove c at once (R4 drops the GC finalizer), then g: the order tells the policy.
     expect(names(r.deleted)).toEqual(['ConfigMap/g', 'ConfigMap/c']);
@@ -325,25 +236,25 @@ describe('R35 deciding: patch, Foreground delete, or delete by the item\'s own f
   });
 
   it('R35 gc-deletes-orphaned-object-honouring-its-orphan-finalizer: garbage carrying orphan is deleted Orphan, its dependent is kept', () => {
-    const c = cm('c', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }], finalizers: ['orphan'] });
-    const g = cm('g', { owners: [bref(c, { controller: true })] });
-    const s = scenario(manifest(c, g));
+    const c = cm('c', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }], finalizers: ['orphan'] });
+    const g = cm('g', 'ns1', { owners: [bref(c, { controller: true })] });
+    const s = scenario(manifests(c, g));
     const r = s.simulate([]);
     expect(names(r.deleted)).toEqual(['ConfigMap/c']);
-    expect(kept(r, 'ConfigMap', 'g')).toMatchObject({ beingDeleted: false, ownerReferences: [] });
+    expect(remainingOf(r, 'ConfigMap', 'g')).toMatchObject({ beingDeleted: false, ownerReferences: [] });
     expect(orphanedPairs(r)).toEqual(['ConfigMap/g<-uid-c']);
   });
 
   it('R35 null-policy-cronjob-background-and-gc-explicit-policy: a bare CronJob DELETE is Background and the GC deletes the Job with an explicit Background, not the batch/v1 orphan default', () => {
-    const cj = k('batch/v1', 'CronJob', 'ns1', 'nightly', {
+    const cj = obj('batch/v1', 'CronJob', 'ns1', 'nightly', {
       extra: { spec: { schedule: '0 0 * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'app', image: 'busybox:1.36' }] } } } } } },
     });
-    const job = k('batch/v1', 'Job', 'ns1', 'nightly-28958400', {
+    const job = obj('batch/v1', 'Job', 'ns1', 'nightly-28958400', {
       owners: [bref(cj, { controller: true })],
       extra: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'app', image: 'busybox:1.36' }] } } } },
     });
-    const pod = k('v1', 'Pod', 'ns1', 'nightly-28958400-abcde', { owners: [bref(job, { controller: true })], extra: podSpec() });
-    const s = scenario(manifest(cj, job, pod));
+    const jobPod = pod('nightly-28958400-abcde', 'ns1', { owners: [bref(job, { controller: true })], ...busybox() });
+    const s = scenario(manifests(cj, job, jobPod));
     const r = s.simulate([del('batch/v1', 'CronJob', 'ns1', 'nightly', null)]);
     expect(names(r.deleted)).toEqual(['CronJob/nightly', 'Job/nightly-28958400', 'Pod/nightly-28958400-abcde']);
     expect(r.orphaned).toEqual([]);
@@ -354,18 +265,18 @@ describe('R35 deciding: patch, Foreground delete, or delete by the item\'s own f
     // o1 and o2 wait (Terminating with foregroundDeletion at start); i has a dependent x that is deleting its
     // dependents (observed with foregroundDeletion) → cycle breaker. i keeps a foreign finalizer so it remains
     // whichever way the following DELETE ends (R36).
-    const o1 = cm('o1', { finalizers: ['foregroundDeletion'], terminating: true });
-    const o2 = cm('o2', { finalizers: ['foregroundDeletion'], terminating: true });
-    const i = cm('i', { owners: [bref(o1), ref(o2)], finalizers: ['example.com/keep'] });
-    const x = cm('x', { owners: [bref(i)], finalizers: ['foregroundDeletion', HOLD], terminating: true });
-    const s = scenario(manifest(o1, o2, i, x));
+    const o1 = cm('o1', 'ns1', { finalizers: ['foregroundDeletion'], ...TERMINATING });
+    const o2 = cm('o2', 'ns1', { finalizers: ['foregroundDeletion'], ...TERMINATING });
+    const i = cm('i', 'ns1', { owners: [bref(o1), ref(o2)], finalizers: ['example.com/keep'] });
+    const x = cm('x', 'ns1', { owners: [bref(i)], finalizers: ['foregroundDeletion', HOLD], ...TERMINATING });
+    const s = scenario(manifests(o1, o2, i, x));
     const r = s.simulate([]);
     expect(sorted(names(r.deleted))).toEqual(['ConfigMap/o1', 'ConfigMap/o2']);
-    const left = kept(r, 'ConfigMap', 'i');
+    const left = remainingOf(r, 'ConfigMap', 'i');
     expect(left).toMatchObject({ beingDeleted: true, ownerReferences: [{ uid: 'uid-o1', blockOwnerDeletion: false }, { uid: 'uid-o2' }] });
     expect(left.ownerReferences[1].blockOwnerDeletion).toBeUndefined();
     expect(left.finalizers).toContain('example.com/keep');
-    expect(kept(r, 'ConfigMap', 'x')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
+    expect(remainingOf(r, 'ConfigMap', 'x')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
     const patch = stepIndex(r, (st) => st.actor === 'garbage-collector' && st.action === 'patch-owner-references' && st.target.name === 'i');
     const gcDelete = stepIndex(r, (st) => st.actor === 'garbage-collector' && st.action === 'delete' && st.target.name === 'i');
     expect(patch).toBeGreaterThanOrEqual(0);
@@ -373,14 +284,14 @@ describe('R35 deciding: patch, Foreground delete, or delete by the item\'s own f
   });
 
   it('R35(ii): for a custom resource (JSON merge patch fallback) every reference gets an explicit blockOwnerDeletion:false', () => {
-    const o1 = cm('o1', { finalizers: ['foregroundDeletion'], terminating: true });
-    const o2 = cm('o2', { finalizers: ['foregroundDeletion'], terminating: true });
-    const i = k('example.com/v1', 'Gadget', 'ns1', 'i', { owners: [bref(o1), ref(o2)], finalizers: ['example.com/keep'], extra: { spec: { size: 1 } } });
-    const x = cm('x', { owners: [bref(i)], finalizers: ['foregroundDeletion', HOLD], terminating: true });
-    const s = scenario(manifest(o1, o2, i, x));
+    const o1 = cm('o1', 'ns1', { finalizers: ['foregroundDeletion'], ...TERMINATING });
+    const o2 = cm('o2', 'ns1', { finalizers: ['foregroundDeletion'], ...TERMINATING });
+    const i = obj('example.com/v1', 'Gadget', 'ns1', 'i', { owners: [bref(o1), ref(o2)], finalizers: ['example.com/keep'], extra: { spec: { size: 1 } } });
+    const x = cm('x', 'ns1', { owners: [bref(i)], finalizers: ['foregroundDeletion', HOLD], ...TERMINATING });
+    const s = scenario(manifests(o1, o2, i, x));
     const r = s.simulate([]);
     expect(sorted(names(r.deleted))).toEqual(['ConfigMap/o1', 'ConfigMap/o2']);
-    expect(kept(r, 'Gadget', 'i')).toMatchObject({
+    expect(remainingOf(r, 'Gadget', 'i')).toMatchObject({
       beingDeleted: true,
       ownerReferences: [
         { uid: 'uid-o1', blockOwnerDeletion: false },
@@ -396,14 +307,14 @@ describe('R36 how the GC issues its DELETE', () => {
   it('R36/R51: the cycle breaker\'s Foreground DELETE carries the pre-patch resourceVersion and conflicts with its own unblock patch; the item\'s fate then depends on timing', () => {
     // The 409 (owners changed) re-queues i with backoff while R24 wakes o, which finishes. If o is already gone
     // when i is re-classified, i is deleted Background and goes; otherwise Foreground and it waits for x forever.
-    const o = cm('o');
-    const i = cm('i', { owners: [bref(o)] });
-    const x = cm('x', { owners: [bref(i)], finalizers: ['foregroundDeletion', HOLD], terminating: true });
-    const s = scenario(manifest(o, i, x));
+    const o = cm('o', 'ns1');
+    const i = cm('i', 'ns1', { owners: [bref(o)] });
+    const x = cm('x', 'ns1', { owners: [bref(i)], finalizers: ['foregroundDeletion', HOLD], ...TERMINATING });
+    const s = scenario(manifests(o, i, x));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'o', 'Foreground')]);
     expect(names(r.deleted)).toContain('ConfigMap/o');
-    expect(kept(r, 'ConfigMap', 'x')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
-    if (isRemaining(r, 'ConfigMap', 'i')) expect(kept(r, 'ConfigMap', 'i')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
+    expect(remainingOf(r, 'ConfigMap', 'x')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
+    if (isRemaining(r, 'ConfigMap', 'i')) expect(remainingOf(r, 'ConfigMap', 'i')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
     expect(r.notes.length).toBeGreaterThan(0);
   });
 });
@@ -411,33 +322,33 @@ describe('R36 how the GC issues its DELETE', () => {
 // =========================================================================================================
 describe('R37 the absent-owner cache is keyed by coordinates and namespace', () => {
   it('R37 two-children-of-same-missing-owner: both children are collected', () => {
-    const gone: Ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-5d8f', uid: 'uid-web-5d8f', controller: true, blockOwnerDeletion: true };
-    const p1 = k('v1', 'Pod', 'ns1', 'web-5d8f-aaaaa', { owners: [gone], extra: podSpec() });
-    const p2 = k('v1', 'Pod', 'ns1', 'web-5d8f-bbbbb', { owners: [gone], extra: podSpec() });
-    const s = scenario(manifest(p1, p2));
+    const gone: OwnerReference = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-5d8f', uid: 'uid-web-5d8f', controller: true, blockOwnerDeletion: true };
+    const p1 = pod('web-5d8f-aaaaa', 'ns1', { owners: [gone], ...busybox() });
+    const p2 = pod('web-5d8f-bbbbb', 'ns1', { owners: [gone], ...busybox() });
+    const s = scenario(manifests(p1, p2));
     const r = s.simulate([]);
     expect(sorted(names(r.deleted))).toEqual(['Pod/web-5d8f-aaaaa', 'Pod/web-5d8f-bbbbb']);
     expect(r.remaining).toEqual([]);
   });
 
   it('R37 cross-namespace-reference-does-not-hurt-valid-children: caching the owner as absent in ns1 does not make it absent for its child in ns2', () => {
-    const shared = k('v1', 'ConfigMap', 'ns2', 'shared');
-    const helper = k('v1', 'ConfigMap', 'ns2', 'helper');
-    const good = k('v1', 'ConfigMap', 'ns2', 'good', { owners: [bref(shared), bref(helper)] });
-    const bad = k('v1', 'ConfigMap', 'ns1', 'bad', { owners: [bref(shared)] });
-    const s = scenario(manifest(bad, shared, helper, good));
+    const shared = obj('v1', 'ConfigMap', 'ns2', 'shared');
+    const helper = obj('v1', 'ConfigMap', 'ns2', 'helper');
+    const good = obj('v1', 'ConfigMap', 'ns2', 'good', { owners: [bref(shared), bref(helper)] });
+    const bad = obj('v1', 'ConfigMap', 'ns1', 'bad', { owners: [bref(shared)] });
+    const s = scenario(manifests(bad, shared, helper, good));
     // Start-up collects bad (its owner is absent in ns1); the helper's deletion later re-classifies good.
     const r = s.simulate([del('v1', 'ConfigMap', 'ns2', 'helper', 'Background')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/bad', 'ConfigMap/helper']);
-    expect(kept(r, 'ConfigMap', 'good')).toMatchObject({ namespace: 'ns2', beingDeleted: false, ownerReferences: [{ uid: 'uid-shared' }] });
-    expect(kept(r, 'ConfigMap', 'shared')).toMatchObject({ namespace: 'ns2', beingDeleted: false });
+    expect(remainingOf(r, 'ConfigMap', 'good')).toMatchObject({ namespace: 'ns2', beingDeleted: false, ownerReferences: [{ uid: 'uid-shared' }] });
+    expect(remainingOf(r, 'ConfigMap', 'shared')).toMatchObject({ namespace: 'ns2', beingDeleted: false });
   });
 
   it('R37: a missing cluster-scoped owner is absent cluster-wide: its children in two namespaces are both collected', () => {
-    const gone: Ref = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'gone', uid: 'uid-gone' };
-    const a = k('v1', 'ConfigMap', 'ns1', 'a', { owners: [gone] });
-    const b = k('v1', 'ConfigMap', 'ns2', 'b', { owners: [gone] });
-    const s = scenario(manifest(a, b));
+    const gone: OwnerReference = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'gone', uid: 'uid-gone' };
+    const a = obj('v1', 'ConfigMap', 'ns1', 'a', { owners: [gone] });
+    const b = obj('v1', 'ConfigMap', 'ns2', 'b', { owners: [gone] });
+    const s = scenario(manifests(a, b));
     const r = s.simulate([]);
     expect(sorted(names(r.deleted))).toEqual(['ConfigMap/a', 'ConfigMap/b']);
   });
@@ -446,11 +357,11 @@ describe('R37 the absent-owner cache is keyed by coordinates and namespace', () 
 // =========================================================================================================
 describe('R38 processDeletingDependentsItem', () => {
   it('R38 foreground-mixed-blockownerdeletion: all dependents are collected, the owner waits only for the blocking one', () => {
-    const o = cm('o');
-    const blocking = cm('blocking', { owners: [bref(o)] });
-    const explicitFalse = cm('explicit-false', { owners: [ref(o, { blockOwnerDeletion: false })] });
-    const unset = cm('unset', { owners: [ref(o)] });
-    const s = scenario(manifest(o, blocking, explicitFalse, unset));
+    const o = cm('o', 'ns1');
+    const blocking = cm('blocking', 'ns1', { owners: [bref(o)] });
+    const explicitFalse = cm('explicit-false', 'ns1', { owners: [ref(o, { blockOwnerDeletion: false })] });
+    const unset = cm('unset', 'ns1', { owners: [ref(o)] });
+    const s = scenario(manifests(o, blocking, explicitFalse, unset));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'o', 'Foreground')]);
     expect(sorted(names(r.deleted))).toEqual(['ConfigMap/blocking', 'ConfigMap/explicit-false', 'ConfigMap/o', 'ConfigMap/unset']);
     expectOrder(names(r.deleted), 'ConfigMap/blocking', 'ConfigMap/o');
@@ -458,14 +369,14 @@ describe('R38 processDeletingDependentsItem', () => {
   });
 
   it('R38: a blocking dependent that is itself deleting its dependents is left to finish; the owner goes when it does', () => {
-    const o = cm('o');
-    const c = cm('c', { owners: [bref(o)] });
-    const g = cm('g', { owners: [bref(c)], finalizers: [HOLD] });
-    const s = scenario(manifest(o, c, g));
+    const o = cm('o', 'ns1');
+    const c = cm('c', 'ns1', { owners: [bref(o)] });
+    const g = cm('g', 'ns1', { owners: [bref(c)], finalizers: [HOLD] });
+    const s = scenario(manifests(o, c, g));
     // c is already waiting for g when o is deleted; g's finalizer never goes, so c and o wait.
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'c', 'Foreground'), del('v1', 'ConfigMap', 'ns1', 'o', 'Foreground')]);
     expect(r.deleted).toEqual([]);
-    expect(kept(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'], ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: true }] });
+    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'], ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: true }] });
     expect(stuckOf(r, 'ConfigMap', 'o').blockedBy).toContainEqual(blockedBy('waiting-for-dependents', 'c'));
     expect(gcSteps(r, 'delete', 'c')).toEqual([]);
   });
@@ -474,44 +385,44 @@ describe('R38 processDeletingDependentsItem', () => {
 // =========================================================================================================
 describe('R39 removeFinalizer removes exactly one finalizer', () => {
   it('R39: after a Foreground delete the GC removes only foregroundDeletion; the foreign finalizers keep their order', () => {
-    const o = cm('o', { finalizers: ['example.com/a', 'example.com/b'] });
-    const s = scenario(manifest(o));
+    const o = cm('o', 'ns1', { finalizers: ['example.com/a', 'example.com/b'] });
+    const s = scenario(manifests(o));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'o', 'Foreground')]);
     expect(r.deleted).toEqual([]);
-    expect(kept(r, 'ConfigMap', 'o')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/a', 'example.com/b'] });
+    expect(remainingOf(r, 'ConfigMap', 'o')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/a', 'example.com/b'] });
     expect(gcSteps(r, 'remove-finalizer', 'o').length).toBe(1);
     expect(stuckOf(r, 'ConfigMap', 'o').blockedBy).toContainEqual(blockedBy('finalizer'));
   });
 
   it('R39: after orphaning the GC removes only orphan; the foreign finalizer stays', () => {
-    const o = cm('o', { finalizers: ['example.com/a'] });
-    const c = cm('c', { owners: [bref(o)] });
-    const s = scenario(manifest(o, c));
+    const o = cm('o', 'ns1', { finalizers: ['example.com/a'] });
+    const c = cm('c', 'ns1', { owners: [bref(o)] });
+    const s = scenario(manifests(o, c));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'o', 'Orphan')]);
     expect(r.deleted).toEqual([]);
-    expect(kept(r, 'ConfigMap', 'o')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/a'] });
-    expect(kept(r, 'ConfigMap', 'c')).toMatchObject({ ownerReferences: [] });
+    expect(remainingOf(r, 'ConfigMap', 'o')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/a'] });
+    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({ ownerReferences: [] });
   });
 });
 
 // =========================================================================================================
 describe('R40 orphaning', () => {
   it('R40 orphan-policy-strips-references: every direct dependent loses every reference with the owner\'s uid, then the owner\'s orphan finalizer goes', () => {
-    const rs = k('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', { extra: { spec: { replicas: 2 } } });
-    const keep = cm('keep');
-    const p1 = k('v1', 'Pod', 'ns1', 'web-5d8f-aaaaa', { owners: [bref(rs, { controller: true })], extra: podSpec() });
-    const p2 = k('v1', 'Pod', 'ns1', 'web-5d8f-bbbbb', { owners: [bref(rs, { controller: true })], extra: podSpec() });
-    const shared = cm('shared', { owners: [ref(rs), bref(keep)] });
-    const twice = cm('twice', { owners: [bref(rs, { controller: true }), ref(rs)] }); // duplicate uid (R14 accepts it)
-    const grandchild = cm('grandchild', { owners: [bref(shared)] });
-    const s = scenario(manifest(rs, keep, p1, p2, shared, twice, grandchild));
+    const rs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', { extra: { spec: { replicas: 2 } } });
+    const keep = cm('keep', 'ns1');
+    const p1 = pod('web-5d8f-aaaaa', 'ns1', { owners: [bref(rs, { controller: true })], ...busybox() });
+    const p2 = pod('web-5d8f-bbbbb', 'ns1', { owners: [bref(rs, { controller: true })], ...busybox() });
+    const shared = cm('shared', 'ns1', { owners: [ref(rs), bref(keep)] });
+    const twice = cm('twice', 'ns1', { owners: [bref(rs, { controller: true }), ref(rs)] }); // duplicate uid (R14 accepts it)
+    const grandchild = cm('grandchild', 'ns1', { owners: [bref(shared)] });
+    const s = scenario(manifests(rs, keep, p1, p2, shared, twice, grandchild));
     const r = s.simulate([del('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', 'Orphan')]);
     expect(names(r.deleted)).toEqual(['ReplicaSet/web-5d8f']);
-    expect(refUids(kept(r, 'Pod', 'web-5d8f-aaaaa'))).toEqual([]);
-    expect(refUids(kept(r, 'Pod', 'web-5d8f-bbbbb'))).toEqual([]);
-    expect(refUids(kept(r, 'ConfigMap', 'shared'))).toEqual(['uid-keep']);
-    expect(refUids(kept(r, 'ConfigMap', 'twice'))).toEqual([]);
-    expect(refUids(kept(r, 'ConfigMap', 'grandchild'))).toEqual(['uid-shared']); // only direct dependents are touched
+    expect(refUids(remainingOf(r, 'Pod', 'web-5d8f-aaaaa'))).toEqual([]);
+    expect(refUids(remainingOf(r, 'Pod', 'web-5d8f-bbbbb'))).toEqual([]);
+    expect(refUids(remainingOf(r, 'ConfigMap', 'shared'))).toEqual(['uid-keep']);
+    expect(refUids(remainingOf(r, 'ConfigMap', 'twice'))).toEqual([]);
+    expect(refUids(remainingOf(r, 'ConfigMap', 'grandchild'))).toEqual(['uid-shared']); // only direct dependents are touched
     expect(orphanedPairs(r)).toEqual([
       'ConfigMap/shared<-uid-web-5d8f',
       'ConfigMap/twice<-uid-web-5d8f',
@@ -529,25 +440,25 @@ describe('R40 orphaning', () => {
   });
 
   it('R40 orphan-delete-ignores-blockownerdeletion: a blocking reference does not hold an Orphan delete', () => {
-    const o = cm('o');
-    const c = cm('c', { owners: [bref(o, { controller: true })] });
-    const s = scenario(manifest(o, c));
+    const o = cm('o', 'ns1');
+    const c = cm('c', 'ns1', { owners: [bref(o, { controller: true })] });
+    const s = scenario(manifests(o, c));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'o', 'Orphan')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/o']);
-    expect(kept(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: false, ownerReferences: [] });
+    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: false, ownerReferences: [] });
     expect(orphanedPairs(r)).toEqual(['ConfigMap/c<-uid-o']);
     expect(r.stuck).toEqual([]);
   });
 
   it('R40 orphaning-patches-terminating-dependents-too: a Terminating dependent loses its reference as well', () => {
-    const o = cm('o');
-    const dying = cm('dying', { owners: [bref(o)], finalizers: [HOLD], terminating: true });
-    const live = cm('live', { owners: [ref(o)] });
-    const s = scenario(manifest(o, dying, live));
+    const o = cm('o', 'ns1');
+    const dying = cm('dying', 'ns1', { owners: [bref(o)], finalizers: [HOLD], ...TERMINATING });
+    const live = cm('live', 'ns1', { owners: [ref(o)] });
+    const s = scenario(manifests(o, dying, live));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'o', 'Orphan')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/o']);
-    expect(kept(r, 'ConfigMap', 'dying')).toMatchObject({ beingDeleted: true, finalizers: [HOLD], ownerReferences: [] });
-    expect(kept(r, 'ConfigMap', 'live')).toMatchObject({ beingDeleted: false, ownerReferences: [] });
+    expect(remainingOf(r, 'ConfigMap', 'dying')).toMatchObject({ beingDeleted: true, finalizers: [HOLD], ownerReferences: [] });
+    expect(remainingOf(r, 'ConfigMap', 'live')).toMatchObject({ beingDeleted: false, ownerReferences: [] });
     expect(orphanedPairs(r)).toEqual(['ConfigMap/dying<-uid-o', 'ConfigMap/live<-uid-o']);
   });
 });
@@ -555,49 +466,49 @@ describe('R40 orphaning', () => {
 // =========================================================================================================
 describe('R41 (and R33) the GC never touches objects without owners; stable cycles stay', () => {
   it('R41 two-object-cycle-no-deletion: two live objects owning each other are left alone', () => {
-    const a = cm('a');
-    const b = cm('b');
+    const a = cm('a', 'ns1');
+    const b = cm('b', 'ns1');
     a.owners = [bref(b)];
     b.owners = [bref(a)];
-    const r = scenario(manifest(a, b)).simulate([]);
+    const r = scenario(manifests(a, b)).simulate([]);
     expect(r.deleted).toEqual([]);
-    expect(refUids(kept(r, 'ConfigMap', 'a'))).toEqual(['uid-b']);
-    expect(refUids(kept(r, 'ConfigMap', 'b'))).toEqual(['uid-a']);
+    expect(refUids(remainingOf(r, 'ConfigMap', 'a'))).toEqual(['uid-b']);
+    expect(refUids(remainingOf(r, 'ConfigMap', 'b'))).toEqual(['uid-a']);
     expect(gcSteps(r)).toEqual([]);
   });
 
   it('R41 self-reference-no-deletion: an object owning itself is left alone', () => {
-    const a = cm('a');
+    const a = cm('a', 'ns1');
     a.owners = [bref(a, { controller: true })];
-    const r = scenario(manifest(a)).simulate([]);
+    const r = scenario(manifests(a)).simulate([]);
     expect(r.deleted).toEqual([]);
-    expect(kept(r, 'ConfigMap', 'a')).toMatchObject({ beingDeleted: false, finalizers: [], ownerReferences: [{ uid: 'uid-a' }] });
+    expect(remainingOf(r, 'ConfigMap', 'a')).toMatchObject({ beingDeleted: false, finalizers: [], ownerReferences: [{ uid: 'uid-a' }] });
     expect(gcSteps(r)).toEqual([]);
   });
 
   it('R33/R41: objects without owners are never touched by the GC, whatever finalizers they carry, while a cascade runs next to them', () => {
-    const withFg = cm('with-foreground', { finalizers: ['foregroundDeletion'] });
-    const withOrphan = cm('with-orphan', { finalizers: ['orphan'] });
-    const withForeign = cm('with-foreign', { finalizers: [HOLD] });
-    const dyingForeign = cm('dying-foreign', { finalizers: [HOLD], terminating: true });
-    const o = cm('o');
-    const c = cm('c', { owners: [bref(o)] });
-    const s = scenario(manifest(withFg, withOrphan, withForeign, dyingForeign, o, c));
+    const withFg = cm('with-foreground', 'ns1', { finalizers: ['foregroundDeletion'] });
+    const withOrphan = cm('with-orphan', 'ns1', { finalizers: ['orphan'] });
+    const withForeign = cm('with-foreign', 'ns1', { finalizers: [HOLD] });
+    const dyingForeign = cm('dying-foreign', 'ns1', { finalizers: [HOLD], ...TERMINATING });
+    const o = cm('o', 'ns1');
+    const c = cm('c', 'ns1', { owners: [bref(o)] });
+    const s = scenario(manifests(withFg, withOrphan, withForeign, dyingForeign, o, c));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'o', 'Background')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/o', 'ConfigMap/c']);
-    expect(kept(r, 'ConfigMap', 'with-foreground')).toMatchObject({ beingDeleted: false, finalizers: ['foregroundDeletion'] });
-    expect(kept(r, 'ConfigMap', 'with-orphan')).toMatchObject({ beingDeleted: false, finalizers: ['orphan'] });
-    expect(kept(r, 'ConfigMap', 'with-foreign')).toMatchObject({ beingDeleted: false, finalizers: [HOLD] });
-    expect(kept(r, 'ConfigMap', 'dying-foreign')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
+    expect(remainingOf(r, 'ConfigMap', 'with-foreground')).toMatchObject({ beingDeleted: false, finalizers: ['foregroundDeletion'] });
+    expect(remainingOf(r, 'ConfigMap', 'with-orphan')).toMatchObject({ beingDeleted: false, finalizers: ['orphan'] });
+    expect(remainingOf(r, 'ConfigMap', 'with-foreign')).toMatchObject({ beingDeleted: false, finalizers: [HOLD] });
+    expect(remainingOf(r, 'ConfigMap', 'dying-foreign')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
     // The GC's only target is c (its delete, and the removal that follows it); no ownerless object is touched.
     expect([...new Set(gcSteps(r).map((st) => st.target.name))]).toEqual(['c']);
   });
 
   it('R41: an ownerless object is modified by the GC only to remove its own GC finalizer', () => {
-    const o = cm('o', { finalizers: [HOLD] });
-    const s = scenario(manifest(o));
+    const o = cm('o', 'ns1', { finalizers: [HOLD] });
+    const s = scenario(manifests(o));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'o', 'Orphan')]);
-    expect(kept(r, 'ConfigMap', 'o')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
+    expect(remainingOf(r, 'ConfigMap', 'o')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
     expect(gcSteps(r).map((st) => `${st.action} ${st.target.name}`)).toEqual(['remove-finalizer o']);
   });
 });

@@ -5,136 +5,10 @@
 
 import { describe, it, expect } from 'vitest';
 import { scenario, del, names } from '../../helpers/scenario';
-import type { BlockType, RemainingEntry, SimulationResult, StuckEntry } from '../../../server/src/engine/simulation/types';
+import { type OwnerReference, type ObjectSpec, manifests, ref, ctl, cm, deploy, rs, clusterRole, pv, crd } from '../../helpers/manifests';
+import { remainingOf, stuckOf, removedAt, sorted, blockTypes, waitedOn, expectKept } from '../../helpers/results';
 
-// ---------------------------------------------------------------------------------------------------
-// Manifest builders
-
-interface Ref {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-interface Obj {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  namespace?: string;
-  uid: string;
-  owners?: Ref[];
-  finalizers?: string[];
-  deleting?: boolean;
-  body?: string;
-}
-
-function yamlOf(o: Obj): string {
-  const l = [`apiVersion: ${o.apiVersion}`, `kind: ${o.kind}`, 'metadata:', `  name: ${o.name}`];
-  if (o.namespace !== undefined) l.push(`  namespace: ${o.namespace}`);
-  l.push(`  uid: ${o.uid}`);
-  if (o.deleting) l.push('  deletionTimestamp: "2024-05-01T10:00:00Z"');
-  if (o.finalizers?.length) {
-    l.push('  finalizers:');
-    for (const f of o.finalizers) l.push(`  - ${f}`);
-  }
-  if (o.owners?.length) {
-    l.push('  ownerReferences:');
-    for (const r of o.owners) {
-      l.push(`  - apiVersion: ${r.apiVersion}`, `    kind: ${r.kind}`, `    name: ${r.name}`, `    uid: ${r.uid}`);
-      if (r.controller !== undefined) l.push(`    controller: ${r.controller}`);
-      if (r.blockOwnerDeletion !== undefined) l.push(`    blockOwnerDeletion: ${r.blockOwnerDeletion}`);
-    }
-  }
-  if (o.body) l.push(o.body.trimEnd());
-  return l.join('\n') + '\n';
-}
-
-const manifests = (...objs: (Obj | string)[]) => objs.map((o) => (typeof o === 'string' ? o : yamlOf(o))).join('---\n');
-
-const ctl = (o: Obj): Ref => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.name, uid: o.uid, controller: true, blockOwnerDeletion: true });
-const plain = (o: Obj): Ref => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.name, uid: o.uid });
-/** A reference with some coordinates changed. */
-const refWith = (o: Obj, change: Partial<Ref>): Ref => ({ ...plain(o), ...change });
-
-type Extra = Partial<Obj>;
-const cm = (name: string, namespace: string, x: Extra = {}): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', name, namespace, uid: `uid-${name}`, ...x });
-const deploy = (name: string, namespace: string, x: Extra = {}): Obj => ({ apiVersion: 'apps/v1', kind: 'Deployment', name, namespace, uid: `uid-${name}`, ...x });
-const rs = (name: string, namespace: string, x: Extra = {}): Obj => ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name, namespace, uid: `uid-${name}`, ...x });
-const clusterRole = (name: string, x: Extra = {}): Obj => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name, uid: `uid-${name}`, ...x });
-const pv = (name: string, x: Extra = {}): Obj => ({
-  apiVersion: 'v1',
-  kind: 'PersistentVolume',
-  name,
-  uid: `uid-${name}`,
-  body: 'spec:\n  capacity:\n    storage: 1Gi\n  accessModes:\n  - ReadWriteOnce\n  hostPath:\n    path: /data',
-  ...x,
-});
-
-function crd(group: string, kind: string, plural: string, scope: 'Namespaced' | 'Cluster', versions: { name: string; served: boolean; storage: boolean }[]): string {
-  const v = versions.map((x) => `  - name: ${x.name}\n    served: ${x.served}\n    storage: ${x.storage}`).join('\n');
-  return `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: ${plural}.${group}
-  uid: uid-crd-${plural}
-spec:
-  group: ${group}
-  scope: ${scope}
-  names:
-    kind: ${kind}
-    plural: ${plural}
-    singular: ${kind.toLowerCase()}
-    listKind: ${kind}List
-  versions:
-${v}
-`;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Result helpers
-
-function remainingOf(r: SimulationResult, kind: string, name: string): RemainingEntry {
-  const e = r.remaining.find((x) => x.kind === kind && x.name === name);
-  if (!e) throw new Error(`${kind}/${name} does not remain; remaining: ${names(r.remaining).join(', ') || 'none'}`);
-  return e;
-}
-
-function stuckOf(r: SimulationResult, kind: string, name: string): StuckEntry {
-  const e = r.stuck.find((x) => x.kind === kind && x.name === name);
-  if (!e) throw new Error(`${kind}/${name} is not stuck; stuck: ${names(r.stuck).join(', ') || 'none'}`);
-  return e;
-}
-
-const blockTypes = (e: StuckEntry): BlockType[] => e.blockedBy.map((b) => b.type);
-
-/** The objects a 'waiting-for-dependents' reason names: on the reason itself or on its direct sub-reasons. */
-function waitedOn(e: StuckEntry): string[] {
-  const out: string[] = [];
-  for (const b of e.blockedBy.filter((x) => x.type === 'waiting-for-dependents')) {
-    if (b.object) out.push(`${b.object.kind}/${b.object.name}`);
-    for (const c of b.blockedBy ?? []) if (c.object) out.push(`${c.object.kind}/${c.object.name}`);
-  }
-  return out;
-}
-const refUids = (e: RemainingEntry) => e.ownerReferences.map((x) => x.uid);
-const sorted = (xs: string[]) => [...xs].sort();
-
-function removedAt(r: SimulationResult, kind: string, name: string): number {
-  const i = names(r.deleted).indexOf(`${kind}/${name}`);
-  if (i < 0) throw new Error(`${kind}/${name} was not deleted; deleted: ${names(r.deleted).join(', ') || 'none'}`);
-  return i;
-}
-
-/** An object that is still there, untouched: not terminating and with exactly these owner uids. */
-function expectKept(r: SimulationResult, kind: string, name: string, ownerUids: string[]) {
-  const e = remainingOf(r, kind, name);
-  expect(e.beingDeleted, `${kind}/${name} beingDeleted`).toBe(false);
-  expect(refUids(e), `${kind}/${name} ownerReferences`).toEqual(ownerUids);
-}
-
+/** The codes of what the analysis reports on one object. */
 const findingCodesOn = (s: ReturnType<typeof scenario>, kind: string, name: string) =>
   s.findings().filter((f) => f.object.kind === kind && f.object.name === name).map((f) => f.code);
 
@@ -144,9 +18,9 @@ describe('R42: where an owner is looked up', () => {
   it('R42: a namespaced owner kind is looked up in the dependent\'s namespace: a namesake there with another uid makes the reference dangling', () => {
     const web1 = deploy('web', 'ns1', { uid: 'uid-web-ns1' });
     const web2 = deploy('web', 'ns2', { uid: 'uid-web-ns2' });
-    const good = cm('good', 'ns1', { owners: [plain(web1)] });
+    const good = cm('good', 'ns1', { owners: [ref(web1)] });
     // Names the ns1 Deployment's uid, but lives in ns2: GET web in ns2 finds uid-web-ns2.
-    const bad = cm('bad', 'ns2', { owners: [plain(web1)] });
+    const bad = cm('bad', 'ns2', { owners: [ref(web1)] });
     const s = scenario(manifests(web1, web2, good, bad));
     const r = s.simulate([]);
     expect(names(r.deleted)).toEqual(['ConfigMap/bad']);
@@ -182,7 +56,7 @@ describe('R43: namespaced dependent, namespaced owner in another namespace', () 
   it('R43 cross-namespace-reference-does-not-hurt-valid-children: the bad child goes, the real owner and its valid children stay', () => {
     const web = deploy('web', 'ns2');
     const webRs = rs('web-rs', 'ns2', { owners: [ctl(web)] });
-    const sidecar = cm('web-extra', 'ns2', { owners: [plain(web)] });
+    const sidecar = cm('web-extra', 'ns2', { owners: [ref(web)] });
     const bad = cm('bad', 'ns1', { owners: [ctl(web)] });
     const s = scenario(manifests(bad, web, webRs, sidecar));
     const r = s.simulate([]);
@@ -199,7 +73,7 @@ describe('R43: namespaced dependent, namespaced owner in another namespace', () 
   it('R43: a child whose only other owner is solid keeps that owner; only the cross-namespace reference is removed', () => {
     const far = deploy('far', 'ns2');
     const near = deploy('near', 'ns1');
-    const child = cm('child', 'ns1', { owners: [plain(far), plain(near)] });
+    const child = cm('child', 'ns1', { owners: [ref(far), ref(near)] });
     const s = scenario(manifests(far, near, child));
     const r = s.simulate([]);
     expect(r.deleted).toEqual([]);
@@ -223,7 +97,7 @@ describe('R44: namespaced dependent, cluster-scoped owner', () => {
         reader,
         vol,
         cm('ns1-reader-cfg', 'ns1', { owners: [ctl(reader)] }),
-        cm('ns2-reader-cfg', 'ns2', { owners: [plain(reader)] }),
+        cm('ns2-reader-cfg', 'ns2', { owners: [ref(reader)] }),
         cm('ns2-pv-cfg', 'ns2', { owners: [ctl(vol)] }),
         cm('ns1-ghost-cfg', 'ns1', { owners: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'ghost', uid: 'uid-ghost' }] }),
       ),
@@ -236,7 +110,7 @@ describe('R44: namespaced dependent, cluster-scoped owner', () => {
   });
 
   it('R44: children in two namespaces of the same missing cluster-scoped owner are both collected', () => {
-    const ghost: Ref = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'ghost', uid: 'uid-ghost', controller: true, blockOwnerDeletion: true };
+    const ghost: OwnerReference = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'ghost', uid: 'uid-ghost', controller: true, blockOwnerDeletion: true };
     const s = scenario(manifests(cm('a', 'ns1', { owners: [ghost] }), cm('b', 'ns2', { owners: [ghost] })));
     const r = s.simulate([]);
     expect(sorted(names(r.deleted))).toEqual(['ConfigMap/a', 'ConfigMap/b']);
@@ -249,7 +123,7 @@ describe('R44: namespaced dependent, cluster-scoped owner', () => {
       manifests(
         reader,
         cm('a', 'ns1', { owners: [ctl(reader)] }),
-        cm('b', 'ns2', { owners: [plain(reader)] }),
+        cm('b', 'ns2', { owners: [ref(reader)] }),
         cm('unrelated', 'ns1'),
       ),
     );
@@ -261,7 +135,7 @@ describe('R44: namespaced dependent, cluster-scoped owner', () => {
   });
 
   it('R44 custom-cluster-scoped-owner-of-children-in-two-namespaces: a Foreground delete of a cluster-scoped custom owner waits for its children in both namespaces', () => {
-    const tenant: Obj = { apiVersion: 'tenancy.example.com/v1', kind: 'Tenant', name: 'acme', uid: 'uid-acme' };
+    const tenant: ObjectSpec = { apiVersion: 'tenancy.example.com/v1', kind: 'Tenant', name: 'acme', uid: 'uid-acme' };
     const s = scenario(
       manifests(
         crd('tenancy.example.com', 'Tenant', 'tenants', 'Cluster', [{ name: 'v1', served: true, storage: true }]),
@@ -304,7 +178,7 @@ describe('R45: cluster-scoped dependent, namespaced owner kind', () => {
   });
 
   it('R45 cluster-scoped-bad-child-and-namespaced-good-child-missing-parent: the namespaced child is collected, the cluster-scoped one is not', () => {
-    const parent: Ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'parent', uid: 'uid-parent' };
+    const parent: OwnerReference = { apiVersion: 'v1', kind: 'ConfigMap', name: 'parent', uid: 'uid-parent' };
     const badChild = clusterRole('bad-child', { owners: [parent] });
     const goodChild = cm('good-child', 'ns1', { owners: [parent] });
     const s = scenario(manifests(badChild, goodChild));
@@ -315,7 +189,7 @@ describe('R45: cluster-scoped dependent, namespaced owner kind', () => {
   });
 
   it('R45 cluster-scoped-bad-child-and-namespaced-good-child-missing-parent (good child first in the input)', () => {
-    const parent: Ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'parent', uid: 'uid-parent' };
+    const parent: OwnerReference = { apiVersion: 'v1', kind: 'ConfigMap', name: 'parent', uid: 'uid-parent' };
     const s = scenario(manifests(cm('good-child', 'ns1', { owners: [parent] }), clusterRole('bad-child', { owners: [parent] })));
     const r = s.simulate([]);
     expect(names(r.deleted)).toEqual(['ConfigMap/good-child']);
@@ -324,8 +198,8 @@ describe('R45: cluster-scoped dependent, namespaced owner kind', () => {
 
   it('R45 cluster-scoped-bad-child-and-namespaced-good-child-present-parent: both kept while the parent lives; after it is deleted only the good child is collected', () => {
     const parent = cm('parent', 'ns1');
-    const badChild = clusterRole('bad-child', { owners: [plain(parent)] });
-    const goodChild = cm('good-child', 'ns1', { owners: [plain(parent)] });
+    const badChild = clusterRole('bad-child', { owners: [ref(parent)] });
+    const goodChild = cm('good-child', 'ns1', { owners: [ref(parent)] });
     const s = scenario(manifests(badChild, goodChild, parent));
     const start = s.simulate([]);
     expect(start.deleted).toEqual([]);
@@ -339,7 +213,7 @@ describe('R45: cluster-scoped dependent, namespaced owner kind', () => {
   it('R45 cluster-scoped-custom-child-survives-namespaced-owner-deletion: a cluster-scoped custom resource owned by a namespaced Deployment outlives it', () => {
     const web = deploy('web', 'ns1');
     const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
-    const child: Obj = { apiVersion: 'policy.example.com/v1', kind: 'ClusterPolicy', name: 'web-policy', uid: 'uid-web-policy', owners: [plain(web)] };
+    const child: ObjectSpec = { apiVersion: 'policy.example.com/v1', kind: 'ClusterPolicy', name: 'web-policy', uid: 'uid-web-policy', owners: [ref(web)] };
     const s = scenario(
       manifests(crd('policy.example.com', 'ClusterPolicy', 'clusterpolicies', 'Cluster', [{ name: 'v1', served: true, storage: true }]), web, webRs, child),
     );
@@ -384,8 +258,8 @@ describe('R45: cluster-scoped dependent, namespaced owner kind', () => {
 describe('R46: coordinate mismatches on an existing uid', () => {
   it('R46 wrong-kind-reference-to-existing-uid: a served but wrong kind (v1 Secret for a Deployment uid) is dangling; the correct sibling is untouched', () => {
     const web = deploy('web', 'ns1');
-    const wrong = cm('wrong', 'ns1', { owners: [refWith(web, { apiVersion: 'v1', kind: 'Secret' })] });
-    const right = cm('right', 'ns1', { owners: [plain(web)] });
+    const wrong = cm('wrong', 'ns1', { owners: [ref(web, { apiVersion: 'v1', kind: 'Secret' })] });
+    const right = cm('right', 'ns1', { owners: [ref(web)] });
     const s = scenario(manifests(wrong, web, right));
     const r = s.simulate([]);
     expect(names(r.deleted)).toEqual(['ConfigMap/wrong']);
@@ -396,7 +270,7 @@ describe('R46: coordinate mismatches on an existing uid', () => {
   it('R46 wrong-kind-reference-to-existing-uid (apps/v1 Deployment naming a ReplicaSet uid): dangling, collected; the ReplicaSet and its Pods stay', () => {
     const web = deploy('web', 'ns1');
     const webRs = rs('web-7d9c', 'ns1', { owners: [ctl(web)] });
-    const wrong = cm('wrong', 'ns1', { owners: [refWith(webRs, { apiVersion: 'apps/v1', kind: 'Deployment' })] });
+    const wrong = cm('wrong', 'ns1', { owners: [ref(webRs, { apiVersion: 'apps/v1', kind: 'Deployment' })] });
     const s = scenario(manifests(web, webRs, wrong));
     const r = s.simulate([]);
     expect(names(r.deleted)).toEqual(['ConfigMap/wrong']);
@@ -407,8 +281,8 @@ describe('R46: coordinate mismatches on an existing uid', () => {
     const web = deploy('web', 'ns1');
     // There is also a ReplicaSet called "web", with its own uid: the GET by the reference's kind finds another uid.
     const webRs = rs('web', 'ns1', { uid: 'uid-web-rs', owners: [ctl(web)] });
-    const wrong = cm('wrong', 'ns1', { owners: [refWith(web, { kind: 'ReplicaSet' })] });
-    const wrongNoNamesake = cm('wrong-2', 'ns1', { owners: [refWith(web, { kind: 'StatefulSet' })] });
+    const wrong = cm('wrong', 'ns1', { owners: [ref(web, { kind: 'ReplicaSet' })] });
+    const wrongNoNamesake = cm('wrong-2', 'ns1', { owners: [ref(web, { kind: 'StatefulSet' })] });
     const s = scenario(manifests(web, webRs, wrong, wrongNoNamesake));
     const r = s.simulate([]);
     expect(sorted(names(r.deleted))).toEqual(['ConfigMap/wrong', 'ConfigMap/wrong-2']);
@@ -418,8 +292,8 @@ describe('R46: coordinate mismatches on an existing uid', () => {
 
   it('R46 right-uid-wrong-name: the right uid under a wrong name is dangling; a correct sibling is untouched', () => {
     const web = deploy('web', 'ns1');
-    const wrong = cm('wrong', 'ns1', { owners: [refWith(web, { name: 'web-old' })] });
-    const right = cm('right', 'ns1', { owners: [plain(web)] });
+    const wrong = cm('wrong', 'ns1', { owners: [ref(web, { name: 'web-old' })] });
+    const right = cm('right', 'ns1', { owners: [ref(web)] });
     const s = scenario(manifests(web, wrong, right));
     const r = s.simulate([]);
     expect(names(r.deleted)).toEqual(['ConfigMap/wrong']);
@@ -429,7 +303,7 @@ describe('R46: coordinate mismatches on an existing uid', () => {
   it('R46 right-uid-wrong-name: the wrong name points at another live object of that kind: still dangling (uid differs)', () => {
     const web = deploy('web', 'ns1');
     const api = deploy('api', 'ns1');
-    const wrong = cm('wrong', 'ns1', { owners: [refWith(web, { name: 'api' })] });
+    const wrong = cm('wrong', 'ns1', { owners: [ref(web, { name: 'api' })] });
     const s = scenario(manifests(web, api, wrong));
     const r = s.simulate([]);
     expect(names(r.deleted)).toEqual(['ConfigMap/wrong']);
@@ -454,8 +328,8 @@ describe('R46: coordinate mismatches on an existing uid', () => {
 
   it('R46 unresolvable-reference-blocks-classification-of-the-rest: one unmappable reference stops the GC from deciding anything about the item', () => {
     const live = cm('live', 'ns1');
-    const unmappable: Ref = { apiVersion: 'nowhere.example.org/v1', kind: 'Thing', name: 't', uid: 'uid-thing' };
-    const dangling: Ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'gone', uid: 'uid-gone' };
+    const unmappable: OwnerReference = { apiVersion: 'nowhere.example.org/v1', kind: 'Thing', name: 't', uid: 'uid-thing' };
+    const dangling: OwnerReference = { apiVersion: 'v1', kind: 'ConfigMap', name: 'gone', uid: 'uid-gone' };
     const s = scenario(
       manifests(
         live,
@@ -464,7 +338,7 @@ describe('R46: coordinate mismatches on an existing uid', () => {
         // Dangling first, then unmappable: same.
         cm('b', 'ns1', { owners: [dangling, unmappable] }),
         // Solid + dangling + unmappable: the dangling reference would be patched away (R35 i), but is not.
-        cm('c', 'ns1', { owners: [plain(live), dangling, unmappable] }),
+        cm('c', 'ns1', { owners: [ref(live), dangling, unmappable] }),
       ),
     );
     const r = s.simulate([]);
@@ -479,7 +353,7 @@ describe('R46: coordinate mismatches on an existing uid', () => {
   it('R46 reference-through-unserved-apiversion-survives-owner-deletion: a reference via extensions/v1beta1 to a live apps/v1 Deployment is never resolved, so the child outlives the Deployment', () => {
     const web = deploy('web', 'ns1');
     const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
-    const legacy = cm('legacy', 'ns1', { owners: [refWith(web, { apiVersion: 'extensions/v1beta1' })] });
+    const legacy = cm('legacy', 'ns1', { owners: [ref(web, { apiVersion: 'extensions/v1beta1' })] });
     const s = scenario(manifests(web, webRs, legacy));
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Background')]);
     expect(names(r.deleted)).toEqual(['Deployment/web', 'ReplicaSet/web-rs']);
@@ -502,7 +376,7 @@ describe('R46: coordinate mismatches on an existing uid', () => {
   it('R46: a blocking dependent whose reference is unmappable is never deleted, so a Foreground delete of the real owner waits on it forever', () => {
     const web = deploy('web', 'ns1');
     const legacy = cm('legacy', 'ns1', {
-      owners: [refWith(web, { apiVersion: 'extensions/v1beta1', controller: true, blockOwnerDeletion: true })],
+      owners: [ref(web, { apiVersion: 'extensions/v1beta1', controller: true, blockOwnerDeletion: true })],
     });
     const s = scenario(manifests(web, legacy));
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Foreground')]);
@@ -513,7 +387,7 @@ describe('R46: coordinate mismatches on an existing uid', () => {
   });
 
   it('R46: a served, non-preferred version of a custom resource resolves like a correct reference', () => {
-    const widget: Obj = { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', namespace: 'ns1', uid: 'uid-w' };
+    const widget: ObjectSpec = { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', namespace: 'ns1', uid: 'uid-w' };
     const s = scenario(
       manifests(
         crd('example.com', 'Widget', 'widgets', 'Namespaced', [
@@ -521,7 +395,7 @@ describe('R46: coordinate mismatches on an existing uid', () => {
           { name: 'v1beta1', served: true, storage: false },
         ]),
         widget,
-        cm('via-beta', 'ns1', { owners: [refWith(widget, { apiVersion: 'example.com/v1beta1' })] }),
+        cm('via-beta', 'ns1', { owners: [ref(widget, { apiVersion: 'example.com/v1beta1' })] }),
       ),
     );
     const start = s.simulate([]);
@@ -536,8 +410,8 @@ describe('R46: coordinate mismatches on an existing uid', () => {
     const s = scenario(
       manifests(
         web,
-        cm('unmappable', 'ns1', { owners: [refWith(web, { apiVersion: 'extensions/v1beta1' })] }),
-        cm('wrong-kind', 'ns1', { owners: [refWith(web, { apiVersion: 'v1', kind: 'Secret' })] }),
+        cm('unmappable', 'ns1', { owners: [ref(web, { apiVersion: 'extensions/v1beta1' })] }),
+        cm('wrong-kind', 'ns1', { owners: [ref(web, { apiVersion: 'v1', kind: 'Secret' })] }),
       ),
     );
     expect(findingCodesOn(s, 'ConfigMap', 'unmappable')).toContain('unresolvable-owner-kind');

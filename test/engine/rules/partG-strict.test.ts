@@ -5,138 +5,8 @@
 
 import { describe, it, expect } from 'vitest';
 import { scenario, del, names } from '../../helpers/scenario';
-import type { BlockType, RemainingEntry, SimulationResult, StuckEntry } from '../../../server/src/engine/simulation/types';
-
-// ---------------------------------------------------------------------------------------------------
-// Manifest builders
-
-interface Ref {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-interface Obj {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  namespace?: string;
-  uid: string;
-  owners?: Ref[];
-  finalizers?: string[];
-  deleting?: boolean;
-  deletionGracePeriodSeconds?: number;
-  body?: string;
-}
-
-function yamlOf(o: Obj): string {
-  const l = [`apiVersion: ${o.apiVersion}`, `kind: ${o.kind}`, 'metadata:', `  name: ${o.name}`];
-  if (o.namespace !== undefined) l.push(`  namespace: ${o.namespace}`);
-  l.push(`  uid: ${o.uid}`);
-  if (o.deleting) l.push('  deletionTimestamp: "2024-05-01T10:00:00Z"');
-  if (o.deletionGracePeriodSeconds !== undefined) l.push(`  deletionGracePeriodSeconds: ${o.deletionGracePeriodSeconds}`);
-  if (o.finalizers?.length) {
-    l.push('  finalizers:');
-    for (const f of o.finalizers) l.push(`  - ${f}`);
-  }
-  if (o.owners?.length) {
-    l.push('  ownerReferences:');
-    for (const r of o.owners) {
-      l.push(`  - apiVersion: ${r.apiVersion}`, `    kind: ${r.kind}`, `    name: ${r.name}`, `    uid: ${r.uid}`);
-      if (r.controller !== undefined) l.push(`    controller: ${r.controller}`);
-      if (r.blockOwnerDeletion !== undefined) l.push(`    blockOwnerDeletion: ${r.blockOwnerDeletion}`);
-    }
-  }
-  if (o.body) l.push(o.body.trimEnd());
-  return l.join('\n') + '\n';
-}
-
-const manifests = (...objs: (Obj | string)[]) => objs.map((o) => (typeof o === 'string' ? o : yamlOf(o))).join('---\n');
-
-const ctl = (o: Obj): Ref => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.name, uid: o.uid, controller: true, blockOwnerDeletion: true });
-const plain = (o: Obj): Ref => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.name, uid: o.uid });
-const refWith = (o: Obj, change: Partial<Ref>): Ref => ({ ...plain(o), ...change });
-
-type Extra = Partial<Obj>;
-const cm = (name: string, namespace: string, x: Extra = {}): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', name, namespace, uid: `uid-${name}`, ...x });
-const deploy = (name: string, namespace: string, x: Extra = {}): Obj => ({ apiVersion: 'apps/v1', kind: 'Deployment', name, namespace, uid: `uid-${name}`, ...x });
-const rs = (name: string, namespace: string, x: Extra = {}): Obj => ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name, namespace, uid: `uid-${name}`, ...x });
-
-interface PodOpts extends Extra {
-  nodeName?: string;
-  phase?: string;
-  grace?: number;
-}
-function pod(name: string, namespace: string, p: PodOpts = {}): Obj {
-  const { nodeName, phase, grace, ...x } = p;
-  const spec = ['spec:'];
-  if (nodeName) spec.push(`  nodeName: ${nodeName}`);
-  if (grace !== undefined) spec.push(`  terminationGracePeriodSeconds: ${grace}`);
-  spec.push('  containers:', '  - name: main', '    image: registry.k8s.io/pause:3.9');
-  const status = phase ? `\nstatus:\n  phase: ${phase}` : '';
-  return { apiVersion: 'v1', kind: 'Pod', name, namespace, uid: `uid-${name}`, body: spec.join('\n') + status, ...x };
-}
-
-function crd(group: string, kind: string, plural: string, scope: 'Namespaced' | 'Cluster', versions: { name: string; served: boolean; storage: boolean }[]): string {
-  const v = versions.map((x) => `  - name: ${x.name}\n    served: ${x.served}\n    storage: ${x.storage}`).join('\n');
-  return `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: ${plural}.${group}
-  uid: uid-crd-${plural}
-spec:
-  group: ${group}
-  scope: ${scope}
-  names:
-    kind: ${kind}
-    plural: ${plural}
-    singular: ${kind.toLowerCase()}
-    listKind: ${kind}List
-  versions:
-${v}
-`;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Result helpers
-
-function remainingOf(r: SimulationResult, kind: string, name: string): RemainingEntry {
-  const e = r.remaining.find((x) => x.kind === kind && x.name === name);
-  if (!e) throw new Error(`${kind}/${name} does not remain; remaining: ${names(r.remaining).join(', ') || 'none'}`);
-  return e;
-}
-
-function stuckOf(r: SimulationResult, kind: string, name: string): StuckEntry {
-  const e = r.stuck.find((x) => x.kind === kind && x.name === name);
-  if (!e) throw new Error(`${kind}/${name} is not stuck; stuck: ${names(r.stuck).join(', ') || 'none'}`);
-  return e;
-}
-
-const blockTypes = (e: StuckEntry): BlockType[] => e.blockedBy.map((b) => b.type);
-const refUids = (e: RemainingEntry) => e.ownerReferences.map((x) => x.uid);
-const sorted = (xs: string[]) => [...xs].sort();
-
-function removedAt(r: SimulationResult, kind: string, name: string): number {
-  const i = names(r.deleted).indexOf(`${kind}/${name}`);
-  if (i < 0) throw new Error(`${kind}/${name} was not deleted; deleted: ${names(r.deleted).join(', ') || 'none'}`);
-  return i;
-}
-
-function expectKept(r: SimulationResult, kind: string, name: string, ownerUids: string[]) {
-  const e = remainingOf(r, kind, name);
-  expect(e.beingDeleted, `${kind}/${name} beingDeleted`).toBe(false);
-  expect(refUids(e), `${kind}/${name} ownerReferences`).toEqual(ownerUids);
-}
-
-function expectRejected(r: SimulationResult, code: number) {
-  const rejects = r.steps.filter((x) => x.action === 'reject');
-  expect(rejects).toHaveLength(1);
-  expect(rejects[0].actor).toBe('apiserver');
-  expect(rejects[0].detail).toContain(String(code));
-}
+import { type OwnerReference, DELETING, manifests, ref, ctl, cm, deploy, rs, namespace, pod, crd } from '../../helpers/manifests';
+import { remainingOf, stuckOf, removedAt, sorted, blockTypes, expectKept, expectRejected } from '../../helpers/results';
 
 // ---------------------------------------------------------------------------------------------------
 
@@ -155,7 +25,7 @@ describe('R53: quiescence semantics of the strict simulation', () => {
   });
 
   it('R53: with no request the GC collects a whole dangling chain (owner missing → ReplicaSet → Pods), top down', () => {
-    const ghost: Ref = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'uid-web', controller: true, blockOwnerDeletion: true };
+    const ghost: OwnerReference = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'uid-web', controller: true, blockOwnerDeletion: true };
     const webRs = rs('web-rs', 'ns1', { owners: [ghost] });
     const s = scenario(manifests(webRs, pod('web-rs-a', 'ns1', { owners: [ctl(webRs)] }), pod('web-rs-b', 'ns1', { owners: [ctl(webRs)] })));
     const r = s.simulate([]);
@@ -181,7 +51,7 @@ describe('R53: quiescence semantics of the strict simulation', () => {
   });
 
   it('R53/R25: an object Terminating in the input with foregroundDeletion is processed at start: dependents first, then the owner', () => {
-    const web = deploy('web', 'ns1', { finalizers: ['foregroundDeletion'], deleting: true, deletionGracePeriodSeconds: 0 });
+    const web = deploy('web', 'ns1', { finalizers: ['foregroundDeletion'], ...DELETING, deletionGracePeriodSeconds: 0 });
     const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
     const p = pod('web-rs-a', 'ns1', { owners: [ctl(webRs)] });
     const s = scenario(manifests(web, webRs, p));
@@ -191,7 +61,7 @@ describe('R53: quiescence semantics of the strict simulation', () => {
   });
 
   it('R53/R25: an object Terminating in the input with orphan is processed at start: dependents orphaned, owner removed', () => {
-    const web = deploy('web', 'ns1', { finalizers: ['orphan'], deleting: true, deletionGracePeriodSeconds: 0 });
+    const web = deploy('web', 'ns1', { finalizers: ['orphan'], ...DELETING, deletionGracePeriodSeconds: 0 });
     const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
     const p = pod('web-rs-a', 'ns1', { owners: [ctl(webRs)] });
     const s = scenario(manifests(web, webRs, p));
@@ -203,7 +73,7 @@ describe('R53: quiescence semantics of the strict simulation', () => {
   });
 
   it('R53/R25: a Terminating owner whose foregroundDeletion waits on a stuck blocking dependent stays, and so does the dependent', () => {
-    const owner = cm('owner', 'ns1', { finalizers: ['foregroundDeletion'], deleting: true, deletionGracePeriodSeconds: 0 });
+    const owner = cm('owner', 'ns1', { finalizers: ['foregroundDeletion'], ...DELETING, deletionGracePeriodSeconds: 0 });
     const dep = cm('dep', 'ns1', { owners: [ctl(owner)], finalizers: ['example.com/hold'] });
     const s = scenario(manifests(owner, dep));
     const r = s.simulate([]);
@@ -216,7 +86,7 @@ describe('R53: quiescence semantics of the strict simulation', () => {
   });
 
   it('R53/R25: a Terminating object with foregroundDeletion and a foreign finalizer, without dependents, loses only foregroundDeletion', () => {
-    const s = scenario(manifests(cm('lonely', 'ns1', { finalizers: ['example.com/hold', 'foregroundDeletion'], deleting: true, deletionGracePeriodSeconds: 0 })));
+    const s = scenario(manifests(cm('lonely', 'ns1', { finalizers: ['example.com/hold', 'foregroundDeletion'], ...DELETING, deletionGracePeriodSeconds: 0 })));
     const r = s.simulate([]);
     expect(r.deleted).toEqual([]);
     expect(remainingOf(r, 'ConfigMap', 'lonely')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
@@ -288,7 +158,7 @@ describe('R53: quiescence semantics of the strict simulation', () => {
         pod('web-rs-a', 'ns1', { owners: [ctl(owner)], nodeName: 'node-1', phase: 'Running' }),
         cm('held', 'ns1', { finalizers: ['example.com/hold'] }),
         cm('fine', 'ns1'),
-        cm('dep', 'ns1', { owners: [plain(owner)], finalizers: ['example.com/other'] }),
+        cm('dep', 'ns1', { owners: [ref(owner)], finalizers: ['example.com/other'] }),
       ),
     );
     const r = s.simulate([del('apps/v1', 'ReplicaSet', 'ns1', 'web-rs', 'Foreground'), del('v1', 'ConfigMap', 'ns1', 'held', null)]);
@@ -303,13 +173,13 @@ describe('R53: quiescence semantics of the strict simulation', () => {
   });
 
   it('R53: strict mode — no kubelet, no namespace controller, no finalizer controllers act on Terminating input objects', () => {
-    const ns = { apiVersion: 'v1', kind: 'Namespace', name: 'old', uid: 'uid-ns-old', deleting: true, body: 'spec:\n  finalizers:\n  - kubernetes\nstatus:\n  phase: Terminating' };
+    const ns = namespace('old', { ...DELETING, phase: 'Terminating' });
     const s = scenario(
       manifests(
         ns,
-        pod('leaving', 'ns1', { nodeName: 'node-1', phase: 'Running', deleting: true, deletionGracePeriodSeconds: 30 }),
-        { apiVersion: 'v1', kind: 'PersistentVolumeClaim', name: 'data', namespace: 'ns1', uid: 'uid-data', finalizers: ['kubernetes.io/pvc-protection'], deleting: true },
-        cm('custom', 'ns1', { finalizers: ['example.com/cleanup'], deleting: true }),
+        pod('leaving', 'ns1', { nodeName: 'node-1', phase: 'Running', ...DELETING, deletionGracePeriodSeconds: 30 }),
+        { apiVersion: 'v1', kind: 'PersistentVolumeClaim', name: 'data', namespace: 'ns1', uid: 'uid-data', finalizers: ['kubernetes.io/pvc-protection'], ...DELETING },
+        cm('custom', 'ns1', { finalizers: ['example.com/cleanup'], ...DELETING }),
       ),
     );
     const r = s.simulate([]);
@@ -372,10 +242,10 @@ describe('R54: the served set in strict mode', () => {
         web,
         webRs,
         role,
-        cm('via-ga', 'ns1', { owners: [plain(web)] }),
-        cm('via-rbac', 'ns1', { owners: [plain(role)] }),
-        cm('via-beta', 'ns1', { owners: [refWith(web, { apiVersion: 'apps/v1beta2' })] }),
-        cm('via-v1-replicaset', 'ns1', { owners: [refWith(webRs, { apiVersion: 'v1' })] }),
+        cm('via-ga', 'ns1', { owners: [ref(web)] }),
+        cm('via-rbac', 'ns1', { owners: [ref(role)] }),
+        cm('via-beta', 'ns1', { owners: [ref(web, { apiVersion: 'apps/v1beta2' })] }),
+        cm('via-v1-replicaset', 'ns1', { owners: [ref(webRs, { apiVersion: 'v1' })] }),
       ),
     );
     const start = s.simulate([]);
@@ -396,8 +266,8 @@ describe('R54: the served set in strict mode', () => {
     const s = scenario(
       manifests(
         gizmo,
-        cm('same-version', 'ns1', { owners: [plain(gizmo)] }),
-        cm('other-version', 'ns1', { owners: [refWith(gizmo, { apiVersion: 'gadgets.acme.io/v2' })] }),
+        cm('same-version', 'ns1', { owners: [ref(gizmo)] }),
+        cm('other-version', 'ns1', { owners: [ref(gizmo, { apiVersion: 'gadgets.acme.io/v2' })] }),
       ),
     );
     const start = s.simulate([]);
@@ -430,9 +300,9 @@ describe('R54: the served set in strict mode', () => {
           { name: 'v1alpha1', served: false, storage: false },
         ]),
         widget,
-        cm('via-v1', 'ns1', { owners: [plain(widget)] }),
-        cm('via-beta', 'ns1', { owners: [refWith(widget, { apiVersion: 'example.com/v1beta1' })] }),
-        cm('via-alpha', 'ns1', { owners: [refWith(widget, { apiVersion: 'example.com/v1alpha1' })] }),
+        cm('via-v1', 'ns1', { owners: [ref(widget)] }),
+        cm('via-beta', 'ns1', { owners: [ref(widget, { apiVersion: 'example.com/v1beta1' })] }),
+        cm('via-alpha', 'ns1', { owners: [ref(widget, { apiVersion: 'example.com/v1alpha1' })] }),
       ),
     );
     expect(s.simulate([]).deleted).toEqual([]);
@@ -456,9 +326,9 @@ describe('R54: the served set in strict mode', () => {
         crd('example.com', 'Widget', 'widgets', 'Namespaced', [{ name: 'v1', served: true, storage: true }]),
         tenant,
         widget,
-        cm('tenant-child', 'ns2', { owners: [plain(tenant)] }),
-        cm('widget-child-same-ns', 'ns1', { owners: [plain(widget)] }),
-        cm('widget-child-other-ns', 'ns2', { owners: [plain(widget)] }),
+        cm('tenant-child', 'ns2', { owners: [ref(tenant)] }),
+        cm('widget-child-same-ns', 'ns1', { owners: [ref(widget)] }),
+        cm('widget-child-other-ns', 'ns2', { owners: [ref(widget)] }),
       ),
     );
     const r = s.simulate([]);
