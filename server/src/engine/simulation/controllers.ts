@@ -66,10 +66,7 @@ export class Controllers {
   private namespaceController(ns: KubeObject): void {
     if (!(ns.facts.namespaceFinalizers ?? []).includes(NAMESPACE_FINALIZER)) return;
     const content: KubeObject[] = [];
-    const present: string[] = [];
-    for (const uid of this.store.inNamespace(ns.name)) {
-      present.push(uid);
-      const o = this.store.get(uid)!;
+    for (const o of this.store.objectsInNamespace(ns.name)) {
       // A repeated Background DELETE of an object already terminating changes something only when it
       // carries a GC finalizer (R7 drops it); skipping the others saves work without changing the outcome.
       if (o.deletionTimestamp !== undefined && !o.finalizers.some(isGcFinalizer)) continue;
@@ -81,7 +78,7 @@ export class Controllers {
         apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, propagationPolicy: 'Background', preconditions: { uid: o.uid },
       }, `namespace ${ns.name} is being deleted`);
     }
-    if (!present.some((uid) => this.store.get(uid))) this.api.removeNamespaceFinalizer('namespace-controller', ns.uid, NAMESPACE_FINALIZER, 'all content of the namespace is gone');
+    if (!this.store.hasObjectsIn(ns.name)) this.api.removeNamespaceFinalizer('namespace-controller', ns.uid, NAMESPACE_FINALIZER, 'all content of the namespace is gone');
   }
 
   private finalizerControllers(o: KubeObject): void {
@@ -167,13 +164,22 @@ export function instancesOf(store: ObjectStore, group: string, kind: string): Ku
  * a namespace can hold tens of thousands of objects but only a few dozen resources.
  */
 function byDiscoveryOrder(objects: KubeObject[]): KubeObject[] {
-  const buckets = new Map<string, KubeObject[]>();
+  // group → kind → objects: one bucket per resource, in first-seen order inside it.
+  const buckets = new Map<string, Map<string, KubeObject[]>>();
   for (const o of objects) {
-    const key = `${splitApiVersion(o.apiVersion).group}\u0000${o.kind}`;
-    const list = buckets.get(key);
+    const group = splitApiVersion(o.apiVersion).group;
+    let kinds = buckets.get(group);
+    if (!kinds) buckets.set(group, kinds = new Map());
+    const list = kinds.get(o.kind);
     if (list) list.push(o);
-    else buckets.set(key, [o]);
+    else kinds.set(o.kind, [o]);
   }
-  const rank = (k: string) => (k.startsWith('\u0000') ? '' : '\u0001') + k;
-  return [...buckets.keys()].sort((a, b) => (rank(a) < rank(b) ? -1 : 1)).flatMap((k) => buckets.get(k)!);
+  // The core group first, then the others by name; kinds by name within a group.
+  const groups = [...buckets.keys()].sort((a, b) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const ordered: KubeObject[] = [];
+  for (const g of groups) {
+    const kinds = buckets.get(g)!;
+    for (const k of [...kinds.keys()].sort()) for (const o of kinds.get(k)!) ordered.push(o);
+  }
+  return ordered;
 }

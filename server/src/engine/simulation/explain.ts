@@ -161,7 +161,7 @@ export class Explainer {
         message: 'spec.finalizers still holds "kubernetes" and no namespace controller runs in --controllers=gc, so its content is never deleted (R11)',
       };
     }
-    const left = [...this.store.inNamespace(ns.name)].map((u) => this.store.get(u)!);
+    const left = [...this.store.objectsInNamespace(ns.name)];
     const byResource = new Map<string, number>();
     const finalizers = new Map<string, number>();
     for (const o of left) {

@@ -22,6 +22,10 @@ export class ObjectStore {
   private readonly resourceVersions = new Map<string, number>();
   private nextResourceVersion = 2;
   private removedCount = 0;
+  /** namespace → objects removed from it, so "is anything left in it" needs no scan. */
+  private readonly removedIn = new Map<string, number>();
+  /** namespace → excluded objects in it, counted on first use. */
+  private excludedIn: Map<string, number> | undefined;
   /** Bumped on every write: lets the scheduler tell "nothing changed since" (R53.3). */
   writes = 0;
   private readonly watchers: ((e: WatchEvent) => void)[] = [];
@@ -60,6 +64,27 @@ export class ObjectStore {
   *inNamespace(namespace: string): IterableIterator<string> {
     for (const uid of this.base.byNamespace.get(namespace) ?? []) if (this.get(uid)) yield uid;
   }
+  /** The stored objects of a namespace, in input order. */
+  *objectsInNamespace(namespace: string): IterableIterator<KubeObject> {
+    for (const uid of this.base.byNamespace.get(namespace) ?? []) {
+      const o = this.get(uid);
+      if (o) yield o;
+    }
+  }
+
+  /** Whether any object is still stored in the namespace, without scanning it. */
+  hasObjectsIn(namespace: string): boolean {
+    if (!this.excludedIn) {
+      this.excludedIn = new Map();
+      for (const uid of this.excluded) {
+        const ns = this.base.objects.get(uid)?.namespace;
+        if (ns) this.excludedIn.set(ns, (this.excludedIn.get(ns) ?? 0) + 1);
+      }
+    }
+    const total = this.base.byNamespace.get(namespace)?.size ?? 0;
+    return total - (this.excludedIn.get(namespace) ?? 0) - (this.removedIn.get(namespace) ?? 0) > 0;
+  }
+
 
   *ofKind(kind: string): IterableIterator<KubeObject> {
     for (const uid of this.base.byKind.get(kind) ?? []) {
@@ -105,6 +130,7 @@ export class ObjectStore {
     this.beforeWrite(uid);
     this.changed.set(uid, null);
     this.removedCount++;
+    if (o.namespace) this.removedIn.set(o.namespace, (this.removedIn.get(o.namespace) ?? 0) + 1);
     this.terminating.delete(uid);
     this.writes++;
     for (const w of this.watchers) w({ type: 'delete', obj: o });
