@@ -16,7 +16,10 @@ const common = {
 
 const entries = {
   cli: { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  server: { entryPoints: ['server/src/lsp/main.ts'], outfile: 'dist/server.js', banner: { js: '#!/usr/bin/env node' } },
+  client: { entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   bench: { entryPoints: ['bench/main.ts'], outfile: 'dist/bench.js' },
+  lspBench: { entryPoints: ['bench/lspBench.ts'], outfile: 'dist/lspBench.js' },
 };
 
 await Promise.all(

@@ -30,6 +30,8 @@ const serverRestrictions = {
   ],
 };
 
+const CLIENT_LOGIC_MESSAGE = 'client/src/logic is plain TypeScript, unit-tested without VS Code: keep `vscode` in the modules around it.';
+
 const ENGINE_MESSAGE = 'The engine is pure (objects in, results out): no editor, LSP, cluster, I/O, timers or process.';
 
 /** Banned inside server/src/engine/**: the server-wide list plus the engine's (a later `files` block replaces a rule's options). */
@@ -80,7 +82,7 @@ export default defineConfig(
     ignores: ['**/dist/**', '**/out/**', '**/node_modules/**', 'examples/**', 'test/fixtures/**', 'test-output/**', '**/*.vsix'],
   },
   {
-    files: ['server/src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['server/src/**/*.ts', 'client/src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     extends: [...tseslint.configs.recommended],
     rules: {
       // Same convention as tsc's noUnusedLocals/noUnusedParameters: a leading underscore marks "unused on purpose".
@@ -113,6 +115,17 @@ export default defineConfig(
         { selector: 'TSImportType[argument.literal.value=/^[^.]/]', message: `Inline \`import("package")\` types hide a dependency; the engine imports no package.` },
         { selector: 'TSExternalModuleReference', message: '`import x = require(...)`: use an ES import.' },
       ],
+    },
+  },
+  {
+    // The client's logic (report markdown, quick-pick and tree models, the Kubernetes check) is unit-tested in
+    // plain Node, where `vscode` does not exist: only the thin modules around it talk to VS Code.
+    files: ['client/src/logic/**/*.{ts,tsx,mts,cts}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: CLIENT_LOGIC_MESSAGE }],
+        patterns: [{ regex: '^vscode-languageclient', message: CLIENT_LOGIC_MESSAGE }],
+      }],
     },
   },
   // Must come after the block above: for a given file, the last block that sets a rule wins.

@@ -2,5 +2,5 @@
 import { execFileSync } from 'node:child_process';
 
 export default function setup(): void {
-  execFileSync(process.execPath, ['esbuild.mjs', 'cli'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['esbuild.mjs', 'cli', 'server'], { stdio: 'inherit' });
 }

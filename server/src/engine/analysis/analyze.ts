@@ -140,7 +140,7 @@ function unresolvableHint(inventory: Inventory, ref: OwnerReference): string {
 }
 
 /** Owner cycles (strongly connected components of the reference graph, self references included). */
-function cycleFindings(inventory: Inventory): Finding[] {
+export function cycleFindings(inventory: Inventory): Finding[] {
   const out: Finding[] = [];
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -186,7 +186,7 @@ function cycleFindings(inventory: Inventory): Finding[] {
   return out;
 }
 
-function conflictFindings(inventory: Inventory): Finding[] {
+export function conflictFindings(inventory: Inventory): Finding[] {
   return inventory.conflicts.map((c) => finding('conflicting-copies', 'warning', c.other, { kind: 'object' },
     `uid ${c.uid} appears twice with different content (${c.fields.join(', ')}); the copy in ${c.kept.source?.file ?? 'another document'} is used.`,
     [relatedTo(c.kept, 'the copy that is used')]));
@@ -196,7 +196,7 @@ function conflictFindings(inventory: Inventory): Finding[] {
  * Findings that need the simulation: objects already terminating that cannot finish, foreground deletions
  * that would hang, and namespaces whose deletion would deadlock on an operator's finalizers.
  */
-function predictedFindings(inventory: Inventory, options: AnalysisOptions): Finding[] {
+export function predictedFindings(inventory: Inventory, options: AnalysisOptions): Finding[] {
   const out: Finding[] = [];
   const controllers = options.controllers ?? 'builtin';
   const base = simulate(inventory, [], { controllers, finalizerOwners: options.finalizerOwners });

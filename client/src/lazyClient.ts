@@ -1,0 +1,114 @@
+// The language client, started on first need: a Kubernetes document is open, or one of our commands or the
+// view is used. Until then the extension costs nothing in a workspace of unrelated YAML and JSON.
+
+import * as vscode from 'vscode';
+import {
+  LanguageClient, TransportKind, type LanguageClientOptions, type RequestType, type RequestType0, type ServerOptions,
+} from 'vscode-languageclient/node';
+import { PROTOCOL_VERSION, StatusNotification, type ServerStatus } from '../../server/src/protocol';
+import { KUBERNETES_LANGUAGES } from './logic/looksLikeKubernetes';
+
+/** How vscode-jsonrpc types a request's parameter (its own `RequestParam`, not re-exported by the client). */
+type RequestParam<P> = P extends null ? P | undefined : P;
+
+export class LazyLanguageClient implements vscode.Disposable {
+  private starting: Promise<LanguageClient> | undefined;
+  private client: LanguageClient | undefined;
+  private readonly statusEmitter = new vscode.EventEmitter<ServerStatus>();
+  private readonly startEmitter = new vscode.EventEmitter<void>();
+  private warnedAboutVersion = false;
+  /** The latest status the server sent (undefined until the first). */
+  status: ServerStatus | undefined;
+  readonly onStatus = this.statusEmitter.event;
+  /** Fired once, when the client starts (before the server has answered anything). */
+  readonly onStart = this.startEmitter.event;
+
+  constructor(private readonly context: vscode.ExtensionContext) {}
+
+  get started(): boolean {
+    return this.starting !== undefined;
+  }
+
+  /** Starts the client once; a failed start is reported and retried by the next caller. */
+  start(): Promise<LanguageClient> {
+    if (!this.starting) {
+      this.starting = this.create().catch((e: unknown) => {
+        this.starting = undefined;
+        this.client = undefined;
+        throw e;
+      });
+      this.startEmitter.fire();
+    }
+    return this.starting;
+  }
+
+  async request<P, R>(type: RequestType<P, R, void>, params: RequestParam<P>, token?: vscode.CancellationToken): Promise<R> {
+    const client = await this.start();
+    return client.sendRequest(type, params, token);
+  }
+
+  async request0<R>(type: RequestType0<R, void>, token?: vscode.CancellationToken): Promise<R> {
+    const client = await this.start();
+    return client.sendRequest(type, token);
+  }
+
+  /** The URI string the server knows a document by (the client's own conversion, as in didOpen). */
+  async uriOf(uri: vscode.Uri): Promise<string> {
+    const client = await this.start();
+    return client.code2ProtocolConverter.asUri(uri);
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    this.starting = undefined;
+    if (client?.isRunning()) await client.stop();
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.statusEmitter.dispose();
+    this.startEmitter.dispose();
+  }
+
+  private async create(): Promise<LanguageClient> {
+    const module = this.context.asAbsolutePath('dist/server.js');
+    const serverOptions: ServerOptions = {
+      run: { module, transport: TransportKind.ipc },
+      debug: { module, transport: TransportKind.ipc },
+    };
+    const fileEvents = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml,json}');
+    this.context.subscriptions.push(fileEvents);
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: KUBERNETES_LANGUAGES.flatMap((language) => [
+        { scheme: 'file', language },
+        { scheme: 'untitled', language },
+      ]),
+      synchronize: {
+        // The server pulls its settings (workspace/configuration); a change to either section makes it reload.
+        configurationSection: ['kubeGcLens', 'files.exclude'],
+        fileEvents,
+      },
+      // Our own collection: the diagnostics of the YAML and Kubernetes extensions stay theirs.
+      diagnosticCollectionName: 'kube-gc-lens',
+      outputChannelName: 'Kube GC Lens',
+    };
+    const client = new LanguageClient('kubeGcLens', 'Kube GC Lens', serverOptions, clientOptions);
+    client.onNotification(StatusNotification, (status) => {
+      this.checkVersion(status);
+      this.status = status;
+      this.statusEmitter.fire(status);
+    });
+    this.client = client;
+    await client.start();
+    return client;
+  }
+
+  private checkVersion(status: ServerStatus): void {
+    if (status.protocolVersion === PROTOCOL_VERSION || this.warnedAboutVersion) return;
+    this.warnedAboutVersion = true;
+    void vscode.window.showWarningMessage(
+      `Kube GC Lens: the language server speaks protocol ${status.protocolVersion}, this extension ${PROTOCOL_VERSION}. Reinstall the extension.`,
+    );
+  }
+}

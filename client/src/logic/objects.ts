@@ -1,0 +1,50 @@
+// How the client names objects, places and durations: the same words the CLI uses (`Kind namespace/name`).
+
+import type { ObjectIdentity } from '../../../server/src/engine/model';
+import type { SourceLocation } from '../../../server/src/protocol';
+
+/** `Deployment shop/web`, or `Namespace shop` for a cluster-scoped object (as the CLI writes it). */
+export function describeObject(id: Pick<ObjectIdentity, 'kind' | 'namespace' | 'name'>): string {
+  return id.namespace ? `${id.kind} ${id.namespace}/${id.name}` : `${id.kind} ${id.name}`;
+}
+
+/** `web.yaml:12` (1-based line) for a document URI and range. */
+export function locationLabel(location: SourceLocation): string {
+  const path = location.uri.replace(/[?#].*$/, '');
+  const file = path.slice(path.lastIndexOf('/') + 1);
+  let name: string;
+  try {
+    name = decodeURIComponent(file);
+  } catch {
+    name = file;
+  }
+  return `${name || location.uri}:${location.range.start.line + 1}`;
+}
+
+/** `45s`, `12m`, `5h 12m`, `3d 4h`: the two largest units, zeros left out. */
+export function formatAge(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
+  const d = Math.floor(h / 24);
+  return h % 24 ? `${d}d ${h % 24}h` : `${d}d`;
+}
+
+/** `1 Pod`, `3 Pods`, `2 NetworkPolicies`, `2 Ingresses`, `2 Endpoints`. */
+export function countOf(kind: string, n: number): string {
+  if (n === 1) return `1 ${kind}`;
+  let plural: string;
+  if (/[^aeiou]y$/i.test(kind)) plural = `${kind.slice(0, -1)}ies`;
+  else if (/(ss|x|z|ch|sh)$/i.test(kind)) plural = `${kind}es`;
+  else if (/s$/i.test(kind)) plural = kind; // already plural (Endpoints)
+  else plural = `${kind}s`;
+  return `${n} ${plural}`;
+}
+
+/** `1 object`, `2 objects`: for English nouns with a regular plural. */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,171 @@
+// The Simulate Delete report as markdown: what was asked, the impact in one line, the deleted / orphaned /
+// stuck lists (stuck with its why-chain as nested bullets), the timeline, notes. Every object links to where
+// it is written. All user-derived text goes through markdown.ts (`text`, `code`): nothing from a manifest can
+// become markup.
+
+import type { ObjectIdentity } from '../../../server/src/engine/model';
+import type { BlockReason, ControllersMode, SimulationStep } from '../../../server/src/engine/simulation/types';
+import type { ImpactSummary, PolicyChoice, SimulateReport, SourceLocation } from '../../../server/src/protocol';
+import { reasonHeading } from './blockReasons';
+import { code, commandUri, link, text } from './markdown';
+import { count, countOf, describeObject } from './objects';
+
+/** The command our links run: (uri, range) → open the document and select the range. */
+export const REVEAL_LOCATION_COMMAND = 'kubeGcLens.revealLocation';
+
+/** Why-chains are bounded by the engine; this only guards the renderer against a hostile or looping input. */
+const MAX_REASON_DEPTH = 10;
+
+export const POLICY_LABELS: Record<PolicyChoice, string> = {
+  default: 'API default',
+  Background: 'Background',
+  Foreground: 'Foreground',
+  Orphan: 'Orphan',
+};
+
+const POLICY_EXPLANATIONS: Record<PolicyChoice, string> = {
+  default: 'no propagationPolicy is sent, so the type\'s own default applies (the first step says which)',
+  Background: 'the object goes at once, then the garbage collector deletes its dependents',
+  Foreground: 'the object stays (foregroundDeletion) until its blocking dependents are gone',
+  Orphan: 'only the object goes; its dependents stay and lose their reference to it',
+};
+
+const CONTROLLERS_EXPLANATIONS: Record<ControllersMode, string> = {
+  builtin: 'the kubelet, the namespace controller, pvc/pv-protection, the CRD cleanup and each custom finalizer\'s controller (while its workload runs) act besides the apiserver and the garbage collector',
+  gc: 'strict: only the apiserver and the garbage collector act; nobody else removes a finalizer',
+};
+
+/** Plain text (editor tab titles are not markdown). */
+export function reportTitle(report: Pick<SimulateReport, 'target' | 'policy'>): string {
+  return `Simulate Delete: ${describeObject(report.target)} (${POLICY_LABELS[report.policy]})`;
+}
+
+/** `Deletes 1 Deployment, 3 Pods · 1 orphaned · 1 stuck (pvc-protection)`, as plain text. */
+export function impactLine(summary: ImpactSummary): string {
+  const deleted = Object.entries(summary.deletedByKind).map(([kind, n]) => countOf(kind, n));
+  const stuck = `${summary.stuck} stuck${summary.stuck && summary.stuckBecause ? ` (${summary.stuckBecause})` : ''}`;
+  return `${deleted.length ? `Deletes ${deleted.join(', ')}` : 'Deletes nothing'} · ${summary.orphaned} orphaned · ${stuck}`;
+}
+
+export function renderSimulateReport(report: SimulateReport): string {
+  const refs = new ObjectReferences(report);
+  const { result } = report;
+  const out: string[] = [];
+
+  out.push(`# ${text(reportTitle(report))}`, '');
+  const t = report.target;
+  out.push(`- **Object:** ${refs.ref(t)}, ${text(t.apiVersion)}, uid ${code(t.uid)}`);
+  out.push(`- **Policy:** ${text(POLICY_LABELS[report.policy])}: ${text(POLICY_EXPLANATIONS[report.policy])}`);
+  out.push(`- **Controllers:** ${text(report.controllers)}: ${text(CONTROLLERS_EXPLANATIONS[report.controllers])}`, '');
+  out.push(`**${text(impactLine(report.summary))}**`, '');
+  if (result.aborted) out.push(`> **Aborted, the result is partial:** ${text(result.aborted)}`, '');
+
+  out.push(`## Deleted (${result.deleted.length})`, '');
+  if (result.deleted.length === 0) out.push('_None._');
+  result.deleted.forEach((d, i) => out.push(`${i + 1}. ${refs.ref(d)}: step ${d.step}`));
+  out.push('');
+
+  out.push(`## Orphaned (${result.orphaned.length})`, '');
+  if (result.orphaned.length === 0) out.push('_None._');
+  for (const o of result.orphaned) {
+    const owner = refs.identity(o.ownerUID);
+    out.push(`- ${refs.ref(o)}: no longer owned by ${owner ? refs.ref(owner) : `uid ${code(o.ownerUID)}`}`);
+  }
+  out.push('');
+
+  out.push(`## Stuck (${result.stuck.length})`, '');
+  if (result.stuck.length === 0) out.push('_None._');
+  for (const s of result.stuck) {
+    const finalizers = s.finalizers.length ? `, finalizers ${s.finalizers.map(code).join(', ')}` : '';
+    out.push(`- ${refs.ref(s)}${finalizers}`);
+    if (s.blockedBy.length) reasonLines(s.blockedBy, 1, refs, out);
+    else out.push(`  - ${text(s.reason)}`);
+  }
+  out.push('');
+
+  out.push(`## Timeline (${count(result.steps.length, 'step')})`, '');
+  if (result.steps.length === 0) out.push('_Nothing happened._', '');
+  // As in the CLI: the steps before the user's DELETE are the garbage collector settling the input as given.
+  const request = result.steps.findIndex((st) => st.actor === 'apiserver' && st.detail.includes('requested by the user'));
+  if (request > 0) {
+    out.push('Before the request, the garbage collector settles the input as given:', '');
+    stepTable(result.steps.slice(0, request), refs, out);
+    out.push('The request:', '');
+    stepTable(result.steps.slice(request), refs, out);
+  } else if (result.steps.length) {
+    stepTable(result.steps, refs, out);
+  }
+
+  if (result.notes.length) {
+    out.push('## Notes', '');
+    for (const n of result.notes) out.push(`- ${text(n)}`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+function reasonLines(reasons: BlockReason[], depth: number, refs: ObjectReferences, out: string[]): void {
+  const indent = '  '.repeat(depth);
+  for (const r of reasons) {
+    const h = reasonHeading(r);
+    if (h.kind === 'object') {
+      out.push(`${indent}- ${refs.ref(h.object)}: ${text(h.message)}`);
+    } else {
+      const finalizer = h.finalizer !== undefined ? ` ${code(h.finalizer)}` : '';
+      // The message already names the other object; the link is for getting there.
+      const there = r.object && refs.location(r.object.uid) ? ` (${refs.ref(r.object)})` : '';
+      out.push(`${indent}- **${text(h.title)}**${finalizer}: ${text(h.message)}${there}`);
+    }
+    if (r.blockedBy?.length && depth < MAX_REASON_DEPTH) reasonLines(r.blockedBy, depth + 1, refs, out);
+  }
+}
+
+function stepTable(steps: SimulationStep[], refs: ObjectReferences, out: string[]): void {
+  // Table cells take `text()` only: a code span does not protect a `|` from splitting the row.
+  out.push('| Step | Actor | Action | Object | Detail |', '|---:|---|---|---|---|');
+  for (const st of steps) {
+    out.push(`| ${st.step} | ${text(st.actor)} | ${text(st.action)} | ${refs.ref(st.target)} | ${text(st.detail)} |`);
+  }
+  out.push('');
+}
+
+/** Names objects as links to their source, and recovers an identity from a uid the report mentions. */
+class ObjectReferences {
+  private readonly identities = new Map<string, ObjectIdentity>();
+
+  constructor(private readonly report: SimulateReport) {
+    const { result } = report;
+    const note = (id: ObjectIdentity) => {
+      if (!this.identities.has(id.uid)) this.identities.set(id.uid, id);
+    };
+    const walk = (reasons: BlockReason[] | undefined, depth: number) => {
+      for (const r of reasons ?? []) {
+        if (r.object) note(r.object);
+        if (depth < MAX_REASON_DEPTH) walk(r.blockedBy, depth + 1);
+      }
+    };
+    note(report.target);
+    for (const list of [result.deleted, result.orphaned, result.stuck]) list.forEach(note);
+    for (const st of result.steps) note(st.target);
+    for (const s of result.stuck) walk(s.blockedBy, 0);
+  }
+
+  identity(uid: string): ObjectIdentity | undefined {
+    return this.identities.get(uid);
+  }
+
+  location(uid: string): SourceLocation | undefined {
+    // `locations` is a plain JSON object: ignore inherited keys such as "constructor".
+    return Object.prototype.hasOwnProperty.call(this.report.locations, uid) ? this.report.locations[uid] : undefined;
+  }
+
+  /** The object's name, linked to its source when the report knows where it is written. */
+  ref(id: ObjectIdentity): string {
+    const label = text(describeObject(id));
+    const loc = this.location(id.uid);
+    // A `command:` link, not a file URI: webviews do not follow `file:` links, and markdown-it does not render
+    // them as links at all. The report is shown in our webview (see reportView.ts), which allows exactly
+    // this command; the same link works from the markdown text editor.
+    return loc ? link(label, commandUri(REVEAL_LOCATION_COMMAND, [loc.uri, loc.range])) : label;
+  }
+}

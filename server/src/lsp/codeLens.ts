@@ -1,0 +1,81 @@
+// Code lenses above each object: "Delete: …" (its deletion impact under the API default policy, computed on
+// codeLens/resolve so that listing the lenses of a large file stays cheap) and, on objects with owners,
+// "Owned by Deployment web" (resolved at once; a click reveals the owner). Pure functions of the WorkspaceModel.
+
+import type { CodeLens, Command, Range } from 'vscode-languageserver-protocol';
+import { describe, type KubeObject } from '../engine/model';
+import type { WorkspaceModel } from '../workspace/workspaceModel';
+import { impactTitle, summarizeImpact, targetOutcome } from './impact';
+import { lensText } from './markdown';
+import { lookupOwner, primaryReference } from './ownerLookup';
+import { baselineSimulation, deletionSimulation, type SimulationSettings } from './simulationCache';
+
+/** Client commands the lenses run (the VS Code client registers them). */
+export const SIMULATE_DELETE_COMMAND = 'kubeGcLens.simulateDelete';
+export const REVEAL_LOCATION_COMMAND = 'kubeGcLens.revealLocation';
+
+/** What an unresolved impact lens carries to codeLens/resolve. */
+export interface ImpactLensData {
+  uri: string;
+  uid: string;
+  kind: 'impact';
+}
+
+/** One impact lens per object of the document, plus an owner lens on objects with owners. Ranges and data only. */
+export function codeLenses(model: WorkspaceModel, uri: string): CodeLens[] {
+  const lenses: CodeLens[] = [];
+  for (const o of model.objectsIn(uri)) {
+    const r = o.source?.ranges?.object;
+    if (!r) continue;
+    const range: Range = { start: r.start, end: r.start };
+    const data: ImpactLensData = { uri, uid: o.uid, kind: 'impact' };
+    lenses.push({ range, data });
+    if (o.ownerReferences.length) lenses.push({ range, command: ownerCommand(model, o) });
+  }
+  return lenses;
+}
+
+/** "Owned by Deployment web" (click: reveal it), or "Owner Deployment web not found". */
+function ownerCommand(model: WorkspaceModel, o: KubeObject): Command {
+  const ref = o.ownerReferences[primaryReference(o)];
+  const more = o.ownerReferences.length - 1;
+  const suffix = more ? ` and ${more} more` : '';
+  const who = `${ref.kind} ${ref.name}`;
+  const lookup = lookupOwner(model.inventory, o, ref);
+  if (lookup.state === 'found') {
+    const target = revealTarget(lookup.owner);
+    const title = lensText(`Owned by ${who}${suffix}`);
+    return target ? { title, command: REVEAL_LOCATION_COMMAND, arguments: target } : { title, command: '' };
+  }
+  // A namesake with another uid is not the owner to the GC, but it is where the user wants to look.
+  const namesake = lookup.state === 'absent' ? lookup.sameName : undefined;
+  const target = namesake && revealTarget(namesake);
+  if (target) return { title: lensText(`Owner ${who} not found (uid differs)${suffix}`), command: REVEAL_LOCATION_COMMAND, arguments: target };
+  return { title: lensText(`Owner ${who} not found${suffix}`), command: '' };
+}
+
+/** [uri, range] of an object's name (or the object when it has none). */
+function revealTarget(o: KubeObject): [string, Range] | undefined {
+  const src = o.source;
+  const range = src?.ranges?.name ?? src?.ranges?.object;
+  return src && range ? [src.file, range] : undefined;
+}
+
+/**
+ * Fills in the impact lens: simulates deleting the object with no propagationPolicy (the API default, R5) and
+ * counts what that deletion changes. A lens whose object is gone (stale after an edit) becomes "(outdated)".
+ */
+export function resolveCodeLens(model: WorkspaceModel, lens: CodeLens, options: SimulationSettings): CodeLens {
+  if (lens.command) return lens;
+  const data = lens.data as Partial<ImpactLensData> | undefined;
+  const o = data?.kind === 'impact' && typeof data.uid === 'string' ? model.inventory.objects.get(data.uid) : undefined;
+  if (!o) return { ...lens, command: { title: '(outdated)', command: '' } };
+  const result = deletionSimulation(model.inventory, o, 'default', options);
+  const baseline = baselineSimulation(model.inventory, options);
+  const summary = summarizeImpact(result, o.uid, baseline);
+  const title = impactTitle(summary, { kind: o.kind, outcome: targetOutcome(result, o.uid, baseline) });
+  return {
+    ...lens,
+    command: { title: lensText(title, 160), command: SIMULATE_DELETE_COMMAND, arguments: [o.uid, 'default'], tooltip: `Simulate deleting ${lensText(describe(o), 200)}` },
+  };
+}

@@ -1,0 +1,382 @@
+// Hovers: on an ownerReferences entry (the owner as the GC resolves it, its state, what controller and
+// blockOwnerDeletion mean here, and this object's fate under each deletion policy, simulated); on a finalizer
+// (who removes it and whether that controller survives); on metadata.name/uid (the object's dependents).
+// A pure function of the WorkspaceModel. Everything taken from a manifest goes through markdown.ts.
+//
+// Cost: index lookups and the object's own fields; the policy simulations are cached per inventory version
+// (simulationCache.ts), so only the first hover on an owner after a change pays for them.
+
+import { MarkupKind, type Hover, type Position, type Range } from 'vscode-languageserver-protocol';
+import type { Finding } from '../engine/analysis/findingTypes';
+import {
+  FOREGROUND_FINALIZER, ORPHAN_FINALIZER, PVC_PROTECTION_FINALIZER, describe, isSyntheticUid,
+  type KubeObject, type ObjectIdentity, type OwnerReference,
+} from '../engine/model';
+import { startState, finalizerOwnersFor } from '../engine/simulation/startState';
+import type { ControllersMode, FinalizerOwnerRule, PropagationPolicy, SimulationResult } from '../engine/simulation/types';
+import type { WorkspaceModel } from '../workspace/workspaceModel';
+import { shortReason } from './impact';
+import { codeSpan, countOf, escapeMarkdown as esc, fileLabel, markdownLink } from './markdown';
+import { lookupOwner, type OwnerLookup } from './ownerLookup';
+import { baselineSimulation, deletionSimulation } from './simulationCache';
+
+export interface HoverOptions {
+  controllers: ControllersMode;
+  finalizerOwners: FinalizerOwnerRule[];
+}
+
+const POLICIES: PropagationPolicy[] = ['Background', 'Foreground', 'Orphan'];
+
+const NOTHING: SimulationResult = { deleted: [], orphaned: [], remaining: [], stuck: [], steps: [], notes: [] };
+
+/** Dependents listed one by one under the counts. */
+const MAX_LISTED = 10;
+
+export function hoverAt(model: WorkspaceModel, uri: string, position: Position, options: HoverOptions): Hover | null {
+  const o = model.objectAt(uri, position);
+  const ranges = o?.source?.file === uri ? o.source.ranges : undefined;
+  if (!o || !ranges) return null;
+  // Entries and refs line up unless an entry was not a mapping (a load problem says so): then no hover.
+  if (ranges.ownerReferenceEntries.length === o.ownerReferences.length) {
+    for (let i = 0; i < ranges.ownerReferenceEntries.length; i++) {
+      const e = ranges.ownerReferenceEntries[i];
+      const field = ([e.apiVersion, e.kind, e.name, e.uid, e.controller, e.blockOwnerDeletion] as (Range | undefined)[])
+        .find((r) => r && within(r, position));
+      if (!field && !within(e.entry, position)) continue;
+      return markdown(ownerReferenceHover(model, o, i, options), field ?? e.entry);
+    }
+  }
+  if (ranges.finalizerEntries.length === o.finalizers.length) {
+    for (let i = 0; i < ranges.finalizerEntries.length; i++) {
+      if (within(ranges.finalizerEntries[i], position)) return markdown(finalizerHover(model, o, i, options), ranges.finalizerEntries[i]);
+    }
+  }
+  for (const r of [ranges.name, ranges.uid]) {
+    if (!r || !within(r, position)) continue;
+    const text = dependentsHover(model, o);
+    return text ? markdown(text, r) : null;
+  }
+  return null;
+}
+
+function markdown(value: string, range: Range): Hover {
+  return { contents: { kind: MarkupKind.Markdown, value }, range };
+}
+
+/** Inside a range; a range that ends at the start of a later line does not include that line. */
+function within(r: Range, p: Position): boolean {
+  const afterStart = p.line > r.start.line || (p.line === r.start.line && p.character >= r.start.character);
+  if (!afterStart) return false;
+  if (r.end.character === 0 && r.end.line > r.start.line) return p.line < r.end.line;
+  return p.line < r.end.line || (p.line === r.end.line && p.character <= r.end.character);
+}
+
+// ------------------------------------------------------------------------------------------------
+// ownerReferences
+
+function ownerReferenceHover(model: WorkspaceModel, o: KubeObject, index: number, options: HoverOptions): string {
+  const inv = model.inventory;
+  const ref = o.ownerReferences[index];
+  const lookup = lookupOwner(inv, o, ref);
+  const name = ownerName(ref, lookup);
+  const out: string[] = [];
+  out.push(`**Owner:** ${esc(name)}`);
+  const facts: string[] = [];
+  facts.push(`- **uid:** ${codeSpan(ref.uid || '(none)')}${uidNote(ref, lookup)}`);
+  facts.push(`- **Defined in:** ${whereDefined(lookup)}`);
+  facts.push(`- **State:** ${ownerState(model, ref, lookup)}`);
+  out.push(facts.join('\n'));
+  out.push(controllerSentence(o, ref, name));
+  out.push(blockingSentence(o, ref, name));
+  const findings = findingsAt(model.findingsOf(o.uid), (f) => f.location.kind === 'ownerReference' && f.location.index === index);
+  if (lookup.state === 'found') {
+    out.push(policyOutcomes(model, o, lookup.owner, options));
+    if (findings) out.push(`**Findings on this reference:**\n${findings}`);
+  } else {
+    out.push(`**What the GC does instead:**\n${findings || '- Nothing reported for this reference.'}`);
+  }
+  return out.join('\n\n');
+}
+
+/** "Deployment shop/web" as the GC would look it up (the dependent's namespace for namespaced kinds). */
+function ownerName(ref: OwnerReference, lookup: OwnerLookup): string {
+  switch (lookup.state) {
+    case 'found':
+      return describe(lookup.owner);
+    case 'absent':
+      return describe({ kind: ref.kind, namespace: lookup.namespace, name: ref.name });
+    case 'invalid-scope':
+      return `${ref.kind} ${ref.name}`;
+    case 'unresolvable-kind':
+      return `${ref.kind} ${ref.name} (${ref.apiVersion})`;
+  }
+}
+
+function uidNote(ref: OwnerReference, lookup: OwnerLookup): string {
+  if (isSyntheticUid(ref.uid)) {
+    return ' (synthetic: this reference has no uid in the manifest, which the apiserver rejects; Kube GC Lens points it at the uid it made up for the owner)';
+  }
+  if (lookup.state === 'found' && lookup.owner.syntheticUid) {
+    return ' (the owner\'s manifest has no uid: a hand-written manifest gets a new uid when it is applied, so this reference would not match it)';
+  }
+  return '';
+}
+
+function locationLink(o: KubeObject): string | undefined {
+  const src = o.source;
+  const r = src?.ranges?.name ?? src?.ranges?.object;
+  if (!src || !r) return undefined;
+  const line = r.start.line + 1;
+  return markdownLink(`${fileLabel(src.file)}:${line}`, `${src.file}#L${line}`);
+}
+
+function whereDefined(lookup: OwnerLookup): string {
+  if (lookup.state === 'found') return locationLink(lookup.owner) ?? 'in the workspace (position unknown)';
+  if (lookup.state === 'absent' && (lookup.sameName || lookup.sameUid)) {
+    const where = lookup.namespace ? `in namespace ${esc(lookup.namespace)}` : 'cluster-wide';
+    return `not found ${where}, where the GC looks (see below)`;
+  }
+  return 'not found anywhere in the workspace';
+}
+
+function ownerState(model: WorkspaceModel, ref: OwnerReference, lookup: OwnerLookup): string {
+  switch (lookup.state) {
+    case 'found':
+      return objectState(lookup.owner);
+    case 'unresolvable-kind':
+      return `unresolvable: nothing in the workspace or in Kubernetes serves ${codeSpan(ref.apiVersion)} ${codeSpan(ref.kind)}`;
+    case 'invalid-scope':
+      return `cannot be looked up: ${esc(ref.kind)} is namespaced and an ownerReference has no namespace`;
+    case 'absent': {
+      const node = model.inventory.graph.get(ref.uid);
+      const parts: string[] = [];
+      parts.push(node?.virtual
+        ? 'virtual (referenced but absent): the GC\'s graph holds a placeholder for it and checks whether it exists'
+        : 'absent where the GC looks: the reference is dangling');
+      if (lookup.sameName) {
+        const link = locationLink(lookup.sameName);
+        parts.push(`${esc(describe(lookup.sameName))} exists with another uid, ${codeSpan(lookup.sameName.uid)}${link ? ` (${link})` : ''}`);
+      }
+      if (lookup.sameUid && lookup.sameUid !== lookup.sameName) {
+        const link = locationLink(lookup.sameUid);
+        parts.push(`uid ${codeSpan(ref.uid)} belongs to ${esc(describe(lookup.sameUid))}${link ? ` (${link})` : ''}, which is not what this reference names`);
+      }
+      return parts.join('; ');
+    }
+  }
+}
+
+function objectState(o: KubeObject): string {
+  const finalizers = o.finalizers.length ? o.finalizers.map((f) => codeSpan(f)).join(', ') : '';
+  if (o.deletionTimestamp === undefined) return finalizers ? `present (finalizers: ${finalizers})` : 'present';
+  const since = ` since ${esc(o.deletionTimestamp)}`;
+  if (!finalizers) return `being deleted${since}`;
+  const foreground = o.finalizers.includes(FOREGROUND_FINALIZER) ? ', deleting its blocking dependents first (foreground)' : '';
+  return `being deleted${since}, waiting for finalizers ${finalizers}${foreground}`;
+}
+
+function controllerSentence(o: KubeObject, ref: OwnerReference, owner: string): string {
+  const it = `this ${esc(o.kind)}`;
+  if (ref.controller === true) {
+    return `**controller: true**: ${esc(owner)} is the managing controller of ${it}: its controller adopts, updates and replaces it, and no other ownerReference may also say controller: true (the apiserver rejects a second one, R13). The garbage collector does not read this field.`;
+  }
+  const value = ref.controller === false ? 'false' : 'not set (false)';
+  return `**controller: ${value}**: ${esc(owner)} owns ${it} for garbage collection only; no controller claims to manage it through this reference. The garbage collector does not read this field.`;
+}
+
+function blockingSentence(o: KubeObject, ref: OwnerReference, owner: string): string {
+  const it = `this ${esc(o.kind)}`;
+  if (ref.blockOwnerDeletion === true) {
+    return `**blockOwnerDeletion: true**: a Foreground deletion of ${esc(owner)} waits for ${it}: the owner stays Terminating with foregroundDeletion until ${it} is gone (R38). Background and Orphan deletions do not wait.`;
+  }
+  const value = ref.blockOwnerDeletion === false ? 'false' : 'not set (false)';
+  return `**blockOwnerDeletion: ${value}**: a Foreground deletion of ${esc(owner)} does not wait for ${it}: the owner can disappear first and ${it} is collected afterwards (R47).`;
+}
+
+function policyOutcomes(model: WorkspaceModel, o: KubeObject, owner: KubeObject, options: HoverOptions): string {
+  const inv = model.inventory;
+  const baseline = baselineSimulation(inv, options);
+  if (baseline.deleted.some((d) => d.uid === owner.uid)) {
+    // Garbage itself (its own owners are absent) or already finishing: no DELETE reaches it.
+    return `**${esc(describe(owner))} goes without any DELETE:** the GC collects it on its own (see the findings on its ownerReferences), so no deletion policy applies. Then ${fateOf(baseline, NOTHING, o, owner)}.`;
+  }
+  const lines = [`**If ${esc(describe(owner))} is deleted** (simulated, controllers: ${esc(options.controllers)}):`];
+  for (const policy of POLICIES) {
+    const result = deletionSimulation(inv, owner, policy, options);
+    lines.push(`- **${policy}:** ${fateOf(result, baseline, o, owner)}`);
+  }
+  return `${lines.join('\n')}\n\n\`kubectl delete\` sends Background unless told otherwise (\`--cascade\`).`;
+}
+
+/** What one simulated deletion of `owner` does to `o`, in one sentence. */
+function fateOf(result: SimulationResult, baseline: SimulationResult, o: KubeObject, owner: KubeObject): string {
+  const it = `this ${esc(o.kind)}`;
+  const ownerGone = result.deleted.find((d) => d.uid === owner.uid);
+  const ownerStuck = result.stuck.find((s) => s.uid === owner.uid);
+  const ownerNote = ownerGone ? '' : ownerStuck
+    ? `; the owner stays Terminating (${esc(shortReason(ownerStuck.blockedBy[0]) ?? 'nothing left to finish it')})`
+    : '; the owner is not removed';
+  const partial = result.aborted ? ' (the simulation stopped early: partial result)' : '';
+  const anyway = (set: { uid: string }[]) => (set.some((x) => x.uid === o.uid) ? ' (it would be anyway, without this deletion)' : '');
+  const rejected = result.steps.find((s) => s.action === 'reject' && s.target.uid === owner.uid);
+  if (rejected) return `nothing happens: the DELETE is rejected (${esc(rejected.detail)})${partial}`;
+  if (o.uid === owner.uid) {
+    if (ownerGone) return `${it} is deleted${partial}`;
+    if (ownerStuck) return `${it} stays Terminating: ${esc(ownerStuck.blockedBy.map((b) => b.message).join('; ') || ownerStuck.reason)}${partial}`;
+    return `${it} stays${partial}`;
+  }
+  const deleted = result.deleted.find((d) => d.uid === o.uid);
+  if (deleted) {
+    const when = !ownerGone ? '' : deleted.step < ownerGone.step ? ', before the owner is removed' : ', after the owner is removed';
+    return `${it} is deleted${when}${anyway(baseline.deleted)}${ownerNote}${partial}`;
+  }
+  const stuck = result.stuck.find((s) => s.uid === o.uid);
+  if (stuck) {
+    const why = stuck.blockedBy.map((b) => b.message).join('; ') || stuck.reason;
+    return `${it} stays Terminating: ${esc(why)}${anyway(baseline.stuck)}${ownerNote}${partial}`;
+  }
+  if (result.orphaned.some((x) => x.uid === o.uid && x.ownerUID === owner.uid)) {
+    const left = o.ownerReferences.filter((r) => r.uid !== owner.uid).length;
+    return `${it} stays: the GC removes this ownerReference${left ? '; its other owners keep it' : ' and it has no owner left'}${ownerNote}${partial}`;
+  }
+  return `${it} stays, unchanged${ownerNote}${partial}`;
+}
+
+function findingsAt(findings: Finding[], where: (f: Finding) => boolean): string {
+  return findings.filter(where).map((f) => `- ${codeSpan(f.code)}: ${esc(f.message, 2000)}`).join('\n');
+}
+
+// ------------------------------------------------------------------------------------------------
+// finalizers
+
+/** What Kubernetes' own finalizer controllers wait for. */
+const BUILTIN_WHEN: Record<string, string> = {
+  'kubernetes.io/pvc-protection': 'removes it once no Pod uses the claim',
+  'kubernetes.io/pv-protection': 'removes it once the volume is no longer bound to a claim',
+  'customresourcecleanup.apiextensions.k8s.io': 'deletes every instance of the custom resource, then removes it',
+  'batch.kubernetes.io/job-tracking': 'removes it from a Job\'s Pod once the Job controller has counted the Pod',
+  'service.kubernetes.io/load-balancer-cleanup': 'removes it once the Service\'s cloud load balancer is deleted',
+};
+
+function finalizerHover(model: WorkspaceModel, o: KubeObject, index: number, options: HoverOptions): string {
+  const inv = model.inventory;
+  const f = o.finalizers[index];
+  const owner = finalizerOwnersFor(inv, options.finalizerOwners).ownerOf(f);
+  const strict = options.controllers === 'gc';
+  const strictNote = 'With `kubeGcLens.simulation.controllers` set to `gc` only the apiserver and the garbage collector act, so the simulation never removes it.';
+  const out: string[] = [`**Finalizer** ${codeSpan(f)} on ${esc(describe(o))}`];
+  switch (owner.type) {
+    case 'gc':
+      out.push(gcFinalizerText(model, o, f));
+      break;
+    case 'builtin': {
+      const when = BUILTIN_WHEN[f] ?? 'removes it when its cleanup is done';
+      out.push(`**Removed by:** ${codeSpan(owner.controller)}, a Kubernetes control-plane controller (built-in knowledge): it ${esc(when)}.`);
+      out.push(strict ? strictNote : '**Controller:** part of the control plane: it keeps running whatever is deleted.');
+      if (f === PVC_PROTECTION_FINALIZER && o.apiVersion === 'v1' && o.kind === 'PersistentVolumeClaim') {
+        const users = startState(inv).claimUsers.get(`${o.namespace}\u0000${o.name}`) ?? [];
+        out.push(users.length
+          ? `Pods using this claim now: ${users.slice(0, MAX_LISTED).map((u) => podLabel(model, u)).join(', ')}${users.length > MAX_LISTED ? ` and ${users.length - MAX_LISTED} more` : ''}.`
+          : 'No Pod in the workspace uses this claim.');
+      }
+      break;
+    }
+    case 'workload': {
+      const w = owner.workload;
+      const current = inv.objects.get(w.uid);
+      const where = (current && locationLink(current)) ?? undefined;
+      const how = owner.how === 'configured'
+        ? `configured in \`kubeGcLens.finalizerOwners\` (${esc(owner.why)})`
+        : `a guess (the documented default), ${esc(owner.why, 1000)}. Set \`kubeGcLens.finalizerOwners\` if another workload owns it`;
+      out.push(`**Removed by:** the controller running in ${esc(describe(w))}${where ? ` (${where})` : ''}: ${how}.`);
+      out.push(strict ? strictNote : workloadSurvival(o, w, current));
+      break;
+    }
+    case 'external':
+      out.push('**Removed by:** a controller outside the workspace, configured in `kubeGcLens.finalizerOwners` (`external: true`).');
+      out.push(strict ? strictNote : '**Controller:** assumed to keep running (it is not part of the workspace, so no deletion here reaches it).');
+      break;
+    case 'absent':
+      out.push(owner.how === 'configured'
+        ? `**Removed by:** nobody: configured in \`kubeGcLens.finalizerOwners\` (${esc(owner.why)}).`
+        : `**Removed by:** nobody known (the documented default guess found no controller: ${esc(owner.why, 1000)}).`);
+      out.push(`Once ${esc(describe(o))} is deleted it stays Terminating until something outside the workspace removes ${codeSpan(f)}.`);
+      break;
+  }
+  if (owner.type !== 'gc') {
+    out.push(o.deletionTimestamp === undefined
+      ? `${esc(describe(o))} is not being deleted: a finalizer only holds an object once it is deleted.`
+      : `${esc(describe(o))} is being deleted (since ${esc(o.deletionTimestamp)}): it goes once every finalizer is removed (${o.finalizers.map((x) => codeSpan(x)).join(', ')}).`);
+  }
+  const findings = findingsAt(model.findingsOf(o.uid), (x) => x.location.kind === 'finalizer' && x.location.index === index);
+  if (findings) out.push(`**Findings on this finalizer:**\n${findings}`);
+  return out.join('\n\n');
+}
+
+function podLabel(model: WorkspaceModel, uid: string): string {
+  const pod = model.inventory.objects.get(uid);
+  if (!pod) return codeSpan(uid);
+  const link = locationLink(pod);
+  return `${esc(describe(pod))}${link ? ` (${link})` : ''}`;
+}
+
+function workloadSurvival(o: KubeObject, w: ObjectIdentity, current: KubeObject | undefined): string {
+  const parts: string[] = [];
+  if (!current) parts.push('**Controller:** not in the workspace: nobody removes this finalizer.');
+  else if (current.deletionTimestamp !== undefined) parts.push('**Controller:** being deleted: once it is gone nobody removes this finalizer.');
+  else parts.push('**Controller:** running (present and not being deleted).');
+  if (current && o.namespace && w.namespace === o.namespace) {
+    parts.push(`It runs in the same namespace: deleting Namespace ${esc(o.namespace)} deletes it too, and if it goes before it has removed this finalizer, ${esc(describe(o))} stays Terminating (and so does the namespace).`);
+  }
+  return parts.join(' ');
+}
+
+function gcFinalizerText(model: WorkspaceModel, o: KubeObject, f: string): string {
+  const node = model.inventory.graph.get(o.uid);
+  const dependents = node?.dependents.size ?? 0;
+  const deps = `${dependents} in the workspace`;
+  const terminating = o.deletionTimestamp !== undefined;
+  if (f === ORPHAN_FINALIZER) {
+    return [
+      `**Removed by:** the garbage collector (kube-controller-manager), which always runs. ${codeSpan(f)} is its own finalizer, added when an object is deleted with propagationPolicy Orphan (or a default that orphans, R2/R5).`,
+      `While it is there the GC removes ${esc(describe(o))}'s uid from the ownerReferences of each of its dependents (${deps}), which stay; then it removes ${codeSpan(f)} and the object goes (R40).`,
+      terminating ? '' : 'This object is not being deleted: the finalizer makes a later DELETE that names no policy orphan its dependents (R2).',
+    ].filter(Boolean).join('\n\n');
+  }
+  const blocking = node ? new Set(node.blockingDependents().map((d) => d.identity.uid)).size : 0;
+  return [
+    `**Removed by:** the garbage collector (kube-controller-manager), which always runs. ${codeSpan(FOREGROUND_FINALIZER)} is its own finalizer, added by a Foreground deletion.`,
+    `${esc(describe(o))} stays visible, Terminating, while the GC deletes its dependents (${deps}); the GC removes the finalizer once no dependent with blockOwnerDeletion: true is left (${blocking} now, R38). A blocking dependent that cannot go keeps it forever (R50).`,
+    terminating ? '' : 'This object is not being deleted: the finalizer makes a later DELETE that names no policy a Foreground one (R3).',
+  ].filter(Boolean).join('\n\n');
+}
+
+// ------------------------------------------------------------------------------------------------
+// metadata.name / metadata.uid
+
+function dependentsHover(model: WorkspaceModel, o: KubeObject): string | undefined {
+  const node = model.inventory.graph.get(o.uid);
+  if (!node || node.dependents.size === 0) return undefined;
+  const byKind = new Map<string, number>();
+  for (const d of node.dependents) byKind.set(d.identity.kind, (byKind.get(d.identity.kind) ?? 0) + 1);
+  const counts = [...byKind].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([kind, n]) => esc(countOf(kind, n)));
+  const n = node.dependents.size;
+  const out = [`**${n} ${n === 1 ? 'dependent' : 'dependents'}:** ${counts.join(', ')}`];
+  const listed: string[] = [];
+  for (const d of node.dependents) {
+    if (listed.length === MAX_LISTED) break;
+    const dep = model.inventory.objects.get(d.identity.uid);
+    const link = dep && locationLink(dep);
+    const refs = d.owners.filter((r) => r.uid === o.uid);
+    const flags = [
+      refs.some((r) => r.controller === true) ? 'controller' : '',
+      refs.some((r) => r.blockOwnerDeletion === true) ? 'blockOwnerDeletion' : '',
+    ].filter(Boolean).join(', ');
+    listed.push(`- ${esc(describe(d.identity))}${link ? ` (${link})` : ''}${flags ? `: ${flags}` : ''}`);
+  }
+  if (n > MAX_LISTED) listed.push(`- … and ${n - MAX_LISTED} more`);
+  out.push(listed.join('\n'));
+  if (isSyntheticUid(o.uid)) out.push(`uid ${codeSpan(o.uid)} is synthetic: the manifest has no uid, and its dependents name the owner without one.`);
+  return out.join('\n\n');
+}
+

@@ -1,0 +1,351 @@
+// The language server: the only layer that knows LSP. It keeps a WorkspaceModel (every Kubernetes document of
+// the workspace, open editors overriding files on disk), re-analyses what each change affects, publishes
+// diagnostics, and answers hover, code lenses, quick fixes and the custom requests of protocol.ts.
+//
+// Scheduling: changes are queued and applied once the message queue is drained (a burst of keystrokes is one
+// update); stuck/deadlock predictions need the simulation and run only after the editor has been idle for
+// PREDICTION_DELAY_MS. Requests first apply pending changes, so answers always match the text.
+
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  CodeActionKind, FileChangeType, ResponseError, LSPErrorCodes, TextDocuments, TextDocumentSyncKind,
+  type CancellationToken, type Connection, type Diagnostic, type InitializeParams, type InitializeResult,
+  type WorkspaceFolder,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import {
+  CheckRequest, DEFAULT_SETTINGS, GraphRequest, ObjectAtRequest, ObjectsRequest, PROTOCOL_VERSION, SimulateRequest,
+  StatusNotification, StuckRequest, type KubeGcLensSettings, type ServerStatus,
+} from '../protocol';
+import { listWorkspaceFiles, makeMatcher, readWorkspaceFile, readWorkspaceFileSync } from '../sources/workspaceFiles';
+import { makeProblem } from '../sources/manifests/parseManifest';
+import { WorkspaceModel, type DocumentState } from '../workspace/workspaceModel';
+import { findingToDiagnostic, problemToDiagnostic, sortDiagnostics } from './diagnostics';
+import { graphData, simulateDelete, stuckItems, summaryOf } from './requests';
+import { hoverAt } from './hover';
+import { codeLenses, resolveCodeLens } from './codeLens';
+import { quickFixes } from './codeActions';
+
+const PREDICTION_DELAY_MS = 250;
+
+export class KubeGcLensServer {
+  private readonly documents = new TextDocuments(TextDocument);
+  private settings: KubeGcLensSettings = DEFAULT_SETTINGS;
+  private filesExclude: string[] = [];
+  private folders: WorkspaceFolder[] = [];
+  private model = new WorkspaceModel({ controllers: 'builtin', finalizerOwners: [] });
+  /** URIs whose text changed and are not applied yet. */
+  private readonly pending = new Set<string>();
+  private flushScheduled = false;
+  private predictionTimer: NodeJS.Timeout | undefined;
+  /** What each document was last published with, so unchanged documents are not re-sent. */
+  private readonly published = new Map<string, string>();
+  private loading = true;
+  private configurationSupported = false;
+  private progressSupported = false;
+  private workspaceFoldersSupported = false;
+  private loadGeneration = 0;
+
+  constructor(private readonly connection: Connection) {}
+
+  listen(): void {
+    const c = this.connection;
+    c.onInitialize((p) => this.initialize(p));
+    c.onInitialized(() => {
+      // Only a client that declared workspace folder support may be asked for their changes.
+      if (this.workspaceFoldersSupported) {
+        c.workspace.onDidChangeWorkspaceFolders((e) => {
+          this.folders = this.folders.filter((f) => !e.removed.some((r) => r.uri === f.uri)).concat(e.added);
+          void this.reloadWorkspace();
+        });
+      }
+      void this.reloadWorkspace();
+    });
+    c.onDidChangeConfiguration(() => void this.reloadWorkspace());
+    c.onDidChangeWatchedFiles((p) => {
+      for (const change of p.changes) {
+        if (this.documents.get(change.uri)) continue; // the editor's text wins over the file
+        if (change.type === FileChangeType.Deleted) this.queue(change.uri);
+        else if (this.inWorkspace(change.uri)) this.queue(change.uri);
+      }
+    });
+    this.documents.onDidChangeContent((e) => this.queue(e.document.uri));
+    this.documents.onDidClose((e) => this.queue(e.document.uri));
+
+    c.onHover((p, token) => this.answer(token, () => hoverAt(this.model, p.textDocument.uri, p.position, this.engineOptions())));
+    c.onCodeLens((p, token) => this.answer(token, () => codeLenses(this.model, p.textDocument.uri)));
+    c.onCodeLensResolve((lens, token) => this.answer(token, () => resolveCodeLens(this.model, lens, this.engineOptions())));
+    c.onCodeAction((p, token) => this.answer(token, () => {
+      const doc = this.documents.get(p.textDocument.uri);
+      if (!doc) return [];
+      return quickFixes(this.model, p.textDocument.uri, doc.getText(), p.context.diagnostics.filter((d) => d.source === 'kube-gc-lens'));
+    }));
+
+    c.onRequest(SimulateRequest, (p, token) => this.answer(token, () => simulateDelete(this.model, p.uid, p.policy, {
+      ...this.engineOptions(), ...(p.controllers ? { controllers: p.controllers } : {}),
+    })));
+    c.onRequest(ObjectsRequest, (p, token) => this.answer(token, () => {
+      const objects = p.uri ? this.model.objectsIn(p.uri) : [...this.model.inventory.objects.values()];
+      return objects.map(summaryOf);
+    }));
+    c.onRequest(ObjectAtRequest, (p, token) => this.answer(token, () => {
+      const o = this.model.objectAt(p.uri, p.position);
+      return o ? summaryOf(o) : null;
+    }));
+    c.onRequest(StuckRequest, (token) => this.answer(token, () => {
+      this.refreshPredictions();
+      return stuckItems(this.model, this.engineOptions());
+    }));
+    c.onRequest(GraphRequest, (p, token) => this.answer(token, () => graphData(this.model, p.uid)));
+    c.onRequest(CheckRequest, async () => {
+      await this.reloadWorkspace();
+      this.refreshPredictions();
+      return {
+        files: this.model.documentCount,
+        objects: this.model.inventory.objects.size,
+        findings: this.model.allFindings(),
+        problems: [...this.model.documents()].reduce((n, d) => n + d.problems.length, 0),
+      };
+    });
+
+    this.documents.listen(c);
+    c.listen();
+  }
+
+  private initialize(p: InitializeParams): InitializeResult {
+    this.folders = p.workspaceFolders ?? (p.rootUri ? [{ uri: p.rootUri, name: path.basename(p.rootUri) }] : []);
+    this.configurationSupported = p.capabilities.workspace?.configuration === true;
+    this.progressSupported = p.capabilities.window?.workDoneProgress === true;
+    this.workspaceFoldersSupported = p.capabilities.workspace?.workspaceFolders === true;
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        hoverProvider: true,
+        codeLensProvider: { resolveProvider: true },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'kube-gc-lens-server', version: PROTOCOL_VERSION.toString() },
+    };
+  }
+
+  private engineOptions() {
+    return { controllers: this.settings.simulation.controllers, finalizerOwners: this.settings.finalizerOwners };
+  }
+
+  /** Answers a request on fresh data; a request cancelled meanwhile gets the LSP "cancelled" error. */
+  private answer<T>(token: CancellationToken, fn: () => T): T {
+    this.flush();
+    if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
+    return fn();
+  }
+
+  // ------------------------------------------------------------------------------------------ settings
+
+  private async readSettings(): Promise<void> {
+    if (!this.configurationSupported) return;
+    try {
+      const [ours, files] = await this.connection.workspace.getConfiguration([{ section: 'kubeGcLens' }, { section: 'files' }]) as [Partial<KubeGcLensSettings> | null, { exclude?: Record<string, boolean> } | null];
+      this.settings = mergeSettings(ours);
+      this.filesExclude = Object.entries(files?.exclude ?? {}).filter(([, on]) => on === true).map(([glob]) => glob);
+    } catch (e) {
+      this.connection.console.warn(`Could not read settings, using defaults: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private inWorkspace(uri: string): boolean {
+    const file = fileOf(uri);
+    if (!file) return false;
+    return this.folders.some((f) => {
+      const root = fileOf(f.uri);
+      return root !== undefined && !path.relative(root, file).startsWith('..');
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------ loading
+
+  /** (Re)reads settings and every workspace file, with $/progress; open documents keep their editor text. */
+  private async reloadWorkspace(): Promise<void> {
+    const generation = ++this.loadGeneration;
+    this.loading = true;
+    this.sendStatus();
+    await this.readSettings();
+    this.model.setOptions(this.engineOptions());
+    const progress = this.progressSupported ? await this.connection.window.createWorkDoneProgress().catch(() => undefined) : undefined;
+    progress?.begin('Kube GC Lens', 0, 'Finding Kubernetes manifests…', false);
+    const cancelled = () => generation !== this.loadGeneration;
+    const files: string[] = [];
+    for (const folder of this.folders) {
+      const root = fileOf(folder.uri);
+      if (!root) continue;
+      files.push(...await listWorkspaceFiles(root, {
+        include: this.settings.files.include, exclude: [...this.settings.files.exclude, ...this.filesExclude],
+      }, cancelled));
+    }
+    const states: DocumentState[] = [];
+    let done = 0;
+    for (const file of files) {
+      if (cancelled()) break;
+      const uri = pathToFileURL(file).toString();
+      const open = this.documents.get(uri);
+      const state = open ? this.model.parse(uri, open.getText()) : await this.parseFromDisk(uri, file);
+      if (state) states.push(state);
+      done++;
+      if (done % 50 === 0) progress?.report(Math.round((100 * done) / files.length), `${done}/${files.length} files`);
+    }
+    // Open documents outside the folders (or untitled) still count.
+    for (const doc of this.documents.all()) {
+      if (states.some((s) => s.uri === doc.uri)) continue;
+      const state = this.model.parse(doc.uri, doc.getText());
+      if (state) states.push(state);
+    }
+    progress?.done();
+    if (cancelled()) return;
+    this.model.loadAll(states);
+    this.loading = false;
+    this.publishAll();
+    // Edits made while loading are applied on top (re-applying one that was already read is harmless).
+    this.flush();
+    this.schedulePredictions();
+  }
+
+  private async parseFromDisk(uri: string, file: string): Promise<DocumentState | undefined> {
+    const read = await readWorkspaceFile(file);
+    if ('text' in read) return this.model.parse(uri, read.text);
+    return { uri, raw: [], uids: [], problems: [makeProblem(uri, 'error', 'unreadable', read.error)], kindSignature: '' };
+  }
+
+  // ------------------------------------------------------------------------------------------ changes
+
+  private queue(uri: string): void {
+    this.pending.add(uri);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Applies every pending change (open text, or the file on disk for closed documents) and publishes. */
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.pending.size === 0 || this.loading) return;
+    const uris = [...this.pending];
+    this.pending.clear();
+    const touched = new Set<string>();
+    for (const uri of uris) {
+      const open = this.documents.get(uri);
+      let state: DocumentState | undefined;
+      if (open) state = this.model.parse(uri, open.getText());
+      else state = this.readClosed(uri);
+      for (const u of this.model.update(uri, state).affectedUris) touched.add(u);
+    }
+    for (const uri of touched) this.publish(uri);
+    this.sendStatus();
+    this.schedulePredictions();
+  }
+
+  /** A closed document: its file on disk if it is a workspace manifest, else nothing. */
+  private readClosed(uri: string): DocumentState | undefined {
+    const file = fileOf(uri);
+    if (!file || !this.inWorkspace(uri)) return undefined;
+    const root = this.folders.map((f) => fileOf(f.uri)).find((r) => r !== undefined && !path.relative(r, file).startsWith('..'));
+    if (!root || !matchesFilter(path.relative(root, file), this.settings, this.filesExclude)) return undefined;
+    // Synchronous on purpose: one file, and the update that follows must see it before any request is answered.
+    const read = readWorkspaceFileSync(file);
+    if (read === undefined) return undefined;
+    if ('text' in read) return this.model.parse(uri, read.text);
+    return { uri, raw: [], uids: [], problems: [makeProblem(uri, 'error', 'unreadable', read.error)], kindSignature: '' };
+  }
+
+  private schedulePredictions(): void {
+    if (this.predictionTimer) clearTimeout(this.predictionTimer);
+    if (!this.model.predictionsStale) return;
+    this.predictionTimer = setTimeout(() => {
+      this.predictionTimer = undefined;
+      if (this.pending.size) return this.schedulePredictions();
+      this.refreshPredictions();
+    }, PREDICTION_DELAY_MS);
+  }
+
+  private refreshPredictions(): void {
+    this.flush();
+    if (!this.model.predictionsStale) return;
+    for (const uri of this.model.refreshPredictions()) this.publish(uri);
+    this.sendStatus();
+  }
+
+  // ------------------------------------------------------------------------------------------ publishing
+
+  private diagnosticsFor(uri: string): Diagnostic[] {
+    const out: Diagnostic[] = [];
+    const doc = this.model.document(uri);
+    for (const p of doc?.problems ?? []) {
+      const d = problemToDiagnostic(p, this.settings);
+      if (d) out.push(d);
+    }
+    for (const f of this.model.findingsIn(uri)) {
+      const d = findingToDiagnostic(f, this.settings);
+      if (d) out.push(d);
+    }
+    return sortDiagnostics(out);
+  }
+
+  private publish(uri: string): void {
+    const diagnostics = this.diagnosticsFor(uri);
+    const key = JSON.stringify(diagnostics);
+    if (this.published.get(uri) === key) return;
+    if (diagnostics.length === 0 && !this.published.has(uri)) return;
+    if (diagnostics.length === 0) this.published.delete(uri);
+    else this.published.set(uri, key);
+    void this.connection.sendDiagnostics({ uri, diagnostics });
+  }
+
+  private publishAll(): void {
+    const uris = new Set<string>([...this.published.keys()]);
+    for (const d of this.model.documents()) uris.add(d.uri);
+    for (const uri of uris) this.publish(uri);
+    this.sendStatus();
+  }
+
+  private sendStatus(): void {
+    const findings = this.model.allFindings().filter((f) => this.settings.severity[f.code] !== 'off');
+    const status: ServerStatus = {
+      protocolVersion: PROTOCOL_VERSION,
+      state: this.loading ? 'loading' : 'ready',
+      files: this.model.documentCount,
+      objects: this.model.inventory.objects.size,
+      findings: findings.length,
+      stuck: findings.filter((f) => f.code === 'stuck-terminating').length,
+      problems: [...this.model.documents()].reduce((n, d) => n + d.problems.length, 0),
+    };
+    void this.connection.sendNotification(StatusNotification, status);
+  }
+}
+
+function fileOf(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Settings as the client sent them, every missing or malformed field replaced by its default. */
+export function mergeSettings(raw: Partial<KubeGcLensSettings> | null | undefined): KubeGcLensSettings {
+  const r = raw ?? {};
+  const strings = (v: unknown, fallback: string[]) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? v as string[] : fallback);
+  return {
+    simulation: { controllers: r.simulation?.controllers === 'gc' ? 'gc' : 'builtin' },
+    finalizerOwners: Array.isArray(r.finalizerOwners) ? r.finalizerOwners.filter((x) => x && typeof x.finalizer === 'string') : [],
+    severity: r.severity && typeof r.severity === 'object' ? r.severity : {},
+    files: {
+      include: strings(r.files?.include, DEFAULT_SETTINGS.files.include),
+      exclude: strings(r.files?.exclude, DEFAULT_SETTINGS.files.exclude),
+    },
+  };
+}
+
+function matchesFilter(rel: string, settings: KubeGcLensSettings, filesExclude: string[]): boolean {
+  return makeMatcher({ include: settings.files.include, exclude: [...settings.files.exclude, ...filesExclude] })(rel);
+}

@@ -1,0 +1,187 @@
+// The one protocol module: every custom LSP request/notification and every shape they carry, typed once
+// and imported by the server (server/src/lsp), the VS Code client (client/) and the webview (webview/).
+// Methods are namespaced `kubeGcLens/…`. Shapes are plain JSON; ranges are 0-based as in LSP.
+// Changing a shape is a versioned change (see CHANGELOG.md, "Protocol").
+
+import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
+import type { Finding, FindingCode } from './engine/analysis/findingTypes';
+import type { ObjectIdentity, Range } from './engine/model';
+import type {
+  BlockReason, ControllersMode, FinalizerOwnerRule, PropagationPolicy, SimulationResult,
+} from './engine/simulation/types';
+
+export const PROTOCOL_VERSION = 1;
+
+// ------------------------------------------------------------------------------------------------
+// Shared shapes
+
+/** Where an object (or one of its parts) is written: a document URI and a 0-based range. */
+export interface SourceLocation {
+  uri: string;
+  range: Range;
+}
+
+/** One object of the workspace, as lists and quick picks show it. */
+export interface ObjectSummary extends ObjectIdentity {
+  /** The uid was made up for a hand-written manifest (no metadata.uid). */
+  syntheticUid: boolean;
+  beingDeleted: boolean;
+  finalizers: string[];
+  ownerCount: number;
+  location?: SourceLocation;
+}
+
+/** "API default" sends no propagationPolicy, so the per-type default applies (R5). */
+export type PolicyChoice = 'default' | PropagationPolicy;
+
+/** The settings section `kubeGcLens` (package.json documents every field). */
+export interface KubeGcLensSettings {
+  simulation: { controllers: ControllersMode };
+  finalizerOwners: FinalizerOwnerRule[];
+  /** Per finding/load-problem code: a severity, or "off" to drop it. Codes not named keep their default. */
+  severity: Partial<Record<string, SeveritySetting>>;
+  files: { include: string[]; exclude: string[] };
+}
+
+export type SeveritySetting = 'error' | 'warning' | 'information' | 'hint' | 'off';
+
+export const DEFAULT_SETTINGS: KubeGcLensSettings = {
+  simulation: { controllers: 'builtin' },
+  finalizerOwners: [],
+  severity: {},
+  files: { include: ['**/*.yaml', '**/*.yml', '**/*.json'], exclude: ['**/node_modules/**', '**/.git/**'] },
+};
+
+// ------------------------------------------------------------------------------------------------
+// kubeGcLens/simulate: what deleting one object does (client → server)
+
+export interface SimulateParams {
+  uid: string;
+  policy: PolicyChoice;
+  /** Defaults to the `kubeGcLens.simulation.controllers` setting. */
+  controllers?: ControllersMode;
+}
+
+export interface SimulateReport {
+  target: ObjectIdentity;
+  policy: PolicyChoice;
+  controllers: ControllersMode;
+  /** The simulation result, `remaining` left out (the workspace is the rest). */
+  result: Omit<SimulationResult, 'remaining'>;
+  /** uid → where the object is written, for every object the report names. */
+  locations: Record<string, SourceLocation>;
+  /** Counts for a one-line summary: deleted by kind, orphaned, stuck. */
+  summary: ImpactSummary;
+}
+
+export interface ImpactSummary {
+  /** kind → how many objects of it are deleted (the target included). */
+  deletedByKind: Record<string, number>;
+  orphaned: number;
+  stuck: number;
+  /** The first stuck object's first blocking reason, e.g. "pvc-protection". */
+  stuckBecause?: string;
+}
+
+export const SimulateRequest = new RequestType<SimulateParams, SimulateReport | null, void>('kubeGcLens/simulate');
+
+// ------------------------------------------------------------------------------------------------
+// kubeGcLens/objects: every object of the workspace (client → server)
+
+export interface ObjectsParams {
+  /** Only objects written in this document. */
+  uri?: string;
+}
+
+export const ObjectsRequest = new RequestType<ObjectsParams, ObjectSummary[], void>('kubeGcLens/objects');
+
+/** The object whose manifest contains a position (the cursor), if any. */
+export interface ObjectAtParams {
+  uri: string;
+  position: { line: number; character: number };
+}
+
+export const ObjectAtRequest = new RequestType<ObjectAtParams, ObjectSummary | null, void>('kubeGcLens/objectAt');
+
+// ------------------------------------------------------------------------------------------------
+// kubeGcLens/stuck: objects being deleted that cannot finish, and predicted deadlocks (client → server)
+
+export interface StuckItem {
+  object: ObjectSummary;
+  /** "stuck" is terminating now; the others are predicted by a simulation. */
+  kind: 'stuck' | 'finalizer-deadlock' | 'foreground-deadlock';
+  /** One sentence for a person. */
+  reason: string;
+  /** The why-chain: finalizer → controller → its state; foreground wait → dependent → its reason. */
+  blockedBy: BlockReason[];
+  /** Seconds since deletionTimestamp, when known relative to the newest timestamp in the input. */
+  ageSeconds?: number;
+  deletionTimestamp?: string;
+  /**
+   * uid → where it is written, for the objects `blockedBy` names (a blocking dependent, a controller's workload),
+   * so the client can reveal them. Optional: without it only the root object (`object.location`) is revealable.
+   */
+  locations?: Record<string, SourceLocation>;
+}
+
+export const StuckRequest = new RequestType0<StuckItem[], void>('kubeGcLens/stuck');
+
+// ------------------------------------------------------------------------------------------------
+// kubeGcLens/graph: the ownership graph, whole or one object's connected component (client → server)
+
+export interface GraphParams {
+  /** Focus: only this object's connected component. */
+  uid?: string;
+}
+
+export interface GraphNodeData extends ObjectIdentity {
+  state: 'present' | 'virtual' | 'being-deleted' | 'deleting-dependents';
+  finalizers: string[];
+  findings: FindingCode[];
+  location?: SourceLocation;
+}
+
+export interface GraphEdgeData {
+  /** Dependent uid. */
+  from: string;
+  /** Owner uid. */
+  to: string;
+  controller: boolean;
+  blockOwnerDeletion: boolean;
+}
+
+export interface GraphData {
+  nodes: GraphNodeData[];
+  edges: GraphEdgeData[];
+}
+
+export const GraphRequest = new RequestType<GraphParams, GraphData, void>('kubeGcLens/graph');
+
+// ------------------------------------------------------------------------------------------------
+// kubeGcLens/check: re-read the workspace from disk and report every finding (client → server)
+
+export interface CheckResult {
+  files: number;
+  objects: number;
+  findings: Finding[];
+  problems: number;
+}
+
+export const CheckRequest = new RequestType0<CheckResult, void>('kubeGcLens/check');
+
+// ------------------------------------------------------------------------------------------------
+// kubeGcLens/status: what the server holds (server → client, after every change)
+
+export interface ServerStatus {
+  protocolVersion: number;
+  state: 'loading' | 'ready';
+  files: number;
+  objects: number;
+  /** Findings of every code, after severity settings. */
+  findings: number;
+  stuck: number;
+  /** Documents that could not be read or parsed (each has its own diagnostic). */
+  problems: number;
+}
+
+export const StatusNotification = new NotificationType<ServerStatus>('kubeGcLens/status');

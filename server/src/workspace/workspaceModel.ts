@@ -1,0 +1,323 @@
+// The workspace as the editor sees it: every Kubernetes document (files on disk, overridden by open
+// editors), one Inventory over all of them, and findings kept per object so that an edit re-analyses the
+// objects it changed and those that point at them, not the workspace. Knows documents and URIs, not LSP.
+//
+// Findings come in three tiers, by what they need:
+//   - local (analyzeObject): the object and the owners it names; recomputed for the affected set on each edit;
+//   - structural (cycles, conflicting copies): a linear pass, recomputed on each edit;
+//   - predicted (stuck, deadlocks): need the simulation, recomputed by refreshPredictions() when the editor is
+//     idle. Until then the previous predictions stay, re-positioned on the current objects.
+
+import { analyzeObject, conflictFindings, cycleFindings, predictedFindings } from '../engine/analysis/analyze';
+import type { Finding } from '../engine/analysis/findingTypes';
+import { rangeOf } from '../engine/analysis/locate';
+import { buildInventory, type Inventory } from '../engine/inventory';
+import type { KubeObject } from '../engine/model';
+import type { ControllersMode, FinalizerOwnerRule } from '../engine/simulation/types';
+import { parseManifestText, resolveRanges, type LoadProblem } from '../sources/manifests/parseManifest';
+
+export interface WorkspaceOptions {
+  controllers: ControllersMode;
+  finalizerOwners: FinalizerOwnerRule[];
+}
+
+export interface DocumentState {
+  uri: string;
+  /** Raw objects as parsed (source.file is the URI), before normalisation. */
+  raw: KubeObject[];
+  /** Uids (after normalisation) of the objects this document holds, in document order. */
+  uids: string[];
+  problems: LoadProblem[];
+  /** Kinds this document teaches the registry (CRDs, kinds outside Kubernetes' own groups). */
+  kindSignature: string;
+}
+
+/** What an update changed: the documents whose diagnostics may differ now. */
+export interface UpdateResult {
+  affectedUris: Set<string>;
+  /** True when the whole inventory was rebuilt (a CRD or a custom kind changed). */
+  rebuilt: boolean;
+}
+
+/** Top-level `apiVersion:`/`kind:` keys (YAML) or properties (JSON): the cheap "is this Kubernetes" test. */
+const K8S_YAML = /^(apiVersion|kind)\s*:/m;
+const K8S_JSON = /"(apiVersion|kind)"\s*:/;
+
+export function looksLikeKubernetes(text: string): boolean {
+  const head = text.length > 65536 ? text.slice(0, 65536) : text;
+  return K8S_YAML.test(head) || K8S_JSON.test(head);
+}
+
+export class WorkspaceModel {
+  private readonly docs = new Map<string, DocumentState>();
+  /** uid → URIs of the documents holding a copy (usually one). */
+  private readonly copies = new Map<string, Set<string>>();
+  /** Owner name → uids of the objects whose ownerReferences name it (a name match matters even with another uid). */
+  private readonly referrersByName = new Map<string, Set<string>>();
+  private readonly local = new Map<string, Finding[]>();
+  private structural: Finding[] = [];
+  private predicted: Finding[] = [];
+  private predictedVersion = -1;
+  inventory: Inventory = buildInventory([]);
+
+  constructor(private options: WorkspaceOptions) {}
+
+  setOptions(options: WorkspaceOptions): void {
+    this.options = options;
+    this.predictedVersion = -1;
+  }
+
+  get documentCount(): number {
+    return this.docs.size;
+  }
+
+  documents(): IterableIterator<DocumentState> {
+    return this.docs.values();
+  }
+
+  document(uri: string): DocumentState | undefined {
+    return this.docs.get(uri);
+  }
+
+  has(uri: string): boolean {
+    return this.docs.has(uri);
+  }
+
+  /** Parses a document's text. Documents that do not look like Kubernetes at all are not part of the workspace. */
+  parse(uri: string, text: string): DocumentState | undefined {
+    const parsed = parseManifestText(text, uri);
+    if (parsed.objects.length === 0 && !looksLikeKubernetes(text)) return undefined;
+    resolveRanges(text, parsed.objects);
+    return { uri, raw: parsed.objects, uids: [], problems: parsed.problems, kindSignature: kindSignature(parsed.objects) };
+  }
+
+  /** Loads many documents at once (start-up, re-check): one inventory build. */
+  loadAll(states: DocumentState[]): void {
+    this.docs.clear();
+    for (const s of states) this.docs.set(s.uri, s);
+    this.rebuild();
+  }
+
+  /** Sets (or with `undefined`, removes) one document and re-analyses what it affects. */
+  update(uri: string, next: DocumentState | undefined): UpdateResult {
+    const prev = this.docs.get(uri);
+    if (!prev && !next) return { affectedUris: new Set(), rebuilt: false };
+    if (next) this.docs.set(uri, next);
+    else this.docs.delete(uri);
+    if ((prev?.kindSignature ?? '') !== (next?.kindSignature ?? '') && (prev?.kindSignature || next?.kindSignature)) {
+      const before = new Set(this.docs.keys());
+      this.rebuild();
+      before.add(uri);
+      return { affectedUris: before, rebuilt: true };
+    }
+    const changed = new Set<string>(prev?.uids ?? []);
+    // Remove this document's old copies first: positions (docIndex) shift when documents are inserted above.
+    for (const uid of prev?.uids ?? []) this.copies.get(uid)?.delete(uri);
+    if (next) {
+      next.uids = next.raw.map((o) => this.inventory.normalize(o).uid);
+      for (const uid of next.uids) {
+        changed.add(uid);
+        let set = this.copies.get(uid);
+        if (!set) this.copies.set(uid, (set = new Set()));
+        set.add(uri);
+      }
+    }
+    const affectedUris = new Set<string>([uri]);
+    const affected = new Set<string>();
+    for (const uid of changed) this.collectAffected(uid, affected);
+    for (const uid of changed) {
+      const old = this.inventory.objects.get(uid);
+      if (old) {
+        this.unindexReferrers(old);
+        if (old.source) affectedUris.add(old.source.file);
+      }
+      this.inventory.remove(uid);
+      // Every copy, in a stable order: the first one is kept, later different ones are conflicts.
+      const holders = [...(this.copies.get(uid) ?? [])].sort();
+      if (holders.length === 0) this.copies.delete(uid);
+      for (const holder of holders) {
+        const doc = this.docs.get(holder)!;
+        doc.uids.forEach((u, i) => {
+          if (u !== uid) return;
+          const o = this.inventory.normalize(doc.raw[i]);
+          this.inventory.upsert(o);
+          affectedUris.add(holder);
+        });
+      }
+      const now = this.inventory.objects.get(uid);
+      if (now) this.indexReferrers(now);
+    }
+    for (const uid of changed) this.collectAffected(uid, affected);
+    for (const uid of affected) {
+      const o = this.inventory.objects.get(uid);
+      if (!o) {
+        this.local.delete(uid);
+        continue;
+      }
+      this.local.set(uid, analyzeObject(this.inventory, o));
+      if (o.source) affectedUris.add(o.source.file);
+    }
+    this.refreshStructural(affectedUris);
+    this.repositionPredicted();
+    return { affectedUris, rebuilt: false };
+  }
+
+  /** The object uid plus everything whose findings depend on it: dependents by uid and referrers by name. */
+  private collectAffected(uid: string, into: Set<string>): void {
+    into.add(uid);
+    const node = this.inventory.graph.get(uid);
+    if (node) for (const d of node.dependents) into.add(d.identity.uid);
+    const o = this.inventory.objects.get(uid);
+    if (o) for (const r of this.referrersByName.get(o.name) ?? []) into.add(r);
+  }
+
+  private indexReferrers(o: KubeObject): void {
+    for (const ref of o.ownerReferences) {
+      let set = this.referrersByName.get(ref.name);
+      if (!set) this.referrersByName.set(ref.name, (set = new Set()));
+      set.add(o.uid);
+    }
+  }
+
+  private unindexReferrers(o: KubeObject): void {
+    for (const ref of o.ownerReferences) this.referrersByName.get(ref.name)?.delete(o.uid);
+  }
+
+  /** Everything from scratch, in URI order (deterministic: the first copy of a uid wins). */
+  private rebuild(): void {
+    const uris = [...this.docs.keys()].sort();
+    const raw: KubeObject[] = [];
+    for (const uri of uris) raw.push(...this.docs.get(uri)!.raw);
+    this.inventory = buildInventory(raw);
+    this.copies.clear();
+    this.referrersByName.clear();
+    this.local.clear();
+    for (const uri of uris) {
+      const doc = this.docs.get(uri)!;
+      doc.uids = doc.raw.map((o) => this.inventory.normalize(o).uid);
+      for (const uid of doc.uids) {
+        let set = this.copies.get(uid);
+        if (!set) this.copies.set(uid, (set = new Set()));
+        set.add(uri);
+      }
+    }
+    for (const o of this.inventory.objects.values()) {
+      this.indexReferrers(o);
+      this.local.set(o.uid, analyzeObject(this.inventory, o));
+    }
+    this.refreshStructural(new Set());
+    this.predictedVersion = -1;
+    this.repositionPredicted();
+  }
+
+  private refreshStructural(affectedUris: Set<string>): void {
+    const before = this.structural;
+    this.structural = [...cycleFindings(this.inventory), ...conflictFindings(this.inventory)];
+    for (const f of before) if (f.file) affectedUris.add(f.file);
+    for (const f of this.structural) if (f.file) affectedUris.add(f.file);
+  }
+
+  /** Whether the predictions are older than the inventory (refreshPredictions() would change something). */
+  get predictionsStale(): boolean {
+    return this.predictedVersion !== this.inventory.version;
+  }
+
+  /**
+   * Runs the simulations behind stuck/deadlock findings. Returns the URIs whose findings may have changed.
+   * Costs a simulation of what holds work at start plus one per namespace with an operator finalizer.
+   */
+  refreshPredictions(): Set<string> {
+    const uris = new Set<string>();
+    if (!this.predictionsStale) return uris;
+    for (const f of this.predicted) if (f.file) uris.add(f.file);
+    this.predicted = predictedFindings(this.inventory, this.options);
+    this.predictedVersion = this.inventory.version;
+    for (const f of this.predicted) if (f.file) uris.add(f.file);
+    return uris;
+  }
+
+  /** Keeps earlier predictions on the objects as they are now (positions move as the user types). */
+  private repositionPredicted(): void {
+    const kept: Finding[] = [];
+    for (const f of this.predicted) {
+      const o = this.inventory.objects.get(f.object.uid);
+      if (!o) continue;
+      kept.push({ ...f, file: o.source?.file, range: rangeOf(o, f.location) });
+    }
+    this.predicted = kept;
+  }
+
+  /** Every finding of the workspace. */
+  allFindings(): Finding[] {
+    const out: Finding[] = [];
+    for (const list of this.local.values()) out.push(...list);
+    out.push(...this.structural, ...this.predicted);
+    return out;
+  }
+
+  /** The findings to show in one document. */
+  findingsIn(uri: string): Finding[] {
+    const out: Finding[] = [];
+    const doc = this.docs.get(uri);
+    for (const uid of new Set(doc?.uids ?? [])) {
+      for (const f of this.local.get(uid) ?? []) if (f.file === uri) out.push(f);
+    }
+    for (const f of this.structural) if (f.file === uri) out.push(f);
+    for (const f of this.predicted) if (f.file === uri) out.push(f);
+    return out;
+  }
+
+  /** Findings about one object (hover, graph). */
+  findingsOf(uid: string): Finding[] {
+    return [...(this.local.get(uid) ?? []), ...this.structural.filter((f) => f.object.uid === uid), ...this.predicted.filter((f) => f.object.uid === uid)];
+  }
+
+  predictions(): Finding[] {
+    return this.predicted;
+  }
+
+  /** The object written in `uri` whose text contains `position`, innermost (List items) first. */
+  objectAt(uri: string, position: { line: number; character: number }): KubeObject | undefined {
+    const doc = this.docs.get(uri);
+    if (!doc) return undefined;
+    let best: KubeObject | undefined;
+    for (const uid of doc.uids) {
+      const o = this.inventory.objects.get(uid);
+      const r = o?.source?.file === uri ? o.source.ranges?.object : undefined;
+      if (!r || !contains(r, position)) continue;
+      if (!best || contains(best.source!.ranges!.object, r.start)) best = o;
+    }
+    return best;
+  }
+
+  /** The objects written in `uri`, in document order (the copy the inventory keeps, if it is this one). */
+  objectsIn(uri: string): KubeObject[] {
+    const doc = this.docs.get(uri);
+    if (!doc) return [];
+    const out: KubeObject[] = [];
+    for (const uid of new Set(doc.uids)) {
+      const o = this.inventory.objects.get(uid);
+      if (o && o.source?.file === uri) out.push(o);
+    }
+    return out;
+  }
+}
+
+export function contains(r: { start: { line: number; character: number }; end: { line: number; character: number } }, p: { line: number; character: number }): boolean {
+  const after = p.line > r.start.line || (p.line === r.start.line && p.character >= r.start.character);
+  const before = p.line < r.end.line || (p.line === r.end.line && p.character <= r.end.character);
+  return after && before;
+}
+
+/** CRDs and kinds outside Kubernetes' own groups change the kind registry: a change to them needs a rebuild. */
+function kindSignature(objects: KubeObject[]): string {
+  const parts = new Set<string>();
+  for (const o of objects) {
+    if (o.kind === 'CustomResourceDefinition' && o.facts.crd) parts.add(`crd:${JSON.stringify(o.facts.crd)}`);
+    const group = o.apiVersion.includes('/') ? o.apiVersion.slice(0, o.apiVersion.indexOf('/')) : '';
+    if (group && !group.endsWith('.k8s.io') && !BUILTIN_GROUPS.has(group)) parts.add(`${o.apiVersion}|${o.kind}|${o.namespace ? 1 : 0}`);
+  }
+  return [...parts].sort().join('\n');
+}
+
+const BUILTIN_GROUPS = new Set(['apps', 'batch', 'autoscaling', 'policy', 'extensions']);

@@ -1,0 +1,178 @@
+// The Simulate Delete report: exact markdown for a realistic report, then hostile names from user files.
+
+import { describe, expect, it } from 'vitest';
+import type { ObjectIdentity } from '../../server/src/engine/model';
+import type { SimulateReport, SourceLocation } from '../../server/src/protocol';
+import { commandUri } from '../../client/src/logic/markdown';
+import { impactLine, renderSimulateReport, reportTitle } from '../../client/src/logic/reportMarkdown';
+
+const id = (kind: string, namespace: string, name: string, apiVersion = 'v1'): ObjectIdentity => ({
+  apiVersion, kind, namespace, name, uid: `uid-${kind}-${name}`,
+});
+const at = (file: string, line: number): SourceLocation => ({
+  uri: `file:///ws/${file}`, range: { start: { line, character: 8 }, end: { line, character: 14 } },
+});
+const reveal = (loc: SourceLocation) => commandUri('kubeGcLens.revealLocation', [loc.uri, loc.range]);
+
+const deploy = id('Deployment', 'shop', 'web', 'apps/v1');
+const rs = id('ReplicaSet', 'shop', 'web-7d9', 'apps/v1');
+const pod = id('Pod', 'shop', 'web-7d9-x');
+const pvc = id('PersistentVolumeClaim', 'shop', 'data');
+const cm = id('ConfigMap', 'shop', 'settings');
+
+function sample(): SimulateReport {
+  return {
+    target: deploy,
+    policy: 'Background',
+    controllers: 'builtin',
+    result: {
+      deleted: [{ ...deploy, step: 3 }, { ...rs, step: 6 }],
+      orphaned: [{ ...cm, ownerUID: deploy.uid }, { ...id('Secret', 'shop', 'token'), ownerUID: 'uid-gone' }],
+      stuck: [{
+        ...pvc,
+        finalizers: ['kubernetes.io/pvc-protection'],
+        reason: 'PersistentVolumeClaim shop/data stays Terminating: still mounted by Pod shop/web-7d9-x',
+        blockedBy: [{
+          type: 'finalizer', finalizer: 'kubernetes.io/pvc-protection', controller: 'pvc-protection-controller',
+          message: 'still mounted by Pod shop/web-7d9-x',
+          blockedBy: [{
+            type: 'graceful-termination', object: pod, message: 'Pod shop/web-7d9-x uses the claim (Terminating)',
+            blockedBy: [{ type: 'graceful-termination', controller: 'kubelet', message: 'waits for the kubelet on node-1 (grace period 30s)' }],
+          }],
+        }],
+      }],
+      steps: [
+        { step: 1, actor: 'garbage-collector', action: 'remove', target: cm, detail: 'settling' },
+        { step: 2, actor: 'apiserver', action: 'delete', target: deploy, detail: 'requested by the user; propagationPolicy=Background' },
+        { step: 3, actor: 'apiserver', action: 'remove', target: deploy, detail: 'no finalizers left' },
+      ],
+      notes: ['Timing may differ (R51).'],
+    },
+    locations: { [deploy.uid]: at('web.yaml', 2), [pvc.uid]: at('data.yaml', 4), [pod.uid]: at('pods.yaml', 0) },
+    summary: { deletedByKind: { Deployment: 1, ReplicaSet: 1, Pod: 3 }, orphaned: 2, stuck: 1, stuckBecause: 'pvc-protection' },
+  };
+}
+
+describe('renderSimulateReport', () => {
+  it('renders title, summary, lists, why-chain, timeline and notes, each object linked to its source', () => {
+    const web = `[Deployment shop/web](${reveal(at('web.yaml', 2))})`;
+    const data = `[PersistentVolumeClaim shop/data](${reveal(at('data.yaml', 4))})`;
+    const podLink = `[Pod shop/web-7d9-x](${reveal(at('pods.yaml', 0))})`;
+    expect(renderSimulateReport(sample())).toBe([
+      '# Simulate Delete\\: Deployment shop/web \\(Background\\)',
+      '',
+      `- **Object:** ${web}, apps/v1, uid \`uid-Deployment-web\``,
+      '- **Policy:** Background: the object goes at once\\, then the garbage collector deletes its dependents',
+      '- **Controllers:** builtin: the kubelet\\, the namespace controller\\, pvc/pv-protection\\, the CRD cleanup and each custom finalizer\\\'s controller \\(while its workload runs\\) act besides the apiserver and the garbage collector',
+      '',
+      '**Deletes 1 Deployment\\, 1 ReplicaSet\\, 3 Pods · 2 orphaned · 1 stuck \\(pvc-protection\\)**',
+      '',
+      '## Deleted (2)',
+      '',
+      `1. ${web}: step 3`,
+      '2. ReplicaSet shop/web-7d9: step 6',
+      '',
+      '## Orphaned (2)',
+      '',
+      `- ConfigMap shop/settings: no longer owned by ${web}`,
+      '- Secret shop/token: no longer owned by uid `uid-gone`',
+      '',
+      '## Stuck (1)',
+      '',
+      `- ${data}, finalizers \`kubernetes.io/pvc-protection\``,
+      '  - **finalizer** `kubernetes.io/pvc-protection`: still mounted by Pod shop/web-7d9-x',
+      `    - ${podLink}: uses the claim \\(Terminating\\)`,
+      '      - **graceful termination**: waits for the kubelet on node-1 \\(grace period 30s\\)',
+      '',
+      '## Timeline (3 steps)',
+      '',
+      'Before the request, the garbage collector settles the input as given:',
+      '',
+      '| Step | Actor | Action | Object | Detail |',
+      '|---:|---|---|---|---|',
+      '| 1 | garbage-collector | remove | ConfigMap shop/settings | settling |',
+      '',
+      'The request:',
+      '',
+      '| Step | Actor | Action | Object | Detail |',
+      '|---:|---|---|---|---|',
+      `| 2 | apiserver | delete | ${web} | requested by the user\\; propagationPolicy\\=Background |`,
+      `| 3 | apiserver | remove | ${web} | no finalizers left |`,
+      '',
+      '## Notes',
+      '',
+      '- Timing may differ \\(R51\\)\\.',
+      '',
+    ].join('\n'));
+  });
+
+  it('says when a list is empty, shows the abort and the stuck reason when there is no chain', () => {
+    const r = sample();
+    r.policy = 'default';
+    r.controllers = 'gc';
+    r.result = {
+      deleted: [], orphaned: [], steps: [], notes: [], aborted: 'maxSteps (10) reached',
+      stuck: [{ ...pvc, finalizers: [], reason: 'PersistentVolumeClaim shop/data is terminating and nothing is left to finish it', blockedBy: [] }],
+    };
+    r.summary = { deletedByKind: {}, orphaned: 0, stuck: 1 };
+    const md = renderSimulateReport(r);
+    expect(md).toContain('# Simulate Delete\\: Deployment shop/web \\(API default\\)\n');
+    expect(md).toContain('- **Policy:** API default: no propagationPolicy is sent\\, so the type\\\'s own default applies \\(the first step says which\\)\n');
+    expect(md).toContain('- **Controllers:** gc: strict\\: only the apiserver and the garbage collector act\\; nobody else removes a finalizer\n');
+    expect(md).toContain('**Deletes nothing · 0 orphaned · 1 stuck**\n\n> **Aborted, the result is partial:** maxSteps \\(10\\) reached\n');
+    expect(md).toContain('## Deleted (0)\n\n_None._\n');
+    expect(md).toContain('## Orphaned (0)\n\n_None._\n');
+    expect(md).toContain('  - PersistentVolumeClaim shop/data is terminating and nothing is left to finish it\n');
+    expect(md).toContain('## Timeline (0 steps)\n\n_Nothing happened._\n');
+    expect(md).not.toContain('## Notes');
+  });
+
+  it('renders hostile names, finalizers and messages as text', () => {
+    const evil = { ...id('Pod', 'ns', '<img src=x onerror=alert(1)>'), uid: 'u-evil' };
+    const linky = { ...id('ConfigMap', 'a|b', '[x](command:workbench.action.terminal.new)'), uid: 'u-linky' };
+    const r = sample();
+    r.target = evil;
+    r.locations = { 'u-evil': { uri: 'file:///ws/a (1).yaml', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } } };
+    r.result = {
+      deleted: [{ ...evil, step: 1 }],
+      orphaned: [],
+      stuck: [{
+        ...linky, finalizers: ['`rm -rf`', 'x<b>y</b>'], reason: 'r',
+        blockedBy: [{ type: 'finalizer', finalizer: '**f**', message: 'nobody removes **f**:\n# not a heading', object: evil }],
+      }],
+      steps: [{ step: 1, actor: 'op|erator', action: 'remove', target: linky, detail: '<script>alert(1)</script> | cell' }],
+      notes: ['![img](http://evil.example/x.png)'],
+    };
+    r.summary = { deletedByKind: { '<b>Pod</b>': 1 }, orphaned: 0, stuck: 1, stuckBecause: '_f_' };
+    const md = renderSimulateReport(r);
+    const evilLink = `[Pod ns/\\<img src\\=x onerror\\=alert\\(1\\)\\>](${commandUri('kubeGcLens.revealLocation', ['file:///ws/a (1).yaml', r.locations['u-evil'].range])})`;
+    const linkyText = 'ConfigMap a\\|b/\\[x\\]\\(command\\:workbench\\.action\\.terminal\\.new\\)';
+    expect(md).toContain('# Simulate Delete\\: Pod ns/\\<img src\\=x onerror\\=alert\\(1\\)\\> \\(Background\\)\n');
+    expect(md).toContain(`1. ${evilLink}: step 1\n`);
+    expect(md).toContain('**Deletes 1 \\<b\\>Pod\\</b\\> · 0 orphaned · 1 stuck \\(\\_f\\_\\)**');
+    expect(md).toContain(`- ${linkyText}, finalizers \`\` \`rm -rf\` \`\`, \`x<b>y</b>\`\n`);
+    expect(md).toContain(`  - **finalizer** \`**f**\`: nobody removes \\*\\*f\\*\\*\\: \\# not a heading (${evilLink})\n`);
+    expect(md).toContain(`| 1 | op\\|erator | remove | ${linkyText} | \\<script\\>alert\\(1\\)\\</script\\> \\| cell |\n`);
+    expect(md).toContain('- \\!\\[img\\]\\(http\\://evil\\.example/x\\.png\\)\n');
+    // Nothing outside our own markup: no raw `<` but in a code span, no line that a name could have started.
+    expect(md.replace('`x<b>y</b>`', '')).not.toMatch(/(^|[^\\])</m);
+    for (const line of md.split('\n')) expect(line).toMatch(/^(|#{1,2} .*|\s*(- |\d+\. ).*|\*\*.*|> .*|\|.*\||_.*_|[A-Z].*:)$/);
+  });
+
+  it('ignores inherited keys of the locations object', () => {
+    const r = sample();
+    r.target = { ...deploy, uid: 'constructor' };
+    expect(renderSimulateReport(r)).toContain('- **Object:** Deployment shop/web, apps/v1, uid `constructor`\n');
+  });
+});
+
+describe('impactLine and reportTitle', () => {
+  it('counts deleted objects by kind with plurals', () => {
+    expect(impactLine({ deletedByKind: { NetworkPolicy: 2, Ingress: 2, Endpoints: 2, Pod: 1 }, orphaned: 0, stuck: 0 }))
+      .toBe('Deletes 2 NetworkPolicies, 2 Ingresses, 2 Endpoints, 1 Pod · 0 orphaned · 0 stuck');
+  });
+
+  it('titles a report in plain text', () => {
+    expect(reportTitle({ target: id('Namespace', '', 'kafka'), policy: 'Foreground' })).toBe('Simulate Delete: Namespace kafka (Foreground)');
+  });
+});

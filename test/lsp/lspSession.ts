@@ -1,0 +1,147 @@
+// Drives the built language server (dist/server.js --stdio) the way an editor does: a real process, a
+// vscode-languageserver-protocol connection over its stdin/stdout, and awaitable notifications (never sleeps).
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
+import {
+  DidChangeTextDocumentNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification,
+  ExitNotification, InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, ShutdownRequest,
+  ConfigurationRequest, WorkDoneProgressCreateRequest, type Diagnostic, type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol';
+import { StatusNotification, type ServerStatus } from '../../server/src/protocol';
+
+export const SERVER = path.resolve(__dirname, '../../dist/server.js');
+
+export const uriOf = (file: string): string => pathToFileURL(file).toString();
+
+export interface SessionOptions {
+  /** Workspace folder (absolute path); none for a folder-less session. */
+  folder?: string;
+  /** What workspace/configuration returns per section. */
+  settings?: Record<string, unknown>;
+}
+
+export class LspSession {
+  readonly connection: ProtocolConnection;
+  private readonly proc: ChildProcess;
+  /** Latest diagnostics per URI. */
+  readonly diagnostics = new Map<string, Diagnostic[]>();
+  private waiters: { check: () => boolean; resolve: () => void }[] = [];
+  status: ServerStatus | undefined;
+  readonly stderr: string[] = [];
+  readonly logs: string[] = [];
+  private versions = new Map<string, number>();
+  settings: Record<string, unknown>;
+
+  constructor(private readonly options: SessionOptions = {}) {
+    this.settings = options.settings ?? {};
+    this.proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.proc.stderr!.on('data', (d) => this.stderr.push(String(d)));
+    this.connection = createProtocolConnection(new StreamMessageReader(this.proc.stdout!), new StreamMessageWriter(this.proc.stdin!));
+    this.connection.onNotification(PublishDiagnosticsNotification.type, (p: PublishDiagnosticsParams) => {
+      this.diagnostics.set(p.uri, p.diagnostics);
+      this.wake();
+    });
+    this.connection.onNotification(StatusNotification, (s) => {
+      this.status = s;
+      this.wake();
+    });
+    this.connection.onNotification('window/logMessage', (p: { message: string }) => { this.logs.push(p.message); });
+    this.connection.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section ? this.settings[i.section] ?? null : null)));
+    this.connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
+    this.connection.listen();
+  }
+
+  async initialize(): Promise<void> {
+    const folder = this.options.folder;
+    await this.connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: folder ? uriOf(folder) : null,
+      workspaceFolders: folder ? [{ uri: uriOf(folder), name: path.basename(folder) }] : null,
+      capabilities: {
+        workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: false } },
+        window: { workDoneProgress: true },
+        textDocument: { publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true } },
+      },
+    });
+    await this.connection.sendNotification(InitializedNotification.type, {});
+    await this.until(() => this.status?.state === 'ready');
+  }
+
+  private wake(): void {
+    const still: typeof this.waiters = [];
+    for (const w of this.waiters) {
+      if (w.check()) w.resolve();
+      else still.push(w);
+    }
+    this.waiters = still;
+  }
+
+  /** Resolves when `check` holds (re-checked on every notification); fails after `timeoutMs` with `what`. */
+  until(check: () => boolean, what = 'condition', timeoutMs = 20_000): Promise<void> {
+    if (check()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; stderr: ${this.stderr.join('')}`)), timeoutMs);
+      this.waiters.push({ check, resolve: () => { clearTimeout(timer); resolve(); } });
+    });
+  }
+
+  /** Resolves with the next diagnostics published for `uri` that satisfy `check`. */
+  async diagnosticsFor(uri: string, check: (d: Diagnostic[]) => boolean = () => true): Promise<Diagnostic[]> {
+    await this.until(() => { const d = this.diagnostics.get(uri); return d !== undefined && check(d); }, `diagnostics of ${uri}`);
+    return this.diagnostics.get(uri)!;
+  }
+
+  async open(uri: string, text: string, languageId = 'yaml'): Promise<void> {
+    this.versions.set(uri, 1);
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+  }
+
+  /** Replaces the whole text (as a client without incremental sync would; the server accepts both). */
+  async replace(uri: string, text: string): Promise<void> {
+    const version = (this.versions.get(uri) ?? 1) + 1;
+    this.versions.set(uri, version);
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+  }
+
+  /** An incremental edit: replace `range` with `text`. */
+  async edit(uri: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }, text: string): Promise<void> {
+    const version = (this.versions.get(uri) ?? 1) + 1;
+    this.versions.set(uri, version);
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ range, text }] });
+  }
+
+  async close(uri: string): Promise<void> {
+    await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  }
+
+  async dispose(): Promise<void> {
+    try {
+      await Promise.race([this.connection.sendRequest(ShutdownRequest.type), new Promise((r) => setTimeout(r, 2000))]);
+      await this.connection.sendNotification(ExitNotification.type);
+    } catch {
+      // the process may already be gone
+    }
+    this.connection.dispose();
+    if (this.proc.exitCode === null) this.proc.kill();
+  }
+
+  /** The server process's peak resident memory (Linux /proc), if readable. */
+  peakRssBytes(): number | undefined {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${this.proc.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) * 1024 : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  get exitCode(): number | null {
+    return this.proc.exitCode;
+  }
+}
