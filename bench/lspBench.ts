@@ -73,7 +73,7 @@ async function run(opts: Options): Promise<void> {
   out(`Language server: ${opts.objects.toLocaleString('en-US')} objects, ${opts.perFile} documents per YAML file, built server over stdio`);
   const cluster = generateCluster({ objects: opts.objects, bigNamespaceObjects: Math.floor((opts.objects - 1000) / 4) });
   const { dir, podFile } = writeWorkspace(cluster.list.items, opts.perFile);
-  const session = new LspSession({ folder: dir });
+  const session = new LspSession({ folder: dir, serverPath: join(__dirname, 'server.js') });
   try {
     const t0 = performance.now();
     await session.initialize();
@@ -81,13 +81,15 @@ async function run(opts: Options): Promise<void> {
     const files = session.status?.files ?? 0;
     out(`  first complete diagnostics        ${ms(firstMs)}  (${files.toLocaleString('en-US')} files, ${session.status?.objects.toLocaleString('en-US')} objects, ${session.status?.findings} findings)`);
 
-    // One-line edits on an open document: break the first Pod's owner uid, then fix it, alternately.
+    // One-line edits on an open document: break an owner uid (the owner then exists with another uid), then fix it, alternately.
     const uri = uriOf(podFile);
     const text = readFileSync(podFile, 'utf8');
-    await session.open(uri, text);
-    await session.diagnosticsFor(uri);
+    await session.open(uri, text); // consistent: no findings, so nothing is published for it yet
     const lines = text.split('\n');
-    const uidLine = lines.findIndex((l, i) => /^\s+uid: /.test(l) && lines.slice(Math.max(0, i - 6), i).some((x) => /ownerReferences:/.test(x) || /^\s+- apiVersion/.test(x)));
+    // The uid inside the first ownerReferences block (deeper than the key), not the object's own metadata.uid.
+    const refsAt = lines.findIndex((l) => /^\s*ownerReferences:/.test(l));
+    const refsIndent = refsAt < 0 ? 0 : lines[refsAt].search(/\S/);
+    const uidLine = refsAt < 0 ? -1 : lines.findIndex((l, i) => i > refsAt && /^\s*uid: /.test(l) && l.search(/\S/) > refsIndent);
     if (uidLine < 0) throw new Error('no ownerReference uid in the Pod file');
     const original = lines[uidLine];
     const col = original.indexOf('uid: ') + 5;
@@ -95,7 +97,7 @@ async function run(opts: Options): Promise<void> {
     for (let i = 0; i < opts.edits; i++) {
       const broken = i % 2 === 0;
       const value = broken ? '00000000-0000-0000-0000-000000000000' : original.slice(col);
-      const wanted = (d: Diagnostic[]) => d.some((x) => x.code === 'dangling-owner') === broken;
+      const wanted = (d: Diagnostic[]) => d.some((x) => x.code === 'owner-uid-mismatch') === broken;
       const a = performance.now();
       await session.edit(uri, { start: { line: uidLine, character: col }, end: { line: uidLine, character: lines[uidLine].length } }, value);
       lines[uidLine] = original.slice(0, col) + value;

@@ -70,18 +70,24 @@ export interface SimulateReport {
   result: Omit<SimulationResult, 'remaining'>;
   /** uid → where the object is written, for every object the report names. */
   locations: Record<string, SourceLocation>;
-  /** Counts for a one-line summary: deleted by kind, orphaned, stuck. */
+  /** Counts for a one-line summary: deleted by kind, orphaned, stuck (against the no-DELETE baseline). */
   summary: ImpactSummary;
+  outcome: TargetOutcome;
+  /** The same one line as the code lens, e.g. "Delete: also 1 ReplicaSet, 3 Pods · 1 stuck (pvc-protection)". */
+  title: string;
 }
 
 export interface ImpactSummary {
-  /** kind → how many objects of it are deleted (the target included). */
+  /** kind → how many objects of it are deleted because of this DELETE (the target included; garbage the GC collects anyway is not). */
   deletedByKind: Record<string, number>;
   orphaned: number;
   stuck: number;
   /** The first stuck object's first blocking reason, e.g. "pvc-protection". */
   stuckBecause?: string;
 }
+
+/** What became of the object the DELETE named; `collected`: the GC removes it even without the DELETE. */
+export type TargetOutcome = 'deleted' | 'collected' | 'stuck' | 'rejected' | 'unchanged';
 
 export const SimulateRequest = new RequestType<SimulateParams, SimulateReport | null, void>('kubeGcLens/simulate');
 

@@ -50,6 +50,8 @@ function sample(): SimulateReport {
     },
     locations: { [deploy.uid]: at('web.yaml', 2), [pvc.uid]: at('data.yaml', 4), [pod.uid]: at('pods.yaml', 0) },
     summary: { deletedByKind: { Deployment: 1, ReplicaSet: 1, Pod: 3 }, orphaned: 2, stuck: 1, stuckBecause: 'pvc-protection' },
+    outcome: 'deleted',
+    title: 'Delete: also 1 ReplicaSet, 3 Pods · 2 orphaned · 1 stuck (pvc-protection)',
   };
 }
 

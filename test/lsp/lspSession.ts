@@ -24,6 +24,8 @@ export interface SessionOptions {
   folder?: string;
   /** What workspace/configuration returns per section. */
   settings?: Record<string, unknown>;
+  /** The built server to run (default: dist/server.js of this repository, seen from test/lsp). */
+  serverPath?: string;
 }
 
 export class LspSession {
@@ -31,7 +33,7 @@ export class LspSession {
   private readonly proc: ChildProcess;
   /** Latest diagnostics per URI. */
   readonly diagnostics = new Map<string, Diagnostic[]>();
-  private waiters: { check: () => boolean; resolve: () => void }[] = [];
+  private waiters: { check: () => boolean; resolve: () => void; reject: (e: Error) => void }[] = [];
   status: ServerStatus | undefined;
   readonly stderr: string[] = [];
   readonly logs: string[] = [];
@@ -40,8 +42,11 @@ export class LspSession {
 
   constructor(private readonly options: SessionOptions = {}) {
     this.settings = options.settings ?? {};
-    this.proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.proc = spawn(process.execPath, [options.serverPath ?? SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.proc.stderr!.on('data', (d) => this.stderr.push(String(d)));
+    // A server that cannot start or dies fails every wait at once, with what it said.
+    this.proc.on('error', (e) => this.fail(`the server could not start: ${e.message}`));
+    this.proc.on('exit', (code, signal) => this.fail(`the server exited (${signal ?? code})`));
     this.connection = createProtocolConnection(new StreamMessageReader(this.proc.stdout!), new StreamMessageWriter(this.proc.stdin!));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (p: PublishDiagnosticsParams) => {
       this.diagnostics.set(p.uri, p.diagnostics);
@@ -73,6 +78,13 @@ export class LspSession {
     await this.until(() => this.status?.state === 'ready');
   }
 
+  private failure: string | undefined;
+
+  private fail(why: string): void {
+    this.failure ??= why;
+    for (const w of this.waiters.splice(0)) w.reject(new Error(`${why}; stderr: ${this.stderr.join('')}`));
+  }
+
   private wake(): void {
     const still: typeof this.waiters = [];
     for (const w of this.waiters) {
@@ -85,9 +97,14 @@ export class LspSession {
   /** Resolves when `check` holds (re-checked on every notification); fails after `timeoutMs` with `what`. */
   until(check: () => boolean, what = 'condition', timeoutMs = 20_000): Promise<void> {
     if (check()) return Promise.resolve();
+    if (this.failure) return Promise.reject(new Error(this.failure));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; stderr: ${this.stderr.join('')}`)), timeoutMs);
-      this.waiters.push({ check, resolve: () => { clearTimeout(timer); resolve(); } });
+      this.waiters.push({
+        check,
+        resolve: () => { clearTimeout(timer); resolve(); },
+        reject: (e) => { clearTimeout(timer); reject(e); },
+      });
     });
   }
 

@@ -194,6 +194,7 @@ describe('language server over stdio', () => {
     expect(ns.blockedBy[0].blockedBy?.[0].object?.name).toBe('orders');
     expect(ns.blockedBy[0].blockedBy?.[0].blockedBy?.[0].finalizer).toBe('deletion.finalizers.rabbitmqclusters.rabbitmq.com');
     expect(ns.ageSeconds).toBeGreaterThan(0);
+    expect(ns.locations?.['d39f74d1-8022-49db-adb6-b79231b166b0']?.uri).toBe(uriOf(path.join(EXAMPLES, 'namespace-stuck-terminating/orders-rabbitmqcluster.yaml')));
   });
 
   it('refuses to start without a transport and prints usage on stderr only', async () => {

@@ -3,7 +3,9 @@
 // Pure functions; no LSP types.
 
 import type { BlockReason, SimulationResult } from '../engine/simulation/types';
-import type { ImpactSummary } from '../protocol';
+import type { ImpactSummary, TargetOutcome } from '../protocol';
+
+export type { TargetOutcome };
 import { countOf } from './markdown';
 
 type ResultParts = Pick<SimulationResult, 'deleted' | 'orphaned' | 'stuck'>;
@@ -35,7 +37,6 @@ export function summarizeImpact(result: ResultParts, targetUid: string, baseline
  * What became of the object the DELETE named. `collected`: it goes even without the DELETE (the baseline removes
  * it: its owners are absent, or it was already terminating and finishes), so the request has nothing left to do.
  */
-export type TargetOutcome = 'deleted' | 'collected' | 'stuck' | 'rejected' | 'unchanged';
 
 export function targetOutcome(
   result: Pick<SimulationResult, 'deleted' | 'stuck' | 'steps'>, targetUid: string, baseline?: Pick<SimulationResult, 'deleted'>,

@@ -4,12 +4,13 @@
 import type { Finding } from '../engine/analysis/findingTypes';
 import type { KubeObject, ObjectIdentity } from '../engine/model';
 import { simulate } from '../engine/simulation/simulate';
-import type { ControllersMode, FinalizerOwnerRule } from '../engine/simulation/types';
+import type { BlockReason, ControllersMode, FinalizerOwnerRule } from '../engine/simulation/types';
 import type {
   GraphData, GraphEdgeData, GraphNodeData, ObjectSummary, PolicyChoice, SimulateReport, SourceLocation, StuckItem,
 } from '../protocol';
 import type { WorkspaceModel } from '../workspace/workspaceModel';
-import { summarizeImpact } from './impact';
+import { impactTitle, summarizeImpact, targetOutcome } from './impact';
+import { baselineSimulation, deletionSimulation } from './simulationCache';
 
 export interface EngineOptions {
   controllers: ControllersMode;
@@ -36,10 +37,8 @@ export function summaryOf(o: KubeObject): ObjectSummary {
 export function simulateDelete(model: WorkspaceModel, uid: string, policy: PolicyChoice, options: EngineOptions): SimulateReport | null {
   const o = model.inventory.objects.get(uid);
   if (!o) return null;
-  const result = simulate(model.inventory, [{
-    apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name,
-    propagationPolicy: policy === 'default' ? null : policy, preconditions: { uid },
-  }], options);
+  const result = deletionSimulation(model.inventory, o, policy, options);
+  const baseline = baselineSimulation(model.inventory, options);
   const locations: Record<string, SourceLocation> = {};
   const note = (id: ObjectIdentity | undefined) => {
     if (!id || locations[id.uid]) return;
@@ -61,13 +60,17 @@ export function simulateDelete(model: WorkspaceModel, uid: string, policy: Polic
   }
   for (const step of result.steps) note(step.target);
   const { deleted, orphaned, stuck, steps, notes, aborted } = result;
+  const summary = summarizeImpact(result, uid, baseline);
+  const outcome = targetOutcome(result, uid, baseline);
   return {
     target: { apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, uid: o.uid },
     policy,
     controllers: options.controllers,
     result: { deleted, orphaned, stuck, steps, notes, ...(aborted ? { aborted } : {}) },
     locations,
-    summary: summarizeImpact(result, uid),
+    summary,
+    outcome,
+    title: impactTitle(summary, { kind: o.kind, outcome }),
   };
 }
 
@@ -83,7 +86,7 @@ export function stuckItems(model: WorkspaceModel, options: EngineOptions): Stuck
       if (!o) continue;
       const since = o.deletionTimestamp ? Date.parse(o.deletionTimestamp) : NaN;
       items.push({
-        object: summaryOf(o), kind: 'stuck', reason: s.reason, blockedBy: s.blockedBy,
+        object: summaryOf(o), kind: 'stuck', reason: s.reason, blockedBy: s.blockedBy, locations: reasonLocations(model, s.blockedBy),
         ...(o.deletionTimestamp ? { deletionTimestamp: o.deletionTimestamp } : {}),
         ...(Number.isFinite(since) && newest !== undefined && newest >= since ? { ageSeconds: Math.round((newest - since) / 1000) } : {}),
       });
@@ -96,6 +99,20 @@ export function stuckItems(model: WorkspaceModel, options: EngineOptions): Stuck
     items.push({ object: summaryOf(o), kind: f.code, reason: f.message, blockedBy: [] });
   }
   return items;
+}
+
+/** Where each object named in a why-chain is written, so the client can reveal it. */
+function reasonLocations(model: WorkspaceModel, reasons: BlockReason[]): Record<string, SourceLocation> {
+  const out: Record<string, SourceLocation> = {};
+  const walk = (list: BlockReason[]): void => {
+    for (const r of list) {
+      const loc = r.object && !out[r.object.uid] ? locationOf(model.inventory.objects.get(r.object.uid)) : undefined;
+      if (loc) out[r.object!.uid] = loc;
+      if (r.blockedBy) walk(r.blockedBy);
+    }
+  };
+  walk(reasons);
+  return out;
 }
 
 /**

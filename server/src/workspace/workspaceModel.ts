@@ -4,7 +4,7 @@
 //
 // Findings come in three tiers, by what they need:
 //   - local (analyzeObject): the object and the owners it names; recomputed for the affected set on each edit;
-//   - structural (cycles, conflicting copies): a linear pass, recomputed on each edit;
+//   - structural (cycles, conflicting copies): cycles searched from the changed objects only, conflicts listed;
 //   - predicted (stuck, deadlocks): need the simulation, recomputed by refreshPredictions() when the editor is
 //     idle. Until then the previous predictions stay, re-positioned on the current objects.
 
@@ -55,7 +55,8 @@ export class WorkspaceModel {
   /** Owner name → uids of the objects whose ownerReferences name it (a name match matters even with another uid). */
   private readonly referrersByName = new Map<string, Set<string>>();
   private readonly local = new Map<string, Finding[]>();
-  private structural: Finding[] = [];
+  private cycles: Finding[] = [];
+  private conflicts: Finding[] = [];
   private predicted: Finding[] = [];
   private predictedVersion = -1;
   inventory: Inventory = buildInventory([]);
@@ -157,7 +158,7 @@ export class WorkspaceModel {
       this.local.set(uid, analyzeObject(this.inventory, o));
       if (o.source) affectedUris.add(o.source.file);
     }
-    this.refreshStructural(affectedUris);
+    this.refreshStructural(affectedUris, changed);
     this.repositionPredicted();
     return { affectedUris, rebuilt: false };
   }
@@ -210,11 +211,22 @@ export class WorkspaceModel {
     this.repositionPredicted();
   }
 
-  private refreshStructural(affectedUris: Set<string>): void {
-    const before = this.structural;
-    this.structural = [...cycleFindings(this.inventory), ...conflictFindings(this.inventory)];
+  /**
+   * Cycles and conflicting copies. After an edit only cycles through a changed object can have appeared,
+   * changed or gone: the others are kept and the search starts from the changed objects.
+   */
+  private refreshStructural(affectedUris: Set<string>, changed?: Set<string>): void {
+    const before = [...this.cycles, ...this.conflicts];
+    if (changed) {
+      const touches = (f: Finding) => changed.has(f.object.uid) || f.related.some((r) => r.object !== undefined && changed.has(r.object.uid));
+      const found = cycleFindings(this.inventory, changed).filter((f) => touches(f));
+      this.cycles = [...this.cycles.filter((f) => !touches(f)), ...found];
+    } else {
+      this.cycles = cycleFindings(this.inventory);
+    }
+    this.conflicts = conflictFindings(this.inventory);
     for (const f of before) if (f.file) affectedUris.add(f.file);
-    for (const f of this.structural) if (f.file) affectedUris.add(f.file);
+    for (const f of [...this.cycles, ...this.conflicts]) if (f.file) affectedUris.add(f.file);
   }
 
   /** Whether the predictions are older than the inventory (refreshPredictions() would change something). */
@@ -251,7 +263,7 @@ export class WorkspaceModel {
   allFindings(): Finding[] {
     const out: Finding[] = [];
     for (const list of this.local.values()) out.push(...list);
-    out.push(...this.structural, ...this.predicted);
+    out.push(...this.cycles, ...this.conflicts, ...this.predicted);
     return out;
   }
 
@@ -262,14 +274,16 @@ export class WorkspaceModel {
     for (const uid of new Set(doc?.uids ?? [])) {
       for (const f of this.local.get(uid) ?? []) if (f.file === uri) out.push(f);
     }
-    for (const f of this.structural) if (f.file === uri) out.push(f);
+    for (const f of this.cycles) if (f.file === uri) out.push(f);
+    for (const f of this.conflicts) if (f.file === uri) out.push(f);
     for (const f of this.predicted) if (f.file === uri) out.push(f);
     return out;
   }
 
   /** Findings about one object (hover, graph). */
   findingsOf(uid: string): Finding[] {
-    return [...(this.local.get(uid) ?? []), ...this.structural.filter((f) => f.object.uid === uid), ...this.predicted.filter((f) => f.object.uid === uid)];
+    const mine = (f: Finding) => f.object.uid === uid;
+    return [...(this.local.get(uid) ?? []), ...this.cycles.filter(mine), ...this.conflicts.filter(mine), ...this.predicted.filter(mine)];
   }
 
   predictions(): Finding[] {

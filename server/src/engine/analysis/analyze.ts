@@ -139,8 +139,12 @@ function unresolvableHint(inventory: Inventory, ref: OwnerReference): string {
   return '';
 }
 
-/** Owner cycles (strongly connected components of the reference graph, self references included). */
-export function cycleFindings(inventory: Inventory): Finding[] {
+/**
+ * Owner cycles (strongly connected components of the reference graph, self references included). With
+ * `starts`, only the part of the graph reachable from them is searched (the editor passes the objects an edit
+ * changed: a cycle that appeared or changed must contain one of them).
+ */
+export function cycleFindings(inventory: Inventory, starts: Iterable<string> = inventory.objects.keys()): Finding[] {
   const out: Finding[] = [];
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -149,8 +153,8 @@ export function cycleFindings(inventory: Inventory): Finding[] {
   let counter = 0;
   const owners = (uid: string) => (inventory.objects.get(uid)?.ownerReferences ?? []).map((r) => r.uid).filter((u) => inventory.objects.has(u));
   // Iterative Tarjan: manifests can hold long chains.
-  for (const start of inventory.objects.keys()) {
-    if (index.has(start)) continue;
+  for (const start of starts) {
+    if (index.has(start) || !inventory.objects.has(start)) continue;
     const work: { uid: string; next: number; targets: string[] }[] = [{ uid: start, next: 0, targets: owners(start) }];
     index.set(start, counter); low.set(start, counter++); stack.push(start); onStack.add(start);
     while (work.length) {
