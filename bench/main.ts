@@ -8,11 +8,12 @@
 // only when something throws. Everything goes to stdout.
 //
 // Options: --objects=N --big=N (objects in the deleted namespace) --seed=N --runs=N (timed runs per
-// figure) --updates=N (incremental updates timed) --no-yaml --yaml-timeout-min=N
+// figure) --updates=N (incremental updates timed) --no-yaml --yaml-timeout-min=N --no-lsp (skip the language
+// server's report, bench/lspBench.ts, which otherwise runs last)
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { cpus } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { stringify as yamlStringify } from 'yaml';
@@ -82,10 +83,11 @@ interface Options {
   updates: number;
   yaml: boolean;
   yamlTimeoutMin: number;
+  lsp: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { objects: 100_000, big: 20_000, seed: 20250601, runs: 5, updates: 5_000, yaml: true, yamlTimeoutMin: 5 };
+  const o: Options = { objects: 100_000, big: 20_000, seed: 20250601, runs: 5, updates: 5_000, yaml: true, yamlTimeoutMin: 5, lsp: true };
   for (const a of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
     if (!m) throw new UsageError(`unknown argument ${a}`);
@@ -101,6 +103,7 @@ function parseArgs(argv: string[]): Options {
     else if (key === 'runs') o.runs = num();
     else if (key === 'updates') o.updates = Math.max(1000, num());
     else if (key === 'no-yaml') o.yaml = false;
+    else if (key === 'no-lsp') o.lsp = false;
     else if (key === 'yaml-timeout-min') o.yamlTimeoutMin = num();
     else throw new UsageError(`unknown option --${key}`);
   }
@@ -467,9 +470,15 @@ function main(): number {
       return r.status ?? 2;
     }
     run(opts);
+    if (opts.lsp) {
+      // The language server's report: its own process, as an editor would run the server.
+      out();
+      const r = spawnSync(process.execPath, [join(dirname(process.argv[1]), 'lspBench.js')], { stdio: 'inherit' });
+      if (r.status !== 0) return 2;
+    }
     return 0;
   } catch (e) {
-    const detail = e instanceof UsageError ? `${e.message}\n  options: --objects=N --big=N --seed=N --runs=N --updates=N --no-yaml --yaml-timeout-min=N`
+    const detail = e instanceof UsageError ? `${e.message}\n  options: --objects=N --big=N --seed=N --runs=N --updates=N --no-yaml --no-lsp --yaml-timeout-min=N`
       : e instanceof Error ? (e.stack ?? e.message) : String(e);
     out(`bench failed: ${detail}`);
     return 2;

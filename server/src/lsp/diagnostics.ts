@@ -56,8 +56,14 @@ export function findingToDiagnostic(f: Finding, settings: KubeGcLensSettings): D
   };
 }
 
+/**
+ * Editor defaults that differ from the CLI's: a Helm/Go template is a normal file in a chart, not a mistake, so the
+ * editor only mentions that it is skipped (the CLI, asked to load it, reports an error).
+ */
+const EDITOR_DEFAULTS: Partial<Record<string, SeveritySetting>> = { template: 'information' };
+
 export function problemToDiagnostic(p: LoadProblem, settings: KubeGcLensSettings): Diagnostic | undefined {
-  const severity = severityOf(settings.severity[p.code], p.severity);
+  const severity = severityOf(settings.severity[p.code] ?? EDITOR_DEFAULTS[p.code], p.severity);
   if (severity === undefined) return undefined;
   return {
     range: p.range ?? { start: { line: p.line - 1, character: p.column - 1 }, end: { line: p.line - 1, character: p.column - 1 } },
