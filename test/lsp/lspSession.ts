@@ -11,13 +11,25 @@ import {
 import {
   DidChangeTextDocumentNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification,
   ExitNotification, InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, ShutdownRequest,
-  ConfigurationRequest, WorkDoneProgressCreateRequest, type Diagnostic, type PublishDiagnosticsParams,
+  ConfigurationRequest, WorkDoneProgress, WorkDoneProgressCreateRequest, DidChangeWorkspaceFoldersNotification,
+  type Diagnostic, type PublishDiagnosticsParams, type ProgressToken, type WorkDoneProgressBegin,
+  type WorkDoneProgressEnd, type WorkDoneProgressReport,
 } from 'vscode-languageserver-protocol';
 import { StatusNotification, type ServerStatus } from '../../server/src/protocol';
 
 export const SERVER = path.resolve(__dirname, '../../dist/server.js');
 
 export const uriOf = (file: string): string => pathToFileURL(file).toString();
+
+/**
+ * What the server said, in arrival order, for checks on ordering (a progress begin before the status "ready"):
+ * status notifications, work-done progress tokens it created (window/workDoneProgress/create) and the
+ * `$/progress` values reported on them.
+ */
+export type TimelineEntry =
+  | { type: 'status'; status: ServerStatus }
+  | { type: 'progress-create'; token: ProgressToken }
+  | { type: 'progress'; token: ProgressToken; value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd };
 
 export interface SessionOptions {
   /** Workspace folder (absolute path); none for a folder-less session. */
@@ -26,6 +38,8 @@ export interface SessionOptions {
   settings?: Record<string, unknown>;
   /** The built server to run (default: dist/server.js of this repository, seen from test/lsp). */
   serverPath?: string;
+  /** Whether the client declares window.workDoneProgress (default true). */
+  workDoneProgress?: boolean;
 }
 
 export class LspSession {
@@ -37,6 +51,8 @@ export class LspSession {
   status: ServerStatus | undefined;
   readonly stderr: string[] = [];
   readonly logs: string[] = [];
+  /** Status and progress notifications in arrival order (see TimelineEntry). */
+  readonly timeline: TimelineEntry[] = [];
   private versions = new Map<string, number>();
   settings: Record<string, unknown>;
 
@@ -54,15 +70,25 @@ export class LspSession {
     });
     this.connection.onNotification(StatusNotification, (s) => {
       this.status = s;
+      this.timeline.push({ type: 'status', status: s });
       this.wake();
     });
     this.connection.onNotification('window/logMessage', (p: { message: string }) => { this.logs.push(p.message); });
     this.connection.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section ? this.settings[i.section] ?? null : null)));
-    this.connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
+    // Accept every progress token and listen to it before answering, so no `$/progress` on it is missed.
+    this.connection.onRequest(WorkDoneProgressCreateRequest.type, ({ token }) => {
+      this.timeline.push({ type: 'progress-create', token });
+      this.connection.onProgress(WorkDoneProgress.type, token, (value) => {
+        this.timeline.push({ type: 'progress', token, value });
+        this.wake();
+      });
+      this.wake();
+    });
     this.connection.listen();
   }
 
-  async initialize(): Promise<void> {
+  /** Initializes with the workspace folder and resolves once the server reports "ready" (a big workspace may need a longer `timeoutMs`). */
+  async initialize(timeoutMs = 20_000): Promise<void> {
     const folder = this.options.folder;
     await this.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
@@ -70,12 +96,12 @@ export class LspSession {
       workspaceFolders: folder ? [{ uri: uriOf(folder), name: path.basename(folder) }] : null,
       capabilities: {
         workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: false } },
-        window: { workDoneProgress: true },
+        window: { workDoneProgress: this.options.workDoneProgress ?? true },
         textDocument: { publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true } },
       },
     });
     await this.connection.sendNotification(InitializedNotification.type, {});
-    await this.until(() => this.status?.state === 'ready');
+    await this.until(() => this.status?.state === 'ready', 'the status "ready"', timeoutMs);
   }
 
   private failure: string | undefined;
@@ -106,6 +132,26 @@ export class LspSession {
         reject: (e) => { clearTimeout(timer); reject(e); },
       });
     });
+  }
+
+  /** A position in the timeline: what arrives from now on is at or after it. */
+  mark(): number {
+    return this.timeline.length;
+  }
+
+  /** Resolves when the server has started a (re)load after `mark` and reported "ready" after it. */
+  async untilReloaded(mark: number, timeoutMs = 20_000): Promise<void> {
+    await this.until(() => {
+      const later = this.timeline.slice(mark);
+      const loading = later.findIndex((e) => e.type === 'status' && e.status.state === 'loading');
+      return loading >= 0 && later.slice(loading).some((e) => e.type === 'status' && e.status.state === 'ready');
+    }, 'a reload', timeoutMs);
+  }
+
+  /** Tells the server the workspace folders changed (workspace/didChangeWorkspaceFolders). */
+  async changeFolders(added: string[], removed: string[] = []): Promise<void> {
+    const folder = (f: string) => ({ uri: uriOf(f), name: path.basename(f) });
+    await this.connection.sendNotification(DidChangeWorkspaceFoldersNotification.type, { event: { added: added.map(folder), removed: removed.map(folder) } });
   }
 
   /** Resolves with the next diagnostics published for `uri` that satisfy `check`. */

@@ -205,3 +205,51 @@ describe('language server over stdio', () => {
     expect(r.stderr).toContain('--stdio');
   });
 });
+
+describe('editor features over stdio', () => {
+  const folder = path.join(EXAMPLES, 'deployment-export-from-another-cluster');
+  const file = path.join(folder, 'checkout-export.yaml');
+  const uri = uriOf(file);
+
+  it('hovers an ownerReference, lists and resolves code lenses, and offers quick fixes with their edits', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { HoverRequest, CodeLensRequest, CodeLensResolveRequest, CodeActionRequest } = await import('vscode-languageserver-protocol');
+    const s = await start(folder);
+    const text = readFileSync(file, 'utf8');
+    await s.open(uri, text);
+    const diags = await s.diagnosticsFor(uri, (d) => d.length === 2);
+
+    // Hover on the stale owner uid of the ReplicaSet (line 111, 1-based).
+    const hover = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 110, character: 15 } });
+    const md = (hover?.contents as { kind: string; value: string }).value;
+    expect((hover?.contents as { kind: string }).kind).toBe('markdown');
+    expect(md).toContain('64b1c1b1-59ad-4af3-a756-871bd6965119');
+    expect(md).toContain('checkout-export.yaml#L17');
+    expect(await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 3 } })).toBeNull();
+
+    // Lenses: one impact lens per object (6), owner lenses on the ReplicaSet and the four Pods.
+    const lenses = (await s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } }))!;
+    const impact = lenses.filter((l) => !l.command);
+    expect(impact).toHaveLength(6);
+    expect(lenses.filter((l) => l.command).map((l) => l.command!.title)).toEqual([
+      'Owner Deployment checkout not found (uid differs)',
+      'Owned by ReplicaSet checkout-7d9f8b6c5d', 'Owned by ReplicaSet checkout-7d9f8b6c5d', 'Owned by ReplicaSet checkout-7d9f8b6c5d',
+      'Owner ReplicaSet checkout-5b8c9d7f4 not found',
+    ]);
+    const deployment = await s.connection.sendRequest(CodeLensResolveRequest.type, impact[0]);
+    expect(deployment.range.start.line).toBe(6);
+    expect(deployment.command).toMatchObject({ command: 'kubeGcLens.simulateDelete', arguments: ['64b1c1b1-59ad-4af3-a756-871bd6965119', 'default'] });
+    expect(deployment.command!.title).toBe('Delete: only this Deployment');
+
+    // Quick fixes: the uid of the existing Deployment; removing the dangling reference (and the key with it).
+    const actions = (await s.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri }, range: diags[0].range, context: { diagnostics: diags },
+    }))! as { title: string; edit: { changes: Record<string, { range: unknown; newText: string }[]> } }[];
+    expect(actions.map((a) => a.title)).toEqual([
+      'Use the uid of the existing Deployment checkout (64b1c1b1-59ad-4af3-a756-871bd6965119)',
+      'Remove the ownerReference to ReplicaSet checkout-5b8c9d7f4',
+    ]);
+    expect(actions[0].edit.changes[uri]).toEqual([{ range: diags[0].range, newText: '64b1c1b1-59ad-4af3-a756-871bd6965119' }]);
+    expect(actions[1].edit.changes[uri]).toEqual([{ range: { start: { line: 577, character: 0 }, end: { line: 584, character: 0 } }, newText: '' }]);
+  });
+});

@@ -1,0 +1,34 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { it } from 'vitest';
+import { ObjectsRequest } from '../../server/src/protocol';
+import { generateCluster, clusterJson } from '../../bench/generateCluster';
+import { LspSession, uriOf } from './lspSession';
+
+it('explore', async () => {
+  let t = performance.now();
+  const text = clusterJson(generateCluster({ objects: 10_000, bigNamespaceObjects: 2_250 }));
+  console.log('gen', performance.now() - t, text.length);
+  const dir = mkdtempSync(path.join(tmpdir(), 'kube-gc-explore-'));
+  writeFileSync(path.join(dir, 'cluster-dump.json'), text);
+  writeFileSync(path.join(dir, 'small.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [broken\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n  namespace: default\n');
+  t = performance.now();
+  const s = new LspSession({ folder: dir });
+  await s.initialize(60_000);
+  console.log('init', performance.now() - t, s.status, s.peakRssBytes());
+  console.log([...s.diagnostics].map(([u, d]) => [u, d.map((x) => `${x.code}@${x.range.start.line}:${x.message}`)]));
+  console.log(s.timeline.map((e) => JSON.stringify(e)).join('\n'));
+  t = performance.now();
+  const o = await s.connection.sendRequest(ObjectsRequest, { uri: uriOf(path.join(dir, 'small.yaml')) });
+  console.log('objects', performance.now() - t, o);
+  console.log(s.logs);
+  t = performance.now();
+  await s.dispose();
+  const s2 = new LspSession({});
+  await s2.initialize();
+  await s2.open('untitled:dump.json', text, 'json');
+  await s2.until(() => (s2.status?.objects ?? 0) > 0, 'objects', 60_000);
+  console.log('untitled', performance.now() - t, s2.status, s2.peakRssBytes(), s2.logs);
+  await s2.dispose();
+}, 120_000);
