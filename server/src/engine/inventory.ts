@@ -2,7 +2,7 @@
 // input makes served and the ownership graph over it. Sources produce raw KubeObjects; everything
 // downstream (analysis, simulation, CLI, LSP) reads an Inventory.
 
-import { KindRegistry, type KindInfo } from './kinds/kindRegistry';
+import { KindRegistry, type KindInfo, type ObservedKind } from './kinds/kindRegistry';
 import { OwnershipGraph } from './graph/ownershipGraph';
 import {
   NAMESPACE_FINALIZER, PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER,
@@ -29,10 +29,12 @@ export class Inventory {
   readonly conflicts: Conflict[] = [];
   /** name → uids of the objects with that name (any kind, any namespace): no key string to build per object. */
   private readonly byName = new Map<string, string | string[]>();
-  /** namespace → uids ("" holds cluster-scoped objects). */
-  readonly byNamespace = new Map<string, Set<string>>();
-  /** kind → uids, for the controllers that act on one kind (CRD instances, workloads). */
-  readonly byKind = new Map<string, Set<string>>();
+  /**
+   * namespace → uids ("" holds cluster-scoped objects) and kind → uids (CRD instances, workloads): only the
+   * simulation's controllers need them, so they are built on first use and kept current from then on.
+   */
+  private namespaceIndex: Map<string, Set<string>> | undefined;
+  private kindIndex: Map<string, Set<string>> | undefined;
   /** Uids of objects that carry a deletionTimestamp. */
   readonly terminating = new Set<string>();
   /** Bumped on every change, so derived data (e.g. the simulation's start state) can be cached. */
@@ -41,6 +43,22 @@ export class Inventory {
 
   constructor(readonly kinds: KindRegistry, opts: InventoryOptions = {}) {
     this.defaultNamespace = opts.defaultNamespace || 'default';
+  }
+
+  get byNamespace(): ReadonlyMap<string, ReadonlySet<string>> {
+    if (!this.namespaceIndex) {
+      this.namespaceIndex = new Map();
+      for (const o of this.objects.values()) addTo(this.namespaceIndex, o.namespace, o.uid);
+    }
+    return this.namespaceIndex;
+  }
+
+  get byKind(): ReadonlyMap<string, ReadonlySet<string>> {
+    if (!this.kindIndex) {
+      this.kindIndex = new Map();
+      for (const o of this.objects.values()) addTo(this.kindIndex, o.kind, o.uid);
+    }
+    return this.kindIndex;
   }
 
   /** The object of (group, kind, namespace, name), whatever its uid. */
@@ -92,8 +110,8 @@ export class Inventory {
     if (named === undefined) this.byName.set(o.name, o.uid);
     else if (typeof named === 'string') this.byName.set(o.name, [named, o.uid]);
     else named.push(o.uid);
-    addTo(this.byNamespace, o.namespace, o.uid);
-    addTo(this.byKind, o.kind, o.uid);
+    if (this.namespaceIndex) addTo(this.namespaceIndex, o.namespace, o.uid);
+    if (this.kindIndex) addTo(this.kindIndex, o.kind, o.uid);
     if (o.deletionTimestamp !== undefined) this.terminating.add(o.uid);
     if (o.kind === 'CustomResourceDefinition' && o.facts.crd) this.kinds.addCrd(o.facts.crd);
     this.graph.upsert({
@@ -151,8 +169,8 @@ export class Inventory {
       if (rest.length === 0) this.byName.delete(o.name);
       else this.byName.set(o.name, rest.length === 1 ? rest[0] : rest);
     }
-    this.byNamespace.get(o.namespace)?.delete(o.uid);
-    this.byKind.get(o.kind)?.delete(o.uid);
+    this.namespaceIndex?.get(o.namespace)?.delete(o.uid);
+    this.kindIndex?.get(o.kind)?.delete(o.uid);
     this.terminating.delete(o.uid);
   }
 
@@ -199,20 +217,21 @@ function differingFields(a: KubeObject, b: KubeObject): string[] {
  */
 export function buildInventory(raw: KubeObject[], opts: InventoryOptions = {}): Inventory {
   const kinds = new KindRegistry();
+  // apiVersion → kind → bit 1 (seen without namespace) | bit 2 (seen with one): observe each combination once,
+  // after every CRD is known (a CRD's scope beats what its objects suggest).
+  const seen = new Map<string, Map<string, number>>();
+  const observed: ObservedKind[] = [];
   for (const o of raw) {
     if (o.kind === 'CustomResourceDefinition' && o.facts.crd && o.apiVersion.startsWith('apiextensions.k8s.io/')) kinds.addCrd(o.facts.crd);
-  }
-  // apiVersion → kind → bit 1 (seen without namespace) | bit 2 (seen with one): observe each combination once.
-  const seen = new Map<string, Map<string, number>>();
-  for (const o of raw) {
     let byKind = seen.get(o.apiVersion);
     if (!byKind) seen.set(o.apiVersion, (byKind = new Map()));
     const bit = o.namespace !== '' ? 2 : 1;
     const bits = byKind.get(o.kind) ?? 0;
     if (bits & bit) continue;
     byKind.set(o.kind, bits | bit);
-    kinds.observe({ apiVersion: o.apiVersion, kind: o.kind, namespaced: o.namespace !== '' });
+    observed.push({ apiVersion: o.apiVersion, kind: o.kind, namespaced: o.namespace !== '' });
   }
+  for (const k of observed) kinds.observe(k);
   const inventory = new Inventory(kinds, opts);
   for (const o of raw) inventory.upsert(inventory.normalize(o));
   return inventory;

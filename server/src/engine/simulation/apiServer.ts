@@ -5,7 +5,7 @@
 import type { KindInfo, KindRegistry } from '../kinds/kindRegistry';
 import {
   CRD_CLEANUP_FINALIZER, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, describe, isGcFinalizer, splitApiVersion,
-  type KubeObject, type OwnerReference,
+  type KubeObject, type ObjectIdentity, type OwnerReference,
 } from '../model';
 import type { ObjectStore } from './objectStore';
 import type { SimulatedClock, Timeline } from './timeline';
@@ -74,18 +74,18 @@ export class ApiServer {
   /** A DELETE request (R1–R11). Rejected requests are recorded as a 'reject' step and change nothing. */
   delete(actor: Actor, req: DeleteRequest, why?: string): RequestOutcome {
     const policy = req.propagationPolicy ?? undefined;
-    const target = { apiVersion: req.apiVersion, kind: req.kind, namespace: req.namespace, name: req.name, uid: req.preconditions?.uid ?? '' };
+    const target = (): ObjectIdentity => ({ apiVersion: req.apiVersion, kind: req.kind, namespace: req.namespace, name: req.name, uid: req.preconditions?.uid ?? '' });
     // R1: DeleteOptions are validated before anything else.
     if (req.orphanDependents !== undefined && policy !== undefined) {
-      return this.reject(actor, target, 422, 'orphanDependents and propagationPolicy cannot both be set');
+      return this.reject(actor, target(), 422, 'orphanDependents and propagationPolicy cannot both be set');
     }
     if (policy !== undefined && !POLICIES.includes(policy)) {
-      return this.reject(actor, target, 422, `propagationPolicy ${String(policy)} is not one of Foreground, Background, Orphan`);
+      return this.reject(actor, target(), 422, `propagationPolicy ${String(policy)} is not one of Foreground, Background, Orphan`);
     }
     const info = this.restMapping(req.apiVersion, req.kind);
-    if (!info) return this.reject(actor, target, 404, `the server could not find the requested resource: ${req.apiVersion} ${req.kind} is not served`);
+    if (!info) return this.reject(actor, target(), 404, `the server could not find the requested resource: ${req.apiVersion} ${req.kind} is not served`);
     const obj = this.find(info, info.namespaced ? req.namespace : '', req.name, req.preconditions?.uid);
-    if (!obj) return this.reject(actor, target, 404, `${describe(target)} not found`);
+    if (!obj) return this.reject(actor, target(), 404, `${describe(target())} not found`);
     if (req.preconditions?.uid !== undefined && req.preconditions.uid !== obj.uid) {
       return this.reject(actor, obj, 409, `precondition failed: uid in precondition ${req.preconditions.uid}, uid in object meta ${obj.uid}`);
     }
@@ -162,8 +162,8 @@ export class ApiServer {
     const step = this.timeline.record(actor, 'delete', obj, detailParts.join('; ') + because);
     if (!wasTerminating) this.timeline.deletionStartedAt.set(obj.uid, step);
     this.recordFinalizerRewrite(actor, obj, finalizers);
-    const updated = this.store.get(obj.uid)!;
-    const written: KubeObject = { ...updated, ...patch };
+    // `obj` is the stored object (every caller passes what it just read or wrote), so the patch applies to it.
+    const written: KubeObject = { ...obj, ...patch };
     if (finalizers.length === 0 && gracefulNow && period === 0) {
       // R8: update, then immediate removal. Nothing can act between the two, so only the removal is written.
       return this.removeNow(actor, written, 'grace period 0 and no finalizers');

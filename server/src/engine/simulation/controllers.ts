@@ -72,8 +72,8 @@ export class Controllers {
       if (o.deletionTimestamp !== undefined && !o.finalizers.some(isGcFinalizer)) continue;
       content.push(o);
     }
+    // Each DELETE changes only its own object, so everything collected above is still stored when its turn comes.
     for (const o of byDiscoveryOrder(content)) {
-      if (!this.store.get(o.uid)) continue;
       this.api.delete('namespace-controller', {
         apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, propagationPolicy: 'Background', preconditions: { uid: o.uid },
       }, `namespace ${ns.name} is being deleted`);
