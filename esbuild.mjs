@@ -1,9 +1,11 @@
 // Bundles every entry point (or only those named: `node esbuild.mjs cli`). Type checking is separate
-// (`tsc -p .`), as esbuild does not type-check. `--production` minifies and drops source maps.
+// (`tsc -p .`), as esbuild does not type-check. `--production` minifies and drops source maps. `--outdir=DIR` writes
+// the bundles there instead of dist/ (scripts/package.mjs stages the .vsix that way).
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'dist';
 const common = {
   bundle: true,
   platform: 'node',
@@ -15,11 +17,11 @@ const common = {
 };
 
 const entries = {
-  cli: { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  server: { entryPoints: ['server/src/lsp/main.ts'], outfile: 'dist/server.js', banner: { js: '#!/usr/bin/env node' } },
-  client: { entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  bench: { entryPoints: ['bench/main.ts'], outfile: 'dist/bench.js' },
-  lspBench: { entryPoints: ['bench/lspBench.ts'], outfile: 'dist/lspBench.js' },
+  cli: { entryPoints: ['server/src/cli/main.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } },
+  server: { entryPoints: ['server/src/lsp/main.ts'], outfile: `${outdir}/server.js`, banner: { js: '#!/usr/bin/env node' } },
+  client: { entryPoints: ['client/src/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'] },
+  bench: { entryPoints: ['bench/main.ts'], outfile: `${outdir}/bench.js` },
+  lspBench: { entryPoints: ['bench/lspBench.ts'], outfile: `${outdir}/lspBench.js` },
 };
 
 await Promise.all(

@@ -121,6 +121,18 @@ describe('YAML objects', () => {
     expect(objects[0].labels).toEqual({ a: 'first second', b: 'c' });
     expect(objects[0].facts.phase).toBe('Pending');
   });
+
+  it('ends a quote that never closes at the next document marker, so later documents still load', () => {
+    for (const q of ['"', "'"]) {
+      const text = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typing\ndata:\n  key: ${q}half-typed\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n`;
+      const { objects, problems } = parseManifestText(text, 'typing.yaml');
+      expect(objects.map((o) => o.name)).toEqual(['web']);
+      expect(brief(problems)).toEqual(['yaml-syntax:error@6:19']); // at the end of the line where the quote opened
+      // CRLF line endings as well.
+      const crlf = parseManifestText(text.replace(/\n/g, '\r\n'), 'typing.yaml');
+      expect(crlf.objects.map((o) => o.name)).toEqual(['web']);
+    }
+  });
 });
 
 describe('YAML 1.2 semantics', () => {

@@ -14,8 +14,29 @@ import { Lexer } from 'yaml';
 
 interface LexerInternals {
   buffer: string;
+  pos: number;
+  atEnd: boolean;
+  flowLevel: number;
   continueScalar(offset: number): number;
   parseQuotedScalar(): Generator<string, unknown, unknown>;
+  pushToIndex(i: number, allowEmpty: boolean): Generator<string, number, unknown>;
+}
+
+/** Where the quoted scalar starting at `pos` closes, as the package finds it (escapes and '' included), or -1. */
+function closingQuote(b: string, pos: number): number {
+  const quote = b[pos];
+  let end = b.indexOf(quote, pos + 1);
+  if (quote === "'") {
+    while (end !== -1 && b[end + 1] === "'") end = b.indexOf("'", end + 2);
+    return end;
+  }
+  while (end !== -1) {
+    let n = 0;
+    while (b[end - 1 - n] === '\\') n += 1;
+    if (n % 2 === 0) return end;
+    end = b.indexOf('"', end + 1);
+  }
+  return -1;
 }
 
 export function lenientLexer(): Lexer {
@@ -25,9 +46,25 @@ export function lenientLexer(): Lexer {
   const parseQuotedScalar = inner.parseQuotedScalar;
   if (typeof continueScalar !== 'function' || typeof parseQuotedScalar !== 'function') return lexer;
   let inQuoted = false;
+  const canEndEarly = typeof inner.pushToIndex === 'function';
   inner.parseQuotedScalar = function* (this: LexerInternals) {
     inQuoted = true;
     try {
+      // A quote that never closes (someone is typing `key: "half-`) would run to the end of the file and swallow
+      // every later document; kubectl splits documents first, so end it at the next document marker instead.
+      if (canEndEarly && this.atEnd && closingQuote(this.buffer, this.pos) === -1) {
+        const b = this.buffer;
+        let nl = b.indexOf('\n', this.pos);
+        while (nl !== -1) {
+          const cs = this.continueScalar(nl + 1);
+          if (cs === -1) break;
+          nl = b.indexOf('\n', cs);
+        }
+        if (nl !== -1) {
+          yield* this.pushToIndex(nl - (b[nl - 1] === '\r' ? 1 : 0), false);
+          return this.flowLevel ? 'flow' : 'doc';
+        }
+      }
       return yield* parseQuotedScalar.call(this);
     } finally {
       inQuoted = false;
