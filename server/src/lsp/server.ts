@@ -318,8 +318,13 @@ export class KubeGcLensServer {
       stuck: findings.filter((f) => f.code === 'stuck-terminating').length,
       problems: [...this.model.documents()].reduce((n, d) => n + d.problems.length, 0),
     };
+    const key = JSON.stringify(status);
+    if (key === this.lastStatus) return;
+    this.lastStatus = key;
     void this.connection.sendNotification(StatusNotification, status);
   }
+
+  private lastStatus = '';
 }
 
 function fileOf(uri: string): string | undefined {
