@@ -19,6 +19,11 @@ MARKER_TEXT="code-server $VERSION complete"
 
 log() { echo "setupCodeServer: $*" >&2; }
 
+# One run at a time (two test runs starting together would otherwise install over each other).
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.code-server-$VERSION.lock"
+flock 9
+
 # --- Debian packages: headers for the kerberos native module, ripgrep for search, Chromium for the browser side,
 # and a C++ toolchain and Python for node-gyp.
 DEBIAN_PACKAGES=(libkrb5-dev ripgrep chromium g++ make python3)
