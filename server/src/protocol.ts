@@ -75,6 +75,11 @@ export interface SimulateReport {
   outcome: TargetOutcome;
   /** The same one line as the code lens, e.g. "Delete: also 1 ReplicaSet, 3 Pods · 1 stuck (pvc-protection)". */
   title: string;
+  /**
+   * Uids in `result.deleted` / `result.stuck` that are deleted / stuck even without this DELETE (the GC settling
+   * the input as given: absent owners, objects already terminating). The summary leaves them out.
+   */
+  anyway: { deleted: string[]; stuck: string[] };
 }
 
 export interface ImpactSummary {

@@ -52,6 +52,7 @@ function sample(): SimulateReport {
     summary: { deletedByKind: { Deployment: 1, ReplicaSet: 1, Pod: 3 }, orphaned: 2, stuck: 1, stuckBecause: 'pvc-protection' },
     outcome: 'deleted',
     title: 'Delete: also 1 ReplicaSet, 3 Pods · 2 orphaned · 1 stuck (pvc-protection)',
+    anyway: { deleted: [], stuck: [] },
   };
 }
 
@@ -67,7 +68,7 @@ describe('renderSimulateReport', () => {
       '- **Policy:** Background: the object goes at once\\, then the garbage collector deletes its dependents',
       '- **Controllers:** builtin: the kubelet\\, the namespace controller\\, pvc/pv-protection\\, the CRD cleanup and each custom finalizer\\\'s controller \\(while its workload runs\\) act besides the apiserver and the garbage collector',
       '',
-      '**Deletes 1 Deployment\\, 1 ReplicaSet\\, 3 Pods · 2 orphaned · 1 stuck \\(pvc-protection\\)**',
+      '**Because of this DELETE: Deletes 1 Deployment\\, 1 ReplicaSet\\, 3 Pods · 2 orphaned · 1 stuck \\(pvc-protection\\)**',
       '',
       '## Deleted (2)',
       '',
@@ -108,6 +109,16 @@ describe('renderSimulateReport', () => {
     ].join('\n'));
   });
 
+  it('marks what the garbage collector deletes or leaves stuck without this DELETE too', () => {
+    const report = { ...sample(), anyway: { deleted: [rs.uid], stuck: [pvc.uid] } };
+    const md = renderSimulateReport(report);
+    expect(md).toContain('_Marked "anyway": the garbage collector deletes (or leaves stuck) these objects without this DELETE too, settling the input as given._');
+    expect(md).toContain('\n2. ReplicaSet shop/web-7d9: step 6 _(anyway)_\n');
+    expect(md).toMatch(/^1\. \[Deployment shop\/web\]\(.*\): step 3$/m);
+    expect(md).toMatch(/^- \[PersistentVolumeClaim shop\/data\]\(.*\), finalizers `kubernetes\.io\/pvc-protection` _\(anyway\)_$/m);
+    expect(renderSimulateReport(sample())).not.toContain('anyway');
+  });
+
   it('says when a list is empty, shows the abort and the stuck reason when there is no chain', () => {
     const r = sample();
     r.policy = 'default';
@@ -121,7 +132,7 @@ describe('renderSimulateReport', () => {
     expect(md).toContain('# Simulate Delete\\: Deployment shop/web \\(API default\\)\n');
     expect(md).toContain('- **Policy:** API default: no propagationPolicy is sent\\, so the type\\\'s own default applies \\(the first step says which\\)\n');
     expect(md).toContain('- **Controllers:** gc: strict\\: only the apiserver and the garbage collector act\\; nobody else removes a finalizer\n');
-    expect(md).toContain('**Deletes nothing · 0 orphaned · 1 stuck**\n\n> **Aborted, the result is partial:** maxSteps \\(10\\) reached\n');
+    expect(md).toContain('**Because of this DELETE: Deletes nothing · 0 orphaned · 1 stuck**\n\n> **Aborted, the result is partial:** maxSteps \\(10\\) reached\n');
     expect(md).toContain('## Deleted (0)\n\n_None._\n');
     expect(md).toContain('## Orphaned (0)\n\n_None._\n');
     expect(md).toContain('  - PersistentVolumeClaim shop/data is terminating and nothing is left to finish it\n');
@@ -151,7 +162,7 @@ describe('renderSimulateReport', () => {
     const linkyText = 'ConfigMap a\\|b/\\[x\\]\\(command\\:workbench\\.action\\.terminal\\.new\\)';
     expect(md).toContain('# Simulate Delete\\: Pod ns/\\<img src\\=x onerror\\=alert\\(1\\)\\> \\(Background\\)\n');
     expect(md).toContain(`1. ${evilLink}: step 1\n`);
-    expect(md).toContain('**Deletes 1 \\<b\\>Pod\\</b\\> · 0 orphaned · 1 stuck \\(\\_f\\_\\)**');
+    expect(md).toContain('**Because of this DELETE: Deletes 1 \\<b\\>Pod\\</b\\> · 0 orphaned · 1 stuck \\(\\_f\\_\\)**');
     expect(md).toContain(`- ${linkyText}, finalizers \`\` \`rm -rf\` \`\`, \`x<b>y</b>\`\n`);
     expect(md).toContain(`  - **finalizer** \`**f**\`: nobody removes \\*\\*f\\*\\*\\: \\# not a heading (${evilLink})\n`);
     expect(md).toContain(`| 1 | op\\|erator | remove | ${linkyText} | \\<script\\>alert\\(1\\)\\</script\\> \\| cell |\n`);

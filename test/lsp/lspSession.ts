@@ -11,7 +11,7 @@ import {
 import {
   DidChangeTextDocumentNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification,
   ExitNotification, InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, ShutdownRequest,
-  ConfigurationRequest, WorkDoneProgress, WorkDoneProgressCreateRequest, DidChangeWorkspaceFoldersNotification,
+  CodeLensRefreshRequest, ConfigurationRequest, WorkDoneProgress, WorkDoneProgressCreateRequest, DidChangeWorkspaceFoldersNotification,
   type Diagnostic, type PublishDiagnosticsParams, type ProgressToken, type WorkDoneProgressBegin,
   type WorkDoneProgressEnd, type WorkDoneProgressReport,
 } from 'vscode-languageserver-protocol';
@@ -76,6 +76,10 @@ export class LspSession {
     this.connection.onNotification('window/logMessage', (p: { message: string }) => { this.logs.push(p.message); });
     this.connection.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section ? this.settings[i.section] ?? null : null)));
     // Accept every progress token and listen to it before answering, so no `$/progress` on it is missed.
+    this.connection.onRequest(CodeLensRefreshRequest.type, () => {
+      this.codeLensRefreshes++;
+      this.wake();
+    });
     this.connection.onRequest(WorkDoneProgressCreateRequest.type, ({ token }) => {
       this.timeline.push({ type: 'progress-create', token });
       this.connection.onProgress(WorkDoneProgress.type, token, (value) => {
@@ -88,20 +92,28 @@ export class LspSession {
   }
 
   /** Initializes with the workspace folder and resolves once the server reports "ready" (a big workspace may need a longer `timeoutMs`). */
+  /** How many times the server asked the client to re-request code lenses. */
+  codeLensRefreshes = 0;
+
   async initialize(timeoutMs = 20_000): Promise<void> {
+    await this.initializeWithoutWaiting();
+    await this.until(() => this.status?.state === 'ready', 'the status "ready"', timeoutMs);
+  }
+
+  /** initialize + initialized, without waiting for the workspace load (requests may race it). */
+  async initializeWithoutWaiting(): Promise<void> {
     const folder = this.options.folder;
     await this.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: folder ? uriOf(folder) : null,
       workspaceFolders: folder ? [{ uri: uriOf(folder), name: path.basename(folder) }] : null,
       capabilities: {
-        workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: false } },
+        workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: false }, codeLens: { refreshSupport: true } },
         window: { workDoneProgress: this.options.workDoneProgress ?? true },
         textDocument: { publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true } },
       },
     });
     await this.connection.sendNotification(InitializedNotification.type, {});
-    await this.until(() => this.status?.state === 'ready', 'the status "ready"', timeoutMs);
   }
 
   private failure: string | undefined;

@@ -253,3 +253,19 @@ describe('editor features over stdio', () => {
     expect(actions[1].edit.changes[uri]).toEqual([{ range: { start: { line: 577, character: 0 }, end: { line: 584, character: 0 } }, newText: '' }]);
   });
 });
+
+describe('requests during the workspace load', () => {
+  it('answers a code lens request sent before the load ends with the loaded workspace, then asks for a lens refresh', async () => {
+    const folder = path.join(EXAMPLES, 'deployment-export-from-another-cluster');
+    const uri = uriOf(path.join(folder, 'checkout-export.yaml'));
+    const { readFileSync } = await import('node:fs');
+    const { CodeLensRequest } = await import('vscode-languageserver-protocol');
+    const s = new LspSession({ folder });
+    sessions.push(s);
+    await s.initializeWithoutWaiting();
+    await s.open(uri, readFileSync(path.join(folder, 'checkout-export.yaml'), 'utf8'));
+    const lenses = await s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
+    expect(lenses?.filter((l) => !l.command)).toHaveLength(6);
+    await s.until(() => s.status?.state === 'ready' && s.codeLensRefreshes > 0, 'a code lens refresh after the load');
+  });
+});

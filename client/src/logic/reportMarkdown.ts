@@ -57,12 +57,16 @@ export function renderSimulateReport(report: SimulateReport): string {
   out.push(`- **Object:** ${refs.ref(t)}, ${text(t.apiVersion)}, uid ${code(t.uid)}`);
   out.push(`- **Policy:** ${text(POLICY_LABELS[report.policy])}: ${text(POLICY_EXPLANATIONS[report.policy])}`);
   out.push(`- **Controllers:** ${text(report.controllers)}: ${text(CONTROLLERS_EXPLANATIONS[report.controllers])}`, '');
-  out.push(`**${text(impactLine(report.summary))}**`, '');
+  out.push(`**Because of this DELETE: ${text(impactLine(report.summary))}**`, '');
+  const anyway = { deleted: new Set(report.anyway.deleted), stuck: new Set(report.anyway.stuck) };
+  if (anyway.deleted.size || anyway.stuck.size) {
+    out.push(`_Marked "anyway": the garbage collector deletes (or leaves stuck) these objects without this DELETE too, settling the input as given._`, '');
+  }
   if (result.aborted) out.push(`> **Aborted, the result is partial:** ${text(result.aborted)}`, '');
 
   out.push(`## Deleted (${result.deleted.length})`, '');
   if (result.deleted.length === 0) out.push('_None._');
-  result.deleted.forEach((d, i) => out.push(`${i + 1}. ${refs.ref(d)}: step ${d.step}`));
+  result.deleted.forEach((d, i) => out.push(`${i + 1}. ${refs.ref(d)}: step ${d.step}${anyway.deleted.has(d.uid) ? ' _(anyway)_' : ''}`));
   out.push('');
 
   out.push(`## Orphaned (${result.orphaned.length})`, '');
@@ -77,7 +81,7 @@ export function renderSimulateReport(report: SimulateReport): string {
   if (result.stuck.length === 0) out.push('_None._');
   for (const s of result.stuck) {
     const finalizers = s.finalizers.length ? `, finalizers ${s.finalizers.map(code).join(', ')}` : '';
-    out.push(`- ${refs.ref(s)}${finalizers}`);
+    out.push(`- ${refs.ref(s)}${finalizers}${anyway.stuck.has(s.uid) ? ' _(anyway)_' : ''}`);
     if (s.blockedBy.length) reasonLines(s.blockedBy, 1, refs, out);
     else out.push(`  - ${text(s.reason)}`);
   }

@@ -1,6 +1,7 @@
 // Findings and load problems as LSP diagnostics: the engine's code as `code`, a link to its README entry,
 // the other party as relatedInformation, and the user's per-code severity (or "off").
 
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
@@ -19,8 +20,15 @@ export interface DiagnosticData {
 
 const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
-/** README.md next to the bundle (dist/server.js → package root): the docs ship with the extension and the npm package. */
-const README = pathToFileURL(path.join(__dirname, '..', 'README.md')).toString();
+/**
+ * README next to the bundle (dist/server.js → package root): the docs ship with the extension and the npm package.
+ * vsce stores it as readme.md, a checkout as README.md.
+ */
+const README = (() => {
+  const root = path.join(__dirname, '..');
+  const found = ['README.md', 'readme.md'].map((n) => path.join(root, n)).find((f) => existsSync(f));
+  return pathToFileURL(found ?? path.join(root, 'README.md')).toString();
+})();
 
 export function docsLink(code: string): string {
   return `${README}#${code}`;

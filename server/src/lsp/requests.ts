@@ -71,7 +71,17 @@ export function simulateDelete(model: WorkspaceModel, uid: string, policy: Polic
     summary,
     outcome,
     title: impactTitle(summary, { kind: o.kind, outcome }),
+    anyway: {
+      deleted: intersect(deleted, baseline.deleted, uid),
+      stuck: intersect(stuck, baseline.stuck, uid),
+    },
   };
+}
+
+/** Uids of `list` that are also in `baseline`, the target excepted. */
+function intersect(list: ObjectIdentity[], baseline: ObjectIdentity[], target: string): string[] {
+  const before = new Set(baseline.map((b) => b.uid));
+  return list.filter((x) => x.uid !== target && before.has(x.uid)).map((x) => x.uid);
 }
 
 /** Objects terminating now that cannot finish, then predicted deadlocks, each once. */

@@ -9,7 +9,7 @@
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  CodeActionKind, FileChangeType, ResponseError, LSPErrorCodes, TextDocuments, TextDocumentSyncKind,
+  CodeActionKind, CodeLensRefreshRequest, FileChangeType, ResponseError, LSPErrorCodes, TextDocuments, TextDocumentSyncKind,
   type CancellationToken, type Connection, type Diagnostic, type InitializeParams, type InitializeResult,
   type WorkspaceFolder,
 } from 'vscode-languageserver';
@@ -46,6 +46,10 @@ export class KubeGcLensServer {
   private progressSupported = false;
   private workspaceFoldersSupported = false;
   private loadGeneration = 0;
+  private codeLensRefreshSupported = false;
+  /** Settles when a workspace load completes (replaced at each reload). */
+  private firstLoad: Promise<void> = Promise.resolve();
+  private loaded: () => void = () => undefined;
 
   constructor(private readonly connection: Connection) {}
 
@@ -118,6 +122,8 @@ export class KubeGcLensServer {
     this.configurationSupported = p.capabilities.workspace?.configuration === true;
     this.progressSupported = p.capabilities.window?.workDoneProgress === true;
     this.workspaceFoldersSupported = p.capabilities.workspace?.workspaceFolders === true;
+    this.codeLensRefreshSupported = p.capabilities.workspace?.codeLens?.refreshSupport === true;
+    this.firstLoad = new Promise((resolve) => { this.loaded = resolve; });
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -134,8 +140,12 @@ export class KubeGcLensServer {
     return { controllers: this.settings.simulation.controllers, finalizerOwners: this.settings.finalizerOwners };
   }
 
-  /** Answers a request on fresh data; a request cancelled meanwhile gets the LSP "cancelled" error. */
-  private answer<T>(token: CancellationToken, fn: () => T): T {
+  /**
+   * Answers a request on fresh data: after the first workspace load (a request during it would see a partial
+   * workspace) and after pending changes. A request cancelled meanwhile gets the LSP "cancelled" error.
+   */
+  private async answer<T>(token: CancellationToken, fn: () => T): Promise<T> {
+    if (this.loading) await this.firstLoad;
     this.flush();
     if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
     return fn();
@@ -168,46 +178,66 @@ export class KubeGcLensServer {
   /** (Re)reads settings and every workspace file, with $/progress; open documents keep their editor text. */
   private async reloadWorkspace(): Promise<void> {
     const generation = ++this.loadGeneration;
+    if (!this.loading) this.firstLoad = new Promise((resolve) => { this.loaded = resolve; });
     this.loading = true;
     this.sendStatus();
+    let states: DocumentState[] | undefined;
+    try {
+      states = await this.readWorkspace(generation);
+    } catch (e) {
+      // Never leave requests waiting on a load that failed: keep what the model had and go on serving.
+      this.connection.console.error(`Loading the workspace failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    }
+    if (generation !== this.loadGeneration) return; // a newer reload owns the outcome
+    if (states) this.model.loadAll(states);
+    this.loading = false;
+    this.loaded();
+    this.publishAll();
+    this.refreshCodeLenses();
+    // Edits made while loading are applied on top (re-applying one that was already read is harmless).
+    this.flush();
+    this.schedulePredictions();
+  }
+
+  /** Settings, then every workspace file (open documents by their editor text), with $/progress. */
+  private async readWorkspace(generation: number): Promise<DocumentState[] | undefined> {
     await this.readSettings();
     this.model.setOptions(this.engineOptions());
     const progress = this.progressSupported ? await this.connection.window.createWorkDoneProgress().catch(() => undefined) : undefined;
     progress?.begin('Kube GC Lens', 0, 'Finding Kubernetes manifests…', false);
-    const cancelled = () => generation !== this.loadGeneration;
-    const files: string[] = [];
-    for (const folder of this.folders) {
-      const root = fileOf(folder.uri);
-      if (!root) continue;
-      files.push(...await listWorkspaceFiles(root, {
-        include: this.settings.files.include, exclude: [...this.settings.files.exclude, ...this.filesExclude],
-      }, cancelled));
+    try {
+      const cancelled = () => generation !== this.loadGeneration;
+      const files: string[] = [];
+      for (const folder of this.folders) {
+        const root = fileOf(folder.uri);
+        if (!root) continue;
+        files.push(...await listWorkspaceFiles(root, {
+          include: this.settings.files.include, exclude: [...this.settings.files.exclude, ...this.filesExclude],
+        }, cancelled));
+      }
+      const states: DocumentState[] = [];
+      const seen = new Set<string>();
+      let done = 0;
+      for (const file of files) {
+        if (cancelled()) return undefined;
+        const uri = pathToFileURL(file).toString();
+        const open = this.documents.get(uri);
+        const state = open ? this.model.parse(uri, open.getText()) : await this.parseFromDisk(uri, file);
+        seen.add(uri);
+        if (state) states.push(state);
+        done++;
+        if (done % 50 === 0) progress?.report(Math.round((100 * done) / files.length), `${done}/${files.length} files`);
+      }
+      // Open documents outside the folders (or untitled) still count.
+      for (const doc of this.documents.all()) {
+        if (seen.has(doc.uri)) continue;
+        const state = this.model.parse(doc.uri, doc.getText());
+        if (state) states.push(state);
+      }
+      return cancelled() ? undefined : states;
+    } finally {
+      progress?.done();
     }
-    const states: DocumentState[] = [];
-    let done = 0;
-    for (const file of files) {
-      if (cancelled()) break;
-      const uri = pathToFileURL(file).toString();
-      const open = this.documents.get(uri);
-      const state = open ? this.model.parse(uri, open.getText()) : await this.parseFromDisk(uri, file);
-      if (state) states.push(state);
-      done++;
-      if (done % 50 === 0) progress?.report(Math.round((100 * done) / files.length), `${done}/${files.length} files`);
-    }
-    // Open documents outside the folders (or untitled) still count.
-    for (const doc of this.documents.all()) {
-      if (states.some((s) => s.uri === doc.uri)) continue;
-      const state = this.model.parse(doc.uri, doc.getText());
-      if (state) states.push(state);
-    }
-    progress?.done();
-    if (cancelled()) return;
-    this.model.loadAll(states);
-    this.loading = false;
-    this.publishAll();
-    // Edits made while loading are applied on top (re-applying one that was already read is harmless).
-    this.flush();
-    this.schedulePredictions();
   }
 
   private async parseFromDisk(uri: string, file: string): Promise<DocumentState | undefined> {
@@ -241,7 +271,14 @@ export class KubeGcLensServer {
     }
     for (const uri of touched) this.publish(uri);
     this.sendStatus();
+    // Impact lenses of other documents may have changed too (an owner edited here, its dependents there).
+    if (touched.size > 1 || !uris.every((u) => touched.has(u))) this.refreshCodeLenses();
     this.schedulePredictions();
+  }
+
+  /** Asks the client to re-request code lenses (their titles depend on the whole workspace). */
+  private refreshCodeLenses(): void {
+    if (this.codeLensRefreshSupported) void this.connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
   }
 
   /** A closed document: its file on disk if it is a workspace manifest, else nothing. */
