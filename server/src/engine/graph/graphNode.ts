@@ -11,6 +11,8 @@ export class GraphNode {
   private deps?: Set<GraphNode>;
   beingDeleted = false;
   deletingDependents = false;
+  /** Position in the graph's insertion order (OwnershipGraph sets it), for deterministic listings. */
+  order = 0;
 
   constructor(
     public identity: ObjectIdentity,

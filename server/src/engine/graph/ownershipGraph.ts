@@ -15,6 +15,13 @@ export interface ObservedObject {
 
 export class OwnershipGraph {
   readonly nodes = new Map<string, GraphNode>();
+  private created = 0;
+
+  /** The given uids in the order their nodes entered the graph (the order of `nodes`); unknown uids last. */
+  inOrder(uids: Iterable<string>): string[] {
+    const at = (u: string) => this.nodes.get(u)?.order ?? Number.MAX_SAFE_INTEGER;
+    return [...uids].sort((a, b) => at(a) - at(b));
+  }
 
   get(uid: string): GraphNode | undefined {
     return this.nodes.get(uid);
@@ -25,6 +32,7 @@ export class OwnershipGraph {
     let node = this.nodes.get(o.identity.uid);
     if (!node) {
       node = new GraphNode(o.identity, false);
+      node.order = this.created++;
       this.nodes.set(o.identity.uid, node);
       this.link(node, o.owners);
     } else {
@@ -70,6 +78,7 @@ export class OwnershipGraph {
           { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, namespace: node.identity.namespace },
           true,
         );
+        owner.order = this.created++;
         this.nodes.set(ref.uid, owner);
       }
       owner.addDependent(node);

@@ -79,31 +79,28 @@ export function finalizerOwnersFor(inventory: Inventory, rules: FinalizerOwnerRu
   return owners;
 }
 
-/** Components of the static ownership graph, by union-find: computed once, looked up per write. */
+/**
+ * Connected components of the static ownership graph (owners and dependents), found by a walk from the uid
+ * asked for and remembered for every member: a simulation only asks for the components it touches, so this
+ * costs what the simulation reaches, not the size of the input. Members are listed in the graph's order.
+ */
 function components(inventory: Inventory): (uid: string) => readonly string[] {
-  const parent = new Map<string, string>();
-  const find = (u: string): string => {
-    let root = u;
-    for (let p = parent.get(root); p !== undefined && p !== root; p = parent.get(root)) root = p;
-    for (let cur = u, p = parent.get(cur); p !== undefined && p !== root; cur = p, p = parent.get(cur)) parent.set(cur, root);
-    return root;
-  };
-  for (const node of inventory.graph.nodes.values()) {
-    const uid = node.identity.uid;
-    if (!parent.has(uid)) parent.set(uid, uid);
-    for (const ref of node.owners) {
-      if (!parent.has(ref.uid)) parent.set(ref.uid, ref.uid);
-      const a = find(uid);
-      const b = find(ref.uid);
-      if (a !== b) parent.set(a, b);
+  const graph = inventory.graph;
+  const memo = new Map<string, string[]>();
+  return (uid) => {
+    const hit = memo.get(uid);
+    if (hit) return hit;
+    if (!graph.get(uid)) return [uid];
+    const seen = new Set<string>([uid]);
+    const todo = [uid];
+    while (todo.length) {
+      const node = graph.get(todo.pop()!);
+      if (!node) continue;
+      for (const r of node.owners) if (!seen.has(r.uid)) { seen.add(r.uid); todo.push(r.uid); }
+      for (const d of node.dependents) if (!seen.has(d.identity.uid)) { seen.add(d.identity.uid); todo.push(d.identity.uid); }
     }
-  }
-  const members = new Map<string, string[]>();
-  for (const uid of parent.keys()) {
-    const root = find(uid);
-    const list = members.get(root);
-    if (list) list.push(uid);
-    else members.set(root, [uid]);
-  }
-  return (uid) => (parent.has(uid) ? members.get(find(uid))! : [uid]);
+    const members = graph.inOrder(seen);
+    for (const m of members) memo.set(m, members);
+    return members;
+  };
 }
