@@ -27,11 +27,13 @@ export function startState(inventory: Inventory): StartState {
   if (hit && hit.version === inventory.version) return hit.state;
   const seeds = new Set<string>(inventory.terminating);
   const excluded = new Set<string>();
-  const watched = new Map<string, boolean>();
+  // apiVersion → kind → watched by the GC: no key string to build per reference.
+  const watched = new Map<string, Map<string, boolean>>();
   const isWatched = (apiVersion: string, kind: string) => {
-    const key = `${apiVersion} ${kind}`;
-    let w = watched.get(key);
-    if (w === undefined) watched.set(key, (w = inventory.kindOf({ apiVersion, kind })?.gcWatched ?? false));
+    let byKind = watched.get(apiVersion);
+    if (!byKind) watched.set(apiVersion, (byKind = new Map()));
+    let w = byKind.get(kind);
+    if (w === undefined) byKind.set(kind, (w = inventory.kindOf({ apiVersion, kind })?.gcWatched ?? false));
     return w;
   };
   for (const o of inventory.objects.values()) {
