@@ -41,6 +41,20 @@ export function defaultVsix() {
   return join(REPO, 'dist', `${name}-${version}.vsix`);
 }
 
+/** Where scripts/setupCodeServer.sh installs code-server (the same $KUBE_GC_LENS_CACHE rule). */
+export function codeServerInstallDir() {
+  return join(process.env.KUBE_GC_LENS_CACHE || join(REPO, '.cache'), `code-server-${CODE_SERVER_VERSION}`);
+}
+
+/** Whether scripts/setupCodeServer.sh completed an installation (its marker file), without installing anything. */
+export function isCodeServerInstalled() {
+  try {
+    return readFileSync(join(codeServerInstallDir(), '.complete'), 'utf8').trim() === `code-server ${CODE_SERVER_VERSION} complete`;
+  } catch {
+    return false;
+  }
+}
+
 /** Installs code-server (cached: instant once done) and returns the folder holding node_modules/code-server. */
 export function ensureCodeServer() {
   const result = spawnSync('bash', [join(REPO, 'scripts', 'setupCodeServer.sh')], {

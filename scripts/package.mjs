@@ -22,8 +22,8 @@ execFileSync(process.execPath, ['esbuild.mjs', '--production', `--outdir=${join(
   cwd: REPO,
   stdio: 'inherit',
 });
-for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'images/icon.png']) {
-  cpSync(join(REPO, file), join(STAGE, file));
+for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'images/icon.png', 'walkthrough']) {
+  cpSync(join(REPO, file), join(STAGE, file), { recursive: true });
 }
 
 mkdirSync(dirname(vsix), { recursive: true });
