@@ -26,6 +26,8 @@ export default defineConfig({
           hookTimeout: 120_000,
           pool: 'forks',
           fileParallelism: false,
+          // whole objects in assertion messages (the Problems panel's codes per file)
+          chaiConfig: { truncateThreshold: 2000 },
           sequence: { groupOrder: 1 },
         },
       },

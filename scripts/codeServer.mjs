@@ -242,6 +242,11 @@ async function main() {
   });
   console.log(`code-server ${CODE_SERVER_VERSION} with Kube GC Lens is running. Open:\n\n  ${server.folderUrl}\n`);
   console.log(`Profile and logs: ${server.dir} (VS Code's logs: ${server.logsDir}). Ctrl-C stops it.`);
+  await runUntilInterrupted(server);
+}
+
+/** Keeps `server` running until Ctrl-C (or SIGTERM), then stops it and exits 0; exits 1 if it dies by itself. */
+export async function runUntilInterrupted(server) {
   let stopping = false;
   const stopAndExit = () => {
     stopping = true;

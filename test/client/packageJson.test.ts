@@ -83,19 +83,53 @@ describe('package.json commands and views', () => {
   it('hides commands that need arguments from the palette, and offers Simulate Delete in YAML/JSON editors', () => {
     const hidden = contributes.menus.commandPalette.filter((e: { when: string }) => e.when === 'false').map((e: { command: string }) => e.command);
     expect(hidden).toEqual(['kubeGcLens.revealLocation', 'kubeGcLens.stuckObjects.refresh', 'kubeGcLens.stuckObjects.reveal', 'kubeGcLens.stuckObjects.simulate']);
-    expect(contributes.menus['editor/context']).toEqual([{
-      command: 'kubeGcLens.simulateDelete', when: '(editorLangId == yaml || editorLangId == json) && kubeGcLens.activeEditorIsKubernetes', group: 'kubeGcLens@1',
-    }]);
+    const kubernetesEditor = '(editorLangId == yaml || editorLangId == json) && kubeGcLens.activeEditorIsKubernetes';
+    expect(contributes.menus['editor/context']).toEqual([
+      { command: 'kubeGcLens.simulateDelete', when: kubernetesEditor, group: 'kubeGcLens@1' },
+      { command: 'kubeGcLens.checkWorkspace', when: kubernetesEditor, group: 'kubeGcLens@2' },
+    ]);
   });
 
-  it('contributes the Stuck Objects view with an icon, and activates on YAML, JSON, the commands and the view', () => {
+  it('gives every command an icon, and the Stuck Objects view its title and item actions', () => {
+    for (const c of contributes.commands) expect(c.icon, c.command).toMatch(/^\$\([a-z-]+\)$/);
+    expect(contributes.menus['view/title'].map((e: { command: string }) => e.command)).toEqual(['kubeGcLens.checkWorkspace', 'kubeGcLens.stuckObjects.refresh']);
+    for (const e of [...contributes.menus['view/title'], ...contributes.menus['view/item/context']]) expect(e.when).toMatch(/^view == kubeGcLens\.stuckObjects\b/);
+  });
+
+  it('contributes the Stuck Objects view with an icon, and activates on YAML and JSON only', () => {
     expect(contributes.views.explorer).toEqual([{
       id: 'kubeGcLens.stuckObjects', name: 'Stuck Objects', icon: '$(watch)', contextualTitle: 'Kube GC Lens', when: 'kubeGcLens.started',
     }]);
-    expect(pkg.activationEvents).toEqual([
-      'onLanguage:yaml', 'onLanguage:json', 'onCommand:kubeGcLens.simulateDelete', 'onCommand:kubeGcLens.checkWorkspace',
-      'onCommand:kubeGcLens.showStuckObjects', 'onCommand:kubeGcLens.revealLocation', 'onView:kubeGcLens.stuckObjects',
-    ]);
+    // VS Code 1.74+ generates onCommand, onView and onWalkthrough events from the contributions (engines ^1.91).
+    expect(pkg.engines.vscode).toBe('^1.91.0');
+    expect(pkg.activationEvents).toEqual(['onLanguage:yaml', 'onLanguage:json']);
     expect(pkg.main).toBe('./dist/extension.js');
+  });
+});
+
+describe('package.json walkthrough', () => {
+  const [walkthrough] = contributes.walkthroughs;
+  const declared = new Set<string>(contributes.commands.map((c: { command: string }) => c.command));
+
+  it('walks through opening a manifest, the diagnostics, Simulate Delete and the Stuck Objects view', () => {
+    expect(contributes.walkthroughs).toHaveLength(1);
+    expect(walkthrough.steps.map((s: { id: string }) => s.id)).toEqual(['openManifest', 'diagnostics', 'simulateDelete', 'stuckObjects']);
+    expect(walkthrough.steps.map((s: { completionEvents: string[] }) => s.completionEvents)).toEqual([
+      ['onContext:kubeGcLens.activeEditorIsKubernetes'], ['onCommand:workbench.actions.view.problems'],
+      ['onCommand:kubeGcLens.simulateDelete'], ['onView:kubeGcLens.stuckObjects'],
+    ]);
+  });
+
+  it('links each step to a command (ours declared) and to markdown media that the .vsix ships', () => {
+    const vscodeignore = read('.vscodeignore').split('\n');
+    expect(vscodeignore).toContain('!walkthrough/*.md');
+    expect(read('scripts/package.mjs')).toMatch(/'walkthrough'\]/);
+    for (const step of walkthrough.steps as { id: string; description: string; media: { markdown: string } }[]) {
+      const links = [...step.description.matchAll(/\]\(command:([\w.]+)/g)].map((m) => m[1]);
+      expect(links, step.id).toHaveLength(1);
+      if (links[0].startsWith('kubeGcLens.')) expect(declared.has(links[0]), links[0]).toBe(true);
+      expect(step.media.markdown, step.id).toMatch(/^walkthrough\/[a-z-]+\.md$/);
+      expect(read(step.media.markdown).startsWith('# '), step.media.markdown).toBe(true);
+    }
   });
 });
