@@ -51,6 +51,23 @@ interface ObjCtx<N> {
 /** Nested List documents deeper than this are refused (they only occur in hostile input). */
 const MAX_LIST_DEPTH = 32;
 /** Workload kinds whose pod templates name container images, and the groups they are served in. */
+/** Shared empties: nothing mutates an object's lists or facts in place (the engine copies before a change). */
+const NO_REFERENCES = Object.freeze([]) as unknown as OwnerReference[];
+const NO_FINALIZERS = Object.freeze([]) as unknown as string[];
+const NO_FACTS: ObjectFacts = Object.freeze({});
+
+/**
+ * A new object with every optional field present (undefined when absent): all objects then share one shape, so
+ * the engine's property reads stay monomorphic (building the inventory of 100,000 objects is measurably faster).
+ */
+export function newKubeObject(apiVersion: string, kind: string, namespace: string): KubeObject {
+  return {
+    apiVersion, kind, name: '', namespace, uid: '', syntheticUid: undefined, ownerReferences: NO_REFERENCES, finalizers: NO_FINALIZERS,
+    deletionTimestamp: undefined, deletionGracePeriodSeconds: undefined, creationTimestamp: undefined, generation: undefined,
+    labels: undefined, facts: NO_FACTS, source: undefined,
+  };
+}
+
 export const WORKLOAD_GROUPS = new Map<string, readonly string[]>([
   ['Deployment', ['apps', 'extensions']],
   ['StatefulSet', ['apps']],
@@ -200,9 +217,7 @@ export class Extractor<N> {
       this.noteInferred(missing, apiVersion, kind, inferred.from, path, n);
     }
 
-    const obj: KubeObject = {
-      apiVersion, kind, name: '', namespace, uid: '', ownerReferences: [], finalizers: [], facts: {},
-    };
+    const obj = newKubeObject(apiVersion, kind, namespace);
     if (meta !== undefined) this.metadata(ctx, meta, obj);
     if (ctx.errors.length) return this.flush(ctx);
     obj.facts = this.facts(ctx, n, apiVersion, kind);

@@ -5,7 +5,7 @@
 // this over the real corpus), so it only changes how fast the common case is.
 
 import type { KubeObject, ObjectFacts, OwnerReference } from '../../engine/model';
-import { WORKLOAD_GROUPS } from './extract';
+import { newKubeObject, WORKLOAD_GROUPS } from './extract';
 
 type Obj = Record<string, unknown>;
 
@@ -43,7 +43,7 @@ export function fastObject(v: unknown): KubeObject | undefined {
   const apiVersion = v.apiVersion;
   const kind = v.kind;
   if (typeof apiVersion !== 'string' || typeof kind !== 'string' || kind.endsWith('List')) return undefined;
-  const obj: KubeObject = { apiVersion, kind, name: '', namespace: '', uid: '', ownerReferences: [], finalizers: [], facts: {} };
+  const obj = newKubeObject(apiVersion, kind, '');
   const m = v.metadata;
   if (isObj(m)) {
     const name = optStr(m.name);
