@@ -3,7 +3,6 @@
 
 import type { Finding } from '../engine/analysis/findingTypes';
 import type { KubeObject, ObjectIdentity } from '../engine/model';
-import { simulate } from '../engine/simulation/simulate';
 import type { BlockReason, ControllersMode, FinalizerOwnerRule } from '../engine/simulation/types';
 import type {
   GraphData, GraphEdgeData, GraphNodeData, ObjectSummary, PolicyChoice, SimulateReport, SourceLocation, StuckItem,
@@ -89,7 +88,7 @@ export function stuckItems(model: WorkspaceModel, options: EngineOptions): Stuck
   const items: StuckItem[] = [];
   const inv = model.inventory;
   if (inv.terminating.size) {
-    const result = simulate(inv, [], options);
+    const result = baselineSimulation(inv, options);
     const newest = newestTimestamp(inv.objects.values());
     for (const s of result.stuck) {
       const o = inv.objects.get(s.uid);
