@@ -14,6 +14,7 @@ import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from 
 import type { FindingCode, FindingLocation } from '../engine/analysis/findingTypes';
 import { isSyntheticUid, type FieldRanges, type KubeObject, type OwnerReference, type Position, type Range } from '../engine/model';
 import { parseManifestText, resolveRanges, type ParseResult } from '../sources/manifests/parseManifest';
+import { LineIndex } from '../sources/manifests/lineIndex';
 import type { WorkspaceModel } from '../workspace/workspaceModel';
 
 /** The `source` of our diagnostics (see diagnostics.ts). */
@@ -330,7 +331,7 @@ interface ParseBase {
 let lastWhole: { uri: string; text: string; result: ParseResult } | undefined;
 
 class DocumentText {
-  private starts: number[] | undefined;
+  private index: LineIndex | undefined;
   /** Read as JSON (a .json file, or text that starts like JSON): edits must keep it JSON. */
   readonly json: boolean;
   private readonly bases = new Map<KubeObject, ParseBase | undefined>();
@@ -339,34 +340,17 @@ class DocumentText {
     this.json = /\.json$/i.test(uri) || /^\uFEFF?\s*[[{]/.test(text);
   }
 
-  private lineStarts(): number[] {
-    if (!this.starts) {
-      const s = [0];
-      for (let i = this.text.indexOf('\n'); i >= 0; i = this.text.indexOf('\n', i + 1)) s.push(i + 1);
-      this.starts = s;
-    }
-    return this.starts;
+  private get lines(): LineIndex {
+    return (this.index ??= LineIndex.of(this.text));
   }
 
   /** The offset of an LSP position, if it is inside the text. */
   offset(p: Position): number | undefined {
-    const s = this.lineStarts();
-    if (p.line < 0 || p.line >= s.length || p.character < 0) return undefined;
-    const lineEnd = p.line + 1 < s.length ? s[p.line + 1] - 1 : this.text.length;
-    const off = s[p.line] + p.character;
-    return off <= lineEnd ? off : undefined;
+    return this.lines.offset(p);
   }
 
   position(offset: number): Position {
-    const s = this.lineStarts();
-    let lo = 0;
-    let hi = s.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (s[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo, character: offset - s[lo] };
+    return this.lines.position(offset);
   }
 
   range(start: number, end: number): Range {

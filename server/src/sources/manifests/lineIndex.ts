@@ -4,18 +4,27 @@
 import type { Position, Range } from '../../engine/model';
 
 export class LineIndex {
-  private constructor(private readonly starts: readonly number[]) {}
+  private constructor(private readonly starts: readonly number[], private readonly length = Number.POSITIVE_INFINITY) {}
 
   /** Every line start of `text` (scans it once). */
   static of(text: string): LineIndex {
     const starts = [0];
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-    return new LineIndex(starts);
+    return new LineIndex(starts, text.length);
   }
 
   /** Reuses line starts collected elsewhere (the `yaml` package's LineCounter), which must begin with 0. */
   static fromLineStarts(starts: readonly number[]): LineIndex {
     return new LineIndex(starts);
+  }
+
+  /** The offset of a position, or undefined when it is outside the text (past its line's end included). */
+  offset(p: Position): number | undefined {
+    const s = this.starts;
+    if (p.line < 0 || p.line >= s.length || p.character < 0) return undefined;
+    const lineEnd = p.line + 1 < s.length ? s[p.line + 1] - 1 : this.length;
+    const off = s[p.line] + p.character;
+    return off <= lineEnd ? off : undefined;
   }
 
   position(offset: number): Position {
