@@ -19,6 +19,7 @@ import {
 } from '../../server/src/protocol';
 import { clusterJson, generateCluster, Rng, type GeneratedCluster } from '../../bench/generateCluster';
 import { LspSession, uriOf, type SessionOptions, type TimelineEntry } from './lspSession';
+import { DEPLOYMENT, replicaSet } from './fixtures';
 
 const sessions: LspSession[] = [];
 const dirs: string[] = [];
@@ -82,31 +83,6 @@ async function expectHealthy(s: LspSession): Promise<void> {
 async function settlePredictions(s: LspSession): Promise<void> {
   await s.connection.sendRequest(StuckRequest);
 }
-
-const DEPLOYMENT = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: shop
-  uid: 11111111-1111-1111-1111-111111111111
-spec:
-  replicas: 1
-`;
-
-const replicaSet = (ownerUid: string, ownerName = 'web') => `apiVersion: apps/v1
-kind: ReplicaSet
-metadata:
-  name: web-5d4f
-  namespace: shop
-  uid: 22222222-2222-2222-2222-222222222222
-  ownerReferences:
-  - apiVersion: apps/v1
-    kind: Deployment
-    name: ${ownerName}
-    uid: ${ownerUid}
-    controller: true
-    blockOwnerDeletion: true
-`;
 
 const GOOD_UID = '11111111-1111-1111-1111-111111111111';
 const WRONG_UID = '99999999-9999-9999-9999-999999999999';

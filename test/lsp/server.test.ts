@@ -10,6 +10,7 @@ import {
   CheckRequest, GraphRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, StuckRequest,
 } from '../../server/src/protocol';
 import { LspSession, uriOf } from './lspSession';
+import { DEPLOYMENT, replicaSet } from './fixtures';
 
 const EXAMPLES = path.resolve(__dirname, '../../examples');
 const sessions: LspSession[] = [];
@@ -36,31 +37,6 @@ function workspace(files: Record<string, string>): string {
 
 const codes = (d: Diagnostic[] | undefined) => (d ?? []).map((x) => x.code).sort();
 const at = (d: Diagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1}`;
-
-const DEPLOYMENT = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: shop
-  uid: 11111111-1111-1111-1111-111111111111
-spec:
-  replicas: 1
-`;
-
-const replicaSet = (ownerUid: string) => `apiVersion: apps/v1
-kind: ReplicaSet
-metadata:
-  name: web-5d4f
-  namespace: shop
-  uid: 22222222-2222-2222-2222-222222222222
-  ownerReferences:
-  - apiVersion: apps/v1
-    kind: Deployment
-    name: web
-    uid: ${ownerUid}
-    controller: true
-    blockOwnerDeletion: true
-`;
 
 describe('language server over stdio', () => {
   it('publishes the examples folder findings with the ranges the CLI reports', async () => {
