@@ -147,4 +147,32 @@ describe('Inventory normalisation', () => {
     expect(inv.kinds.resolveType('deployments.apps')[0].kind).toBe('Deployment');
     expect(inv.kinds.resolveType('deployment.v1.apps')[0].kind).toBe('Deployment');
   });
+
+  it('a CRD added later changes how the next object of its kind is stored and identified', () => {
+    // The inventory remembers the last (apiVersion, kind) it resolved; a new CRD must invalidate that.
+    const inv = buildInventory([obj('example.com/v1', 'Widget', 'team', 'w', 'w1')]);
+    expect(inv.normalize(obj('example.com/v1', 'Widget', 'team', 'w2', 'w2')).namespace).toBe('team');
+    inv.upsert(obj('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', 'widgets.example.com', 'crd', {
+      facts: { crd: { group: 'example.com', kind: 'Widget', plural: 'widgets', singular: 'widget', shortNames: [], namespaced: false, servedVersions: ['v2', 'v1'] } },
+    }));
+    const w2 = inv.normalize(obj('example.com/v1', 'Widget', 'team', 'w2', 'w2'));
+    expect(w2.namespace).toBe(''); // cluster-scoped now
+    inv.upsert(w2);
+    expect(inv.graph.get('w2')!.identity.apiVersion).toBe('example.com/v2'); // the CRD's preferred version (R19)
+  });
+
+  it('finds objects by name whether the name index was built before or after a change', () => {
+    for (const early of [false, true]) {
+      const inv = buildInventory([obj('apps/v1', 'Deployment', 'shop', 'web', 'd1')]);
+      if (early) expect(inv.find('apps', 'Deployment', 'shop', 'web')?.uid).toBe('d1'); // builds the index now
+      inv.upsert(obj('v1', 'ConfigMap', 'shop', 'web', 'cm1')); // a second object named "web"
+      expect(inv.find('apps', 'Deployment', 'shop', 'web')?.uid).toBe('d1');
+      expect(inv.find('', 'ConfigMap', 'shop', 'web')?.uid).toBe('cm1');
+      inv.remove('d1');
+      inv.upsert(obj('v1', 'Secret', 'shop', 'web', 's1'));
+      expect(inv.find('apps', 'Deployment', 'shop', 'web')).toBeUndefined();
+      expect(inv.find('', 'ConfigMap', 'shop', 'web')?.uid).toBe('cm1');
+      expect(inv.find('', 'Secret', 'shop', 'web')?.uid).toBe('s1');
+    }
+  });
 });

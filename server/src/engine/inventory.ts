@@ -23,16 +23,31 @@ export interface Conflict {
   fields: string[];
 }
 
+interface KindResolution {
+  apiVersion: string;
+  kind: string;
+  /** KindRegistry.revision when this was resolved. */
+  revision: number;
+  /** The apiVersion the object is served under today (differs only for retired aliases). */
+  current: string;
+  /** The group of `current`. */
+  group: string;
+  info: KindInfo | undefined;
+  /** The group-version the GC's informer watches the kind at. */
+  preferred: string | undefined;
+}
+
 export class Inventory {
   readonly objects = new Map<string, KubeObject>();
   readonly graph = new OwnershipGraph();
   readonly conflicts: Conflict[] = [];
-  /** name → uids of the objects with that name (any kind, any namespace): no key string to build per object. */
-  private readonly byName = new Map<string, string | string[]>();
   /**
+   * name → uids of the objects with that name (any kind, any namespace; no key string to build per object),
    * namespace → uids ("" holds cluster-scoped objects) and kind → uids (CRD instances, workloads): only the
-   * simulation's controllers need them, so they are built on first use and kept current from then on.
+   * analysis and the simulation's controllers need them, so each is built on first use and kept current from
+   * then on (a bulk load then pays for none of them).
    */
+  private nameIndex: Map<string, string | string[]> | undefined;
   private namespaceIndex: Map<string, Set<string>> | undefined;
   private kindIndex: Map<string, Set<string>> | undefined;
   /** Uids of objects that carry a deletionTimestamp. */
@@ -43,6 +58,14 @@ export class Inventory {
 
   constructor(readonly kinds: KindRegistry, opts: InventoryOptions = {}) {
     this.defaultNamespace = opts.defaultNamespace || 'default';
+  }
+
+  private get byName(): Map<string, string | string[]> {
+    if (!this.nameIndex) {
+      this.nameIndex = new Map();
+      for (const o of this.objects.values()) addName(this.nameIndex, o);
+    }
+    return this.nameIndex;
   }
 
   get byNamespace(): ReadonlyMap<string, ReadonlySet<string>> {
@@ -82,15 +105,31 @@ export class Inventory {
   }
 
   kindOf(o: { apiVersion: string; kind: string }): KindInfo | undefined {
-    return this.kinds.lookup(splitApiVersion(o.apiVersion).group, o.kind);
+    return this.resolve(o.apiVersion, o.kind).info;
   }
 
   /** The identity the GC's informer gives an object: its kind's preferred apiVersion (R19). */
   graphIdentity(o: KubeObject): ObjectIdentity {
-    const info = this.kindOf(o);
-    const apiVersion = info ? this.kinds.preferredApiVersion(info) : o.apiVersion;
-    return { apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, uid: o.uid };
+    const { preferred } = this.resolve(o.apiVersion, o.kind);
+    return { apiVersion: preferred ?? o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, uid: o.uid };
   }
+
+  /**
+   * What the kinds say about (apiVersion, kind), remembered for the last pair asked: objects come grouped by
+   * kind (a List, a file), so loading 100,000 objects asks the registry a few hundred times, not a million.
+   */
+  private resolve(apiVersion: string, kind: string): KindResolution {
+    const last = this.lastResolved;
+    if (last && last.apiVersion === apiVersion && last.kind === kind && last.revision === this.kinds.revision) return last;
+    // An object listed through a retired alias (extensions/v1beta1 DaemonSet…) is the kind served today.
+    const current = this.kinds.currentApiVersion(apiVersion, kind) ?? apiVersion;
+    const group = splitApiVersion(current).group;
+    const info = this.kinds.lookup(group, kind);
+    const preferred = info ? this.kinds.preferredApiVersion(info) : undefined;
+    return (this.lastResolved = { apiVersion, kind, revision: this.kinds.revision, current, group, info, preferred });
+  }
+
+  private lastResolved: KindResolution | undefined;
 
   /**
    * Adds or replaces one object (already normalised by normalize()). A second, different copy of a uid
@@ -106,10 +145,7 @@ export class Inventory {
     if (existing) this.unindex(existing);
     this.version++;
     this.objects.set(o.uid, o);
-    const named = this.byName.get(o.name);
-    if (named === undefined) this.byName.set(o.name, o.uid);
-    else if (typeof named === 'string') this.byName.set(o.name, [named, o.uid]);
-    else named.push(o.uid);
+    if (this.nameIndex) addName(this.nameIndex, o);
     if (this.namespaceIndex) addTo(this.namespaceIndex, o.namespace, o.uid);
     if (this.kindIndex) addTo(this.kindIndex, o.kind, o.uid);
     if (o.deletionTimestamp !== undefined) this.terminating.add(o.uid);
@@ -136,10 +172,7 @@ export class Inventory {
    * never went through one (hand-written manifests).
    */
   normalize(raw: KubeObject): KubeObject {
-    // An object listed through a retired alias (extensions/v1beta1 DaemonSet…) is the kind served today.
-    const apiVersion = this.kinds.currentApiVersion(raw.apiVersion, raw.kind) ?? raw.apiVersion;
-    const { group } = splitApiVersion(apiVersion);
-    const info = this.kinds.lookup(group, raw.kind);
+    const { current: apiVersion, group, info } = this.resolve(raw.apiVersion, raw.kind);
     const namespace = info ? (info.namespaced ? raw.namespace || this.defaultNamespace : '') : raw.namespace;
     // Most objects from a cluster need nothing: keep them as they are (no copy).
     if (apiVersion === raw.apiVersion && namespace === raw.namespace && raw.uid && !raw.ownerReferences.some((r) => !r.uid)) return raw;
@@ -162,12 +195,13 @@ export class Inventory {
   }
 
   private unindex(o: KubeObject): void {
-    const named = this.byName.get(o.name);
-    if (named === o.uid) this.byName.delete(o.name);
+    const names = this.nameIndex;
+    const named = names?.get(o.name);
+    if (named === o.uid) names!.delete(o.name);
     else if (Array.isArray(named)) {
       const rest = named.filter((u) => u !== o.uid);
-      if (rest.length === 0) this.byName.delete(o.name);
-      else this.byName.set(o.name, rest.length === 1 ? rest[0] : rest);
+      if (rest.length === 0) names!.delete(o.name);
+      else names!.set(o.name, rest.length === 1 ? rest[0] : rest);
     }
     this.namespaceIndex?.get(o.namespace)?.delete(o.uid);
     this.kindIndex?.get(o.kind)?.delete(o.uid);
@@ -177,6 +211,13 @@ export class Inventory {
 }
 
 /** What the apiserver and its admission plugins add on create (namespace lifecycle, storage-object-in-use). */
+function addName(index: Map<string, string | string[]>, o: KubeObject): void {
+  const named = index.get(o.name);
+  if (named === undefined) index.set(o.name, o.uid);
+  else if (typeof named === 'string') index.set(o.name, [named, o.uid]);
+  else named.push(o.uid);
+}
+
 function addTo(index: Map<string, Set<string>>, key: string, uid: string): void {
   let set = index.get(key);
   if (!set) index.set(key, (set = new Set()));
@@ -221,7 +262,11 @@ export function buildInventory(raw: KubeObject[], opts: InventoryOptions = {}): 
   // after every CRD is known (a CRD's scope beats what its objects suggest).
   const seen = new Map<string, Map<string, number>>();
   const observed: ObservedKind[] = [];
+  let last: KubeObject | undefined;
   for (const o of raw) {
+    // Objects come grouped by kind: most are like the one before.
+    if (last && o.apiVersion === last.apiVersion && o.kind === last.kind && (o.namespace === '') === (last.namespace === '') && o.kind !== 'CustomResourceDefinition') continue;
+    last = o;
     if (o.kind === 'CustomResourceDefinition' && o.facts.crd && o.apiVersion.startsWith('apiextensions.k8s.io/')) kinds.addCrd(o.facts.crd);
     let byKind = seen.get(o.apiVersion);
     if (!byKind) seen.set(o.apiVersion, (byKind = new Map()));

@@ -73,6 +73,8 @@ export class KindRegistry {
   /** group → kind → info: the hot lookup, without building a key string. */
   private readonly byGroup = new Map<string, Map<string, KindInfo>>();
   private readonly builtinGroups = new Set<string>(RETIRED_BUILTIN_GROUPS);
+  /** Bumped whenever what a lookup answers may change, so callers can memoise answers. */
+  revision = 0;
 
   constructor() {
     for (const [group, kind, plural, singular, shortNames, namespaced, versions, gcWatched] of BUILTIN_KINDS) {
@@ -104,8 +106,14 @@ export class KindRegistry {
     const known = this.lookup(group, o.kind);
     if (known) {
       if (known.origin === 'inferred') {
-        if (!known.servedVersions.includes(version)) known.servedVersions.push(version);
-        known.namespaced ||= o.namespaced;
+        if (!known.servedVersions.includes(version)) {
+          known.servedVersions.push(version);
+          this.revision++;
+        }
+        if (o.namespaced && !known.namespaced) {
+          known.namespaced = true;
+          this.revision++;
+        }
         return true;
       }
       return known.servedVersions.includes(version);
@@ -138,6 +146,7 @@ export class KindRegistry {
   }
 
   private set(info: KindInfo): void {
+    this.revision++;
     this.byGroupKind.set(key(info.group, info.kind), info);
     let kinds = this.byGroup.get(info.group);
     if (!kinds) this.byGroup.set(info.group, (kinds = new Map()));
