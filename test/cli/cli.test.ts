@@ -147,7 +147,6 @@ describe('bad usage and unreadable input: exit 2 with a clear message', () => {
     ['unknown flag', ['check', '-f', FIX, '--colour'], /unknown flag: --colour/],
     ['bad --cascade', ['simulate', '-f', FIX, 'deploy/web', '--cascade=sideways'], /invalid --cascade value "sideways"/],
     ['bad -o', ['check', '-f', FIX, '-o', 'yaml'], /invalid value "yaml" for --output/],
-    ['no input', ['check'], /no input/],
     ['missing file', ['check', '-f', join(FIX, 'does-not-exist.yaml')], /does-not-exist\.yaml/],
     ['unknown type', ['simulate', '-f', join(FIX, 'shop'), 'gizmo/web'], /doesn't have a resource type "gizmo"/],
     ['target not in input', ['simulate', '-f', join(FIX, 'shop'), 'deploy/nope', '-n', 'shop'], /deployments\.apps "nope" not found in namespace "shop"/],
@@ -155,6 +154,11 @@ describe('bad usage and unreadable input: exit 2 with a clear message', () => {
     ['plan without deletes', ['simulate', '-f', join(FIX, 'shop'), '--plan', join(FIX, 'shop', 'namespace.yaml')], /"deletes" is missing/],
     ['plan that is not one document', ['simulate', '-f', join(FIX, 'shop'), '--plan', join(FIX, 'shop', 'web.yaml')], /web\.yaml:8:1: the plan is not valid YAML or JSON/],
   ];
+  it('no -f and no kubeconfig', () => {
+    const r = cli(['check'], undefined, { KUBECONFIG: join(ROOT, 'no-such-kubeconfig') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no kubeconfig found: KUBECONFIG \(.*no-such-kubeconfig\) does not exist/);
+  });
   for (const [name, args, message] of cases) {
     it(name, () => {
       const r = cli(args);

@@ -83,3 +83,33 @@ describe('the simulation run', () => {
     expect(web.reason).toMatch(/foreground deletion waits for the blocking dependent ReplicaSet shop\/web-1/);
   });
 });
+
+describe('objects read metadata-only from a live cluster (facts.specUnread)', () => {
+  // A live cluster is listed metadata-only: a Pod's spec.nodeName is unknown, not empty. Such a Pod is taken
+  // to be scheduled, as almost every Pod is (R6: only never-scheduled Pods are deleted at once).
+  const pod = `
+apiVersion: v1
+kind: Pod
+metadata: { name: api-1, namespace: shop, uid: p1 }
+`;
+  const unread = () => {
+    const s = scenario(pod);
+    const p = s.inventory.objects.get('p1')!;
+    s.inventory.upsert({ ...p, facts: { ...p.facts, specUnread: true } });
+    return s;
+  };
+
+  it('R6: its DELETE starts graceful deletion (30 s) instead of removing it at once', () => {
+    const r = unread().simulate([del('v1', 'Pod', 'shop', 'api-1')], { controllers: 'gc' });
+    expect(r.deleted).toEqual([]);
+    expect(r.remaining.find((o) => o.uid === 'p1')?.beingDeleted).toBe(true);
+    // the same Pod with its spec read and no nodeName: never scheduled, removed at once
+    expect(names(scenario(pod).simulate([del('v1', 'Pod', 'shop', 'api-1')], { controllers: 'gc' }).deleted)).toEqual(['Pod/api-1']);
+  });
+
+  it('builtin controllers: the kubelet finishes it', () => {
+    const r = unread().simulate([del('v1', 'Pod', 'shop', 'api-1')], { controllers: 'builtin' });
+    expect(names(r.deleted)).toEqual(['Pod/api-1']);
+    expect(r.steps.some((st) => st.actor === 'kubelet' && st.detail.includes('its node'))).toBe(true);
+  });
+});

@@ -32,6 +32,8 @@ const FLAGS: FlagSpec[] = [
   { long: 'help', short: 'h', value: false },
   { long: 'version', value: false },
   { long: 'recursive', short: 'R', value: false },
+  { long: 'kubeconfig', value: true },
+  { long: 'context', value: true },
 ];
 
 export function parseArgs(argv: string[]): ParsedArgs {

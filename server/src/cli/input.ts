@@ -16,7 +16,7 @@ export interface CliInput {
 }
 
 export async function loadInput(paths: string[], opts: { namespace?: string; stdin: NodeJS.ReadableStream }): Promise<CliInput> {
-  if (paths.length === 0) throw new UsageError('no input: give manifests with -f FILE|FOLDER|- (reading a live cluster comes in a later version)');
+  if (paths.length === 0) throw new UsageError('no input: give manifests with -f FILE|FOLDER|-');
   const loaded = await loadPaths(paths, { stdin: opts.stdin });
   const unreadable = loaded.problems.filter((p) => p.code === 'unreadable');
   if (unreadable.length) {

@@ -19,6 +19,8 @@ import { findingToJson, sortFindings } from './output/findingJson';
 import { toSarif } from './output/sarif';
 import { simulateDot } from './output/simulateDot';
 import { simulateText } from './output/simulateText';
+import { stuckText } from './output/stuckText';
+import { loadCluster } from './clusterInput';
 import { makeStyle } from './output/style';
 import { parsePlan } from './plan';
 import pkg from '../../../package.json';
@@ -50,8 +52,10 @@ export async function run(io: CliIo): Promise<number> {
         return await checkCommand(args, io);
       case 'graph':
         return await graphCommand(args, io);
+      case 'stuck':
+        return await stuckCommand(args, io);
       default:
-        throw new UsageError(`unknown command "${args.command}": use simulate, check or graph (kubectl-gc --help)`);
+        throw new UsageError(`unknown command "${args.command}": use simulate, check, graph or stuck (kubectl-gc --help)`);
     }
   } catch (e) {
     if (e instanceof UsageError) {
@@ -75,9 +79,24 @@ const relativeTo = (cwd: string) => (file: string) => {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
 };
 
-async function load(args: ParsedArgs, io: CliIo): Promise<CliInput> {
-  return loadInput(flagList(args, 'filename'), { namespace: flag(args, 'namespace'), stdin: io.stdin });
+/** Manifests with -f; without, the cluster of the kubeconfig's context (metadata only, read-only). */
+async function load(args: ParsedArgs, io: CliIo): Promise<CliInput & { incomplete?: string[] }> {
+  const files = flagList(args, 'filename');
+  if (flag(args, 'all-namespaces') === 'true' && flag(args, 'namespace') !== undefined) throw new UsageError('give either -n/--namespace or -A/--all-namespaces, not both');
+  if (files.length) {
+    if (flag(args, 'kubeconfig') !== undefined || flag(args, 'context') !== undefined) throw new UsageError('--kubeconfig and --context select a cluster; they do not apply with -f (manifests are read instead)');
+    if (flag(args, 'all-namespaces') === 'true') throw new UsageError('-A/--all-namespaces selects what to read from a cluster; with -f every object given is read');
+    return loadInput(files, { namespace: flag(args, 'namespace'), stdin: io.stdin });
+  }
+  const input = await loadCluster({
+    kubeconfig: flag(args, 'kubeconfig'), context: flag(args, 'context'), namespace: flag(args, 'namespace'), env: io.env, stderr: io.stderr,
+  });
+  for (const note of input.incomplete) io.stderr.write(`warning: ${note}\n`);
+  return input;
 }
+
+/** Flags every command takes to choose its input. */
+const INPUT_FLAGS = ['filename', 'namespace', 'recursive', 'kubeconfig', 'context', 'all-namespaces'];
 
 /** Fills in source positions for everything the findings point at, then attaches the ranges. */
 function locate(input: CliInput, findings: Finding[]): Finding[] {
@@ -157,7 +176,7 @@ function targetsOf(args: ParsedArgs, inventory: Inventory, policy: PropagationPo
 }
 
 async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  allowOnly(args, ['filename', 'namespace', 'cascade', 'plan', 'controllers', 'output', 'finalizer-owner', 'max-steps', 'recursive']);
+  allowOnly(args, [...INPUT_FLAGS, 'cascade', 'plan', 'controllers', 'output', 'finalizer-owner', 'max-steps']);
   const output = oneOf(args, 'output', ['text', 'json', 'dot'] as const, 'text');
   const controllers = controllersOf(args);
   const finalizerOwners = finalizerOwnersOf(args);
@@ -187,6 +206,7 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     requests = targetsOf(args, inventory, policy);
   }
   const result = simulate(inventory, requests, { controllers, finalizerOwners, maxSteps });
+  if (input.incomplete?.length) result.notes.push(...input.incomplete);
   const findings = locate(input, analyze(inventory, { controllers, finalizerOwners }));
   const relative = relativeTo(io.cwd);
   if (output === 'json') {
@@ -209,7 +229,7 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
 }
 
 async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  allowOnly(args, ['filename', 'namespace', 'output', 'fail-on', 'controllers', 'finalizer-owner', 'recursive']);
+  allowOnly(args, [...INPUT_FLAGS, 'output', 'fail-on', 'controllers', 'finalizer-owner']);
   const output = oneOf(args, 'output', ['text', 'json', 'sarif'] as const, 'text');
   const failOn = oneOf(args, 'fail-on', ['error', 'warning', 'none'] as const, 'error');
   const controllers = controllersOf(args);
@@ -222,6 +242,7 @@ async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
       objects: input.inventory.objects.size,
       skipped: skipped.map((p) => ({ file: p.file, line: p.line, column: p.column, code: p.code, reason: p.reason })),
       findings: findings.map(findingToJson),
+      ...(input.incomplete?.length ? { incomplete: input.incomplete } : {}),
     }, null, 2) + '\n');
   } else if (output === 'sarif') {
     io.stdout.write(JSON.stringify(toSarif(findings, pkg.version, relative), null, 2) + '\n');
@@ -235,13 +256,31 @@ async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
 }
 
 async function graphCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  allowOnly(args, ['filename', 'namespace', 'output', 'uid', 'recursive']);
+  allowOnly(args, [...INPUT_FLAGS, 'output', 'uid']);
   const output = oneOf(args, 'output', ['dot', 'json'] as const, 'dot');
   const input = await load(args, io);
   const uids = flagList(args, 'uid');
   const snapshot = input.inventory.graph.snapshot(uids.length ? input.inventory.graph.component(uids) : undefined);
   io.stdout.write(output === 'json' ? JSON.stringify(snapshot, null, 2) + '\n' : writeGcDot(snapshot));
   if (output === 'dot') reportProblems(input, io);
+  return 0;
+}
+
+async function stuckCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  allowOnly(args, [...INPUT_FLAGS, 'output', 'controllers', 'finalizer-owner']);
+  const output = oneOf(args, 'output', ['text', 'json'] as const, 'text');
+  const controllers = controllersOf(args);
+  const input = await load(args, io);
+  const { inventory } = input;
+  // What is terminating now and cannot finish: the garbage collector and the controllers run, nothing is deleted.
+  const result = inventory.terminating.size ? simulate(inventory, [], { controllers, finalizerOwners: finalizerOwnersOf(args) }) : undefined;
+  const stuck = (result?.stuck ?? []).map((s) => ({ ...s, since: inventory.objects.get(s.uid)?.deletionTimestamp ?? null }));
+  if (output === 'json') {
+    io.stdout.write(JSON.stringify({ stuck, ...(input.incomplete?.length ? { incomplete: input.incomplete } : {}) }, null, 2) + '\n');
+  } else {
+    io.stdout.write(stuckText(stuck, inventory.terminating.size, controllers, makeStyle(io.stdout, io.env), input.files ? undefined : new Date()));
+    reportProblems(input, io);
+  }
   return 0;
 }
 

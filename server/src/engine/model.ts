@@ -78,6 +78,11 @@ export interface ObjectFacts {
   claimRef?: { namespace: string; name: string; uid?: string };
   /** CustomResourceDefinition: what it serves. */
   crd?: CrdFacts;
+  /**
+   * Only the metadata was read (a live cluster is listed metadata-only): spec and status facts are unknown, not
+   * absent. A Pod is then taken to be scheduled (a kubelet finishes its graceful deletion).
+   */
+  specUnread?: true;
   /** Workloads (Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, Pod): container images, to guess
    * which workload runs the controller that owns a custom finalizer. */
   images?: string[];
@@ -140,6 +145,11 @@ export function isGcFinalizer(f: string): boolean {
 const apiVersionParts = new Map<string, { readonly group: string; readonly version: string }>();
 
 /** Group and version of an apiVersion ("apps/v1" → apps, v1; "v1" → core ""). Memoised: called on every lookup. */
+/** A Pod that has a node, or may have one (its spec was not read): a kubelet must confirm its deletion. */
+export function maybeScheduled(pod: KubeObject): boolean {
+  return Boolean(pod.facts.nodeName) || pod.facts.specUnread === true;
+}
+
 export function splitApiVersion(apiVersion: string): { readonly group: string; readonly version: string } {
   let parts = apiVersionParts.get(apiVersion);
   if (!parts) {

@@ -69,7 +69,7 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
   return lines.join('\n') + '\n';
 }
 
-function renderReasons(reasons: BlockReason[], indent: string, lines: string[], s: Style, depth: number): void {
+export function renderReasons(reasons: BlockReason[], indent: string, lines: string[], s: Style, depth: number): void {
   reasons.forEach((r, i) => {
     const last = i === reasons.length - 1;
     lines.push(`${indent}${last ? '└─' : '├─'} ${s.yellow(r.type)}: ${r.message}`);

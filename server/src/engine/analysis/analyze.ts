@@ -4,7 +4,7 @@
 
 import type { Inventory } from '../inventory';
 import {
-  FOREGROUND_FINALIZER, ORPHAN_FINALIZER, describe, identityOf, isGcFinalizer, isSyntheticUid, splitApiVersion,
+  FOREGROUND_FINALIZER, ORPHAN_FINALIZER, describe, identityOf, isGcFinalizer, maybeScheduled, isSyntheticUid, splitApiVersion,
   type KubeObject, type OwnerReference,
 } from '../model';
 import { simulate } from '../simulation/simulate';
@@ -269,7 +269,7 @@ function wouldNotFinish(o: KubeObject, owners: FinalizerOwners, controllers: Con
     const owner = owners.ownerOf(f);
     if (owner.type === 'absent') return `finalizer ${f}: ${owner.why}`;
   }
-  if (controllers === 'gc' && o.apiVersion === 'v1' && o.kind === 'Pod' && o.facts.nodeName && o.facts.phase !== 'Succeeded' && o.facts.phase !== 'Failed') {
+  if (controllers === 'gc' && o.apiVersion === 'v1' && o.kind === 'Pod' && maybeScheduled(o) && o.facts.phase !== 'Succeeded' && o.facts.phase !== 'Failed') {
     return 'a scheduled Pod waits for a kubelet, and none runs in --controllers=gc';
   }
   return undefined;

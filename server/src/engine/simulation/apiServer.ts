@@ -4,7 +4,7 @@
 
 import type { KindInfo, KindRegistry } from '../kinds/kindRegistry';
 import {
-  CRD_CLEANUP_FINALIZER, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, describe, isGcFinalizer, splitApiVersion,
+  CRD_CLEANUP_FINALIZER, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, describe, isGcFinalizer, maybeScheduled, splitApiVersion,
   type KubeObject, type ObjectIdentity, type OwnerReference,
 } from '../model';
 import type { ObjectStore } from './objectStore';
@@ -128,7 +128,7 @@ export class ApiServer {
       } else {
         // R6: the grace period of a Pod's first DELETE.
         period = grace ?? obj.facts.terminationGracePeriodSeconds ?? 30;
-        if (!obj.facts.nodeName || obj.facts.phase === 'Succeeded' || obj.facts.phase === 'Failed') period = 0;
+        if (!maybeScheduled(obj) || obj.facts.phase === 'Succeeded' || obj.facts.phase === 'Failed') period = 0;
         if (period < 0) period = 1;
         gracefulNow = true;
         deletionTimestamp = this.clock.at(period);

@@ -5,7 +5,7 @@
 
 import {
   CRD_CLEANUP_FINALIZER, NAMESPACE_FINALIZER, PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER,
-  describe, isGcFinalizer, splitApiVersion, type KubeObject,
+  describe, isGcFinalizer, maybeScheduled, splitApiVersion, type KubeObject,
 } from '../model';
 import type { ApiServer } from './apiServer';
 import type { FinalizerOwners } from './finalizerOwners';
@@ -53,10 +53,10 @@ export class Controllers {
 
   /** The kubelet stops the containers and sends the grace-0 DELETE that ends graceful deletion. */
   private kubelet(pod: KubeObject): void {
-    if (!pod.facts.nodeName || !pod.deletionGracePeriodSeconds) return;
+    if (!maybeScheduled(pod) || !pod.deletionGracePeriodSeconds) return;
     this.api.delete('kubelet', {
       apiVersion: 'v1', kind: 'Pod', namespace: pod.namespace, name: pod.name, gracePeriodSeconds: 0, preconditions: { uid: pod.uid },
-    }, `the kubelet on ${pod.facts.nodeName} stopped the containers`);
+    }, `the kubelet on ${pod.facts.nodeName ?? 'its node'} stopped the containers`);
   }
 
   /**

@@ -1,0 +1,60 @@
+// The CLI's input when no -f is given: the cluster of the kubeconfig's current (or --context) context, read
+// once, metadata only, as a kubectl plugin would. Nothing is ever written (sources/cluster sends GETs only).
+
+import { LiveCluster, type LiveStatus } from '../sources/cluster/liveCluster';
+import { KubeconfigError, resolveTarget } from '../sources/cluster/kubeconfig';
+import type { CliInput } from './input';
+import { InputError } from './input';
+
+export interface ClusterInputOptions {
+  kubeconfig?: string;
+  context?: string;
+  /** -n: list namespaced resources in this namespace only (cluster-scoped ones are always listed). */
+  namespace?: string;
+  env: Record<string, string | undefined>;
+  stderr: { write(s: string): unknown; isTTY?: boolean };
+}
+
+export interface ClusterInput extends CliInput {
+  /** "this preview is incomplete: …" sentences (resources that could not be listed). */
+  incomplete: string[];
+  context: string;
+}
+
+export async function loadCluster(opts: ClusterInputOptions): Promise<ClusterInput> {
+  let target;
+  try {
+    // A terminal user runs kubectl with the same kubeconfig: its exec plugins may run here too.
+    target = resolveTarget({ kubeconfig: opts.kubeconfig, context: opts.context, allowExec: true, env: opts.env });
+  } catch (e) {
+    if (e instanceof KubeconfigError) throw new InputError(`error: ${e.message}`);
+    throw e;
+  }
+  const progress = opts.stderr.isTTY ? (s: LiveStatus) => {
+    opts.stderr.write(`\r\x1b[Klisting ${s.context}: ${s.resources.listed}/${s.resources.total} resource types, ${s.objects.toLocaleString('en-US')} objects`);
+  } : undefined;
+  const live = new LiveCluster({
+    target,
+    namespaces: opts.namespace ? [opts.namespace] : undefined,
+    watch: false,
+    onStatus: progress,
+    onChange: progress ? () => undefined : undefined,
+  });
+  try {
+    await live.start();
+  } catch (e) {
+    throw new InputError(`error: cannot read the cluster of context "${target.context}" at ${target.server}: ${e instanceof Error ? e.message : String(e)}`);
+  } finally {
+    if (progress) opts.stderr.write('\r\x1b[K');
+    await live.stop();
+  }
+  const incomplete = live.incompleteNotes();
+  return {
+    inventory: live.inventory,
+    problems: [],
+    files: 0,
+    ensureRanges: () => undefined,
+    incomplete,
+    context: target.context,
+  };
+}

@@ -1,0 +1,221 @@
+// The only code that talks to a Kubernetes API server. It can send GET and nothing else: there is no method
+// parameter anywhere, so no code path of the product can create, change or delete anything in a cluster.
+// Authentication and TLS come from @kubernetes/client-node (kubeconfig.ts) per request, so exec plugins and
+// OIDC tokens are refreshed as the library decides; connections are kept alive and reused.
+
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { ClusterTarget } from './kubeconfig';
+
+/** A failed request, in the API's own terms when the server answered with a Status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    /** metav1.Status reason (Forbidden, NotFound, Expired, …) or a transport error code (ECONNREFUSED…). */
+    readonly reason: string,
+    message: string,
+    readonly path: string,
+  ) {
+    super(message);
+  }
+
+  /** 410 Gone: a resourceVersion or continue token the server no longer has. */
+  get expired(): boolean {
+    return this.status === 410 || this.reason === 'Expired' || this.reason === 'Gone';
+  }
+}
+
+export interface WatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: Record<string, unknown>;
+}
+
+export interface ApiStats {
+  requests: number;
+  bytes: number;
+}
+
+export const ACCEPT_METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+export const ACCEPT_METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+export const ACCEPT_JSON = 'application/json';
+
+const USER_AGENT = 'kube-gc-lens (read-only)';
+
+export class ApiClient {
+  readonly stats: ApiStats = { requests: 0, bytes: 0 };
+  private readonly base: URL;
+  private agent: http.Agent | undefined;
+  private readonly open = new Set<http.ClientRequest>();
+
+  constructor(private readonly target: ClusterTarget) {
+    this.base = new URL(target.server);
+  }
+
+  /** GET a JSON document. Errors are ApiErrors with the server's Status reason and message. */
+  async getJson<T = Record<string, unknown>>(path: string, accept = ACCEPT_JSON, signal?: AbortSignal): Promise<T> {
+    const res = await this.request(path, accept, signal, false);
+    const body = await readBody(res, this.stats);
+    if ((res.statusCode ?? 0) >= 400) throw statusError(res.statusCode ?? 0, body, path);
+    try {
+      return JSON.parse(body) as T;
+    } catch {
+      throw new ApiError(res.statusCode ?? 0, 'BadResponse', `the server's answer to GET ${path} is not JSON`, path);
+    }
+  }
+
+  /**
+   * GET a watch stream: calls `onEvent` for every event, resolves when the server ends the stream (a watch
+   * timeout) and rejects on a transport error or an error status. Aborting the signal ends it quietly.
+   */
+  async watch(path: string, accept: string, onEvent: (e: WatchEvent) => void, signal: AbortSignal): Promise<void> {
+    const res = await this.request(path, accept, signal, true);
+    if ((res.statusCode ?? 0) >= 400) throw statusError(res.statusCode ?? 0, await readBody(res, this.stats), path);
+    await new Promise<void>((resolve, reject) => {
+      let pending = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        this.stats.bytes += Buffer.byteLength(chunk);
+        pending += chunk;
+        let nl: number;
+        while ((nl = pending.indexOf('\n')) >= 0) {
+          const line = pending.slice(0, nl).trim();
+          pending = pending.slice(nl + 1);
+          if (!line) continue;
+          let event: WatchEvent;
+          try {
+            event = JSON.parse(line) as WatchEvent;
+          } catch {
+            res.destroy(new ApiError(0, 'BadResponse', `a watch event from GET ${path} is not JSON`, path));
+            return;
+          }
+          try {
+            onEvent(event);
+          } catch (e) {
+            res.destroy(e instanceof Error ? e : new Error(String(e)));
+            return;
+          }
+        }
+      });
+      res.on('end', () => resolve());
+      res.on('aborted', () => reject(new ApiError(0, 'ConnectionDropped', `the watch ${path} was cut off`, path)));
+      res.on('error', (e) => reject(signal.aborted ? abortError(path) : transportError(e, path)));
+      res.on('close', () => (signal.aborted ? resolve() : res.complete ? resolve() : reject(new ApiError(0, 'ConnectionDropped', `the watch ${path} was cut off`, path))));
+    });
+  }
+
+  /** Ends every request in flight and the kept-alive connections. */
+  close(): void {
+    for (const req of this.open) req.destroy();
+    this.open.clear();
+    this.agent?.destroy();
+    this.agent = undefined;
+  }
+
+  private async request(path: string, accept: string, signal: AbortSignal | undefined, streaming: boolean): Promise<http.IncomingMessage> {
+    if (signal?.aborted) throw abortError(path);
+    const opts: https.RequestOptions = { headers: {} };
+    // Applies the kubeconfig's TLS material and credentials (token, client certificate, exec plugin, OIDC…).
+    await this.target.applyAuth(opts);
+    const headers = { ...(opts.headers as Record<string, string>), Accept: accept, 'User-Agent': USER_AGENT };
+    const url = new URL(this.base.pathname.replace(/\/$/, '') + path, this.base);
+    const isHttps = url.protocol === 'https:';
+    const agent = this.target.proxied ? opts.agent : (this.agent ??= makeAgent(isHttps, opts));
+    this.stats.requests++;
+    return new Promise((resolve, reject) => {
+      const req = (isHttps ? https : http).request(
+        {
+          method: 'GET',
+          protocol: url.protocol,
+          hostname: url.hostname,
+          port: url.port,
+          path: url.pathname + url.search,
+          headers,
+          agent,
+          auth: opts.auth,
+          signal,
+          // No response within this time: the connection is presumed dead. Watches get a longer budget.
+          timeout: streaming ? 0 : 60_000,
+        },
+        (res) => {
+          res.on('close', () => this.open.delete(req));
+          resolve(res);
+        },
+      );
+      this.open.add(req);
+      req.on('timeout', () => req.destroy(new ApiError(0, 'Timeout', `GET ${path} got no answer within 60 s`, path)));
+      req.on('error', (e) => {
+        this.open.delete(req);
+        reject(signal?.aborted ? abortError(path) : transportError(e, path));
+      });
+      req.end();
+    });
+  }
+}
+
+function makeAgent(isHttps: boolean, opts: https.RequestOptions): http.Agent {
+  if (!isHttps) return new http.Agent({ keepAlive: true });
+  return new https.Agent({
+    keepAlive: true,
+    ca: opts.ca,
+    cert: opts.cert,
+    key: opts.key,
+    pfx: opts.pfx,
+    passphrase: opts.passphrase,
+    servername: opts.servername,
+    rejectUnauthorized: opts.rejectUnauthorized,
+  });
+}
+
+function readBody(res: http.IncomingMessage, stats: ApiStats): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => {
+      stats.bytes += c.length;
+      chunks.push(c);
+    });
+    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('error', reject);
+    res.on('aborted', () => reject(new Error('the connection was cut off')));
+  });
+}
+
+/** An error status as the API reports it (a metav1.Status body), or a plain sentence when the body is not one. */
+export function statusError(status: number, body: string, path: string): ApiError {
+  let reason = httpReason(status);
+  let message = `GET ${path} answered ${status} ${reason}`;
+  try {
+    const s = JSON.parse(body) as { kind?: string; reason?: string; message?: string };
+    if (s && s.kind === 'Status') {
+      if (s.reason) reason = s.reason;
+      if (s.message) message = s.message;
+    }
+  } catch {
+    // not a Status: keep the plain sentence
+  }
+  return new ApiError(status, reason, message, path);
+}
+
+function httpReason(status: number): string {
+  switch (status) {
+    case 401: return 'Unauthorized';
+    case 403: return 'Forbidden';
+    case 404: return 'NotFound';
+    case 410: return 'Gone';
+    case 429: return 'TooManyRequests';
+    case 500: return 'InternalError';
+    case 503: return 'ServiceUnavailable';
+    case 504: return 'Timeout';
+    default: return `HTTP${status}`;
+  }
+}
+
+function transportError(e: unknown, path: string): ApiError {
+  if (e instanceof ApiError) return e;
+  const err = e as NodeJS.ErrnoException;
+  const code = err.code ?? 'ConnectionError';
+  return new ApiError(0, code, `GET ${path} failed: ${err.message ?? String(e)}`, path);
+}
+
+function abortError(path: string): ApiError {
+  return new ApiError(0, 'Aborted', `GET ${path} was cancelled`, path);
+}

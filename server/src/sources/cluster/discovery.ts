@@ -1,0 +1,123 @@
+// API discovery as the garbage collector does it (GetDeletableResources): the server-preferred version of
+// every resource, keeping those that support list, watch and delete, minus the GC's ignored resources
+// (events). A group-version whose discovery fails (an aggregated API that is down) is reported and skipped,
+// not fatal, as in kube-controller-manager.
+
+import { ApiError, type ApiClient } from './apiClient';
+
+export interface DiscoveredResource {
+  group: string;
+  version: string;
+  /** The plural resource name, as in URLs. */
+  resource: string;
+  kind: string;
+  namespaced: boolean;
+  singular: string;
+  shortNames: string[];
+  verbs: string[];
+}
+
+export interface DiscoveryFailure {
+  groupVersion: string;
+  message: string;
+}
+
+export interface DiscoveryResult {
+  /** Everything the GC would watch, in discovery order. */
+  resources: DiscoveredResource[];
+  failures: DiscoveryFailure[];
+  /** All served group/versions per group, preferred first (the kind registry needs every served version). */
+  servedVersions: Map<string, string[]>;
+}
+
+interface ApiResource {
+  name: string;
+  singularName?: string;
+  namespaced: boolean;
+  kind: string;
+  verbs?: string[];
+  shortNames?: string[];
+}
+
+interface GroupVersionEntry {
+  groupVersion: string;
+  version: string;
+}
+
+interface ApiGroup {
+  name: string;
+  versions: GroupVersionEntry[];
+  preferredVersion?: GroupVersionEntry;
+}
+
+/** Resources the garbage collector never watches (garbagecollector.DefaultIgnoredResources). */
+const GC_IGNORED = new Set(['/events', 'events.k8s.io/events']);
+const REQUIRED_VERBS = ['list', 'watch', 'delete'];
+const DISCOVERY_CONCURRENCY = 8;
+
+export async function discover(client: ApiClient, signal?: AbortSignal): Promise<DiscoveryResult> {
+  const failures: DiscoveryFailure[] = [];
+  const groups: ApiGroup[] = [];
+  // The core group: /api lists its versions (only v1 in practice).
+  const core = await client.getJson<{ versions?: string[] }>('/api', undefined, signal);
+  const coreVersions = core.versions ?? [];
+  groups.push({ name: '', versions: coreVersions.map((v) => ({ groupVersion: v, version: v })), preferredVersion: coreVersions[0] ? { groupVersion: coreVersions[0], version: coreVersions[0] } : undefined });
+  const list = await client.getJson<{ groups?: ApiGroup[] }>('/apis', undefined, signal);
+  groups.push(...(list.groups ?? []));
+
+  const jobs: { group: ApiGroup; gv: GroupVersionEntry }[] = [];
+  for (const group of groups) for (const gv of group.versions ?? []) jobs.push({ group, gv });
+  const lists = new Map<string, ApiResource[]>();
+  await forEachLimited(jobs, DISCOVERY_CONCURRENCY, async ({ group, gv }) => {
+    const path = group.name === '' ? `/api/${gv.version}` : `/apis/${gv.groupVersion}`;
+    try {
+      const r = await client.getJson<{ resources?: ApiResource[] }>(path, undefined, signal);
+      lists.set(gv.groupVersion, r.resources ?? []);
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      failures.push({ groupVersion: gv.groupVersion, message: e instanceof ApiError ? `${e.message} (${e.status || e.reason})` : String(e) });
+    }
+  });
+
+  // ServerPreferredResources: each group/resource from the preferred version, else the first version having it.
+  const chosen = new Map<string, DiscoveredResource>();
+  const servedVersions = new Map<string, string[]>();
+  for (const group of groups) {
+    const preferred = group.preferredVersion?.version ?? group.versions?.[0]?.version;
+    const versions = (group.versions ?? []).map((v) => v.version);
+    servedVersions.set(group.name, preferred ? [preferred, ...versions.filter((v) => v !== preferred)] : versions);
+    for (const gv of group.versions ?? []) {
+      for (const r of lists.get(gv.groupVersion) ?? []) {
+        if (r.name.includes('/')) continue; // a subresource
+        const key = `${group.name}/${r.name}`;
+        if (chosen.has(key) && gv.version !== preferred) continue;
+        chosen.set(key, {
+          group: group.name, version: gv.version, resource: r.name, kind: r.kind, namespaced: r.namespaced,
+          singular: r.singularName || r.kind.toLowerCase(), shortNames: r.shortNames ?? [], verbs: r.verbs ?? [],
+        });
+      }
+    }
+  }
+  const resources = [...chosen.entries()]
+    .filter(([key, r]) => !GC_IGNORED.has(key) && REQUIRED_VERBS.every((v) => r.verbs.includes(v)))
+    .map(([, r]) => r);
+  failures.sort((a, b) => a.groupVersion.localeCompare(b.groupVersion));
+  return { resources, failures, servedVersions };
+}
+
+/** Runs `fn` over `items` with at most `limit` at a time; the first rejection rejects the whole. */
+export async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+export const apiVersionOf = (r: { group: string; version: string }) => (r.group ? `${r.group}/${r.version}` : r.version);
+
+/** The collection path of a resource, cluster-wide or in one namespace. */
+export function collectionPath(r: DiscoveredResource, namespace?: string): string {
+  const prefix = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
+  return namespace !== undefined && r.namespaced ? `${prefix}/namespaces/${encodeURIComponent(namespace)}/${r.resource}` : `${prefix}/${r.resource}`;
+}

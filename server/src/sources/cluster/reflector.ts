@@ -1,0 +1,187 @@
+// One resource kept current the way client-go's reflector does it: a paginated LIST (metadata only unless asked
+// otherwise), then a WATCH from the list's resourceVersion with bookmarks. A 410 Gone (an expired continue
+// token, or a watch from a compacted resourceVersion) relists; a dropped or ended watch resumes from the
+// last resourceVersion seen, after a backoff when it failed. Every LIST replaces what the reflector had, so
+// after any fault the consumer holds exactly the server's state: nothing lost, nothing left over.
+
+import { ApiError, type ApiClient, type WatchEvent } from './apiClient';
+import { collectionPath, type DiscoveredResource } from './discovery';
+
+export type ReflectorState = 'pending' | 'listing' | 'watching' | 'backoff' | 'forbidden' | 'stopped';
+
+export interface ReflectorHandlers {
+  /** A complete LIST: these items are everything there is (the consumer drops what is not among them). */
+  replace(items: Record<string, unknown>[]): void;
+  /** One watch event (ADDED, MODIFIED or DELETED) with the object as served. */
+  event(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: Record<string, unknown>): void;
+  /** State changes and the error behind them, for the status line and the "incomplete" notes. */
+  state(state: ReflectorState, error?: ApiError): void;
+}
+
+export interface ReflectorOptions {
+  accept: string;
+  /** Items per LIST page. */
+  pageSize?: number;
+  /** Delays after failures: the first, doubled each time up to the cap (ms). */
+  backoffMs?: { initial: number; max: number };
+  /** How often to retry a resource the user may not list (ms). */
+  forbiddenRetryMs?: number;
+  /** Server-side watch timeout, as client-go picks one between 5 and 10 minutes (s). */
+  watchTimeoutSeconds?: number;
+  /** false: LIST once and stop (a one-shot reading, as the CLI needs). */
+  watch?: boolean;
+}
+
+const DEFAULTS = { pageSize: 500, backoffMs: { initial: 800, max: 30_000 }, forbiddenRetryMs: 5 * 60_000 };
+
+export class Reflector {
+  state: ReflectorState = 'pending';
+  lastError: ApiError | undefined;
+  /** The resourceVersion the next watch starts from. */
+  resourceVersion = '';
+  lists = 0;
+  watches = 0;
+  /** The last LIST succeeded: what the consumer holds is this resource's state (kept current while watching). */
+  synced = false;
+  private readonly opts: Required<ReflectorOptions>;
+
+  constructor(
+    private readonly client: ApiClient,
+    readonly resource: DiscoveredResource,
+    /** A namespace to list in, or undefined for all namespaces (and for cluster-scoped resources). */
+    readonly namespace: string | undefined,
+    private readonly handlers: ReflectorHandlers,
+    opts: ReflectorOptions,
+  ) {
+    this.opts = {
+      pageSize: opts.pageSize ?? DEFAULTS.pageSize,
+      backoffMs: opts.backoffMs ?? DEFAULTS.backoffMs,
+      forbiddenRetryMs: opts.forbiddenRetryMs ?? DEFAULTS.forbiddenRetryMs,
+      watchTimeoutSeconds: opts.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300),
+      accept: opts.accept,
+      watch: opts.watch ?? true,
+    };
+  }
+
+  get path(): string {
+    return collectionPath(this.resource, this.namespace);
+  }
+
+  /** Lists once (resolves when the first LIST is complete or has failed), then keeps watching until aborted. */
+  start(signal: AbortSignal): { listed: Promise<void>; done: Promise<void> } {
+    let listedResolve!: () => void;
+    const listed = new Promise<void>((r) => (listedResolve = r));
+    const done = this.loop(signal, listedResolve).finally(() => {
+      listedResolve();
+      this.setState('stopped');
+    });
+    return { listed, done };
+  }
+
+  private setState(state: ReflectorState, error?: ApiError): void {
+    if (error) this.lastError = error;
+    else if (state === 'watching') this.lastError = undefined;
+    if (state === this.state && !error) return;
+    this.state = state;
+    this.handlers.state(state, error);
+  }
+
+  private async loop(signal: AbortSignal, listed: () => void): Promise<void> {
+    let delay = this.opts.backoffMs.initial;
+    let needList = true;
+    while (!signal.aborted) {
+      try {
+        if (needList) {
+          this.setState('listing');
+          await this.list(signal);
+          this.synced = true;
+          this.lastError = undefined;
+          needList = false;
+          listed();
+          if (!this.opts.watch) return;
+        }
+        this.setState('watching');
+        const progressed = await this.watch(signal);
+        if (progressed) delay = this.opts.backoffMs.initial;
+        // The server ended the watch (its timeout): resume from where it stopped, at once.
+        continue;
+      } catch (e) {
+        if (signal.aborted) return;
+        const err = e instanceof ApiError ? e : new ApiError(0, 'Error', e instanceof Error ? e.message : String(e), this.path);
+        if (err.expired) {
+          // The resourceVersion or continue token is gone from the server's history: start over with a LIST.
+          needList = true;
+          this.resourceVersion = '';
+          continue;
+        }
+        if (needList) this.synced = false;
+        if (err.status === 403 || err.status === 401) {
+          this.setState('forbidden', err);
+          listed();
+          if (!this.opts.watch) return;
+          await sleep(this.opts.forbiddenRetryMs, signal);
+          needList = true;
+          continue;
+        }
+        this.setState('backoff', err);
+        if (needList) listed(); // the first LIST failed: do not hold the whole sync up
+        if (!this.opts.watch && this.lists >= 3) return; // one-shot: a few tries, then report it
+        await sleep(delay, signal);
+        delay = Math.min(delay * 2, this.opts.backoffMs.max);
+      }
+    }
+  }
+
+  /** A complete paginated LIST; a continue token that expires midway starts the LIST over (410). */
+  private async list(signal: AbortSignal): Promise<void> {
+    const items: Record<string, unknown>[] = [];
+    let cont = '';
+    let rv = '';
+    this.lists++;
+    do {
+      const q = new URLSearchParams({ limit: String(this.opts.pageSize) });
+      if (cont) q.set('continue', cont);
+      const page = await this.client.getJson<{ metadata?: { resourceVersion?: string; continue?: string }; items?: Record<string, unknown>[] }>(`${this.path}?${q}`, this.opts.accept, signal);
+      if (page.items) for (const it of page.items) items.push(it);
+      cont = page.metadata?.continue ?? '';
+      rv = page.metadata?.resourceVersion ?? rv;
+    } while (cont);
+    this.resourceVersion = rv;
+    this.handlers.replace(items);
+  }
+
+  /** One watch connection. Returns true if it delivered anything (the backoff then starts afresh). */
+  private async watch(signal: AbortSignal): Promise<boolean> {
+    const q = new URLSearchParams({
+      watch: '1', allowWatchBookmarks: 'true', timeoutSeconds: String(this.opts.watchTimeoutSeconds),
+    });
+    if (this.resourceVersion) q.set('resourceVersion', this.resourceVersion);
+    let progressed = false;
+    this.watches++;
+    await this.client.watch(`${this.path}?${q}`, this.opts.accept, (e: WatchEvent) => {
+      if (e.type === 'ERROR') {
+        const s = e.object as { code?: number; reason?: string; message?: string };
+        throw new ApiError(s.code ?? 0, s.reason ?? 'Error', s.message ?? 'the watch reported an error', this.path);
+      }
+      const meta = (e.object?.metadata ?? {}) as { resourceVersion?: string };
+      if (meta.resourceVersion) this.resourceVersion = meta.resourceVersion;
+      progressed = true;
+      if (e.type === 'BOOKMARK') return;
+      if (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED') this.handlers.event(e.type, e.object);
+    }, signal);
+    return progressed;
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
