@@ -10,7 +10,7 @@ import type {
   BlockReason, ControllersMode, FinalizerOwnerRule, PropagationPolicy, SimulationResult,
 } from './engine/simulation/types';
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 // ------------------------------------------------------------------------------------------------
 // Shared shapes
@@ -120,7 +120,7 @@ export const ObjectAtRequest = new RequestType<ObjectAtParams, ObjectSummary | n
 export interface StuckItem {
   object: ObjectSummary;
   /** "stuck" is terminating now; the others are predicted by a simulation. */
-  kind: 'stuck' | 'finalizer-deadlock' | 'foreground-deadlock';
+  kind: 'stuck' | 'slow' | 'finalizer-deadlock' | 'foreground-deadlock';
   /** One sentence for a person. */
   reason: string;
   /** The why-chain: finalizer → controller → its state; foreground wait → dependent → its reason. */
@@ -196,3 +196,74 @@ export interface ServerStatus {
 }
 
 export const StatusNotification = new NotificationType<ServerStatus>('kubeGcLens/status');
+
+// ------------------------------------------------------------------------------------------------
+// The live cluster (protocol version 2 adds these; nothing above changed). Read-only: the server only ever
+// sends GET requests to the cluster. Off until the client asks to connect.
+
+/** One kubeconfig context, for Select Context. */
+export interface ClusterContext {
+  name: string;
+  cluster: string;
+  user: string;
+  namespace?: string;
+  server?: string;
+  current: boolean;
+}
+
+export interface ClusterContextsResult {
+  contexts: ClusterContext[];
+  /** Why there are none (no kubeconfig, unreadable kubeconfig). */
+  error?: string;
+}
+
+/** kubeGcLens/cluster/contexts: the contexts of the kubeconfig the server would use (client → server). */
+export const ClusterContextsRequest = new RequestType<{ kubeconfig?: string }, ClusterContextsResult, void>('kubeGcLens/cluster/contexts');
+
+export interface ClusterConnectParams {
+  /** A kubeconfig context; the kubeconfig's current one when absent. */
+  context?: string;
+  /** Namespaces to watch; all when absent or empty. Cluster-scoped resources are always watched. */
+  namespaces?: string[];
+  /** An explicit kubeconfig file; else KUBECONFIG, else ~/.kube/config (as kubectl). */
+  kubeconfig?: string;
+  /** May the kubeconfig run commands (exec plugins)? The client says true only in a trusted workspace. */
+  allowExec: boolean;
+}
+
+/** The connection as the status bar shows it. */
+export interface ClusterStatus {
+  context: string;
+  server: string;
+  namespaces: 'all' | string[];
+  state: 'connecting' | 'listing' | 'listed' | 'watching' | 'degraded' | 'disconnected';
+  resources: { total: number; listed: number; watching: number };
+  objects: number;
+  /** Resources that cannot be listed, discovery failures: each also noted in every result it affects. */
+  problems: { kind: 'forbidden' | 'failing' | 'discovery'; resource: string; namespace?: string; message: string }[];
+  requests: number;
+  bytes: number;
+  error?: string;
+}
+
+/** kubeGcLens/cluster/connect: list and watch a cluster; resolves once everything is listed (client → server). */
+export const ClusterConnectRequest = new RequestType<ClusterConnectParams, ClusterStatus, void>('kubeGcLens/cluster/connect');
+
+/** kubeGcLens/cluster/disconnect: stop watching; live results go away (client → server). */
+export const ClusterDisconnectRequest = new RequestType0<null, void>('kubeGcLens/cluster/disconnect');
+
+/** kubeGcLens/cluster/status: the connection changed (server → client); null when disconnected. */
+export const ClusterStatusNotification = new NotificationType<ClusterStatus | null>('kubeGcLens/cluster/status');
+
+/** kubeGcLens/cluster/simulate: Simulate Delete on the live graph (same report; `result.notes` says what is incomplete). */
+export const ClusterSimulateRequest = new RequestType<SimulateParams, SimulateReport | null, void>('kubeGcLens/cluster/simulate');
+
+/**
+ * kubeGcLens/cluster/stuck: live objects with a deletionTimestamp that cannot finish, or that have been
+ * terminating longer than `stuckAfterMinutes` (kind "slow": still cleaning up, or stuck for a reason the
+ * simulation cannot see). ageSeconds is measured against the current time.
+ */
+export const ClusterStuckRequest = new RequestType<{ stuckAfterMinutes?: number }, StuckItem[], void>('kubeGcLens/cluster/stuck');
+
+/** kubeGcLens/cluster/objects: every live object, or those of one namespace. */
+export const ClusterObjectsRequest = new RequestType<{ namespace?: string }, ObjectSummary[], void>('kubeGcLens/cluster/objects');

@@ -34,12 +34,14 @@ export interface StuckTreeNode {
 
 const ROOT_DESCRIPTIONS: Record<StuckItem['kind'], string> = {
   'stuck': 'stuck terminating',
+  'slow': 'terminating for long',
   'finalizer-deadlock': 'predicted finalizer deadlock',
   'foreground-deadlock': 'predicted foreground deadlock',
 };
 
 const ROOT_ICONS: Record<StuckItem['kind'], string> = {
   'stuck': 'watch',
+  'slow': 'history',
   'finalizer-deadlock': 'lock',
   'foreground-deadlock': 'debug-pause',
 };

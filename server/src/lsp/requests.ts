@@ -2,6 +2,7 @@
 // graph. Pure functions of the model; the connection wiring is in server.ts.
 
 import type { Finding } from '../engine/analysis/findingTypes';
+import type { Inventory } from '../engine/inventory';
 import type { KubeObject, ObjectIdentity } from '../engine/model';
 import type { BlockReason, ControllersMode, FinalizerOwnerRule } from '../engine/simulation/types';
 import type {
@@ -33,15 +34,16 @@ export function summaryOf(o: KubeObject): ObjectSummary {
   };
 }
 
-export function simulateDelete(model: WorkspaceModel, uid: string, policy: PolicyChoice, options: EngineOptions): SimulateReport | null {
-  const o = model.inventory.objects.get(uid);
+/** Simulate Delete on an inventory (the workspace's or the live cluster's); `notes` are added to the result's. */
+export function simulateDelete(inventory: Inventory, uid: string, policy: PolicyChoice, options: EngineOptions, notes: string[] = []): SimulateReport | null {
+  const o = inventory.objects.get(uid);
   if (!o) return null;
-  const result = deletionSimulation(model.inventory, o, policy, options);
-  const baseline = baselineSimulation(model.inventory, options);
+  const result = deletionSimulation(inventory, o, policy, options);
+  const baseline = baselineSimulation(inventory, options);
   const locations: Record<string, SourceLocation> = {};
   const note = (id: ObjectIdentity | undefined) => {
     if (!id || locations[id.uid]) return;
-    const loc = locationOf(model.inventory.objects.get(id.uid));
+    const loc = locationOf(inventory.objects.get(id.uid));
     if (loc) locations[id.uid] = loc;
   };
   note(o);
@@ -58,14 +60,15 @@ export function simulateDelete(model: WorkspaceModel, uid: string, policy: Polic
     walk(s.blockedBy);
   }
   for (const step of result.steps) note(step.target);
-  const { deleted, orphaned, stuck, steps, notes, aborted } = result;
+  const { deleted, orphaned, stuck, steps, aborted } = result;
+  const allNotes = notes.length ? [...result.notes, ...notes] : result.notes;
   const summary = summarizeImpact(result, uid, baseline);
   const outcome = targetOutcome(result, uid, baseline);
   return {
     target: { apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, uid: o.uid },
     policy,
     controllers: options.controllers,
-    result: { deleted, orphaned, stuck, steps, notes, ...(aborted ? { aborted } : {}) },
+    result: { deleted, orphaned, stuck, steps, notes: allNotes, ...(aborted ? { aborted } : {}) },
     locations,
     summary,
     outcome,
@@ -85,37 +88,62 @@ function intersect(list: ObjectIdentity[], baseline: ObjectIdentity[], target: s
 
 /** Objects terminating now that cannot finish, then predicted deadlocks, each once. */
 export function stuckItems(model: WorkspaceModel, options: EngineOptions): StuckItem[] {
-  const items: StuckItem[] = [];
-  const inv = model.inventory;
-  if (inv.terminating.size) {
-    const result = baselineSimulation(inv, options);
-    const newest = newestTimestamp(inv.objects.values());
-    for (const s of result.stuck) {
-      const o = inv.objects.get(s.uid);
-      if (!o) continue;
-      const since = o.deletionTimestamp ? Date.parse(o.deletionTimestamp) : NaN;
-      items.push({
-        object: summaryOf(o), kind: 'stuck', reason: s.reason, blockedBy: s.blockedBy, locations: reasonLocations(model, s.blockedBy),
-        ...(o.deletionTimestamp ? { deletionTimestamp: o.deletionTimestamp } : {}),
-        ...(Number.isFinite(since) && newest !== undefined && newest >= since ? { ageSeconds: Math.round((newest - since) / 1000) } : {}),
-      });
-    }
-  }
+  // A manifest has no clock: ages are measured against the newest timestamp in the input.
+  const items = terminatingItems(model.inventory, options, newestTimestamp(model.inventory.objects.values()));
   for (const f of model.predictions()) {
     if (f.code !== 'finalizer-deadlock' && f.code !== 'foreground-deadlock') continue;
-    const o = inv.objects.get(f.object.uid);
+    const o = model.inventory.objects.get(f.object.uid);
     if (!o) continue;
     items.push({ object: summaryOf(o), kind: f.code, reason: f.message, blockedBy: [] });
   }
   return items;
 }
 
+/**
+ * Terminating objects of an inventory that cannot finish (the no-DELETE simulation says so), aged against `now`
+ * (ms); with `slowAfterSeconds`, also those that can finish but have been terminating longer (kind "slow").
+ */
+export function terminatingItems(inv: Inventory, options: EngineOptions, now: number | undefined, slowAfterSeconds?: number): StuckItem[] {
+  const items: StuckItem[] = [];
+  if (!inv.terminating.size) return items;
+  const result = baselineSimulation(inv, options);
+  const ageOf = (o: KubeObject) => {
+    const since = o.deletionTimestamp ? Date.parse(o.deletionTimestamp) : NaN;
+    return Number.isFinite(since) && now !== undefined && now >= since ? Math.round((now - since) / 1000) : undefined;
+  };
+  const listed = new Set<string>();
+  for (const s of result.stuck) {
+    const o = inv.objects.get(s.uid);
+    if (!o) continue;
+    listed.add(o.uid);
+    const age = ageOf(o);
+    items.push({
+      object: summaryOf(o), kind: 'stuck', reason: s.reason, blockedBy: s.blockedBy, locations: reasonLocations(inv, s.blockedBy),
+      ...(o.deletionTimestamp ? { deletionTimestamp: o.deletionTimestamp } : {}),
+      ...(age !== undefined ? { ageSeconds: age } : {}),
+    });
+  }
+  if (slowAfterSeconds !== undefined) {
+    for (const uid of inv.terminating) {
+      const o = inv.objects.get(uid);
+      const age = o && !listed.has(uid) ? ageOf(o) : undefined;
+      if (!o || age === undefined || age < slowAfterSeconds) continue;
+      const waits = o.finalizers.length ? `waits for finalizer${o.finalizers.length > 1 ? 's' : ''} ${o.finalizers.join(', ')}` : 'is still being removed';
+      items.push({
+        object: summaryOf(o), kind: 'slow', blockedBy: [], deletionTimestamp: o.deletionTimestamp, ageSeconds: age,
+        reason: `terminating for ${Math.round(age / 60)} min and ${waits}: the controllers that should finish it are running, so it is still cleaning up or stuck for a reason not visible in the metadata`,
+      });
+    }
+  }
+  return items;
+}
+
 /** Where each object named in a why-chain is written, so the client can reveal it. */
-function reasonLocations(model: WorkspaceModel, reasons: BlockReason[]): Record<string, SourceLocation> {
+function reasonLocations(inv: Inventory, reasons: BlockReason[]): Record<string, SourceLocation> {
   const out: Record<string, SourceLocation> = {};
   const walk = (list: BlockReason[]): void => {
     for (const r of list) {
-      const loc = r.object && !out[r.object.uid] ? locationOf(model.inventory.objects.get(r.object.uid)) : undefined;
+      const loc = r.object && !out[r.object.uid] ? locationOf(inv.objects.get(r.object.uid)) : undefined;
       if (loc) out[r.object!.uid] = loc;
       if (r.blockedBy) walk(r.blockedBy);
     }

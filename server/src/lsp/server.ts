@@ -15,9 +15,11 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  CheckRequest, DEFAULT_SETTINGS, GraphRequest, ObjectAtRequest, ObjectsRequest, PROTOCOL_VERSION, SimulateRequest,
-  StatusNotification, StuckRequest, type KubeGcLensSettings, type ServerStatus,
+  CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDisconnectRequest, ClusterObjectsRequest,
+  ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, DEFAULT_SETTINGS, GraphRequest, ObjectAtRequest,
+  ObjectsRequest, PROTOCOL_VERSION, SimulateRequest, StatusNotification, StuckRequest, type KubeGcLensSettings, type ServerStatus,
 } from '../protocol';
+import { ClusterHost } from './cluster';
 import { listWorkspaceFiles, makeMatcher, readWorkspaceFile, readWorkspaceFileSync } from '../sources/workspaceFiles';
 import { makeProblem } from '../sources/manifests/parseManifest';
 import { WorkspaceModel, type DocumentState } from '../workspace/workspaceModel';
@@ -51,7 +53,15 @@ export class KubeGcLensServer {
   private firstLoad: Promise<void> = Promise.resolve();
   private loaded: () => void = () => undefined;
 
-  constructor(private readonly connection: Connection) {}
+  /** The live cluster, when the client connected one (never on the server's own initiative). */
+  private readonly cluster: ClusterHost;
+
+  constructor(private readonly connection: Connection) {
+    this.cluster = new ClusterHost(
+      (status) => void this.connection.sendNotification(ClusterStatusNotification, status),
+      () => undefined,
+    );
+  }
 
   listen(): void {
     const c = this.connection;
@@ -86,7 +96,7 @@ export class KubeGcLensServer {
       return quickFixes(this.model, p.textDocument.uri, doc.getText(), p.context.diagnostics.filter((d) => d.source === 'kube-gc-lens'));
     }));
 
-    c.onRequest(SimulateRequest, (p, token) => this.answer(token, () => simulateDelete(this.model, p.uid, p.policy, {
+    c.onRequest(SimulateRequest, (p, token) => this.answer(token, () => simulateDelete(this.model.inventory, p.uid, p.policy, {
       ...this.engineOptions(), ...(p.controllers ? { controllers: p.controllers } : {}),
     })));
     c.onRequest(ObjectsRequest, (p, token) => this.answer(token, () => {
@@ -112,6 +122,19 @@ export class KubeGcLensServer {
         problems: [...this.model.documents()].reduce((n, d) => n + d.problems.length, 0),
       };
     });
+
+    c.onRequest(ClusterContextsRequest, (p) => this.cluster.contexts(p?.kubeconfig));
+    c.onRequest(ClusterConnectRequest, (p) => this.cluster.connect(p));
+    c.onRequest(ClusterDisconnectRequest, async () => {
+      await this.cluster.disconnect();
+      return null;
+    });
+    c.onRequest(ClusterSimulateRequest, (p, token) => this.answer(token, () => this.cluster.simulate(p.uid, p.policy, {
+      ...this.engineOptions(), ...(p.controllers ? { controllers: p.controllers } : {}),
+    })));
+    c.onRequest(ClusterStuckRequest, (p, token) => this.answer(token, () => this.cluster.stuck(this.engineOptions(), p?.stuckAfterMinutes ?? 10)));
+    c.onRequest(ClusterObjectsRequest, (p, token) => this.answer(token, () => this.cluster.objects(p?.namespace)));
+    c.onShutdown(() => this.cluster.disconnect());
 
     this.documents.listen(c);
     c.listen();

@@ -1,0 +1,103 @@
+// The live cluster behind the language server's cluster/* requests: one LiveCluster at a time, connected on
+// request only (never on its own), answering Simulate Delete and the stuck list from the live inventory.
+// A failing or dropped connection only changes the status: the workspace features never depend on it.
+
+import { ResponseError } from 'vscode-languageserver';
+import type {
+  ClusterConnectParams, ClusterContextsResult, ClusterStatus, ObjectSummary, PolicyChoice, SimulateReport, StuckItem,
+} from '../protocol';
+import { KubeconfigError, listContexts, loadKubeConfig, resolveTarget } from '../sources/cluster/kubeconfig';
+import { LiveCluster } from '../sources/cluster/liveCluster';
+import { simulateDelete, summaryOf, terminatingItems, type EngineOptions } from './requests';
+
+/** JSON-RPC error code for "the cluster cannot be used" (application range). */
+export const CLUSTER_UNAVAILABLE = -32010;
+
+export class ClusterHost {
+  private live: LiveCluster | undefined;
+  private generation = 0;
+
+  constructor(
+    private readonly notify: (status: ClusterStatus | null) => void,
+    private readonly onChange: () => void,
+  ) {}
+
+  get connected(): boolean {
+    return this.live !== undefined;
+  }
+
+  contexts(kubeconfig?: string): ClusterContextsResult {
+    try {
+      return { contexts: listContexts(loadKubeConfig({ kubeconfig })) };
+    } catch (e) {
+      return { contexts: [], error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  /** Replaces any current connection; resolves when everything is listed (watches then keep it current). */
+  async connect(p: ClusterConnectParams): Promise<ClusterStatus> {
+    await this.disconnect();
+    const generation = ++this.generation;
+    let target;
+    try {
+      target = resolveTarget({ kubeconfig: p.kubeconfig || undefined, context: p.context || undefined, allowExec: p.allowExec });
+    } catch (e) {
+      if (e instanceof KubeconfigError) throw new ResponseError(CLUSTER_UNAVAILABLE, e.message);
+      throw e;
+    }
+    const live = new LiveCluster({
+      target,
+      namespaces: p.namespaces?.length ? p.namespaces : undefined,
+      // Only the current connection speaks: a replaced one may still report while it stops.
+      onStatus: (s) => generation === this.generation && this.notify(s),
+      onChange: () => generation === this.generation && this.onChange(),
+    });
+    this.live = live;
+    try {
+      await live.start();
+    } catch (e) {
+      const status = live.status();
+      if (this.live === live) this.live = undefined;
+      await live.stop();
+      if (generation === this.generation) this.notify({ ...status, state: 'disconnected' });
+      throw new ResponseError(CLUSTER_UNAVAILABLE, `cannot reach the cluster of context "${target.context}" at ${target.server}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return live.status();
+  }
+
+  async disconnect(): Promise<void> {
+    const live = this.live;
+    this.live = undefined;
+    this.generation++;
+    if (live) {
+      await live.stop();
+      this.notify(null);
+    }
+  }
+
+  status(): ClusterStatus | null {
+    return this.live?.status() ?? null;
+  }
+
+  simulate(uid: string, policy: PolicyChoice, options: EngineOptions): SimulateReport | null {
+    const live = this.require();
+    return simulateDelete(live.inventory, uid, policy, options, live.incompleteNotes());
+  }
+
+  stuck(options: EngineOptions, stuckAfterMinutes: number): StuckItem[] {
+    const live = this.require();
+    return terminatingItems(live.inventory, options, Date.now(), stuckAfterMinutes * 60);
+  }
+
+  objects(namespace?: string): ObjectSummary[] {
+    const live = this.require();
+    const out: ObjectSummary[] = [];
+    for (const o of live.inventory.objects.values()) if (namespace === undefined || o.namespace === namespace) out.push(summaryOf(o));
+    return out;
+  }
+
+  private require(): LiveCluster {
+    if (!this.live) throw new ResponseError(CLUSTER_UNAVAILABLE, 'not connected to a cluster: run "Kube GC Lens: Connect to Cluster" first');
+    return this.live;
+  }
+}
