@@ -7,6 +7,11 @@ Usage:
                       [--plan FILE] [--controllers=builtin|gc] [-o text|json|dot]
   kubectl-gc check    -f PATH... [-o text|json|sarif] [--fail-on error|warning|none] [--controllers=builtin|gc]
   kubectl-gc graph    -f PATH... [-o dot|json] [--uid UID ...]
+  kubectl-gc stuck    -f PATH... [-o text|json] [--controllers=builtin|gc]
+
+Without -f, each command reads the cluster of the kubeconfig's current context instead (metadata only, GET
+requests only: nothing is ever written): --kubeconfig FILE, --context NAME, -n NS (that namespace and the
+cluster-scoped resources), -A (every namespace, the default).
 
 Input (-f, repeatable): YAML or JSON files and folders (recursive: .yaml, .yml, .json), multi-document YAML,
 kind: List and every *List (kubectl get -o yaml|json output), "-" for stdin, and kube-controller-manager
@@ -21,11 +26,16 @@ check      Findings about ownerReferences and finalizers, with file:line:col. Ex
            --fail-on (default error). -o sarif writes SARIF 2.1.0 for code scanning.
 graph      The ownership graph in the shape of kube-controller-manager's debug dump; --uid keeps the objects
            connected to those uids.
+stuck      Objects being deleted that cannot finish, with how long they have been terminating and why.
 
 Flags:
   -f, --filename PATH         input file, folder or - (repeatable); folders are always read recursively
                               (-R/--recursive is accepted for kubectl compatibility)
-  -n, --namespace NS          namespace of targets and of namespaced objects without one (default "default")
+  -n, --namespace NS          namespace of targets and of namespaced objects without one (default "default", or
+                              the context's namespace on a cluster); on a cluster, also the namespace to read
+  -A, --all-namespaces        on a cluster: read every namespace (the default without -n)
+      --kubeconfig FILE       on a cluster: the kubeconfig to use (else KUBECONFIG, else ~/.kube/config)
+      --context NAME          on a cluster: the kubeconfig context to use (else its current context)
       --cascade POLICY        background | foreground | orphan (simulate)
       --plan FILE             {"deletes": [{"apiVersion", "kind", "namespace", "name", "propagationPolicy"}]}
       --controllers MODE      builtin (default): kubelet, namespace controller, pvc/pv-protection, CRD cleanup and
