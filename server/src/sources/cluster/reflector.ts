@@ -157,18 +157,27 @@ export class Reflector {
     });
     if (this.resourceVersion) q.set('resourceVersion', this.resourceVersion);
     let progressed = false;
+    /** An ERROR event (410 Gone after compaction…): the server ends the stream after it. */
+    let failure: ApiError | undefined;
     this.watches++;
-    await this.client.watch(`${this.path}?${q}`, this.opts.accept, (e: WatchEvent) => {
-      if (e.type === 'ERROR') {
-        const s = e.object as { code?: number; reason?: string; message?: string };
-        throw new ApiError(s.code ?? 0, s.reason ?? 'Error', s.message ?? 'the watch reported an error', this.path);
-      }
-      const meta = (e.object?.metadata ?? {}) as { resourceVersion?: string };
-      if (meta.resourceVersion) this.resourceVersion = meta.resourceVersion;
-      progressed = true;
-      if (e.type === 'BOOKMARK') return;
-      if (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED') this.handlers.event(e.type, e.object);
-    }, signal);
+    try {
+      await this.client.watch(`${this.path}?${q}`, this.opts.accept, (e: WatchEvent) => {
+        if (failure) return;
+        if (e.type === 'ERROR') {
+          const st = e.object as { code?: number; reason?: string; message?: string };
+          failure = new ApiError(st.code ?? 0, st.reason ?? 'Error', st.message ?? 'the watch reported an error', this.path);
+          return;
+        }
+        const meta = (e.object?.metadata ?? {}) as { resourceVersion?: string };
+        if (meta.resourceVersion) this.resourceVersion = meta.resourceVersion;
+        progressed = true;
+        if (e.type === 'BOOKMARK') return;
+        if (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED') this.handlers.event(e.type, e.object);
+      }, signal);
+    } catch (e) {
+      if (!failure) throw e;
+    }
+    if (failure) throw failure;
     return progressed;
   }
 }
