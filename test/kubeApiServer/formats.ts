@@ -1,0 +1,155 @@
+// Content negotiation and the shapes the apiserver answers in: full objects and <Kind>List, metadata-only
+// (meta.k8s.io PartialObjectMetadata / PartialObjectMetadataList), Table (kubectl get's server-side printing, with the
+// default table convertor's columns), aggregated discovery, and Status for every error.
+import type { ResourceInfo } from './discovery';
+import type { Obj } from './selectors';
+
+export type Form =
+  | { as: 'object' }
+  | { as: 'metadata'; version: string }
+  | { as: 'table'; version: string }
+  | { as: 'discovery'; version: 'v2' | 'v2beta1' };
+
+const JSON_TYPES = new Set(['application/json', 'application/*', '*/*']);
+
+/** The representations an Accept header asks for, in the client's order; unsupported ones are left out. */
+export function acceptedForms(accept: string | undefined): Form[] {
+  if (!accept || accept.trim() === '') return [{ as: 'object' }];
+  const forms: Form[] = [];
+  for (const range of accept.split(',')) {
+    const [type, ...paramParts] = range.split(';').map((p) => p.trim());
+    if (!JSON_TYPES.has(type.toLowerCase())) continue;
+    const params: Record<string, string> = {};
+    for (const p of paramParts) {
+      const eq = p.indexOf('=');
+      if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim();
+    }
+    const { as, g, v } = params;
+    if (as === undefined) forms.push({ as: 'object' });
+    else if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && as === 'Table') forms.push({ as: 'table', version: v });
+    else if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && as.startsWith('PartialObjectMetadata')) forms.push({ as: 'metadata', version: v });
+    else if (g === 'apidiscovery.k8s.io' && (v === 'v2' || v === 'v2beta1') && as === 'APIGroupDiscoveryList') forms.push({ as: 'discovery', version: v });
+  }
+  return forms;
+}
+
+export const AGGREGATED_CONTENT_TYPE = (version: string) =>
+  `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
+
+// ---- Status
+
+const REASONS: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  409: 'Conflict',
+  410: 'Expired',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
+
+const MESSAGES: Record<number, string> = {
+  401: 'Unauthorized',
+  405: 'the server does not allow this method on the requested resource',
+  429: 'Too many requests, please try again later.',
+  500: 'Internal error occurred: injected failure',
+  503: 'the server is currently unable to handle the request',
+  504: 'the server was unable to return a response in the time allotted, but may still be processing the request',
+};
+
+export function status(code: number, message?: string, details?: Obj, extra?: Obj): Obj {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: message ?? MESSAGES[code] ?? `the server responded with status ${code}`,
+    reason: REASONS[code] ?? (code >= 500 ? 'InternalError' : 'BadRequest'),
+    ...(details ? { details } : {}),
+    code,
+    ...extra,
+  };
+}
+
+/** `pods` or `deployments.apps`: how the apiserver names a resource in messages. */
+export function qualifiedResource(r: { group: string; resource: string }): string {
+  return r.group ? `${r.resource}.${r.group}` : r.resource;
+}
+
+// ---- objects
+
+const fullJson = new WeakMap<Obj, string>();
+
+/** The object as served at `apiVersion` (stored objects are not converted: only apiVersion is rewritten). */
+export function servedObject(obj: Obj, apiVersion: string): Obj {
+  return obj.apiVersion === apiVersion ? obj : { ...obj, apiVersion };
+}
+
+/** JSON of a stored object; cached, since stored objects never change. */
+export function objectJson(obj: Obj, apiVersion: string): string {
+  if (obj.apiVersion !== apiVersion) return JSON.stringify(servedObject(obj, apiVersion));
+  let json = fullJson.get(obj);
+  if (json === undefined) fullJson.set(obj, (json = JSON.stringify(obj)));
+  return json;
+}
+
+export function partialMetadata(obj: Obj, version: string): Obj {
+  return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${version}`, metadata: obj.metadata ?? {} };
+}
+
+export interface ListMeta {
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+export function listJson(r: ResourceInfo, items: Obj[], meta: ListMeta, form: Form, includeObject: string): string {
+  const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
+  const metaJson = JSON.stringify(meta);
+  if (form.as === 'metadata') {
+    const body = items.map((o) => JSON.stringify(partialMetadata(o, form.version))).join(',');
+    return `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/${form.version}","metadata":${metaJson},"items":[${body}]}`;
+  }
+  if (form.as === 'table') return JSON.stringify(table(items, apiVersion, meta, form.version, includeObject, true));
+  const body = items.map((o) => objectJson(o, apiVersion)).join(',');
+  return `{"kind":"${r.listKind}","apiVersion":"${apiVersion}","metadata":${metaJson},"items":[${body}]}`;
+}
+
+export function objectBody(r: ResourceInfo, obj: Obj, form: Form, includeObject: string): string {
+  const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
+  if (form.as === 'metadata') return JSON.stringify(partialMetadata(obj, form.version));
+  if (form.as === 'table') {
+    const rv = String((obj.metadata as Obj | undefined)?.resourceVersion ?? '');
+    return JSON.stringify(table([obj], apiVersion, { resourceVersion: rv }, form.version, includeObject, true));
+  }
+  return objectJson(obj, apiVersion);
+}
+
+// The columns of the apiserver's default table convertor (what CRDs without printer columns and generic resources
+// print): Name and Created At.
+const COLUMNS = [
+  { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
+  { name: 'Created At', type: 'date', format: '', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.', priority: 0 },
+];
+
+export function table(items: Obj[], apiVersion: string, meta: ListMeta, version: string, includeObject: string, headers: boolean): Obj {
+  return {
+    kind: 'Table',
+    apiVersion: `meta.k8s.io/${version}`,
+    metadata: meta,
+    columnDefinitions: headers ? COLUMNS : null,
+    rows: items.map((o) => {
+      const m = (o.metadata ?? {}) as Obj;
+      const row: Obj = { cells: [m.name ?? '', m.creationTimestamp ?? null] };
+      if (includeObject === 'Object') row.object = servedObject(o, apiVersion);
+      else if (includeObject !== 'None') row.object = partialMetadata(o, version);
+      return row;
+    }),
+  };
+}

@@ -1,0 +1,177 @@
+// Open watch connections: newline-delimited JSON events, one chunk per event. Store events reach them synchronously,
+// so a watch started from a resourceVersion loses nothing between its replay and the live stream.
+import type { ServerResponse } from 'node:http';
+import type { ResourceInfo } from './discovery';
+import { type Form, objectJson, partialMetadata, status, table } from './formats';
+import type { Obj, Predicate } from './selectors';
+import type { StoreEvent } from './store';
+
+export interface WatchOptions {
+  rkey: string;
+  resource: ResourceInfo;
+  filter?: Predicate;
+  form: Form;
+  includeObject: string;
+  bookmarks: boolean;
+  timeoutSeconds?: number;
+  /** counts the bytes written on the request's record */
+  onBytes(n: number): void;
+}
+
+interface Conn extends WatchOptions {
+  res: ServerResponse;
+  events: number;
+  tableHeadersSent: boolean;
+  timer?: NodeJS.Timeout;
+  done: boolean;
+}
+
+export class Watches {
+  /** destroy each connection after this many events (0 = never) */
+  dropAfter = 0;
+  private readonly conns = new Set<Conn>();
+  private bookmarkTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly bookmarkIntervalMs: number,
+    private readonly currentRv: () => number,
+  ) {}
+
+  get size(): number {
+    return this.conns.size;
+  }
+
+  /** Starts the stream: headers, then `initial` (a replay or synthetic ADDED events), then live events. */
+  open(res: ServerResponse, opts: WatchOptions, initial: StoreEvent[], initialEventsEnd = false): void {
+    const conn: Conn = { ...opts, res, events: 0, tableHeadersSent: false, done: false };
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
+    res.flushHeaders();
+    this.conns.add(conn);
+    res.on('close', () => this.forget(conn));
+    if (opts.timeoutSeconds !== undefined && opts.timeoutSeconds > 0) {
+      conn.timer = setTimeout(() => this.end(conn), opts.timeoutSeconds * 1000);
+    }
+    // The initial burst (possibly every object of the resource) goes out in as few packets as possible.
+    res.cork();
+    for (const e of initial) {
+      if (conn.done) break;
+      this.deliver(conn, e);
+    }
+    if (initialEventsEnd && conn.bookmarks) this.bookmark(conn, { 'k8s.io/initial-events-end': 'true' });
+    res.uncork();
+    this.updateBookmarkTimer();
+  }
+
+  /** A watch that starts too late: 200, one ERROR event with a 410 Expired Status, end (as the apiserver does). */
+  expired(res: ServerResponse, message: string, onBytes: (n: number) => void): void {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
+    const line = `${JSON.stringify({ type: 'ERROR', object: status(410, message) })}\n`;
+    onBytes(Buffer.byteLength(line));
+    res.end(line);
+  }
+
+  dispatch(e: StoreEvent): void {
+    for (const conn of this.conns) if (conn.rkey === e.rkey) this.deliver(conn, e);
+  }
+
+  /** Ends the watches of a resource that stopped being served (its CRD was deleted). */
+  endResource(rkey: string): void {
+    for (const conn of this.conns) if (conn.rkey === rkey) this.end(conn);
+  }
+
+  /** Destroys every connection: no final event, no end of the chunked stream. */
+  dropAll(): void {
+    for (const conn of this.conns) this.destroy(conn);
+  }
+
+  /** Ends every watch cleanly; resolves once the ends are flushed (or the connections gone). */
+  endAll(): Promise<void> {
+    const ended = [...this.conns].map(
+      (conn) => new Promise<void>((resolve) => {
+        conn.res.once('finish', resolve).once('close', resolve);
+        this.end(conn);
+      }),
+    );
+    return Promise.all(ended).then(() => undefined);
+  }
+
+  /** Selector transitions as the apiserver's watch cache makes them: entering is ADDED, leaving is DELETED. */
+  private deliver(conn: Conn, e: StoreEvent): void {
+    const pass = (o: Obj | undefined) => o !== undefined && (!conn.filter || conn.filter(o));
+    const was = pass(e.prev);
+    const is = e.type !== 'DELETED' && pass(e.obj);
+    if (e.type === 'DELETED') {
+      if (was) this.send(conn, 'DELETED', e.obj);
+    } else if (is) {
+      this.send(conn, was ? 'MODIFIED' : 'ADDED', e.obj);
+    } else if (was && e.prev) {
+      this.send(conn, 'DELETED', { ...e.prev, metadata: { ...(e.prev.metadata as Obj), resourceVersion: String(e.rv) } });
+    }
+  }
+
+  private send(conn: Conn, type: string, obj: Obj): void {
+    const r = conn.resource;
+    const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
+    let json: string;
+    if (conn.form.as === 'metadata') json = JSON.stringify(partialMetadata(obj, conn.form.version));
+    else if (conn.form.as === 'table') {
+      const rv = String((obj.metadata as Obj | undefined)?.resourceVersion ?? '');
+      const t = table([obj], apiVersion, { resourceVersion: rv }, conn.form.version, conn.includeObject, !conn.tableHeadersSent);
+      conn.tableHeadersSent = true;
+      json = JSON.stringify(t);
+    } else json = objectJson(obj, apiVersion);
+    this.write(conn, `{"type":"${type}","object":${json}}\n`);
+  }
+
+  private bookmark(conn: Conn, annotations?: Record<string, string>): void {
+    const r = conn.resource;
+    const metadata: Obj = { resourceVersion: String(this.currentRv()), ...(annotations ? { annotations } : {}) };
+    const object =
+      conn.form.as === 'metadata'
+        ? { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${conn.form.version}`, metadata }
+        : { kind: r.kind, apiVersion: r.group ? `${r.group}/${r.version}` : r.version, metadata };
+    this.write(conn, `${JSON.stringify({ type: 'BOOKMARK', object })}\n`);
+  }
+
+  private write(conn: Conn, line: string): void {
+    if (conn.done) return;
+    conn.onBytes(Buffer.byteLength(line));
+    conn.events++;
+    if (this.dropAfter > 0 && conn.events >= this.dropAfter) {
+      conn.res.write(line, () => this.destroy(conn));
+      this.forget(conn);
+    } else {
+      conn.res.write(line);
+    }
+  }
+
+  private end(conn: Conn): void {
+    if (!conn.done) conn.res.end();
+    this.forget(conn);
+  }
+
+  private destroy(conn: Conn): void {
+    this.forget(conn);
+    conn.res.socket?.destroy();
+  }
+
+  private forget(conn: Conn): void {
+    conn.done = true;
+    clearTimeout(conn.timer);
+    if (this.conns.delete(conn)) this.updateBookmarkTimer();
+  }
+
+  /** One timer for every watch that asked for bookmarks, running only while there is one. */
+  private updateBookmarkTimer(): void {
+    const wanted = [...this.conns].some((c) => c.bookmarks);
+    if (wanted && !this.bookmarkTimer) {
+      this.bookmarkTimer = setInterval(() => {
+        for (const conn of this.conns) if (conn.bookmarks) this.bookmark(conn);
+      }, this.bookmarkIntervalMs);
+      this.bookmarkTimer.unref();
+    } else if (!wanted && this.bookmarkTimer) {
+      clearInterval(this.bookmarkTimer);
+      this.bookmarkTimer = undefined;
+    }
+  }
+}
