@@ -141,6 +141,24 @@ describe('kubectl-gc graph', () => {
   });
 });
 
+describe('stuck', () => {
+  it('lists what is terminating and cannot finish in the examples, with since and the why-chain', () => {
+    const { code, data } = json(['stuck', '-f', join(ROOT, 'examples'), '-o', 'json']);
+    expect(code).toBe(0);
+    expect(data.stuck.map((s: { kind: string; name: string; since: string }) => `${s.kind}/${s.name} ${s.since}`)).toEqual([
+      'Namespace/legacy-mq 2026-11-14T09:12:44Z', 'RabbitmqCluster/orders 2026-11-14T09:12:46Z',
+    ]);
+    expect(data.stuck[0].blockedBy[0].type).toBe('namespace-content');
+    expect(data.incomplete).toBeUndefined();
+  });
+
+  it('as text: a tree, and no age from files (a dump has no clock)', () => {
+    const r = cli(['stuck', '-f', join(ROOT, 'examples')]);
+    expect(r.stdout).toMatch(/^Stuck \(2 of 2 terminating; controllers: builtin\)/);
+    expect(r.stdout).toContain('⧗ Namespace legacy-mq  terminating since 2026-11-14T09:12:44Z\n');
+  });
+});
+
 describe('bad usage and unreadable input: exit 2 with a clear message', () => {
   const cases: [string, string[], RegExp][] = [
     ['unknown command', ['explode'], /unknown command "explode"/],
