@@ -125,7 +125,7 @@ function fromLegacyCore(resources: LegacyResource[]): ResourceInfo[] {
 }
 
 /** Kubernetes version priority (v1 > v1beta2 > v1beta1 > v1alpha1 > other), as the apiserver orders CRD versions. */
-export function compareKubeVersions(a: string, b: string): number {
+function compareKubeVersions(a: string, b: string): number {
   const rank = (v: string): [number, number, number] => {
     const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
     if (!m) return [0, 0, 0];
@@ -185,7 +185,6 @@ export class Discovery {
     groups: GroupEntry[];
     byPath: Map<string, ResourceInfo>;
     byKind: Map<string, ResourceInfo>;
-    groupVersions: Set<string>;
   };
 
   constructor() {
@@ -243,21 +242,8 @@ export class Discovery {
     return this.built().byKind.get(`${group}/${kind}`);
   }
 
-  servesGroupVersion(group: string, version: string): boolean {
-    return this.built().groupVersions.has(group ? `${group}/${version}` : version);
-  }
-
-  hasGroup(group: string): boolean {
-    return this.built().groups.some((g) => g.name === group);
-  }
-
   isFailed(group: string, version: string): boolean {
     return this.failed.has(group ? `${group}/${version}` : version);
-  }
-
-  /** Every served resource (core first), for tests that compare with what kubectl prints. */
-  allResources(): ResourceInfo[] {
-    return this.built().groups.flatMap((g) => g.versions.flatMap((v) => v.resources));
   }
 
   // ---- legacy documents
@@ -376,17 +362,15 @@ export class Discovery {
     }
     const byPath = new Map<string, ResourceInfo>();
     const byKind = new Map<string, ResourceInfo>();
-    const groupVersions = new Set<string>();
     for (const g of groups) {
       for (const v of g.versions) {
-        groupVersions.add(g.name ? `${g.name}/${v.version}` : v.version);
         for (const r of v.resources) {
           byPath.set(`${g.name}/${v.version}/${r.name}`, r);
           if (!byKind.has(`${g.name}/${r.kind}`)) byKind.set(`${g.name}/${r.kind}`, r);
         }
       }
     }
-    return (this.index = { groups, byPath, byKind, groupVersions });
+    return (this.index = { groups, byPath, byKind });
   }
 }
 

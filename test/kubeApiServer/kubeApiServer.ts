@@ -103,6 +103,8 @@ export interface KubeApiServer {
   close(): Promise<void>;
 }
 
+// The release the discovery fixture comes from (about v1.31); gitCommit is the fixture's commit. Note that a kubectl
+// that dispatches on the server's version (Google Cloud SDK's) then runs its kubectl 1.31.
 const SERVER_VERSION = {
   major: '1',
   minor: '31',
@@ -171,7 +173,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
   const caPem = tls ? readFixture('kube-api-tls', 'ca.crt') : undefined;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) reply(res, undefined, 500, status(500, `Internal error occurred: ${String(err)}`));
+      if (!res.headersSent) reply(res, undefined, 500, status(500, `Internal error occurred: ${String(err)}`)); // a bug here
       else res.destroy();
     });
   };
@@ -243,7 +245,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
     }
     const ms = Math.max(delayAll, ...delays.filter((d) => refMatches(d.ref, info)).map((d) => d.ms));
     if (ms > 0) await sleep(ms);
-    if (closed) return;
+    if (closed || req.socket.destroyed) return; // nobody left to answer (a watch must not be registered)
 
     if (info.discovery) serveDiscovery(req, res, record, info);
     else if (info.unknownPath) serveOther(res, record, parsed.pathname);

@@ -155,6 +155,20 @@ describe(`kubectl (${KUBECTL ?? 'not installed'}) against the test server`, () =
     }
   });
 
+  it('copes with a down aggregated API (failDiscovery) as with a real one', async () => {
+    server.faults.failDiscovery('metrics.k8s.io/v1beta1');
+    try {
+      const cache = ['--cache-dir', join(home, 'cache-with-metrics-down')]; // discovery again, not from the cache
+      const resources = await kubectl(['api-resources', ...cache]);
+      expect(resources.stdout).toMatch(/^pods\s+po\s+v1\s+true\s+Pod$/m);
+      // Legacy discovery (kubectl 1.20) fails the group/version's 503 as it fails a real down metrics-server.
+      if (resources.code !== 0) expect(resources.stderr).toContain('metrics.k8s.io/v1beta1: the server is currently unable to handle the request');
+      expect(await ok(['get', 'pods', '-n', 'kafka', '-o', 'name', ...cache])).toBe('pod/broker-0\n');
+    } finally {
+      server.faults.clear();
+    }
+  });
+
   it('get pods --watch prints a pod added after it started', async () => {
     const child = spawn(KUBECTL as string, ['get', 'pods', '-n', 'shop', '--watch', '--request-timeout=20s'], { env });
     let out = '';

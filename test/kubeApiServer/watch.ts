@@ -37,10 +37,6 @@ export class Watches {
     private readonly currentRv: () => number,
   ) {}
 
-  get size(): number {
-    return this.conns.size;
-  }
-
   /** Starts the stream: headers, then `initial` (a replay or synthetic ADDED events), then live events. */
   open(res: ServerResponse, opts: WatchOptions, initial: StoreEvent[], initialEventsEnd = false): void {
     const conn: Conn = { ...opts, res, events: 0, tableHeadersSent: false, done: false };
