@@ -6,6 +6,9 @@
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { Finding, FindingCode } from './engine/analysis/findingTypes';
 import type { ObjectIdentity, Range } from './engine/model';
+// Type-only: the shapes the cluster layer already defines (erased from every bundle).
+import type { ContextInfo } from './sources/cluster/kubeconfig';
+import type { LiveStatus } from './sources/cluster/liveCluster';
 import type {
   BlockReason, ControllersMode, FinalizerOwnerRule, PropagationPolicy, SimulationResult,
 } from './engine/simulation/types';
@@ -201,15 +204,8 @@ export const StatusNotification = new NotificationType<ServerStatus>('kubeGcLens
 // The live cluster (protocol version 2 adds these; nothing above changed). Read-only: the server only ever
 // sends GET requests to the cluster. Off until the client asks to connect.
 
-/** One kubeconfig context, for Select Context. */
-export interface ClusterContext {
-  name: string;
-  cluster: string;
-  user: string;
-  namespace?: string;
-  server?: string;
-  current: boolean;
-}
+/** One kubeconfig context, for Select Context: `{name, cluster, user, namespace?, server?, current}`. */
+export type ClusterContext = ContextInfo;
 
 export interface ClusterContextsResult {
   contexts: ClusterContext[];
@@ -231,20 +227,11 @@ export interface ClusterConnectParams {
   allowExec: boolean;
 }
 
-/** The connection as the status bar shows it. */
-export interface ClusterStatus {
-  context: string;
-  server: string;
-  namespaces: 'all' | string[];
-  state: 'connecting' | 'listing' | 'listed' | 'watching' | 'degraded' | 'disconnected';
-  resources: { total: number; listed: number; watching: number };
-  objects: number;
-  /** Resources that cannot be listed, discovery failures: each also noted in every result it affects. */
-  problems: { kind: 'forbidden' | 'failing' | 'discovery'; resource: string; namespace?: string; message: string }[];
-  requests: number;
-  bytes: number;
-  error?: string;
-}
+/**
+ * The connection as the status bar shows it: context, server, namespaces, sync state, resources listed/watched,
+ * object count, problems (each also noted in every result it affects), requests and bytes so far.
+ */
+export type ClusterStatus = LiveStatus;
 
 /** kubeGcLens/cluster/connect: list and watch a cluster; resolves once everything is listed (client → server). */
 export const ClusterConnectRequest = new RequestType<ClusterConnectParams, ClusterStatus, void>('kubeGcLens/cluster/connect');
