@@ -9,8 +9,9 @@
 // only when something throws. Everything goes to stdout.
 //
 // Options: --objects=N --big=N (objects in the deleted namespace) --seed=N --runs=N (timed runs per
-// figure) --updates=N (incremental updates timed) --no-yaml --yaml-timeout-min=N --no-lsp (skip the language
-// server's report, bench/lspBench.ts, which otherwise runs last)
+// figure) --updates=N (incremental updates timed) --no-yaml --yaml-timeout-min=N --no-cluster (skip the live-cluster
+// report, bench/clusterBench.ts: the API test server with --cluster-objects=N objects, 100,000 by default,
+// --cluster-runs=N timed pairs) --no-lsp (skip the language server's report, bench/lspBench.ts, which otherwise runs last)
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -85,10 +86,13 @@ interface Options {
   yaml: boolean;
   yamlTimeoutMin: number;
   lsp: boolean;
+  cluster: boolean;
+  clusterObjects: number;
+  clusterRuns: number;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { objects: 100_000, big: 20_000, seed: 20250601, runs: 5, updates: 5_000, yaml: true, yamlTimeoutMin: 5, lsp: true };
+  const o: Options = { objects: 100_000, big: 20_000, seed: 20250601, runs: 5, updates: 5_000, yaml: true, yamlTimeoutMin: 5, lsp: true, cluster: true, clusterObjects: 100_000, clusterRuns: 3 };
   for (const a of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
     if (!m) throw new UsageError(`unknown argument ${a}`);
@@ -105,6 +109,9 @@ function parseArgs(argv: string[]): Options {
     else if (key === 'updates') o.updates = Math.max(1000, num());
     else if (key === 'no-yaml') o.yaml = false;
     else if (key === 'no-lsp') o.lsp = false;
+    else if (key === 'no-cluster') o.cluster = false;
+    else if (key === 'cluster-objects') o.clusterObjects = num();
+    else if (key === 'cluster-runs') o.clusterRuns = num();
     else if (key === 'yaml-timeout-min') o.yamlTimeoutMin = num();
     else throw new UsageError(`unknown option --${key}`);
   }
@@ -478,6 +485,12 @@ function main(): number {
       return r.status ?? 2;
     }
     run(opts);
+    if (opts.cluster) {
+      // The live-cluster report: its own process (which starts the API test server in another), as a client would run.
+      out();
+      const r = spawnSync(process.execPath, ['--expose-gc', join(dirname(process.argv[1]), 'clusterBench.js'), `--objects=${opts.clusterObjects}`, `--seed=${opts.seed}`, `--runs=${opts.clusterRuns}`], { stdio: 'inherit' });
+      if (r.status !== 0) return 2;
+    }
     if (opts.lsp) {
       // The language server's report: its own process, as an editor would run the server.
       out();
@@ -486,7 +499,7 @@ function main(): number {
     }
     return 0;
   } catch (e) {
-    const detail = e instanceof UsageError ? `${e.message}\n  options: --objects=N --big=N --seed=N --runs=N --updates=N --no-yaml --no-lsp --yaml-timeout-min=N`
+    const detail = e instanceof UsageError ? `${e.message}\n  options: --objects=N --big=N --seed=N --runs=N --updates=N --no-yaml --no-cluster --cluster-objects=N --cluster-runs=N --no-lsp --yaml-timeout-min=N`
       : e instanceof Error ? (e.stack ?? e.message) : String(e);
     out(`bench failed: ${detail}`);
     return 2;

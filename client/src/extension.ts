@@ -1,8 +1,10 @@
 // Kube GC Lens in VS Code: wires the lazily started language client (server/src/lsp) to the commands, the
-// Stuck Objects view, the report view and the status bar. The logic these use lives in logic/ (no `vscode`
-// import there: it is unit-tested in test/client).
+// Stuck Objects view, the report view, the status bar items and the live cluster connection. The logic these use
+// lives in logic/ (no `vscode` import there: it is unit-tested in test/client).
 
 import * as vscode from 'vscode';
+import { ClusterConnection } from './cluster';
+import { ClusterStatusBar } from './clusterStatusBar';
 import { checkWorkspace } from './commands/checkWorkspace';
 import { reportingErrors } from './commands/errors';
 import { revealLocation } from './commands/revealLocation';
@@ -23,8 +25,12 @@ export function activate(context: vscode.ExtensionContext): void {
   client = new LazyLanguageClient(context);
   const lsp = client;
   const reports = new ReportView();
-  const stuckView = new StuckObjectsView(lsp);
+  // Before anything starts the client: it connects on start when kubeGcLens.cluster.autoConnect is set.
+  const cluster = new ClusterConnection(lsp, context.workspaceState);
+  const stuckView = new StuckObjectsView(lsp, cluster);
   const statusBar = new StatusBar(lsp);
+  const clusterStatusBar = new ClusterStatusBar(cluster);
+  const simulate = { client: lsp, reports, cluster };
 
   const start = () => {
     lsp.start().catch((e: unknown) => {
@@ -35,13 +41,19 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     lsp,
     reports,
+    cluster,
     stuckView,
     statusBar,
+    clusterStatusBar,
     lsp.onStart(() => void vscode.commands.executeCommand('setContext', STARTED_KEY, true)),
-    watchKubernetesDocuments(start, (kubernetes) => statusBar.setActiveEditorIsKubernetes(kubernetes)),
+    watchKubernetesDocuments(start, (kubernetes) => {
+      statusBar.setActiveEditorIsKubernetes(kubernetes);
+      clusterStatusBar.setActiveEditorIsKubernetes(kubernetes);
+    }),
 
+    // (uid, policy?) for a workspace object; ({source: 'cluster', uid}, policy?) for a live one (pickItems.ts).
     vscode.commands.registerCommand('kubeGcLens.simulateDelete', reportingErrors('Simulate Delete',
-      (uid?: unknown, policy?: unknown) => simulateDelete(lsp, reports, uid, policy))),
+      (target?: unknown, policy?: unknown) => simulateDelete(simulate, target, policy))),
     vscode.commands.registerCommand('kubeGcLens.checkWorkspace', reportingErrors('Check Workspace',
       () => checkWorkspace(lsp))),
     vscode.commands.registerCommand('kubeGcLens.showStuckObjects', reportingErrors('Show Stuck Objects', async () => {
@@ -53,13 +65,24 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('kubeGcLens.revealLocation', reportingErrors('Reveal',
       (uri?: unknown, range?: unknown) => revealLocation(uri, range))),
 
+    // The live cluster (cluster.ts): read-only, off until the user connects or sets kubeGcLens.cluster.autoConnect.
+    vscode.commands.registerCommand('kubeGcLens.cluster.connect', reportingErrors('Connect to Cluster',
+      () => cluster.connect({ interactive: true }))),
+    vscode.commands.registerCommand('kubeGcLens.cluster.disconnect', reportingErrors('Disconnect from Cluster',
+      () => cluster.disconnect())),
+    vscode.commands.registerCommand('kubeGcLens.cluster.selectContext', reportingErrors('Select Cluster Context',
+      () => cluster.selectContext())),
+    // The cluster status bar item's click (CLUSTER_ACTIONS_COMMAND).
+    vscode.commands.registerCommand('kubeGcLens.cluster.actions', reportingErrors('Cluster',
+      () => cluster.showActions())),
+
     // The tree's own actions receive the node they were invoked on.
     vscode.commands.registerCommand('kubeGcLens.stuckObjects.refresh', () => stuckView.refresh()),
     vscode.commands.registerCommand('kubeGcLens.stuckObjects.reveal', reportingErrors('Reveal in Editor', async (node?: StuckTreeNode) => {
       if (node?.location) await revealLocation(node.location.uri, node.location.range);
     })),
     vscode.commands.registerCommand('kubeGcLens.stuckObjects.simulate', reportingErrors('Simulate Delete', async (node?: StuckTreeNode) => {
-      if (node?.uid !== undefined) await simulateDelete(lsp, reports, node.uid);
+      if (node?.uid !== undefined) await simulateDelete(simulate, node.live ? { source: 'cluster', uid: node.uid } : node.uid);
     })),
   );
 }

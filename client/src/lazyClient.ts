@@ -3,9 +3,12 @@
 
 import * as vscode from 'vscode';
 import {
-  LanguageClient, TransportKind, type LanguageClientOptions, type RequestType, type RequestType0, type ServerOptions,
+  LanguageClient, State, TransportKind, type LanguageClientOptions, type RequestType, type RequestType0, type ServerOptions,
 } from 'vscode-languageclient/node';
-import { PROTOCOL_VERSION, StatusNotification, type ServerStatus } from '../../server/src/protocol';
+import {
+  ClusterStatusNotification, PROTOCOL_VERSION, StatusNotification, type ClusterStatus, type ServerStatus,
+} from '../../server/src/protocol';
+import { SERVER_SETTING_SECTIONS } from './logic/clusterSettings';
 import { KUBERNETES_LANGUAGES } from './logic/looksLikeKubernetes';
 
 /** How vscode-jsonrpc types a request's parameter (its own `RequestParam`, not re-exported by the client). */
@@ -16,12 +19,21 @@ export class LazyLanguageClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private readonly statusEmitter = new vscode.EventEmitter<ServerStatus>();
   private readonly startEmitter = new vscode.EventEmitter<void>();
+  private readonly clusterStatusEmitter = new vscode.EventEmitter<ClusterStatus | null>();
+  private readonly runningEmitter = new vscode.EventEmitter<void>();
+  private readonly stoppedEmitter = new vscode.EventEmitter<void>();
   private warnedAboutVersion = false;
   /** The latest status the server sent (undefined until the first). */
   status: ServerStatus | undefined;
   readonly onStatus = this.statusEmitter.event;
   /** Fired once, when the client starts (before the server has answered anything). */
   readonly onStart = this.startEmitter.event;
+  /** The server's kubeGcLens/cluster/status notifications (null: disconnected). */
+  readonly onClusterStatus = this.clusterStatusEmitter.event;
+  /** The server answers requests: after the first start, and again after each automatic restart. */
+  readonly onRunning = this.runningEmitter.event;
+  /** The server stopped running (crashed, or stopped): whatever it held, a live cluster included, is gone. */
+  readonly onStopped = this.stoppedEmitter.event;
 
   constructor(private readonly context: vscode.ExtensionContext) {}
 
@@ -69,6 +81,9 @@ export class LazyLanguageClient implements vscode.Disposable {
     void this.stop();
     this.statusEmitter.dispose();
     this.startEmitter.dispose();
+    this.clusterStatusEmitter.dispose();
+    this.runningEmitter.dispose();
+    this.stoppedEmitter.dispose();
   }
 
   private async create(): Promise<LanguageClient> {
@@ -85,8 +100,9 @@ export class LazyLanguageClient implements vscode.Disposable {
         { scheme: 'untitled', language },
       ]),
       synchronize: {
-        // The server pulls its settings (workspace/configuration); a change to either section makes it reload.
-        configurationSection: ['kubeGcLens', 'files.exclude'],
+        // The server pulls its settings (workspace/configuration); a change to one of these makes it reload. Not the
+        // connection settings (kubeGcLens.cluster.context, …): they are the client's, and must not re-read the workspace.
+        configurationSection: SERVER_SETTING_SECTIONS,
         fileEvents,
       },
       // Our own collection: the diagnostics of the YAML and Kubernetes extensions stay theirs.
@@ -98,6 +114,11 @@ export class LazyLanguageClient implements vscode.Disposable {
       this.checkVersion(status);
       this.status = status;
       this.statusEmitter.fire(status);
+    });
+    client.onNotification(ClusterStatusNotification, (status) => this.clusterStatusEmitter.fire(status));
+    client.onDidChangeState(({ oldState, newState }) => {
+      if (newState === State.Running) this.runningEmitter.fire();
+      else if (oldState === State.Running) this.stoppedEmitter.fire();
     });
     this.client = client;
     await client.start();

@@ -12,7 +12,7 @@
 import * as vscode from 'vscode';
 import type { SimulateReport } from '../../server/src/protocol';
 import { reportPage } from './logic/reportHtml';
-import { REVEAL_LOCATION_COMMAND, renderSimulateReport, reportTitle } from './logic/reportMarkdown';
+import { REVEAL_LOCATION_COMMAND, renderSimulateReport, reportTitle, type ReportSource } from './logic/reportMarkdown';
 
 export const REPORT_SCHEME = 'kube-gc-lens-report';
 /** Reports kept for their virtual documents; older ones say they are gone. */
@@ -34,9 +34,10 @@ export class ReportView implements vscode.TextDocumentContentProvider, vscode.Di
     return this.reports.get(uri.toString()) ?? 'This report is no longer kept. Run **Simulate Delete…** again.\n';
   }
 
-  async show(report: SimulateReport): Promise<void> {
-    const markdown = renderSimulateReport(report);
-    const title = reportTitle(report);
+  /** `source.cluster`: the report was computed on that live cluster (it says so, and what it could not read). */
+  async show(report: SimulateReport, source: ReportSource = {}): Promise<void> {
+    const markdown = renderSimulateReport(report, source);
+    const title = reportTitle(report, source);
     const uri = this.remember(title, markdown);
     let body: unknown;
     try {

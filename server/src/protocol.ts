@@ -5,7 +5,7 @@
 
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { Finding, FindingCode } from './engine/analysis/findingTypes';
-import type { ObjectIdentity, Range } from './engine/model';
+import type { NamespaceCondition, ObjectIdentity, Range } from './engine/model';
 // Type-only: the shapes the cluster layer already defines (erased from every bundle).
 import type { ContextInfo } from './sources/cluster/kubeconfig';
 import type { LiveStatus } from './sources/cluster/liveCluster';
@@ -44,6 +44,8 @@ export interface KubeGcLensSettings {
   /** Per finding/load-problem code: a severity, or "off" to drop it. Codes not named keep their default. */
   severity: Partial<Record<string, SeveritySetting>>;
   files: { include: string[]; exclude: string[] };
+  /** The live cluster: only what the server uses (the client reads the connection settings itself). */
+  cluster: { stuckAfterMinutes: number };
 }
 
 export type SeveritySetting = 'error' | 'warning' | 'information' | 'hint' | 'off';
@@ -53,6 +55,7 @@ export const DEFAULT_SETTINGS: KubeGcLensSettings = {
   finalizerOwners: [],
   severity: {},
   files: { include: ['**/*.yaml', '**/*.yml', '**/*.json'], exclude: ['**/node_modules/**', '**/.git/**'] },
+  cluster: { stuckAfterMinutes: 10 },
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -136,6 +139,12 @@ export interface StuckItem {
    * so the client can reveal them. Optional: without it only the root object (`object.location`) is revealable.
    */
   locations?: Record<string, SourceLocation>;
+  /**
+   * A Namespace's status conditions that hold (status "True"), as its namespace controller last reported them
+   * (NamespaceContentRemaining, NamespaceFinalizersRemaining, NamespaceDeletionDiscoveryFailure, …): what the
+   * cluster says, beside the engine's why-chain. Only on Namespaces that have some.
+   */
+  namespaceConditions?: NamespaceCondition[];
 }
 
 export const StuckRequest = new RequestType0<StuckItem[], void>('kubeGcLens/stuck');
@@ -254,3 +263,45 @@ export const ClusterStuckRequest = new RequestType<{ stuckAfterMinutes?: number 
 
 /** kubeGcLens/cluster/objects: every live object, or those of one namespace. */
 export const ClusterObjectsRequest = new RequestType<{ namespace?: string }, ObjectSummary[], void>('kubeGcLens/cluster/objects');
+
+// ------------------------------------------------------------------------------------------------
+// Live objects as read-only documents (protocol version 2). Their text is the object's metadata as the garbage
+// collector sees it (plus the few spec/status fields the simulation reads), rendered by the server; the client
+// serves it through a content provider for the `kube-gc-lens-live:` scheme. Hover, code lenses (Simulate Delete
+// on the live graph) and diagnostics (stuck live objects, in the Problems panel) work on them; they are never part
+// of the workspace.
+
+export const LIVE_SCHEME = 'kube-gc-lens-live';
+
+/** 0-based line of `metadata.name` in a live document (two comment lines, apiVersion, kind, metadata:). */
+export const LIVE_NAME_LINE = 5;
+
+/** `kube-gc-lens-live:/<context>/<namespace or _cluster>/<Kind.group>/<name>.yaml?uid=<uid>`: the uid identifies it. */
+export function liveObjectUri(o: ObjectIdentity, context: string): string {
+  const group = o.apiVersion.includes('/') ? `.${o.apiVersion.slice(0, o.apiVersion.indexOf('/'))}` : '';
+  const parts = [context, o.namespace || '_cluster', `${o.kind}${group}`, `${o.name}.yaml`].map(encodeURIComponent);
+  return `${LIVE_SCHEME}:/${parts.join('/')}?uid=${encodeURIComponent(o.uid)}`;
+}
+
+/** The uid a live document shows, or undefined for any other URI. */
+export function liveUidOf(uri: string): string | undefined {
+  if (!uri.startsWith(`${LIVE_SCHEME}:`)) return undefined;
+  const m = /[?&]uid=([^&#]*)/.exec(uri);
+  if (!m) return undefined;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a live object's name is in its document (for reveal links; the exact columns do not matter). */
+export function liveObjectLocation(o: ObjectIdentity, context: string): SourceLocation {
+  return {
+    uri: liveObjectUri(o, context),
+    range: { start: { line: LIVE_NAME_LINE, character: 2 }, end: { line: LIVE_NAME_LINE, character: 8 + o.name.length } },
+  };
+}
+
+/** kubeGcLens/cluster/document: the text of a live document (a note when the object is gone or nothing is connected). */
+export const ClusterDocumentRequest = new RequestType<{ uri: string }, { text: string }, void>('kubeGcLens/cluster/document');

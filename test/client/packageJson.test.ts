@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FINDING_CODES } from '../../server/src/engine/analysis/findingTypes';
 import { DEFAULT_SETTINGS } from '../../server/src/protocol';
+import { CLUSTER_SETTING_DEFAULTS, CONNECTION_SETTINGS, SERVER_SETTING_SECTIONS } from '../../client/src/logic/clusterSettings';
 
 const root = path.resolve(__dirname, '../..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -68,6 +69,7 @@ describe('package.json commands and views', () => {
     }
     expect([...declared].filter((c) => !c.startsWith('kubeGcLens.stuckObjects.'))).toEqual([
       'kubeGcLens.simulateDelete', 'kubeGcLens.checkWorkspace', 'kubeGcLens.showStuckObjects', 'kubeGcLens.revealLocation',
+      'kubeGcLens.cluster.connect', 'kubeGcLens.cluster.disconnect', 'kubeGcLens.cluster.selectContext', 'kubeGcLens.cluster.actions',
     ]);
   });
 
@@ -82,7 +84,10 @@ describe('package.json commands and views', () => {
 
   it('hides commands that need arguments from the palette, and offers Simulate Delete in YAML/JSON editors', () => {
     const hidden = contributes.menus.commandPalette.filter((e: { when: string }) => e.when === 'false').map((e: { command: string }) => e.command);
-    expect(hidden).toEqual(['kubeGcLens.revealLocation', 'kubeGcLens.stuckObjects.refresh', 'kubeGcLens.stuckObjects.reveal', 'kubeGcLens.stuckObjects.simulate']);
+    expect(hidden).toEqual([
+      'kubeGcLens.revealLocation', 'kubeGcLens.stuckObjects.refresh', 'kubeGcLens.stuckObjects.reveal', 'kubeGcLens.stuckObjects.simulate',
+      'kubeGcLens.cluster.actions',
+    ]);
     const kubernetesEditor = '(editorLangId == yaml || editorLangId == json) && kubeGcLens.activeEditorIsKubernetes';
     expect(contributes.menus['editor/context']).toEqual([
       { command: 'kubeGcLens.simulateDelete', when: kubernetesEditor, group: 'kubeGcLens@1' },
@@ -131,5 +136,48 @@ describe('package.json walkthrough', () => {
       expect(step.media.markdown, step.id).toMatch(/^walkthrough\/[a-z-]+\.md$/);
       expect(read(step.media.markdown).startsWith('# '), step.media.markdown).toBe(true);
     }
+  });
+});
+
+describe('package.json: the live cluster', () => {
+  const commands = new Map<string, { title: string }>(contributes.commands.map((c: { command: string; title: string }) => [c.command, c]));
+
+  it('offers Connect, Disconnect (only while connected) and Select Context in the palette', () => {
+    expect(commands.get('kubeGcLens.cluster.connect')?.title).toBe('Connect to Cluster');
+    expect(commands.get('kubeGcLens.cluster.disconnect')?.title).toBe('Disconnect from Cluster');
+    expect(commands.get('kubeGcLens.cluster.selectContext')?.title).toBe('Select Cluster Context…');
+    expect(contributes.menus.commandPalette).toContainEqual({ command: 'kubeGcLens.cluster.disconnect', when: 'kubeGcLens.clusterConnected' });
+    expect(read('client/src/cluster.ts')).toContain("CLUSTER_CONNECTED_KEY = 'kubeGcLens.clusterConnected'");
+    expect(read('client/src/cluster.ts')).toContain("CLUSTER_ACTIONS_COMMAND = 'kubeGcLens.cluster.actions'");
+  });
+
+  it('has the cluster settings with the defaults the client assumes', () => {
+    expect(settings['kubeGcLens.cluster.autoConnect']).toMatchObject({ type: 'boolean', default: CLUSTER_SETTING_DEFAULTS.autoConnect });
+    expect(settings['kubeGcLens.cluster.context']).toMatchObject({ type: 'string', default: CLUSTER_SETTING_DEFAULTS.context });
+    expect(settings['kubeGcLens.cluster.namespaces']).toMatchObject({ type: 'array', items: { type: 'string' }, default: CLUSTER_SETTING_DEFAULTS.namespaces });
+    expect(settings['kubeGcLens.cluster.kubeconfig']).toMatchObject({ type: 'string', default: CLUSTER_SETTING_DEFAULTS.kubeconfig });
+    expect(settings['kubeGcLens.cluster.stuckAfterMinutes']).toMatchObject({ type: 'number', default: CLUSTER_SETTING_DEFAULTS.stuckAfterMinutes, minimum: 0 });
+    expect(Object.keys(settings).filter((k) => k.startsWith('kubeGcLens.cluster.')).map((k) => k.slice('kubeGcLens.cluster.'.length)).sort())
+      .toEqual(Object.keys(CLUSTER_SETTING_DEFAULTS).sort());
+  });
+
+  it('syncs every setting the server reads to it, and not the connection settings (they would reload the workspace)', () => {
+    const synced = (key: string) => SERVER_SETTING_SECTIONS.some((s) => key === s || key.startsWith(`${s}.`));
+    const connection = CONNECTION_SETTINGS.map((k) => `kubeGcLens.cluster.${k}`);
+    for (const key of Object.keys(settings)) expect(synced(key), key).toBe(!connection.includes(key));
+    // Every leaf of the server's own settings (DEFAULT_SETTINGS) is synced.
+    const leaves = (o: object, prefix: string): string[] => Object.entries(o).flatMap(([k, v]) =>
+      (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length ? leaves(v, `${prefix}.${k}`) : [`${prefix}.${k}`]));
+    for (const key of leaves(DEFAULT_SETTINGS, 'kubeGcLens')) expect(synced(key), key).toBe(true);
+    expect(settings['kubeGcLens.cluster.stuckAfterMinutes'].default).toBe(DEFAULT_SETTINGS.cluster.stuckAfterMinutes);
+    expect(SERVER_SETTING_SECTIONS).toContain('files.exclude');
+    expect(read('client/src/lazyClient.ts')).toContain('configurationSection: SERVER_SETTING_SECTIONS');
+  });
+
+  it('puts Disconnect and Select Context on the live section of the Stuck Objects view', () => {
+    const live = contributes.menus['view/item/context'].filter((e: { when: string }) => e.when.endsWith('viewItem == section.live'));
+    expect(live.map((e: { command: string; group: string }) => `${e.command} ${e.group}`)).toEqual([
+      'kubeGcLens.cluster.disconnect inline@1', 'kubeGcLens.cluster.selectContext navigation@1', 'kubeGcLens.cluster.disconnect navigation@2',
+    ]);
   });
 });

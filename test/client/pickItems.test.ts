@@ -2,7 +2,9 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ObjectSummary } from '../../server/src/protocol';
-import { escapeIcons, isPolicyChoice, objectPickItems, POLICY_PICK_ITEMS } from '../../client/src/logic/pickItems';
+import {
+  escapeIcons, isPolicyChoice, matchingLiveObject, objectPickItems, parseSimulateTarget, POLICY_PICK_ITEMS, sourcePickItems,
+} from '../../client/src/logic/pickItems';
 
 const summary = (kind: string, namespace: string, name: string, extra: Partial<ObjectSummary> = {}): ObjectSummary => ({
   apiVersion: kind === 'Deployment' ? 'apps/v1' : 'v1', kind, namespace, name, uid: `uid-${name}`,
@@ -56,5 +58,38 @@ describe('POLICY_PICK_ITEMS', () => {
   it('recognises a policy argument (code lenses pass "default")', () => {
     expect(['default', 'Background', 'Foreground', 'Orphan'].every(isPolicyChoice)).toBe(true);
     expect([undefined, 'background', '', {}, 1].some(isPolicyChoice)).toBe(false);
+  });
+});
+
+describe('Simulate Delete on the live cluster', () => {
+  it('reads the target argument: a workspace uid, or {source: "cluster", uid}', () => {
+    expect(parseSimulateTarget('uid-web')).toEqual({ source: 'workspace', uid: 'uid-web' });
+    expect(parseSimulateTarget({ source: 'cluster', uid: 'd-web' })).toEqual({ source: 'cluster', uid: 'd-web' });
+    expect(parseSimulateTarget({ source: 'workspace', uid: 'u' })).toEqual({ source: 'workspace', uid: 'u' });
+    // The editor's context menu passes the document's Uri: the user picks.
+    for (const bad of [undefined, '', null, 1, { source: 'cluster' }, { source: 'cluster', uid: '' }, { source: 'file', uid: 'u' }, { scheme: 'file', path: '/a.yaml' }]) {
+      expect(parseSimulateTarget(bad), JSON.stringify(bad)).toBeUndefined();
+    }
+  });
+
+  it('asks first where: the workspace (naming the object at the cursor) or the live cluster', () => {
+    expect(sourcePickItems('kind-dev', 'Deployment shop/web')).toEqual([
+      { label: '$(file-code) Workspace manifests', description: 'at cursor: Deployment shop/web', source: 'workspace' },
+      { label: '$(cloud) Live cluster (kind-dev)', description: 'the live ownership graph, as listed and watched', source: 'cluster' },
+    ]);
+    expect(sourcePickItems('$(x)')[0].description).toBe('the objects written in this workspace');
+    expect(sourcePickItems('$(x)')[1].label).toBe('$(cloud) Live cluster (\\$(x))');
+  });
+
+  it('finds the live object a manifest describes: same uid, else same group, kind, namespace and name', () => {
+    const live = [
+      summary('Deployment', 'shop', 'web', { uid: 'live-web' }),
+      summary('Deployment', 'shop', 'api', { uid: 'uid-api' }),
+      summary('Pod', 'shop', 'web', { uid: 'live-pod' }),
+    ];
+    expect(matchingLiveObject(live, summary('Deployment', 'shop', 'api', { uid: 'uid-api' }))?.uid).toBe('uid-api');
+    expect(matchingLiveObject(live, summary('Deployment', 'shop', 'web', { uid: 'synthetic:apps/Deployment/shop/web' }))?.uid).toBe('live-web');
+    expect(matchingLiveObject(live, summary('Deployment', 'shop', 'web', { apiVersion: 'extensions/v1beta1', uid: 'x' }))).toBeUndefined();
+    expect(matchingLiveObject(live, summary('Deployment', 'other', 'web', { uid: 'x' }))).toBeUndefined();
   });
 });

@@ -189,3 +189,42 @@ describe('impactLine and reportTitle', () => {
     expect(reportTitle({ target: id('Namespace', '', 'kafka'), policy: 'Foreground' })).toBe('Simulate Delete: Namespace kafka (Foreground)');
   });
 });
+
+describe('a report on the live cluster', () => {
+  const live = (notes: string[]): SimulateReport => {
+    const r = sample();
+    return { ...r, locations: {}, result: { ...r.result, notes } };
+  };
+
+  it('says it is the live cluster, in the title and the header', () => {
+    const md = renderSimulateReport(live([]), { cluster: 'kind-dev' });
+    expect(reportTitle(sample(), { cluster: 'kind-dev' })).toBe('Simulate Delete on kind-dev: Deployment shop/web (Background)');
+    expect(md.startsWith([
+      '# Simulate Delete on kind-dev\\: Deployment shop/web \\(Background\\)',
+      '',
+      '- **Graph:** the live cluster of context `kind-dev`, as listed and watched (a preview: nothing is sent to the cluster)',
+      '- **Object:** Deployment shop/web, apps/v1, uid `uid-Deployment-web`',
+    ].join('\n'))).toBe(true);
+    expect(md).not.toContain('incomplete');
+  });
+
+  it('puts what could not be read first, and keeps the other notes last', () => {
+    const md = renderSimulateReport(live([
+      'this preview is incomplete: cannot list secrets in team-a (secrets is forbidden)',
+      'Timing may differ (R51).',
+    ]), { cluster: 'kind-dev' });
+    expect(md).toContain([
+      '> **This preview is incomplete:** not every resource of the cluster could be read, so objects may be missing from it.',
+      '>',
+      '> - cannot list secrets in team-a \\(secrets is forbidden\\)',
+      '',
+      '**Because of this DELETE:',
+    ].join('\n'));
+    expect(md.endsWith('## Notes\n\n- Timing may differ \\(R51\\)\\.\n')).toBe(true);
+  });
+
+  it('a workspace report is unchanged by the option\'s absence', () => {
+    expect(renderSimulateReport(sample(), {})).toBe(renderSimulateReport(sample()));
+    expect(reportTitle(sample(), {})).toBe(reportTitle(sample()));
+  });
+});

@@ -25,6 +25,8 @@ export interface ResourceInfo {
   shortNames?: string[];
   categories?: string[];
   subresources: SubresourceInfo[];
+  /** served for a CustomResourceDefinition (its LIST items keep apiVersion and kind; built-in ones do not) */
+  custom?: boolean;
 }
 
 interface VersionEntry {
@@ -166,6 +168,7 @@ function crdResources(crd: Record<string, unknown>): ResourceInfo[] {
         ...(Array.isArray(names.shortNames) ? { shortNames: names.shortNames as string[] } : {}),
         ...(Array.isArray(names.categories) ? { categories: names.categories as string[] } : {}),
         subresources,
+        custom: true,
       };
     });
 }

@@ -99,6 +99,18 @@ export function objectJson(obj: Obj, apiVersion: string): string {
   return json;
 }
 
+const itemJson = new WeakMap<Obj, string>();
+
+/** JSON of a stored built-in object as an item of a full LIST: without apiVersion and kind. */
+function listItemJson(obj: Obj): string {
+  let json = itemJson.get(obj);
+  if (json === undefined) {
+    const { apiVersion: _apiVersion, kind: _kind, ...rest } = obj;
+    itemJson.set(obj, (json = JSON.stringify(rest)));
+  }
+  return json;
+}
+
 export function partialMetadata(obj: Obj, version: string): Obj {
   return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${version}`, metadata: obj.metadata ?? {} };
 }
@@ -117,7 +129,9 @@ export function listJson(r: ResourceInfo, items: Obj[], meta: ListMeta, form: Fo
     return `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/${form.version}","metadata":${metaJson},"items":[${body}]}`;
   }
   if (form.as === 'table') return JSON.stringify(table(items, apiVersion, meta, form.version, includeObject, true));
-  const body = items.map((o) => objectJson(o, apiVersion)).join(',');
+  // The apiserver writes apiVersion and kind on the list only: items of a built-in resource have neither (a custom
+  // resource's items, stored unstructured, keep theirs).
+  const body = items.map((o) => (r.custom ? objectJson(o, apiVersion) : listItemJson(o))).join(',');
   return `{"kind":"${r.listKind}","apiVersion":"${apiVersion}","metadata":${metaJson},"items":[${body}]}`;
 }
 

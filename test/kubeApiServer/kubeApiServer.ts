@@ -71,6 +71,11 @@ export interface KubeApiServerFaults {
   dropWatches(): void;
   /** destroys each watch connection once it has sent this many events (bookmarks included); 0 = off */
   dropWatchesAfter(events: number): void;
+  /**
+   * every open watch connection goes silent but stays open (a connection that died without a FIN): no events, no
+   * bookmarks, no end at its timeoutSeconds; watches opened later are normal. Not undone by clear().
+   */
+  stallWatches(): void;
   /** forgets the history (etcd compaction): older resourceVersions and continue tokens are answered 410 Expired */
   compact(): void;
   /** removes every fault (compaction is not undone) */
@@ -519,6 +524,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
     },
     failDiscovery: (gv) => discovery.failGroupVersion(gv),
     dropWatches: () => watches.dropAll(),
+    stallWatches: () => watches.stall(),
     dropWatchesAfter: (n) => {
       watches.dropAfter = n;
     },

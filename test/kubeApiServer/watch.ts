@@ -24,6 +24,8 @@ interface Conn extends WatchOptions {
   tableHeadersSent: boolean;
   timer?: NodeJS.Timeout;
   done: boolean;
+  /** stall(): open but silent, as a connection that died without a FIN */
+  stalled?: boolean;
 }
 
 export class Watches {
@@ -73,6 +75,17 @@ export class Watches {
   /** Ends the watches of a resource that stopped being served (its CRD was deleted). */
   endResource(rkey: string): void {
     for (const conn of this.conns) if (conn.rkey === rkey) this.end(conn);
+  }
+
+  /**
+   * Every open connection goes silent without closing (a TCP connection that died without a FIN or RST): no more
+   * events, bookmarks or end at timeoutSeconds. Connections opened later are not affected.
+   */
+  stall(): void {
+    for (const conn of this.conns) {
+      conn.stalled = true;
+      clearTimeout(conn.timer);
+    }
   }
 
   /** Destroys every connection: no final event, no end of the chunked stream. */
@@ -130,7 +143,7 @@ export class Watches {
   }
 
   private write(conn: Conn, line: string): void {
-    if (conn.done) return;
+    if (conn.done || conn.stalled) return;
     conn.onBytes(Buffer.byteLength(line));
     conn.events++;
     if (this.dropAfter > 0 && conn.events >= this.dropAfter) {

@@ -64,3 +64,43 @@ export const POLICY_PICK_ITEMS: readonly PolicyPickItem[] = [
 export function isPolicyChoice(v: unknown): v is PolicyChoice {
   return POLICY_PICK_ITEMS.some((p) => p.policy === v);
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Simulate Delete on the live cluster
+
+/**
+ * What kubeGcLens.simulateDelete deletes: a workspace object by uid (code lenses, the tree: `(uid, policy?)`), or a
+ * live object (`({source: 'cluster', uid}, policy?)`: the tree's live section, live virtual documents).
+ */
+export type SimulateTarget = { source: 'workspace' | 'cluster'; uid: string };
+
+export function parseSimulateTarget(arg: unknown): SimulateTarget | undefined {
+  if (typeof arg === 'string') return arg === '' ? undefined : { source: 'workspace', uid: arg };
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const { source, uid } = arg as Record<string, unknown>;
+  if (typeof uid !== 'string' || uid === '') return undefined;
+  if (source === 'cluster' || source === 'workspace') return { source, uid };
+  return undefined;
+}
+
+export interface SourcePickItem {
+  label: string;
+  description: string;
+  source: SimulateTarget['source'];
+}
+
+/** Simulate Delete's first question while connected: the workspace's manifests or the live cluster. */
+export function sourcePickItems(context: string, atCursor?: string): SourcePickItem[] {
+  return [
+    { label: '$(file-code) Workspace manifests', description: atCursor ? escapeIcons(`at cursor: ${atCursor}`) : 'the objects written in this workspace', source: 'workspace' },
+    { label: `$(cloud) Live cluster (${escapeIcons(context)})`, description: 'the live ownership graph, as listed and watched', source: 'cluster' },
+  ];
+}
+
+const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
+
+/** The live object a manifest describes: same uid, else same group, kind, namespace and name. */
+export function matchingLiveObject<T extends ObjectSummary>(live: T[], manifest: Pick<ObjectSummary, 'apiVersion' | 'kind' | 'namespace' | 'name' | 'uid'>): T | undefined {
+  return live.find((o) => o.uid === manifest.uid)
+    ?? live.find((o) => o.kind === manifest.kind && o.namespace === manifest.namespace && o.name === manifest.name && groupOf(o.apiVersion) === groupOf(manifest.apiVersion));
+}

@@ -35,9 +35,19 @@ const CONTROLLERS_EXPLANATIONS: Record<ControllersMode, string> = {
   gc: 'strict: only the apiserver and the garbage collector act; nobody else removes a finalizer',
 };
 
+/** Where the simulated graph comes from: the workspace's manifests (the default) or a live cluster. */
+export interface ReportSource {
+  /** The kubeconfig context of the live cluster the report was computed on. */
+  cluster?: string;
+}
+
+/** Live results whose resources could not all be read carry these notes (server/src/sources/cluster/liveCluster.ts). */
+const INCOMPLETE_NOTE = /^this preview is incomplete: /i;
+
 /** Plain text (editor tab titles are not markdown). */
-export function reportTitle(report: Pick<SimulateReport, 'target' | 'policy'>): string {
-  return `Simulate Delete: ${describeObject(report.target)} (${POLICY_LABELS[report.policy]})`;
+export function reportTitle(report: Pick<SimulateReport, 'target' | 'policy'>, source: ReportSource = {}): string {
+  const on = source.cluster !== undefined ? ` on ${source.cluster}` : '';
+  return `Simulate Delete${on}: ${describeObject(report.target)} (${POLICY_LABELS[report.policy]})`;
 }
 
 /** `Deletes 1 Deployment, 3 Pods · 1 orphaned · 1 stuck (pvc-protection)`, as plain text. */
@@ -47,16 +57,28 @@ export function impactLine(summary: ImpactSummary): string {
   return `${deleted.length ? `Deletes ${deleted.join(', ')}` : 'Deletes nothing'} · ${summary.orphaned} orphaned · ${stuck}`;
 }
 
-export function renderSimulateReport(report: SimulateReport): string {
+export function renderSimulateReport(report: SimulateReport, source: ReportSource = {}): string {
   const refs = new ObjectReferences(report);
   const { result } = report;
   const out: string[] = [];
+  const live = source.cluster !== undefined;
+  // On a live cluster the missing resources matter before anything else: they go first, the other notes last.
+  const incomplete = live ? result.notes.filter((n) => INCOMPLETE_NOTE.test(n)) : [];
+  const notes = live ? result.notes.filter((n) => !INCOMPLETE_NOTE.test(n)) : result.notes;
 
-  out.push(`# ${text(reportTitle(report))}`, '');
+  out.push(`# ${text(reportTitle(report, source))}`, '');
   const t = report.target;
+  if (live) {
+    out.push(`- **Graph:** the live cluster of context ${code(source.cluster ?? '')}, as listed and watched (a preview: nothing is sent to the cluster)`);
+  }
   out.push(`- **Object:** ${refs.ref(t)}, ${text(t.apiVersion)}, uid ${code(t.uid)}`);
   out.push(`- **Policy:** ${text(POLICY_LABELS[report.policy])}: ${text(POLICY_EXPLANATIONS[report.policy])}`);
   out.push(`- **Controllers:** ${text(report.controllers)}: ${text(CONTROLLERS_EXPLANATIONS[report.controllers])}`, '');
+  if (incomplete.length) {
+    out.push(`> **This preview is incomplete:** not every resource of the cluster could be read, so objects may be missing from it.`, '>');
+    for (const n of incomplete) out.push(`> - ${text(n.replace(INCOMPLETE_NOTE, ''))}`);
+    out.push('');
+  }
   out.push(`**Because of this DELETE: ${text(impactLine(report.summary))}**`, '');
   const anyway = { deleted: new Set(report.anyway.deleted), stuck: new Set(report.anyway.stuck) };
   if (anyway.deleted.size || anyway.stuck.size) {
@@ -100,9 +122,9 @@ export function renderSimulateReport(report: SimulateReport): string {
     stepTable(result.steps, refs, out);
   }
 
-  if (result.notes.length) {
+  if (notes.length) {
     out.push('## Notes', '');
-    for (const n of result.notes) out.push(`- ${text(n)}`);
+    for (const n of notes) out.push(`- ${text(n)}`);
     out.push('');
   }
   return out.join('\n');

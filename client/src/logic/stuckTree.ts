@@ -1,13 +1,18 @@
 // The Stuck Objects tree as plain data: one root per StuckItem (stuck now, or a predicted deadlock), its
 // why-chain (BlockReason.blockedBy) as children. stuckObjectsView.ts turns nodes into VS Code tree items.
 
+import type { NamespaceCondition } from '../../../server/src/engine/model';
 import type { BlockReason, BlockType } from '../../../server/src/engine/simulation/types';
 import type { SourceLocation, StuckItem } from '../../../server/src/protocol';
 import { reasonFacts, reasonHeading } from './blockReasons';
-import { describeObject, formatAge, locationLabel } from './objects';
+import { count, describeObject, formatAge, locationLabel } from './objects';
 
-/** What the context menu may offer: `object.revealable` (reveal + simulate), `object` (simulate), `reason` (nothing). */
-export type StuckNodeContext = 'object.revealable' | 'object' | 'reason';
+/**
+ * What the context menu may offer: `object.revealable` (reveal + simulate), `object` (simulate), `object.live` (a
+ * live object: simulate on the live graph), `reason` (nothing), `section.workspace` / `section.live` (the two
+ * sections shown while connected to a cluster).
+ */
+export type StuckNodeContext = 'object.revealable' | 'object' | 'object.live' | 'reason' | 'section.workspace' | 'section.live';
 
 export interface StuckTreeNode {
   /** Stable across refreshes, so VS Code keeps what the user expanded. */
@@ -30,11 +35,19 @@ export interface StuckTreeNode {
   reasons: BlockReason[];
   note?: string;
   locations: Record<string, SourceLocation>;
+  /** The object (or the chain's object) is in the live cluster: Simulate Delete runs on the live graph. */
+  live?: boolean;
+  /** A section's nodes, computed up front (sections only). */
+  children?: StuckTreeNode[];
+  /** Shown expanded (sections). */
+  expanded?: boolean;
+  /** A Namespace's status conditions that hold (roots only): children before the why-chain. */
+  conditions?: NamespaceCondition[];
 }
 
 const ROOT_DESCRIPTIONS: Record<StuckItem['kind'], string> = {
   'stuck': 'stuck terminating',
-  'slow': 'terminating for long',
+  'slow': 'still cleaning up',
   'finalizer-deadlock': 'predicted finalizer deadlock',
   'foreground-deadlock': 'predicted foreground deadlock',
 };
@@ -59,19 +72,38 @@ const REASON_ICONS: Record<BlockType, string> = {
 /** Deeper than the engine ever goes; stops a hostile or cyclic input from growing the tree forever. */
 const MAX_DEPTH = 12;
 
-export function stuckRoots(items: StuckItem[]): StuckTreeNode[] {
+/** How the roots of one list are made: the workspace's (the default) or a live cluster's. */
+export interface StuckRootOptions {
+  /**
+   * The items are live objects: ids get a `live/` prefix (the same uid can be in the workspace too), ages are
+   * counted from deletionTimestamp to `now` (ms; the view refreshes ages without asking the server), and
+   * Simulate Delete runs on the live graph.
+   */
+  live?: { now: number };
+}
+
+/** Seconds from `since` (RFC 3339) to `now` (ms), or undefined when it does not parse. */
+function secondsSince(since: string | undefined, now: number): number | undefined {
+  const t = since === undefined ? NaN : Date.parse(since);
+  return Number.isNaN(t) ? undefined : Math.max(0, (now - t) / 1000);
+}
+
+export function stuckRoots(items: StuckItem[], options: StuckRootOptions = {}): StuckTreeNode[] {
   const seen = new Map<string, number>();
+  const live = options.live;
   return items.map((item) => {
     const o = item.object;
-    const base = `${item.kind}:${o.uid}`;
+    const base = `${live ? 'live/' : ''}${item.kind}:${o.uid}`;
     // The server lists each object once per kind; a repeat still gets its own id.
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
-    const age = item.ageSeconds !== undefined ? formatAge(item.ageSeconds) : undefined;
+    const seconds = (live ? secondsSince(item.deletionTimestamp, live.now) : undefined) ?? item.ageSeconds;
+    const age = seconds !== undefined ? formatAge(seconds) : undefined;
+    const ageNote = live ? ' ago' : ' before the newest timestamp in the input';
     const tooltip = [
       `${describeObject(o)} (${o.apiVersion})`,
       item.reason,
-      item.deletionTimestamp ? `Terminating since ${item.deletionTimestamp}${age ? `, ${age} before the newest timestamp in the input` : ''}` : undefined,
+      item.deletionTimestamp ? `Terminating since ${item.deletionTimestamp}${age ? `, ${age}${ageNote}` : ''}` : undefined,
       o.finalizers.length ? `Finalizers: ${o.finalizers.join(', ')}` : undefined,
       o.location ? `Written in ${locationLabel(o.location)}` : undefined,
     ].filter((x): x is string => x !== undefined);
@@ -81,29 +113,63 @@ export function stuckRoots(items: StuckItem[]): StuckTreeNode[] {
       description: age ? `${ROOT_DESCRIPTIONS[item.kind]} · ${age}` : ROOT_DESCRIPTIONS[item.kind],
       tooltip: tooltip.join('\n'),
       icon: ROOT_ICONS[item.kind],
-      warning: true,
-      contextValue: o.location ? 'object.revealable' : 'object',
+      // A slow one is probably still cleaning up: no alarm colour.
+      warning: item.kind !== 'slow',
+      contextValue: live ? 'object.live' : o.location ? 'object.revealable' : 'object',
       depth: 0,
       uid: o.uid,
       ...(o.location ? { location: o.location } : {}),
-      hasChildren: item.blockedBy.length > 0 || item.reason !== '',
+      hasChildren: item.blockedBy.length > 0 || item.reason !== '' || (item.namespaceConditions?.length ?? 0) > 0,
       reasons: item.blockedBy,
       ...(item.blockedBy.length ? {} : { note: item.reason }),
       locations: item.locations ?? {},
+      ...(live ? { live: true } : {}),
+      ...(item.namespaceConditions?.length ? { conditions: item.namespaceConditions } : {}),
     };
   });
 }
 
 export function childrenOf(node: StuckTreeNode): StuckTreeNode[] {
+  if (node.children) return node.children;
+  // The chain of a live object names live objects: they simulate on the live graph too.
+  if (node.live) return reasonChildren(node).map(asLive);
+  return reasonChildren(node);
+}
+
+function asLive(n: StuckTreeNode): StuckTreeNode {
+  return { ...n, live: true, ...(n.contextValue === 'object' ? { contextValue: 'object.live' as const } : {}) };
+}
+
+function reasonChildren(node: StuckTreeNode): StuckTreeNode[] {
   const depth = node.depth + 1;
+  // What the cluster's namespace controller reports comes first, then the engine's why-chain.
+  const reported = (node.conditions ?? []).map((c) => conditionNode(c, `${node.id}/condition:${c.type}`, depth, node.locations));
   if (node.reasons.length === 0) {
-    if (!node.note) return [];
-    return [{
+    if (!node.note) return reported;
+    return [...reported, {
       id: `${node.id}/note`, label: node.note, description: '', tooltip: node.note, icon: 'info', warning: false,
       contextValue: 'reason', depth, hasChildren: false, reasons: [], locations: node.locations,
     }];
   }
-  return node.reasons.map((r, i) => reasonNode(r, `${node.id}/${i}`, depth, node.locations));
+  return [...reported, ...node.reasons.map((r, i) => reasonNode(r, `${node.id}/${i}`, depth, node.locations))];
+}
+
+/** Conditions that stop the namespace controller from finishing, whatever is left inside. */
+const FAILURE_CONDITIONS = new Set(['NamespaceDeletionDiscoveryFailure', 'NamespaceDeletionGroupVersionParsingFailure', 'NamespaceDeletionContentFailure']);
+
+/** One status condition of a Namespace: its type, then its message (the reason when there is no message). */
+function conditionNode(c: NamespaceCondition, id: string, depth: number, locations: Record<string, SourceLocation>): StuckTreeNode {
+  const tooltip = [
+    `${c.type}: ${c.status}${c.reason ? ` (${c.reason})` : ''}`,
+    ...(c.message ? [c.message] : []),
+    ...(c.lastTransitionTime ? [`Since ${c.lastTransitionTime}`] : []),
+    'Reported by the namespace controller in the Namespace\'s status.conditions',
+  ];
+  return {
+    id, label: c.type, description: c.message ?? c.reason ?? '', tooltip: tooltip.join('\n'),
+    icon: FAILURE_CONDITIONS.has(c.type) ? 'warning' : 'info', warning: false, contextValue: 'reason', depth,
+    hasChildren: false, reasons: [], locations,
+  };
 }
 
 function reasonNode(r: BlockReason, id: string, depth: number, locations: Record<string, SourceLocation>): StuckTreeNode {
@@ -125,5 +191,79 @@ function reasonNode(r: BlockReason, id: string, depth: number, locations: Record
     hasChildren: children.length > 0,
     reasons: children,
     locations,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sections: while connected to a cluster the view shows the workspace's list and the live cluster's side by side.
+
+/** What a section lists: items, or why there are none to show yet. */
+export type SectionSource = { items: StuckItem[] } | { error: string } | { pending: string };
+
+export interface LiveSectionInput {
+  /** The kubeconfig context. */
+  context: string;
+  source: SectionSource;
+  /** Now (ms), for the ages. */
+  now: number;
+  stuckAfterMinutes: number;
+}
+
+/** `2 stuck · 1 still cleaning up · 1 predicted deadlock`, or `nothing stuck`. */
+export function sectionSummary(items: StuckItem[]): string {
+  const n = (kinds: StuckItem['kind'][]) => items.filter((i) => kinds.includes(i.kind)).length;
+  const parts = [
+    n(['stuck']) ? `${n(['stuck'])} stuck` : undefined,
+    n(['slow']) ? `${n(['slow'])} still cleaning up` : undefined,
+    n(['finalizer-deadlock', 'foreground-deadlock']) ? count(n(['finalizer-deadlock', 'foreground-deadlock']), 'predicted deadlock') : undefined,
+  ].filter((x): x is string => x !== undefined);
+  return parts.length ? parts.join(' · ') : 'nothing stuck';
+}
+
+/** The two sections: "Workspace manifests" and "Live cluster (<context>)", both expanded. */
+export function stuckSections(workspace: SectionSource, live: LiveSectionInput): StuckTreeNode[] {
+  return [
+    section({
+      id: 'section:workspace', label: 'Workspace manifests', icon: 'file-code', contextValue: 'section.workspace',
+      tooltip: 'Objects of the workspace\'s manifests being deleted that cannot finish, and predicted finalizer and foreground deadlocks.',
+      empty: 'Nothing is stuck in the workspace, and no deadlock is predicted.',
+    }, workspace, (items) => stuckRoots(items)),
+    section({
+      id: 'section:live', label: `Live cluster (${live.context})`, icon: 'cloud', contextValue: 'section.live',
+      tooltip: `Live objects of context ${live.context} with a deletionTimestamp that cannot finish, or terminating for longer than ${count(live.stuckAfterMinutes, 'minute')} (still cleaning up). Refreshed from the cluster's watch events.`,
+      empty: `Nothing is stuck: no live object is terminating without being able to finish, or for longer than ${count(live.stuckAfterMinutes, 'minute')}.`,
+    }, live.source, (items) => stuckRoots(items, { live: { now: live.now } }), true),
+  ];
+}
+
+interface SectionText {
+  id: string;
+  label: string;
+  icon: string;
+  contextValue: 'section.workspace' | 'section.live';
+  tooltip: string;
+  empty: string;
+}
+
+function section(t: SectionText, source: SectionSource, roots: (items: StuckItem[]) => StuckTreeNode[], live = false): StuckTreeNode {
+  const message = (label: string, icon: string): StuckTreeNode => ({
+    id: `${t.id}/message`, label, description: '', tooltip: label, icon, warning: false, contextValue: 'reason', depth: 1,
+    hasChildren: false, reasons: [], locations: {},
+  });
+  let children: StuckTreeNode[];
+  let description: string;
+  if ('items' in source) {
+    children = source.items.length ? roots(source.items) : [message(t.empty, 'check')];
+    description = sectionSummary(source.items);
+  } else if ('error' in source) {
+    children = [message(`Could not list the stuck objects: ${source.error}`, 'error')];
+    description = 'error';
+  } else {
+    children = [message(source.pending, 'loading~spin')];
+    description = '';
+  }
+  return {
+    id: t.id, label: t.label, description, tooltip: t.tooltip, icon: t.icon, warning: false, contextValue: t.contextValue,
+    depth: 0, hasChildren: true, reasons: [], locations: {}, children, expanded: true, ...(live ? { live: true } : {}),
   };
 }

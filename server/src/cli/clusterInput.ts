@@ -1,6 +1,7 @@
 // The CLI's input when no -f is given: the cluster of the kubeconfig's current (or --context) context, read
 // once, metadata only, as a kubectl plugin would. Nothing is ever written (sources/cluster sends GETs only).
 
+import { namespacesNeedingPodSpecs, type DeleteTarget } from '../engine/simulation/podSpecScope';
 import { LiveCluster, type LiveStatus } from '../sources/cluster/liveCluster';
 import { KubeconfigError, resolveTarget } from '../sources/cluster/kubeconfig';
 import type { CliInput } from './input';
@@ -19,6 +20,12 @@ export interface ClusterInput extends CliInput {
   /** "this preview is incomplete: …" sentences (resources that could not be listed). */
   incomplete: string[];
   context: string;
+  /**
+   * Before simulating: reads in full the Pods the simulation of deleting `targets` can reach in namespaces that
+   * hold PersistentVolumeClaims (the metadata-only listing does not say which claims a Pod mounts). Returns an
+   * "incomplete" sentence per namespace that could not be read.
+   */
+  readPodSpecs(targets: DeleteTarget[]): Promise<string[]>;
 }
 
 export async function loadCluster(opts: ClusterInputOptions): Promise<ClusterInput> {
@@ -56,5 +63,15 @@ export async function loadCluster(opts: ClusterInputOptions): Promise<ClusterInp
     ensureRanges: () => undefined,
     incomplete,
     context: target.context,
+    async readPodSpecs(targets) {
+      const namespaces = namespacesNeedingPodSpecs(live.inventory, targets);
+      if (!namespaces.length) return [];
+      // The listing is over (its connections closed): these few GETs get their own.
+      try {
+        return await live.readPodSpecs(namespaces, new AbortController().signal);
+      } finally {
+        live.client.close();
+      }
+    },
   };
 }

@@ -14,6 +14,7 @@ import type { ControllersMode, DeleteRequest, FinalizerOwnerRule, PropagationPol
 import { UsageError, allowOnly, flag, flagList, oneOf, parseArgs, type ParsedArgs } from './args';
 import { HELP } from './help';
 import { InputError, loadInput, type CliInput } from './input';
+import type { ClusterInput } from './clusterInput';
 import { checkText } from './output/checkText';
 import { findingToJson, sortFindings } from './output/findingJson';
 import { toSarif } from './output/sarif';
@@ -80,7 +81,7 @@ const relativeTo = (cwd: string) => (file: string) => {
 };
 
 /** Manifests with -f; without, the cluster of the kubeconfig's context (metadata only, read-only). */
-async function load(args: ParsedArgs, io: CliIo): Promise<CliInput & { incomplete?: string[] }> {
+async function load(args: ParsedArgs, io: CliIo): Promise<CliInput & Partial<Pick<ClusterInput, 'incomplete' | 'readPodSpecs'>>> {
   const files = flagList(args, 'filename');
   if (flag(args, 'all-namespaces') === 'true' && flag(args, 'namespace') !== undefined) throw new UsageError('give either -n/--namespace or -A/--all-namespaces, not both');
   if (files.length) {
@@ -205,6 +206,7 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   } else {
     requests = targetsOf(args, inventory, policy);
   }
+  await readPodSpecs(input, requests, io);
   const result = simulate(inventory, requests, { controllers, finalizerOwners, maxSteps });
   if (input.incomplete?.length) result.notes.push(...input.incomplete);
   const findings = locate(input, analyze(inventory, { controllers, finalizerOwners }));
@@ -272,6 +274,7 @@ async function stuckCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const controllers = controllersOf(args);
   const input = await load(args, io);
   const { inventory } = input;
+  if (inventory.terminating.size) await readPodSpecs(input, [], io);
   // What is terminating now and cannot finish: the garbage collector and the controllers run, nothing is deleted.
   const result = inventory.terminating.size ? simulate(inventory, [], { controllers, finalizerOwners: finalizerOwnersOf(args) }) : undefined;
   const stuck = (result?.stuck ?? []).map((s) => ({ ...s, since: inventory.objects.get(s.uid)?.deletionTimestamp ?? null }));
@@ -282,6 +285,17 @@ async function stuckCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     reportProblems(input, io);
   }
   return 0;
+}
+
+/**
+ * On a cluster, the Pods a simulation can reach in namespaces with PersistentVolumeClaims are read in full first
+ * (pvc-protection needs their volumes); what cannot be read is one more "incomplete" warning and note.
+ */
+async function readPodSpecs(input: Awaited<ReturnType<typeof load>>, targets: DeleteRequest[], io: CliIo): Promise<void> {
+  if (!input.readPodSpecs) return;
+  const unread = await input.readPodSpecs(targets);
+  for (const note of unread) io.stderr.write(`warning: ${note}\n`);
+  (input.incomplete ??= []).push(...unread);
 }
 
 /** Documents that were not loaded go to stderr for outputs meant for people, so stdout stays parseable. */

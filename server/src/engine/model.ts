@@ -72,6 +72,13 @@ export interface ObjectFacts {
   claimNames?: string[];
   /** Namespace: spec.finalizers (the namespace controller's `kubernetes`, R11). */
   namespaceFinalizers?: string[];
+  /**
+   * Namespace: status.conditions, as the namespace controller last wrote them while deleting its content
+   * (NamespaceDeletionDiscoveryFailure, NamespaceDeletionGroupVersionParsingFailure, NamespaceDeletionContentFailure,
+   * NamespaceContentRemaining, NamespaceFinalizersRemaining). Observed facts, in stored order; the simulation does
+   * not change them.
+   */
+  namespaceConditions?: NamespaceCondition[];
   /** PersistentVolumeClaim: spec.volumeName. */
   volumeName?: string;
   /** PersistentVolume: spec.claimRef. */
@@ -80,12 +87,23 @@ export interface ObjectFacts {
   crd?: CrdFacts;
   /**
    * Only the metadata was read (a live cluster is listed metadata-only): spec and status facts are unknown, not
-   * absent. A Pod is then taken to be scheduled (a kubelet finishes its graceful deletion).
+   * absent. A Pod is then taken to be scheduled (a kubelet finishes its graceful deletion). Facts given alongside
+   * it are known: a live Pod read in full once keeps the ones the API never changes (claimNames,
+   * terminationGracePeriodSeconds, a nodeName once set) across later metadata-only updates.
    */
   specUnread?: true;
   /** Workloads (Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, Pod): container images, to guess
    * which workload runs the controller that owns a custom finalizer. */
   images?: string[];
+}
+
+/** One entry of a Namespace's status.conditions. `status` is "True" while the condition holds. */
+export interface NamespaceCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
 }
 
 export interface CrdFacts {

@@ -8,6 +8,9 @@ import type {
 } from '../protocol';
 import { KubeconfigError, listContexts, loadKubeConfig, resolveTarget } from '../sources/cluster/kubeconfig';
 import { LiveCluster } from '../sources/cluster/liveCluster';
+import { namespacesNeedingPodSpecs } from '../engine/simulation/podSpecScope';
+import type { LiveView } from '../engine/analysis/liveComparison';
+import type { Inventory } from '../engine/inventory';
 import { simulateDelete, summaryOf, terminatingItems, type EngineOptions } from './requests';
 
 /** JSON-RPC error code for "the cluster cannot be used" (application range). */
@@ -75,13 +78,27 @@ export class ClusterHost {
     }
   }
 
+  /** The live inventory and its context, while connected. */
+  get current(): { inventory: Inventory; context: string } | undefined {
+    return this.live && { inventory: this.live.inventory, context: this.live.context };
+  }
+
   status(): ClusterStatus | null {
     return this.live?.status() ?? null;
   }
 
-  simulate(uid: string, policy: PolicyChoice, options: EngineOptions): SimulateReport | null {
+  /**
+   * Simulate Delete on the live graph. The Pods it can reach in namespaces that hold PersistentVolumeClaims are
+   * read in full first (pvc-protection needs their volumes, which the metadata-only graph does not have); those
+   * that cannot be read are "incomplete" notes.
+   */
+  async simulate(uid: string, policy: PolicyChoice, options: EngineOptions): Promise<SimulateReport | null> {
     const live = this.require();
-    return simulateDelete(live.inventory, uid, policy, options, live.incompleteNotes());
+    const o = live.inventory.objects.get(uid);
+    if (!o) return null;
+    const unread = await live.readPodSpecs(namespacesNeedingPodSpecs(live.inventory, [o]));
+    if (this.live !== live) throw new ResponseError(CLUSTER_UNAVAILABLE, 'the cluster was disconnected during the simulation');
+    return simulateDelete(live.inventory, uid, policy, options, [...live.incompleteNotes(), ...unread]);
   }
 
   stuck(options: EngineOptions, stuckAfterMinutes: number): StuckItem[] {
@@ -94,6 +111,23 @@ export class ClusterHost {
     const out: ObjectSummary[] = [];
     for (const o of live.inventory.objects.values()) if (namespace === undefined || o.namespace === namespace) out.push(summaryOf(o));
     return out;
+  }
+
+  /** The live graph for the workspace comparison (engine/analysis/liveComparison.ts); undefined when not connected. */
+  liveView(options: EngineOptions): LiveView | undefined {
+    const live = this.live;
+    if (!live) return undefined;
+    let stuck: Map<string, string> | undefined;
+    return {
+      context: live.context,
+      inventory: live.inventory,
+      covers: live.coverage(),
+      // Only simulated when a workspace object matches a terminating live object (cached per live version).
+      stuckReason: (uid) => {
+        stuck ??= new Map(terminatingItems(live.inventory, options, Date.now()).map((i) => [i.object.uid, i.reason]));
+        return stuck.get(uid);
+      },
+    };
   }
 
   private require(): LiveCluster {

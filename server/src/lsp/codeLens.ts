@@ -1,18 +1,23 @@
 // Code lenses above each object: "Delete: …" (its deletion impact under the API default policy, computed on
 // codeLens/resolve so that listing the lenses of a large file stays cheap) and, on objects with owners,
-// "Owned by Deployment web" (resolved at once; a click reveals the owner). Pure functions of the WorkspaceModel.
+// "Owned by Deployment web" (resolved at once; a click reveals the owner). Pure functions of an ObjectModel (the workspace, or a live document's cluster).
 
 import type { CodeLens, Command, Range } from 'vscode-languageserver-protocol';
 import { describe, type KubeObject } from '../engine/model';
-import type { WorkspaceModel } from '../workspace/workspaceModel';
+import type { ObjectModel } from '../workspace/workspaceModel';
 import { impactTitle, summarizeImpact, targetOutcome } from './impact';
 import { lensText } from './markdown';
-import { lookupOwner, primaryReference } from './ownerLookup';
+import { lookupOwner, primaryReference } from '../engine/analysis/ownerLookup';
 import { baselineSimulation, deletionSimulation, type SimulationSettings } from './simulationCache';
 
 /** Client commands the lenses run (the VS Code client registers them). */
 export const SIMULATE_DELETE_COMMAND = 'kubeGcLens.simulateDelete';
 export const REVEAL_LOCATION_COMMAND = 'kubeGcLens.revealLocation';
+/** Simulate Delete on the live graph (a live document's lens): arguments (uid, policy). */
+export const LIVE_SIMULATE_DELETE_COMMAND = 'kubeGcLens.cluster.simulateDelete';
+
+/** Where a click on an owner goes: [uri, range]. */
+export type RevealTarget = (o: KubeObject) => [string, Range] | undefined;
 
 /** What an unresolved impact lens carries to codeLens/resolve. */
 export interface ImpactLensData {
@@ -22,7 +27,7 @@ export interface ImpactLensData {
 }
 
 /** One impact lens per object of the document, plus an owner lens on objects with owners. Ranges and data only. */
-export function codeLenses(model: WorkspaceModel, uri: string): CodeLens[] {
+export function codeLenses(model: ObjectModel, uri: string, reveal: RevealTarget = revealTarget): CodeLens[] {
   const lenses: CodeLens[] = [];
   for (const o of model.objectsIn(uri)) {
     const r = o.source?.ranges?.object;
@@ -30,26 +35,26 @@ export function codeLenses(model: WorkspaceModel, uri: string): CodeLens[] {
     const range: Range = { start: r.start, end: r.start };
     const data: ImpactLensData = { uri, uid: o.uid, kind: 'impact' };
     lenses.push({ range, data });
-    if (o.ownerReferences.length) lenses.push({ range, command: ownerCommand(model, o) });
+    if (o.ownerReferences.length) lenses.push({ range, command: ownerCommand(model, o, reveal) });
   }
   return lenses;
 }
 
 /** "Owned by Deployment web" (click: reveal it), or "Owner Deployment web not found". */
-function ownerCommand(model: WorkspaceModel, o: KubeObject): Command {
+function ownerCommand(model: ObjectModel, o: KubeObject, reveal: RevealTarget): Command {
   const ref = o.ownerReferences[primaryReference(o)];
   const more = o.ownerReferences.length - 1;
   const suffix = more ? ` and ${more} more` : '';
   const who = `${ref.kind} ${ref.name}`;
   const lookup = lookupOwner(model.inventory, o, ref);
   if (lookup.state === 'found') {
-    const target = revealTarget(lookup.owner);
+    const target = reveal(lookup.owner);
     const title = lensText(`Owned by ${who}${suffix}`);
     return target ? { title, command: REVEAL_LOCATION_COMMAND, arguments: target } : { title, command: '' };
   }
   // A namesake with another uid is not the owner to the GC, but it is where the user wants to look.
   const namesake = lookup.state === 'absent' ? lookup.sameName : undefined;
-  const target = namesake && revealTarget(namesake);
+  const target = namesake && reveal(namesake);
   if (target) return { title: lensText(`Owner ${who} not found (uid differs)${suffix}`), command: REVEAL_LOCATION_COMMAND, arguments: target };
   return { title: lensText(`Owner ${who} not found${suffix}`), command: '' };
 }
@@ -65,7 +70,7 @@ function revealTarget(o: KubeObject): [string, Range] | undefined {
  * Fills in the impact lens: simulates deleting the object with no propagationPolicy (the API default, R5) and
  * counts what that deletion changes. A lens whose object is gone (stale after an edit) becomes "(outdated)".
  */
-export function resolveCodeLens(model: WorkspaceModel, lens: CodeLens, options: SimulationSettings): CodeLens {
+export function resolveCodeLens(model: ObjectModel, lens: CodeLens, options: SimulationSettings, command = SIMULATE_DELETE_COMMAND): CodeLens {
   if (lens.command) return lens;
   const data = lens.data as Partial<ImpactLensData> | undefined;
   const o = data?.kind === 'impact' && typeof data.uid === 'string' ? model.inventory.objects.get(data.uid) : undefined;
@@ -76,6 +81,6 @@ export function resolveCodeLens(model: WorkspaceModel, lens: CodeLens, options: 
   const title = impactTitle(summary, { kind: o.kind, outcome: targetOutcome(result, o.uid, baseline) });
   return {
     ...lens,
-    command: { title: lensText(title, 160), command: SIMULATE_DELETE_COMMAND, arguments: [o.uid, 'default'], tooltip: `Simulate deleting ${lensText(describe(o), 200)}` },
+    command: { title: lensText(title, 160), command, arguments: [o.uid, 'default'], tooltip: `Simulate deleting ${lensText(describe(o), 200)}` },
   };
 }

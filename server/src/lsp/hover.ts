@@ -1,7 +1,7 @@
 // Hovers: on an ownerReferences entry (the owner as the GC resolves it, its state, what controller and
 // blockOwnerDeletion mean here, and this object's fate under each deletion policy, simulated); on a finalizer
 // (who removes it and whether that controller survives); on metadata.name/uid (the object's dependents).
-// A pure function of the WorkspaceModel. Everything taken from a manifest goes through markdown.ts.
+// A pure function of an ObjectModel (the workspace, or a live document's cluster). Everything taken from a manifest goes through markdown.ts.
 //
 // Cost: index lookups and the object's own fields; the policy simulations are cached per inventory version
 // (simulationCache.ts), so only the first hover on an owner after a change pays for them.
@@ -14,10 +14,11 @@ import {
 } from '../engine/model';
 import { startState, finalizerOwnersFor } from '../engine/simulation/startState';
 import type { ControllersMode, FinalizerOwnerRule, PropagationPolicy, SimulationResult } from '../engine/simulation/types';
-import type { WorkspaceModel } from '../workspace/workspaceModel';
+import type { ObjectModel } from '../workspace/workspaceModel';
 import { shortReason } from './impact';
 import { codeSpan, countOf, escapeMarkdown as esc, fileLabel, markdownLink } from './markdown';
-import { lookupOwner, type OwnerLookup } from './ownerLookup';
+import { lookupOwner, type OwnerLookup } from '../engine/analysis/ownerLookup';
+import type { LiveView } from '../engine/analysis/liveComparison';
 import { baselineSimulation, deletionSimulation } from './simulationCache';
 
 export interface HoverOptions {
@@ -32,7 +33,8 @@ const NOTHING: SimulationResult = { deleted: [], orphaned: [], remaining: [], st
 /** Dependents listed one by one under the counts. */
 const MAX_LISTED = 10;
 
-export function hoverAt(model: WorkspaceModel, uri: string, position: Position, options: HoverOptions): Hover | null {
+/** `live`: the connected cluster, whose state of the owner (or of the object itself) the hover adds. */
+export function hoverAt(model: ObjectModel, uri: string, position: Position, options: HoverOptions, live?: LiveView): Hover | null {
   const o = model.objectAt(uri, position);
   const ranges = o?.source?.file === uri ? o.source.ranges : undefined;
   if (!o || !ranges) return null;
@@ -43,7 +45,8 @@ export function hoverAt(model: WorkspaceModel, uri: string, position: Position, 
       const field = ([e.apiVersion, e.kind, e.name, e.uid, e.controller, e.blockOwnerDeletion] as (Range | undefined)[])
         .find((r) => r && within(r, position));
       if (!field && !within(e.entry, position)) continue;
-      return markdown(ownerReferenceHover(model, o, i, options), field ?? e.entry);
+      const liveLine = live ? `\n\n${liveOwnerState(live, o, o.ownerReferences[i])}` : '';
+      return markdown(ownerReferenceHover(model, o, i, options) + liveLine, field ?? e.entry);
     }
   }
   if (ranges.finalizerEntries.length === o.finalizers.length) {
@@ -53,7 +56,7 @@ export function hoverAt(model: WorkspaceModel, uri: string, position: Position, 
   }
   for (const r of [ranges.name, ranges.uid]) {
     if (!r || !within(r, position)) continue;
-    const text = dependentsHover(model, o);
+    const text = [dependentsHover(model, o), live && liveObjectState(live, model, o)].filter(Boolean).join('\n\n');
     return text ? markdown(text, r) : null;
   }
   return null;
@@ -74,7 +77,7 @@ function within(r: Range, p: Position): boolean {
 // ------------------------------------------------------------------------------------------------
 // ownerReferences
 
-function ownerReferenceHover(model: WorkspaceModel, o: KubeObject, index: number, options: HoverOptions): string {
+function ownerReferenceHover(model: ObjectModel, o: KubeObject, index: number, options: HoverOptions): string {
   const inv = model.inventory;
   const ref = o.ownerReferences[index];
   const lookup = lookupOwner(inv, o, ref);
@@ -83,7 +86,7 @@ function ownerReferenceHover(model: WorkspaceModel, o: KubeObject, index: number
   out.push(`**Owner:** ${esc(name)}`);
   const facts: string[] = [];
   facts.push(`- **uid:** ${codeSpan(ref.uid || '(none)')}${uidNote(ref, lookup)}`);
-  facts.push(`- **Defined in:** ${whereDefined(lookup)}`);
+  facts.push(`- **Defined in:** ${whereDefined(model, lookup)}`);
   facts.push(`- **State:** ${ownerState(model, ref, lookup)}`);
   out.push(facts.join('\n'));
   out.push(controllerSentence(o, ref, name));
@@ -122,7 +125,9 @@ function uidNote(ref: OwnerReference, lookup: OwnerLookup): string {
   return '';
 }
 
-function locationLink(o: KubeObject): string | undefined {
+function locationLink(model: ObjectModel, o: KubeObject): string | undefined {
+  const live = model.liveLocation?.(o);
+  if (live) return markdownLink(`live ${describe(o)}`, `${live.uri}#L${live.range.start.line + 1}`);
   const src = o.source;
   const r = src?.ranges?.name ?? src?.ranges?.object;
   if (!src || !r) return undefined;
@@ -130,8 +135,8 @@ function locationLink(o: KubeObject): string | undefined {
   return markdownLink(`${fileLabel(src.file)}:${line}`, `${src.file}#L${line}`);
 }
 
-function whereDefined(lookup: OwnerLookup): string {
-  if (lookup.state === 'found') return locationLink(lookup.owner) ?? 'in the workspace (position unknown)';
+function whereDefined(model: ObjectModel, lookup: OwnerLookup): string {
+  if (lookup.state === 'found') return locationLink(model, lookup.owner) ?? 'in the workspace (position unknown)';
   if (lookup.state === 'absent' && (lookup.sameName || lookup.sameUid)) {
     const where = lookup.namespace ? `in namespace ${esc(lookup.namespace)}` : 'cluster-wide';
     return `not found ${where}, where the GC looks (see below)`;
@@ -139,7 +144,7 @@ function whereDefined(lookup: OwnerLookup): string {
   return 'not found anywhere in the workspace';
 }
 
-function ownerState(model: WorkspaceModel, ref: OwnerReference, lookup: OwnerLookup): string {
+function ownerState(model: ObjectModel, ref: OwnerReference, lookup: OwnerLookup): string {
   switch (lookup.state) {
     case 'found':
       return objectState(lookup.owner);
@@ -154,11 +159,11 @@ function ownerState(model: WorkspaceModel, ref: OwnerReference, lookup: OwnerLoo
         ? 'virtual (referenced but absent): the GC\'s graph holds a placeholder for it and checks whether it exists'
         : 'absent where the GC looks: the reference is dangling');
       if (lookup.sameName) {
-        const link = locationLink(lookup.sameName);
+        const link = locationLink(model, lookup.sameName);
         parts.push(`${esc(describe(lookup.sameName))} exists with another uid, ${codeSpan(lookup.sameName.uid)}${link ? ` (${link})` : ''}`);
       }
       if (lookup.sameUid && lookup.sameUid !== lookup.sameName) {
-        const link = locationLink(lookup.sameUid);
+        const link = locationLink(model, lookup.sameUid);
         parts.push(`uid ${codeSpan(ref.uid)} belongs to ${esc(describe(lookup.sameUid))}${link ? ` (${link})` : ''}, which is not what this reference names`);
       }
       return parts.join('; ');
@@ -193,7 +198,7 @@ function blockingSentence(o: KubeObject, ref: OwnerReference, owner: string): st
   return `**blockOwnerDeletion: ${value}**: a Foreground deletion of ${esc(owner)} does not wait for ${it}: the owner can disappear first and ${it} is collected afterwards (R47).`;
 }
 
-function policyOutcomes(model: WorkspaceModel, o: KubeObject, owner: KubeObject, options: HoverOptions): string {
+function policyOutcomes(model: ObjectModel, o: KubeObject, owner: KubeObject, options: HoverOptions): string {
   const inv = model.inventory;
   const baseline = baselineSimulation(inv, options);
   if (baseline.deleted.some((d) => d.uid === owner.uid)) {
@@ -258,7 +263,7 @@ const BUILTIN_WHEN: Record<string, string> = {
   'service.kubernetes.io/load-balancer-cleanup': 'removes it once the Service\'s cloud load balancer is deleted',
 };
 
-function finalizerHover(model: WorkspaceModel, o: KubeObject, index: number, options: HoverOptions): string {
+function finalizerHover(model: ObjectModel, o: KubeObject, index: number, options: HoverOptions): string {
   const inv = model.inventory;
   const f = o.finalizers[index];
   const owner = finalizerOwnersFor(inv, options.finalizerOwners).ownerOf(f);
@@ -284,7 +289,7 @@ function finalizerHover(model: WorkspaceModel, o: KubeObject, index: number, opt
     case 'workload': {
       const w = owner.workload;
       const current = inv.objects.get(w.uid);
-      const where = (current && locationLink(current)) ?? undefined;
+      const where = (current && locationLink(model, current)) ?? undefined;
       const how = owner.how === 'configured'
         ? `configured in \`kubeGcLens.finalizerOwners\` (${esc(owner.why)})`
         : `a guess (the documented default), ${esc(owner.why, 1000)}. Set \`kubeGcLens.finalizerOwners\` if another workload owns it`;
@@ -313,10 +318,10 @@ function finalizerHover(model: WorkspaceModel, o: KubeObject, index: number, opt
   return out.join('\n\n');
 }
 
-function podLabel(model: WorkspaceModel, uid: string): string {
+function podLabel(model: ObjectModel, uid: string): string {
   const pod = model.inventory.objects.get(uid);
   if (!pod) return codeSpan(uid);
-  const link = locationLink(pod);
+  const link = locationLink(model, pod);
   return `${esc(describe(pod))}${link ? ` (${link})` : ''}`;
 }
 
@@ -331,7 +336,7 @@ function workloadSurvival(o: KubeObject, w: ObjectIdentity, current: KubeObject 
   return parts.join(' ');
 }
 
-function gcFinalizerText(model: WorkspaceModel, o: KubeObject, f: string): string {
+function gcFinalizerText(model: ObjectModel, o: KubeObject, f: string): string {
   const node = model.inventory.graph.get(o.uid);
   const dependents = node?.dependents.size ?? 0;
   const deps = `${dependents} in the workspace`;
@@ -354,7 +359,7 @@ function gcFinalizerText(model: WorkspaceModel, o: KubeObject, f: string): strin
 // ------------------------------------------------------------------------------------------------
 // metadata.name / metadata.uid
 
-function dependentsHover(model: WorkspaceModel, o: KubeObject): string | undefined {
+function dependentsHover(model: ObjectModel, o: KubeObject): string | undefined {
   const node = model.inventory.graph.get(o.uid);
   if (!node || node.dependents.size === 0) return undefined;
   const byKind = new Map<string, number>();
@@ -366,7 +371,7 @@ function dependentsHover(model: WorkspaceModel, o: KubeObject): string | undefin
   for (const d of node.dependents) {
     if (listed.length === MAX_LISTED) break;
     const dep = model.inventory.objects.get(d.identity.uid);
-    const link = dep && locationLink(dep);
+    const link = dep && locationLink(model, dep);
     const refs = d.owners.filter((r) => r.uid === o.uid);
     const flags = [
       refs.some((r) => r.controller === true) ? 'controller' : '',
@@ -380,3 +385,51 @@ function dependentsHover(model: WorkspaceModel, o: KubeObject): string | undefin
   return out.join('\n\n');
 }
 
+
+// ------------------------------------------------------------------------------------------------
+// the connected cluster
+
+/** The owner as the live cluster's GC would resolve it (R34): by kind and name where it looks, then the uid. */
+function liveOwnerState(live: LiveView, o: KubeObject, ref: OwnerReference): string {
+  const head = `**In the cluster** (context ${esc(live.context)}):`;
+  const lookup = lookupOwner(live.inventory, o, ref);
+  switch (lookup.state) {
+    case 'found':
+      return `${head} ${esc(describe(lookup.owner))} is ${objectState(lookup.owner)}, with this uid.`;
+    case 'unresolvable-kind':
+      return `${head} the cluster serves no ${codeSpan(ref.apiVersion)} ${codeSpan(ref.kind)}: its GC could not resolve this reference.`;
+    case 'invalid-scope':
+      return `${head} ${esc(ref.kind)} is namespaced there: its GC cannot look it up from a cluster-scoped object (R45).`;
+    case 'absent': {
+      const name = describe({ kind: lookup.info.kind, namespace: lookup.namespace, name: ref.name });
+      if (!live.covers(lookup.info.group, lookup.info.kind, lookup.namespace)) {
+        return `${head} unknown: the connection does not list ${esc(lookup.info.kind)} objects${lookup.namespace ? ` in ${esc(lookup.namespace)}` : ''}.`;
+      }
+      if (lookup.sameName) {
+        return `${head} ${esc(name)} exists with uid ${codeSpan(lookup.sameName.uid)} (${objectState(lookup.sameName)}), not this reference's: once applied, this reference is dangling.`;
+      }
+      return `${head} no ${esc(name)}: once applied, this reference is dangling.`;
+    }
+  }
+}
+
+/** The live object with this manifest's group, kind, namespace and name: its state, uid and dependents there. */
+function liveObjectState(live: LiveView, model: ObjectModel, o: KubeObject): string | undefined {
+  const head = `**In the cluster** (context ${esc(live.context)}):`;
+  const info = model.inventory.kindOf(o);
+  if (!info) return undefined;
+  const namespace = info.namespaced ? o.namespace : '';
+  if (!live.covers(info.group, info.kind, namespace)) {
+    return `${head} unknown: the connection does not list ${esc(info.kind)} objects${namespace ? ` in ${esc(namespace)}` : ''}.`;
+  }
+  const there = live.inventory.find(info.group, info.kind, namespace, o.name);
+  if (!there) return `${head} not there: applying this file creates it.`;
+  const node = live.inventory.graph.get(there.uid);
+  const n = node?.dependents.size ?? 0;
+  const byKind = new Map<string, number>();
+  for (const d of node?.dependents ?? []) byKind.set(d.identity.kind, (byKind.get(d.identity.kind) ?? 0) + 1);
+  const dependents = n ? `; ${n} ${n === 1 ? 'dependent' : 'dependents'} there: ${[...byKind].map(([k, c]) => esc(countOf(k, c))).join(', ')}` : '; no dependents there';
+  const stuck = there.deletionTimestamp !== undefined ? live.stuckReason?.(there.uid) : undefined;
+  const owners = there.ownerReferences.length ? `; owned by ${there.ownerReferences.map((r) => esc(`${r.kind} ${r.name}`)).join(', ')}` : '';
+  return `${head} ${esc(describe(there))} is ${objectState(there)}, uid ${codeSpan(there.uid)}${owners}${dependents}.${stuck ? ` It cannot finish: ${esc(stuck)}.` : ''}`;
+}

@@ -3,7 +3,8 @@
 
 import type { Finding } from '../engine/analysis/findingTypes';
 import type { Inventory } from '../engine/inventory';
-import type { KubeObject, ObjectIdentity } from '../engine/model';
+import type { KubeObject, NamespaceCondition, ObjectIdentity } from '../engine/model';
+import { heldConditions } from '../engine/simulation/namespaceConditions';
 import type { BlockReason, ControllersMode, FinalizerOwnerRule } from '../engine/simulation/types';
 import type {
   GraphData, GraphEdgeData, GraphNodeData, ObjectSummary, PolicyChoice, SimulateReport, SourceLocation, StuckItem,
@@ -121,6 +122,7 @@ export function terminatingItems(inv: Inventory, options: EngineOptions, now: nu
       object: summaryOf(o), kind: 'stuck', reason: s.reason, blockedBy: s.blockedBy, locations: reasonLocations(inv, s.blockedBy),
       ...(o.deletionTimestamp ? { deletionTimestamp: o.deletionTimestamp } : {}),
       ...(age !== undefined ? { ageSeconds: age } : {}),
+      ...conditionsOf(o),
     });
   }
   if (slowAfterSeconds !== undefined) {
@@ -129,13 +131,24 @@ export function terminatingItems(inv: Inventory, options: EngineOptions, now: nu
       const age = o && !listed.has(uid) ? ageOf(o) : undefined;
       if (!o || age === undefined || age < slowAfterSeconds) continue;
       const waits = o.finalizers.length ? `waits for finalizer${o.finalizers.length > 1 ? 's' : ''} ${o.finalizers.join(', ')}` : 'is still being removed';
+      const reported = conditionsOf(o).namespaceConditions;
       items.push({
         object: summaryOf(o), kind: 'slow', blockedBy: [], deletionTimestamp: o.deletionTimestamp, ageSeconds: age,
-        reason: `terminating for ${Math.round(age / 60)} min and ${waits}: the controllers that should finish it are running, so it is still cleaning up or stuck for a reason not visible in the metadata`,
+        reason: reported
+          ? `terminating for ${Math.round(age / 60)} min and ${waits}; its namespace controller reports ${reported.map((c) => c.type).join(', ')}`
+          : `terminating for ${Math.round(age / 60)} min and ${waits}: the controllers that should finish it are running, so it is still cleaning up or stuck for a reason not visible in the metadata`,
+        ...(reported ? { namespaceConditions: reported } : {}),
       });
     }
   }
   return items;
+}
+
+/** A Namespace's conditions that hold, as StuckItem carries them (nothing for other objects or when none hold). */
+function conditionsOf(o: KubeObject): { namespaceConditions?: NamespaceCondition[] } {
+  if (o.apiVersion !== 'v1' || o.kind !== 'Namespace') return {};
+  const held = heldConditions(o);
+  return held.length ? { namespaceConditions: held } : {};
 }
 
 /** Where each object named in a why-chain is written, so the client can reveal it. */

@@ -9,27 +9,35 @@
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  CodeActionKind, CodeLensRefreshRequest, FileChangeType, ResponseError, LSPErrorCodes, TextDocuments, TextDocumentSyncKind,
+  CodeActionKind, CodeLensRefreshRequest, DiagnosticSeverity, FileChangeType, ResponseError, LSPErrorCodes, TextDocuments, TextDocumentSyncKind,
   type CancellationToken, type Connection, type Diagnostic, type InitializeParams, type InitializeResult,
   type WorkspaceFolder,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDisconnectRequest, ClusterObjectsRequest,
+  CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDocumentRequest, liveObjectLocation, liveObjectUri, liveUidOf, ClusterDisconnectRequest, ClusterObjectsRequest,
   ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, DEFAULT_SETTINGS, GraphRequest, ObjectAtRequest,
   ObjectsRequest, PROTOCOL_VERSION, SimulateRequest, StatusNotification, StuckRequest, type KubeGcLensSettings, type ServerStatus,
 } from '../protocol';
 import { ClusterHost } from './cluster';
+import { LIVE_SIMULATE_DELETE_COMMAND } from './codeLens';
+import { LiveDocuments, liveRevealTarget, renderLiveObject } from './liveDocuments';
+import { rangeOf } from '../engine/analysis/locate';
+import { parseManifestText } from '../sources/manifests/parseManifest';
+import type { Finding } from '../engine/analysis/findingTypes';
+import { compareWithLive } from '../engine/analysis/liveComparison';
 import { listWorkspaceFiles, makeMatcher, readWorkspaceFile, readWorkspaceFileSync } from '../sources/workspaceFiles';
 import { makeProblem } from '../sources/manifests/parseManifest';
 import { WorkspaceModel, type DocumentState } from '../workspace/workspaceModel';
-import { findingToDiagnostic, problemToDiagnostic, sortDiagnostics } from './diagnostics';
+import { DIAGNOSTIC_SOURCE, findingToDiagnostic, problemToDiagnostic, sortDiagnostics } from './diagnostics';
 import { graphData, simulateDelete, stuckItems, summaryOf } from './requests';
 import { hoverAt } from './hover';
 import { codeLenses, resolveCodeLens } from './codeLens';
 import { quickFixes } from './codeActions';
 
 const PREDICTION_DELAY_MS = 250;
+/** Watch events are coalesced for this long before the live findings and the client's views are refreshed. */
+const LIVE_REFRESH_MS = 300;
 
 export class KubeGcLensServer {
   private readonly documents = new TextDocuments(TextDocument);
@@ -55,11 +63,21 @@ export class KubeGcLensServer {
 
   /** The live cluster, when the client connected one (never on the server's own initiative). */
   private readonly cluster: ClusterHost;
+  /** Findings of workspace manifests against the live cluster, by document (empty when not connected). */
+  private readonly liveFindings = new Map<string, Finding[]>();
+  /** Problems panel entries of stuck and slow live objects, on their live documents. */
+  private liveDiagnostics = new Map<string, Diagnostic[]>();
+  /** Open live documents (read-only views of live objects). */
+  private readonly liveDocs = new LiveDocuments();
+  private liveTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly connection: Connection) {
     this.cluster = new ClusterHost(
-      (status) => void this.connection.sendNotification(ClusterStatusNotification, status),
-      () => undefined,
+      (status) => {
+        void this.connection.sendNotification(ClusterStatusNotification, status);
+        if (status === null || status.state === 'disconnected') this.scheduleLive();
+      },
+      () => this.scheduleLive(),
     );
   }
 
@@ -84,14 +102,37 @@ export class KubeGcLensServer {
         else if (this.inWorkspace(change.uri)) this.queue(change.uri);
       }
     });
-    this.documents.onDidChangeContent((e) => this.queue(e.document.uri));
-    this.documents.onDidClose((e) => this.queue(e.document.uri));
+    // Live documents are the cluster's, never the workspace's.
+    this.documents.onDidChangeContent((e) => {
+      if (isLive(e.document.uri)) this.liveDocs.set(e.document.uri, e.document.getText());
+      else this.queue(e.document.uri);
+    });
+    this.documents.onDidClose((e) => {
+      if (isLive(e.document.uri)) this.liveDocs.delete(e.document.uri);
+      else this.queue(e.document.uri);
+    });
 
-    c.onHover((p, token) => this.answer(token, () => hoverAt(this.model, p.textDocument.uri, p.position, this.engineOptions())));
-    c.onCodeLens((p, token) => this.answer(token, () => codeLenses(this.model, p.textDocument.uri)));
-    c.onCodeLensResolve((lens, token) => this.answer(token, () => resolveCodeLens(this.model, lens, this.engineOptions())));
+    c.onHover((p, token) => this.answer(token, () => {
+      const uri = p.textDocument.uri;
+      if (!isLive(uri)) return hoverAt(this.model, uri, p.position, this.engineOptions(), this.cluster.liveView(this.engineOptions()));
+      const live = this.cluster.current;
+      return live ? hoverAt(this.liveDocs.model(live.inventory, live.context), uri, p.position, this.engineOptions()) : null;
+    }));
+    c.onCodeLens((p, token) => this.answer(token, () => {
+      const uri = p.textDocument.uri;
+      if (!isLive(uri)) return codeLenses(this.model, uri);
+      const live = this.cluster.current;
+      return live ? codeLenses(this.liveDocs.model(live.inventory, live.context), uri, liveRevealTarget(live.context)) : [];
+    }));
+    c.onCodeLensResolve((lens, token) => this.answer(token, () => {
+      const uri = (lens.data as { uri?: unknown } | undefined)?.uri;
+      if (typeof uri !== 'string' || !isLive(uri)) return resolveCodeLens(this.model, lens, this.engineOptions());
+      const live = this.cluster.current;
+      if (!live) return { ...lens, command: { title: '(not connected)', command: '' } };
+      return resolveCodeLens(this.liveDocs.model(live.inventory, live.context), lens, this.engineOptions(), LIVE_SIMULATE_DELETE_COMMAND);
+    }));
     c.onCodeAction((p, token) => this.answer(token, () => {
-      const doc = this.documents.get(p.textDocument.uri);
+      const doc = isLive(p.textDocument.uri) ? undefined : this.documents.get(p.textDocument.uri);
       if (!doc) return [];
       return quickFixes(this.model, p.textDocument.uri, doc.getText(), p.context.diagnostics.filter((d) => d.source === 'kube-gc-lens'));
     }));
@@ -104,7 +145,8 @@ export class KubeGcLensServer {
       return objects.map(summaryOf);
     }));
     c.onRequest(ObjectAtRequest, (p, token) => this.answer(token, () => {
-      const o = this.model.objectAt(p.uri, p.position);
+      const live = isLive(p.uri) ? this.cluster.current : undefined;
+      const o = live ? this.liveDocs.model(live.inventory, live.context).objectAt(p.uri, p.position) : this.model.objectAt(p.uri, p.position);
       return o ? summaryOf(o) : null;
     }));
     c.onRequest(StuckRequest, (token) => this.answer(token, () => {
@@ -124,15 +166,25 @@ export class KubeGcLensServer {
     });
 
     c.onRequest(ClusterContextsRequest, (p) => this.cluster.contexts(p?.kubeconfig));
-    c.onRequest(ClusterConnectRequest, (p) => this.cluster.connect(p));
+    c.onRequest(ClusterConnectRequest, async (p) => {
+      const status = await this.cluster.connect(p);
+      this.refreshLive();
+      return status;
+    });
     c.onRequest(ClusterDisconnectRequest, async () => {
       await this.cluster.disconnect();
+      this.refreshLive();
       return null;
     });
     c.onRequest(ClusterSimulateRequest, (p, token) => this.answer(token, () => this.cluster.simulate(p.uid, p.policy, {
       ...this.engineOptions(), ...(p.controllers ? { controllers: p.controllers } : {}),
     })));
-    c.onRequest(ClusterStuckRequest, (p, token) => this.answer(token, () => this.cluster.stuck(this.engineOptions(), p?.stuckAfterMinutes ?? 10)));
+    c.onRequest(ClusterStuckRequest, (p, token) => this.answer(token, () => this.cluster.stuck(this.engineOptions(), p?.stuckAfterMinutes ?? this.settings.cluster.stuckAfterMinutes)));
+    c.onRequest(ClusterDocumentRequest, (p) => {
+      const uid = liveUidOf(p.uri) ?? '';
+      const live = this.cluster.current;
+      return { text: renderLiveObject(live?.inventory.objects.get(uid), uid, live?.context) };
+    });
     c.onRequest(ClusterObjectsRequest, (p, token) => this.answer(token, () => this.cluster.objects(p?.namespace)));
     c.onShutdown(() => this.cluster.disconnect());
 
@@ -167,7 +219,7 @@ export class KubeGcLensServer {
    * Answers a request on fresh data: after the first workspace load (a request during it would see a partial
    * workspace) and after pending changes. A request cancelled meanwhile gets the LSP "cancelled" error.
    */
-  private async answer<T>(token: CancellationToken, fn: () => T): Promise<T> {
+  private async answer<T>(token: CancellationToken, fn: () => T | Promise<T>): Promise<T> {
     if (this.loading) await this.firstLoad;
     this.flush();
     if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
@@ -214,6 +266,7 @@ export class KubeGcLensServer {
     if (generation !== this.loadGeneration) return; // a newer reload owns the outcome
     if (states) this.model.loadAll(states);
     this.loading = false;
+    if (this.cluster.connected) this.compareLive();
     this.loaded();
     this.publishAll();
     this.refreshCodeLenses();
@@ -253,7 +306,7 @@ export class KubeGcLensServer {
       }
       // Open documents outside the folders (or untitled) still count.
       for (const doc of this.documents.all()) {
-        if (seen.has(doc.uri)) continue;
+        if (seen.has(doc.uri) || isLive(doc.uri)) continue;
         const state = this.model.parse(doc.uri, doc.getText());
         if (state) states.push(state);
       }
@@ -292,6 +345,7 @@ export class KubeGcLensServer {
       else state = this.readClosed(uri);
       for (const u of this.model.update(uri, state).affectedUris) touched.add(u);
     }
+    if (this.cluster.connected) this.compareLive(touched);
     for (const uri of touched) this.publish(uri);
     this.sendStatus();
     // Impact lenses of other documents may have changed too (an owner edited here, its dependents there).
@@ -337,13 +391,14 @@ export class KubeGcLensServer {
   // ------------------------------------------------------------------------------------------ publishing
 
   private diagnosticsFor(uri: string): Diagnostic[] {
+    if (isLive(uri)) return this.liveDiagnostics.get(uri) ?? [];
     const out: Diagnostic[] = [];
     const doc = this.model.document(uri);
     for (const p of doc?.problems ?? []) {
       const d = problemToDiagnostic(p, this.settings);
       if (d) out.push(d);
     }
-    for (const f of this.model.findingsIn(uri)) {
+    for (const f of [...this.model.findingsIn(uri), ...this.liveFindings.get(uri) ?? []]) {
       const d = findingToDiagnostic(f, this.settings);
       if (d) out.push(d);
     }
@@ -358,6 +413,65 @@ export class KubeGcLensServer {
     if (diagnostics.length === 0) this.published.delete(uri);
     else this.published.set(uri, key);
     void this.connection.sendDiagnostics({ uri, diagnostics });
+  }
+
+  // ------------------------------------------------------------------------------------------ live cluster
+
+  /** Coalesces watch events: the live findings and the client's live views follow the cluster, not each event. */
+  private scheduleLive(): void {
+    if (this.liveTimer) return;
+    this.liveTimer = setTimeout(() => {
+      this.liveTimer = undefined;
+      this.refreshLive();
+    }, LIVE_REFRESH_MS);
+  }
+
+  /** Recomputes every document's live findings, publishes what changed and tells the client the live version. */
+  private refreshLive(): void {
+    if (this.loading) return this.scheduleLive();
+    const before = new Set([...this.liveFindings.keys(), ...this.liveDiagnostics.keys()]);
+    this.compareLive();
+    this.liveDiagnostics = this.stuckLiveDiagnostics();
+    for (const uri of [...this.liveFindings.keys(), ...this.liveDiagnostics.keys()]) before.add(uri);
+    for (const uri of before) this.publish(uri);
+    const status = this.cluster.status();
+    if (status) void this.connection.sendNotification(ClusterStatusNotification, status);
+  }
+
+  /** A diagnostic on the live document of every live object that is stuck, or terminating for too long. */
+  private stuckLiveDiagnostics(): Map<string, Diagnostic[]> {
+    const out = new Map<string, Diagnostic[]>();
+    const live = this.cluster.current;
+    if (!live || live.inventory.terminating.size === 0) return out;
+    const stuck = findingToDiagnostic(STUCK_PROBE, this.settings);
+    if (!stuck) return out; // stuck-terminating is off
+    for (const item of this.cluster.stuck(this.engineOptions(), this.settings.cluster.stuckAfterMinutes)) {
+      const uri = liveObjectUri(item.object, live.context);
+      const o = live.inventory.objects.get(item.object.uid);
+      const parsed = parseManifestText(renderLiveObject(o, item.object.uid, live.context), uri).objects[0];
+      const range = (parsed && rangeOf(parsed, { kind: 'deletionTimestamp' })) ?? liveObjectLocation(item.object, live.context).range;
+      out.set(uri, [{
+        range,
+        severity: item.kind === 'slow' ? DiagnosticSeverity.Information : stuck.severity,
+        code: 'stuck-terminating',
+        codeDescription: stuck.codeDescription,
+        source: DIAGNOSTIC_SOURCE,
+        message: item.reason,
+      }]);
+    }
+    return out;
+  }
+
+  /** The live findings of some documents (all when `uris` is absent); none when not connected. */
+  private compareLive(uris?: Iterable<string>): void {
+    const view = this.cluster.liveView(this.engineOptions());
+    if (!uris) this.liveFindings.clear();
+    const docs = uris ? [...uris] : [...this.model.documents()].map((d) => d.uri);
+    for (const uri of docs) {
+      const found = view ? compareWithLive(this.model.objectsIn(uri), this.model.inventory, view) : [];
+      if (found.length) this.liveFindings.set(uri, found);
+      else this.liveFindings.delete(uri);
+    }
   }
 
   private publishAll(): void {
@@ -387,6 +501,16 @@ export class KubeGcLensServer {
   private lastStatus = '';
 }
 
+function isLive(uri: string): boolean {
+  return liveUidOf(uri) !== undefined;
+}
+
+/** Only to ask findingToDiagnostic how the user wants stuck-terminating shown (severity, or off). */
+const STUCK_PROBE: Finding = {
+  code: 'stuck-terminating', severity: 'warning', message: '', location: { kind: 'object' }, related: [],
+  object: { apiVersion: '', kind: '', namespace: '', name: '', uid: '' },
+};
+
 function fileOf(uri: string): string | undefined {
   if (!uri.startsWith('file:')) return undefined;
   try {
@@ -407,6 +531,10 @@ export function mergeSettings(raw: Partial<KubeGcLensSettings> | null | undefine
     files: {
       include: strings(r.files?.include, DEFAULT_SETTINGS.files.include),
       exclude: strings(r.files?.exclude, DEFAULT_SETTINGS.files.exclude),
+    },
+    cluster: {
+      stuckAfterMinutes: typeof r.cluster?.stuckAfterMinutes === 'number' && r.cluster.stuckAfterMinutes >= 0
+        ? r.cluster.stuckAfterMinutes : DEFAULT_SETTINGS.cluster.stuckAfterMinutes,
     },
   };
 }

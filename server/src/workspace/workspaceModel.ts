@@ -12,7 +12,7 @@ import { analyzeObject, conflictFindings, cycleFindings, predictedFindings } fro
 import type { Finding } from '../engine/analysis/findingTypes';
 import { rangeOf } from '../engine/analysis/locate';
 import { buildInventory, type Inventory } from '../engine/inventory';
-import type { KubeObject } from '../engine/model';
+import type { KubeObject, Range } from '../engine/model';
 import type { ControllersMode, FinalizerOwnerRule } from '../engine/simulation/types';
 import { parseManifestText, resolveRanges, type LoadProblem } from '../sources/manifests/parseManifest';
 
@@ -316,6 +316,12 @@ export class WorkspaceModel {
     return out;
   }
 }
+
+/** What hovers and code lenses read: the workspace, or the live cluster behind its read-only documents. */
+export type ObjectModel = Pick<WorkspaceModel, 'inventory' | 'objectAt' | 'objectsIn' | 'findingsOf'> & {
+  /** Live objects have no file: where their read-only document shows them. */
+  liveLocation?(o: KubeObject): { uri: string; range: Range } | undefined;
+};
 
 export function contains(r: { start: { line: number; character: number }; end: { line: number; character: number } }, p: { line: number; character: number }): boolean {
   const after = p.line > r.start.line || (p.line === r.start.line && p.character >= r.start.character);

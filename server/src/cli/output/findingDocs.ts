@@ -17,4 +17,8 @@ export const FINDING_DOCS: Record<FindingCode, string> = {
   'finalizer-deadlock': 'Deleting the namespace deletes the controller that removes this finalizer: the namespace hangs in Terminating.',
   'stuck-terminating': 'An object already being deleted that cannot finish.',
   'conflicting-copies': 'The same uid appears twice with different content.',
+  'collected-on-apply': 'Applying the file to the connected cluster gets the object garbage-collected: no owner it names exists there with its uid.',
+  'live-dangling-owner': 'An owner the file names does not exist in the connected cluster with that uid; another owner does, so the GC drops the reference.',
+  'live-terminating': 'The object is being deleted in the connected cluster (with why it cannot finish, if it cannot): applying the file does not stop that.',
+  'live-uid-conflict': 'The object exists in the connected cluster with another uid: the file describes an earlier incarnation.',
 };

@@ -3,6 +3,7 @@
 
 import { describe } from '../../engine/model';
 import type { BlockReason, DeleteRequest, SimulationResult } from '../../engine/simulation/types';
+import { describeCondition } from '../../engine/simulation/namespaceConditions';
 import type { Finding } from '../../engine/analysis/findingTypes';
 import type { Style } from './style';
 import { findingLine } from './checkText';
@@ -73,6 +74,9 @@ export function renderReasons(reasons: BlockReason[], indent: string, lines: str
   reasons.forEach((r, i) => {
     const last = i === reasons.length - 1;
     lines.push(`${indent}${last ? '└─' : '├─'} ${s.yellow(r.type)}: ${r.message}`);
-    if (r.blockedBy?.length && depth < 6) renderReasons(r.blockedBy, indent + (last ? '   ' : '│  '), lines, s, depth + 1);
+    const inner = indent + (last ? '   ' : '│  ');
+    // A Namespace's conditions, as the cluster reported them, before what the simulation leaves in it.
+    for (const c of r.conditions ?? []) lines.push(`${inner}${s.dim('status:')} ${describeCondition(c)}`);
+    if (r.blockedBy?.length && depth < 6) renderReasons(r.blockedBy, inner, lines, s, depth + 1);
   });
 }

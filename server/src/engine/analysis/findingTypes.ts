@@ -18,6 +18,11 @@ export const FINDING_CODES = [
   'finalizer-deadlock',
   'stuck-terminating',
   'conflicting-copies',
+  // Against a connected live cluster (the editor only): what applying the file would meet there.
+  'collected-on-apply',
+  'live-dangling-owner',
+  'live-terminating',
+  'live-uid-conflict',
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];

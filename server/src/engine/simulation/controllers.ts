@@ -9,6 +9,7 @@ import {
 } from '../model';
 import type { ApiServer } from './apiServer';
 import type { FinalizerOwners } from './finalizerOwners';
+import { describeCondition, finalizeBlocker } from './namespaceConditions';
 import type { ObjectStore } from './objectStore';
 import type { Timeline } from './timeline';
 import type { ControllersMode } from './types';
@@ -61,7 +62,8 @@ export class Controllers {
 
   /**
    * The namespace controller: deletes everything in the namespace (Background, every sync, as the
-   * namespaced-resources deleter does), and once nothing is left removes `kubernetes` from spec.finalizers.
+   * namespaced-resources deleter does), and once nothing is left removes `kubernetes` from spec.finalizers,
+   * unless its status says its passes fail on discovery (see namespaceConditions.ts).
    */
   private namespaceController(ns: KubeObject): void {
     if (!(ns.facts.namespaceFinalizers ?? []).includes(NAMESPACE_FINALIZER)) return;
@@ -78,7 +80,14 @@ export class Controllers {
         apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, propagationPolicy: 'Background', preconditions: { uid: o.uid },
       }, `namespace ${ns.name} is being deleted`);
     }
-    if (!this.store.hasObjectsIn(ns.name)) this.api.removeNamespaceFinalizer('namespace-controller', ns.uid, NAMESPACE_FINALIZER, 'all content of the namespace is gone');
+    if (this.store.hasObjectsIn(ns.name)) return;
+    const blocker = finalizeBlocker(ns);
+    if (blocker) {
+      // Its pass ends in the error its status reports: the content goes, the namespace stays.
+      this.timeline.note(`Assumed: Namespace ${ns.name} stays Terminating while its namespace controller keeps reporting ${describeCondition(blocker)}`);
+      return;
+    }
+    this.api.removeNamespaceFinalizer('namespace-controller', ns.uid, NAMESPACE_FINALIZER, 'all content of the namespace is gone');
   }
 
   private finalizerControllers(o: KubeObject): void {

@@ -1,5 +1,6 @@
 // Why an object cannot finish: the chain a user needs to unblock it (finalizer → controller → its state;
-// foreground wait → blocking dependent → its own reason; namespace → remaining content → its reasons).
+// foreground wait → blocking dependent → its own reason; namespace → remaining content → its reasons, with the
+// status conditions its namespace controller reported).
 
 import {
   CRD_CLEANUP_FINALIZER, FOREGROUND_FINALIZER, NAMESPACE_FINALIZER, ORPHAN_FINALIZER, PV_PROTECTION_FINALIZER,
@@ -7,6 +8,7 @@ import {
 } from '../model';
 import { boundClaim, instancesOf, isCore, podsUsingClaim } from './controllers';
 import type { FinalizerOwners } from './finalizerOwners';
+import { describeCondition, finalizeBlocker, heldConditions } from './namespaceConditions';
 import type { GarbageCollector } from './garbageCollector';
 import type { ObjectStore } from './objectStore';
 import type { Timeline } from './timeline';
@@ -155,13 +157,25 @@ export class Explainer {
   }
 
   private namespaceReason(ns: KubeObject, seen: Set<string>, depth: number): BlockReason {
+    // What the cluster's namespace controller last reported, beside what the simulation leaves.
+    const held = heldConditions(ns);
+    const conditions = held.length ? { conditions: held } : {};
     if (this.mode === 'gc') {
       return {
         type: 'namespace-controller', finalizer: NAMESPACE_FINALIZER, controller: 'namespace-controller',
         message: 'spec.finalizers still holds "kubernetes" and no namespace controller runs in --controllers=gc, so its content is never deleted (R11)',
+        ...conditions,
       };
     }
     const left = [...this.store.objectsInNamespace(ns.name)];
+    const blocker = finalizeBlocker(ns);
+    if (left.length === 0 && blocker) {
+      return {
+        type: 'namespace-controller', finalizer: NAMESPACE_FINALIZER, controller: 'namespace-controller',
+        message: `its content is gone, but the namespace controller reports ${describeCondition(blocker)}; each of its passes ends in that error, so it never removes "kubernetes" from spec.finalizers until the failure clears`,
+        ...conditions,
+      };
+    }
     const byResource = new Map<string, number>();
     const finalizers = new Map<string, number>();
     for (const o of left) {
@@ -174,6 +188,7 @@ export class Explainer {
       type: 'namespace-content', finalizer: NAMESPACE_FINALIZER, controller: 'namespace-controller',
       message: `NamespaceContentRemaining: Some resources are remaining: ${remaining || 'none'}` + (fins ? `. NamespaceFinalizersRemaining: Some content in the namespace has finalizers remaining: ${fins}` : ''),
       blockedBy: left.slice(0, MAX_LISTED).map((o) => this.objectReason(o, 'is still in the namespace', seen, depth)),
+      ...conditions,
     };
   }
 

@@ -1,7 +1,7 @@
 // Inputs and outputs of the deletion simulation. These shapes are what `kubectl-gc simulate -o json`
 // prints (README, "JSON contract"), so change them only with a version note.
 
-import type { ObjectIdentity, OwnerReference } from '../model';
+import type { NamespaceCondition, ObjectIdentity, OwnerReference } from '../model';
 
 export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
 
@@ -90,7 +90,8 @@ export type BlockType =
   | 'waiting-for-dependents' // foregroundDeletion held by a blocking dependent
   | 'graceful-termination' // a Pod waiting for a kubelet that does not come
   | 'namespace-content' // a Namespace waiting for its contents to go
-  | 'namespace-controller' // a Namespace whose spec.finalizers nobody processes (strict mode, R11)
+  | 'namespace-controller' // a Namespace whose spec.finalizers nobody processes (strict mode, R11), or whose
+  //                          controller reported a discovery failure and does not finalize it
   | 'unresolvable-owner' // a reference the GC cannot resolve, retried forever (R46)
   | 'invalid-scope'; // a cluster-scoped dependent of a namespaced kind, never collected (R45)
 
@@ -107,6 +108,12 @@ export interface BlockReason {
   step?: number;
   /** Why `object` itself cannot finish. */
   blockedBy?: BlockReason[];
+  /**
+   * A Namespace's reasons (`namespace-content`, `namespace-controller`): the status conditions that hold (status
+   * "True") as the cluster's namespace controller last reported them. Observed, not simulated: what is left at
+   * the end of the simulation is in `message` and `blockedBy`.
+   */
+  conditions?: NamespaceCondition[];
 }
 
 export interface StuckEntry extends ObjectIdentity {

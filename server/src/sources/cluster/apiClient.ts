@@ -65,42 +65,72 @@ export class ApiClient {
 
   /**
    * GET a watch stream: calls `onEvent` for every event, resolves when the server ends the stream (a watch
-   * timeout) and rejects on a transport error or an error status. Aborting the signal ends it quietly.
+   * timeout) and rejects on a transport error or an error status. Aborting the signal ends it quietly. With
+   * `idleMs`, a watch that receives no byte for that long (not even a bookmark, or no answer at all) is presumed
+   * dead, as a TCP connection that died silently would be: it is cut and the promise rejects with reason `Idle`.
    */
-  async watch(path: string, accept: string, onEvent: (e: WatchEvent) => void, signal: AbortSignal): Promise<void> {
-    const res = await this.request(path, accept, signal, true);
-    if ((res.statusCode ?? 0) >= 400) throw statusError(res.statusCode ?? 0, await readBody(res, this.stats), path);
-    await new Promise<void>((resolve, reject) => {
-      let pending = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        this.stats.bytes += Buffer.byteLength(chunk);
-        pending += chunk;
-        let nl: number;
-        while ((nl = pending.indexOf('\n')) >= 0) {
-          const line = pending.slice(0, nl).trim();
-          pending = pending.slice(nl + 1);
-          if (!line) continue;
-          let event: WatchEvent;
-          try {
-            event = JSON.parse(line) as WatchEvent;
-          } catch {
-            res.destroy(new ApiError(0, 'BadResponse', `a watch event from GET ${path} is not JSON`, path));
-            return;
+  async watch(path: string, accept: string, onEvent: (e: WatchEvent) => void, signal: AbortSignal, idleMs = 0): Promise<void> {
+    // This request's own signal: the caller's abort, or the idle timer.
+    const own = new AbortController();
+    const forward = () => own.abort();
+    if (signal.aborted) own.abort();
+    else signal.addEventListener('abort', forward, { once: true });
+    let idle = false;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      if (idleMs <= 0) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        idle = true;
+        own.abort();
+      }, idleMs);
+    };
+    const idleError = () => new ApiError(0, 'Idle', `the watch ${path} received nothing for ${Math.round(idleMs / 1000)} s, so its connection is presumed dead`, path);
+    const dropped = () => new ApiError(0, 'ConnectionDropped', `the watch ${path} was cut off`, path);
+    try {
+      arm();
+      const res = await this.request(path, accept, own.signal, true);
+      if ((res.statusCode ?? 0) >= 400) throw statusError(res.statusCode ?? 0, await readBody(res, this.stats), path);
+      arm();
+      await new Promise<void>((resolve, reject) => {
+        let pending = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          arm();
+          this.stats.bytes += Buffer.byteLength(chunk);
+          pending += chunk;
+          let nl: number;
+          while ((nl = pending.indexOf('\n')) >= 0) {
+            const line = pending.slice(0, nl).trim();
+            pending = pending.slice(nl + 1);
+            if (!line) continue;
+            let event: WatchEvent;
+            try {
+              event = JSON.parse(line) as WatchEvent;
+            } catch {
+              res.destroy(new ApiError(0, 'BadResponse', `a watch event from GET ${path} is not JSON`, path));
+              return;
+            }
+            try {
+              onEvent(event);
+            } catch (e) {
+              res.destroy(e instanceof Error ? e : new Error(String(e)));
+              return;
+            }
           }
-          try {
-            onEvent(event);
-          } catch (e) {
-            res.destroy(e instanceof Error ? e : new Error(String(e)));
-            return;
-          }
-        }
+        });
+        res.on('end', () => resolve());
+        res.on('aborted', () => reject(idle ? idleError() : dropped()));
+        res.on('error', (e) => reject(idle ? idleError() : signal.aborted ? abortError(path) : transportError(e, path)));
+        res.on('close', () => (idle ? reject(idleError()) : signal.aborted || res.complete ? resolve() : reject(dropped())));
       });
-      res.on('end', () => resolve());
-      res.on('aborted', () => reject(new ApiError(0, 'ConnectionDropped', `the watch ${path} was cut off`, path)));
-      res.on('error', (e) => reject(signal.aborted ? abortError(path) : transportError(e, path)));
-      res.on('close', () => (signal.aborted ? resolve() : res.complete ? resolve() : reject(new ApiError(0, 'ConnectionDropped', `the watch ${path} was cut off`, path))));
-    });
+    } catch (e) {
+      if (idle) throw idleError();
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', forward);
+    }
   }
 
   /** Ends every request in flight and the kept-alive connections. */

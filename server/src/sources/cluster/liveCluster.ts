@@ -5,10 +5,11 @@
 
 import { Inventory } from '../../engine/inventory';
 import { KindRegistry } from '../../engine/kinds/kindRegistry';
-import type { KubeObject } from '../../engine/model';
+import type { KubeObject, ObjectFacts } from '../../engine/model';
 import { ACCEPT_JSON, ACCEPT_METADATA_LIST, ApiClient, type ApiError } from './apiClient';
 import { discover, type DiscoveredResource, type DiscoveryFailure } from './discovery';
 import type { ClusterTarget } from './kubeconfig';
+import { lastingPodFacts, podReadNote, readPods } from './podSpecs';
 import { Reflector, type ReflectorOptions, type ReflectorState } from './reflector';
 import { toKubeObject } from './toKubeObject';
 
@@ -44,6 +45,8 @@ export interface LiveStatus {
   problems: LiveProblem[];
   requests: number;
   bytes: number;
+  /** Bumped on every change to the live graph: a client refreshes what it shows when it changes. */
+  version: number;
   /** Set when the connection failed as a whole (discovery unreachable). */
   error?: string;
 }
@@ -82,6 +85,10 @@ export class LiveCluster {
   private discoveryFailures: DiscoveryFailure[] = [];
   private readonly abort = new AbortController();
   private rediscoverTimer: NodeJS.Timeout | undefined;
+  /** What learnKind registered per group/kind, so a rediscovery registers only what changed. */
+  private readonly learned = new Map<string, string>();
+  /** uid → the facts of a Pod read in full (readPodSpecs) that no update can change; see podSpecs.ts. */
+  private readonly podFacts = new Map<string, ObjectFacts>();
   private state: SyncState = 'connecting';
   private fatal: string | undefined;
   private lastStatusJson = '';
@@ -148,7 +155,32 @@ export class LiveCluster {
       problems,
       requests: this.client.stats.requests,
       bytes: this.client.stats.bytes,
+      version: this.version,
       ...(this.fatal ? { error: this.fatal } : {}),
+    };
+  }
+
+  /** The kubeconfig context this connection reads. */
+  get context(): string {
+    return this.opts.target.context;
+  }
+
+  /**
+   * A snapshot of what is known completely: `covers(group, kind, namespace)` is true when that kind is listed
+   * there (cluster-wide, or in that namespace) and its last LIST succeeded. Absence proves nothing elsewhere.
+   */
+  coverage(): (group: string, kind: string, namespace: string) => boolean {
+    const listed = new Map<string, Set<string | undefined>>();
+    for (const r of this.running.values()) {
+      if (!r.reflector.synced) continue;
+      const key = `${r.reflector.resource.group}/${r.reflector.resource.kind}`;
+      let scopes = listed.get(key);
+      if (!scopes) listed.set(key, (scopes = new Set()));
+      scopes.add(r.reflector.namespace);
+    }
+    return (group, kind, namespace) => {
+      const scopes = listed.get(`${group}/${kind}`);
+      return scopes !== undefined && (scopes.has(undefined) || scopes.has(namespace));
     };
   }
 
@@ -211,7 +243,13 @@ export class LiveCluster {
     const objects = new Map<string, KubeObject>();
     const abort = new AbortController();
     const context = this.opts.target.context;
-    const convert = (item: Record<string, unknown>) => toKubeObject(item, resource, metadataOnly, context);
+    const isPods = resource.group === '' && resource.resource === 'pods';
+    const convert = (item: Record<string, unknown>) => {
+      const o = toKubeObject(item, resource, metadataOnly, context);
+      // A metadata-only copy of a Pod read in full keeps what cannot have changed; the rest is unknown again.
+      const kept = o && isPods && o.facts.specUnread ? this.podFacts.get(o.uid) : undefined;
+      return kept && o ? { ...o, facts: { ...o.facts, ...kept } } : o;
+    };
     const reflector = new Reflector(this.client, resource, namespace, {
       replace: (items) => {
         const seen = new Set<string>();
@@ -224,6 +262,7 @@ export class LiveCluster {
         for (const uid of [...objects.keys()]) {
           if (seen.has(uid)) continue;
           objects.delete(uid);
+          this.podFacts.delete(uid);
           this.inventory.remove(uid);
         }
         this.changed();
@@ -232,6 +271,7 @@ export class LiveCluster {
         const o = convert(item);
         if (!o) return;
         if (type === 'DELETED') {
+          this.podFacts.delete(o.uid);
           if (objects.delete(o.uid)) this.inventory.remove(o.uid);
         } else {
           this.put(objects, o);
@@ -258,12 +298,53 @@ export class LiveCluster {
     this.inventory.upsert(this.inventory.normalize(o));
   }
 
-  /** Custom and aggregated kinds are served as discovery says (built-in ones are already known). */
+  /**
+   * Custom and aggregated kinds are served as discovery says (built-in ones are already known). Registered again
+   * only when that changed: each registration makes the inventory resolve every kind anew.
+   */
   private learnKind(r: DiscoveredResource, versions: string[]): void {
-    this.inventory.kinds.addCrd({
+    const crd = {
       group: r.group, kind: r.kind, plural: r.resource, singular: r.singular, shortNames: r.shortNames,
       namespaced: r.namespaced, servedVersions: versions.includes(r.version) ? [r.version, ...versions.filter((v) => v !== r.version)] : [r.version],
-    });
+    };
+    const key = `${r.group}/${r.kind}`;
+    const signature = JSON.stringify(crd);
+    if (this.learned.get(key) === signature) return;
+    this.learned.set(key, signature);
+    this.inventory.kinds.addCrd(crd);
+  }
+
+  /**
+   * Reads the Pods of these namespaces in full (GET, paginated) and gives their live copies the facts that a
+   * metadata-only LIST leaves unknown (claimNames, nodeName, phase, grace period, images); see podSpecs.ts.
+   * Only Pods the live graph holds are updated (their metadata stays the watch's), so the graph still equals
+   * the server's. Returns an "incomplete" sentence per namespace that could not be read.
+   */
+  async readPodSpecs(namespaces: string[], signal: AbortSignal = this.abort.signal): Promise<string[]> {
+    const runs = [...this.running.values()].filter((r) => r.reflector.resource.group === '' && r.reflector.resource.resource === 'pods');
+    if (!namespaces.length || !runs.length) return [];
+    const pods = runs[0].reflector.resource;
+    const reads = await readPods(this.client, pods, namespaces, signal);
+    const notes: string[] = [];
+    let updated = 0;
+    for (const read of reads) {
+      if ('error' in read) {
+        notes.push(podReadNote(read.namespace, read.error));
+        continue;
+      }
+      for (const item of read.items) {
+        const full = toKubeObject(item, pods, false, this.opts.target.context);
+        const run = full && runs.find((r) => r.objects.has(full.uid));
+        const current = full && this.inventory.objects.get(full.uid);
+        // Gone since, or not seen yet: the watch decides what exists.
+        if (!full || !run || !current) continue;
+        this.podFacts.set(full.uid, lastingPodFacts(full.facts));
+        this.put(run.objects, { ...current, facts: full.facts });
+        updated++;
+      }
+    }
+    if (updated) this.changed();
+    return notes;
   }
 
   private changed(): void {

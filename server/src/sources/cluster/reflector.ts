@@ -1,7 +1,8 @@
 // One resource kept current the way client-go's reflector does it: a paginated LIST (metadata only unless asked
 // otherwise), then a WATCH from the list's resourceVersion with bookmarks. A 410 Gone (an expired continue
 // token, or a watch from a compacted resourceVersion) relists; a dropped or ended watch resumes from the
-// last resourceVersion seen, after a backoff when it failed. Every LIST replaces what the reflector had, so
+// last resourceVersion seen, after a backoff when it failed; a watch silent for longer than its timeout allows (a
+// connection that died unnoticed) is cut and resumed the same way. Every LIST replaces what the reflector had, so
 // after any fault the consumer holds exactly the server's state: nothing lost, nothing left over.
 
 import { ApiError, type ApiClient, type WatchEvent } from './apiClient';
@@ -28,11 +29,16 @@ export interface ReflectorOptions {
   forbiddenRetryMs?: number;
   /** Server-side watch timeout, as client-go picks one between 5 and 10 minutes (s). */
   watchTimeoutSeconds?: number;
+  /**
+   * A watch that receives nothing (not even a bookmark) for its timeout plus this long is presumed dead (a
+   * connection that died without the server or the network saying so): it is cut and resumed (ms).
+   */
+  watchIdleMarginMs?: number;
   /** false: LIST once and stop (a one-shot reading, as the CLI needs). */
   watch?: boolean;
 }
 
-const DEFAULTS = { pageSize: 500, backoffMs: { initial: 800, max: 30_000 }, forbiddenRetryMs: 5 * 60_000 };
+const DEFAULTS = { pageSize: 500, backoffMs: { initial: 800, max: 30_000 }, forbiddenRetryMs: 5 * 60_000, watchIdleMarginMs: 30_000 };
 
 export class Reflector {
   state: ReflectorState = 'pending';
@@ -41,6 +47,8 @@ export class Reflector {
   resourceVersion = '';
   lists = 0;
   watches = 0;
+  /** Watches cut because nothing arrived for longer than their timeout allows. */
+  idleWatches = 0;
   /** The last LIST succeeded: what the consumer holds is this resource's state (kept current while watching). */
   synced = false;
   private readonly opts: Required<ReflectorOptions>;
@@ -58,6 +66,7 @@ export class Reflector {
       backoffMs: opts.backoffMs ?? DEFAULTS.backoffMs,
       forbiddenRetryMs: opts.forbiddenRetryMs ?? DEFAULTS.forbiddenRetryMs,
       watchTimeoutSeconds: opts.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300),
+      watchIdleMarginMs: opts.watchIdleMarginMs ?? DEFAULTS.watchIdleMarginMs,
       accept: opts.accept,
       watch: opts.watch ?? true,
     };
@@ -103,7 +112,8 @@ export class Reflector {
         this.setState('watching');
         const progressed = await this.watch(signal);
         if (progressed) delay = this.opts.backoffMs.initial;
-        // The server ended the watch (its timeout): resume from where it stopped, at once.
+        // The server ended the watch (its timeout), or it went silent for too long: resume from where it stopped,
+        // at once (if the server is really gone, that watch fails and the backoff starts).
         continue;
       } catch (e) {
         if (signal.aborted) return;
@@ -160,6 +170,8 @@ export class Reflector {
     /** An ERROR event (410 Gone after compaction…): the server ends the stream after it. */
     let failure: ApiError | undefined;
     this.watches++;
+    // The server ends the watch at timeoutSeconds and sends bookmarks meanwhile: silence beyond that is a dead connection.
+    const idleMs = this.opts.watchTimeoutSeconds * 1000 + this.opts.watchIdleMarginMs;
     try {
       await this.client.watch(`${this.path}?${q}`, this.opts.accept, (e: WatchEvent) => {
         if (failure) return;
@@ -173,8 +185,12 @@ export class Reflector {
         progressed = true;
         if (e.type === 'BOOKMARK') return;
         if (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED') this.handlers.event(e.type, e.object);
-      }, signal);
+      }, signal, idleMs);
     } catch (e) {
+      if (!failure && e instanceof ApiError && e.reason === 'Idle' && !signal.aborted) {
+        this.idleWatches++;
+        return progressed;
+      }
       if (!failure) throw e;
     }
     if (failure) throw failure;

@@ -11,10 +11,11 @@ import { apiVersionOf, type DiscoveredResource } from './discovery';
 export const LIVE_SOURCE_PREFIX = 'cluster:';
 
 export function toKubeObject(item: Record<string, unknown>, resource: DiscoveredResource, metadataOnly: boolean, context: string): KubeObject | undefined {
-  // A PartialObjectMetadata says meta.k8s.io/v1 PartialObjectMetadata; the resource says what it really is.
-  const value = metadataOnly || !item.kind || !item.apiVersion
+  // A PartialObjectMetadata says meta.k8s.io/v1 PartialObjectMetadata; the resource says what it really is. The
+  // items of a full LIST of a built-in resource carry no apiVersion or kind (only the list does): the resource's.
+  const value = metadataOnly
     ? { apiVersion: apiVersionOf(resource), kind: resource.kind, metadata: item.metadata }
-    : item;
+    : !item.kind || !item.apiVersion ? { ...item, apiVersion: apiVersionOf(resource), kind: resource.kind } : item;
   let o = fastObject(value);
   if (!o) {
     const ex = new Extractor(plainReader, LIVE_SOURCE_PREFIX + context, fastObject);

@@ -3,7 +3,7 @@
 // those paths are visited. Works on any Reader (plain JSON values or YAML nodes); problems carry the node
 // (YAML, for its range) and the path from the document root (JSON, located later by the scanner).
 
-import { splitApiVersion, type CrdFacts, type KubeObject, type ObjectFacts, type OwnerReference } from '../../engine/model';
+import { splitApiVersion, type CrdFacts, type KubeObject, type NamespaceCondition, type ObjectFacts, type OwnerReference } from '../../engine/model';
 import type { LoadProblemCode } from './parseManifest';
 import { builtinApiVersion, inferFromPath, inferFromSelfLink, listElementKind, type InferredType } from './inferKind';
 import { formatPath, typeName, type Path, type Reader, type ValueKind } from './reader';
@@ -375,6 +375,8 @@ export class Extractor<N> {
           const fins = spec !== undefined ? this.strList(ctx, spec, ['spec'], 'finalizers', W) : undefined;
           if (fins) facts.namespaceFinalizers = fins;
           this.phase(ctx, n, facts);
+          const conditions = this.namespaceConditions(ctx, n);
+          if (conditions?.length) facts.namespaceConditions = conditions;
           break;
         }
         case 'PersistentVolumeClaim': {
@@ -419,6 +421,31 @@ export class Extractor<N> {
     const status = this.map(ctx, n, [], 'status', 'warning');
     const phase = status !== undefined ? this.str(ctx, status, ['status'], 'phase', 'warning') : undefined;
     if (phase !== undefined) facts.phase = phase;
+  }
+
+  /** status.conditions of a Namespace: entries without a string type and status are left out. */
+  private namespaceConditions(ctx: ObjCtx<N>, n: N): NamespaceCondition[] | undefined {
+    const W = 'warning' as const;
+    const status = this.map(ctx, n, [], 'status', W);
+    const list = status !== undefined ? this.list(ctx, status, ['status'], 'conditions', W) : undefined;
+    if (!list) return undefined;
+    const out: NamespaceCondition[] = [];
+    list.forEach((c, i) => {
+      if (this.r.kind(c) !== 'map') return;
+      const P = ['status', 'conditions', i];
+      const type = this.str(ctx, c, P, 'type', W);
+      const st = this.str(ctx, c, P, 'status', W);
+      const reason = this.str(ctx, c, P, 'reason', W);
+      const message = this.str(ctx, c, P, 'message', W);
+      const since = this.str(ctx, c, P, 'lastTransitionTime', W);
+      if (type === undefined || st === undefined) return;
+      const condition: NamespaceCondition = { type, status: st };
+      if (reason !== undefined) condition.reason = reason;
+      if (message !== undefined) condition.message = message;
+      if (since !== undefined) condition.lastTransitionTime = since;
+      out.push(condition);
+    });
+    return out;
   }
 
   private claimNames(ctx: ObjCtx<N>, spec: N): string[] {

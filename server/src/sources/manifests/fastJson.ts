@@ -4,7 +4,7 @@
 // says what is wrong. For every object it accepts, it returns exactly what the Extractor would (a test checks
 // this over the real corpus), so it only changes how fast the common case is.
 
-import type { KubeObject, ObjectFacts, OwnerReference } from '../../engine/model';
+import type { KubeObject, NamespaceCondition, ObjectFacts, OwnerReference } from '../../engine/model';
 import { newKubeObject, WORKLOAD_GROUPS } from './extract';
 
 type Obj = Record<string, unknown>;
@@ -145,7 +145,7 @@ function fastFacts(v: Obj, apiVersion: string, kind: string): ObjectFacts | unde
           if (fins === BAIL) return undefined;
           if (fins) facts.namespaceFinalizers = fins;
         }
-        return phase(v, facts) ? facts : undefined;
+        return phase(v, facts) && namespaceConditions(v, facts) ? facts : undefined;
       }
       case 'PersistentVolumeClaim': {
         const spec = optObj(v.spec);
@@ -221,5 +221,29 @@ function phase(v: Obj, facts: ObjectFacts): boolean {
   const p = optStr(status.phase);
   if (p === BAIL) return false;
   if (p !== undefined) facts.phase = p;
+  return true;
+}
+
+function namespaceConditions(v: Obj, facts: ObjectFacts): boolean {
+  const status = v.status;
+  if (!isObj(status) || nullish(status.conditions)) return true; // phase() has bailed on a status of the wrong type
+  if (!Array.isArray(status.conditions)) return false;
+  const out: NamespaceCondition[] = [];
+  for (const c of status.conditions) {
+    if (!isObj(c)) continue;
+    const type = optStr(c.type);
+    const st = optStr(c.status);
+    const reason = optStr(c.reason);
+    const message = optStr(c.message);
+    const since = optStr(c.lastTransitionTime);
+    if (type === BAIL || st === BAIL || reason === BAIL || message === BAIL || since === BAIL) return false;
+    if (type === undefined || st === undefined) continue;
+    const condition: NamespaceCondition = { type, status: st };
+    if (reason !== undefined) condition.reason = reason;
+    if (message !== undefined) condition.message = message;
+    if (since !== undefined) condition.lastTransitionTime = since;
+    out.push(condition);
+  }
+  if (out.length) facts.namespaceConditions = out;
   return true;
 }

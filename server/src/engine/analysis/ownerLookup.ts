@@ -3,9 +3,9 @@
 // the dependent's namespace (namespaced kinds) or cluster-wide, and only then compare the uid. The uid alone
 // never finds an owner. Index lookups only: no scan of the inventory.
 
-import type { Inventory } from '../engine/inventory';
-import type { KindInfo } from '../engine/kinds/kindRegistry';
-import type { KubeObject, OwnerReference } from '../engine/model';
+import type { Inventory } from '../inventory';
+import type { KindInfo } from '../kinds/kindRegistry';
+import type { KubeObject, OwnerReference } from '../model';
 
 export type OwnerLookup =
   /** The GC resolves the reference: same kind and name where it looks, same uid. */

@@ -1,0 +1,641 @@
+// The live-cluster report (`npm run bench` runs it after the engine report unless --no-cluster; alone:
+// `node --expose-gc dist/clusterBench.js`). A generated cluster of 100,000 objects over 50 resource types
+// (bench/clusterObjects.ts) is loaded into the Kubernetes API test server (test/kubeApiServer), which runs in a
+// child process of its own (HTTPS on loopback, bearer token), so that this process's time and memory are only the
+// client's. Measured against the issue's goals:
+//   - bytes and time to a complete graph: our path (LiveCluster: discovery, metadata-only paginated LISTs, watches
+//     started) against the peers' path (kubectl-tree's: a full LIST of every resource type, parsed and built into
+//     the same engine graph), in alternating pairs after a warm-up pair; ratios of the medians (goals ≤ 1/5 the
+//     bytes, ≤ 1/3 the time),
+//   - the language server's RSS once connected to that cluster (dist/server.js --stdio, an empty workspace,
+//     kubeGcLens/cluster/connect; goal ≤ 300 MB),
+//   - a burst of 10,000 watch events (Pods and ReplicaSets modified, Pods added at once by the server) applied to a
+//     watching LiveCluster: time from the burst's start to the last event applied, and events/s.
+// A report, not a test: it prints figures and exits 0 whether goals are met or not; 2 if something throws.
+// Options: --objects=N --seed=N --runs=N (timed pairs) --bursts=N --burst-events=N --no-lsp-rss
+
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createProtocolConnection, StreamMessageReader, StreamMessageWriter,
+} from 'vscode-languageserver-protocol/node';
+import {
+  CodeLensRefreshRequest, ConfigurationRequest, DiagnosticRefreshRequest, ExitNotification, InitializedNotification, InitializeRequest,
+  RegistrationRequest, ShutdownRequest, WorkDoneProgressCreateRequest,
+} from 'vscode-languageserver-protocol';
+import { buildInventory, type Inventory } from '../server/src/engine/inventory';
+import type { KubeObject } from '../server/src/engine/model';
+import { ClusterConnectRequest, StatusNotification, type ServerStatus } from '../server/src/protocol';
+import { ACCEPT_JSON, ApiClient } from '../server/src/sources/cluster/apiClient';
+import { collectionPath, discover, forEachLimited } from '../server/src/sources/cluster/discovery';
+import { resolveTarget } from '../server/src/sources/cluster/kubeconfig';
+import { LiveCluster } from '../server/src/sources/cluster/liveCluster';
+import { toKubeObject } from '../server/src/sources/cluster/toKubeObject';
+import { startKubeApiServer, type KubeApiServer } from '../test/kubeApiServer/kubeApiServer';
+import { generateBenchCluster } from './clusterObjects';
+import type { ListItem } from './generateCluster';
+
+const GOAL_BYTES_RATIO = 1 / 5;
+const GOAL_TIME_RATIO = 1 / 3;
+const GOAL_SERVER_RSS_MB = 300;
+
+/** The peers' path lists with the same page size (kubectl's --chunk-size default) and as many LISTs in flight as ours. */
+const PAGE_SIZE = 500;
+const CONCURRENCY = 6;
+const TOKEN = 'kube-gc-lens-bench';
+const BURST_LABEL = 'bench.kube-gc-lens.dev/burst';
+const SERVER_CHILD = '--api-server-child';
+
+// ---------------------------------------------------------------------------------------------------
+// Output and statistics (as bench/main.ts prints them)
+
+const out = (line = ''): void => {
+  process.stdout.write(line + '\n');
+};
+const gc: () => void = typeof globalThis.gc === 'function' ? () => globalThis.gc!() : () => undefined;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const int = (n: number): string => Math.round(n).toLocaleString('en-US');
+const ms = (n: number): string => (n >= 100 ? `${int(n)} ms` : `${n.toFixed(1)} ms`);
+const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+const mib = (bytes: number): string => `${int(bytes / 2 ** 20)} MB`;
+
+function table(rows: string[][], header: string[]): void {
+  const all = [header, ...rows];
+  const widths = header.map((_, c) => Math.max(...all.map((r) => (r[c] ?? '').length)));
+  const line = (r: string[]) => '  ' + r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]))).join('   ').trimEnd();
+  out(line(header));
+  out('  ' + widths.map((w) => '-'.repeat(w)).join('   '));
+  for (const r of rows) out(line(r));
+}
+
+interface Row { figure: string; value: string; goal: string; result: 'PASS' | 'MISS' | 'info' }
+
+interface Options { objects: number; seed: number; runs: number; bursts: number; burstEvents: number; lspRss: boolean }
+
+function parseArgs(argv: string[]): Options {
+  const o: Options = { objects: 100_000, seed: 20250601, runs: 3, bursts: 3, burstEvents: 10_000, lspRss: true };
+  for (const a of argv) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
+    if (!m) throw new Error(`unknown argument ${a}`);
+    const [, key, value] = m;
+    const num = () => {
+      const n = Number(value);
+      if (!Number.isFinite(n) || n <= 0) throw new Error(`--${key} needs a positive number`);
+      return Math.floor(n);
+    };
+    if (key === 'objects') o.objects = Math.max(5_000, num());
+    else if (key === 'seed') o.seed = num();
+    else if (key === 'runs') o.runs = num();
+    else if (key === 'bursts') o.bursts = num();
+    else if (key === 'burst-events') o.burstEvents = Math.max(10, num());
+    else if (key === 'no-lsp-rss') o.lspRss = false;
+    else throw new Error(`unknown option --${key} (options: --objects=N --seed=N --runs=N --bursts=N --burst-events=N --no-lsp-rss)`);
+  }
+  return o;
+}
+
+/** Peak and current resident memory of a process (Linux /proc). */
+function procMemory(pid: number | undefined): { peak: number; rss: number } | undefined {
+  try {
+    const s = readFileSync(`/proc/${pid ?? 'self'}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(s)?.[1] ?? NaN) * 1024;
+    return { peak: kb('VmHWM'), rss: kb('VmRSS') };
+  } catch {
+    return undefined;
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, msLimit: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${msLimit / 1000} s waiting for ${what}`)), msLimit);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The API test server's process: generates the cluster, serves it, answers the client's requests over IPC.
+
+interface Ready {
+  url: string;
+  kubeconfig: string;
+  objects: number;
+  countsByResource: Record<string, number>;
+  ownerReferences: number;
+  generateMs: number;
+  loadMs: number;
+}
+
+/** Response bytes the server sent since the last reset, by what was asked. */
+interface Traffic {
+  bytes: number;
+  requests: number;
+  metadataList: number;
+  fullList: number;
+  /** Full LISTs of the kinds LiveCluster lists in full (by resource). */
+  fullByResource: Record<string, number>;
+  watch: number;
+  discovery: number;
+  verbs: Record<string, number>;
+  /** The server process's CPU time since the reset. */
+  cpuMs: number;
+}
+
+interface BurstPlan { modified: string[]; added: number; events: number }
+
+type Request =
+  | { id: number; op: 'reset' | 'traffic' | 'memory' | 'burst' | 'close' }
+  | { id: number; op: 'prepare-burst'; seq: number; events: number };
+
+async function apiServerChild(objects: number, seed: number): Promise<void> {
+  const send = (m: unknown) => process.send!(m);
+  let t = performance.now();
+  const cluster = generateBenchCluster({ objects, seed });
+  const generateMs = performance.now() - t;
+  const server: KubeApiServer = await startKubeApiServer({ token: TOKEN, watchBookmarkIntervalMs: 1000 });
+  t = performance.now();
+  server.addMany(cluster.items as unknown as Record<string, unknown>[]);
+  const loadMs = performance.now() - t;
+  const dir = mkdtempSync(join(tmpdir(), 'kube-gc-cluster-bench-'));
+  const kubeconfig = server.writeKubeconfig(dir);
+  // Kept for the bursts; the rest of the generated objects can go.
+  const pods = cluster.items.filter((i) => i.kind === 'Pod');
+  const replicaSets = cluster.items.filter((i) => i.kind === 'ReplicaSet');
+  const ready: Ready = {
+    url: server.url, kubeconfig, objects: cluster.items.length, countsByResource: cluster.countsByResource,
+    ownerReferences: cluster.ownerReferences, generateMs, loadMs,
+  };
+  cluster.items.length = 0;
+  let burst: Record<string, unknown>[] = [];
+  let burstAdds = 0;
+  let cpuAtReset = process.cpuUsage();
+
+  process.on('message', (m: Request) => {
+    const reply = (body: object = {}) => send({ id: m.id, ...body });
+    try {
+      switch (m.op) {
+        case 'reset':
+          server.resetLog();
+          cpuAtReset = process.cpuUsage();
+          return reply();
+        case 'traffic': {
+          const cpu = process.cpuUsage(cpuAtReset);
+          const tr: Traffic = {
+            bytes: server.bytesSent(), requests: server.requests.length, metadataList: 0, fullList: 0, fullByResource: {}, watch: 0, discovery: 0,
+            verbs: server.countByVerb(), cpuMs: (cpu.user + cpu.system) / 1000,
+          };
+          for (const r of server.requests) {
+            if (r.verb === 'list' && r.accept.includes('PartialObjectMetadata')) tr.metadataList += r.bytes;
+            else if (r.verb === 'list') {
+              tr.fullList += r.bytes;
+              const key = r.group ? `${r.resource}.${r.group}` : String(r.resource);
+              tr.fullByResource[key] = (tr.fullByResource[key] ?? 0) + r.bytes;
+            } else if (r.verb === 'watch') tr.watch += r.bytes;
+            else if (r.verb === 'discovery') tr.discovery += r.bytes;
+          }
+          return reply(tr);
+        }
+        case 'memory':
+          return reply({ memory: procMemory(undefined) });
+        case 'prepare-burst': {
+          // Pods modified (a label, as a rollout or a controller's relabelling does), ReplicaSets modified, new Pods
+          // owned by ReplicaSets: 80 / 10 / 10 of the events. A different slice of Pods each time.
+          const addN = Math.floor(m.events / 10);
+          const rsN = Math.min(replicaSets.length, Math.floor(m.events / 10));
+          const podN = m.events - addN - rsN;
+          if (podN > pods.length) throw new Error(`a burst of ${m.events} events needs ${podN} Pods; the cluster has ${pods.length}`);
+          const relabel = (o: ListItem) => ({ ...o, metadata: { ...o.metadata, labels: { ...o.metadata.labels, [BURST_LABEL]: String(m.seq) } } });
+          burst = [];
+          const modified: string[] = [];
+          const start = (m.seq * podN) % pods.length;
+          for (let i = 0; i < podN; i++) {
+            const p = pods[(start + i) % pods.length];
+            burst.push(relabel(p));
+            modified.push(p.metadata.uid);
+          }
+          for (let i = 0; i < rsN; i++) {
+            const rs = replicaSets[(m.seq * rsN + i) % replicaSets.length];
+            burst.push(relabel(rs));
+            modified.push(rs.metadata.uid);
+          }
+          burstAdds = addN;
+          for (let i = 0; i < addN; i++) {
+            const rs = replicaSets[(i * 7) % replicaSets.length];
+            const template = pods[i % pods.length];
+            burst.push({
+              ...template,
+              metadata: {
+                generateName: `${rs.metadata.name}-`, labels: { ...rs.metadata.labels, [BURST_LABEL]: String(m.seq) },
+                name: `${rs.metadata.name}-b${m.seq}x${i}`, namespace: rs.metadata.namespace, uid: randomUUID(),
+                ownerReferences: [{ apiVersion: 'apps/v1', blockOwnerDeletion: true, controller: true, kind: 'ReplicaSet', name: rs.metadata.name, uid: rs.metadata.uid }],
+              },
+            });
+          }
+          const plan: BurstPlan = { modified, added: addN, events: burst.length };
+          return reply(plan);
+        }
+        case 'burst': {
+          const t0 = performance.now();
+          const adds = burst.length - burstAdds;
+          for (let i = 0; i < burst.length; i++) {
+            if (i < adds) server.update(burst[i]);
+            else server.add(burst[i]);
+          }
+          const emitMs = performance.now() - t0;
+          burst = [];
+          return reply({ emitMs });
+        }
+        case 'close':
+          void server.close().then(() => {
+            rmSync(dir, { recursive: true, force: true });
+            reply();
+            process.exit(0);
+          });
+          return;
+      }
+    } catch (e) {
+      send({ id: m.id, error: e instanceof Error ? e.stack ?? e.message : String(e) });
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+  send({ id: 0, ready });
+}
+
+/** The client's handle on the API server process. */
+class ApiServerProcess {
+  private readonly proc: ChildProcess;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: Record<string, unknown>) => void; reject: (e: Error) => void }>();
+  readonly ready: Promise<Ready>;
+  private stderr = '';
+
+  constructor(objects: number, seed: number) {
+    // Its own heap limit: the generated objects, the stored copies and their cached JSON.
+    this.proc = fork(process.argv[1], [SERVER_CHILD, String(objects), String(seed)], {
+      execArgv: ['--max-old-space-size=8192'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    this.proc.stderr!.on('data', (d) => { this.stderr = (this.stderr + String(d)).slice(-4000); });
+    this.ready = new Promise((resolve, reject) => {
+      this.pending.set(0, { resolve: (v) => resolve(v.ready as Ready), reject });
+    });
+    this.proc.on('message', (m: { id: number; error?: string }) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (m.error) p.reject(new Error(`API server process: ${m.error}`));
+      else p.resolve(m as unknown as Record<string, unknown>);
+    });
+    this.proc.on('exit', (code, signal) => {
+      for (const p of this.pending.values()) p.reject(new Error(`the API server process exited (${signal ?? code})${this.stderr ? `: ${this.stderr.trim()}` : ''}`));
+      this.pending.clear();
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.proc.pid;
+  }
+
+  request<T>(op: Request['op'], args: Record<string, unknown> = {}): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: (v) => resolve(v as T), reject });
+      this.proc.send({ id, op, ...args });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
+    await withTimeout(this.request('close'), 10_000, 'the API server to close').catch(() => this.proc.kill());
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The two paths
+
+interface PathRun {
+  ms: number;
+  /** This process's CPU time for the run (user + system). */
+  cpuMs: number;
+  /** Response body bytes received (the client's count). */
+  bytes: number;
+  requests: number;
+  objects: number;
+  ownerReferences: number;
+  traffic: Traffic;
+  /** Kept only when the caller compares the two graphs. */
+  inventory?: Inventory;
+}
+
+const edges = (inv: Inventory) => {
+  let n = 0;
+  for (const o of inv.objects.values()) n += o.ownerReferences.length;
+  return n;
+};
+
+/** Ours: LiveCluster as the editor and the CLI use it (discovery, metadata-only LISTs, watches started). */
+async function ourPath(api: ApiServerProcess, kubeconfig: string, keep: boolean): Promise<PathRun> {
+  await api.request('reset');
+  gc();
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const target = resolveTarget({ kubeconfig, allowExec: false });
+  const live = new LiveCluster({ target, rediscoverMs: 0, concurrency: CONCURRENCY });
+  await live.start();
+  const elapsed = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
+  const traffic = await api.request<Traffic>('traffic');
+  const status = live.status();
+  if (status.problems.length) throw new Error(`the live cluster reports problems: ${JSON.stringify(status.problems.slice(0, 3))}`);
+  const run: PathRun = {
+    ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, bytes: live.client.stats.bytes, requests: live.client.stats.requests, objects: live.inventory.objects.size,
+    ownerReferences: edges(live.inventory), traffic, ...(keep ? { inventory: live.inventory } : {}),
+  };
+  await live.stop();
+  return run;
+}
+
+/** The peers' (kubectl-tree's): discovery, then a full paginated LIST of every resource, into the same engine graph. */
+async function peerPath(api: ApiServerProcess, kubeconfig: string, keep: boolean): Promise<PathRun> {
+  await api.request('reset');
+  gc();
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const target = resolveTarget({ kubeconfig, allowExec: false });
+  const client = new ApiClient(target);
+  try {
+    const found = await discover(client);
+    const objects: KubeObject[] = [];
+    await forEachLimited(found.resources, CONCURRENCY, async (r) => {
+      let cont = '';
+      do {
+        const q = new URLSearchParams({ limit: String(PAGE_SIZE) });
+        if (cont) q.set('continue', cont);
+        const page = await client.getJson<{ metadata?: { continue?: string }; items?: Record<string, unknown>[] }>(`${collectionPath(r)}?${q}`, ACCEPT_JSON);
+        for (const item of page.items ?? []) {
+          const o = toKubeObject(item, r, false, target.context);
+          if (o) objects.push(o);
+        }
+        cont = page.metadata?.continue ?? '';
+      } while (cont);
+    });
+    const inventory = buildInventory(objects, { defaultNamespace: target.namespace });
+    const elapsed = performance.now() - t0;
+    const cpu = process.cpuUsage(c0);
+    const traffic = await api.request<Traffic>('traffic');
+    return {
+      ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, bytes: client.stats.bytes, requests: client.stats.requests, objects: inventory.objects.size,
+      ownerReferences: edges(inventory), traffic, ...(keep ? { inventory } : {}),
+    };
+  } finally {
+    client.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The language server's memory once connected
+
+interface LspRss { connectMs: number; objects: number; before: { peak: number; rss: number }; after: { peak: number; rss: number }; settled: { peak: number; rss: number }; state: string }
+
+async function languageServerRss(kubeconfig: string): Promise<LspRss> {
+  const folder = mkdtempSync(join(tmpdir(), 'kube-gc-cluster-bench-ws-'));
+  const proc = spawn(process.execPath, [join(__dirname, 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  proc.stderr!.on('data', (d) => { stderr = (stderr + String(d)).slice(-4000); });
+  const connection = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
+  let status: ServerStatus | undefined;
+  let wake: () => void = () => undefined;
+  connection.onNotification(StatusNotification, (s) => {
+    status = s;
+    wake();
+  });
+  connection.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => null));
+  // Progress tokens, refreshes, registrations: accepted.
+  connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
+  connection.onRequest(CodeLensRefreshRequest.type, () => undefined);
+  connection.onRequest(DiagnosticRefreshRequest.type, () => undefined);
+  connection.onRequest(RegistrationRequest.type, () => undefined);
+  const exited = new Promise<never>((_, reject) => proc.on('exit', (code, signal) => reject(new Error(`the language server exited (${signal ?? code}): ${stderr.trim()}`))));
+  exited.catch(() => undefined);
+  connection.listen();
+  try {
+    const uri = `file://${folder}`;
+    await Promise.race([exited, connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid, rootUri: uri, workspaceFolders: [{ uri, name: 'empty' }],
+      capabilities: { workspace: { configuration: true, workspaceFolders: true }, window: { workDoneProgress: true } },
+    })]);
+    await connection.sendNotification(InitializedNotification.type, {});
+    await withTimeout(Promise.race([exited, new Promise<void>((resolve) => {
+      wake = () => { if (status?.state === 'ready') resolve(); };
+      wake();
+    })]), 30_000, 'the language server to be ready');
+    const before = procMemory(proc.pid);
+    const t0 = performance.now();
+    const st = await withTimeout(Promise.race([exited, connection.sendRequest(ClusterConnectRequest, { kubeconfig, allowExec: false })]), 300_000, 'kubeGcLens/cluster/connect');
+    const connectMs = performance.now() - t0;
+    const after = procMemory(proc.pid);
+    // Watching, idle: what it holds once the listing's garbage is collected.
+    await new Promise((r) => setTimeout(r, 3000));
+    const settled = procMemory(proc.pid);
+    if (!before || !after || !settled) throw new Error('cannot read /proc/<pid>/status of the language server');
+    return { connectMs, objects: st.objects, before, after, settled, state: st.state };
+  } finally {
+    try {
+      await Promise.race([connection.sendRequest(ShutdownRequest.type), new Promise((r) => setTimeout(r, 3000))]);
+      await connection.sendNotification(ExitNotification.type);
+    } catch {
+      // already gone
+    }
+    connection.dispose();
+    if (proc.exitCode === null) proc.kill();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The report
+
+async function run(opts: Options): Promise<void> {
+  const rows: Row[] = [];
+  out(`Live cluster: the Kubernetes API test server in its own process (HTTPS on loopback, bearer token), ${globalThis.gc ? 'forced GC before each run' : 'no --expose-gc: runs are not separated by a forced GC'}`);
+  const api = new ApiServerProcess(opts.objects, opts.seed);
+  try {
+    const ready = await withTimeout(api.ready, 300_000, 'the API server process to generate and load the cluster');
+    const types = Object.keys(ready.countsByResource).length;
+    out(`  cluster (seed ${opts.seed}): ${int(ready.objects)} objects over ${types} resource types, ${int(ready.ownerReferences)} ownerReferences (generated in ${ms(ready.generateMs)}, loaded into the server in ${ms(ready.loadMs)})`);
+    const counts = Object.entries(ready.countsByResource).sort((a, b) => b[1] - a[1]);
+    out(`  largest: ${counts.slice(0, 12).map(([r, n]) => `${r} ${int(n)}`).join(', ')}; …; smallest: ${counts.slice(-4).map(([r, n]) => `${r} ${int(n)}`).join(', ')}`);
+    const serverMem = await api.request<{ memory?: { peak: number; rss: number } }>('memory');
+    if (serverMem.memory) out(`  API server process RSS ${mib(serverMem.memory.rss)} (not measured against anything)`);
+    out();
+
+    // -- bytes and time to a complete graph, alternating pairs ---------------------------------------
+    const WARM_UP = 1;
+    out(`Time and bytes to a complete graph: ${opts.runs} timed pairs after ${WARM_UP} warm-up pair, the order alternating within pairs; both paths: same HTTP client (keep-alive, fresh connections per run), discovery included, pages of ${PAGE_SIZE}, ${CONCURRENCY} LISTs in flight`);
+    const ours: PathRun[] = [];
+    const peers: PathRun[] = [];
+    for (let r = 0; r < WARM_UP + opts.runs; r++) {
+      const oursFirst = r % 2 === 0;
+      // The warm-up pair keeps both graphs, to compare them; timed runs keep nothing, so each meets the same heap.
+      const keep = r === 0;
+      let a: PathRun;
+      let b: PathRun;
+      if (oursFirst) {
+        a = await ourPath(api, ready.kubeconfig, keep);
+        b = await peerPath(api, ready.kubeconfig, keep);
+      } else {
+        b = await peerPath(api, ready.kubeconfig, keep);
+        a = await ourPath(api, ready.kubeconfig, keep);
+      }
+      const label = r < WARM_UP ? 'warm-up' : `pair ${r - WARM_UP + 1}`;
+      out(`  ${label.padEnd(8)} ${oursFirst ? 'ours first ' : 'peers first'}  ours ${ms(a.ms).padStart(8)} ${mb(a.bytes).padStart(9)}   peers ${ms(b.ms).padStart(8)} ${mb(b.bytes).padStart(9)}   ratios: time ${(a.ms / b.ms).toFixed(3)}, bytes ${(a.bytes / b.bytes).toFixed(3)}   CPU ours/peers: client ${ms(a.cpuMs)} / ${ms(b.cpuMs)}, server ${ms(a.traffic.cpuMs)} / ${ms(b.traffic.cpuMs)}`);
+      if (a.inventory && b.inventory) {
+        // Both graphs hold the same objects and edges, and everything the server stores.
+        let missing = 0;
+        for (const uid of b.inventory.objects.keys()) if (!a.inventory.objects.has(uid)) missing++;
+        const same = missing === 0 && a.objects === b.objects && a.ownerReferences === b.ownerReferences;
+        out(`           graphs: ours ${int(a.objects)} objects / ${int(a.ownerReferences)} ownerReferences, peers ${int(b.objects)} / ${int(b.ownerReferences)}; ${same ? 'the same objects' : `DIFFERENT (${int(missing)} of the peers' objects missing from ours)`}; the server holds ${int(ready.objects)}`);
+        if (!same || a.objects !== ready.objects) throw new Error('the two paths did not build the same, complete graph');
+        delete a.inventory;
+        delete b.inventory;
+      }
+      if (r >= WARM_UP) {
+        ours.push(a);
+        peers.push(b);
+      }
+    }
+
+    const oursMs = median(ours.map((x) => x.ms));
+    const peersMs = median(peers.map((x) => x.ms));
+    const oursBytes = median(ours.map((x) => x.bytes));
+    const peersBytes = median(peers.map((x) => x.bytes));
+    const timeRatio = oursMs / peersMs;
+    const bytesRatio = oursBytes / peersBytes;
+    const t = ours[ours.length - 1].traffic;
+    const tp = peers[peers.length - 1].traffic;
+    const fullKinds = Object.entries(t.fullByResource).sort((x, y) => y[1] - x[1]);
+    out(`  ours   median ${ms(oursMs)}, ${mb(oursBytes)} received (server count: ${mb(t.bytes)}: metadata-only LISTs ${mb(t.metadataList)}, full LISTs of the ${fullKinds.length} kinds the simulation reads in full ${mb(t.fullList)} [${fullKinds.map(([k, n]) => `${k} ${mb(n)}`).join(', ')}], discovery ${mb(t.discovery)}, watches so far ${mb(t.watch)}; requests ${Object.entries(t.verbs).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+    out(`  peers  median ${ms(peersMs)}, ${mb(peersBytes)} received (server count: ${mb(tp.bytes)}: full LISTs ${mb(tp.fullList)}, discovery ${mb(tp.discovery)}; requests ${Object.entries(tp.verbs).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+    out(`  ratio ours / peers: bytes ${bytesRatio.toFixed(3)} (goal ≤ ${GOAL_BYTES_RATIO.toFixed(3)}), time ${timeRatio.toFixed(3)} (goal ≤ ${GOAL_TIME_RATIO.toFixed(3)}); pair by pair: time ${ours.map((x, i) => (x.ms / peers[i].ms).toFixed(3)).join(', ')}`);
+    const cpuOurs = median(ours.map((x) => x.cpuMs));
+    const cpuPeers = median(peers.map((x) => x.cpuMs));
+    const srvOurs = median(ours.map((x) => x.traffic.cpuMs));
+    const srvPeers = median(peers.map((x) => x.traffic.cpuMs));
+    out(`  CPU time, medians: client ours ${ms(cpuOurs)} / peers ${ms(cpuPeers)} = ${(cpuOurs / cpuPeers).toFixed(3)}; API server ours ${ms(srvOurs)} / peers ${ms(srvPeers)} (the test server caches each stored object's full JSON, so after the warm-up a full LIST costs it a string join, a metadata-only one a JSON.stringify per object)`);
+    const metaOnly = t.metadataList + t.discovery;
+    out(`  the metadata-only LISTs alone (what a metadata-only path of every kind would receive): ${mb(metaOnly)} with discovery, ${(metaOnly / peersBytes).toFixed(3)} of the peers' bytes`);
+    rows.push({ figure: 'bytes to a complete graph, ours / full LIST', value: `${bytesRatio.toFixed(3)} (${mb(oursBytes)} / ${mb(peersBytes)})`, goal: `≤ ${GOAL_BYTES_RATIO.toFixed(2)}`, result: bytesRatio <= GOAL_BYTES_RATIO ? 'PASS' : 'MISS' });
+    rows.push({ figure: 'time to a complete graph, ours / full LIST', value: `${timeRatio.toFixed(3)} (${ms(oursMs)} / ${ms(peersMs)})`, goal: `≤ ${GOAL_TIME_RATIO.toFixed(2)}`, result: timeRatio <= GOAL_TIME_RATIO + 1e-9 ? 'PASS' : 'MISS' });
+    const self = procMemory(undefined);
+    if (self) out(`  this (client) process: peak RSS ${mib(self.peak)} (two 100,000-object graphs held at once for the comparison)`);
+    out();
+
+    // -- the language server's RSS ------------------------------------------------------------------
+    if (opts.lspRss) {
+      out('Language server (dist/server.js --stdio, an empty workspace folder) connected to the cluster (kubeGcLens/cluster/connect)');
+      const l = await languageServerRss(ready.kubeconfig);
+      out(`  connect → resolved (everything listed, watching): ${ms(l.connectMs)}, ${int(l.objects)} objects, state ${l.state}`);
+      out(`  RSS before connecting ${mib(l.before.rss)}; once connected: peak (VmHWM) ${mib(l.after.peak)}, current ${mib(l.after.rss)}; 3 s later, watching: current ${mib(l.settled.rss)}, peak ${mib(l.settled.peak)}`);
+      rows.push({ figure: `language server peak RSS, ${int(l.objects)} live objects`, value: mib(l.settled.peak), goal: `≤ ${GOAL_SERVER_RSS_MB} MB`, result: l.settled.peak <= GOAL_SERVER_RSS_MB * 2 ** 20 ? 'PASS' : 'MISS' });
+      rows.push({ figure: 'language server: connect until listed', value: ms(l.connectMs), goal: '—', result: 'info' });
+      out();
+    }
+
+    // -- a burst of watch events --------------------------------------------------------------------
+    out(`Watch burst: ${int(opts.burstEvents)} events at once (80% Pods modified, 10% ReplicaSets modified, 10% Pods added), applied by a watching LiveCluster; ${opts.bursts} timed bursts after a warm-up one`);
+    {
+      const target = resolveTarget({ kubeconfig: ready.kubeconfig, allowExec: false });
+      let changes = 0;
+      let wanted = Infinity;
+      let firstAt = 0;
+      let onDone: ((t: number) => void) | undefined;
+      const live = new LiveCluster({
+        target, rediscoverMs: 0, concurrency: CONCURRENCY,
+        onChange: () => {
+          changes++;
+          if (changes === 1) firstAt = performance.now();
+          if (changes === wanted) onDone?.(performance.now());
+        },
+      });
+      try {
+        await live.start();
+        const times: number[] = [];
+        const totals: number[] = [];
+        const emits: number[] = [];
+        for (let b = 0; b <= opts.bursts; b++) {
+          const plan = await api.request<BurstPlan>('prepare-burst', { seq: b, events: opts.burstEvents });
+          const sizeBefore = live.inventory.objects.size;
+          gc();
+          changes = 0;
+          wanted = plan.events;
+          const done = new Promise<number>((resolve) => { onDone = resolve; });
+          const t0 = performance.now();
+          const emitted = api.request<{ emitMs: number }>('burst');
+          const end = await withTimeout(done, 120_000, `${int(plan.events)} watch events to be applied`);
+          const { emitMs } = await emitted;
+          // Everything arrived: every modified object carries this burst's label, the new Pods are there.
+          let stale = 0;
+          for (const uid of plan.modified) if (live.inventory.objects.get(uid)?.labels?.[BURST_LABEL] !== String(b)) stale++;
+          const grown = live.inventory.objects.size - sizeBefore;
+          if (stale || grown !== plan.added) throw new Error(`after the burst the graph is not the server's: ${stale} modified objects without the new label, ${grown} objects added instead of ${plan.added}`);
+          const total = end - t0;
+          const apply = end - firstAt;
+          out(`  ${(b === 0 ? 'warm-up' : `burst ${b}`).padEnd(8)} first event applied → last applied ${ms(apply).padStart(8)} (${int((plan.events - 1) / (apply / 1000))} events/s); from the burst's start ${ms(total)} (first event applied at ${ms(firstAt - t0)}; the server took ${ms(emitMs)} to make and write them)`);
+          if (b > 0) {
+            times.push(apply);
+            totals.push(total);
+            emits.push(emitMs);
+          }
+        }
+        const m = median(times);
+        const rate = (opts.burstEvents - 1) / (m / 1000);
+        out(`  median: applied in ${ms(m)} (${int(rate)} events/s); from the burst's start ${ms(median(totals))}, the test server's making and writing them ${ms(median(emits))}`);
+        rows.push({ figure: `apply a burst of ${int(opts.burstEvents)} watch events`, value: `${ms(m)} (${int(rate)} events/s)`, goal: '—', result: 'info' });
+      } finally {
+        await live.stop();
+      }
+    }
+    out();
+
+    out(`Summary (live cluster: ${int(ready.objects)} objects, ${types} resource types; medians of ${opts.runs} pairs / ${opts.bursts} bursts):`);
+    table(rows.map((r) => [r.figure, r.value, r.goal, r.result]), ['figure', 'value', 'goal', 'result']);
+    const missed = rows.filter((r) => r.result === 'MISS').length;
+    out();
+    out(missed ? `${missed} goal(s) missed.` : 'All goals met.');
+  } finally {
+    await api.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Entry
+
+const argv = process.argv.slice(2);
+if (argv[0] === SERVER_CHILD) {
+  apiServerChild(Number(argv[1]), Number(argv[2])).catch((e: unknown) => {
+    process.stderr.write(`API server process failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    process.exit(2);
+  });
+} else {
+  let opts: Options | undefined;
+  try {
+    opts = parseArgs(argv);
+  } catch (e) {
+    out(`cluster bench failed: ${e instanceof Error ? e.message : String(e)}`);
+    process.exitCode = 2;
+  }
+  if (opts) {
+    run(opts).then(() => { process.exitCode = 0; }, (e: unknown) => {
+      out(`cluster bench failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+      process.exitCode = 2;
+    });
+  }
+}

@@ -1,0 +1,102 @@
+// The `kubeGcLens.cluster.*` settings as the client uses them: read and normalised, the kubeconfig path resolved,
+// which context a connection uses, and the parameters of kubeGcLens/cluster/connect.
+
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import type { ClusterConnectParams } from '../../../server/src/protocol';
+
+export interface ClusterSettings {
+  /** Connect when the language client starts. */
+  autoConnect: boolean;
+  /** A kubeconfig context; '' = the kubeconfig's current-context. */
+  context: string;
+  /** Namespaces to watch; empty = all. */
+  namespaces: string[];
+  /** A kubeconfig file; '' = KUBECONFIG, else ~/.kube/config. */
+  kubeconfig: string;
+  /** A terminating object that can finish is listed as still cleaning up after this long. */
+  stuckAfterMinutes: number;
+}
+
+export const CLUSTER_SETTING_DEFAULTS: ClusterSettings = {
+  autoConnect: false,
+  context: '',
+  namespaces: [],
+  kubeconfig: '',
+  stuckAfterMinutes: 10,
+};
+
+/** The settings section under `kubeGcLens`. */
+export const CLUSTER_SECTION = 'kubeGcLens.cluster';
+
+/** Changing one of these while connected reconnects. */
+export const RECONNECT_SETTINGS = ['kubeGcLens.cluster.context', 'kubeGcLens.cluster.namespaces', 'kubeGcLens.cluster.kubeconfig'] as const;
+
+/** The connection settings: the client's own, never sent to the server (it gets them in ClusterConnectParams). */
+export const CONNECTION_SETTINGS = ['autoConnect', 'context', 'namespaces', 'kubeconfig'] as const;
+
+/**
+ * The settings the language server reads (its `workspace/configuration` pull of `kubeGcLens`): a change to one of
+ * them is sent to it, and makes it re-read the workspace. The connection settings are left out, so choosing other
+ * namespaces does not reload every manifest (the server reads `cluster.stuckAfterMinutes` for live diagnostics).
+ * test/client/packageJson.test.ts checks this against package.json and DEFAULT_SETTINGS.
+ */
+export const SERVER_SETTING_SECTIONS = [
+  'kubeGcLens.simulation', 'kubeGcLens.finalizerOwners', 'kubeGcLens.severity', 'kubeGcLens.files',
+  'kubeGcLens.cluster.stuckAfterMinutes', 'files.exclude',
+];
+
+/** Settings as VS Code returns them (anything, from a hand-edited settings.json), normalised. */
+export function readClusterSettings(get: (key: keyof ClusterSettings) => unknown): ClusterSettings {
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  const namespaces = get('namespaces');
+  const minutes = get('stuckAfterMinutes');
+  return {
+    autoConnect: get('autoConnect') === true,
+    context: text(get('context')),
+    namespaces: Array.isArray(namespaces)
+      ? [...new Set(namespaces.filter((n): n is string => typeof n === 'string').map((n) => n.trim()).filter(Boolean))]
+      : [],
+    kubeconfig: text(get('kubeconfig')),
+    stuckAfterMinutes: typeof minutes === 'number' && Number.isFinite(minutes) && minutes >= 0 ? minutes : CLUSTER_SETTING_DEFAULTS.stuckAfterMinutes,
+  };
+}
+
+/**
+ * The kubeconfig file to pass to the server, or undefined for kubectl's own search (KUBECONFIG, ~/.kube/config).
+ * `~` is the home directory; a relative path is relative to the first workspace folder (if any).
+ */
+export function resolveKubeconfigPath(setting: string, folder: string | undefined, home: string = homedir()): string | undefined {
+  if (setting === '') return undefined;
+  if (setting === '~') return home;
+  if (setting.startsWith('~/') || setting.startsWith('~\\')) return join(home, setting.slice(2));
+  if (isAbsolute(setting) || folder === undefined) return setting;
+  return join(folder, setting);
+}
+
+export type ContextSource = 'selected' | 'setting' | 'kubeconfig';
+
+/**
+ * Which context a connection uses: the one picked with Select Cluster Context (remembered per workspace), else the
+ * `kubeGcLens.cluster.context` setting, else the kubeconfig's current-context (undefined: the server resolves it).
+ * Changing the setting forgets the picked one (the extension does that), so the newest explicit choice wins.
+ */
+export function effectiveContext(settings: Pick<ClusterSettings, 'context'>, selected: string | undefined): { context?: string; source: ContextSource } {
+  if (selected) return { context: selected, source: 'selected' };
+  if (settings.context) return { context: settings.context, source: 'setting' };
+  return { source: 'kubeconfig' };
+}
+
+export function connectParams(
+  settings: Pick<ClusterSettings, 'namespaces'>,
+  target: { context?: string; kubeconfig?: string },
+  trusted: boolean,
+): ClusterConnectParams {
+  return {
+    ...(target.context ? { context: target.context } : {}),
+    ...(target.kubeconfig ? { kubeconfig: target.kubeconfig } : {}),
+    ...(settings.namespaces.length ? { namespaces: [...settings.namespaces] } : {}),
+    // Exec plugins (and auth-provider commands) run only in a trusted workspace.
+    allowExec: trusted,
+  };
+}
