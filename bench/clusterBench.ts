@@ -5,14 +5,14 @@
 // client's. Measured against the issue's goals:
 //   - bytes and time to a complete graph: our path (LiveCluster: discovery, metadata-only paginated LISTs, watches
 //     started) against the peers' path (kubectl-tree's: a full LIST of every resource type, parsed and built into
-//     the same engine graph), in alternating pairs after a warm-up pair; ratios of the medians (goals ≤ 1/5 the
-//     bytes, ≤ 1/3 the time),
+//     the same engine graph), in rounds (with our one-shot CLI path, no watches, for information) whose order
+//     rotates, after a warm-up round; ratios of the medians (goals ≤ 1/5 the bytes, ≤ 1/3 the time),
 //   - the language server's RSS once connected to that cluster (dist/server.js --stdio, an empty workspace,
 //     kubeGcLens/cluster/connect; goal ≤ 300 MB),
 //   - a burst of 10,000 watch events (Pods and ReplicaSets modified, Pods added at once by the server) applied to a
 //     watching LiveCluster: time from the burst's start to the last event applied, and events/s.
 // A report, not a test: it prints figures and exits 0 whether goals are met or not; 2 if something throws.
-// Options: --objects=N --seed=N --runs=N (timed pairs) --bursts=N --burst-events=N --no-lsp-rss
+// Options: --objects=N --seed=N --runs=N (timed rounds) --bursts=N --burst-events=N --no-lsp-rss
 
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -82,7 +82,7 @@ interface Row { figure: string; value: string; goal: string; result: 'PASS' | 'M
 interface Options { objects: number; seed: number; runs: number; bursts: number; burstEvents: number; lspRss: boolean }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { objects: 100_000, seed: 20250601, runs: 3, bursts: 3, burstEvents: 10_000, lspRss: true };
+  const o: Options = { objects: 100_000, seed: 20250601, runs: 5, bursts: 3, burstEvents: 10_000, lspRss: true };
   for (const a of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
     if (!m) throw new Error(`unknown argument ${a}`);
@@ -209,10 +209,11 @@ async function apiServerChild(objects: number, seed: number): Promise<void> {
         case 'prepare-burst': {
           // Pods modified (a label, as a rollout or a controller's relabelling does), ReplicaSets modified, new Pods
           // owned by ReplicaSets: 80 / 10 / 10 of the events. A different slice of Pods each time.
-          const addN = Math.floor(m.events / 10);
-          const rsN = Math.min(replicaSets.length, Math.floor(m.events / 10));
-          const podN = m.events - addN - rsN;
-          if (podN > pods.length) throw new Error(`a burst of ${m.events} events needs ${podN} Pods; the cluster has ${pods.length}`);
+          // A small cluster gets a smaller burst: every Pod modified at most once per burst.
+          const events = Math.min(m.events, Math.floor(pods.length / 0.8));
+          const addN = Math.floor(events / 10);
+          const rsN = Math.min(replicaSets.length, Math.floor(events / 10));
+          const podN = events - addN - rsN;
           const relabel = (o: ListItem) => ({ ...o, metadata: { ...o.metadata, labels: { ...o.metadata.labels, [BURST_LABEL]: String(m.seq) } } });
           burst = [];
           const modified: string[] = [];
@@ -341,14 +342,17 @@ const edges = (inv: Inventory) => {
   return n;
 };
 
-/** Ours: LiveCluster as the editor and the CLI use it (discovery, metadata-only LISTs, watches started). */
-async function ourPath(api: ApiServerProcess, kubeconfig: string, keep: boolean): Promise<PathRun> {
+/**
+ * Ours: LiveCluster as the editor uses it (discovery, metadata-only LISTs, each resource's watch started as its LIST
+ * ends), or, with `watch` false, as the CLI reads a cluster once (the same LISTs, no watches).
+ */
+async function ourPath(api: ApiServerProcess, kubeconfig: string, keep: boolean, watch = true): Promise<PathRun> {
   await api.request('reset');
   gc();
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const target = resolveTarget({ kubeconfig, allowExec: false });
-  const live = new LiveCluster({ target, rediscoverMs: 0, concurrency: CONCURRENCY });
+  const live = new LiveCluster({ target, rediscoverMs: 0, concurrency: CONCURRENCY, watch });
   await live.start();
   const elapsed = performance.now() - t0;
   const cpu = process.cpuUsage(c0);
@@ -479,36 +483,43 @@ async function run(opts: Options): Promise<void> {
 
     // -- bytes and time to a complete graph, alternating pairs ---------------------------------------
     const WARM_UP = 1;
-    out(`Time and bytes to a complete graph: ${opts.runs} timed pairs after ${WARM_UP} warm-up pair, the order alternating within pairs; both paths: same HTTP client (keep-alive, fresh connections per run), discovery included, pages of ${PAGE_SIZE}, ${CONCURRENCY} LISTs in flight`);
+    out(`Time and bytes to a complete graph: ${opts.runs} timed rounds after ${WARM_UP} warm-up round; a round runs ours (the editor's: LISTs, then watches), ours one-shot (the CLI's: the same LISTs, no watches) and the peers' (full LISTs), in an order rotating from round to round`);
+    out(`  every path: the same HTTP client (keep-alive, new connections per run), discovery included, pages of ${PAGE_SIZE}, ${CONCURRENCY} LISTs in flight, a forced GC before it; CPU is this process's and the API server's during the run`);
     const ours: PathRun[] = [];
+    const oneShot: PathRun[] = [];
     const peers: PathRun[] = [];
+    const show = (x: PathRun) => `${ms(x.ms).padStart(8)} ${mb(x.bytes).padStart(9)} (CPU ${ms(x.cpuMs)} + server ${ms(x.traffic.cpuMs)})`;
     for (let r = 0; r < WARM_UP + opts.runs; r++) {
-      const oursFirst = r % 2 === 0;
-      // The warm-up pair keeps both graphs, to compare them; timed runs keep nothing, so each meets the same heap.
+      // The warm-up round keeps the graphs, to compare them; timed runs keep nothing, so each meets the same heap.
       const keep = r === 0;
-      let a: PathRun;
-      let b: PathRun;
-      if (oursFirst) {
-        a = await ourPath(api, ready.kubeconfig, keep);
-        b = await peerPath(api, ready.kubeconfig, keep);
-      } else {
-        b = await peerPath(api, ready.kubeconfig, keep);
-        a = await ourPath(api, ready.kubeconfig, keep);
-      }
-      const label = r < WARM_UP ? 'warm-up' : `pair ${r - WARM_UP + 1}`;
-      out(`  ${label.padEnd(8)} ${oursFirst ? 'ours first ' : 'peers first'}  ours ${ms(a.ms).padStart(8)} ${mb(a.bytes).padStart(9)}   peers ${ms(b.ms).padStart(8)} ${mb(b.bytes).padStart(9)}   ratios: time ${(a.ms / b.ms).toFixed(3)}, bytes ${(a.bytes / b.bytes).toFixed(3)}   CPU ours/peers: client ${ms(a.cpuMs)} / ${ms(b.cpuMs)}, server ${ms(a.traffic.cpuMs)} / ${ms(b.traffic.cpuMs)}`);
-      if (a.inventory && b.inventory) {
-        // Both graphs hold the same objects and edges, and everything the server stores.
+      const runs: Record<'ours' | 'one-shot' | 'peers', () => Promise<PathRun>> = {
+        ours: () => ourPath(api, ready.kubeconfig, keep),
+        'one-shot': () => ourPath(api, ready.kubeconfig, keep, false),
+        peers: () => peerPath(api, ready.kubeconfig, keep),
+      };
+      const names = ['ours', 'one-shot', 'peers'] as const;
+      const order = names.map((_, i) => names[(i + r) % names.length]);
+      const got: Partial<Record<(typeof names)[number], PathRun>> = {};
+      for (const name of order) got[name] = await runs[name]();
+      const a = got.ours!;
+      const o = got['one-shot']!;
+      const b = got.peers!;
+      const label = r < WARM_UP ? 'warm-up' : `round ${r - WARM_UP + 1}`;
+      out(`  ${label.padEnd(8)} ${order.join(', ').padEnd(23)} ours ${show(a)}   one-shot ${show(o)}   peers ${show(b)}   time ratio ${(a.ms / b.ms).toFixed(3)}`);
+      if (a.inventory && o.inventory && b.inventory) {
+        // The graphs hold the same objects and edges, and everything the server stores.
         let missing = 0;
-        for (const uid of b.inventory.objects.keys()) if (!a.inventory.objects.has(uid)) missing++;
-        const same = missing === 0 && a.objects === b.objects && a.ownerReferences === b.ownerReferences;
-        out(`           graphs: ours ${int(a.objects)} objects / ${int(a.ownerReferences)} ownerReferences, peers ${int(b.objects)} / ${int(b.ownerReferences)}; ${same ? 'the same objects' : `DIFFERENT (${int(missing)} of the peers' objects missing from ours)`}; the server holds ${int(ready.objects)}`);
-        if (!same || a.objects !== ready.objects) throw new Error('the two paths did not build the same, complete graph');
+        for (const uid of b.inventory.objects.keys()) if (!a.inventory.objects.has(uid) || !o.inventory.objects.has(uid)) missing++;
+        const same = missing === 0 && a.objects === b.objects && o.objects === b.objects && a.ownerReferences === b.ownerReferences && o.ownerReferences === b.ownerReferences;
+        out(`           graphs: ${int(a.objects)} objects / ${int(a.ownerReferences)} ownerReferences (ours), ${int(o.objects)} / ${int(o.ownerReferences)} (one-shot), ${int(b.objects)} / ${int(b.ownerReferences)} (peers); ${same ? 'the same objects' : `DIFFERENT (${int(missing)} of the peers' objects missing from ours)`}; the server holds ${int(ready.objects)}`);
+        if (!same || a.objects !== ready.objects) throw new Error('the paths did not build the same, complete graph');
         delete a.inventory;
+        delete o.inventory;
         delete b.inventory;
       }
       if (r >= WARM_UP) {
         ours.push(a);
+        oneShot.push(o);
         peers.push(b);
       }
     }
@@ -522,20 +533,28 @@ async function run(opts: Options): Promise<void> {
     const t = ours[ours.length - 1].traffic;
     const tp = peers[peers.length - 1].traffic;
     const fullKinds = Object.entries(t.fullByResource).sort((x, y) => y[1] - x[1]);
-    out(`  ours   median ${ms(oursMs)}, ${mb(oursBytes)} received (server count: ${mb(t.bytes)}: metadata-only LISTs ${mb(t.metadataList)}, full LISTs of the ${fullKinds.length} kinds the simulation reads in full ${mb(t.fullList)} [${fullKinds.map(([k, n]) => `${k} ${mb(n)}`).join(', ')}], discovery ${mb(t.discovery)}, watches so far ${mb(t.watch)}; requests ${Object.entries(t.verbs).map(([k, n]) => `${k} ${n}`).join(', ')})`);
-    out(`  peers  median ${ms(peersMs)}, ${mb(peersBytes)} received (server count: ${mb(tp.bytes)}: full LISTs ${mb(tp.fullList)}, discovery ${mb(tp.discovery)}; requests ${Object.entries(tp.verbs).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+    out(`  ours   median ${ms(oursMs)}, ${mb(oursBytes)} received; the server counted ${mb(t.bytes)}:`);
+    out(`           metadata-only LISTs ${mb(t.metadataList)}; full LISTs of the ${fullKinds.length} kinds LiveCluster reads in full (the simulation needs their spec) ${mb(t.fullList)}: ${fullKinds.map(([k, n]) => `${k} ${mb(n)}`).join(', ')}`);
+    out(`           discovery ${mb(t.discovery)}, watches (started as each LIST ends) ${mb(t.watch)}; requests: ${Object.entries(t.verbs).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    out(`  peers  median ${ms(peersMs)}, ${mb(peersBytes)} received; the server counted ${mb(tp.bytes)}: full LISTs ${mb(tp.fullList)}, discovery ${mb(tp.discovery)}; requests: ${Object.entries(tp.verbs).map(([k, n]) => `${k} ${n}`).join(', ')}`);
     out(`  ratio ours / peers: bytes ${bytesRatio.toFixed(3)} (goal ≤ ${GOAL_BYTES_RATIO.toFixed(3)}), time ${timeRatio.toFixed(3)} (goal ≤ ${GOAL_TIME_RATIO.toFixed(3)}); pair by pair: time ${ours.map((x, i) => (x.ms / peers[i].ms).toFixed(3)).join(', ')}`);
+    const oneShotMs = median(oneShot.map((x) => x.ms));
+    const oneShotCpu = median(oneShot.map((x) => x.cpuMs));
+    out(`  one-shot (kubectl-gc on a cluster: no watches) median ${ms(oneShotMs)}, ${mb(median(oneShot.map((x) => x.bytes)))}; time ratio to the peers ${(oneShotMs / peersMs).toFixed(3)}; client CPU ${ms(oneShotCpu)}`);
     const cpuOurs = median(ours.map((x) => x.cpuMs));
     const cpuPeers = median(peers.map((x) => x.cpuMs));
     const srvOurs = median(ours.map((x) => x.traffic.cpuMs));
     const srvPeers = median(peers.map((x) => x.traffic.cpuMs));
-    out(`  CPU time, medians: client ours ${ms(cpuOurs)} / peers ${ms(cpuPeers)} = ${(cpuOurs / cpuPeers).toFixed(3)}; API server ours ${ms(srvOurs)} / peers ${ms(srvPeers)} (the test server caches each stored object's full JSON, so after the warm-up a full LIST costs it a string join, a metadata-only one a JSON.stringify per object)`);
+    out(`  CPU time, medians: client ours ${ms(cpuOurs)} / peers ${ms(cpuPeers)} = ${(cpuOurs / cpuPeers).toFixed(3)}; API server ours ${ms(srvOurs)} / peers ${ms(srvPeers)}`);
+    out('           (the test server caches each stored object\'s JSON, so after the warm-up a full LIST costs it a join, a metadata-only one a JSON.stringify per object)');
     const metaOnly = t.metadataList + t.discovery;
     out(`  the metadata-only LISTs alone (what a metadata-only path of every kind would receive): ${mb(metaOnly)} with discovery, ${(metaOnly / peersBytes).toFixed(3)} of the peers' bytes`);
     rows.push({ figure: 'bytes to a complete graph, ours / full LIST', value: `${bytesRatio.toFixed(3)} (${mb(oursBytes)} / ${mb(peersBytes)})`, goal: `≤ ${GOAL_BYTES_RATIO.toFixed(2)}`, result: bytesRatio <= GOAL_BYTES_RATIO ? 'PASS' : 'MISS' });
     rows.push({ figure: 'time to a complete graph, ours / full LIST', value: `${timeRatio.toFixed(3)} (${ms(oursMs)} / ${ms(peersMs)})`, goal: `≤ ${GOAL_TIME_RATIO.toFixed(2)}`, result: timeRatio <= GOAL_TIME_RATIO + 1e-9 ? 'PASS' : 'MISS' });
+    rows.push({ figure: 'time, one-shot (CLI, no watches) / full LIST', value: `${(oneShotMs / peersMs).toFixed(3)} (${ms(oneShotMs)} / ${ms(peersMs)})`, goal: '—', result: 'info' });
+    rows.push({ figure: 'client CPU to a complete graph, ours / full LIST', value: `${(cpuOurs / cpuPeers).toFixed(3)} (${ms(cpuOurs)} / ${ms(cpuPeers)})`, goal: '—', result: 'info' });
     const self = procMemory(undefined);
-    if (self) out(`  this (client) process: peak RSS ${mib(self.peak)} (two 100,000-object graphs held at once for the comparison)`);
+    if (self) out(`  this (client) process: peak RSS ${mib(self.peak)} (the warm-up pair held both graphs at once, to compare them)`);
     out();
 
     // -- the language server's RSS ------------------------------------------------------------------
@@ -550,7 +569,7 @@ async function run(opts: Options): Promise<void> {
     }
 
     // -- a burst of watch events --------------------------------------------------------------------
-    out(`Watch burst: ${int(opts.burstEvents)} events at once (80% Pods modified, 10% ReplicaSets modified, 10% Pods added), applied by a watching LiveCluster; ${opts.bursts} timed bursts after a warm-up one`);
+    out(`Watch burst: up to ${int(opts.burstEvents)} events at once (80% Pods modified, 10% ReplicaSets modified, 10% Pods added), applied by a watching LiveCluster; ${opts.bursts} timed bursts after a warm-up one`);
     {
       const target = resolveTarget({ kubeconfig: ready.kubeconfig, allowExec: false });
       let changes = 0;
@@ -570,8 +589,10 @@ async function run(opts: Options): Promise<void> {
         const times: number[] = [];
         const totals: number[] = [];
         const emits: number[] = [];
+        let burstEvents = opts.burstEvents;
         for (let b = 0; b <= opts.bursts; b++) {
           const plan = await api.request<BurstPlan>('prepare-burst', { seq: b, events: opts.burstEvents });
+          burstEvents = plan.events;
           const sizeBefore = live.inventory.objects.size;
           gc();
           changes = 0;
@@ -596,16 +617,16 @@ async function run(opts: Options): Promise<void> {
           }
         }
         const m = median(times);
-        const rate = (opts.burstEvents - 1) / (m / 1000);
+        const rate = (burstEvents - 1) / (m / 1000);
         out(`  median: applied in ${ms(m)} (${int(rate)} events/s); from the burst's start ${ms(median(totals))}, the test server's making and writing them ${ms(median(emits))}`);
-        rows.push({ figure: `apply a burst of ${int(opts.burstEvents)} watch events`, value: `${ms(m)} (${int(rate)} events/s)`, goal: '—', result: 'info' });
+        rows.push({ figure: `apply a burst of ${int(burstEvents)} watch events`, value: `${ms(m)} (${int(rate)} events/s)`, goal: '—', result: 'info' });
       } finally {
         await live.stop();
       }
     }
     out();
 
-    out(`Summary (live cluster: ${int(ready.objects)} objects, ${types} resource types; medians of ${opts.runs} pairs / ${opts.bursts} bursts):`);
+    out(`Summary (live cluster: ${int(ready.objects)} objects, ${types} resource types; medians of ${opts.runs} rounds / ${opts.bursts} bursts):`);
     table(rows.map((r) => [r.figure, r.value, r.goal, r.result]), ['figure', 'value', 'goal', 'result']);
     const missed = rows.filter((r) => r.result === 'MISS').length;
     out();

@@ -92,7 +92,7 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { objects: 100_000, big: 20_000, seed: 20250601, runs: 5, updates: 5_000, yaml: true, yamlTimeoutMin: 5, lsp: true, cluster: true, clusterObjects: 100_000, clusterRuns: 3 };
+  const o: Options = { objects: 100_000, big: 20_000, seed: 20250601, runs: 5, updates: 5_000, yaml: true, yamlTimeoutMin: 5, lsp: true, cluster: true, clusterObjects: 100_000, clusterRuns: 5 };
   for (const a of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
     if (!m) throw new UsageError(`unknown argument ${a}`);

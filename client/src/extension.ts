@@ -11,6 +11,7 @@ import { revealLocation } from './commands/revealLocation';
 import { simulateDelete } from './commands/simulateDelete';
 import { watchKubernetesDocuments } from './kubernetesDocuments';
 import { LazyLanguageClient } from './lazyClient';
+import { LiveDocumentProvider, openLiveObject } from './liveDocuments';
 import type { StuckTreeNode } from './logic/stuckTree';
 import { ReportView } from './reportView';
 import { StatusBar } from './statusBar';
@@ -45,6 +46,7 @@ export function activate(context: vscode.ExtensionContext): void {
     stuckView,
     statusBar,
     clusterStatusBar,
+    new LiveDocumentProvider(lsp),
     lsp.onStart(() => void vscode.commands.executeCommand('setContext', STARTED_KEY, true)),
     watchKubernetesDocuments(start, (kubernetes) => {
       statusBar.setActiveEditorIsKubernetes(kubernetes);
@@ -72,6 +74,8 @@ export function activate(context: vscode.ExtensionContext): void {
       () => cluster.disconnect())),
     vscode.commands.registerCommand('kubeGcLens.cluster.selectContext', reportingErrors('Select Cluster Context',
       () => cluster.selectContext())),
+    vscode.commands.registerCommand('kubeGcLens.cluster.openObject', reportingErrors('Open Live Object',
+      () => openLiveObject(lsp, cluster))),
     // The cluster status bar item's click (CLUSTER_ACTIONS_COMMAND).
     vscode.commands.registerCommand('kubeGcLens.cluster.actions', reportingErrors('Cluster',
       () => cluster.showActions())),

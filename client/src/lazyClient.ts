@@ -6,7 +6,7 @@ import {
   LanguageClient, State, TransportKind, type LanguageClientOptions, type RequestType, type RequestType0, type ServerOptions,
 } from 'vscode-languageclient/node';
 import {
-  ClusterStatusNotification, PROTOCOL_VERSION, StatusNotification, type ClusterStatus, type ServerStatus,
+  ClusterStatusNotification, LIVE_SCHEME, PROTOCOL_VERSION, StatusNotification, type ClusterStatus, type ServerStatus,
 } from '../../server/src/protocol';
 import { SERVER_SETTING_SECTIONS } from './logic/clusterSettings';
 import { KUBERNETES_LANGUAGES } from './logic/looksLikeKubernetes';
@@ -95,10 +95,11 @@ export class LazyLanguageClient implements vscode.Disposable {
     const fileEvents = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml,json}');
     this.context.subscriptions.push(fileEvents);
     const clientOptions: LanguageClientOptions = {
-      documentSelector: KUBERNETES_LANGUAGES.flatMap((language) => [
-        { scheme: 'file', language },
-        { scheme: 'untitled', language },
-      ]),
+      // Live objects' read-only documents too (liveDocuments.ts): hover and lenses there read the live graph.
+      documentSelector: [
+        ...KUBERNETES_LANGUAGES.flatMap((language) => [{ scheme: 'file', language }, { scheme: 'untitled', language }]),
+        { scheme: LIVE_SCHEME },
+      ],
       synchronize: {
         // The server pulls its settings (workspace/configuration); a change to one of these makes it reload. Not the
         // connection settings (kubeGcLens.cluster.context, …): they are the client's, and must not re-read the workspace.

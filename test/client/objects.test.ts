@@ -14,6 +14,8 @@ describe('objects', () => {
     expect(locationLabel({ uri: 'file:///ws/my%20app/web.yaml', range })).toBe('web.yaml:1');
     expect(locationLabel({ uri: 'untitled:Untitled-1', range })).toBe('untitled:Untitled-1:1');
     expect(locationLabel({ uri: 'file:///ws/bad%zz.yaml', range })).toBe('bad%zz.yaml:1');
+    // A live object's read-only document has no line worth naming.
+    expect(locationLabel({ uri: 'kube-gc-lens-live:/kind-dev/shop/Pod/held.yaml?uid=u-1', range })).toBe('held.yaml (live, read-only)');
   });
 
   it('formats ages with the two largest units', () => {

@@ -69,7 +69,8 @@ describe('package.json commands and views', () => {
     }
     expect([...declared].filter((c) => !c.startsWith('kubeGcLens.stuckObjects.'))).toEqual([
       'kubeGcLens.simulateDelete', 'kubeGcLens.checkWorkspace', 'kubeGcLens.showStuckObjects', 'kubeGcLens.revealLocation',
-      'kubeGcLens.cluster.connect', 'kubeGcLens.cluster.disconnect', 'kubeGcLens.cluster.selectContext', 'kubeGcLens.cluster.actions',
+      'kubeGcLens.cluster.connect', 'kubeGcLens.cluster.disconnect', 'kubeGcLens.cluster.selectContext', 'kubeGcLens.cluster.openObject',
+      'kubeGcLens.cluster.actions',
     ]);
   });
 

@@ -68,6 +68,17 @@ describe('live roots', () => {
     expect(owner.uid).toBe('uid-web-rs');
   });
 
+  it('let live objects with a live document be revealed (the server fills in their locations)', () => {
+    const location = { uri: 'kube-gc-lens-live:/ctx/shop/Pod/held.yaml?uid=uid-held', range: { start: { line: 5, character: 2 }, end: { line: 5, character: 12 } } };
+    const ownerLoc = { ...location, uri: 'kube-gc-lens-live:/ctx/shop/ReplicaSet.apps/web-rs.yaml?uid=uid-web-rs' };
+    const [root] = stuckRoots([{ ...held, object: { ...held.object, location }, locations: { 'uid-web-rs': ownerLoc } }], { live: { now: NOW } });
+    expect(shape(root).contextValue).toBe('object.live.revealable');
+    expect(root.location).toEqual(location);
+    const [owner] = childrenOf(childrenOf(root)[0]);
+    expect(shape(owner).contextValue).toBe('object.live.revealable');
+    expect(owner.location).toEqual(ownerLoc);
+  });
+
   it('leave workspace roots as they were', () => {
     const [root] = stuckRoots([held]);
     expect(shape(root)).toEqual({

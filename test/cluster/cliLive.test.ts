@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
-import { pod, replicaSet, seedShop } from './clusterFixtures';
+import { STUCK_NAMESPACE_CONDITIONS, configMap, ns, pod, pvc, replicaSet, seedShop, terminatingNs } from './clusterFixtures';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
 let server: KubeApiServer;
@@ -102,5 +102,55 @@ describe('kubectl-gc on a live cluster', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot read the cluster of context ".*" at https:\/\/127\.0\.0\.1:9: .*ECONNREFUSED/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('kubectl-gc on a live cluster: Pods read in full where claims are, Namespace conditions', () => {
+  beforeAll(() => {
+    server.add(ns('data', 'ns-data'));
+    server.add(pvc('data', 'data-db-0', 'pvc-data-db-0', { deletionTimestamp: '2026-11-20T09:00:00Z' }));
+    server.add(pod('data', 'db-0', 'p-db-0', { claims: ['data-db-0'] }));
+    server.add(configMap('data', 'settings', 'cm-data-settings'));
+    server.add(ns('vault', 'ns-vault'));
+    server.add(pvc('vault', 'secrets', 'pvc-vault'));
+    server.add(pod('vault', 'vault-0', 'p-vault-0', { claims: ['secrets'] }));
+    server.add(configMap('vault', 'settings', 'cm-vault-settings'));
+    server.add(terminatingNs('legacy', 'ns-legacy', STUCK_NAMESPACE_CONDITIONS));
+    server.add(pod('legacy', 'held', 'p-legacy-held', { deletionTimestamp: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] }));
+  });
+
+  it('simulate: the claim being deleted stays, held by the Pod that mounts it (its Pods were read in full)', async () => {
+    server.resetLog();
+    const r = await cli(['simulate', 'cm/settings', '-n', 'data', '-o', 'json']);
+    expect(r.stderr).toBe('');
+    const data = JSON.parse(r.stdout);
+    const claim = data.stuck.find((s: { uid: string }) => s.uid === 'pvc-data-db-0');
+    expect(claim.blockedBy[0]).toMatchObject({ finalizer: 'kubernetes.io/pvc-protection', message: 'still mounted by Pod data/db-0' });
+    const full = server.requests.filter((q) => q.verb === 'list' && q.resource === 'pods' && !/PartialObjectMetadata/.test(q.accept));
+    expect(full.map((q) => q.namespace)).toEqual(['data']);
+    expect(writes()).toBe(0);
+  });
+
+  it('stuck: the claim held by a running Pod, and the Namespace with its status conditions in the why-chain', async () => {
+    const r = await cli(['stuck', '-o', 'json']);
+    const data = JSON.parse(r.stdout);
+    expect(data.stuck.find((s: { uid: string }) => s.uid === 'pvc-data-db-0').blockedBy[0].message).toBe('still mounted by Pod data/db-0');
+    const legacy = data.stuck.find((s: { uid: string }) => s.uid === 'ns-legacy');
+    expect(legacy.blockedBy[0].conditions.map((c: { type: string }) => c.type)).toEqual(['NamespaceDeletionDiscoveryFailure', 'NamespaceContentRemaining', 'NamespaceFinalizersRemaining']);
+    const text = await cli(['stuck']);
+    expect(text.stdout).toMatch(/⧗ Namespace legacy {2}terminating since 2026-11-20T09:00:00Z for \d+[smhd]\n {4}└─ namespace-content: NamespaceContentRemaining: .*\n {7}status: NamespaceDeletionDiscoveryFailure \(DiscoveryFailed\): Discovery failed for some groups, 1 failing: .*\n {7}status: NamespaceContentRemaining \(SomeResourcesRemain\): Some resources are remaining: pods\. has 1 resource instances\n/);
+  });
+
+  it('Pods that may not be read in full: a warning on stderr and an incomplete-preview note', async () => {
+    server.faults.forbid({ group: '', resource: 'pods', namespace: 'vault' });
+    try {
+      // All namespaces are listed metadata-only (allowed); deleting Namespace vault reaches its Pods, which are not.
+      const r = await cli(['simulate', 'ns/vault', '-o', 'json']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/^warning: this preview is incomplete: cannot read the Pods in vault in full \(pods is forbidden: .*\), so which PersistentVolumeClaims its Pods mount \(and their nodes and phases\) is unknown$/m);
+      expect(JSON.parse(r.stdout).notes).toContainEqual(expect.stringMatching(/cannot read the Pods in vault in full/));
+    } finally {
+      server.faults.clear();
+    }
   });
 });

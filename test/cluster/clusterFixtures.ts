@@ -24,17 +24,57 @@ export const replicaSet = (namespace: string, name: string, uid: string, owner?:
   spec: { replicas: 1 },
 });
 
-export const pod = (namespace: string, name: string, uid: string, opts: { owner?: Ref; deletionTimestamp?: string; finalizers?: string[] } = {}): Obj => ({
+export interface PodOptions {
+  owner?: Ref;
+  deletionTimestamp?: string;
+  finalizers?: string[];
+  /** PersistentVolumeClaims it mounts (one volume each). */
+  claims?: string[];
+  labels?: Record<string, string>;
+  phase?: string;
+}
+
+export const pod = (namespace: string, name: string, uid: string, opts: PodOptions = {}): Obj => ({
   apiVersion: 'v1', kind: 'Pod',
   metadata: {
     name, namespace, uid, creationTimestamp: T,
+    ...(opts.labels ? { labels: opts.labels } : {}),
     ...(opts.owner ? { ownerReferences: [ownerRef(opts.owner)] } : {}),
     ...(opts.deletionTimestamp ? { deletionTimestamp: opts.deletionTimestamp, deletionGracePeriodSeconds: 30 } : {}),
     ...(opts.finalizers ? { finalizers: opts.finalizers } : {}),
   },
-  spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'example/web:1' }] },
-  status: { phase: 'Running' },
+  spec: {
+    nodeName: 'node-1', terminationGracePeriodSeconds: 30, containers: [{ name: 'c', image: 'example/web:1' }],
+    ...(opts.claims ? { volumes: opts.claims.map((claimName, i) => ({ name: `v${i}`, persistentVolumeClaim: { claimName } })) } : {}),
+  },
+  status: { phase: opts.phase ?? 'Running' },
 });
+
+/** A bound PersistentVolumeClaim with the pvc-protection finalizer the apiserver adds; terminating with `deletionTimestamp`. */
+export const pvc = (namespace: string, name: string, uid: string, opts: { deletionTimestamp?: string } = {}): Obj => ({
+  apiVersion: 'v1', kind: 'PersistentVolumeClaim',
+  metadata: { name, namespace, uid, creationTimestamp: T, finalizers: ['kubernetes.io/pvc-protection'], ...(opts.deletionTimestamp ? { deletionTimestamp: opts.deletionTimestamp } : {}) },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeName: `pv-${name}` },
+  status: { phase: 'Bound' },
+});
+
+/** A Namespace being deleted, with the status conditions its namespace controller wrote. */
+export const terminatingNs = (name: string, uid: string, conditions: Obj[]): Obj => ({
+  apiVersion: 'v1', kind: 'Namespace',
+  metadata: { name, uid, creationTimestamp: T, deletionTimestamp: '2026-11-20T09:00:00Z' },
+  spec: { finalizers: ['kubernetes'] },
+  status: { phase: 'Terminating', conditions },
+});
+
+const CT = '2026-11-20T09:00:06Z';
+/** What the deleter writes while discovery of metrics.k8s.io fails and a Pod waits for a finalizer. */
+export const STUCK_NAMESPACE_CONDITIONS = [
+  { type: 'NamespaceDeletionDiscoveryFailure', status: 'True', reason: 'DiscoveryFailed', lastTransitionTime: CT, message: 'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: stale GroupVersion discovery: metrics.k8s.io/v1beta1' },
+  { type: 'NamespaceDeletionGroupVersionParsingFailure', status: 'False', reason: 'ParsedGroupVersions', lastTransitionTime: CT, message: 'All legacy kube types successfully parsed' },
+  { type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted', lastTransitionTime: CT, message: 'All content successfully deleted, may be waiting on finalization' },
+  { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', lastTransitionTime: CT, message: 'Some resources are remaining: pods. has 1 resource instances' },
+  { type: 'NamespaceFinalizersRemaining', status: 'True', reason: 'SomeFinalizersRemain', lastTransitionTime: CT, message: 'Some content in the namespace has finalizers remaining: storage.acme.io/protect in 1 resource instances' },
+];
 
 export const configMap = (namespace: string, name: string, uid: string): Obj => ({
   apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, uid, creationTimestamp: T }, data: { key: 'value' },

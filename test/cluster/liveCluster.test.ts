@@ -7,8 +7,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LiveCluster, type LiveClusterOptions } from '../../server/src/sources/cluster/liveCluster';
 import { resolveTarget } from '../../server/src/sources/cluster/kubeconfig';
 import { simulate } from '../../server/src/engine/simulation/simulate';
+import { namespacesNeedingPodSpecs } from '../../server/src/engine/simulation/podSpecScope';
+import { terminatingItems } from '../../server/src/lsp/requests';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
-import { seedShop, ns, replicaSet, pod, configMap } from './clusterFixtures';
+import { seedShop, ns, replicaSet, pod, configMap, pvc, terminatingNs, STUCK_NAMESPACE_CONDITIONS } from './clusterFixtures';
 
 const TOKEN = 'test-token-123';
 let server: KubeApiServer;
@@ -209,6 +211,135 @@ describe('LiveCluster against the API test server', () => {
     expect(r.stuck).toEqual([]);
     expect(writes()).toBe(0);
     expect(Object.keys(server.countByVerb()).sort()).toEqual(expect.arrayContaining(['list']));
+  });
+
+  it('a terminating Namespace: its status conditions are facts of the live object, and its stuck item shows those that hold', async () => {
+    server.add(terminatingNs('legacy', 'ns-legacy', STUCK_NAMESPACE_CONDITIONS));
+    server.add(pod('legacy', 'held', 'p-legacy-held', { deletionTimestamp: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] }));
+    const live = connect();
+    await live.start();
+    // Listed in full: a real apiserver's list items carry no kind, and the spec and status are read all the same.
+    expect(live.inventory.objects.get('ns-legacy')?.facts).toMatchObject({ namespaceFinalizers: ['kubernetes'], phase: 'Terminating', namespaceConditions: STUCK_NAMESPACE_CONDITIONS });
+    const builtin = { controllers: 'builtin' as const, finalizerOwners: [] };
+    const item = () => terminatingItems(live.inventory, builtin, Date.now(), 600).find((i) => i.object.uid === 'ns-legacy');
+    expect(item()).toMatchObject({ kind: 'stuck' });
+    expect(item()!.namespaceConditions?.map((c) => c.type)).toEqual(['NamespaceDeletionDiscoveryFailure', 'NamespaceContentRemaining', 'NamespaceFinalizersRemaining']);
+    expect(item()!.blockedBy[0]).toMatchObject({ type: 'namespace-content', conditions: item()!.namespaceConditions });
+    // The namespace controller's next pass: discovery works again. A watch event brings the new conditions.
+    const healed = STUCK_NAMESPACE_CONDITIONS.map((c) => (c.type === 'NamespaceDeletionDiscoveryFailure' ? { ...c, status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' } : c));
+    server.update(terminatingNs('legacy', 'ns-legacy', healed));
+    await until('the healed conditions', () => item()?.namespaceConditions?.length === 2);
+    expect(item()!.namespaceConditions!.map((c) => c.type)).toEqual(['NamespaceContentRemaining', 'NamespaceFinalizersRemaining']);
+    expect(writes()).toBe(0);
+  });
+
+  it('Pods read in full on demand: pvc-protection sees who mounts a claim; a later metadata-only event keeps only what cannot change', async () => {
+    server.add(ns('data', 'ns-data'));
+    server.add(pvc('data', 'db-data', 'pvc-db-data', { deletionTimestamp: '2026-11-20T09:00:00Z' }));
+    server.add(pod('data', 'db-0', 'p-db-0', { claims: ['db-data'] }));
+    seedShop(server);
+    const live = connect();
+    await live.start();
+    const builtin = { controllers: 'builtin' as const };
+    const stuckClaim = () => simulate(live.inventory, [], builtin).stuck.find((e) => e.uid === 'pvc-db-data');
+    // Metadata only: nobody is known to mount the claim, so pvc-protection would let it go.
+    expect(live.inventory.objects.get('p-db-0')?.facts).toEqual({ specUnread: true });
+    expect(stuckClaim()).toBeUndefined();
+
+    const namespaces = namespacesNeedingPodSpecs(live.inventory, []);
+    expect(namespaces).toEqual(['data']); // shop holds no claim: its Pods stay unread
+    server.resetLog();
+    expect(await live.readPodSpecs(namespaces)).toEqual([]);
+    // Watches (re)start meanwhile; besides them, one full LIST, of the Pods in data only.
+    expect(server.requests.filter((r) => r.verb !== 'watch').map((r) => `${r.verb} ${r.path} ${r.accept}`)).toEqual(['list /api/v1/namespaces/data/pods application/json']);
+    expect(live.inventory.objects.get('p-db-0')?.facts).toEqual({ nodeName: 'node-1', terminationGracePeriodSeconds: 30, claimNames: ['db-data'], images: ['example/web:1'], phase: 'Running' });
+    expect(live.inventory.objects.get('p-web-1')?.facts.specUnread).toBe(true);
+    expect(stuckClaim()?.blockedBy[0]).toMatchObject({ type: 'finalizer', finalizer: 'kubernetes.io/pvc-protection', message: 'still mounted by Pod data/db-0' });
+
+    // A label change reaches the metadata-only watch: the volumes and node stay known, phase and images are unknown again.
+    server.update(pod('data', 'db-0', 'p-db-0', { claims: ['db-data'], labels: { tier: 'db' }, phase: 'Succeeded' }));
+    await until('the relabelled Pod', () => live.inventory.objects.get('p-db-0')?.labels?.tier === 'db');
+    expect(live.inventory.objects.get('p-db-0')?.facts).toEqual({ specUnread: true, claimNames: ['db-data'], terminationGracePeriodSeconds: 30, nodeName: 'node-1' });
+    expect(stuckClaim()).toBeDefined(); // its phase is unknown again: taken to be running, so it still holds the claim
+    expect(liveGraph(live)).toEqual(serverGraph());
+    // Read again before the next simulation: Succeeded, so it no longer holds the claim.
+    await live.readPodSpecs(namespacesNeedingPodSpecs(live.inventory, []));
+    expect(live.inventory.objects.get('p-db-0')?.facts.phase).toBe('Succeeded');
+    expect(stuckClaim()).toBeUndefined();
+    // Gone from the server: gone from the graph, and a Pod of the same name later is a new Pod with nothing known.
+    server.remove({ apiVersion: 'v1', kind: 'Pod', namespace: 'data', name: 'db-0' });
+    server.add(pod('data', 'db-0', 'p-db-0-new', { claims: ['db-data'] }));
+    await until('the new db-0', () => live.inventory.objects.has('p-db-0-new') && !live.inventory.objects.has('p-db-0'));
+    expect(live.inventory.objects.get('p-db-0-new')?.facts).toEqual({ specUnread: true });
+    expect(liveGraph(live)).toEqual(serverGraph());
+    expect(writes()).toBe(0);
+  });
+
+  it('Pods that may not be read in full: an incomplete-preview sentence, and the rest still read', async () => {
+    for (const n of ['data', 'vault']) {
+      server.add(ns(n, `ns-${n}`));
+      server.add(pvc(n, 'data', `pvc-${n}`));
+      server.add(pod(n, 'app', `p-${n}`, { claims: ['data'] }));
+    }
+    const live = connect();
+    await live.start();
+    server.faults.forbid({ group: '', resource: 'pods', namespace: 'vault' });
+    const notes = await live.readPodSpecs(['data', 'vault']);
+    expect(notes).toEqual([expect.stringMatching(/^this preview is incomplete: cannot read the Pods in vault in full \(pods is forbidden: .*\), so which PersistentVolumeClaims its Pods mount \(and their nodes and phases\) is unknown$/)]);
+    expect(live.inventory.objects.get('p-data')?.facts.claimNames).toEqual(['data']);
+    expect(live.inventory.objects.get('p-vault')?.facts).toEqual({ specUnread: true });
+  });
+
+  it('a watch that goes silent without closing is cut after its timeout and resumed from where it was: nothing lost', async () => {
+    seedShop(server);
+    const live = connect({ reflector: { backoffMs: { initial: 20, max: 200 }, watchTimeoutSeconds: 1, watchIdleMarginMs: 300 } });
+    await live.start();
+    const count = (verb: string) => server.requests.filter((r) => r.verb === verb && r.resource === 'configmaps').length;
+    const lists = count('list');
+    await until('the first watches', () => count('watch') > 0);
+    // Every open watch now looks alive to the socket but says nothing: no events, no bookmarks, no end.
+    server.faults.stallWatches();
+    const stalled = count('watch');
+    server.add(configMap('shop', 'during-stall', 'cm-stall'));
+    await until('the ConfigMap made while the watch was silent', () => live.inventory.objects.has('cm-stall'), 5000);
+    expect(count('watch')).toBeGreaterThan(stalled);
+    expect(count('list')).toBe(lists); // resumed from its resourceVersion, not relisted
+    const resumed = server.requests.filter((r) => r.verb === 'watch' && r.resource === 'configmaps').slice(stalled);
+    expect(resumed[0].query.resourceVersion).toMatch(/^\d+$/);
+    expect(live.status().state).toBe('watching');
+    expect(liveGraph(live)).toEqual(serverGraph());
+  });
+
+  it('a watch whose request is never answered is cut the same way', async () => {
+    seedShop(server);
+    const live = connect({ reflector: { backoffMs: { initial: 20, max: 200 }, watchTimeoutSeconds: 1, watchIdleMarginMs: 300 } });
+    await live.start();
+    const watches = () => server.requests.filter((r) => r.verb === 'watch' && r.resource === 'configmaps').length;
+    // The next watch requests get no answer for 10 s (the connections stay open), then the fault is lifted.
+    server.faults.delay(10_000, { group: '', resource: 'configmaps' });
+    server.faults.dropWatches();
+    const before = watches();
+    await until('a second unanswered watch, after the first was cut', () => watches() >= before + 2, 5000);
+    server.faults.delay(0);
+    server.add(configMap('shop', 'after-silence', 'cm-after-silence'));
+    await until('the ConfigMap', () => live.inventory.objects.has('cm-after-silence'), 5000);
+    expect(liveGraph(live)).toEqual(serverGraph());
+  });
+
+  it('periodic rediscovery registers only the kinds that changed', async () => {
+    seedShop(server);
+    server.add({
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com', uid: 'crd-widgets' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' }, versions: [{ name: 'v1', served: true, storage: true }] },
+    });
+    const live = connect({ rediscoverMs: 50 });
+    await live.start();
+    const discoveries = () => server.requests.filter((r) => r.verb === 'discovery' && r.path === '/apis').length;
+    const revision = live.inventory.kinds.revision;
+    const before = discoveries();
+    await until('three more discoveries', () => discoveries() >= before + 3);
+    expect(live.inventory.kinds.revision).toBe(revision);
   });
 
   it('an unreachable server is a clear error, not a hang', async () => {

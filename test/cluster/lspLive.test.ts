@@ -169,7 +169,7 @@ describe('live documents', () => {
     expect(owner?.command?.arguments?.[0]).toBe(liveObjectUri({ apiVersion: 'apps/v1', kind: 'ReplicaSet', namespace: 'shop', name: 'web-rs', uid: 'rs-web' }, statuses.find((s) => s)!.context));
     const impact = lenses.find((l) => !l.command)!;
     const resolved = await lsp.connection.sendRequest(CodeLensResolveRequest.type, impact);
-    expect(resolved.command).toMatchObject({ command: 'kubeGcLens.cluster.simulateDelete', arguments: ['p-held', 'default'] });
+    expect(resolved.command).toMatchObject({ command: 'kubeGcLens.simulateDelete', arguments: [{ source: 'cluster', uid: 'p-held' }, 'default'] });
     // Not part of the workspace.
     expect((await lsp.connection.sendRequest(ObjectsRequest, {})).length).toBe(3);
   });

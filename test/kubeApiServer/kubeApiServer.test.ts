@@ -258,6 +258,18 @@ describe('GET and LIST', () => {
     expect((await call(s, '/api/v1/pods', { accept: 'application/vnd.kubernetes.protobuf' })).status).toBe(406);
   });
 
+  it('full LIST items of a built-in resource carry no apiVersion or kind (only the list does), as the apiserver writes them', async () => {
+    const s = await start();
+    s.add(pod('a', 'p1'));
+    const item = (await call(s, '/api/v1/namespaces/a/pods')).body.items[0];
+    expect(item).not.toHaveProperty('apiVersion');
+    expect(item).not.toHaveProperty('kind');
+    expect(item).toMatchObject({ metadata: { name: 'p1' }, spec: { nodeName: 'node-1' } });
+    // A single GET, a watch event and a metadata-only list keep them.
+    expect((await call(s, '/api/v1/namespaces/a/pods/p1')).body).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
+    expect((await call(s, '/api/v1/namespaces/a/pods', { accept: METADATA })).body.items[0]).toMatchObject({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata' });
+  });
+
   it('serves cluster-scoped objects, namespaces themselves included', async () => {
     const s = await start();
     s.add({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
@@ -441,6 +453,22 @@ describe('WATCH', () => {
     await cut.until((x) => x.ended, 'the drop after 2 events');
     expect(cut.complete).toBe(false);
     expect(cut.typed()).toEqual(['ADDED p1', 'ADDED p2']);
+  });
+
+  it('stallWatches(): open watches go silent without closing (no events, bookmarks or timeout end); later ones are normal', async () => {
+    const s = await start({ token: TOKEN, watchBookmarkIntervalMs: 50 });
+    const w = await Watch.open(s, `/api/v1/pods?watch=1&resourceVersion=${s.resourceVersion()}&allowWatchBookmarks=true&timeoutSeconds=1`);
+    await w.until((x) => x.events.some((e) => e.type === 'BOOKMARK'), 'a bookmark');
+    s.faults.stallWatches();
+    const seen = w.events.length;
+    s.add(pod('a', 'p1'));
+    await new Promise((r) => setTimeout(r, 1300)); // past its timeoutSeconds and many bookmark periods
+    expect(w.events.length).toBe(seen);
+    expect(w.ended).toBe(false);
+    const fresh = await Watch.open(s, '/api/v1/pods?watch=1&timeoutSeconds=1');
+    await fresh.until((x) => x.ended, 'the fresh watch\'s timeout', 3000);
+    expect(fresh.typed()).toEqual(['ADDED p1']);
+    w.close();
   });
 
   it('close() ends open watches and leaves no timer behind', async () => {

@@ -1,15 +1,16 @@
 // How the client names objects, places and durations: the same words the CLI uses (`Kind namespace/name`).
 
 import type { ObjectIdentity } from '../../../server/src/engine/model';
-import type { SourceLocation } from '../../../server/src/protocol';
+import { LIVE_SCHEME, type SourceLocation } from '../../../server/src/protocol';
 
 /** `Deployment shop/web`, or `Namespace shop` for a cluster-scoped object (as the CLI writes it). */
 export function describeObject(id: Pick<ObjectIdentity, 'kind' | 'namespace' | 'name'>): string {
   return id.namespace ? `${id.kind} ${id.namespace}/${id.name}` : `${id.kind} ${id.name}`;
 }
 
-/** `web.yaml:12` (1-based line) for a document URI and range. */
+/** `web.yaml:12` (1-based line) for a document URI and range; `held.yaml (live, read-only)` for a live object. */
 export function locationLabel(location: SourceLocation): string {
+  const live = location.uri.startsWith(`${LIVE_SCHEME}:`);
   const path = location.uri.replace(/[?#].*$/, '');
   const file = path.slice(path.lastIndexOf('/') + 1);
   let name: string;
@@ -18,7 +19,7 @@ export function locationLabel(location: SourceLocation): string {
   } catch {
     name = file;
   }
-  return `${name || location.uri}:${location.range.start.line + 1}`;
+  return live ? `${name} (live, read-only)` : `${name || location.uri}:${location.range.start.line + 1}`;
 }
 
 /** `45s`, `12m`, `5h 12m`, `3d 4h`: the two largest units, zeros left out. */

@@ -9,10 +9,10 @@ import { count, describeObject, formatAge, locationLabel } from './objects';
 
 /**
  * What the context menu may offer: `object.revealable` (reveal + simulate), `object` (simulate), `object.live` (a
- * live object: simulate on the live graph), `reason` (nothing), `section.workspace` / `section.live` (the two
- * sections shown while connected to a cluster).
+ * live object: simulate on the live graph), `object.live.revealable` (and open its read-only live document),
+ * `reason` (nothing), `section.workspace` / `section.live` (the two sections shown while connected to a cluster).
  */
-export type StuckNodeContext = 'object.revealable' | 'object' | 'object.live' | 'reason' | 'section.workspace' | 'section.live';
+export type StuckNodeContext = 'object.revealable' | 'object' | 'object.live' | 'object.live.revealable' | 'reason' | 'section.workspace' | 'section.live';
 
 export interface StuckTreeNode {
   /** Stable across refreshes, so VS Code keeps what the user expanded. */
@@ -115,7 +115,7 @@ export function stuckRoots(items: StuckItem[], options: StuckRootOptions = {}): 
       icon: ROOT_ICONS[item.kind],
       // A slow one is probably still cleaning up: no alarm colour.
       warning: item.kind !== 'slow',
-      contextValue: live ? 'object.live' : o.location ? 'object.revealable' : 'object',
+      contextValue: live ? (o.location ? 'object.live.revealable' : 'object.live') : o.location ? 'object.revealable' : 'object',
       depth: 0,
       uid: o.uid,
       ...(o.location ? { location: o.location } : {}),
@@ -137,7 +137,8 @@ export function childrenOf(node: StuckTreeNode): StuckTreeNode[] {
 }
 
 function asLive(n: StuckTreeNode): StuckTreeNode {
-  return { ...n, live: true, ...(n.contextValue === 'object' ? { contextValue: 'object.live' as const } : {}) };
+  const contextValue = n.contextValue === 'object' ? 'object.live' as const : n.contextValue === 'object.revealable' ? 'object.live.revealable' as const : n.contextValue;
+  return { ...n, live: true, contextValue };
 }
 
 function reasonChildren(node: StuckTreeNode): StuckTreeNode[] {

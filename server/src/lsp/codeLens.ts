@@ -13,8 +13,6 @@ import { baselineSimulation, deletionSimulation, type SimulationSettings } from 
 /** Client commands the lenses run (the VS Code client registers them). */
 export const SIMULATE_DELETE_COMMAND = 'kubeGcLens.simulateDelete';
 export const REVEAL_LOCATION_COMMAND = 'kubeGcLens.revealLocation';
-/** Simulate Delete on the live graph (a live document's lens): arguments (uid, policy). */
-export const LIVE_SIMULATE_DELETE_COMMAND = 'kubeGcLens.cluster.simulateDelete';
 
 /** Where a click on an owner goes: [uri, range]. */
 export type RevealTarget = (o: KubeObject) => [string, Range] | undefined;
@@ -70,7 +68,7 @@ function revealTarget(o: KubeObject): [string, Range] | undefined {
  * Fills in the impact lens: simulates deleting the object with no propagationPolicy (the API default, R5) and
  * counts what that deletion changes. A lens whose object is gone (stale after an edit) becomes "(outdated)".
  */
-export function resolveCodeLens(model: ObjectModel, lens: CodeLens, options: SimulationSettings, command = SIMULATE_DELETE_COMMAND): CodeLens {
+export function resolveCodeLens(model: ObjectModel, lens: CodeLens, options: SimulationSettings, live = false): CodeLens {
   if (lens.command) return lens;
   const data = lens.data as Partial<ImpactLensData> | undefined;
   const o = data?.kind === 'impact' && typeof data.uid === 'string' ? model.inventory.objects.get(data.uid) : undefined;
@@ -81,6 +79,9 @@ export function resolveCodeLens(model: ObjectModel, lens: CodeLens, options: Sim
   const title = impactTitle(summary, { kind: o.kind, outcome: targetOutcome(result, o.uid, baseline) });
   return {
     ...lens,
-    command: { title: lensText(title, 160), command, arguments: [o.uid, 'default'], tooltip: `Simulate deleting ${lensText(describe(o), 200)}` },
+    command: {
+      title: lensText(title, 160), command: SIMULATE_DELETE_COMMAND,
+      // A live document's object is simulated on the live graph: the client takes {source: 'cluster', uid}.
+      arguments: [live ? { source: 'cluster', uid: o.uid } : o.uid, 'default'], tooltip: `Simulate deleting ${lensText(describe(o), 200)}` },
   };
 }

@@ -5,8 +5,9 @@
 
 import { stringify } from 'yaml';
 import type { Inventory } from '../engine/inventory';
-import { describe, type KubeObject } from '../engine/model';
-import { liveObjectLocation, liveUidOf } from '../protocol';
+import { describe, type KubeObject, type ObjectIdentity } from '../engine/model';
+import type { BlockReason } from '../engine/simulation/types';
+import { liveObjectLocation, liveUidOf, type ObjectSummary, type SimulateReport, type SourceLocation, type StuckItem } from '../protocol';
 import { parseManifestText } from '../sources/manifests/parseManifest';
 import { contains, type ObjectModel } from '../workspace/workspaceModel';
 
@@ -86,4 +87,33 @@ export function liveRevealTarget(context: string): (o: KubeObject) => [string, {
     const loc = liveObjectLocation(o, context);
     return [loc.uri, loc.range];
   };
+}
+
+/**
+ * Fills in where the live objects of a result are shown: their live documents (a summary's `location`, a stuck
+ * item's `locations`, a report's `locations`), so every "reveal" opens the object.
+ */
+export function withLiveLocations<T extends ObjectSummary | StuckItem | SimulateReport | null>(x: T, context: string | undefined): T {
+  if (!x || !context) return x;
+  const at = (o: ObjectIdentity) => liveObjectLocation(o, context);
+  if ('syntheticUid' in x) return { ...x, location: x.location ?? at(x) };
+  const locations: Record<string, SourceLocation> = { ...x.locations };
+  const note = (o: ObjectIdentity | undefined) => {
+    if (o) locations[o.uid] ??= at(o);
+  };
+  const walk = (reasons: BlockReason[]): void => {
+    for (const r of reasons) {
+      note(r.object);
+      if (r.blockedBy) walk(r.blockedBy);
+    }
+  };
+  if ('blockedBy' in x) {
+    walk(x.blockedBy);
+    return { ...x, object: withLiveLocations(x.object, context), locations };
+  }
+  const report = x as SimulateReport;
+  const r = report.result;
+  for (const o of [report.target, ...r.deleted, ...r.orphaned, ...r.stuck, ...r.steps.map((s) => s.target)]) note(o);
+  for (const s of r.stuck) walk(s.blockedBy);
+  return { ...report, locations } as T;
 }

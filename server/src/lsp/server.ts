@@ -20,8 +20,7 @@ import {
   ObjectsRequest, PROTOCOL_VERSION, SimulateRequest, StatusNotification, StuckRequest, type KubeGcLensSettings, type ServerStatus,
 } from '../protocol';
 import { ClusterHost } from './cluster';
-import { LIVE_SIMULATE_DELETE_COMMAND } from './codeLens';
-import { LiveDocuments, liveRevealTarget, renderLiveObject } from './liveDocuments';
+import { LiveDocuments, liveRevealTarget, renderLiveObject, withLiveLocations } from './liveDocuments';
 import { rangeOf } from '../engine/analysis/locate';
 import { parseManifestText } from '../sources/manifests/parseManifest';
 import type { Finding } from '../engine/analysis/findingTypes';
@@ -129,7 +128,7 @@ export class KubeGcLensServer {
       if (typeof uri !== 'string' || !isLive(uri)) return resolveCodeLens(this.model, lens, this.engineOptions());
       const live = this.cluster.current;
       if (!live) return { ...lens, command: { title: '(not connected)', command: '' } };
-      return resolveCodeLens(this.liveDocs.model(live.inventory, live.context), lens, this.engineOptions(), LIVE_SIMULATE_DELETE_COMMAND);
+      return resolveCodeLens(this.liveDocs.model(live.inventory, live.context), lens, this.engineOptions(), true);
     }));
     c.onCodeAction((p, token) => this.answer(token, () => {
       const doc = isLive(p.textDocument.uri) ? undefined : this.documents.get(p.textDocument.uri);
@@ -176,16 +175,19 @@ export class KubeGcLensServer {
       this.refreshLive();
       return null;
     });
-    c.onRequest(ClusterSimulateRequest, (p, token) => this.answer(token, () => this.cluster.simulate(p.uid, p.policy, {
+    // Live objects have no file: their locations are their live documents.
+    c.onRequest(ClusterSimulateRequest, (p, token) => this.answer(token, async () => withLiveLocations(await this.cluster.simulate(p.uid, p.policy, {
       ...this.engineOptions(), ...(p.controllers ? { controllers: p.controllers } : {}),
-    })));
-    c.onRequest(ClusterStuckRequest, (p, token) => this.answer(token, () => this.cluster.stuck(this.engineOptions(), p?.stuckAfterMinutes ?? this.settings.cluster.stuckAfterMinutes)));
+    }), this.cluster.current?.context)));
+    c.onRequest(ClusterStuckRequest, (p, token) => this.answer(token, () => this.cluster.stuck(this.engineOptions(), p?.stuckAfterMinutes ?? this.settings.cluster.stuckAfterMinutes)
+      .map((item) => withLiveLocations(item, this.cluster.current?.context))));
     c.onRequest(ClusterDocumentRequest, (p) => {
       const uid = liveUidOf(p.uri) ?? '';
       const live = this.cluster.current;
       return { text: renderLiveObject(live?.inventory.objects.get(uid), uid, live?.context) };
     });
-    c.onRequest(ClusterObjectsRequest, (p, token) => this.answer(token, () => this.cluster.objects(p?.namespace)));
+    c.onRequest(ClusterObjectsRequest, (p, token) => this.answer(token, () => this.cluster.objects(p?.namespace)
+      .map((o) => withLiveLocations(o, this.cluster.current?.context))));
     c.onShutdown(() => this.cluster.disconnect());
 
     this.documents.listen(c);
