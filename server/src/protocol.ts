@@ -286,13 +286,17 @@ export function liveObjectUri(o: ObjectIdentity, context: string): string {
 /** The uid a live document shows, or undefined for any other URI. */
 export function liveUidOf(uri: string): string | undefined {
   if (!uri.startsWith(`${LIVE_SCHEME}:`)) return undefined;
-  const m = /[?&]uid=([^&#]*)/.exec(uri);
-  if (!m) return undefined;
+  const q = uri.indexOf('?');
+  if (q < 0) return undefined;
+  let query: string;
   try {
-    return decodeURIComponent(m[1]);
+    // VS Code's Uri.toString() encodes the query's `=` (`uid%3D…`): decode the query before reading it.
+    query = decodeURIComponent(uri.slice(q + 1).replace(/#.*$/, ''));
   } catch {
     return undefined;
   }
+  const m = /(?:^|&)uid=([^&]*)/.exec(query);
+  return m ? m[1] : undefined;
 }
 
 /** Where a live object's name is in its document (for reveal links; the exact columns do not matter). */

@@ -1,4 +1,4 @@
-// The Stuck Objects tree shows a Namespace's status conditions (those that hold) as children, before the
+// The Stuck Objects tree shows a Namespace's status conditions (those that hold) as children, after the
 // engine's why-chain: what the cluster's namespace controller says beside what the simulation says is left.
 
 import { describe, expect, it } from 'vitest';
@@ -35,34 +35,34 @@ const stuck: StuckItem = {
 };
 
 describe('a Namespace\'s conditions in the Stuck Objects tree', () => {
-  it('are children of its root, in stored order, before the why-chain', () => {
+  it('are children of its root, in stored order, after the why-chain', () => {
     const [root] = stuckRoots([stuck]);
     expect(root.hasChildren).toBe(true);
     const children = childrenOf(root);
     expect(children.map((c) => [c.label, c.description, c.icon, c.contextValue, c.hasChildren])).toEqual([
+      ['namespace content', 'NamespaceContentRemaining: Some resources are remaining: RabbitmqCluster has 1 resource instances', 'folder', 'reason', true],
       ['NamespaceDeletionDiscoveryFailure', discovery.message, 'warning', 'reason', false],
       ['NamespaceContentRemaining', remaining.message, 'info', 'reason', false],
       ['NamespaceFinalizersRemaining', 'SomeFinalizersRemain', 'info', 'reason', false],
-      ['namespace content', 'NamespaceContentRemaining: Some resources are remaining: RabbitmqCluster has 1 resource instances', 'folder', 'reason', true],
     ]);
-    expect(children[0].id).toBe('stuck:uid-ns/condition:NamespaceDeletionDiscoveryFailure');
-    expect(children[0].tooltip).toBe([
+    expect(children[1].id).toBe('stuck:uid-ns/condition:NamespaceDeletionDiscoveryFailure');
+    expect(children[1].tooltip).toBe([
       'NamespaceDeletionDiscoveryFailure: True (DiscoveryFailed)',
       discovery.message,
       'Since 2026-11-14T09:12:50Z',
       'Reported by the namespace controller in the Namespace\'s status.conditions',
     ].join('\n'));
     // The why-chain below is unchanged, and does not repeat the conditions.
-    expect(childrenOf(children[3]).map((c) => c.label)).toEqual(['RabbitmqCluster legacy-mq/orders']);
+    expect(childrenOf(children[0]).map((c) => c.label)).toEqual(['RabbitmqCluster legacy-mq/orders']);
   });
 
-  it('a "slow" Namespace (no why-chain): its conditions, then the sentence', () => {
+  it('a "slow" Namespace (no why-chain): the sentence, then its conditions', () => {
     const slow: StuckItem = {
       object: summary(ns), kind: 'slow', blockedBy: [], ageSeconds: 1200, deletionTimestamp: '2026-11-14T09:12:44Z',
       reason: 'terminating for 20 min and is still being removed; its namespace controller reports NamespaceDeletionDiscoveryFailure',
       namespaceConditions: [discovery],
     };
-    expect(childrenOf(stuckRoots([slow])[0]).map((c) => c.label)).toEqual(['NamespaceDeletionDiscoveryFailure', slow.reason]);
+    expect(childrenOf(stuckRoots([slow])[0]).map((c) => c.label)).toEqual([slow.reason, 'NamespaceDeletionDiscoveryFailure']);
   });
 
   it('items without conditions keep their children as before', () => {

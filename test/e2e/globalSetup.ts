@@ -5,11 +5,11 @@
 // npm registry), the e2e tests fail with the reason in their beforeAll and every other test still runs.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { codeServerInstallDir, CODE_SERVER_VERSION, defaultVsix, ensureCodeServer, isCodeServerInstalled } from '../../scripts/codeServer.mjs';
-import { CHROMIUM } from './workbench';
+import { CHROMIUM, OUTPUT_DIR } from './workbench';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -37,5 +37,7 @@ export default function setup(project: TestProject): void {
   project.provide('e2eMissing', missing.length === 0 ? '' : `The end-to-end tests drive the packaged extension in code-server through Chromium, and this machine lacks ${missing.join(' and ')}. `
     + `Run scripts/setupCodeServer.sh (it installs code-server 4.99.4 into .cache/, or $KUBE_GC_LENS_CACHE, and its Debian packages, chromium included, with apt: root or sudo), then run the tests again${setupError}.`);
   if (missing.length === 0) execFileSync(process.execPath, [path.join(ROOT, 'scripts/package.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  // Screenshots of this run only (every e2e file writes there).
+  rmSync(OUTPUT_DIR, { recursive: true, force: true });
   project.provide('vsix', defaultVsix());
 }

@@ -56,15 +56,19 @@ export class Workbench {
     page.on('pageerror', (e) => this.browserErrors.push(`page error: ${e.message}`));
   }
 
-  /** Copies examples/ to a temporary folder, starts code-server on it with `vsix` installed, opens Chromium. */
-  static async start(vsix: string): Promise<Workbench> {
-    rmSync(OUTPUT_DIR, { recursive: true, force: true });
+  /**
+   * Copies examples/ to a temporary folder, starts code-server on it with `vsix` installed and these user
+   * `settings`, opens Chromium. `name` keeps each test file's code-server profile apart (test-output/e2e/<name>/);
+   * screenshots of every file share test-output/e2e/ (globalSetup empties it once per run).
+   */
+  static async start(vsix: string, options: { name?: string; settings?: Record<string, unknown> } = {}): Promise<Workbench> {
     mkdirSync(OUTPUT_DIR, { recursive: true });
     const workspace = path.join(mkdtempSync(path.join(tmpdir(), 'kube-gc-lens-e2e-')), 'examples');
     cpSync(path.join(ROOT, 'examples'), workspace, { recursive: true });
-    const dir = path.join(OUTPUT_DIR, 'code-server');
+    const dir = path.join(OUTPUT_DIR, options.name ?? 'code-server');
+    rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    const server = await startCodeServer({ workspace, vsix, dir });
+    const server = await startCodeServer({ workspace, vsix, dir, settings: options.settings ?? {} });
     let browser: Browser | undefined;
     try {
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

@@ -41,7 +41,7 @@ export interface StuckTreeNode {
   children?: StuckTreeNode[];
   /** Shown expanded (sections). */
   expanded?: boolean;
-  /** A Namespace's status conditions that hold (roots only): children before the why-chain. */
+  /** A Namespace's status conditions that hold (roots only): children after the why-chain. */
   conditions?: NamespaceCondition[];
 }
 
@@ -143,16 +143,16 @@ function asLive(n: StuckTreeNode): StuckTreeNode {
 
 function reasonChildren(node: StuckTreeNode): StuckTreeNode[] {
   const depth = node.depth + 1;
-  // What the cluster's namespace controller reports comes first, then the engine's why-chain.
+  // The engine's why-chain (or its sentence) first, then what the cluster's namespace controller reports.
   const reported = (node.conditions ?? []).map((c) => conditionNode(c, `${node.id}/condition:${c.type}`, depth, node.locations));
   if (node.reasons.length === 0) {
     if (!node.note) return reported;
-    return [...reported, {
+    return [{
       id: `${node.id}/note`, label: node.note, description: '', tooltip: node.note, icon: 'info', warning: false,
       contextValue: 'reason', depth, hasChildren: false, reasons: [], locations: node.locations,
-    }];
+    }, ...reported];
   }
-  return [...reported, ...node.reasons.map((r, i) => reasonNode(r, `${node.id}/${i}`, depth, node.locations))];
+  return [...node.reasons.map((r, i) => reasonNode(r, `${node.id}/${i}`, depth, node.locations)), ...reported];
 }
 
 /** Conditions that stop the namespace controller from finishing, whatever is left inside. */

@@ -1,0 +1,115 @@
+// The packaged extension in a real VS Code (code-server) with a live cluster: the Kubernetes API test server
+// (test/kubeApiServer) reached through a kubeconfig named in the user settings. As a user: connect from the command
+// palette and read the cluster status bar item, see a workspace manifest checked against the live graph in the
+// Problems panel, find the live stuck objects in the Stuck Objects view and open one (its read-only live
+// document, with its lens), and simulate deleting a live namespace. Screenshots in test-output/e2e/live-*.png.
+// The cluster gets nothing but GET requests.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { ns, pod, replicaSet, seedShop } from '../cluster/clusterFixtures';
+import { Workbench } from './workbench';
+
+const CHECKOUT = 'checkout-export.yaml';
+/** The live Deployment storefront/checkout: a later incarnation than the one examples/ exported. */
+const LIVE_CHECKOUT_UID = 'c0ffee00-1111-4222-8333-444455556666';
+const SLOW = { timeout: 30_000, interval: 200 };
+
+let wb: Workbench;
+let api: KubeApiServer;
+let dir: string;
+
+function step(title: string, name: string, body: () => Promise<void>): void {
+  it(title, async () => {
+    try {
+      await body();
+    } catch (e) {
+      const report = await wb.failureReport(e, name);
+      await wb.dismiss();
+      throw report;
+    }
+  });
+}
+
+describe('Kube GC Lens in code-server, on a live cluster', () => {
+  beforeAll(async () => {
+    const missing = inject('e2eMissing');
+    if (missing) throw new Error(missing);
+    api = await startKubeApiServer({ token: 'e2e-token' });
+    dir = mkdtempSync(path.join(tmpdir(), 'kgl-e2e-live-'));
+    const kubeconfig = api.writeKubeconfig(dir, { namespace: 'shop' });
+    seedShop(api);
+    api.add(pod('shop', 'held', 'p-held', { owner: replicaSet('shop', 'web-rs', 'rs-web'), deletionTimestamp: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] }));
+    api.add(ns('storefront', 'ns-storefront'));
+    api.add({
+      apiVersion: 'apps/v1', kind: 'Deployment',
+      metadata: { name: 'checkout', namespace: 'storefront', uid: LIVE_CHECKOUT_UID, creationTimestamp: '2026-11-01T00:00:00Z' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'checkout' } }, template: { metadata: { labels: { app: 'checkout' } }, spec: { containers: [{ name: 'checkout', image: 'example/checkout:2' }] } } },
+    });
+    wb = await Workbench.start(inject('vsix'), { name: 'code-server-live', settings: { 'kubeGcLens.cluster.kubeconfig': kubeconfig } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await wb?.close();
+    await api?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  step('connects from the command palette: the cluster status bar item shows the context, objects and sync state', 'live-01-connect', async () => {
+    await wb.page.goto(wb.server.folderUrl);
+    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'deployment-export-from-another-cluster' }).waitFor({ timeout: 60_000 });
+    await wb.openFile(CHECKOUT);
+    await wb.page.locator('.statusbar-item', { hasText: 'Cluster: off' }).waitFor(SLOW);
+    await wb.runCommand('Kubernetes GC: Connect to Cluster');
+    // Secrets are readable here: every resource lists, so it watches.
+    const item = wb.page.locator('.statusbar-item', { hasText: /Cluster kube-api-test: \d+ objects · all namespaces · (watching|degraded)/ });
+    await item.waitFor(SLOW);
+    await wb.screenshot('live-01-connect');
+  });
+
+  step('the Problems panel says applying the exported ReplicaSet gets it garbage-collected on this cluster', 'live-02-problems', async () => {
+    await wb.showProblems();
+    await expect.poll(async () => (await wb.problemsOf(CHECKOUT)).map((p) => p.code), SLOW).toEqual(expect.arrayContaining(['collected-on-apply', 'live-uid-conflict']));
+    const collected = (await wb.problemsOf(CHECKOUT)).find((p) => p.code === 'collected-on-apply')!;
+    expect(collected.message).toBe("Applying this file gets it garbage-collected: owner uid a476c896… is not the live Deployment storefront/checkout's uid c0ffee00… (R35).");
+    expect(collected.severity).toBe('error');
+    await wb.screenshot('live-02-problems');
+  });
+
+  step('the Stuck Objects view has a live section with the held Pod; clicking it opens its read-only live document', 'live-03-stuck', async () => {
+    await wb.runCommand('View: Hide Panel'); // room for the view
+    await wb.runCommand('Kubernetes GC: Show Stuck Objects');
+    const view = wb.treeView('Stuck Objects');
+    await view.locator('.monaco-list-row', { hasText: 'Live cluster (kube-api-test)' }).waitFor(SLOW);
+    // The workspace's section first: fold it to see the live one.
+    await view.locator('.monaco-list-row[aria-level="1"]', { hasText: 'Workspace manifests' }).locator('.monaco-tl-twistie').click();
+    const held = view.locator('.monaco-list-row', { hasText: 'Pod shop/held' });
+    await held.waitFor(SLOW);
+    expect(await held.locator('.label-description').innerText()).toMatch(/^stuck terminating · \d+[dhm]/);
+    await held.locator('.label-name').click();
+    await wb.page.locator('.editor-group-container.active .tab.active', { hasText: 'held.yaml' }).waitFor(SLOW);
+    await wb.viewLine('storage.acme.io/protect').waitFor(SLOW);
+    // The impact lens sits above `apiVersion` (line 3: two comment lines first); it simulates on the live graph.
+    await expect.poll(() => wb.codeLensAbove(3), SLOW).toMatch(/^Delete: /);
+    await wb.screenshot('live-03-stuck');
+  });
+
+  step('Simulate Delete on the live namespace shop: the report is the live cluster\'s', 'live-04-simulate', async () => {
+    await wb.runCommand('Kubernetes GC: Simulate Delete');
+    await wb.pick('Simulate Delete (1/3)', 'Live cluster', /Live cluster \(kube-api-test\)/);
+    await wb.pick('Simulate Delete on kube-api-test (2/3)', 'Namespace shop', /^Namespace shop/);
+    await wb.pick('Simulate Delete (3/3)', 'Background', 'Background');
+    const tab = wb.editorTab(/Simulate Delete on kube-api-test/);
+    await tab.waitFor({ timeout: 30_000 });
+    const report = wb.webview();
+    await expect.poll(() => report.locator('h1').innerText(), SLOW).toMatch(/^Simulate Delete on kube-api-test: Namespace shop/);
+    const deleted = await report.locator('h2:has-text("Deleted") + ol > li').allInnerTexts();
+    expect(deleted.map((d) => d.replace(/: step \d+.*$/, ''))).toEqual(expect.arrayContaining(['Deployment shop/web', 'ConfigMap shop/settings']));
+    await wb.screenshot('live-04-simulate');
+    const writes = api.countByVerb();
+    expect((writes.create ?? 0) + (writes.update ?? 0) + (writes.patch ?? 0) + (writes.delete ?? 0)).toBe(0);
+  });
+});
