@@ -131,7 +131,7 @@ export class ClusterHost {
   }
 
   private require(): LiveCluster {
-    if (!this.live) throw new ResponseError(CLUSTER_UNAVAILABLE, 'not connected to a cluster: run "Kube GC Lens: Connect to Cluster" first');
+    if (!this.live) throw new ResponseError(CLUSTER_UNAVAILABLE, 'not connected to a cluster: run "Kubernetes GC: Connect to Cluster" first');
     return this.live;
   }
 }
