@@ -96,8 +96,14 @@ export class ClusterHost {
     const live = this.require();
     const o = live.inventory.objects.get(uid);
     if (!o) return null;
-    const unread = await live.readPodSpecs(namespacesNeedingPodSpecs(live.inventory, [o]));
-    if (this.live !== live) throw new ResponseError(CLUSTER_UNAVAILABLE, 'the cluster was disconnected during the simulation');
+    const gone = () => new ResponseError(CLUSTER_UNAVAILABLE, 'the cluster was disconnected during the simulation');
+    let unread: string[];
+    try {
+      unread = await live.readPodSpecs(namespacesNeedingPodSpecs(live.inventory, [o]));
+    } catch (e) {
+      throw this.live === live ? e : gone(); // a disconnect aborts the reads
+    }
+    if (this.live !== live) throw gone();
     return simulateDelete(live.inventory, uid, policy, options, [...live.incompleteNotes(), ...unread]);
   }
 
