@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseManifestText } from '../../server/src/sources/manifests/parseManifest';
 import { LIVE_NAME_LINE, liveObjectLocation, liveObjectUri, liveUidOf, type ObjectSummary, type StuckItem } from '../../server/src/protocol';
-import { LiveDocuments, renderLiveObject, withLiveLocations } from '../../server/src/lsp/liveDocuments';
+import { LiveDocuments, deletionTimestampRange, renderLiveObject, withLiveLocations } from '../../server/src/lsp/liveDocuments';
 import { cm, ctl, deploy, manifests, namespace, rs } from '../helpers/manifests';
 import { scenario } from '../helpers/scenario';
 
@@ -32,6 +32,8 @@ describe('renderLiveObject', () => {
     expect(lines[0]).toBe('# Live ReplicaSet shop/web-1 in context kind-dev (read-only: metadata and the fields the simulation reads).');
     expect(lines[LIVE_NAME_LINE]).toBe('  name: web-1');
     const parsed = parseManifestText(text, 'live').objects[0];
+    // Where a stuck object's diagnostic goes, without parsing: exactly the parsed deletionTimestamp.
+    expect(deletionTimestampRange(o)).toEqual(parsed.source?.ranges?.deletionTimestamp);
     expect(parsed).toMatchObject({ uid: o.uid, finalizers: o.finalizers, deletionTimestamp: o.deletionTimestamp, ownerReferences: o.ownerReferences, labels: { app: 'web' } });
   });
 

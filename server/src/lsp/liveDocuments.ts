@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import type { Inventory } from '../engine/inventory';
 import { describe, type KubeObject, type ObjectIdentity } from '../engine/model';
 import type { BlockReason } from '../engine/simulation/types';
-import { liveObjectLocation, liveUidOf, type ObjectSummary, type SimulateReport, type SourceLocation, type StuckItem } from '../protocol';
+import { LIVE_NAME_LINE, liveObjectLocation, liveUidOf, type ObjectSummary, type SimulateReport, type SourceLocation, type StuckItem } from '../protocol';
 import { parseManifestText } from '../sources/manifests/parseManifest';
 import { contains, type ObjectModel } from '../workspace/workspaceModel';
 
@@ -29,6 +29,16 @@ export function renderLiveObject(o: KubeObject | undefined, uid: string, context
   // Exactly two comment lines: LIVE_NAME_LINE counts on them.
   const header = `# Live ${describe(o)} in context ${context} (read-only: ${what}).\n# Follows the cluster's watch; hover an ownerReference or a finalizer, or use the lens to simulate its deletion.\n`;
   return header + stringify(doc, { lineWidth: 0 });
+}
+
+/**
+ * Where renderLiveObject writes a terminating object's deletionTimestamp (0-based line): after name, namespace, uid
+ * and creationTimestamp, in that order. Spares parsing the text to place a stuck object's diagnostic.
+ */
+export function deletionTimestampRange(o: KubeObject): { start: { line: number; character: number }; end: { line: number; character: number } } {
+  const line = LIVE_NAME_LINE + 1 + (o.namespace ? 1 : 0) + 1 + (o.creationTimestamp ? 1 : 0);
+  const key = '  deletionTimestamp: ';
+  return { start: { line, character: key.length }, end: { line, character: key.length + (o.deletionTimestamp?.length ?? 0) } };
 }
 
 /** The spec/status facts the simulation read from a full object, written back where they came from. */

@@ -20,9 +20,7 @@ import {
   ObjectsRequest, PROTOCOL_VERSION, SimulateRequest, StatusNotification, StuckRequest, type KubeGcLensSettings, type ServerStatus,
 } from '../protocol';
 import { ClusterHost } from './cluster';
-import { LiveDocuments, liveRevealTarget, renderLiveObject, withLiveLocations } from './liveDocuments';
-import { rangeOf } from '../engine/analysis/locate';
-import { parseManifestText } from '../sources/manifests/parseManifest';
+import { LiveDocuments, deletionTimestampRange, liveRevealTarget, renderLiveObject, withLiveLocations } from './liveDocuments';
 import type { Finding } from '../engine/analysis/findingTypes';
 import { compareWithLive } from '../engine/analysis/liveComparison';
 import { listWorkspaceFiles, makeMatcher, readWorkspaceFile, readWorkspaceFileSync } from '../sources/workspaceFiles';
@@ -450,8 +448,7 @@ export class KubeGcLensServer {
     for (const item of this.cluster.stuck(this.engineOptions(), this.settings.cluster.stuckAfterMinutes)) {
       const uri = liveObjectUri(item.object, live.context);
       const o = live.inventory.objects.get(item.object.uid);
-      const parsed = parseManifestText(renderLiveObject(o, item.object.uid, live.context), uri).objects[0];
-      const range = (parsed && rangeOf(parsed, { kind: 'deletionTimestamp' })) ?? liveObjectLocation(item.object, live.context).range;
+      const range = o?.deletionTimestamp ? deletionTimestampRange(o) : liveObjectLocation(item.object, live.context).range;
       out.set(uri, [{
         range,
         severity: item.kind === 'slow' ? DiagnosticSeverity.Information : stuck.severity,
