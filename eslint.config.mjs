@@ -30,6 +30,8 @@ const serverRestrictions = {
   ],
 };
 
+const WEBVIEW_MESSAGE = 'The webview is a browser page: it talks to the extension only through postMessage (protocol.ts), never through VS Code or Node modules.';
+
 const CLIENT_LOGIC_MESSAGE = 'client/src/logic is plain TypeScript, unit-tested without VS Code: keep `vscode` in the modules around it.';
 
 const ENGINE_MESSAGE = 'The engine is pure (objects in, results out): no editor, LSP, cluster, I/O, timers or process.';
@@ -82,7 +84,7 @@ export default defineConfig(
     ignores: ['**/dist/**', '**/out/**', '**/node_modules/**', 'examples/**', 'test/fixtures/**', 'test-output/**', '**/*.vsix'],
   },
   {
-    files: ['server/src/**/*.ts', 'client/src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['server/src/**/*.ts', 'client/src/**/*.ts', 'webview/src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     extends: [...tseslint.configs.recommended],
     rules: {
       // Same convention as tsc's noUnusedLocals/noUnusedParameters: a leading underscore marks "unused on purpose".
@@ -126,6 +128,29 @@ export default defineConfig(
         paths: [{ name: 'vscode', message: CLIENT_LOGIC_MESSAGE }],
         patterns: [{ regex: '^vscode-languageclient', message: CLIENT_LOGIC_MESSAGE }],
       }],
+    },
+  },
+  {
+    // The webview runs in a browser page under a strict CSP: no VS Code API module, no Node, and from the rest of the
+    // repository only types (the protocol module's shapes): a value import would bundle the LSP libraries into it.
+    files: ['webview/src/**/*.{ts,tsx,mts,cts}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: WEBVIEW_MESSAGE }],
+        patterns: [
+          { regex: '^vscode', message: WEBVIEW_MESSAGE },
+          { regex: NODE_BUILTIN_REGEX, message: WEBVIEW_MESSAGE },
+          { regex: '^(\\.\\./)+(server|client)/', allowTypeImports: true, message: 'The webview imports only types from server/ and client/ (`import type`).' },
+        ],
+      }],
+    },
+  },
+  {
+    // The webview's model is pure (unit-tested in Node): the DOM, the VS Code webview API and timers stay in ui/ and main.ts.
+    files: ['webview/src/model/**/*.{ts,tsx,mts,cts}'],
+    rules: {
+      'no-restricted-globals': ['error', ...['document', 'window', 'navigator', 'acquireVsCodeApi', 'requestAnimationFrame', 'setTimeout', 'setInterval', 'getComputedStyle']
+        .map((name) => ({ name, message: `webview/src/model is pure (no DOM, no timers): \`${name}\` belongs in webview/src/ui.` }))],
     },
   },
   // Must come after the block above: for a given file, the last block that sets a rule wins.

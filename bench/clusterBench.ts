@@ -2,9 +2,13 @@
 // `node --expose-gc dist/clusterBench.js`). A generated cluster of 100,000 objects over 50 resource types
 // (bench/clusterObjects.ts) is loaded into the Kubernetes API test server (test/kubeApiServer), which runs in a
 // child process of its own (HTTPS on loopback, bearer token), so that this process's time and memory are only the
-// client's. Measured against the issue's goals:
-//   - bytes and time to a complete graph: our path (LiveCluster: discovery, metadata-only paginated LISTs, watches
-//     started) against the peers' path (kubectl-tree's: a full LIST of every resource type, parsed and built into
+// client's. Its objects carry metadata.managedFields as a real apiserver serves them (bench/managedFields.ts; not with
+// --no-managed-fields), and a realism check prints, kind by kind, the metadata-only share of the bytes in the generated
+// cluster beside the same in REAL cluster dumps (../shared/corpus/cluster-dumps, where it is; bench/realism.ts).
+// Measured against the issue's goals:
+//   - bytes and time to a complete graph: our path (LiveCluster: discovery, metadata-only paginated LISTs, the graph
+//     built when they are all over; the watches are opened after, and when they are all open is reported too) against
+//     the peers' path (kubectl-tree's: a full LIST of every resource type, parsed and built into
 //     the same engine graph), in rounds (with our one-shot CLI path, no watches, for information) whose order
 //     rotates, after a warm-up round; ratios of the medians (goals ≤ 1/5 the bytes, ≤ 1/3 the time),
 //   - the language server's RSS once connected to that cluster (dist/server.js --stdio, an empty workspace,
@@ -13,7 +17,7 @@
 //     watching LiveCluster: time from the first event applied to the last (the client's work: the test server writes
 //     them all before the first arrives) and events/s, and from the burst's start (the server's making them included).
 // A report, not a test: it prints figures and exits 0 whether goals are met or not; 2 if something throws.
-// Options: --objects=N --seed=N --runs=N (timed rounds) --bursts=N --burst-events=N --no-lsp-rss
+// Options: --objects=N --seed=N --runs=N (timed rounds) --bursts=N --burst-events=N --no-lsp-rss --no-managed-fields --no-realism
 
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -38,6 +42,8 @@ import { toKubeObject } from '../server/src/sources/cluster/toKubeObject';
 import { startKubeApiServer, type KubeApiServer } from '../test/kubeApiServer/kubeApiServer';
 import { generateBenchCluster } from './clusterObjects';
 import type { ListItem } from './generateCluster';
+import { addManagedFields } from './managedFields';
+import { dumpsFolder, median as medianOf, readDumps, sizesByKind, sum, type KindSizes } from './realism';
 
 const GOAL_BYTES_RATIO = 1 / 5;
 const GOAL_TIME_RATIO = 1 / 3;
@@ -80,10 +86,10 @@ function table(rows: string[][], header: string[]): void {
 
 interface Row { figure: string; value: string; goal: string; result: 'PASS' | 'MISS' | 'info' }
 
-interface Options { objects: number; seed: number; runs: number; bursts: number; burstEvents: number; lspRss: boolean }
+interface Options { objects: number; seed: number; runs: number; bursts: number; burstEvents: number; lspRss: boolean; managedFields: boolean; realism: boolean }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { objects: 100_000, seed: 20250601, runs: 5, bursts: 3, burstEvents: 10_000, lspRss: true };
+  const o: Options = { objects: 100_000, seed: 20250601, runs: 5, bursts: 3, burstEvents: 10_000, lspRss: true, managedFields: true, realism: true };
   for (const a of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
     if (!m) throw new Error(`unknown argument ${a}`);
@@ -99,7 +105,9 @@ function parseArgs(argv: string[]): Options {
     else if (key === 'bursts') o.bursts = num();
     else if (key === 'burst-events') o.burstEvents = Math.max(10, num());
     else if (key === 'no-lsp-rss') o.lspRss = false;
-    else throw new Error(`unknown option --${key} (options: --objects=N --seed=N --runs=N --bursts=N --burst-events=N --no-lsp-rss)`);
+    else if (key === 'no-managed-fields') o.managedFields = false;
+    else if (key === 'no-realism') o.realism = false;
+    else throw new Error(`unknown option --${key} (options: --objects=N --seed=N --runs=N --bursts=N --burst-events=N --no-lsp-rss --no-managed-fields --no-realism)`);
   }
   return o;
 }
@@ -126,6 +134,27 @@ function withTimeout<T>(p: Promise<T>, msLimit: number, what: string): Promise<T
 // ---------------------------------------------------------------------------------------------------
 // The API test server's process: generates the cluster, serves it, answers the client's requests over IPC.
 
+/** One kind's sizes, as the realism check prints them (see bench/realism.ts). */
+interface SizeSummary {
+  n: number;
+  /** Medians, bytes: as an item of a full LIST, of a metadata-only LIST, and of the managedFields alone (where any). */
+  full: number;
+  metadata: number;
+  managedFields: number;
+  /** Metadata bytes ÷ full bytes, summed over the objects; over those that carry managedFields; over all without them. */
+  ratio: number;
+  managedRatio: number;
+  strippedRatio: number;
+  /** Median full size without managedFields. */
+  strippedFull: number;
+  nManaged: number;
+  fullBytes: number;
+  metadataBytes: number;
+  strippedFullBytes: number;
+  strippedMetadataBytes: number;
+  sources: string[];
+}
+
 interface Ready {
   url: string;
   kubeconfig: string;
@@ -134,6 +163,21 @@ interface Ready {
   ownerReferences: number;
   generateMs: number;
   loadMs: number;
+  managedFields: boolean;
+  sizes: { generated: Record<string, SizeSummary>; real?: { dir: string; files: number; objects: number; byKind: Record<string, SizeSummary> } };
+}
+
+function summarize(sizes: Map<string, KindSizes>): Record<string, SizeSummary> {
+  const out: Record<string, SizeSummary> = {};
+  for (const [kind, k] of sizes) {
+    out[kind] = {
+      n: k.n, full: medianOf(k.full), metadata: medianOf(k.metadata), managedFields: medianOf(k.managedFields), ratio: k.ratio(),
+      managedRatio: k.managedFull.length ? k.ratio('managed') : NaN, strippedRatio: k.ratio('stripped'), strippedFull: medianOf(k.strippedFull),
+      nManaged: k.managedFull.length, fullBytes: sum(k.full), metadataBytes: sum(k.metadata),
+      strippedFullBytes: sum(k.strippedFull), strippedMetadataBytes: sum(k.strippedMetadata), sources: [...k.sources].sort(),
+    };
+  }
+  return out;
 }
 
 /** Response bytes the server sent since the last reset, by what was asked. */
@@ -147,6 +191,8 @@ interface Traffic {
   watch: number;
   discovery: number;
   verbs: Record<string, number>;
+  /** Watch requests the server answered (streaming). */
+  watchesOpen: number;
   /** The server process's CPU time since the reset. */
   cpuMs: number;
 }
@@ -157,11 +203,15 @@ type Request =
   | { id: number; op: 'reset' | 'traffic' | 'memory' | 'burst' | 'close' }
   | { id: number; op: 'prepare-burst'; seq: number; events: number };
 
-async function apiServerChild(objects: number, seed: number): Promise<void> {
+async function apiServerChild(objects: number, seed: number, managedFields: boolean, realism: boolean): Promise<void> {
   const send = (m: unknown) => process.send!(m);
   let t = performance.now();
-  const cluster = generateBenchCluster({ objects, seed });
+  const cluster = generateBenchCluster({ objects, seed, managedFields });
   const generateMs = performance.now() - t;
+  const generated = summarize(sizesByKind(cluster.items as unknown as Record<string, unknown>[]));
+  // The real dumps are read here: this process's time and memory are not measured.
+  const dumps = realism ? dumpsFolder(__dirname) : undefined;
+  const real = dumps ? readDumps(dumps) : undefined;
   const server: KubeApiServer = await startKubeApiServer({ token: TOKEN, watchBookmarkIntervalMs: 1000 });
   t = performance.now();
   server.addMany(cluster.items as unknown as Record<string, unknown>[]);
@@ -173,9 +223,11 @@ async function apiServerChild(objects: number, seed: number): Promise<void> {
   const replicaSets = cluster.items.filter((i) => i.kind === 'ReplicaSet');
   const ready: Ready = {
     url: server.url, kubeconfig, objects: cluster.items.length, countsByResource: cluster.countsByResource,
-    ownerReferences: cluster.ownerReferences, generateMs, loadMs,
+    ownerReferences: cluster.ownerReferences, generateMs, loadMs, managedFields,
+    sizes: { generated, ...(real && dumps ? { real: { dir: dumps, files: real.files, objects: real.objects, byKind: summarize(real.byKind) } } : {}) },
   };
   cluster.items.length = 0;
+  const managedFieldsOn = managedFields;
   let burst: Record<string, unknown>[] = [];
   let burstAdds = 0;
   let cpuAtReset = process.cpuUsage();
@@ -192,7 +244,7 @@ async function apiServerChild(objects: number, seed: number): Promise<void> {
           const cpu = process.cpuUsage(cpuAtReset);
           const tr: Traffic = {
             bytes: server.bytesSent(), requests: server.requests.length, metadataList: 0, fullList: 0, fullByResource: {}, watch: 0, discovery: 0,
-            verbs: server.countByVerb(), cpuMs: (cpu.user + cpu.system) / 1000,
+            verbs: server.countByVerb(), watchesOpen: server.requests.filter((r) => r.verb === 'watch' && r.status === 200).length, cpuMs: (cpu.user + cpu.system) / 1000,
           };
           for (const r of server.requests) {
             if (r.verb === 'list' && r.accept.includes('PartialObjectMetadata')) tr.metadataList += r.bytes;
@@ -233,14 +285,16 @@ async function apiServerChild(objects: number, seed: number): Promise<void> {
           for (let i = 0; i < addN; i++) {
             const rs = replicaSets[(i * 7) % replicaSets.length];
             const template = pods[i % pods.length];
-            burst.push({
+            const added: ListItem = {
               ...template,
               metadata: {
-                generateName: `${rs.metadata.name}-`, labels: { ...rs.metadata.labels, [BURST_LABEL]: String(m.seq) },
-                name: `${rs.metadata.name}-b${m.seq}x${i}`, namespace: rs.metadata.namespace, uid: randomUUID(),
+                creationTimestamp: template.metadata.creationTimestamp, generateName: `${rs.metadata.name}-`, labels: { ...rs.metadata.labels, [BURST_LABEL]: String(m.seq) },
+                name: `${rs.metadata.name}-b${m.seq}x${i}`, namespace: rs.metadata.namespace, resourceVersion: '', uid: randomUUID(),
                 ownerReferences: [{ apiVersion: 'apps/v1', blockOwnerDeletion: true, controller: true, kind: 'ReplicaSet', name: rs.metadata.name, uid: rs.metadata.uid }],
               },
-            });
+            };
+            if (managedFieldsOn) addManagedFields(added);
+            burst.push(added as unknown as Record<string, unknown>);
           }
           const plan: BurstPlan = { modified, added: addN, events: burst.length };
           return reply(plan);
@@ -280,9 +334,9 @@ class ApiServerProcess {
   readonly ready: Promise<Ready>;
   private stderr = '';
 
-  constructor(objects: number, seed: number) {
+  constructor(objects: number, seed: number, managedFields: boolean, realism: boolean) {
     // Its own heap limit: the generated objects, the stored copies and their cached JSON.
-    this.proc = fork(process.argv[1], [SERVER_CHILD, String(objects), String(seed)], {
+    this.proc = fork(process.argv[1], [SERVER_CHILD, String(objects), String(seed), String(managedFields), String(realism)], {
       execArgv: ['--max-old-space-size=8192'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     this.proc.stderr!.on('data', (d) => { this.stderr = (this.stderr + String(d)).slice(-4000); });
@@ -337,6 +391,8 @@ interface PathRun {
   inventory?: Inventory;
   /** The peers' path: its buildInventory (the graph both paths build) at the end. */
   buildMs?: number;
+  /** Ours, watching: when every watch was open (after the graph was complete), from the start. */
+  watchesOpenMs?: number;
 }
 
 const edges = (inv: Inventory) => {
@@ -346,8 +402,9 @@ const edges = (inv: Inventory) => {
 };
 
 /**
- * Ours: LiveCluster as the editor uses it (discovery, metadata-only LISTs, each resource's watch started as its LIST
- * ends), or, with `watch` false, as the CLI reads a cluster once (the same LISTs, no watches).
+ * Ours: LiveCluster as the editor uses it (discovery, metadata-only LISTs, the graph built once they are over, then the
+ * watches opened), or, with `watch` false, as the CLI reads a cluster once (the same LISTs but workloads in full, no
+ * watches). The time is to the complete graph (start() resolved); with watches, when they were all open is kept too.
  */
 async function ourPath(api: ApiServerProcess, kubeconfig: string, keep: boolean, watch = true): Promise<PathRun> {
   await api.request('reset');
@@ -359,15 +416,51 @@ async function ourPath(api: ApiServerProcess, kubeconfig: string, keep: boolean,
   await live.start();
   const elapsed = performance.now() - t0;
   const cpu = process.cpuUsage(c0);
+  // Every watch open: the server has answered each resource's watch request (polled, so up to 20 ms late).
+  let watchesOpenMs: number | undefined;
+  if (watch) {
+    const wanted = live.status().resources.total;
+    const until = performance.now() + 60_000;
+    while ((await api.request<Traffic>('traffic')).watchesOpen < wanted) {
+      if (performance.now() > until) throw new Error('the watches did not open within 60 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    watchesOpenMs = performance.now() - t0;
+  }
   const traffic = await api.request<Traffic>('traffic');
   const status = live.status();
   if (status.problems.length) throw new Error(`the live cluster reports problems: ${JSON.stringify(status.problems.slice(0, 3))}`);
   const run: PathRun = {
     ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, bytes: live.client.stats.bytes, requests: live.client.stats.requests, objects: live.inventory.objects.size,
     ownerReferences: edges(live.inventory), traffic, ...(keep ? { inventory: live.inventory } : {}),
+    ...(watchesOpenMs !== undefined ? { watchesOpenMs } : {}),
   };
   await live.stop();
   return run;
+}
+
+/**
+ * What the first Simulate Delete costs on top of the connection, on a cluster whose objects carry custom finalizers (the
+ * generated one does: the operator's, cert-manager's, the CSI attacher's): the workloads read in full once.
+ */
+async function firstSimulation(kubeconfig: string): Promise<{ ms: number; cpuMs: number; bytes: number; workloads: number }> {
+  const live = new LiveCluster({ target: resolveTarget({ kubeconfig, allowExec: false }), rediscoverMs: 0, concurrency: CONCURRENCY });
+  try {
+    await live.start();
+    const bytes = live.client.stats.bytes;
+    gc();
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    const notes = [...await live.readPodSpecs([]), ...live.incompleteNotes()];
+    const cpu = process.cpuUsage(c0);
+    const elapsed = performance.now() - t0;
+    if (notes.length) throw new Error(`reading the workloads failed: ${notes.join('; ')}`);
+    let workloads = 0;
+    for (const o of live.inventory.objects.values()) if (o.apiVersion === 'apps/v1' && ['Deployment', 'StatefulSet', 'DaemonSet'].includes(o.kind) && o.facts.images) workloads++;
+    return { ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, bytes: live.client.stats.bytes - bytes, workloads };
+  } finally {
+    await live.stop();
+  }
 }
 
 /** The peers' (kubectl-tree's): discovery, then a full paginated LIST of every resource, into the same engine graph. */
@@ -470,12 +563,82 @@ async function languageServerRss(kubeconfig: string): Promise<LspRss> {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// The realism check
+
+const kb = (bytes: number): string => (Number.isFinite(bytes) ? `${(bytes / 1000).toFixed(1)} KB` : '—');
+const ratio = (r: number): string => (Number.isFinite(r) ? r.toFixed(3) : '—');
+
+/**
+ * Per kind (the generated cluster's largest by bytes): the metadata-only share of the bytes, generated beside real
+ * dumps, as dumped (managedFields in both forms where the dump kept them) and in the dumps that kept them; then the
+ * real per-kind shares weighted by the generated cluster's bytes per kind, comparable with the generated share.
+ */
+function realismCheck(ready: Ready, rows: Row[]): void {
+  const gen = ready.sizes.generated;
+  const real = ready.sizes.real;
+  const kinds = Object.entries(gen).sort((a, b) => b[1].fullBytes - a[1].fullBytes).slice(0, 16).map(([k]) => k);
+  const all = Object.values(gen);
+  const genRatio = sum(all.map((g) => g.metadataBytes)) / sum(all.map((g) => g.fullBytes));
+  if (!real) {
+    out('Realism check: ../shared/corpus/cluster-dumps is not there (or --no-realism): nothing to compare the generated sizes with');
+    out(`  generated: metadata-only ÷ full LIST bytes, all kinds: ${ratio(genRatio)}`);
+    out();
+    return;
+  }
+  out(`Realism check: bytes per object as an item of a full LIST and of a metadata-only LIST, generated beside REAL cluster dumps (${real.dir}: ${int(real.files)} files, ${int(real.objects)} objects with a uid, each once)`);
+  out('  managedFields are in both forms on a real apiserver; the dumps taken through the API keep them (sonobuoy\'s), those made by kubectl or must-gather do not: so the comparison is made twice, without them on either side, then with them on both');
+  const rowsOut: string[][] = [];
+  for (const k of kinds) {
+    const g = gen[k];
+    const r = real.byKind[k];
+    rowsOut.push([
+      k, int(g.n), kb(g.strippedFull), ratio(g.strippedRatio), ready.managedFields ? `${kb(g.full)}, ${ratio(g.ratio)}` : '—',
+      r ? `${int(r.n)}${r.n < 20 ? '*' : ''}` : '0', r ? kb(r.strippedFull) : '—', r ? ratio(r.strippedRatio) : '—',
+      r && r.nManaged ? `${int(r.nManaged)}${r.nManaged < 5 ? '*' : ''}: ${kb(r.full)}, ${ratio(r.managedRatio)}, ${kb(r.managedFields)}` : '—',
+      r ? r.sources.join(', ') : '',
+    ]);
+  }
+  table(rowsOut, ['kind', 'generated n', 'full', 'meta÷full', 'with managedFields: full, meta÷full', 'real n', 'full', 'meta÷full', 'with managedFields: n, full, meta÷full, managedFields', 'real sources']);
+  out('  (without managedFields unless said; sizes are medians per object, meta÷full a ratio of sums; * fewer than 20 (or 5) real objects)');
+  // Like with like, weighted by the generated bytes of the kinds the dumps have enough of.
+  const compare = (genPick: (g: SizeSummary) => [number, number], realPick: (r: SizeSummary) => number, enough: (r: SizeSummary) => boolean) => {
+    let genMeta = 0;
+    let genFull = 0;
+    let realWeighted = 0;
+    const used: string[] = [];
+    for (const [k, g] of Object.entries(gen)) {
+      const r = real.byKind[k];
+      if (!r || !enough(r)) continue;
+      const [m, f] = genPick(g);
+      genMeta += m;
+      genFull += f;
+      realWeighted += f * realPick(r);
+      used.push(k);
+    }
+    return { generated: genMeta / genFull, real: realWeighted / genFull, share: genFull / sum(all.map((g) => genPick(g)[1])), kinds: used };
+  };
+  const stripped = compare((g) => [g.strippedMetadataBytes, g.strippedFullBytes], (r) => r.strippedRatio, (r) => r.n >= 20);
+  out(`  without managedFields, kinds with ≥ 20 real objects (${Math.round(stripped.share * 100)} % of the generated bytes), weighted by the generated bytes: generated ${ratio(stripped.generated)}, real ${ratio(stripped.real)}`);
+  let managed: ReturnType<typeof compare> | undefined;
+  if (ready.managedFields) {
+    managed = compare((g) => [g.metadataBytes, g.fullBytes], (r) => r.managedRatio, (r) => r.nManaged >= 5);
+    out(`  with managedFields, kinds with ≥ 5 real objects that carry them (${managed.kinds.join(', ')}: ${Math.round(managed.share * 100)} % of the generated bytes): generated ${ratio(managed.generated)}, real ${ratio(managed.real)}`);
+  }
+  out(`  all kinds, as served here: metadata-only ÷ full ${ratio(genRatio)}`);
+  rows.push({
+    figure: 'realism: metadata-only ÷ full bytes, generated vs real', goal: '—', result: 'info',
+    value: `${ratio(stripped.generated)} vs ${ratio(stripped.real)} without managedFields${managed ? `; ${ratio(managed.generated)} vs ${ratio(managed.real)} with` : ''}`,
+  });
+  out();
+}
+
+// ---------------------------------------------------------------------------------------------------
 // The report
 
 async function run(opts: Options): Promise<void> {
   const rows: Row[] = [];
   out(`Live cluster: the Kubernetes API test server in its own process (HTTPS on loopback, bearer token), ${globalThis.gc ? 'forced GC before each run' : 'no --expose-gc: runs are not separated by a forced GC'}`);
-  const api = new ApiServerProcess(opts.objects, opts.seed);
+  const api = new ApiServerProcess(opts.objects, opts.seed, opts.managedFields, opts.realism);
   try {
     const ready = await withTimeout(api.ready, 300_000, 'the API server process to generate and load the cluster');
     const types = Object.keys(ready.countsByResource).length;
@@ -484,7 +647,9 @@ async function run(opts: Options): Promise<void> {
     out(`  largest: ${counts.slice(0, 12).map(([r, n]) => `${r} ${int(n)}`).join(', ')}; …; smallest: ${counts.slice(-4).map(([r, n]) => `${r} ${int(n)}`).join(', ')}`);
     const serverMem = await api.request<{ memory?: { peak: number; rss: number } }>('memory');
     if (serverMem.memory) out(`  API server process RSS ${mib(serverMem.memory.rss)} (not measured against anything)`);
+    out(`  objects served ${ready.managedFields ? 'with metadata.managedFields, as a real apiserver serves them (bench/managedFields.ts)' : 'WITHOUT managedFields (--no-managed-fields): smaller in both forms than a real apiserver serves them'}`);
     out();
+    realismCheck(ready, rows);
 
     // -- bytes and time to a complete graph, alternating pairs ---------------------------------------
     const WARM_UP = 1;
@@ -540,27 +705,36 @@ async function run(opts: Options): Promise<void> {
     const fullKinds = Object.entries(t.fullByResource).sort((x, y) => y[1] - x[1]);
     out(`  ours   median ${ms(oursMs)}, ${mb(oursBytes)} received; the server counted ${mb(t.bytes)}:`);
     out(`           metadata-only LISTs ${mb(t.metadataList)}; full LISTs of the ${fullKinds.length} kinds LiveCluster reads in full (the simulation needs their spec) ${mb(t.fullList)}: ${fullKinds.map(([k, n]) => `${k} ${mb(n)}`).join(', ')}`);
-    out(`           discovery ${mb(t.discovery)}, watches (started as each LIST ends) ${mb(t.watch)}; requests: ${Object.entries(t.verbs).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    out(`           discovery ${mb(t.discovery)}, watches ${mb(t.watch)} (opened once the graph is complete: all open at ${ms(median(ours.map((x) => x.watchesOpenMs ?? NaN)))} from the start, median); requests: ${Object.entries(t.verbs).map(([k, n]) => `${k} ${n}`).join(', ')}`);
     out(`  peers  median ${ms(peersMs)} (of which the graph build, buildInventory: ${ms(median(peers.map((x) => x.buildMs ?? 0)))}), ${mb(peersBytes)} received; the server counted ${mb(tp.bytes)}: full LISTs ${mb(tp.fullList)}, discovery ${mb(tp.discovery)}; requests: ${Object.entries(tp.verbs).map(([k, n]) => `${k} ${n}`).join(', ')}`);
     out(`  ratio ours / peers: bytes ${bytesRatio.toFixed(3)} (goal ≤ ${GOAL_BYTES_RATIO.toFixed(3)}), time ${timeRatio.toFixed(3)} (goal ≤ ${GOAL_TIME_RATIO.toFixed(3)}); round by round: ${ours.map((x, i) => (x.ms / peers[i].ms).toFixed(3)).join(', ')}`);
     const oneShotMs = median(oneShot.map((x) => x.ms));
     const oneShotCpu = median(oneShot.map((x) => x.cpuMs));
-    out(`  one-shot (kubectl-gc on a cluster: no watches) median ${ms(oneShotMs)}, ${mb(median(oneShot.map((x) => x.bytes)))}; time ratio to the peers ${(oneShotMs / peersMs).toFixed(3)}; client CPU ${ms(oneShotCpu)}`);
+    out(`  one-shot (kubectl-gc on a cluster: no watches, workloads listed in full) median ${ms(oneShotMs)}, ${mb(median(oneShot.map((x) => x.bytes)))}; time ratio to the peers ${(oneShotMs / peersMs).toFixed(3)}; client CPU ${ms(oneShotCpu)}`);
     const cpuOurs = median(ours.map((x) => x.cpuMs));
     const cpuPeers = median(peers.map((x) => x.cpuMs));
     const srvOurs = median(ours.map((x) => x.traffic.cpuMs));
     const srvPeers = median(peers.map((x) => x.traffic.cpuMs));
     out(`  CPU time, medians: client ours ${ms(cpuOurs)} / peers ${ms(cpuPeers)} = ${(cpuOurs / cpuPeers).toFixed(3)}; API server ours ${ms(srvOurs)} / peers ${ms(srvPeers)}`);
-    out('           (the test server caches each stored object\'s JSON, so after the warm-up a full LIST costs it a join, a metadata-only one a JSON.stringify per object)');
+    out('           (the test server caches each stored object\'s JSON in both forms, full and metadata-only, so after the warm-up any LIST costs it a join of cached strings)');
     const metaOnly = t.metadataList + t.discovery;
-    out(`  the metadata-only LISTs alone (what a metadata-only path of every kind would receive): ${mb(metaOnly)} with discovery, ${(metaOnly / peersBytes).toFixed(3)} of the peers' bytes`);
+    out(`  the metadata-only LISTs alone: ${mb(metaOnly)} with discovery, ${(metaOnly / peersBytes).toFixed(3)} of the peers' bytes (the floor for a path that lists everything metadata-only would be a little above: the kinds read in full, metadata-only)`);
     rows.push({ figure: 'bytes to a complete graph, ours / full LIST', value: `${bytesRatio.toFixed(3)} (${mb(oursBytes)} / ${mb(peersBytes)})`, goal: `≤ ${GOAL_BYTES_RATIO.toFixed(2)}`, result: bytesRatio <= GOAL_BYTES_RATIO ? 'PASS' : 'MISS' });
     rows.push({ figure: 'time to a complete graph, ours / full LIST', value: `${timeRatio.toFixed(3)} (${ms(oursMs)} / ${ms(peersMs)})`, goal: `≤ ${GOAL_TIME_RATIO.toFixed(2)}`, result: timeRatio <= GOAL_TIME_RATIO + 1e-9 ? 'PASS' : 'MISS' });
     rows.push({ figure: 'time, one-shot (CLI, no watches) / full LIST', value: `${(oneShotMs / peersMs).toFixed(3)} (${ms(oneShotMs)} / ${ms(peersMs)})`, goal: '—', result: 'info' });
     rows.push({ figure: 'client CPU to a complete graph, ours / full LIST', value: `${(cpuOurs / cpuPeers).toFixed(3)} (${ms(cpuOurs)} / ${ms(cpuPeers)})`, goal: '—', result: 'info' });
+    rows.push({ figure: 'ours: every watch open (after the graph)', value: ms(median(ours.map((x) => x.watchesOpenMs ?? NaN))), goal: '—', result: 'info' });
     const self = procMemory(undefined);
     if (self) out(`  this (client) process: peak RSS ${mib(self.peak)} (the warm-up round held the three graphs at once, to compare them)`);
     out();
+
+    // -- the first simulation: workloads read in full -------------------------------------------------
+    {
+      const f = await firstSimulation(ready.kubeconfig);
+      out(`First Simulate Delete after connecting (the cluster's objects carry custom finalizers, so which workload runs their controller is guessed, by their images): the ${int(f.workloads)} Deployments, StatefulSets and DaemonSets read in full once: ${mb(f.bytes)} in ${ms(f.ms)} (CPU ${ms(f.cpuMs)}); later simulations read only the workloads whose spec changed`);
+      rows.push({ figure: 'first simulation: workloads read in full', value: `${mb(f.bytes)}, ${ms(f.ms)}`, goal: '—', result: 'info' });
+      out();
+    }
 
     // -- the language server's RSS ------------------------------------------------------------------
     if (opts.lspRss) {
@@ -646,7 +820,7 @@ async function run(opts: Options): Promise<void> {
 
 const argv = process.argv.slice(2);
 if (argv[0] === SERVER_CHILD) {
-  apiServerChild(Number(argv[1]), Number(argv[2])).catch((e: unknown) => {
+  apiServerChild(Number(argv[1]), Number(argv[2]), argv[3] !== 'false', argv[4] !== 'false').catch((e: unknown) => {
     process.stderr.write(`API server process failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
     process.exit(2);
   });

@@ -9,9 +9,12 @@
 //   - custom (with their CustomResourceDefinitions): cert-manager's Issuer, Certificate, CertificateRequest,
 //     Order, Challenge, with the chain its ingress-shim and ACME issuer write
 //     (Ingress → Certificate → CertificateRequest → Order → Challenge), and prometheus-operator's ServiceMonitor.
+// Every object then gets metadata.managedFields as a real apiserver serves them (bench/managedFields.ts), unless asked
+// not to: the base generator makes a `kubectl get -o json` dump, in which kubectl hides them.
 // Deterministic (seeded), like the base generator. Nothing here is part of the extension.
 
 import { generateCluster, Rng, type ListItem, type ListOwnerReference } from './generateCluster';
+import { addManagedFields } from './managedFields';
 
 export interface BenchCluster {
   /** CustomResourceDefinitions first (the API test server must serve a kind before it stores its objects). */
@@ -60,7 +63,7 @@ const PLAN = {
   MutatingWebhookConfiguration: 3, ValidatingWebhookConfiguration: 4, APIService: 25, CustomResourceDefinition: 6,
 };
 
-export function generateBenchCluster(opts: { objects?: number; seed?: number } = {}): BenchCluster {
+export function generateBenchCluster(opts: { objects?: number; seed?: number; managedFields?: boolean } = {}): BenchCluster {
   const objects = opts.objects ?? 100_000;
   const seed = opts.seed ?? 20250601;
   const scale = objects / 100_000;
@@ -85,6 +88,7 @@ export function generateBenchCluster(opts: { objects?: number; seed?: number } =
   if (base.length + added.length !== objects) throw new Error(`generator bug: ${base.length + added.length} objects instead of ${objects}`);
   const isCrd = (i: ListItem) => i.kind === 'CustomResourceDefinition';
   const items = [...base.filter(isCrd), ...added.filter(isCrd), ...base.filter((i) => !isCrd(i)), ...added.filter((i) => !isCrd(i))];
+  if (opts.managedFields !== false) for (const i of items) addManagedFields(i);
 
   const countsByResource: Record<string, number> = {};
   const byUid = new Map<string, ListItem>();

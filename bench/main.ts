@@ -11,7 +11,9 @@
 // Options: --objects=N --big=N (objects in the deleted namespace) --seed=N --runs=N (timed runs per
 // figure) --updates=N (incremental updates timed) --no-yaml --yaml-timeout-min=N --no-cluster (skip the live-cluster
 // report, bench/clusterBench.ts: the API test server with --cluster-objects=N objects, 100,000 by default,
-// --cluster-runs=N timed pairs) --no-lsp (skip the language server's report, bench/lspBench.ts, which otherwise runs last)
+// --cluster-runs=N timed pairs) --no-lsp (skip the language server's report, bench/lspBench.ts) --no-webview (skip the
+// graph webview's report, bench/webviewBench.ts: the built bundle in headless Chromium, which otherwise runs last;
+// --webview-sizes=1000,2000,5000 --webview-runs=N)
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -89,10 +91,13 @@ interface Options {
   cluster: boolean;
   clusterObjects: number;
   clusterRuns: number;
+  webview: boolean;
+  /** Passed on to bench/webviewBench.ts. */
+  webviewArgs: string[];
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { objects: 100_000, big: 20_000, seed: 20250601, runs: 5, updates: 5_000, yaml: true, yamlTimeoutMin: 5, lsp: true, cluster: true, clusterObjects: 100_000, clusterRuns: 5 };
+  const o: Options = { objects: 100_000, big: 20_000, seed: 20250601, runs: 5, updates: 5_000, yaml: true, yamlTimeoutMin: 5, lsp: true, cluster: true, clusterObjects: 100_000, clusterRuns: 5, webview: true, webviewArgs: [] };
   for (const a of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
     if (!m) throw new UsageError(`unknown argument ${a}`);
@@ -113,6 +118,8 @@ function parseArgs(argv: string[]): Options {
     else if (key === 'cluster-objects') o.clusterObjects = num();
     else if (key === 'cluster-runs') o.clusterRuns = num();
     else if (key === 'yaml-timeout-min') o.yamlTimeoutMin = num();
+    else if (key === 'no-webview') o.webview = false;
+    else if (key === 'webview-sizes' || key === 'webview-runs') o.webviewArgs.push(a);
     else throw new UsageError(`unknown option --${key}`);
   }
   return o;
@@ -497,9 +504,15 @@ function main(): number {
       const r = spawnSync(process.execPath, [join(dirname(process.argv[1]), 'lspBench.js')], { stdio: 'inherit' });
       if (r.status !== 0) return 2;
     }
+    if (opts.webview) {
+      // The graph webview's report: the built bundle in headless Chromium (its own process).
+      out();
+      const r = spawnSync(process.execPath, [join(dirname(process.argv[1]), 'webviewBench.js'), ...opts.webviewArgs], { stdio: 'inherit' });
+      if (r.status !== 0) return 2;
+    }
     return 0;
   } catch (e) {
-    const detail = e instanceof UsageError ? `${e.message}\n  options: --objects=N --big=N --seed=N --runs=N --updates=N --no-yaml --no-cluster --cluster-objects=N --cluster-runs=N --no-lsp --yaml-timeout-min=N`
+    const detail = e instanceof UsageError ? `${e.message}\n  options: --objects=N --big=N --seed=N --runs=N --updates=N --no-yaml --no-cluster --cluster-objects=N --cluster-runs=N --no-lsp --no-webview --webview-sizes=N,N --webview-runs=N --yaml-timeout-min=N`
       : e instanceof Error ? (e.stack ?? e.message) : String(e);
     out(`bench failed: ${detail}`);
     return 2;

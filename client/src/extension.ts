@@ -8,6 +8,9 @@ import { ClusterStatusBar } from './clusterStatusBar';
 import { checkWorkspace } from './commands/checkWorkspace';
 import { reportingErrors } from './commands/errors';
 import { revealLocation } from './commands/revealLocation';
+import { showGraph } from './commands/showGraph';
+import { GraphPanels } from './graph/graphPanel';
+import { parseShowInGraphArgs } from './logic/graphHost';
 import { simulateDelete } from './commands/simulateDelete';
 import { watchKubernetesDocuments } from './kubernetesDocuments';
 import { LazyLanguageClient } from './lazyClient';
@@ -32,6 +35,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new StatusBar(lsp);
   const clusterStatusBar = new ClusterStatusBar(cluster);
   const simulate = { client: lsp, reports, cluster };
+  // Registers the panel serializer at once: a graph panel restored after a reload activates the extension.
+  const graphs = new GraphPanels({ context, client: lsp, cluster, reports, log: (m) => lsp.log(m) });
 
   const start = () => {
     lsp.start().catch((e: unknown) => {
@@ -42,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     lsp,
     reports,
+    graphs,
     cluster,
     stuckView,
     statusBar,
@@ -63,6 +69,18 @@ export function activate(context: vscode.ExtensionContext): void {
       await vscode.commands.executeCommand('setContext', STARTED_KEY, true);
       await vscode.commands.executeCommand(`${STUCK_VIEW_ID}.focus`);
       stuckView.refresh();
+    })),
+    // The ownership graph (graph/graphPanel.ts, webview/): whole, or focused on one object (and its simulated deletion).
+    vscode.commands.registerCommand('kubeGcLens.showGraph', reportingErrors('Show Ownership Graph', async () => {
+      start();
+      await showGraph(graphs, cluster);
+    })),
+    // SHOW_IN_GRAPH_COMMAND: lenses, hovers and the report's link run it with {uid, source?, policy?}.
+    vscode.commands.registerCommand('kubeGcLens.showInGraph', reportingErrors('Show in Graph', async (target?: unknown, policy?: unknown) => {
+      const args = parseShowInGraphArgs(target, policy);
+      if (!args) return showGraph(graphs, cluster);
+      start();
+      await graphs.showObject(args);
     })),
     vscode.commands.registerCommand('kubeGcLens.revealLocation', reportingErrors('Reveal',
       (uri?: unknown, range?: unknown) => revealLocation(uri, range))),
@@ -87,6 +105,9 @@ export function activate(context: vscode.ExtensionContext): void {
     })),
     vscode.commands.registerCommand('kubeGcLens.stuckObjects.simulate', reportingErrors('Simulate Delete', async (node?: StuckTreeNode) => {
       if (node?.uid !== undefined) await simulateDelete(simulate, node.live ? { source: 'cluster', uid: node.uid } : node.uid);
+    })),
+    vscode.commands.registerCommand('kubeGcLens.stuckObjects.showInGraph', reportingErrors('Show in Graph', async (node?: StuckTreeNode) => {
+      if (node?.uid !== undefined) await graphs.showObject({ uid: node.uid, source: node.live ? 'cluster' : 'workspace' });
     })),
   );
 }

@@ -6,7 +6,7 @@ import {
   LanguageClient, State, TransportKind, type LanguageClientOptions, type RequestType, type RequestType0, type ServerOptions,
 } from 'vscode-languageclient/node';
 import {
-  ClusterStatusNotification, LIVE_SCHEME, PROTOCOL_VERSION, StatusNotification, type ClusterStatus, type ServerStatus,
+  ClusterStatusNotification, LIVE_SCHEME, PROTOCOL_VERSION, SHOW_IN_GRAPH_COMMAND, StatusNotification, type ClusterStatus, type ServerStatus,
 } from '../../server/src/protocol';
 import { SERVER_SETTING_SECTIONS } from './logic/clusterSettings';
 import { KUBERNETES_LANGUAGES } from './logic/looksLikeKubernetes';
@@ -70,6 +70,11 @@ export class LazyLanguageClient implements vscode.Disposable {
     return client.code2ProtocolConverter.asUri(uri);
   }
 
+  /** A line in the "Kube GC Lens" output channel (once the client started). */
+  log(message: string): void {
+    this.client?.outputChannel.appendLine(message);
+  }
+
   async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
@@ -108,6 +113,10 @@ export class LazyLanguageClient implements vscode.Disposable {
       },
       // Our own collection: the diagnostics of the YAML and Kubernetes extensions stay theirs.
       diagnosticCollectionName: 'kube-gc-lens',
+      // This client runs kubeGcLens.showInGraph (the graph webview): the server adds "Show in Graph" lenses and hover
+      // links, and hovers may run that one command (their text is escaped by the server; no other command link works).
+      initializationOptions: { showInGraph: true },
+      markdown: { isTrusted: { enabledCommands: [SHOW_IN_GRAPH_COMMAND] } },
       outputChannelName: 'Kube GC Lens',
     };
     const client = new LanguageClient('kubeGcLens', 'Kube GC Lens', serverOptions, clientOptions);

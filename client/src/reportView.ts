@@ -5,14 +5,14 @@
 // Why a webview and not `markdown.showPreview` of that document: every object in the report links to its
 // source, and the markdown preview follows neither kind of link. It ignores `command:` links on purpose
 // (microsoft/vscode#215939, "disabled for security reasons") and webviews do not open `file:` links (markdown-it
-// does not even render them as links). Our webview allows exactly one command, kubeGcLens.revealLocation
-// (`enableCommandUris`), runs no script and loads nothing (reportHtml.ts). Without the markdown extension, the
+// does not even render them as links). Our webview allows exactly two commands, kubeGcLens.revealLocation
+// and kubeGcLens.showInGraph (`enableCommandUris`), runs no script and loads nothing (reportHtml.ts). Without the markdown extension, the
 // virtual document opens in a text editor, where the same `command:` links are ctrl+click-able.
 
 import * as vscode from 'vscode';
 import type { SimulateReport } from '../../server/src/protocol';
 import { reportPage } from './logic/reportHtml';
-import { REVEAL_LOCATION_COMMAND, renderSimulateReport, reportTitle, type ReportSource } from './logic/reportMarkdown';
+import { REVEAL_LOCATION_COMMAND, renderSimulateReport, reportTitle, SHOW_IN_GRAPH, type ReportSource } from './logic/reportMarkdown';
 
 export const REPORT_SCHEME = 'kube-gc-lens-report';
 /** Reports kept for their virtual documents; older ones say they are gone. */
@@ -36,7 +36,7 @@ export class ReportView implements vscode.TextDocumentContentProvider, vscode.Di
 
   /** `source.cluster`: the report was computed on that live cluster (it says so, and what it could not read). */
   async show(report: SimulateReport, source: ReportSource = {}): Promise<void> {
-    const markdown = renderSimulateReport(report, source);
+    const markdown = renderSimulateReport(report, { ...source, graphLink: true });
     const title = reportTitle(report, source);
     const uri = this.remember(title, markdown);
     let body: unknown;
@@ -79,7 +79,7 @@ export class ReportView implements vscode.TextDocumentContentProvider, vscode.Di
     const panel = vscode.window.createWebviewPanel('kubeGcLens.report', title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
       enableScripts: false,
       enableForms: false,
-      enableCommandUris: [REVEAL_LOCATION_COMMAND],
+      enableCommandUris: [REVEAL_LOCATION_COMMAND, SHOW_IN_GRAPH],
       enableFindWidget: true,
       localResourceRoots: [],
     });

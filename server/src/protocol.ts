@@ -162,6 +162,10 @@ export interface GraphNodeData extends ObjectIdentity {
   finalizers: string[];
   findings: FindingCode[];
   location?: SourceLocation;
+  /** (v2 addition) Why it cannot finish being deleted, when it is stuck terminating now or predicted to deadlock. */
+  stuck?: string;
+  /** (v2 addition) The findings on it, one sentence each (`findings` has their codes). */
+  findingMessages?: { code: FindingCode; message: string }[];
 }
 
 export interface GraphEdgeData {
@@ -179,6 +183,9 @@ export interface GraphData {
 }
 
 export const GraphRequest = new RequestType<GraphParams, GraphData, void>('kubeGcLens/graph');
+
+/** kubeGcLens/cluster/graph (v2 addition): the same on the live graph; nodes' `location` are their live documents. */
+export const ClusterGraphRequest = new RequestType<GraphParams, GraphData, void>('kubeGcLens/cluster/graph');
 
 // ------------------------------------------------------------------------------------------------
 // kubeGcLens/check: re-read the workspace from disk and report every finding (client → server)
@@ -309,3 +316,61 @@ export function liveObjectLocation(o: ObjectIdentity, context: string): SourceLo
 
 /** kubeGcLens/cluster/document: the text of a live document (a note when the object is gone or nothing is connected). */
 export const ClusterDocumentRequest = new RequestType<{ uri: string }, { text: string }, void>('kubeGcLens/cluster/document');
+
+// ------------------------------------------------------------------------------------------------
+// The ownership graph webview (protocol version 2 adds these): messages between the extension (the host,
+// client/src/graph) and the webview (webview/src), posted with postMessage. The webview imports this module for
+// types only (`import type`), so no LSP library enters its bundle. The webview says `ready` first (messages posted
+// before it listens are lost) and again after every reload (a hidden webview is torn down): the host then sends the
+// current graph, and the last simulation if any.
+
+/** Where the graph comes from: the workspace's manifests, or the connected live cluster. */
+export type GraphSource = { kind: 'workspace' } | { kind: 'cluster'; context: string };
+
+/** The export formats; the webview renders the content, the host asks where to save it. */
+export type GraphExportFormat = 'svg' | 'png' | 'dot';
+
+/** How to draw nodes: `auto` picks SVG up to a node count and canvas above it (see ARCHITECTURE.md). */
+export type GraphRenderer = 'auto' | 'svg' | 'canvas';
+
+/** Host → webview. */
+export type HostToWebviewMessage =
+  /** The graph to show (replaces the previous one; nodes that stay keep their positions). `revision` grows. */
+  | { type: 'graph'; source: GraphSource; graph: GraphData; revision: number; renderer?: GraphRenderer }
+  /** Select this object and show its connected component only (Show in Graph). */
+  | { type: 'focus'; uid: string }
+  /**
+   * A simulated deletion to play out on the graph (step slider, fading removals, cut orphan edges, stuck
+   * highlighted). `id` names this simulation: sent again after a reload, the webview keeps the step it was at.
+   */
+  | { type: 'simulation'; report: SimulateReport; id: number }
+  /** Something the user should know (the graph could not be read, not connected any more…); `undefined` clears it. */
+  | { type: 'notice'; message?: string; severity?: 'info' | 'warning' | 'error' };
+
+/** Webview → host. */
+export type WebviewToHostMessage =
+  /** The page listens: send the current state. `protocolVersion` is the webview's PROTOCOL_VERSION. */
+  | { type: 'ready'; protocolVersion: typeof PROTOCOL_VERSION }
+  /** Reveal this object in its manifest (or open its live document). */
+  | { type: 'reveal'; uid: string }
+  /** Simulate deleting this object with this policy, on the graph's source; the answer is a `simulation` message. */
+  | { type: 'simulate'; uid: string; policy: PolicyChoice }
+  /** Show the last simulation's full report (the Simulate Delete report view). */
+  | { type: 'openReport' }
+  /** Save what is shown: SVG or DOT text, or a PNG as base64. `name` is a suggested file name (no folder). */
+  | { type: 'export'; format: GraphExportFormat; data: string; name: string }
+  /** Read the graph again now. */
+  | { type: 'refresh' }
+  /** An error inside the webview, for the extension's log. */
+  | { type: 'error'; message: string };
+
+/** The command other extensions, hovers, lenses, views and reports use: `kubeGcLens.showInGraph(ShowInGraphArgs)`. */
+export const SHOW_IN_GRAPH_COMMAND = 'kubeGcLens.showInGraph';
+
+export interface ShowInGraphArgs {
+  uid: string;
+  /** Default: the workspace. */
+  source?: 'workspace' | 'cluster';
+  /** Also simulate deleting it with this policy and play the result out. */
+  policy?: PolicyChoice;
+}

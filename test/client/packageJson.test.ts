@@ -68,7 +68,8 @@ describe('package.json commands and views', () => {
       expect(extensionSource, c.command).toContain(`registerCommand('${c.command}'`);
     }
     expect([...declared].filter((c) => !c.startsWith('kubeGcLens.stuckObjects.'))).toEqual([
-      'kubeGcLens.simulateDelete', 'kubeGcLens.checkWorkspace', 'kubeGcLens.showStuckObjects', 'kubeGcLens.revealLocation',
+      'kubeGcLens.simulateDelete', 'kubeGcLens.checkWorkspace', 'kubeGcLens.showStuckObjects', 'kubeGcLens.showGraph', 'kubeGcLens.showInGraph',
+      'kubeGcLens.revealLocation',
       'kubeGcLens.cluster.connect', 'kubeGcLens.cluster.disconnect', 'kubeGcLens.cluster.selectContext', 'kubeGcLens.cluster.openObject',
       'kubeGcLens.cluster.actions',
     ]);
@@ -87,7 +88,7 @@ describe('package.json commands and views', () => {
     const hidden = contributes.menus.commandPalette.filter((e: { when: string }) => e.when === 'false').map((e: { command: string }) => e.command);
     expect(hidden).toEqual([
       'kubeGcLens.revealLocation', 'kubeGcLens.stuckObjects.refresh', 'kubeGcLens.stuckObjects.reveal', 'kubeGcLens.stuckObjects.simulate',
-      'kubeGcLens.cluster.actions',
+      'kubeGcLens.stuckObjects.showInGraph', 'kubeGcLens.showInGraph', 'kubeGcLens.cluster.actions',
     ]);
     const kubernetesEditor = '(editorLangId == yaml || editorLangId == json) && kubeGcLens.activeEditorIsKubernetes';
     expect(contributes.menus['editor/context']).toEqual([
@@ -108,7 +109,8 @@ describe('package.json commands and views', () => {
     }]);
     // VS Code 1.74+ generates onCommand, onView and onWalkthrough events from the contributions (engines ^1.91).
     expect(pkg.engines.vscode).toBe('^1.91.0');
-    expect(pkg.activationEvents).toEqual(['onLanguage:yaml', 'onLanguage:json']);
+    // And a graph panel restored after a reload activates it (its serializer must be registered by then).
+    expect(pkg.activationEvents).toEqual(['onLanguage:yaml', 'onLanguage:json', 'onWebviewPanel:kubeGcLens.graph']);
     expect(pkg.main).toBe('./dist/extension.js');
   });
 });
@@ -180,5 +182,32 @@ describe('package.json: the live cluster', () => {
     expect(live.map((e: { command: string; group: string }) => `${e.command} ${e.group}`)).toEqual([
       'kubeGcLens.cluster.disconnect inline@1', 'kubeGcLens.cluster.selectContext navigation@1', 'kubeGcLens.cluster.disconnect navigation@2',
     ]);
+  });
+});
+
+describe('package.json: the ownership graph', () => {
+  const commands = new Map<string, { title: string }>(contributes.commands.map((c: { command: string; title: string }) => [c.command, c]));
+
+  it('offers Show Ownership Graph in the palette, Show in Graph on the Stuck Objects view\'s objects', () => {
+    expect(commands.get('kubeGcLens.showGraph')?.title).toBe('Show Ownership Graph');
+    expect(commands.get('kubeGcLens.showInGraph')?.title).toBe('Show in Graph');
+    expect(contributes.menus['view/item/context']).toContainEqual({
+      command: 'kubeGcLens.stuckObjects.showInGraph', when: 'view == kubeGcLens.stuckObjects && viewItem =~ /^object/', group: 'navigation@3',
+    });
+    // The view type the serializer and the activation event name.
+    expect(read('client/src/logic/graphHtml.ts')).toContain("GRAPH_VIEW_TYPE = 'kubeGcLens.graph'");
+    expect(read('client/src/graph/graphPanel.ts')).toContain('registerWebviewPanelSerializer(GRAPH_VIEW_TYPE');
+    // The command the server's lenses and hovers run is the one registered (and trusted in hovers).
+    expect(read('server/src/protocol.ts')).toContain("SHOW_IN_GRAPH_COMMAND = 'kubeGcLens.showInGraph'");
+    expect(read('client/src/lazyClient.ts')).toContain('enabledCommands: [SHOW_IN_GRAPH_COMMAND]');
+  });
+
+  it('has no command: link in the README (vsce refuses to package one)', () => {
+    expect(read('README.md')).not.toMatch(/\]\(command:/);
+  });
+
+  it('ships the webview bundle in the .vsix, built by the packaging script', () => {
+    expect(read('.vscodeignore').split('\n')).toContain('!dist/webview/**');
+    expect(read('scripts/package.mjs')).toMatch(/'client', 'server', 'webview'/);
   });
 });

@@ -228,3 +228,15 @@ describe('a report on the live cluster', () => {
     expect(reportTitle(sample(), {})).toBe(reportTitle(sample()));
   });
 });
+
+describe('the report\'s Show in Graph link', () => {
+  it('plays the same deletion out on the graph of the same source', async () => {
+    const { renderSimulateReport: render } = await import('../../client/src/logic/reportMarkdown');
+    const { deploymentReport } = await import('../webview/fixtures');
+    const report = deploymentReport();
+    const decode = (md: string) => JSON.parse(decodeURIComponent(/\[Show in Graph\]\(command:kubeGcLens\.showInGraph\?([^)]*)\)/.exec(md)![1]));
+    expect(decode(render(report, { graphLink: true }))).toEqual([{ uid: 'd1', source: 'workspace', policy: 'Background' }]);
+    expect(decode(render(report, { graphLink: true, cluster: 'kind-dev' }))).toEqual([{ uid: 'd1', source: 'cluster', policy: 'Background' }]);
+    expect(render(report)).not.toContain('Show in Graph');
+  });
+});

@@ -52,6 +52,11 @@ describe('kubectl-gc on a live cluster', () => {
     const data = JSON.parse(r.stdout);
     expect(data.deleted.map((d: { uid: string }) => d.uid)).toEqual(expect.arrayContaining(['d-web', 'rs-web', 'p-web-1']));
     expect(Object.keys(data).sort()).toEqual(['aborted', 'deleted', 'findings', 'notes', 'orphaned', 'remaining', 'steps', 'stuck'].filter((k) => k in data).sort());
+    // A one-shot reading lists workloads in full (every command but graph may attribute a custom finalizer by their
+    // images), the rest metadata-only.
+    const lists = server.requests.filter((q) => q.verb === 'list');
+    expect(lists.find((q) => q.resource === 'deployments')?.accept).not.toMatch(/PartialObjectMetadata/);
+    expect(lists.find((q) => q.resource === 'replicasets')?.accept).toMatch(/PartialObjectMetadata/);
     expect(writes()).toBe(0);
   });
 

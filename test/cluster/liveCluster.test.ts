@@ -342,6 +342,134 @@ describe('LiveCluster against the API test server', () => {
     expect(live.inventory.kinds.revision).toBe(revision);
   });
 
+  it('the initial sync: one change notification once every first LIST is over, then the watches start, each from its LIST: nothing made meanwhile is lost', async () => {
+    seedShop(server);
+    // ConfigMaps are listed last (slowly): Pods are listed long before, and a Pod is added in between.
+    server.faults.delay(400, { group: '', resource: 'configmaps' });
+    let changes = 0;
+    const live = connect({ onChange: () => changes++ });
+    const started = live.start();
+    await until('the Pods listed', () => server.requests.some((r) => r.verb === 'list' && r.resource === 'pods' && r.status === 200));
+    server.add(pod('shop', 'web-2', 'p-web-2', { owner: replicaSet('shop', 'web-rs', 'rs-web') }));
+    expect(changes).toBe(0); // nothing is told while the sync lasts
+    expect(server.requests.some((r) => r.verb === 'watch')).toBe(false);
+    await started;
+    expect(changes).toBe(1);
+    server.faults.delay(0);
+    await until('the watches', () => server.requests.some((r) => r.verb === 'watch'));
+    const firstWatch = server.requests.findIndex((r) => r.verb === 'watch');
+    const lastList = server.requests.map((r) => r.verb).lastIndexOf('list');
+    expect(firstWatch).toBeGreaterThan(lastList);
+    await until('the Pod added during the initial sync', () => live.inventory.objects.has('p-web-2'));
+    const podWatch = server.requests.find((r) => r.verb === 'watch' && r.resource === 'pods')!;
+    const podList = server.requests.find((r) => r.verb === 'list' && r.resource === 'pods')!;
+    expect(Number(podWatch.query.resourceVersion)).toBeLessThan(Number(server.resourceVersion()));
+    expect(podList.query.continue).toBeUndefined();
+    expect(liveGraph(live)).toEqual(serverGraph());
+    expect(writes()).toBe(0);
+  });
+
+  describe('workloads: listed metadata-only, their images read when a custom finalizer must be attributed', () => {
+    const T = '2026-11-20T08:00:00Z';
+    // ops-manager shares no word with widgets.example.com by name, only by its image; widgets-web by name only.
+    // With the images, the guess is ops-manager (image words "example", "widgets"); without them, widgets-web.
+    const opsManager = (image: string, generation: number, labels: Record<string, string> = {}) => ({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ops-manager', namespace: 'platform', uid: 'd-ops', creationTimestamp: T, generation, labels },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'ops' } }, template: { metadata: { labels: { app: 'ops' } }, spec: { containers: [{ name: 'manager', image }] } } },
+    });
+    const widgetsWeb = {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'widgets-web', namespace: 'shop', uid: 'd-widgets-web', creationTimestamp: T, generation: 3 },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'ww' } }, template: { metadata: { labels: { app: 'ww' } }, spec: { containers: [{ name: 'web', image: 'docker.io/library/nginx:1.27' }] } } },
+    };
+    const held = (terminating: boolean) => ({
+      apiVersion: 'v1', kind: 'ConfigMap',
+      metadata: { name: 'held', namespace: 'widgets', uid: 'cm-held', creationTimestamp: T, finalizers: ['widgets.example.com/cleanup'], ...(terminating ? { deletionTimestamp: '2026-11-20T09:00:00Z' } : {}) },
+      data: { k: 'v' },
+    });
+    const seed = (terminating: boolean) => {
+      seedShop(server);
+      server.add(ns('platform', 'ns-platform'));
+      server.add(ns('widgets', 'ns-widgets'));
+      server.add(opsManager('registry.example.org/widgets-operator:2.1', 1));
+      server.add(widgetsWeb);
+      server.add(held(terminating));
+    };
+    const builtin = { controllers: 'builtin' as const };
+    const assumed = (inv: LiveCluster['inventory'], requests: Parameters<typeof simulate>[1] = []) =>
+      simulate(inv, requests, builtin).notes.filter((n) => n.startsWith('Assumed: widgets.example.com/cleanup'));
+    /** The same cluster read once with every workload in full (the CLI's one-shot reading): the reference. */
+    const reference = async () => {
+      const full = connect({ watch: false });
+      await full.start();
+      return full;
+    };
+    const deploymentLists = () => server.requests.filter((r) => r.verb === 'list' && r.resource === 'deployments');
+
+    it('a terminating object with a custom finalizer: the workloads are read in full before the sync ends, and the guess is the one full objects give', async () => {
+      seed(true);
+      const live = connect();
+      await live.start();
+      expect(deploymentLists().map((r) => `${/PartialObjectMetadata/.test(r.accept) ? 'metadata' : 'full'} ${r.path}`))
+        .toEqual(['metadata /apis/apps/v1/deployments', 'full /apis/apps/v1/deployments']);
+      expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ images: ['registry.example.org/widgets-operator:2.1'] });
+      const ref = await reference();
+      expect(assumed(live.inventory)[0]).toMatch(/^Assumed: widgets\.example\.com\/cleanup is removed by Deployment platform\/ops-manager \(guessed from the words "example", "widgets"/);
+      expect(assumed(live.inventory)).toEqual(assumed(ref.inventory));
+      const builtinStuck = { controllers: 'builtin' as const, finalizerOwners: [] };
+      expect(terminatingItems(live.inventory, builtinStuck, 0)).toEqual(terminatingItems(ref.inventory, builtinStuck, 0));
+
+      // A label change (same generation) keeps the images known: no read.
+      server.resetLog();
+      server.update(opsManager('registry.example.org/widgets-operator:2.1', 1, { tier: 'ops' }));
+      await until('the relabelled Deployment', () => live.inventory.objects.get('d-ops')?.labels?.tier === 'ops');
+      expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ images: ['registry.example.org/widgets-operator:2.1'] });
+      // A new spec (the API bumps the generation): read again, by name, and the guess follows.
+      server.update(opsManager('docker.io/library/busybox:1.36', 2, { tier: 'ops' }));
+      await until('the new image', () => live.inventory.objects.get('d-ops')?.facts.images?.[0] === 'docker.io/library/busybox:1.36');
+      expect(deploymentLists().map((r) => `${r.path}?${new URLSearchParams(r.query)}`)).toEqual(['/apis/apps/v1/namespaces/platform/deployments?fieldSelector=metadata.name%3Dops-manager&limit=500']);
+      expect(assumed(live.inventory)[0]).toMatch(/removed by Deployment shop\/widgets-web/);
+      expect(assumed(live.inventory)).toEqual(assumed((await reference()).inventory));
+      expect(liveGraph(live)).toEqual(serverGraph());
+      expect(writes()).toBe(0);
+    });
+
+    it('nothing terminating: no workload is read in full until a simulation asks (readPodSpecs), then the same guess as full objects', async () => {
+      seed(false);
+      const live = connect();
+      await live.start();
+      expect(deploymentLists().every((r) => /PartialObjectMetadata/.test(r.accept))).toBe(true);
+      expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ specUnread: true });
+      const target = [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'widgets', name: 'held', propagationPolicy: null }];
+      expect(await live.readPodSpecs(namespacesNeedingPodSpecs(live.inventory, target))).toEqual([]);
+      expect(deploymentLists().filter((r) => !/PartialObjectMetadata/.test(r.accept)).map((r) => r.path)).toEqual(['/apis/apps/v1/deployments']);
+      expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ images: ['registry.example.org/widgets-operator:2.1'] });
+      const ref = await reference();
+      expect(assumed(live.inventory, target)[0]).toMatch(/removed by Deployment platform\/ops-manager/);
+      expect(assumed(live.inventory, target)).toEqual(assumed(ref.inventory, target));
+      // A second simulation reads nothing more.
+      const before = server.requests.length;
+      await live.readPodSpecs([]);
+      expect(server.requests.slice(before).filter((r) => r.verb === 'list')).toEqual([]);
+      expect(writes()).toBe(0);
+    });
+
+    it('workloads that may not be read in full: an incomplete-preview sentence, and the guess made without their images', async () => {
+      seed(false);
+      const live = connect();
+      await live.start();
+      await until('the Deployments watched', () => server.requests.some((r) => r.verb === 'watch' && r.resource === 'deployments' && r.status === 200));
+      server.faults.fail({ group: 'apps', resource: 'deployments' }, { status: 500, times: 1 });
+      // What the simulation is told: its notes are the Pods' (none here) and incompleteNotes(), as ClusterHost.simulate does.
+      expect(await live.readPodSpecs([])).toEqual([]);
+      expect(live.incompleteNotes()).toEqual([expect.stringMatching(/^this preview is incomplete: reading the deployments\.apps in full fails \(.*\), so which workload runs the controller of a custom finalizer is guessed without their container images$/)]);
+      expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ specUnread: true });
+      // The next simulation tries again, and succeeds.
+      expect(await live.readPodSpecs([])).toEqual([]);
+      expect(live.incompleteNotes()).toEqual([]);
+      expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ images: ['registry.example.org/widgets-operator:2.1'] });
+    });
+  });
+
   it('an unreachable server is a clear error, not a hang', async () => {
     const target = { ...resolveTarget({ kubeconfig, allowExec: false }), server: 'https://127.0.0.1:9' };
     const live = new LiveCluster({ target, rediscoverMs: 0 });

@@ -124,7 +124,8 @@ describe('Kube GC Lens in code-server, on examples/', () => {
     await expect(wb.viewLine('kind: Deployment').count()).resolves.toBe(1); // line 8
     await expect.poll(() => wb.codeLensAbove(7), SLOW).toMatch(/^Delete: /);
     // Nothing refers to this Deployment's uid (the ReplicaSet names the old one): deleting it deletes only it.
-    expect(await wb.codeLensAbove(7)).toBe('Delete: only this Deployment');
+    // (The last lens, Show in Graph, opens the ownership graph on it: test/e2e/graph.test.ts.)
+    expect(await wb.codeLensAbove(7)).toBe('Delete: only this Deployment | Show in Graph');
     await wb.screenshot('05-code-lens');
   });
 
@@ -220,7 +221,7 @@ describe('Kube GC Lens in code-server, on examples/', () => {
     await wb.screenshot('09-edit-uid');
     // The ReplicaSet is the Deployment's again: the lens above the Deployment counts it and its three Pods.
     await wb.page.keyboard.press('Control+Home');
-    await expect.poll(() => wb.codeLensAbove(7), SLOW).toBe('Delete: also 1 ReplicaSet, 3 Pods');
+    await expect.poll(() => wb.codeLensAbove(7), SLOW).toBe('Delete: also 1 ReplicaSet, 3 Pods | Show in Graph');
     await wb.screenshot('09-edit-uid-code-lens');
   });
 

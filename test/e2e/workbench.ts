@@ -159,7 +159,8 @@ export class Workbench {
     let best = { y: -Infinity, text: '' };
     for (const lens of await editor.locator('.codelens-decoration').all()) {
       const box = await lens.boundingBox();
-      if (box && box.y + box.height <= top + 1 && box.y > best.y) best = { y: box.y, text: (await lens.innerText()).trim() };
+      // (several lenses on a line are rendered with line breaks around their ' | ' separator)
+      if (box && box.y + box.height <= top + 1 && box.y > best.y) best = { y: box.y, text: (await lens.innerText()).replace(/\s+/g, ' ').trim() };
     }
     return best.text;
   }

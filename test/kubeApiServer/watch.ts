@@ -2,7 +2,7 @@
 // so a watch started from a resourceVersion loses nothing between its replay and the live stream.
 import type { ServerResponse } from 'node:http';
 import type { ResourceInfo } from './discovery';
-import { type Form, objectJson, partialMetadata, status, table } from './formats';
+import { type Form, metadataJson, objectJson, status, table } from './formats';
 import type { Obj, Predicate } from './selectors';
 import type { StoreEvent } from './store';
 
@@ -122,7 +122,7 @@ export class Watches {
     const r = conn.resource;
     const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
     let json: string;
-    if (conn.form.as === 'metadata') json = JSON.stringify(partialMetadata(obj, conn.form.version));
+    if (conn.form.as === 'metadata') json = metadataJson(obj, conn.form.version);
     else if (conn.form.as === 'table') {
       const rv = String((obj.metadata as Obj | undefined)?.resourceVersion ?? '');
       const t = table([obj], apiVersion, { resourceVersion: rv }, conn.form.version, conn.includeObject, !conn.tableHeadersSent);

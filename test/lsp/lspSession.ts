@@ -40,6 +40,8 @@ export interface SessionOptions {
   serverPath?: string;
   /** Whether the client declares window.workDoneProgress (default true). */
   workDoneProgress?: boolean;
+  /** InitializeParams.initializationOptions (the VS Code client sends `{showInGraph: true}`). */
+  initializationOptions?: unknown;
 }
 
 export class LspSession {
@@ -107,6 +109,7 @@ export class LspSession {
       processId: process.pid,
       rootUri: folder ? uriOf(folder) : null,
       workspaceFolders: folder ? [{ uri: uriOf(folder), name: path.basename(folder) }] : null,
+      ...(this.options.initializationOptions !== undefined ? { initializationOptions: this.options.initializationOptions } : {}),
       capabilities: {
         workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: false }, codeLens: { refreshSupport: true } },
         window: { workDoneProgress: this.options.workDoneProgress ?? true },

@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { parseRevealArgs } from '../logic/revealArgs';
 
-export async function revealLocation(uriArg: unknown, rangeArg: unknown): Promise<void> {
+/** `options`: where to open it when no editor shows it yet, and whether to keep the focus where it is (the graph). */
+export async function revealLocation(uriArg: unknown, rangeArg: unknown, options: { viewColumn?: vscode.ViewColumn; preserveFocus?: boolean } = {}): Promise<void> {
   const target = parseRevealArgs(uriArg, rangeArg);
   if (!target) {
     void vscode.window.showErrorMessage('Kube GC Lens: this link does not name a document and a range.');
@@ -16,7 +17,7 @@ export async function revealLocation(uriArg: unknown, rangeArg: unknown): Promis
   // Reuse the editor already showing the document; from the report (a webview, so no active text editor) open
   // it in the first column rather than on top of the report.
   const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
-  const viewColumn = visible?.viewColumn ?? vscode.window.activeTextEditor?.viewColumn ?? vscode.ViewColumn.One;
-  const editor = await vscode.window.showTextDocument(uri, { selection: range, viewColumn, preview: true });
+  const viewColumn = visible?.viewColumn ?? options.viewColumn ?? vscode.window.activeTextEditor?.viewColumn ?? vscode.ViewColumn.One;
+  const editor = await vscode.window.showTextDocument(uri, { selection: range, viewColumn, preview: true, preserveFocus: options.preserveFocus });
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }

@@ -39,7 +39,12 @@ const CONTROLLERS_EXPLANATIONS: Record<ControllersMode, string> = {
 export interface ReportSource {
   /** The kubeconfig context of the live cluster the report was computed on. */
   cluster?: string;
+  /** Add a "Show in Graph" link (kubeGcLens.showInGraph): the deletion played out on the ownership graph. */
+  graphLink?: boolean;
 }
+
+/** The command the report's graph link runs. */
+export const SHOW_IN_GRAPH = 'kubeGcLens.showInGraph';
 
 /** Live results whose resources could not all be read carry these notes (server/src/sources/cluster/liveCluster.ts). */
 const INCOMPLETE_NOTE = /^this preview is incomplete: /i;
@@ -74,6 +79,10 @@ export function renderSimulateReport(report: SimulateReport, source: ReportSourc
   out.push(`- **Object:** ${refs.ref(t)}, ${text(t.apiVersion)}, uid ${code(t.uid)}`);
   out.push(`- **Policy:** ${text(POLICY_LABELS[report.policy])}: ${text(POLICY_EXPLANATIONS[report.policy])}`);
   out.push(`- **Controllers:** ${text(report.controllers)}: ${text(CONTROLLERS_EXPLANATIONS[report.controllers])}`, '');
+  if (source.graphLink) {
+    const args = { uid: t.uid, source: live ? 'cluster' : 'workspace', policy: report.policy };
+    out.push(`${link('Show in Graph', commandUri(SHOW_IN_GRAPH, [args]))}: this deletion played out on the ownership graph, step by step.`, '');
+  }
   if (incomplete.length) {
     out.push(`> **This preview is incomplete:** not every resource of the cluster could be read, so objects may be missing from it.`, '>');
     for (const n of incomplete) out.push(`> - ${text(n.replace(INCOMPLETE_NOTE, ''))}`);

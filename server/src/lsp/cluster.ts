@@ -4,14 +4,16 @@
 
 import { ResponseError } from 'vscode-languageserver';
 import type {
-  ClusterConnectParams, ClusterContextsResult, ClusterStatus, ObjectSummary, PolicyChoice, SimulateReport, StuckItem,
+  ClusterConnectParams, ClusterContextsResult, ClusterStatus, GraphData, ObjectSummary, PolicyChoice, SimulateReport, StuckItem,
 } from '../protocol';
 import { KubeconfigError, listContexts, loadKubeConfig, resolveTarget } from '../sources/cluster/kubeconfig';
 import { LiveCluster } from '../sources/cluster/liveCluster';
 import { namespacesNeedingPodSpecs } from '../engine/simulation/podSpecScope';
 import type { LiveView } from '../engine/analysis/liveComparison';
 import type { Inventory } from '../engine/inventory';
-import { simulateDelete, summaryOf, terminatingItems, type EngineOptions } from './requests';
+import { analyzeObject } from '../engine/analysis/analyze';
+import type { Finding } from '../engine/analysis/findingTypes';
+import { graphData, simulateDelete, summaryOf, terminatingItems, type EngineOptions } from './requests';
 
 /** JSON-RPC error code for "the cluster cannot be used" (application range). */
 export const CLUSTER_UNAVAILABLE = -32010;
@@ -110,6 +112,25 @@ export class ClusterHost {
   stuck(options: EngineOptions, stuckAfterMinutes: number): StuckItem[] {
     const live = this.require();
     return terminatingItems(live.inventory, options, Date.now(), stuckAfterMinutes * 60);
+  }
+
+  /**
+   * The live ownership graph, whole or one object's component (as kubeGcLens/graph on the workspace): each object's
+   * local findings (dangling and mismatched owners, invalid references…) and the stuck reasons of terminating
+   * objects that cannot finish. Locations are added by the caller (live documents).
+   */
+  graph(options: EngineOptions, focus?: string): GraphData {
+    const live = this.require();
+    const inv = live.inventory;
+    const stuck = new Map<string, string>();
+    if (inv.terminating.size) for (const item of terminatingItems(inv, options, Date.now())) stuck.set(item.object.uid, item.reason);
+    const data = graphData(inv, [], focus, stuck);
+    const findings: Finding[] = [];
+    for (const n of data.nodes) {
+      const o = inv.objects.get(n.uid);
+      if (o) findings.push(...analyzeObject(inv, o));
+    }
+    return findings.length ? graphData(inv, findings, focus, stuck) : data;
   }
 
   objects(namespace?: string): ObjectSummary[] {

@@ -5,6 +5,7 @@
 import type { CodeLens, Command, Range } from 'vscode-languageserver-protocol';
 import { describe, type KubeObject } from '../engine/model';
 import type { ObjectModel } from '../workspace/workspaceModel';
+import { SHOW_IN_GRAPH_COMMAND } from '../protocol';
 import { impactTitle, summarizeImpact, targetOutcome } from './impact';
 import { lensText } from './markdown';
 import { lookupOwner, primaryReference } from '../engine/analysis/ownerLookup';
@@ -24,8 +25,11 @@ export interface ImpactLensData {
   kind: 'impact';
 }
 
-/** One impact lens per object of the document, plus an owner lens on objects with owners. Ranges and data only. */
-export function codeLenses(model: ObjectModel, uri: string, reveal: RevealTarget = revealTarget): CodeLens[] {
+/**
+ * One impact lens per object of the document, plus an owner lens on objects with owners, plus (when `graph` gives
+ * the argument of the client's Show in Graph command: VS Code) a "Show in Graph" lens. Ranges and data only.
+ */
+export function codeLenses(model: ObjectModel, uri: string, reveal: RevealTarget = revealTarget, graph?: (o: KubeObject) => unknown): CodeLens[] {
   const lenses: CodeLens[] = [];
   for (const o of model.objectsIn(uri)) {
     const r = o.source?.ranges?.object;
@@ -34,9 +38,12 @@ export function codeLenses(model: ObjectModel, uri: string, reveal: RevealTarget
     const data: ImpactLensData = { uri, uid: o.uid, kind: 'impact' };
     lenses.push({ range, data });
     if (o.ownerReferences.length) lenses.push({ range, command: ownerCommand(model, o, reveal) });
+    if (graph) lenses.push({ range, command: { title: SHOW_IN_GRAPH_TITLE, command: SHOW_IN_GRAPH_COMMAND, arguments: [graph(o)], tooltip: `Show ${lensText(describe(o), 200)} in the ownership graph` } });
   }
   return lenses;
 }
+
+export const SHOW_IN_GRAPH_TITLE = 'Show in Graph';
 
 /** "Owned by Deployment web" (click: reveal it), or "Owner Deployment web not found". */
 function ownerCommand(model: ObjectModel, o: KubeObject, reveal: RevealTarget): Command {

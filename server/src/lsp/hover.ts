@@ -24,6 +24,8 @@ import { baselineSimulation, deletionSimulation } from './simulationCache';
 export interface HoverOptions {
   controllers: ControllersMode;
   finalizerOwners: FinalizerOwnerRule[];
+  /** A "Show in Graph" command link for the object, when the client runs that command (VS Code). */
+  graphLink?: (o: KubeObject) => string | undefined;
 }
 
 const POLICIES: PropagationPolicy[] = ['Background', 'Foreground', 'Orphan'];
@@ -38,6 +40,8 @@ export function hoverAt(model: ObjectModel, uri: string, position: Position, opt
   const o = model.objectAt(uri, position);
   const ranges = o?.source?.file === uri ? o.source.ranges : undefined;
   if (!o || !ranges) return null;
+  const link = options.graphLink?.(o);
+  const markdown = (value: string, range: Range): Hover => markdownHover(link ? `${value}\n\n${link}` : value, range);
   // Entries and refs line up unless an entry was not a mapping (a load problem says so): then no hover.
   if (ranges.ownerReferenceEntries.length === o.ownerReferences.length) {
     for (let i = 0; i < ranges.ownerReferenceEntries.length; i++) {
@@ -62,7 +66,7 @@ export function hoverAt(model: ObjectModel, uri: string, position: Position, opt
   return null;
 }
 
-function markdown(value: string, range: Range): Hover {
+function markdownHover(value: string, range: Range): Hover {
   return { contents: { kind: MarkupKind.Markdown, value }, range };
 }
 

@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import type { Inventory } from '../engine/inventory';
 import { describe, type KubeObject, type ObjectIdentity } from '../engine/model';
 import type { BlockReason } from '../engine/simulation/types';
-import { LIVE_NAME_LINE, liveObjectLocation, liveUidOf, type ObjectSummary, type SimulateReport, type SourceLocation, type StuckItem } from '../protocol';
+import { LIVE_NAME_LINE, liveObjectLocation, liveUidOf, type GraphData, type ObjectSummary, type SimulateReport, type SourceLocation, type StuckItem } from '../protocol';
 import { parseManifestText } from '../sources/manifests/parseManifest';
 import { contains, type ObjectModel } from '../workspace/workspaceModel';
 
@@ -97,6 +97,12 @@ export function liveRevealTarget(context: string): (o: KubeObject) => [string, {
     const loc = liveObjectLocation(o, context);
     return [loc.uri, loc.range];
   };
+}
+
+/** A live graph's nodes located at their live documents (virtual nodes are not objects: they have none). */
+export function withLiveGraphLocations(graph: GraphData, context: string | undefined): GraphData {
+  if (!context) return graph;
+  return { ...graph, nodes: graph.nodes.map((n) => (n.state === 'virtual' || n.location ? n : { ...n, location: liveObjectLocation(n, context) })) };
 }
 
 /**

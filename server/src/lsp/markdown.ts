@@ -93,3 +93,15 @@ const INVARIANT_PLURALS = new Set(['Endpoints', 'ComponentStatus']);
 export function countOf(kind: string, n: number): string {
   return `${n} ${pluralKind(kind, n)}`;
 }
+
+/**
+ * A link that runs one of the client's commands with JSON arguments (`command:NAME?ARGS`). The label is ours (never
+ * manifest text); the arguments are JSON, percent-encoded (a `%` inside them written as the JSON escape `\u0025`,
+ * so a second decoding reads the same), so nothing in them can end the link. The client must trust the command
+ * (VS Code: the language client's `markdown.isTrusted.enabledCommands`), or the link does nothing.
+ */
+export function commandLink(label: string, command: string, args: unknown[]): string {
+  const json = JSON.stringify(args).replace(/%/g, '\\u0025');
+  const query = encodeURIComponent(json).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `[${escapeMarkdown(label)}](command:${command}?${query})`;
+}

@@ -181,9 +181,12 @@ function newestTimestamp(objects: Iterable<KubeObject>): number | undefined {
   return newest;
 }
 
-/** The ownership graph, whole or the connected component of one uid. */
-export function graphData(model: WorkspaceModel, focus?: string): GraphData {
-  const graph = model.inventory.graph;
+/**
+ * The ownership graph of an inventory (the workspace's or the live cluster's), whole or the connected component of
+ * one uid, with the findings on each object and, for objects that cannot finish being deleted, why (`stuck`).
+ */
+export function graphData(inventory: Inventory, findings: Iterable<Finding>, focus?: string, stuck: ReadonlyMap<string, string> = new Map()): GraphData {
+  const graph = inventory.graph;
   let uids: Iterable<string>;
   if (focus) {
     const seen = new Set<string>();
@@ -202,7 +205,7 @@ export function graphData(model: WorkspaceModel, focus?: string): GraphData {
     uids = graph.nodes.keys();
   }
   const findingsByUid = new Map<string, Finding[]>();
-  for (const f of model.allFindings()) {
+  for (const f of findings) {
     const list = findingsByUid.get(f.object.uid);
     if (list) list.push(f);
     else findingsByUid.set(f.object.uid, [f]);
@@ -212,17 +215,29 @@ export function graphData(model: WorkspaceModel, focus?: string): GraphData {
   for (const uid of uids) {
     const node = graph.get(uid);
     if (!node) continue;
-    const o = model.inventory.objects.get(uid);
+    const o = inventory.objects.get(uid);
+    const own = findingsByUid.get(uid) ?? [];
+    const why = stuck.get(uid);
     nodes.push({
       ...node.identity,
       state: node.virtual ? 'virtual' : node.deletingDependents ? 'deleting-dependents' : node.beingDeleted ? 'being-deleted' : 'present',
       finalizers: o ? [...o.finalizers] : [],
-      findings: [...new Set((findingsByUid.get(uid) ?? []).map((f) => f.code))],
+      findings: [...new Set(own.map((f) => f.code))],
       location: locationOf(o),
+      ...(why !== undefined ? { stuck: why } : {}),
+      ...(own.length ? { findingMessages: own.map((f) => ({ code: f.code, message: f.message })) } : {}),
     });
     for (const r of node.owners) {
       edges.push({ from: uid, to: r.uid, controller: r.controller === true, blockOwnerDeletion: r.blockOwnerDeletion === true });
     }
   }
   return { nodes, edges };
+}
+
+/** The workspace's graph: its findings, and the stuck reasons of the objects terminating now that cannot finish. */
+export function workspaceGraph(model: WorkspaceModel, options: EngineOptions, focus?: string): GraphData {
+  const findings = model.allFindings();
+  const stuck = new Map<string, string>();
+  if (model.inventory.terminating.size) for (const item of terminatingItems(model.inventory, options, undefined)) stuck.set(item.object.uid, item.reason);
+  return graphData(model.inventory, findings, focus, stuck);
 }

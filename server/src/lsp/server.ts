@@ -15,19 +15,22 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDocumentRequest, liveObjectLocation, liveObjectUri, liveUidOf, ClusterDisconnectRequest, ClusterObjectsRequest,
+  CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDocumentRequest, ClusterGraphRequest, liveObjectLocation, liveObjectUri, liveUidOf, ClusterDisconnectRequest, ClusterObjectsRequest,
   ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, DEFAULT_SETTINGS, GraphRequest, ObjectAtRequest,
-  ObjectsRequest, PROTOCOL_VERSION, SimulateRequest, StatusNotification, StuckRequest, type KubeGcLensSettings, type ServerStatus,
+  ObjectsRequest, PROTOCOL_VERSION, SHOW_IN_GRAPH_COMMAND, SimulateRequest, StatusNotification, StuckRequest, type KubeGcLensSettings, type ServerStatus,
+  type ShowInGraphArgs,
 } from '../protocol';
+import type { KubeObject } from '../engine/model';
+import { commandLink } from './markdown';
 import { ClusterHost } from './cluster';
-import { LiveDocuments, deletionTimestampRange, liveRevealTarget, renderLiveObject, withLiveLocations } from './liveDocuments';
+import { LiveDocuments, deletionTimestampRange, liveRevealTarget, renderLiveObject, withLiveGraphLocations, withLiveLocations } from './liveDocuments';
 import type { Finding } from '../engine/analysis/findingTypes';
 import { compareWithLive } from '../engine/analysis/liveComparison';
 import { listWorkspaceFiles, makeMatcher, readWorkspaceFile, readWorkspaceFileSync } from '../sources/workspaceFiles';
 import { makeProblem } from '../sources/manifests/parseManifest';
 import { WorkspaceModel, type DocumentState } from '../workspace/workspaceModel';
 import { DIAGNOSTIC_SOURCE, findingToDiagnostic, problemToDiagnostic, sortDiagnostics } from './diagnostics';
-import { graphData, simulateDelete, stuckItems, summaryOf } from './requests';
+import { simulateDelete, stuckItems, summaryOf, workspaceGraph } from './requests';
 import { hoverAt } from './hover';
 import { codeLenses, resolveCodeLens } from './codeLens';
 import { quickFixes } from './codeActions';
@@ -54,6 +57,7 @@ export class KubeGcLensServer {
   private workspaceFoldersSupported = false;
   private loadGeneration = 0;
   private codeLensRefreshSupported = false;
+  private showInGraph = false;
   /** Settles when a workspace load completes (replaced at each reload). */
   private firstLoad: Promise<void> = Promise.resolve();
   private loaded: () => void = () => undefined;
@@ -111,15 +115,15 @@ export class KubeGcLensServer {
 
     c.onHover((p, token) => this.answer(token, () => {
       const uri = p.textDocument.uri;
-      if (!isLive(uri)) return hoverAt(this.model, uri, p.position, this.engineOptions(), this.cluster.liveView(this.engineOptions()));
+      if (!isLive(uri)) return hoverAt(this.model, uri, p.position, { ...this.engineOptions(), graphLink: this.graphLink('workspace') }, this.cluster.liveView(this.engineOptions()));
       const live = this.cluster.current;
-      return live ? hoverAt(this.liveDocs.model(live.inventory, live.context), uri, p.position, this.engineOptions()) : null;
+      return live ? hoverAt(this.liveDocs.model(live.inventory, live.context), uri, p.position, { ...this.engineOptions(), graphLink: this.graphLink('cluster') }) : null;
     }));
     c.onCodeLens((p, token) => this.answer(token, () => {
       const uri = p.textDocument.uri;
-      if (!isLive(uri)) return codeLenses(this.model, uri);
+      if (!isLive(uri)) return codeLenses(this.model, uri, undefined, this.graphTarget('workspace'));
       const live = this.cluster.current;
-      return live ? codeLenses(this.liveDocs.model(live.inventory, live.context), uri, liveRevealTarget(live.context)) : [];
+      return live ? codeLenses(this.liveDocs.model(live.inventory, live.context), uri, liveRevealTarget(live.context), this.graphTarget('cluster')) : [];
     }));
     c.onCodeLensResolve((lens, token) => this.answer(token, () => {
       const uri = (lens.data as { uri?: unknown } | undefined)?.uri;
@@ -150,7 +154,10 @@ export class KubeGcLensServer {
       this.refreshPredictions();
       return stuckItems(this.model, this.engineOptions());
     }));
-    c.onRequest(GraphRequest, (p, token) => this.answer(token, () => graphData(this.model, p.uid)));
+    c.onRequest(GraphRequest, (p, token) => this.answer(token, () => {
+      this.refreshPredictions();
+      return workspaceGraph(this.model, this.engineOptions(), p?.uid);
+    }));
     c.onRequest(CheckRequest, async () => {
       await this.reloadWorkspace();
       this.refreshPredictions();
@@ -184,6 +191,8 @@ export class KubeGcLensServer {
       const live = this.cluster.current;
       return { text: renderLiveObject(live?.inventory.objects.get(uid), uid, live?.context) };
     });
+    c.onRequest(ClusterGraphRequest, (p, token) => this.answer(token, () => withLiveGraphLocations(
+      this.cluster.graph(this.engineOptions(), p?.uid), this.cluster.current?.context)));
     c.onRequest(ClusterObjectsRequest, (p, token) => this.answer(token, () => this.cluster.objects(p?.namespace)
       .map((o) => withLiveLocations(o, this.cluster.current?.context))));
     c.onShutdown(() => this.cluster.disconnect());
@@ -198,6 +207,8 @@ export class KubeGcLensServer {
     this.progressSupported = p.capabilities.window?.workDoneProgress === true;
     this.workspaceFoldersSupported = p.capabilities.workspace?.workspaceFolders === true;
     this.codeLensRefreshSupported = p.capabilities.workspace?.codeLens?.refreshSupport === true;
+    // The VS Code client runs kubeGcLens.showInGraph (the graph webview): only then do lenses and hovers offer it.
+    this.showInGraph = (p.initializationOptions as { showInGraph?: unknown } | undefined)?.showInGraph === true;
     this.firstLoad = new Promise((resolve) => { this.loaded = resolve; });
     return {
       capabilities: {
@@ -209,6 +220,17 @@ export class KubeGcLensServer {
       },
       serverInfo: { name: 'kube-gc-lens-server', version: PROTOCOL_VERSION.toString() },
     };
+  }
+
+  /** The argument of the client's Show in Graph command for an object, when the client has that command. */
+  private graphTarget(source: 'workspace' | 'cluster'): ((o: KubeObject) => ShowInGraphArgs) | undefined {
+    if (!this.showInGraph) return undefined;
+    return (o) => (source === 'cluster' ? { uid: o.uid, source } : { uid: o.uid });
+  }
+
+  private graphLink(source: 'workspace' | 'cluster'): ((o: KubeObject) => string) | undefined {
+    const target = this.graphTarget(source);
+    return target && ((o) => commandLink('Show in Graph', SHOW_IN_GRAPH_COMMAND, [target(o)]));
   }
 
   private engineOptions() {

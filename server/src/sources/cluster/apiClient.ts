@@ -5,7 +5,9 @@
 
 import * as http from 'node:http';
 import * as https from 'node:https';
+import * as tls from 'node:tls';
 import type { ClusterTarget } from './kubeconfig';
+import { withoutManagedFields, withoutManagedFieldsText } from './managedFields';
 
 /** A failed request, in the API's own terms when the server answered with a Status. */
 export class ApiError extends Error {
@@ -39,6 +41,14 @@ export const ACCEPT_METADATA_LIST = 'application/json;as=PartialObjectMetadataLi
 export const ACCEPT_METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 export const ACCEPT_JSON = 'application/json';
 
+export interface ReadOptions {
+  /**
+   * Skip every object's metadata.managedFields in the bytes, before parsing (managedFields.ts): for responses
+   * whose schema has no other array-valued "managedFields" (metadata-only ones, built-in kinds). Nothing here reads them.
+   */
+  withoutManagedFields?: boolean;
+}
+
 const USER_AGENT = 'kube-gc-lens (read-only)';
 
 export class ApiClient {
@@ -52,10 +62,11 @@ export class ApiClient {
   }
 
   /** GET a JSON document. Errors are ApiErrors with the server's Status reason and message. */
-  async getJson<T = Record<string, unknown>>(path: string, accept = ACCEPT_JSON, signal?: AbortSignal): Promise<T> {
+  async getJson<T = Record<string, unknown>>(path: string, accept = ACCEPT_JSON, signal?: AbortSignal, read: ReadOptions = {}): Promise<T> {
     const res = await this.request(path, accept, signal, false);
-    const body = await readBody(res, this.stats);
-    if ((res.statusCode ?? 0) >= 400) throw statusError(res.statusCode ?? 0, body, path);
+    const bytes = await readBody(res, this.stats);
+    if ((res.statusCode ?? 0) >= 400) throw statusError(res.statusCode ?? 0, bytes.toString('utf8'), path);
+    const body = (read.withoutManagedFields ? withoutManagedFields(bytes) : bytes).toString('utf8');
     try {
       return JSON.parse(body) as T;
     } catch {
@@ -69,7 +80,7 @@ export class ApiClient {
    * `idleMs`, a watch that receives no byte for that long (not even a bookmark, or no answer at all) is presumed
    * dead, as a TCP connection that died silently would be: it is cut and the promise rejects with reason `Idle`.
    */
-  async watch(path: string, accept: string, onEvent: (e: WatchEvent) => void, signal: AbortSignal, idleMs = 0): Promise<void> {
+  async watch(path: string, accept: string, onEvent: (e: WatchEvent) => void, signal: AbortSignal, idleMs = 0, read: ReadOptions = {}): Promise<void> {
     // This request's own signal: the caller's abort, or the idle timer.
     const own = new AbortController();
     const forward = () => own.abort();
@@ -90,7 +101,7 @@ export class ApiClient {
     try {
       arm();
       const res = await this.request(path, accept, own.signal, true);
-      if ((res.statusCode ?? 0) >= 400) throw statusError(res.statusCode ?? 0, await readBody(res, this.stats), path);
+      if ((res.statusCode ?? 0) >= 400) throw statusError(res.statusCode ?? 0, (await readBody(res, this.stats)).toString('utf8'), path);
       arm();
       await new Promise<void>((resolve, reject) => {
         let pending = '';
@@ -106,7 +117,7 @@ export class ApiClient {
             if (!line) continue;
             let event: WatchEvent;
             try {
-              event = JSON.parse(line) as WatchEvent;
+              event = JSON.parse(read.withoutManagedFields ? withoutManagedFieldsText(line) : line) as WatchEvent;
             } catch {
               res.destroy(new ApiError(0, 'BadResponse', `a watch event from GET ${path} is not JSON`, path));
               return;
@@ -182,28 +193,30 @@ export class ApiClient {
   }
 }
 
+/**
+ * One agent per client: connections kept alive and reused (no limit on sockets: each watch holds one), TLS sessions
+ * resumed, and one TLS context for every connection (made from the kubeconfig's CA and client certificate once,
+ * rather than parsed again for each new socket).
+ */
 function makeAgent(isHttps: boolean, opts: https.RequestOptions): http.Agent {
   if (!isHttps) return new http.Agent({ keepAlive: true });
+  const secureContext = tls.createSecureContext({ ca: opts.ca, cert: opts.cert, key: opts.key, pfx: opts.pfx, passphrase: opts.passphrase });
   return new https.Agent({
     keepAlive: true,
-    ca: opts.ca,
-    cert: opts.cert,
-    key: opts.key,
-    pfx: opts.pfx,
-    passphrase: opts.passphrase,
+    secureContext,
     servername: opts.servername,
     rejectUnauthorized: opts.rejectUnauthorized,
   });
 }
 
-function readBody(res: http.IncomingMessage, stats: ApiStats): Promise<string> {
+function readBody(res: http.IncomingMessage, stats: ApiStats): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     res.on('data', (c: Buffer) => {
       stats.bytes += c.length;
       chunks.push(c);
     });
-    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('end', () => resolve(Buffer.concat(chunks)));
     res.on('error', reject);
     res.on('aborted', () => reject(new Error('the connection was cut off')));
   });

@@ -1,27 +1,36 @@
 // The live cluster as an Inventory: discovery, one reflector per resource (metadata only, as the garbage
-// collector's own informers), every event applied incrementally to the engine's inventory. Discovery is
-// refreshed periodically (CRDs come and go). Resources the user may not list, or that fail, are reported in
-// the status and in `incompleteNotes()`; the rest keeps working. Read-only: see apiClient.ts.
+// collector's own informers). During the initial sync each resource's objects go into the inventory when its LIST is
+// complete, with one change notification once every first LIST is over; only then do the watches start (each from
+// its own LIST's resourceVersion, so nothing is missed), and every event is applied incrementally from then on.
+// Discovery is refreshed periodically (CRDs come and go). Resources the user may not list, or that fail, are reported
+// in the status and in `incompleteNotes()`; the rest keeps working. Read-only: see apiClient.ts.
 
 import { Inventory } from '../../engine/inventory';
 import { KindRegistry } from '../../engine/kinds/kindRegistry';
 import type { KubeObject, ObjectFacts } from '../../engine/model';
 import { ACCEPT_JSON, ACCEPT_METADATA_LIST, ApiClient, type ApiError } from './apiClient';
-import { discover, type DiscoveredResource, type DiscoveryFailure } from './discovery';
+import { discover, forEachLimited, type DiscoveredResource, type DiscoveryFailure } from './discovery';
 import type { ClusterTarget } from './kubeconfig';
 import { lastingPodFacts, podReadNote, readPods } from './podSpecs';
 import { Reflector, type ReflectorOptions, type ReflectorState } from './reflector';
 import { toKubeObject } from './toKubeObject';
+import {
+  anyCustomFinalizer, isCustomFinalizer, readWorkloads, terminatingReachesCustomFinalizer, WORKLOAD_RESOURCES, workloadReadNote,
+} from './workloadSpecs';
 
 /**
  * Kinds listed in full rather than metadata only: the built-in controllers the simulation runs need their
- * spec or status (namespace finalizers, CRD names and scope, volume bindings, workload images), and a
- * cluster has few of them compared with Pods, ReplicaSets or Secrets.
+ * spec or status (namespace finalizers, CRD names and scope, volume bindings), and a cluster has few of them
+ * compared with Pods, ReplicaSets or Secrets. Workloads (WORKLOAD_RESOURCES) are listed metadata-only and their
+ * images read on demand (workloadSpecs.ts), except by a one-shot reading (the CLI), which lists them in full: all
+ * its commands but `graph` attribute custom finalizers.
  */
 const FULL_OBJECT_RESOURCES = new Set([
   '/namespaces', '/persistentvolumes', '/persistentvolumeclaims', 'apiextensions.k8s.io/customresourcedefinitions',
-  'apps/deployments', 'apps/statefulsets', 'apps/daemonsets',
 ]);
+
+/** At most this many workloads whose spec changed are read again by name; more, and their resource is listed again. */
+const WORKLOAD_REREAD_BY_NAME = 20;
 
 /** `listed`: a one-shot reading (watch: false) is complete; nothing is watched. */
 export type SyncState = 'connecting' | 'listing' | 'listed' | 'watching' | 'degraded' | 'disconnected';
@@ -71,11 +80,13 @@ const resourceKey = (r: DiscoveredResource) => `${r.group}/${r.resource}`;
 const resourceName = (r: DiscoveredResource) => (r.group ? `${r.resource}.${r.group}` : r.resource);
 
 interface Running {
-  reflector: Reflector;
+  reflector: Reflector<KubeObject>;
   /** uid → object, what this reflector contributed to the inventory. */
   objects: Map<string, KubeObject>;
   abort: AbortController;
   done: Promise<void>;
+  /** A workload resource listed metadata-only: its objects' images are read on demand. */
+  workloads: boolean;
 }
 
 export class LiveCluster {
@@ -89,6 +100,21 @@ export class LiveCluster {
   private readonly learned = new Map<string, string>();
   /** uid → the facts of a Pod read in full (readPodSpecs) that no update can change; see podSpecs.ts. */
   private readonly podFacts = new Map<string, ObjectFacts>();
+  /** uid → a workload's facts read in full (its images), valid while its metadata.generation is this one. */
+  private readonly workloadFacts = new Map<string, { generation: number; facts: ObjectFacts }>();
+  /** Set once a custom finalizer had to be attributed: from then on every workload's images are kept known. */
+  private workloadsWanted = false;
+  /** Workloads (uid) whose images are unknown while wanted: read again soon. */
+  private readonly staleWorkloads = new Set<string>();
+  private workloadReads: Promise<void> = Promise.resolve();
+  private workloadRereadScheduled = false;
+  /** Why workload specs could not be read, while that lasts. */
+  private workloadNotes: string[] = [];
+  /** The initial sync: no change notification and no watch until every first LIST is over. */
+  private initialSync = true;
+  /** Opened when the initial sync is over: the watches start then. */
+  private readonly watchGate: Promise<void>;
+  private openWatchGate!: () => void;
   private state: SyncState = 'connecting';
   private fatal: string | undefined;
   private lastStatusJson = '';
@@ -98,6 +124,7 @@ export class LiveCluster {
   constructor(private readonly opts: LiveClusterOptions) {
     this.client = new ApiClient(opts.target);
     this.inventory = new Inventory(new KindRegistry(), { defaultNamespace: opts.target.namespace });
+    this.watchGate = new Promise((resolve) => (this.openWatchGate = resolve));
   }
 
   /** Discovers and lists everything; resolves when every first LIST has completed or failed. */
@@ -122,6 +149,7 @@ export class LiveCluster {
   async stop(): Promise<void> {
     if (this.rediscoverTimer) clearInterval(this.rediscoverTimer);
     this.abort.abort();
+    this.openWatchGate();
     for (const r of this.running.values()) r.abort.abort();
     this.client.close();
     await Promise.all([...this.running.values()].map((r) => r.done.catch(() => undefined)));
@@ -143,7 +171,8 @@ export class LiveCluster {
     const watching = reflectors.filter((r) => r.state === 'watching').length;
     let state = this.state;
     if (state === 'listing' || state === 'watching') {
-      state = reflectors.some((r) => r.state === 'pending' || (r.state === 'listing' && r.lists <= 1)) ? 'listing' : problems.length ? 'degraded' : 'watching';
+      // A reflector waiting for the initial sync to end before it watches is listed (synced), not listing.
+      state = reflectors.some((r) => r.state === 'pending' || (r.state === 'listing' && r.lists <= 1 && !r.synced)) ? 'listing' : problems.length ? 'degraded' : 'watching';
     }
     return {
       context: this.opts.target.context,
@@ -184,15 +213,18 @@ export class LiveCluster {
     };
   }
 
-  /** Sentences for every result the missing resources may affect ("this preview is incomplete: …"). */
+  /**
+   * Sentences for every result the missing resources may affect ("this preview is incomplete: …"), and the workloads
+   * whose spec the last read could not get (a custom finalizer's controller is then guessed without their images).
+   */
   incompleteNotes(): string[] {
-    return this.status().problems.map((p) => {
+    return [...this.status().problems.map((p) => {
       if (p.kind === 'discovery') return `this preview is incomplete: the API group ${p.resource} could not be discovered (${p.message})`;
       const where = p.namespace ? ` in ${p.namespace}` : '';
       return p.kind === 'forbidden'
         ? `this preview is incomplete: cannot list ${p.resource}${where} (${p.message})`
         : `this preview is incomplete: listing ${p.resource}${where} fails (${p.message})`;
-    });
+    }), ...this.workloadNotes];
   }
 
   /** Runs discovery and starts or stops reflectors to match it. */
@@ -222,8 +254,20 @@ export class LiveCluster {
       added.push(run);
     }
     await this.listAll(added);
+    if (this.initialSync) await this.endInitialSync();
     this.state = this.opts.watch === false ? 'listed' : 'watching';
     this.emitStatus();
+  }
+
+  /**
+   * Every first LIST is over (complete or failed): one change notification for the whole graph, workload images read
+   * if the terminating objects need them, and the watches start.
+   */
+  private async endInitialSync(): Promise<void> {
+    this.initialSync = false;
+    this.changed();
+    if (this.hasWorkloadRuns() && terminatingReachesCustomFinalizer(this.inventory)) await this.ensureWorkloadSpecs(this.abort.signal);
+    this.openWatchGate();
   }
 
   /** Starts the new reflectors' LISTs, at most `concurrency` at a time; resolves when all first LISTs are over. */
@@ -239,48 +283,56 @@ export class LiveCluster {
   }
 
   private startReflector(key: string, resource: DiscoveredResource, namespace: string | undefined): Running {
-    const metadataOnly = !FULL_OBJECT_RESOURCES.has(resourceKey(resource));
+    const workloads = WORKLOAD_RESOURCES.has(resourceKey(resource)) && this.opts.watch !== false;
+    const metadataOnly = !FULL_OBJECT_RESOURCES.has(resourceKey(resource)) && (workloads || !WORKLOAD_RESOURCES.has(resourceKey(resource)));
     const objects = new Map<string, KubeObject>();
     const abort = new AbortController();
     const context = this.opts.target.context;
     const isPods = resource.group === '' && resource.resource === 'pods';
     const convert = (item: Record<string, unknown>) => {
       const o = toKubeObject(item, resource, metadataOnly, context);
-      // A metadata-only copy of a Pod read in full keeps what cannot have changed; the rest is unknown again.
-      const kept = o && isPods && o.facts.specUnread ? this.podFacts.get(o.uid) : undefined;
-      return kept && o ? { ...o, facts: { ...o.facts, ...kept } } : o;
+      if (!o || !o.facts.specUnread) return o;
+      if (isPods) {
+        // A metadata-only copy of a Pod read in full keeps what cannot have changed; the rest is unknown again.
+        const kept = this.podFacts.get(o.uid);
+        return kept ? { ...o, facts: { ...o.facts, ...kept } } : o;
+      }
+      if (workloads) {
+        // A workload whose spec is unchanged since it was read in full (same generation) has the facts of that read.
+        const known = this.workloadFacts.get(o.uid);
+        return known && o.generation === known.generation ? { ...o, facts: known.facts } : o;
+      }
+      return o;
     };
-    const reflector = new Reflector(this.client, resource, namespace, {
-      replace: (items) => {
+    const reflector = new Reflector<KubeObject>(this.client, resource, namespace, {
+      convert,
+      replace: (listed) => {
+        // During the initial sync a LIST goes into the inventory as soon as it is complete (this work then overlaps
+        // the LISTs still in flight), but nothing is told until every first LIST is over.
         const seen = new Set<string>();
-        for (const item of items) {
-          const o = convert(item);
-          if (!o) continue;
+        for (const o of listed) {
           seen.add(o.uid);
-          this.put(objects, o);
+          this.put(run, o);
         }
         for (const uid of [...objects.keys()]) {
           if (seen.has(uid)) continue;
-          objects.delete(uid);
-          this.podFacts.delete(uid);
-          this.inventory.remove(uid);
+          this.drop(run, uid);
         }
-        this.changed();
+        if (!this.initialSync) this.changed();
       },
       event: (type, item) => {
         const o = convert(item);
         if (!o) return;
-        if (type === 'DELETED') {
-          this.podFacts.delete(o.uid);
-          if (objects.delete(o.uid)) this.inventory.remove(o.uid);
-        } else {
-          this.put(objects, o);
-        }
+        if (type === 'DELETED') this.drop(run, o.uid);
+        else this.put(run, o);
         this.changed();
       },
       state: (_state: ReflectorState, _error?: ApiError) => this.emitStatus(),
-    }, { ...this.opts.reflector, watch: this.opts.watch, accept: metadataOnly ? ACCEPT_METADATA_LIST : ACCEPT_JSON });
-    const run: Running = { reflector, objects, abort, done: Promise.resolve() };
+    }, { ...this.opts.reflector, watch: this.opts.watch, accept: metadataOnly ? ACCEPT_METADATA_LIST : ACCEPT_JSON, watchAfter: this.watchGate,
+      // Everything listed in full is a built-in kind, but CRDs (whose schemas may name a field anything).
+      withoutManagedFields: metadataOnly || resourceKey(resource) !== 'apiextensions.k8s.io/customresourcedefinitions',
+    });
+    const run: Running = { reflector, objects, abort, done: Promise.resolve(), workloads };
     this.running.set(key, run);
     return run;
   }
@@ -293,9 +345,24 @@ export class LiveCluster {
   }
 
   /** Adds or replaces (live objects have no source document, so a new copy of a uid replaces the old one). */
-  private put(objects: Map<string, KubeObject>, o: KubeObject): void {
-    objects.set(o.uid, o);
+  private put(run: Running, o: KubeObject): void {
+    run.objects.set(o.uid, o);
     this.inventory.upsert(this.inventory.normalize(o));
+    if (run.workloads && o.facts.specUnread && this.workloadsWanted) {
+      this.staleWorkloads.add(o.uid);
+      this.scheduleWorkloadReread();
+    }
+    // A terminating object that can reach a custom finalizer: from now on workload images are needed.
+    if (!this.workloadsWanted && (o.deletionTimestamp !== undefined || (this.inventory.terminating.size > 0 && o.finalizers.some(isCustomFinalizer)))) {
+      this.scheduleWorkloadReread();
+    }
+  }
+
+  private drop(run: Running, uid: string): void {
+    this.podFacts.delete(uid);
+    this.workloadFacts.delete(uid);
+    this.staleWorkloads.delete(uid);
+    if (run.objects.delete(uid)) this.inventory.remove(uid);
   }
 
   /**
@@ -319,8 +386,12 @@ export class LiveCluster {
    * metadata-only LIST leaves unknown (claimNames, nodeName, phase, grace period, images); see podSpecs.ts.
    * Only Pods the live graph holds are updated (their metadata stays the watch's), so the graph still equals
    * the server's. Returns an "incomplete" sentence per namespace that could not be read.
+   *
+   * A simulation is next, so the workloads' images are made known too if some object carries a custom finalizer
+   * (ensureWorkloadSpecs); what could not be read of them is in incompleteNotes().
    */
   async readPodSpecs(namespaces: string[], signal: AbortSignal = this.abort.signal): Promise<string[]> {
+    if (this.hasWorkloadRuns() && anyCustomFinalizer(this.inventory)) await this.ensureWorkloadSpecs(signal);
     const runs = [...this.running.values()].filter((r) => r.reflector.resource.group === '' && r.reflector.resource.resource === 'pods');
     if (!namespaces.length || !runs.length) return [];
     const pods = runs[0].reflector.resource;
@@ -339,12 +410,111 @@ export class LiveCluster {
         // Gone since, or not seen yet: the watch decides what exists.
         if (!full || !run || !current) continue;
         this.podFacts.set(full.uid, lastingPodFacts(full.facts));
-        this.put(run.objects, { ...current, facts: full.facts });
+        this.put(run, { ...(run.objects.get(full.uid) ?? current), facts: full.facts });
         updated++;
       }
     }
     if (updated) this.changed();
     return notes;
+  }
+
+  private hasWorkloadRuns(): boolean {
+    for (const r of this.running.values()) if (r.workloads) return true;
+    return false;
+  }
+
+  /**
+   * Makes the workloads' images known (every workload, read in full once; afterwards those whose spec changed) and
+   * keeps them so for the rest of the connection. Resolves when the reads in flight are over; returns an
+   * "incomplete" sentence per workload resource that could not be read (also in incompleteNotes()).
+   */
+  async ensureWorkloadSpecs(signal: AbortSignal = this.abort.signal): Promise<string[]> {
+    if (!this.hasWorkloadRuns()) return [];
+    if (!this.workloadsWanted) {
+      this.workloadsWanted = true;
+      this.chainWorkloadRead(() => this.readWorkloadSpecs(undefined, signal));
+    } else if (this.staleWorkloads.size) {
+      const uids = [...this.staleWorkloads];
+      this.staleWorkloads.clear();
+      this.chainWorkloadRead(() => this.readWorkloadSpecs(uids, signal));
+    }
+    // Reads scheduled meanwhile (a workload whose spec changed) are chained after: wait for them all.
+    let reads: Promise<void>;
+    do {
+      reads = this.workloadReads;
+      await reads;
+    } while (reads !== this.workloadReads);
+    return this.workloadNotes;
+  }
+
+  private chainWorkloadRead(read: () => Promise<void>): void {
+    this.workloadReads = this.workloadReads.then(read).catch(() => undefined);
+  }
+
+  /**
+   * Soon (coalesced): reads again the workloads whose images became unknown while wanted; or, before anything is
+   * wanted, checks whether the terminating objects now need them.
+   */
+  private scheduleWorkloadReread(): void {
+    if (this.workloadRereadScheduled || this.abort.signal.aborted || this.initialSync) return;
+    this.workloadRereadScheduled = true;
+    setTimeout(() => {
+      this.workloadRereadScheduled = false;
+      if (this.abort.signal.aborted) return;
+      if (!this.workloadsWanted) {
+        if (this.hasWorkloadRuns() && terminatingReachesCustomFinalizer(this.inventory)) void this.ensureWorkloadSpecs();
+        return;
+      }
+      if (this.staleWorkloads.size === 0) return;
+      const uids = [...this.staleWorkloads];
+      this.staleWorkloads.clear();
+      this.chainWorkloadRead(() => this.readWorkloadSpecs(uids, this.abort.signal));
+    }, 0).unref?.();
+  }
+
+  /**
+   * Reads workloads in full (all of them, or these uids) and gives the live copies their facts (images) when the
+   * read is of the generation the live graph holds; a read of another generation is kept for the watch event that
+   * brings it. The metadata stays the watch's, so the graph still equals the server's.
+   */
+  private async readWorkloadSpecs(uids: string[] | undefined, signal: AbortSignal): Promise<void> {
+    const notes: string[] = [];
+    let updated = 0;
+    const jobs: { run: Running; names?: { namespace: string; name: string }[] }[] = [];
+    for (const run of this.running.values()) {
+      if (!run.workloads || !run.reflector.synced) continue;
+      if (!uids) {
+        jobs.push({ run });
+        continue;
+      }
+      const names = uids.map((u) => run.objects.get(u)).filter((o): o is KubeObject => o !== undefined).map((o) => ({ namespace: o.namespace, name: o.name }));
+      if (names.length) jobs.push({ run, ...(names.length <= WORKLOAD_REREAD_BY_NAME ? { names } : {}) });
+    }
+    await forEachLimited(jobs, 3, async ({ run, names }) => {
+      const { resource, namespace } = run.reflector;
+      let items: Record<string, unknown>[];
+      try {
+        items = await readWorkloads(this.client, resource, namespace, signal, names);
+      } catch (e) {
+        if (signal.aborted) return;
+        notes.push(workloadReadNote(resource, namespace, e));
+        // Still unknown: try again with the next read.
+        for (const o of run.objects.values()) if (o.facts.specUnread) this.staleWorkloads.add(o.uid);
+        return;
+      }
+      for (const item of items) {
+        const full = toKubeObject(item, resource, false, this.opts.target.context);
+        if (!full || signal.aborted) continue;
+        if (full.generation !== undefined) this.workloadFacts.set(full.uid, { generation: full.generation, facts: full.facts });
+        const current = run.objects.get(full.uid);
+        if (!current || !current.facts.specUnread || current.generation !== full.generation) continue;
+        this.put(run, { ...current, facts: full.facts });
+        updated++;
+      }
+    });
+    if (signal.aborted) return;
+    this.workloadNotes = notes;
+    if (updated) this.changed();
   }
 
   private changed(): void {

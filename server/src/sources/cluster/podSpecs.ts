@@ -27,16 +27,19 @@ export async function readPods(client: ApiClient, pods: DiscoveredResource, name
   return out.sort((a, b) => a.namespace.localeCompare(b.namespace));
 }
 
-/** A paginated full LIST; a continue token that expires midway (410) starts it over, once. */
-async function listInFull(client: ApiClient, path: string, signal: AbortSignal): Promise<Record<string, unknown>[]> {
+/**
+ * A paginated full LIST of a built-in resource, its managedFields skipped (`query`: more parameters, e.g. a
+ * fieldSelector); a continue token that expires midway (410) starts it over, once.
+ */
+export async function listInFull(client: ApiClient, path: string, signal: AbortSignal, query: Record<string, string> = {}): Promise<Record<string, unknown>[]> {
   for (let attempt = 0; ; attempt++) {
     const items: Record<string, unknown>[] = [];
     let cont = '';
     try {
       do {
-        const q = new URLSearchParams({ limit: String(PAGE_SIZE) });
+        const q = new URLSearchParams({ ...query, limit: String(PAGE_SIZE) });
         if (cont) q.set('continue', cont);
-        const page = await client.getJson<{ metadata?: { continue?: string }; items?: Record<string, unknown>[] }>(`${path}?${q}`, ACCEPT_JSON, signal);
+        const page = await client.getJson<{ metadata?: { continue?: string }; items?: Record<string, unknown>[] }>(`${path}?${q}`, ACCEPT_JSON, signal, { withoutManagedFields: true });
         for (const it of page.items ?? []) items.push(it);
         cont = page.metadata?.continue ?? '';
       } while (cont);

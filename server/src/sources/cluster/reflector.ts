@@ -3,16 +3,20 @@
 // token, or a watch from a compacted resourceVersion) relists; a dropped or ended watch resumes from the
 // last resourceVersion seen, after a backoff when it failed; a watch silent for longer than its timeout allows (a
 // connection that died unnoticed) is cut and resumed the same way. Every LIST replaces what the reflector had, so
-// after any fault the consumer holds exactly the server's state: nothing lost, nothing left over.
+// after any fault the consumer holds exactly the server's state: nothing lost, nothing left over. Each LIST page is
+// converted as it arrives (the raw page is garbage at once); the first watch can be held back until the consumer says
+// (the whole initial sync is over), and then starts from the LIST's resourceVersion, so nothing is missed meanwhile.
 
-import { ApiError, type ApiClient, type WatchEvent } from './apiClient';
+import { ApiError, type ApiClient, type ReadOptions, type WatchEvent } from './apiClient';
 import { collectionPath, type DiscoveredResource } from './discovery';
 
 export type ReflectorState = 'pending' | 'listing' | 'watching' | 'backoff' | 'forbidden' | 'stopped';
 
-export interface ReflectorHandlers {
-  /** A complete LIST: these items are everything there is (the consumer drops what is not among them). */
-  replace(items: Record<string, unknown>[]): void;
+export interface ReflectorHandlers<T> {
+  /** One served item to what the consumer keeps (undefined: skip it); called page by page while a LIST runs. */
+  convert(item: Record<string, unknown>): T | undefined;
+  /** A complete LIST: these are everything there is (the consumer drops what is not among them). */
+  replace(objects: T[]): void;
   /** One watch event (ADDED, MODIFIED or DELETED) with the object as served. */
   event(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: Record<string, unknown>): void;
   /** State changes and the error behind them, for the status line and the "incomplete" notes. */
@@ -36,11 +40,18 @@ export interface ReflectorOptions {
   watchIdleMarginMs?: number;
   /** false: LIST once and stop (a one-shot reading, as the CLI needs). */
   watch?: boolean;
+  /**
+   * The first watch waits for this (LiveCluster: until every resource's first LIST is over, so that watch
+   * connections do not compete with the LISTs). It starts from the LIST's resourceVersion: nothing is lost.
+   */
+  watchAfter?: Promise<void>;
+  /** Skip managedFields in the bytes before parsing (see managedFields.ts for when that is safe). */
+  withoutManagedFields?: boolean;
 }
 
 const DEFAULTS = { pageSize: 500, backoffMs: { initial: 800, max: 30_000 }, forbiddenRetryMs: 5 * 60_000, watchIdleMarginMs: 30_000 };
 
-export class Reflector {
+export class Reflector<T> {
   state: ReflectorState = 'pending';
   lastError: ApiError | undefined;
   /** The resourceVersion the next watch starts from. */
@@ -51,14 +62,16 @@ export class Reflector {
   idleWatches = 0;
   /** The last LIST succeeded: what the consumer holds is this resource's state (kept current while watching). */
   synced = false;
-  private readonly opts: Required<ReflectorOptions>;
+  private readonly opts: Required<Omit<ReflectorOptions, 'watchAfter' | 'withoutManagedFields'>>;
+  private readonly read: ReadOptions;
+  private readonly watchAfter: Promise<void> | undefined;
 
   constructor(
     private readonly client: ApiClient,
     readonly resource: DiscoveredResource,
     /** A namespace to list in, or undefined for all namespaces (and for cluster-scoped resources). */
     readonly namespace: string | undefined,
-    private readonly handlers: ReflectorHandlers,
+    private readonly handlers: ReflectorHandlers<T>,
     opts: ReflectorOptions,
   ) {
     this.opts = {
@@ -70,6 +83,8 @@ export class Reflector {
       accept: opts.accept,
       watch: opts.watch ?? true,
     };
+    this.watchAfter = opts.watchAfter;
+    this.read = { withoutManagedFields: opts.withoutManagedFields === true };
   }
 
   get path(): string {
@@ -108,6 +123,10 @@ export class Reflector {
           needList = false;
           listed();
           if (!this.opts.watch) return;
+          if (this.watchAfter) {
+            await this.watchAfter;
+            if (signal.aborted) return;
+          }
         }
         this.setState('watching');
         const progressed = await this.watch(signal);
@@ -142,22 +161,28 @@ export class Reflector {
     }
   }
 
-  /** A complete paginated LIST; a continue token that expires midway starts the LIST over (410). */
+  /**
+   * A complete paginated LIST, converted page by page; a continue token that expires midway (410) throws, and the
+   * loop starts the LIST over (what was converted of it is dropped: the consumer sees complete LISTs only).
+   */
   private async list(signal: AbortSignal): Promise<void> {
-    const items: Record<string, unknown>[] = [];
+    const objects: T[] = [];
     let cont = '';
     let rv = '';
     this.lists++;
     do {
       const q = new URLSearchParams({ limit: String(this.opts.pageSize) });
       if (cont) q.set('continue', cont);
-      const page = await this.client.getJson<{ metadata?: { resourceVersion?: string; continue?: string }; items?: Record<string, unknown>[] }>(`${this.path}?${q}`, this.opts.accept, signal);
-      if (page.items) for (const it of page.items) items.push(it);
+      const page = await this.client.getJson<{ metadata?: { resourceVersion?: string; continue?: string }; items?: Record<string, unknown>[] }>(`${this.path}?${q}`, this.opts.accept, signal, this.read);
+      for (const item of page.items ?? []) {
+        const o = this.handlers.convert(item);
+        if (o !== undefined) objects.push(o);
+      }
       cont = page.metadata?.continue ?? '';
       rv = page.metadata?.resourceVersion ?? rv;
     } while (cont);
     this.resourceVersion = rv;
-    this.handlers.replace(items);
+    this.handlers.replace(objects);
   }
 
   /** One watch connection. Returns true if it delivered anything (the backoff then starts afresh). */
@@ -185,7 +210,7 @@ export class Reflector {
         progressed = true;
         if (e.type === 'BOOKMARK') return;
         if (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED') this.handlers.event(e.type, e.object);
-      }, signal, idleMs);
+      }, signal, idleMs, this.read);
     } catch (e) {
       if (!failure && e instanceof ApiError && e.reason === 'Idle' && !signal.aborted) {
         this.idleWatches++;

@@ -1,0 +1,167 @@
+// The pure side of the graph panel's host (client/src/graph/graphPanel.ts): what the webview may say (checked, it
+// is a page that renders untrusted text), the arguments of kubeGcLens.showInGraph, the ready handshake and what
+// to send once the page listens, and the export files. No `vscode` import: unit-tested in test/client.
+
+import type {
+  GraphData, GraphExportFormat, GraphSource, HostToWebviewMessage, ShowInGraphArgs, SimulateReport, WebviewToHostMessage,
+} from '../../../server/src/protocol';
+import { isPolicyChoice } from './pickItems';
+
+const MAX_ID = 1000;
+/** The largest export the host writes (a PNG of a huge graph is about 20 MB as base64). */
+export const MAX_EXPORT_CHARS = 64 * 1024 * 1024;
+const FORMATS: readonly GraphExportFormat[] = ['svg', 'png', 'dot'];
+
+const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= MAX_ID;
+
+/** A message from the webview, if it is one of ours and well-formed; anything else is ignored. */
+export function parseWebviewMessage(raw: unknown): WebviewToHostMessage | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const m = raw as Record<string, unknown>;
+  switch (m.type) {
+    case 'ready':
+      return typeof m.protocolVersion === 'number' ? { type: 'ready', protocolVersion: m.protocolVersion as 2 } : undefined;
+    case 'reveal':
+      return isId(m.uid) ? { type: 'reveal', uid: m.uid } : undefined;
+    case 'simulate':
+      return isId(m.uid) && isPolicyChoice(m.policy) ? { type: 'simulate', uid: m.uid, policy: m.policy } : undefined;
+    case 'openReport':
+      return { type: 'openReport' };
+    case 'refresh':
+      return { type: 'refresh' };
+    case 'export':
+      if (!FORMATS.includes(m.format as GraphExportFormat) || typeof m.data !== 'string' || m.data.length > MAX_EXPORT_CHARS) return undefined;
+      return { type: 'export', format: m.format as GraphExportFormat, data: m.data, name: exportName(m.name, m.format as GraphExportFormat) };
+    case 'error':
+      return typeof m.message === 'string' ? { type: 'error', message: m.message.slice(0, 4000) } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** A file name the webview suggested, reduced to a safe base name with the format's extension. */
+export function exportName(raw: unknown, format: GraphExportFormat): string {
+  const base = (typeof raw === 'string' ? raw : '').replace(/\.[A-Za-z0-9]+$/, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 100);
+  return `${base || 'ownership-graph'}.${format}`;
+}
+
+/** The bytes to write for an export and the save dialog's filter. */
+export function exportFile(format: GraphExportFormat, data: string): { bytes: Uint8Array; filters: Record<string, string[]> } {
+  if (format === 'png') return { bytes: Buffer.from(data, 'base64'), filters: { 'PNG image': ['png'] } };
+  return { bytes: Buffer.from(data, 'utf8'), filters: format === 'svg' ? { 'SVG image': ['svg'] } : { 'Graphviz DOT': ['dot', 'gv'] } };
+}
+
+/**
+ * kubeGcLens.showInGraph's argument: `{uid, source?, policy?}` (lenses, hovers, the report), a bare uid, or a
+ * Stuck Objects tree node (`{uid, live}`).
+ */
+export function parseShowInGraphArgs(arg: unknown, policyArg?: unknown): ShowInGraphArgs | undefined {
+  if (isId(arg)) return { uid: arg, ...(isPolicyChoice(policyArg) ? { policy: policyArg } : {}) };
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const a = arg as Record<string, unknown>;
+  if (!isId(a.uid)) return undefined;
+  const source = a.source === 'cluster' || a.live === true ? 'cluster' : 'workspace';
+  const policy = isPolicyChoice(a.policy) ? a.policy : isPolicyChoice(policyArg) ? policyArg : undefined;
+  return { uid: a.uid, source, ...(policy ? { policy } : {}) };
+}
+
+/** Which graph a restored panel showed: the `source` its webview saved with its state (anything else: the workspace). */
+export function sourceFromState(state: unknown): GraphSource {
+  const source = (typeof state === 'object' && state !== null ? (state as { source?: unknown }).source : undefined) as Record<string, unknown> | undefined;
+  if (source?.kind === 'cluster' && typeof source.context === 'string' && source.context.length <= MAX_ID) return { kind: 'cluster', context: source.context };
+  return { kind: 'workspace' };
+}
+
+export function sourceKey(source: GraphSource): string {
+  return source.kind === 'cluster' ? `cluster:${source.context}` : 'workspace';
+}
+
+export function panelTitle(source: GraphSource): string {
+  return source.kind === 'cluster' ? `Ownership Graph: ${source.context}` : 'Ownership Graph';
+}
+
+/**
+ * The ready handshake: messages posted before the page listens are lost, and VS Code tears a hidden webview's page
+ * down (it reloads, and says `ready` again, when shown). The channel keeps the latest graph, notice and simulation
+ * and a pending focus, posts them on `ready`, and posts directly while the page listens.
+ */
+export class GraphChannel {
+  private listening = false;
+  private graph: Extract<HostToWebviewMessage, { type: 'graph' }> | undefined;
+  private notice: Extract<HostToWebviewMessage, { type: 'notice' }> | undefined;
+  private simulation: Extract<HostToWebviewMessage, { type: 'simulation' }> | undefined;
+  private pendingFocus: string | undefined;
+  private revision = 0;
+  private lastGraphJson = '';
+
+  constructor(private readonly post: (message: HostToWebviewMessage) => void) {}
+
+  get ready(): boolean {
+    return this.listening;
+  }
+
+  get currentGraph(): GraphData | undefined {
+    return this.graph?.graph;
+  }
+
+  get currentSimulation(): SimulateReport | undefined {
+    return this.simulation?.report;
+  }
+
+  /** The page is gone (hidden, or reloading): hold everything until it says ready. */
+  reset(): void {
+    this.listening = false;
+  }
+
+  /** The page listens: the graph, the notice, a pending focus and the simulation, in that order. */
+  onReady(): void {
+    this.listening = true;
+    if (this.graph) this.post(this.graph);
+    if (this.notice) this.post(this.notice);
+    if (this.graph && this.pendingFocus) {
+      this.post({ type: 'focus', uid: this.pendingFocus });
+      this.pendingFocus = undefined;
+    }
+    if (this.simulation) this.post(this.simulation);
+  }
+
+  /** A graph read from the server; sent only when it differs from the last one. Returns whether it did. */
+  setGraph(source: GraphSource, graph: GraphData): boolean {
+    const json = JSON.stringify([source, graph]);
+    if (json === this.lastGraphJson) return false;
+    this.lastGraphJson = json;
+    this.graph = { type: 'graph', source, graph, revision: ++this.revision };
+    if (this.listening) {
+      this.post(this.graph);
+      if (this.pendingFocus) {
+        this.post({ type: 'focus', uid: this.pendingFocus });
+        this.pendingFocus = undefined;
+      }
+    }
+    return true;
+  }
+
+  /** Select and show an object's component, once the page has a graph. */
+  focus(uid: string): void {
+    if (this.listening && this.graph) this.post({ type: 'focus', uid });
+    else this.pendingFocus = uid;
+  }
+
+  setNotice(message?: string, severity: 'info' | 'warning' | 'error' = 'info'): void {
+    const next: Extract<HostToWebviewMessage, { type: 'notice' }> = message ? { type: 'notice', message, severity } : { type: 'notice' };
+    if (JSON.stringify(next) === JSON.stringify(this.notice ?? { type: 'notice' })) return;
+    this.notice = message ? next : undefined;
+    if (this.listening) this.post(next);
+  }
+
+  setSimulation(report: SimulateReport, id: number): void {
+    this.simulation = { type: 'simulation', report, id };
+    if (this.listening) this.post(this.simulation);
+  }
+
+  /** Where an object of the current graph is written (for Reveal). */
+  locationOf(uid: string): GraphData['nodes'][number]['location'] {
+    return this.graph?.graph.nodes.find((n) => n.uid === uid)?.location;
+  }
+}
+

@@ -1,0 +1,104 @@
+// What each node and edge looks like, whatever draws it (the SVG and canvas renderers, the SVG/PNG/DOT exports):
+// its two text lines, its badge, its simulation overlay. Pure (no DOM).
+
+import { kindBadge } from './kinds';
+import type { Point } from './layout';
+import type { PlaybackFrame } from './playback';
+import { STATE_LABELS, type GraphView, type ViewEdge, type ViewNode } from './viewModel';
+
+/** Characters of a name that fit on a node's line. */
+export const LINE_CHARS = 24;
+
+export function truncate(s: string, max = LINE_CHARS): string {
+  // Controls and bidi overrides never reach the picture: they could make a name read as another.
+  const clean = s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+/** Line 1: the name (or "437 Pods"); line 2: the namespace and the state when it is not "present". */
+export function nodeLines(node: ViewNode): [string, string] {
+  const where = node.members ? 'collapsed' : node.namespace || 'cluster-scoped';
+  const state = node.status === 'present' ? (node.tags.includes('dangling') ? 'dangling reference' : '') : STATE_LABELS[node.status];
+  return [truncate(node.name), truncate(state ? `${where} · ${state}` : where, LINE_CHARS + 6)];
+}
+
+/** The name as it fits beside the badge (shorter when the findings count takes the corner). */
+export function nameLine(node: ViewNode): string {
+  return truncate(nodeLines(node)[0], node.findings ? 14 : 18);
+}
+
+export function nodeBadge(node: ViewNode): string {
+  return kindBadge(node.kind);
+}
+
+export type OverlayState = 'removed' | 'deleting' | 'stuck';
+
+export interface NodeOverlay {
+  state?: OverlayState;
+  /** Removal order (1 = first to go), for objects the simulation deletes. */
+  order?: number;
+  /** Why it cannot finish (stuck at the end of the timeline). */
+  reason?: string;
+  /** The step just played targets it. */
+  current: boolean;
+  /** The simulation names it (anything else is dimmed while a simulation is shown). */
+  affected: boolean;
+}
+
+const NO_OVERLAY: NodeOverlay = { current: false, affected: false };
+
+export function nodeOverlay(node: ViewNode, frame: PlaybackFrame | undefined): NodeOverlay {
+  if (!frame) return NO_OVERLAY;
+  const uids = node.members ?? [node.id];
+  let removed = 0;
+  let deleting = 0;
+  let reason: string | undefined;
+  let order: number | undefined;
+  let affected = false;
+  let current = false;
+  for (const uid of uids) {
+    if (frame.removed.has(uid)) removed++;
+    else if (frame.deleting.has(uid)) deleting++;
+    const r = frame.stuck.get(uid);
+    if (r !== undefined && reason === undefined) reason = r;
+    const o = frame.removalOrder.get(uid);
+    if (o !== undefined && (order === undefined || o < order)) order = o;
+    if (frame.affected.has(uid)) affected = true;
+    if (frame.current?.target.uid === uid) current = true;
+  }
+  const state: OverlayState | undefined = reason !== undefined ? 'stuck' : removed === uids.length ? 'removed' : removed || deleting ? 'deleting' : undefined;
+  return { state, order: node.members ? undefined : order, reason, current, affected };
+}
+
+/** `cut`: an orphaned dependent's reference, removed by the GC; `gone`: an end of it was removed. */
+export function edgeOverlay(edge: ViewEdge, view: GraphView, frame: PlaybackFrame | undefined): 'cut' | 'gone' | undefined {
+  if (!frame) return undefined;
+  const members = view.byId.get(edge.dependent)?.members;
+  const dependents = members ?? [edge.dependent];
+  if (dependents.every((d) => frame.cut.has(`${d}>${edge.owner}`))) return 'cut';
+  const gone = (id: string) => (view.byId.get(id)?.members ?? [id]).every((u) => frame.removed.has(u));
+  if (gone(edge.owner) || gone(edge.dependent)) return 'gone';
+  return undefined;
+}
+
+/** The second line under a simulation: what happens to it; otherwise nodeLines' second line. */
+export function subline(node: ViewNode, overlay: NodeOverlay): string {
+  if (overlay.state === 'stuck') return truncate(`stuck: ${overlay.reason ?? ''}`, LINE_CHARS + 6);
+  if (overlay.state === 'removed') return node.members ? 'all removed' : `removed${overlay.order ? ` · #${overlay.order}` : ''}`;
+  if (overlay.state === 'deleting') return node.members ? 'being deleted (some removed)' : 'being deleted';
+  return nodeLines(node)[1];
+}
+
+/** What a renderer draws. */
+export interface Scene {
+  view: GraphView;
+  positions: ReadonlyMap<string, Point>;
+  reversed: ReadonlySet<string>;
+  frame?: PlaybackFrame;
+  selected?: string;
+}
+
+/** Dimmed: not matched by an active search, or not touched by the simulation shown. */
+export function isDimmed(node: ViewNode, overlay: NodeOverlay, scene: Scene, searching: boolean): boolean {
+  return (searching && !node.match) || (scene.frame !== undefined && !overlay.affected);
+}

@@ -1,0 +1,137 @@
+// The toolbar: where the graph comes from, search (Enter: next match), the namespace / kind / state filters,
+// fit, re-layout, export, legend and details toggles. Menus are <details> elements: keyboard and screen readers
+// get their native behaviour.
+
+import type { GraphExportFormat } from '../model/protocolTypes';
+import type { AppModel, FilterDimension, UiAction } from '../model/state';
+import { STATE_LABELS, type GraphView, type StateTag } from '../model/viewModel';
+import { h, replaceChildren } from './dom';
+
+export interface ToolbarActions {
+  dispatch(action: UiAction): void;
+  fit(): void;
+  relayout(): void;
+  exportAs(format: GraphExportFormat): void;
+  refresh(): void;
+  /** Select the next (or previous) search match. */
+  nextMatch(backwards: boolean): void;
+}
+
+const DIMENSIONS: { dimension: FilterDimension; title: string }[] = [
+  { dimension: 'namespaces', title: 'Namespaces' },
+  { dimension: 'kinds', title: 'Kinds' },
+  { dimension: 'states', title: 'States' },
+];
+
+export class Toolbar {
+  readonly element: HTMLElement;
+  readonly search: HTMLInputElement;
+  private readonly source: HTMLElement;
+  private readonly counts: HTMLElement;
+  private readonly searchCount: HTMLElement;
+  private readonly menus = new Map<FilterDimension, { summary: HTMLElement; body: HTMLElement; key: string }>();
+  private readonly legendButton: HTMLButtonElement;
+  private readonly detailsButton: HTMLButtonElement;
+  private searchTimer: number | undefined;
+
+  constructor(private readonly actions: ToolbarActions) {
+    this.source = h('span', { class: 'source' });
+    this.search = h('input', { type: 'search', class: 'search', placeholder: 'Search name, kind, namespace, uid', 'aria-label': 'Search objects (Enter: next match)', spellcheck: 'false' });
+    this.searchCount = h('span', { class: 'search-count', 'aria-live': 'polite' });
+    this.search.addEventListener('input', () => {
+      window.clearTimeout(this.searchTimer);
+      this.searchTimer = window.setTimeout(() => actions.dispatch({ type: 'search', query: this.search.value }), 120);
+    });
+    this.search.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') {
+        window.clearTimeout(this.searchTimer);
+        actions.dispatch({ type: 'search', query: this.search.value });
+        actions.nextMatch(e.shiftKey);
+        e.preventDefault();
+      } else if (e.key === 'Escape' && this.search.value) {
+        this.search.value = '';
+        actions.dispatch({ type: 'search', query: '' });
+        e.stopPropagation();
+      }
+    });
+    const filters = DIMENSIONS.map(({ dimension, title }) => {
+      const summary = h('summary', { 'aria-label': `${title} filter` }, title);
+      const body = h('div', { class: 'menu-body', role: 'group', 'aria-label': title });
+      this.menus.set(dimension, { summary, body, key: '' });
+      return h('details', { class: 'menu filter', 'data-dimension': dimension }, summary, body);
+    });
+    const button = (label: string, title: string, onClick: () => void, cls = '') => {
+      const b = h('button', { type: 'button', title, class: cls }, label);
+      b.addEventListener('click', onClick);
+      return b;
+    };
+    const exportMenu = h('details', { class: 'menu export' },
+      h('summary', { 'aria-label': 'Export what is shown' }, 'Export'),
+      h('div', { class: 'menu-body', role: 'group', 'aria-label': 'Export' },
+        button('SVG…', 'Save what is shown as SVG', () => this.exportAs('svg', exportMenu)),
+        button('PNG…', 'Save what is shown as PNG', () => this.exportAs('png', exportMenu)),
+        button('DOT…', 'Save what is shown as Graphviz DOT', () => this.exportAs('dot', exportMenu))));
+    this.legendButton = button('Legend', 'Show or hide the legend', () => actions.dispatch({ type: 'togglePanel', panel: 'legend' }), 'toggle');
+    this.detailsButton = button('Details', 'Show or hide the details panel', () => actions.dispatch({ type: 'togglePanel', panel: 'details' }), 'toggle');
+    this.counts = h('span', { class: 'counts' });
+    // One menu open at a time.
+    for (const menu of [...filters, exportMenu]) {
+      menu.addEventListener('toggle', () => {
+        if (!menu.open) return;
+        for (const other of [...filters, exportMenu]) if (other !== menu) other.open = false;
+      });
+    }
+    this.element = h('header', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Ownership graph tools' },
+      this.source,
+      h('span', { class: 'search-box' }, this.search, this.searchCount),
+      ...filters,
+      button('Fit', 'Fit the graph in view (0)', () => actions.fit()),
+      button('Re-layout', 'Lay the graph out afresh', () => actions.relayout()),
+      button('Refresh', 'Read the graph again', () => actions.refresh()),
+      exportMenu,
+      this.legendButton,
+      this.detailsButton,
+      this.counts);
+  }
+
+  private exportAs(format: GraphExportFormat, menu: HTMLDetailsElement): void {
+    menu.open = false;
+    this.actions.exportAs(format);
+  }
+
+  update(model: AppModel, view: GraphView | undefined): void {
+    const src = model.ui.source;
+    this.source.textContent = !src ? 'Ownership graph' : src.kind === 'cluster' ? `Live cluster ${src.context}` : 'Workspace';
+    if (document.activeElement !== this.search && this.search.value !== model.ui.search) this.search.value = model.ui.search;
+    this.searchCount.textContent = model.ui.search.trim() && view ? `${view.matches.length} match${view.matches.length === 1 ? '' : 'es'}` : '';
+    this.legendButton.setAttribute('aria-pressed', String(model.ui.legend));
+    this.detailsButton.setAttribute('aria-pressed', String(model.ui.details));
+    if (!view) {
+      this.counts.textContent = '';
+      return;
+    }
+    this.counts.textContent = `${view.total - view.hidden} of ${view.total} objects${view.hidden ? ` · ${view.hidden} hidden by filters` : ''}`;
+    const facets: Record<FilterDimension, [string, number][]> = view.facets;
+    for (const { dimension, title } of DIMENSIONS) {
+      const menu = this.menus.get(dimension)!;
+      const hidden = model.ui.hidden[dimension] as string[];
+      const choices = facets[dimension];
+      // Hidden choices stay listed even when nothing in scope has them any more, so they can be shown again.
+      for (const value of hidden) if (!choices.some(([c]) => c === value)) choices.push([value, 0]);
+      const key = JSON.stringify([choices, hidden]);
+      const hiddenCount = hidden.length;
+      menu.summary.textContent = hiddenCount ? `${title} (${hiddenCount} hidden)` : title;
+      if (menu.key === key) continue;
+      menu.key = key;
+      const rows = choices.map(([value, count]) => {
+        const box = h('input', { type: 'checkbox', checked: !hidden.includes(value) });
+        box.addEventListener('change', () => this.actions.dispatch({ type: 'toggleHidden', dimension, value }));
+        const label = dimension === 'states' ? STATE_LABELS[value as StateTag] : dimension === 'namespaces' && value === '' ? '(cluster-scoped)' : value;
+        return h('label', { class: `choice${dimension === 'states' ? ` state-${value}` : ''}` }, box, h('span', { class: 'choice-label' }, label), h('span', { class: 'count' }, String(count)));
+      });
+      const all = h('button', { type: 'button', class: 'show-all' }, 'Show all');
+      all.addEventListener('click', () => this.actions.dispatch({ type: 'showAll', dimension }));
+      replaceChildren(menu.body, ...rows, rows.length ? all : h('span', { class: 'empty' }, 'Nothing to filter'));
+    }
+  }
+}
