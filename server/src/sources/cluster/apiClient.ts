@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import * as tls from 'node:tls';
 import type { ClusterTarget } from './kubeconfig';
-import { withoutManagedFields, withoutManagedFieldsText } from './managedFields';
+import { withoutManagedFields } from './managedFields';
 
 /** A failed request, in the API's own terms when the server answered with a Status. */
 export class ApiError extends Error {
@@ -50,6 +50,7 @@ export interface ReadOptions {
 }
 
 const USER_AGENT = 'kube-gc-lens (read-only)';
+const NEWLINE = 0x0a;
 
 export class ApiClient {
   readonly stats: ApiStats = { requests: 0, bytes: 0 };
@@ -104,20 +105,22 @@ export class ApiClient {
       if ((res.statusCode ?? 0) >= 400) throw statusError(res.statusCode ?? 0, (await readBody(res, this.stats)).toString('utf8'), path);
       arm();
       await new Promise<void>((resolve, reject) => {
-        let pending = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
+        // Bytes, split on newlines (never part of a multi-byte UTF-8 sequence): each line is decoded once, whole.
+        let pending: Buffer | undefined;
+        res.on('data', (chunk: Buffer) => {
           arm();
-          this.stats.bytes += Buffer.byteLength(chunk);
-          pending += chunk;
+          this.stats.bytes += chunk.length;
+          const data = pending ? Buffer.concat([pending, chunk]) : chunk;
+          let start = 0;
           let nl: number;
-          while ((nl = pending.indexOf('\n')) >= 0) {
-            const line = pending.slice(0, nl).trim();
-            pending = pending.slice(nl + 1);
+          while ((nl = data.indexOf(NEWLINE, start)) >= 0) {
+            const raw = data.subarray(start, nl);
+            start = nl + 1;
+            const line = (read.withoutManagedFields ? withoutManagedFields(raw) : raw).toString('utf8').trim();
             if (!line) continue;
             let event: WatchEvent;
             try {
-              event = JSON.parse(read.withoutManagedFields ? withoutManagedFieldsText(line) : line) as WatchEvent;
+              event = JSON.parse(line) as WatchEvent;
             } catch {
               res.destroy(new ApiError(0, 'BadResponse', `a watch event from GET ${path} is not JSON`, path));
               return;
@@ -129,6 +132,7 @@ export class ApiClient {
               return;
             }
           }
+          pending = start < data.length ? data.subarray(start) : undefined;
         });
         res.on('end', () => resolve());
         res.on('aborted', () => reject(idle ? idleError() : dropped()));

@@ -8,8 +8,7 @@
 // other array-valued "managedFields" key: metadata-only ones (PartialObjectMetadata[List]) and built-in kinds.
 // Anything unexpected (no array, unbalanced brackets) leaves the text as it was: JSON.parse then reads it whole.
 
-const KEY = '"managedFields":';
-const KEY_BYTES = Buffer.from(KEY);
+const KEY_BYTES = Buffer.from('"managedFields":');
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
@@ -68,12 +67,4 @@ export function withoutManagedFields(buf: Buffer): Buffer {
   if (kept.length === 0) return buf;
   kept.push(buf.subarray(from));
   return Buffer.concat(kept);
-}
-
-/** The same for a JSON text (a watch event's line): through the bytes, so that there is one path to keep fast. */
-export function withoutManagedFieldsText(text: string): string {
-  if (!text.includes(KEY)) return text;
-  const buf = Buffer.from(text, 'utf8');
-  const out = withoutManagedFields(buf);
-  return out === buf ? text : out.toString('utf8');
 }
