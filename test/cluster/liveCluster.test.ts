@@ -202,6 +202,23 @@ describe('LiveCluster against the API test server', () => {
     expect(live.inventory.graph.get('d-web')?.dependents.size).toBe(2);
   });
 
+  it('custom resources: a CRD event makes it rediscover at once (no period), and a deleted CRD takes its objects along', async () => {
+    seedShop(server);
+    const live = connect({ rediscoverMs: 0 });
+    await live.start();
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.example.com', uid: 'crd-gadgets' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' }, versions: [{ name: 'v1', served: true, storage: true }] },
+    };
+    server.add(crd);
+    server.add({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'shop', uid: 'g-1' } });
+    await until('the Gadget', () => live.inventory.objects.has('g-1'), 8000);
+    server.remove({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'gadgets.example.com' });
+    await until('the Gadget gone with its CRD', () => !live.inventory.objects.has('g-1'), 8000);
+    expect(writes()).toBe(0);
+  });
+
   it('simulating a namespace deletion on the live graph', async () => {
     seedShop(server);
     const live = connect({ watch: false });

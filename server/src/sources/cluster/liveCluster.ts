@@ -77,6 +77,9 @@ export interface LiveClusterOptions {
 }
 
 const resourceKey = (r: DiscoveredResource) => `${r.group}/${r.resource}`;
+const CRD_RESOURCE = 'apiextensions.k8s.io/customresourcedefinitions';
+/** How long CRD events and 404s are gathered before one rediscovery. */
+const REDISCOVER_DELAY_MS = 1000;
 const resourceName = (r: DiscoveredResource) => (r.group ? `${r.resource}.${r.group}` : r.resource);
 
 interface Running {
@@ -96,6 +99,9 @@ export class LiveCluster {
   private discoveryFailures: DiscoveryFailure[] = [];
   private readonly abort = new AbortController();
   private rediscoverTimer: NodeJS.Timeout | undefined;
+  private rediscoverPending: NodeJS.Timeout | undefined;
+  /** The discovery in progress (or the last one): rediscoveries queue behind it. */
+  private syncing: Promise<void> = Promise.resolve();
   /** What learnKind registered per group/kind, so a rediscovery registers only what changed. */
   private readonly learned = new Map<string, string>();
   /** uid → the facts of a Pod read in full (readPodSpecs) that no update can change; see podSpecs.ts. */
@@ -131,7 +137,9 @@ export class LiveCluster {
   async start(): Promise<void> {
     this.emitStatus();
     try {
-      await this.syncResources();
+      const first = this.syncResources();
+      this.syncing = first.catch(() => undefined);
+      await first;
     } catch (e) {
       this.fatal = e instanceof Error ? e.message : String(e);
       this.state = 'disconnected';
@@ -140,7 +148,7 @@ export class LiveCluster {
     }
     if (this.opts.rediscoverMs !== 0 && this.opts.watch !== false) {
       const every = this.opts.rediscoverMs ?? 5 * 60_000;
-      this.rediscoverTimer = setInterval(() => void this.syncResources().catch(() => undefined), every);
+      this.rediscoverTimer = setInterval(() => void this.resync(), every);
       this.rediscoverTimer.unref?.();
     }
   }
@@ -148,6 +156,7 @@ export class LiveCluster {
   /** Stops every watch and request. The inventory keeps the last state. */
   async stop(): Promise<void> {
     if (this.rediscoverTimer) clearInterval(this.rediscoverTimer);
+    if (this.rediscoverPending) clearTimeout(this.rediscoverPending);
     this.abort.abort();
     this.openWatchGate();
     for (const r of this.running.values()) r.abort.abort();
@@ -326,8 +335,14 @@ export class LiveCluster {
         if (type === 'DELETED') this.drop(run, o.uid);
         else this.put(run, o);
         this.changed();
+        // A CRD created, changed or deleted changes what is served: discover again now, not at the next period.
+        if (resourceKey(resource) === CRD_RESOURCE) this.rediscoverSoon();
       },
-      state: (_state: ReflectorState, _error?: ApiError) => this.emitStatus(),
+      state: (_state: ReflectorState, error?: ApiError) => {
+        // A resource that is no longer served (404: its CRD or aggregated API went away) ends with a rediscovery.
+        if (error?.status === 404) this.rediscoverSoon();
+        this.emitStatus();
+      },
     }, { ...this.opts.reflector, watch: this.opts.watch, accept: metadataOnly ? ACCEPT_METADATA_LIST : ACCEPT_JSON, watchAfter: this.watchGate,
       // Everything listed in full is a built-in kind, but CRDs (whose schemas may name a field anything).
       withoutManagedFields: metadataOnly || resourceKey(resource) !== 'apiextensions.k8s.io/customresourcedefinitions',
@@ -515,6 +530,23 @@ export class LiveCluster {
     if (signal.aborted) return;
     this.workloadNotes = notes;
     if (updated) this.changed();
+  }
+
+  /** A rediscovery after the one in progress (the first sync, the period's or an earlier trigger's), never beside it. */
+  private resync(): Promise<void> {
+    const next = this.syncing.then(() => (this.abort.signal.aborted ? undefined : this.syncResources())).catch(() => undefined);
+    this.syncing = next;
+    return next;
+  }
+
+  /** One rediscovery shortly after a burst of triggers (CRD events, 404s), unless stopped or one-shot. */
+  private rediscoverSoon(): void {
+    if (this.rediscoverPending || this.opts.watch === false || this.abort.signal.aborted) return;
+    this.rediscoverPending = setTimeout(() => {
+      this.rediscoverPending = undefined;
+      void this.resync();
+    }, REDISCOVER_DELAY_MS);
+    this.rediscoverPending.unref?.();
   }
 
   private changed(): void {
