@@ -77,7 +77,7 @@ describe('the graph webview in Chromium', () => {
 
   it('a click selects the object, shows its details and asks the host to reveal it', async () => {
     const x = await open(deploymentTree());
-    await x.page.locator('g.node[data-id="rs1"]').click();
+    await x.clickWhenStill('g.node[data-id="rs1"]');
     expect(await x.waitForPosted((m) => m.type === 'reveal')).toEqual({ type: 'reveal', uid: 'rs1' });
     const details = x.page.locator('.details');
     expect(await details.locator('h2').innerText()).toBe('ReplicaSet web-1');
@@ -100,7 +100,7 @@ describe('the graph webview in Chromium', () => {
 
   it('the keyboard moves along ownership, Enter reveals, and the selection is announced', async () => {
     const x = await open(deploymentTree());
-    await x.page.locator('g.node[data-id="p2"]').click();
+    await x.clickWhenStill('g.node[data-id="p2"]');
     await x.page.locator('.graph').focus();
     await x.clearPosted();
     await x.page.keyboard.press('ArrowUp');
@@ -213,8 +213,9 @@ describe('the graph webview in Chromium', () => {
     expect(await x.page.locator('g.node[data-id="d1"] text.sub').textContent()).toBe('removed · #1');
     expect(await timeline.locator('.caption').innerText()).toContain('end: 1 stuck');
     expect(await x.state()).toMatchObject({ step: 9 });
-    await x.page.locator('g.node[data-id="p3"]').click();
-    expect(await x.page.locator('.details ul.simulation').innerText()).toContain('Stuck: waits for finalizer example.com/hold');
+    await x.clickWhenStill('g.node[data-id="p3"]');
+    // The details follow the selection on the next frame.
+    await expect.poll(() => x.page.locator('.details ul.simulation').innerText()).toContain('Stuck: waits for finalizer example.com/hold');
     await x.screenshot('08-simulation-end');
     await timeline.locator('button', { hasText: 'Open Report' }).click();
     expect(await x.waitForPosted((m) => m.type === 'openReport')).toEqual({ type: 'openReport' });
@@ -253,11 +254,11 @@ describe('the graph webview in Chromium', () => {
 
   it('renders hostile names, kinds, namespaces, finalizers and messages as text', async () => {
     const x = await open(hostileGraph());
-    await x.page.locator('g.node[data-id="h2"]').click();
-    await x.page.locator('g.node[data-id="h1"]').click();
+    await x.clickWhenStill('g.node[data-id="h2"]');
+    await x.clickWhenStill('g.node[data-id="h1"]');
     await x.settle();
     expect(await x.page.locator('.details h2').innerText()).toBe(`Deployment ${HOSTILE_NAME}`);
-    await x.page.locator('g.node[data-id="h2"]').click();
+    await x.clickWhenStill('g.node[data-id="h2"]');
     await x.settle();
     const details = await x.page.locator('.details').innerText();
     expect(details).toContain('<iframe src="javascript:alert(5)"></iframe>');

@@ -157,6 +157,22 @@ export class Harness {
     await this.settle();
   }
 
+  /**
+   * Clicks `selector` once it has stopped moving: a step of the playback or a reveal may pan the graph (a 250 ms
+   * transition), and a click aimed at where a node was would land on another.
+   */
+  async clickWhenStill(selector: string): Promise<void> {
+    const target = this.page.locator(selector);
+    let last = '';
+    for (let i = 0; i < 100; i++) {
+      const box = JSON.stringify(await target.boundingBox());
+      if (box === last && box !== 'null') break;
+      last = box;
+      await this.page.waitForTimeout(50);
+    }
+    await target.click();
+  }
+
   /** Two animation frames: what was dispatched is drawn. */
   async settle(): Promise<void> {
     await this.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
