@@ -44,6 +44,7 @@ import { generateBenchCluster } from './clusterObjects';
 import type { ListItem } from './generateCluster';
 import { addManagedFields } from './managedFields';
 import { dumpsFolder, median as medianOf, readDumps, sizesByKind, sum, type KindSizes } from './realism';
+import { gc, int, mb, median, ms, out } from './report';
 
 const GOAL_BYTES_RATIO = 1 / 5;
 const GOAL_TIME_RATIO = 1 / 3;
@@ -57,22 +58,8 @@ const BURST_LABEL = 'bench.kube-gc-lens.dev/burst';
 const SERVER_CHILD = '--api-server-child';
 
 // ---------------------------------------------------------------------------------------------------
-// Output and statistics (as bench/main.ts prints them)
+// Output (the shared units and statistics are in report.ts)
 
-const out = (line = ''): void => {
-  process.stdout.write(line + '\n');
-};
-const gc: () => void = typeof globalThis.gc === 'function' ? () => globalThis.gc!() : () => undefined;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-const int = (n: number): string => Math.round(n).toLocaleString('en-US');
-const ms = (n: number): string => (n >= 100 ? `${int(n)} ms` : `${n.toFixed(1)} ms`);
-const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
 const mib = (bytes: number): string => `${int(bytes / 2 ** 20)} MB`;
 
 function table(rows: string[][], header: string[]): void {

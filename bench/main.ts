@@ -27,6 +27,7 @@ import { simulate } from '../server/src/engine/simulation/simulate';
 import type { DeleteRequest, SimulationOptions } from '../server/src/engine/simulation/types';
 import { parseManifestText } from '../server/src/sources/manifests/parseManifest';
 import { clusterJson, generateCluster, validateCluster, writeClusterToTempFile, type GeneratedCluster, type KubeList } from './generateCluster';
+import { gc, int, mb, median, ms, out, percentile } from './report';
 
 // ---------------------------------------------------------------------------------------------------
 // Goals (from the issue)
@@ -40,28 +41,8 @@ const HEAP_MB = 16_384;
 const CHILD_ENV = 'KUBE_GC_BENCH_CHILD';
 
 // ---------------------------------------------------------------------------------------------------
-// Output and statistics
+// Output (the shared units and statistics are in report.ts)
 
-const out = (line = ''): void => {
-  process.stdout.write(line + '\n');
-};
-
-const gc: () => void = typeof globalThis.gc === 'function' ? () => globalThis.gc!() : () => undefined;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-function percentile(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-}
-
-const int = (n: number): string => Math.round(n).toLocaleString('en-US');
-const ms = (n: number): string => (n >= 100 ? `${int(n)} ms` : `${n.toFixed(1)} ms`);
-const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
 const us = (msValue: number): string => `${(msValue * 1000).toFixed(msValue * 1000 >= 100 ? 0 : 1)} µs`;
 const ratio = (r: number): string => `${r.toFixed(2)}×`;
 

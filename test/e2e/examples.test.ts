@@ -7,8 +7,8 @@
 // Each saves screenshots in test-output/e2e/; a failing one also saves NAME.failed.png and appends the end of
 // the extension host's and the "Kube GC Lens" output channel's logs to its error.
 
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Workbench } from './workbench';
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
+import { step as story, Workbench } from './workbench';
 
 const CHECKOUT = 'checkout-export.yaml';
 const STALE_UID = 'a476c896-f15e-4804-80d1-e7649d8b63f5';
@@ -19,18 +19,8 @@ const SLOW = { timeout: 30_000, interval: 200 };
 
 let wb: Workbench;
 
-/** One user step: on failure, the error carries a screenshot and the logs. */
-function step(title: string, name: string, body: () => Promise<void>): void {
-  it(title, async () => {
-    try {
-      await body();
-    } catch (e) {
-      const report = await wb.failureReport(e, name);
-      await wb.dismiss();
-      throw report;
-    }
-  });
-}
+/** One user step (workbench.ts): on failure, the error carries a screenshot and the logs. */
+const step = (title: string, name: string, body: () => Promise<void>): void => story(() => wb, title, name, body);
 
 describe('Kube GC Lens in code-server, on examples/', () => {
   beforeAll(async () => {

@@ -4,8 +4,8 @@
 // panel comes back, zoom and selection kept, after the window reloads (the panel serializer).
 // Screenshots in test-output/e2e/graph-*.png; a failing step adds graph-*.failed.png and the logs to its error.
 
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Workbench } from './workbench';
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
+import { step as story, Workbench } from './workbench';
 
 const CHECKOUT = 'checkout-export.yaml';
 const DEPLOYMENT_UID = '64b1c1b1-59ad-4af3-a756-871bd6965119';
@@ -13,17 +13,8 @@ const SLOW = { timeout: 30_000, interval: 200 };
 
 let wb: Workbench;
 
-function step(title: string, name: string, body: () => Promise<void>): void {
-  it(title, async () => {
-    try {
-      await body();
-    } catch (e) {
-      const report = await wb.failureReport(e, name);
-      await wb.dismiss();
-      throw report;
-    }
-  });
-}
+/** One user step (workbench.ts): on failure, the error carries a screenshot and the logs. */
+const step = (title: string, name: string, body: () => Promise<void>): void => story(() => wb, title, name, body);
 
 /** The graph webview's page (the last webview opened). */
 const graph = () => wb.webview();

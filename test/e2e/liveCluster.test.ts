@@ -8,10 +8,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
 import { ns, pod, replicaSet, seedShop } from '../cluster/clusterFixtures';
-import { Workbench } from './workbench';
+import { step as story, Workbench } from './workbench';
 
 const CHECKOUT = 'checkout-export.yaml';
 /** The live Deployment storefront/checkout: a later incarnation than the one examples/ exported. */
@@ -22,17 +22,8 @@ let wb: Workbench;
 let api: KubeApiServer;
 let dir: string;
 
-function step(title: string, name: string, body: () => Promise<void>): void {
-  it(title, async () => {
-    try {
-      await body();
-    } catch (e) {
-      const report = await wb.failureReport(e, name);
-      await wb.dismiss();
-      throw report;
-    }
-  });
-}
+/** One user step (workbench.ts): on failure, the error carries a screenshot and the logs. */
+const step = (title: string, name: string, body: () => Promise<void>): void => story(() => wb, title, name, body);
 
 describe('Kube GC Lens in code-server, on a live cluster', () => {
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import { startCodeServer, type CodeServer } from '../../scripts/codeServer.mjs';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -356,4 +356,21 @@ function tailSection(title: string, files: string[]): string {
     const lines = text.split('\n');
     return `--- ${title} (${file}), last ${Math.min(LOG_TAIL_LINES, lines.length)} of ${lines.length} lines:\n${lines.slice(-LOG_TAIL_LINES).join('\n')}`;
   }).join('\n\n');
+}
+
+/**
+ * One user step of a story: on failure its error carries a screenshot (NAME.failed.png) and the logs, and what it
+ * left open is closed so the next steps still say something. `workbench` is read when the step runs.
+ */
+export function step(workbench: () => Workbench, title: string, name: string, body: () => Promise<void>): void {
+  it(title, async () => {
+    try {
+      await body();
+    } catch (e) {
+      const wb = workbench();
+      const report = await wb.failureReport(e, name);
+      await wb.dismiss();
+      throw report;
+    }
+  });
 }
