@@ -1,12 +1,17 @@
 // Content negotiation and the shapes the apiserver answers in: full objects and <Kind>List, metadata-only
-// (meta.k8s.io PartialObjectMetadata / PartialObjectMetadataList), Table (kubectl get's server-side printing, with the
-// default table convertor's columns), aggregated discovery, and Status for every error.
+// (meta.k8s.io PartialObjectMetadata / PartialObjectMetadataList, in JSON or protobuf), Table (kubectl get's
+// server-side printing, with the default table convertor's columns), aggregated discovery, and Status for every error.
+// Protobuf is served for metadata-only GETs and LISTs only: full objects would need every kind's schema (a real
+// apiserver serves built-in kinds in protobuf, custom resources not), and watches stay JSON here.
 import type { ResourceInfo } from './discovery';
+import { metadataListProtobuf, metadataProtobuf, partialObjectMetadataBytes } from './protobuf';
 import type { Obj } from './selectors';
+
+export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 export type Form =
   | { as: 'object' }
-  | { as: 'metadata'; version: string }
+  | { as: 'metadata'; version: string; protobuf?: boolean }
   | { as: 'table'; version: string }
   | { as: 'discovery'; version: 'v2' | 'v2beta1' };
 
@@ -18,19 +23,29 @@ export function acceptedForms(accept: string | undefined): Form[] {
   const forms: Form[] = [];
   for (const range of accept.split(',')) {
     const [type, ...paramParts] = range.split(';').map((p) => p.trim());
-    if (!JSON_TYPES.has(type.toLowerCase())) continue;
+    const protobuf = type.toLowerCase() === PROTOBUF;
+    if (!JSON_TYPES.has(type.toLowerCase()) && !protobuf) continue;
     const params: Record<string, string> = {};
     for (const p of paramParts) {
       const eq = p.indexOf('=');
       if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim();
     }
     const { as, g, v } = params;
+    if (protobuf) {
+      if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && as?.startsWith('PartialObjectMetadata')) forms.push({ as: 'metadata', version: v, protobuf: true });
+      continue;
+    }
     if (as === undefined) forms.push({ as: 'object' });
     else if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && as === 'Table') forms.push({ as: 'table', version: v });
     else if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && as.startsWith('PartialObjectMetadata')) forms.push({ as: 'metadata', version: v });
     else if (g === 'apidiscovery.k8s.io' && (v === 'v2' || v === 'v2beta1') && as === 'APIGroupDiscoveryList') forms.push({ as: 'discovery', version: v });
   }
   return forms;
+}
+
+/** The Content-Type of an answer in `form`: the apiserver names the serializer only, without the as= parameters. */
+export function contentType(form: Form): string {
+  return form.as === 'metadata' && form.protobuf ? PROTOBUF : 'application/json';
 }
 
 export const AGGREGATED_CONTENT_TYPE = (version: string) =>
@@ -134,9 +149,19 @@ export interface ListMeta {
   remainingItemCount?: number;
 }
 
-export function listJson(r: ResourceInfo, items: Obj[], meta: ListMeta, form: Form, includeObject: string): string {
+const metadataProtobufItem = new WeakMap<Obj, Buffer>();
+
+/** A stored object as a protobuf PartialObjectMetadata (no envelope); cached like the JSON forms. */
+function metadataItemProtobuf(obj: Obj): Buffer {
+  let bytes = metadataProtobufItem.get(obj);
+  if (bytes === undefined) metadataProtobufItem.set(obj, (bytes = partialObjectMetadataBytes(obj)));
+  return bytes;
+}
+
+export function listBody(r: ResourceInfo, items: Obj[], meta: ListMeta, form: Form, includeObject: string): string | Buffer {
   const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
   const metaJson = JSON.stringify(meta);
+  if (form.as === 'metadata' && form.protobuf) return metadataListProtobuf(form.version, meta, items.map(metadataItemProtobuf));
   if (form.as === 'metadata') {
     const body = items.map((o) => metadataJson(o, form.version)).join(',');
     return `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/${form.version}","metadata":${metaJson},"items":[${body}]}`;
@@ -148,8 +173,9 @@ export function listJson(r: ResourceInfo, items: Obj[], meta: ListMeta, form: Fo
   return `{"kind":"${r.listKind}","apiVersion":"${apiVersion}","metadata":${metaJson},"items":[${body}]}`;
 }
 
-export function objectBody(r: ResourceInfo, obj: Obj, form: Form, includeObject: string): string {
+export function objectBody(r: ResourceInfo, obj: Obj, form: Form, includeObject: string): string | Buffer {
   const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
+  if (form.as === 'metadata' && form.protobuf) return metadataProtobuf(form.version, metadataItemProtobuf(obj));
   if (form.as === 'metadata') return metadataJson(obj, form.version);
   if (form.as === 'table') {
     const rv = String((obj.metadata as Obj | undefined)?.resourceVersion ?? '');

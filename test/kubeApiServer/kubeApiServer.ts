@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Discovery, type ResourceInfo } from './discovery';
 import { readFixture } from './fixtures';
 import {
-  acceptedForms, AGGREGATED_CONTENT_TYPE, type Form, listJson, objectBody, qualifiedResource, status,
+  acceptedForms, AGGREGATED_CONTENT_TYPE, contentType, type Form, listBody, objectBody, qualifiedResource, status,
 } from './formats';
 import { kubeconfigText, type KubeconfigOptions, TEST_USER } from './kubeconfig';
 import { resolveRequest, type RequestInfo, type Verb } from './requestInfo';
@@ -78,6 +78,11 @@ export interface KubeApiServerFaults {
   stallWatches(): void;
   /** forgets the history (etcd compaction): older resourceVersions and continue tokens are answered 410 Expired */
   compact(): void;
+  /**
+   * the resource (or every resource) is served as by an API server that does not speak protobuf (some aggregated APIs):
+   * Accept's protobuf ranges are passed over and JSON is negotiated
+   */
+  jsonOnly(r?: ResourceRef): void;
   /** removes every fault (compaction is not undone) */
   clear(): void;
 }
@@ -169,6 +174,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
   const requests: RequestRecord[] = [];
   let bytes = 0;
   const forbidden: ResourceRef[] = [];
+  const jsonOnly: (ResourceRef | 'all')[] = [];
   const failures: { ref: ResourceRef; status: number; remaining: number }[] = [];
   let delayAll = 0;
   const delays: { ref: ResourceRef; ms: number }[] = [];
@@ -198,7 +204,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
   // ---- responses
 
   function reply(res: ServerResponse, record: RequestRecord | undefined, code: number, body: unknown, headers: Record<string, string> = {}): void {
-    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
     const length = Buffer.byteLength(text);
     res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': String(length), ...headers });
     res.end(text);
@@ -339,7 +345,11 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       }
     }
 
-    const form = acceptedForms(req.headers.accept).find((f): f is Exclude<Form, { as: 'discovery' }> => f.as !== 'discovery');
+    // Protobuf for metadata-only GETs and LISTs, unless this resource's server does not speak it (formats.ts).
+    const protobufServed = verb !== 'watch' && !jsonOnly.some((ref) => ref === 'all' || refMatches(ref, info));
+    const form = acceptedForms(req.headers.accept).find(
+      (f): f is Exclude<Form, { as: 'discovery' }> => f.as !== 'discovery' && !(f.as === 'metadata' && f.protobuf && !protobufServed),
+    );
     if (!form) {
       return reply(res, record, 406, status(406, 'only the following media types are accepted: application/json'));
     }
@@ -352,7 +362,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
         const message = `${qualifiedResource({ group, resource: r.name })} "${info.name}" not found`;
         return reply(res, record, 404, status(404, message, { name: info.name, ...(group ? { group } : {}), kind: r.name }));
       }
-      return reply(res, record, 200, objectBody(r, obj, form, includeObject));
+      return reply(res, record, 200, objectBody(r, obj, form, includeObject), { 'Content-Type': contentType(form) });
     }
 
     let filter: Predicate | undefined;
@@ -406,7 +416,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       ...(result.next !== undefined ? { continue: encodeContinue(result.rv, result.next) } : {}),
       ...(result.remaining !== undefined ? { remainingItemCount: result.remaining } : {}),
     };
-    reply(res, record, 200, listJson(r, result.items, meta, form, includeObject));
+    reply(res, record, 200, listBody(r, result.items, meta, form, includeObject), { 'Content-Type': contentType(form) });
   }
 
   function serveWatch(
@@ -529,8 +539,10 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       watches.dropAfter = n;
     },
     compact: () => store.compact(),
+    jsonOnly: (r) => void jsonOnly.push(r ? { ...r } : 'all'),
     clear: () => {
       forbidden.length = 0;
+      jsonOnly.length = 0;
       failures.length = 0;
       delays.length = 0;
       delayAll = 0;

@@ -8,6 +8,7 @@ import * as https from 'node:https';
 import * as tls from 'node:tls';
 import type { ClusterTarget } from './kubeconfig';
 import { withoutManagedFields } from './managedFields';
+import { decodeProtobuf, PROTOBUF_MEDIA_TYPE, ProtobufError } from './protobuf';
 
 /** A failed request, in the API's own terms when the server answered with a Status. */
 export class ApiError extends Error {
@@ -37,8 +38,15 @@ export interface ApiStats {
   bytes: number;
 }
 
-export const ACCEPT_METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
-export const ACCEPT_METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+/**
+ * A metadata-only LIST, asked as kube-controller-manager's garbage collector asks (client-go's metadata client):
+ * protobuf first, which skips managedFields cheaply (protobuf.ts), then JSON for servers that do not speak it (some
+ * aggregated APIs), then a plain JSON answer.
+ */
+export const ACCEPT_METADATA_LIST =
+  `${PROTOBUF_MEDIA_TYPE};as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json`;
+/** Metadata-only watches are read as JSON: newline-delimited events (a protobuf watch is length-framed). */
+export const ACCEPT_METADATA_WATCH = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 export const ACCEPT_JSON = 'application/json';
 
 export interface ReadOptions {
@@ -62,16 +70,31 @@ export class ApiClient {
     this.base = new URL(target.server);
   }
 
-  /** GET a JSON document. Errors are ApiErrors with the server's Status reason and message. */
+  /**
+   * GET a document: JSON, or a protobuf answer (when `accept` allows one) read into the shape its JSON form parses to.
+   * Errors are ApiErrors with the server's Status reason and message.
+   */
   async getJson<T = Record<string, unknown>>(path: string, accept = ACCEPT_JSON, signal?: AbortSignal, read: ReadOptions = {}): Promise<T> {
     const res = await this.request(path, accept, signal, false);
     const bytes = await readBody(res, this.stats);
-    if ((res.statusCode ?? 0) >= 400) throw statusError(res.statusCode ?? 0, bytes.toString('utf8'), path);
+    const code = res.statusCode ?? 0;
+    if (isProtobuf(res)) {
+      let doc: Record<string, unknown>;
+      try {
+        doc = decodeProtobuf(bytes);
+      } catch (e) {
+        if (code >= 400) throw new ApiError(code, httpReason(code), `GET ${path} answered ${code} ${httpReason(code)}`, path);
+        throw new ApiError(code, 'BadResponse', `the server's protobuf answer to GET ${path} cannot be read: ${e instanceof ProtobufError ? e.message : String(e)}`, path);
+      }
+      if (code >= 400) throw statusError(code, doc, path);
+      return doc as T;
+    }
+    if (code >= 400) throw statusError(code, bytes.toString('utf8'), path);
     const body = (read.withoutManagedFields ? withoutManagedFields(bytes) : bytes).toString('utf8');
     try {
       return JSON.parse(body) as T;
     } catch {
-      throw new ApiError(res.statusCode ?? 0, 'BadResponse', `the server's answer to GET ${path} is not JSON`, path);
+      throw new ApiError(code, 'BadResponse', `the server's answer to GET ${path} is not JSON`, path);
     }
   }
 
@@ -226,12 +249,19 @@ function readBody(res: http.IncomingMessage, stats: ApiStats): Promise<Buffer> {
   });
 }
 
-/** An error status as the API reports it (a metav1.Status body), or a plain sentence when the body is not one. */
-export function statusError(status: number, body: string, path: string): ApiError {
+function isProtobuf(res: http.IncomingMessage): boolean {
+  return (res.headers['content-type'] ?? '').toLowerCase().startsWith(PROTOBUF_MEDIA_TYPE);
+}
+
+/**
+ * An error status as the API reports it (a metav1.Status body: JSON text, or already read from protobuf), or a plain
+ * sentence when the body is not one.
+ */
+export function statusError(status: number, body: string | Record<string, unknown>, path: string): ApiError {
   let reason = httpReason(status);
   let message = `GET ${path} answered ${status} ${reason}`;
   try {
-    const s = JSON.parse(body) as { kind?: string; reason?: string; message?: string };
+    const s = (typeof body === 'string' ? JSON.parse(body) : body) as { kind?: string; reason?: string; message?: string };
     if (s && s.kind === 'Status') {
       if (s.reason) reason = s.reason;
       if (s.message) message = s.message;

@@ -24,7 +24,10 @@ export interface ReflectorHandlers<T> {
 }
 
 export interface ReflectorOptions {
+  /** Accept of the LISTs. */
   accept: string;
+  /** Accept of the watches (newline-delimited JSON events); the LISTs' if not given. */
+  watchAccept?: string;
   /** Items per LIST page. */
   pageSize?: number;
   /** Delays after failures: the first, doubled each time up to the cap (ms). */
@@ -81,6 +84,7 @@ export class Reflector<T> {
       watchTimeoutSeconds: opts.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300),
       watchIdleMarginMs: opts.watchIdleMarginMs ?? DEFAULTS.watchIdleMarginMs,
       accept: opts.accept,
+      watchAccept: opts.watchAccept ?? opts.accept,
       watch: opts.watch ?? true,
     };
     this.watchAfter = opts.watchAfter;
@@ -198,7 +202,7 @@ export class Reflector<T> {
     // The server ends the watch at timeoutSeconds and sends bookmarks meanwhile: silence beyond that is a dead connection.
     const idleMs = this.opts.watchTimeoutSeconds * 1000 + this.opts.watchIdleMarginMs;
     try {
-      await this.client.watch(`${this.path}?${q}`, this.opts.accept, (e: WatchEvent) => {
+      await this.client.watch(`${this.path}?${q}`, this.opts.watchAccept, (e: WatchEvent) => {
         if (failure) return;
         if (e.type === 'ERROR') {
           const st = e.object as { code?: number; reason?: string; message?: string };
