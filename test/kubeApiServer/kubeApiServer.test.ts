@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
+import { decodeProtobuf } from '../../server/src/sources/cluster/protobuf';
 import { type KubeApiServer, type KubeApiServerOptions, startKubeApiServer } from './kubeApiServer';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -20,6 +21,10 @@ const TOKEN = 'test-token';
 const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 const METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+// What client-go's metadata client (kube-controller-manager's garbage collector) and the product ask for.
+const PROTOBUF_METADATA_LIST = 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+const PROTOBUF_METADATA = 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 
 let server: KubeApiServer | undefined;
@@ -52,17 +57,23 @@ function send(s: KubeApiServer, path: string, o: Options = {}): Promise<Incoming
 }
 
 async function call(s: KubeApiServer, path: string, o: Options = {}) {
+  const { status, headers, bytes } = await callBytes(s, path, o);
+  const text = bytes.toString('utf8');
+  return { status, headers, text, body: (text.startsWith('{') ? JSON.parse(text) : {}) as Json };
+}
+
+async function callBytes(s: KubeApiServer, path: string, o: Options = {}) {
   const res = await send(s, path, o);
   const chunks: Buffer[] = [];
   for await (const c of res) chunks.push(c as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return { status: res.statusCode ?? 0, headers: res.headers, text, body: (text.startsWith('{') ? JSON.parse(text) : {}) as Json };
+  return { status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) };
 }
 
 /** A watch stream read event by event; `complete` is false when the server cut the connection. */
 class Watch {
   readonly events: Json[] = [];
   status = 0;
+  contentType = '';
   ended = false;
   complete = false;
   bytes = 0;
@@ -74,6 +85,7 @@ class Watch {
     const res = await send(s, path, o);
     w.res = res;
     w.status = res.statusCode ?? 0;
+    w.contentType = res.headers['content-type'] ?? '';
     let buffer = '';
     res.setEncoding('utf8');
     res.on('data', (chunk: string) => {
@@ -351,6 +363,140 @@ describe('GET and LIST', () => {
     expect((await call(s, '/api/v1/namespaces/a/pods?includeObject=Object', { accept: TABLE })).body.rows[0].object).toMatchObject({ kind: 'Pod', spec: { nodeName: 'node-1' } });
     const beta = (await call(s, '/api/v1/namespaces/a/pods', { accept: 'application/json;as=Table;v=v1beta1;g=meta.k8s.io' })).body;
     expect(beta.apiVersion).toBe('meta.k8s.io/v1beta1');
+  });
+});
+
+describe('protobuf (metadata-only GETs and LISTs, as client-go\'s metadata client asks)', () => {
+  const T = '2026-11-20T08:00:00Z';
+  const mf = (manager: string) => [{ manager, operation: 'Update', apiVersion: 'v1', time: T, fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } } }];
+  /** Pods with what the garbage collector reads in their metadata, and managedFields. */
+  const seed = (s: KubeApiServer) => {
+    for (const [ns, name] of [['a', 'p1'], ['a', 'p2'], ['a', 'p3'], ['b', 'p1'], ['b', 'p2'], ['b', 'p3'], ['c', 'p1']]) {
+      const p = pod(ns, name, { labels: { app: 'web', note: 'ünïcødé ✓' } });
+      p.metadata.annotations = { 'example.com/owner': `équipe ${name}` };
+      p.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-rs', uid: `rs-${ns}`, controller: true, blockOwnerDeletion: true }];
+      p.metadata.managedFields = mf('kube-controller-manager');
+      if (name === 'p2') Object.assign(p.metadata, { deletionTimestamp: '2026-11-20T09:00:00Z', deletionGracePeriodSeconds: 30, finalizers: ['example.com/hold'] });
+      s.add(p);
+    }
+    s.add({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'a', managedFields: mf('kubectl') }, data: { k: 'v' } });
+  };
+  const withoutManagedFields = (doc: Json): Json => {
+    const copy = JSON.parse(JSON.stringify(doc)) as Json;
+    for (const i of copy.items ?? [copy]) delete i.metadata.managedFields;
+    return copy;
+  };
+
+  it('answers a protobuf-first metadata-only LIST in protobuf, whole or page by page, with what the JSON LIST holds', async () => {
+    const s = await start();
+    seed(s);
+    const pb = await callBytes(s, '/api/v1/pods', { accept: PROTOBUF_METADATA_LIST });
+    expect(pb.status).toBe(200);
+    expect(pb.headers['content-type']).toBe(PROTOBUF);
+    expect(pb.bytes.subarray(0, 4)).toEqual(Buffer.from('k8s\0', 'latin1'));
+    expect(s.requests.at(-1)).toMatchObject({ verb: 'list', accept: PROTOBUF_METADATA_LIST, status: 200, bytes: pb.bytes.length });
+    const json = await call(s, '/api/v1/pods', { accept: METADATA_LIST });
+    expect(json.headers['content-type']).toBe('application/json');
+    expect(json.body.items[0].metadata.managedFields).toHaveLength(1);
+    const decoded = decodeProtobuf(pb.bytes) as Json;
+    expect(decoded).toEqual(withoutManagedFields(json.body));
+    expect(names(decoded.items)).toEqual(['a/p1', 'a/p2', 'a/p3', 'b/p1', 'b/p2', 'b/p3', 'c/p1']);
+    expect(decoded.items[1].metadata).toMatchObject({ deletionTimestamp: '2026-11-20T09:00:00Z', deletionGracePeriodSeconds: 30, finalizers: ['example.com/hold'] });
+    expect(pb.bytes.length).toBeLessThan(Buffer.byteLength(json.text));
+
+    // Page by page: the same pages, continue tokens and remaining counts in both forms.
+    let token: string | undefined;
+    const seen: string[] = [];
+    let pages = 0;
+    do {
+      const q = `limit=3${token ? `&continue=${encodeURIComponent(token)}` : ''}`;
+      const page = decodeProtobuf((await callBytes(s, `/api/v1/pods?${q}`, { accept: PROTOBUF_METADATA_LIST })).bytes) as Json;
+      expect(page).toEqual(withoutManagedFields((await call(s, `/api/v1/pods?${q}`, { accept: METADATA_LIST })).body));
+      expect(page.metadata.resourceVersion).toBe(json.body.metadata.resourceVersion);
+      seen.push(...names(page.items));
+      token = page.metadata.continue;
+      pages++;
+      if (token) expect(page.metadata.remainingItemCount).toBe(7 - seen.length);
+    } while (token);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(names(decoded.items));
+
+    // One object, metadata-only.
+    const one = await callBytes(s, '/api/v1/namespaces/b/pods/p2', { accept: PROTOBUF_METADATA });
+    expect(one.headers['content-type']).toBe(PROTOBUF);
+    expect(decodeProtobuf(one.bytes)).toEqual(withoutManagedFields((await call(s, '/api/v1/namespaces/b/pods/p2', { accept: METADATA })).body));
+    // Errors are JSON Status, whatever the Accept.
+    const missing = await call(s, '/api/v1/namespaces/b/pods/nope', { accept: PROTOBUF_METADATA });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ kind: 'Status', reason: 'NotFound' });
+  });
+
+  it('jsonOnly(): one resource (in one namespace, or all) or every resource answered in JSON, as by a server without protobuf; clear() undoes it', async () => {
+    const s = await start();
+    seed(s);
+    const type = async (path: string, accept = PROTOBUF_METADATA_LIST) => (await callBytes(s, path, { accept })).headers['content-type'];
+    s.faults.jsonOnly({ group: '', resource: 'pods' });
+    const pods = await call(s, '/api/v1/pods', { accept: PROTOBUF_METADATA_LIST });
+    expect(pods.headers['content-type']).toBe('application/json');
+    expect(pods.body).toMatchObject({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1' });
+    expect(pods.body.items[0]).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { name: 'p1', managedFields: expect.any(Array) } });
+    expect(await type('/api/v1/namespaces/a/pods/p1', PROTOBUF_METADATA)).toBe('application/json');
+    expect(await type('/api/v1/configmaps')).toBe(PROTOBUF);
+    // Protobuf only, with no JSON to fall back to: nothing acceptable.
+    const only = await call(s, '/api/v1/pods', { accept: 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' });
+    expect(only.status).toBe(406);
+    expect(only.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
+
+    s.faults.clear();
+    s.faults.jsonOnly({ group: '', resource: 'pods', namespace: 'a' });
+    expect(await type('/api/v1/namespaces/a/pods')).toBe('application/json');
+    expect(await type('/api/v1/namespaces/b/pods')).toBe(PROTOBUF);
+
+    s.faults.clear();
+    s.faults.jsonOnly();
+    for (const path of ['/api/v1/pods', '/api/v1/configmaps', '/apis/apps/v1/deployments', '/api/v1/namespaces/a/pods']) expect(await type(path), path).toBe('application/json');
+    expect(await type('/api/v1/namespaces/a/configmaps/settings', PROTOBUF_METADATA)).toBe('application/json');
+    const all = await call(s, '/api/v1/configmaps', { accept: PROTOBUF_METADATA_LIST });
+    expect(all.body).toEqual((await call(s, '/api/v1/configmaps', { accept: METADATA_LIST })).body);
+
+    s.faults.clear();
+    expect(await type('/api/v1/pods')).toBe(PROTOBUF);
+    expect(await type('/api/v1/configmaps')).toBe(PROTOBUF);
+  });
+
+  it('watches stay JSON: a protobuf-first Accept streams newline-delimited JSON events; protobuf only is 406', async () => {
+    const s = await start();
+    seed(s);
+    const rv = s.resourceVersion();
+    const w = await Watch.open(s, `/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`, { accept: PROTOBUF_METADATA_LIST });
+    expect(w.status).toBe(200);
+    expect(w.contentType).toBe('application/json');
+    s.add(pod('a', 'p4'));
+    await w.until((x) => x.events.length >= 1, 'the ADDED event');
+    expect(w.events[0]).toMatchObject({ type: 'ADDED', object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'p4' } } });
+    expect(s.requests.at(-1)).toMatchObject({ verb: 'watch', accept: PROTOBUF_METADATA_LIST, status: 200 });
+    w.close();
+    const only = await call(s, `/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`, { accept: 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' });
+    expect(only.status).toBe(406);
+    expect(only.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable' });
+  });
+
+  it('a protobuf Accept for a full object, or a Table, is 406 Not Acceptable (JSON after it is taken)', async () => {
+    const s = await start();
+    seed(s);
+    for (const [path, accept] of [
+      ['/api/v1/namespaces/a/pods/p1', PROTOBUF],
+      ['/api/v1/namespaces/a/pods', PROTOBUF],
+      ['/api/v1/namespaces/a/pods/p1', 'application/vnd.kubernetes.protobuf;as=Table;g=meta.k8s.io;v=v1'],
+    ]) {
+      const r = await call(s, path, { accept });
+      expect(r.status, `${path} ${accept}`).toBe(406);
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(r.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406, message: 'only the following media types are accepted: application/json' });
+    }
+    const fallback = await call(s, '/api/v1/namespaces/a/pods/p1', { accept: `${PROTOBUF}, application/json` });
+    expect(fallback.status).toBe(200);
+    expect(fallback.body).toMatchObject({ kind: 'Pod', apiVersion: 'v1', spec: { nodeName: 'node-1' } });
   });
 });
 

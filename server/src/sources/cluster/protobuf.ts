@@ -39,12 +39,21 @@ class Reader {
     const b = this.buf;
     let x = 0;
     let mul = 1;
-    for (let i = 0; i < 10; i++) {
+    // Up to 7 bytes (49 bits) a double holds the value exactly.
+    for (let i = 0; i < 7; i++) {
       if (this.pos >= this.end) throw new ProtobufError('a varint runs past the end of its message');
       const c = b[this.pos++];
       x += (c & 0x7f) * mul;
-      if (c < 0x80) return x >= 2 ** 63 ? x - 2 ** 64 : x; // int64 negatives are 10-byte two's complement
+      if (c < 0x80) return x;
       mul *= 128;
+    }
+    // Longer: int64 negatives are 10-byte two's complement, which a double cannot add up exactly (-1 would round to 0).
+    let big = BigInt(x);
+    for (let shift = 49n; shift < 70n; shift += 7n) {
+      if (this.pos >= this.end) throw new ProtobufError('a varint runs past the end of its message');
+      const c = b[this.pos++];
+      big |= BigInt(c & 0x7f) << shift;
+      if (c < 0x80) return Number(BigInt.asIntN(64, big));
     }
     throw new ProtobufError('a varint is longer than 10 bytes');
   }
@@ -63,6 +72,11 @@ class Reader {
     return start === this.pos ? '' : this.buf.toString('utf8', start, this.pos);
   }
 
+  /** A string that repeats across objects (namespace, label, finalizer, owner kind), shared as JSON.parse shares them. */
+  sharedString(): string {
+    return shared(this.string());
+  }
+
   sub(): Reader {
     const start = this.span();
     return new Reader(this.buf, start, this.pos);
@@ -78,6 +92,24 @@ class Reader {
     }
     if (this.pos > this.end) throw new ProtobufError('a field runs past the end of its message');
   }
+}
+
+/**
+ * One copy of each repeated short string. JSON.parse shares short strings it has seen (V8 internalizes them); decoded
+ * bytes are a new string each time, and 100,000 objects' namespaces, labels and owner kinds would be held once per
+ * object (tens of MB in the language server). Bounded: a cluster with more distinct values than this starts over.
+ */
+const sharedStrings = new Map<string, string>();
+const SHARED_MAX_LENGTH = 64;
+const SHARED_MAX_COUNT = 50_000;
+
+function shared(s: string): string {
+  if (s.length > SHARED_MAX_LENGTH) return s;
+  const known = sharedStrings.get(s);
+  if (known !== undefined) return known;
+  if (sharedStrings.size >= SHARED_MAX_COUNT) sharedStrings.clear();
+  sharedStrings.set(s, s);
+  return s;
 }
 
 /**
@@ -122,19 +154,19 @@ function unwrap(buf: Buffer): { apiVersion: string; kind: string; raw: Reader } 
 export function decodeProtobuf(buf: Buffer): J {
   const { apiVersion, kind, raw } = unwrap(buf);
   switch (kind) {
-    case 'PartialObjectMetadataList': return { kind, apiVersion, ...metadataList(raw) };
+    case 'PartialObjectMetadataList': return { kind, apiVersion, ...metadataList(raw, apiVersion) };
     case 'PartialObjectMetadata': return { kind, apiVersion, metadata: partialObjectMetadata(raw) };
     case 'Status': return { kind, apiVersion, ...statusOf(raw) };
     default: throw new ProtobufError(`the answer is a ${kind || 'message without a kind'} in protobuf, which this client does not read`);
   }
 }
 
-function metadataList(r: Reader): J {
+function metadataList(r: Reader, apiVersion: string): J {
   const items: J[] = [];
   let metadata: J = {};
   while (r.more) {
     const tag = r.varint();
-    if (tag === ((2 << 3) | BYTES)) items.push({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: partialObjectMetadata(r.sub()) });
+    if (tag === ((2 << 3) | BYTES)) items.push({ kind: 'PartialObjectMetadata', apiVersion, metadata: partialObjectMetadata(r.sub()) });
     else if (tag === ((1 << 3) | BYTES)) metadata = listMeta(r.sub());
     else r.skip(tag & 7);
   }
@@ -172,30 +204,31 @@ function objectMeta(r: Reader): J {
     switch (tag) {
       case (1 << 3) | BYTES: set(m, 'name', r.string()); break;
       case (2 << 3) | BYTES: set(m, 'generateName', r.string()); break;
-      case (3 << 3) | BYTES: set(m, 'namespace', r.string()); break;
+      case (3 << 3) | BYTES: set(m, 'namespace', r.sharedString()); break;
       case (5 << 3) | BYTES: set(m, 'uid', r.string()); break;
       case (6 << 3) | BYTES: set(m, 'resourceVersion', r.string()); break;
       case (7 << 3) | VARINT: set(m, 'generation', r.varint()); break;
       case (8 << 3) | BYTES: m.creationTimestamp = time(r.sub()); break;
       case (9 << 3) | BYTES: m.deletionTimestamp = time(r.sub()); break;
       case (10 << 3) | VARINT: m.deletionGracePeriodSeconds = r.varint(); break;
-      case (11 << 3) | BYTES: mapEntry((m.labels ??= {}) as Record<string, string>, r.sub()); break;
-      case (12 << 3) | BYTES: mapEntry((m.annotations ??= {}) as Record<string, string>, r.sub()); break;
+      case (11 << 3) | BYTES: mapEntry((m.labels ??= {}) as Record<string, string>, r.sub(), true); break;
+      case (12 << 3) | BYTES: mapEntry((m.annotations ??= {}) as Record<string, string>, r.sub(), false); break;
       case (13 << 3) | BYTES: ((m.ownerReferences ??= []) as J[]).push(ownerReference(r.sub())); break;
-      case (14 << 3) | BYTES: ((m.finalizers ??= []) as string[]).push(r.string()); break;
+      case (14 << 3) | BYTES: ((m.finalizers ??= []) as string[]).push(r.sharedString()); break;
       default: r.skip(tag & 7); // managedFields (17), selfLink (4) and anything newer
     }
   }
   return m;
 }
 
-function mapEntry(into: Record<string, string>, r: Reader): void {
+/** One map<string, string> entry; labels are kept by the graph (shared strings), annotations are not. */
+function mapEntry(into: Record<string, string>, r: Reader, share: boolean): void {
   let key = '';
   let value = '';
   while (r.more) {
     const tag = r.varint();
-    if (tag === ((1 << 3) | BYTES)) key = r.string();
-    else if (tag === ((2 << 3) | BYTES)) value = r.string();
+    if (tag === ((1 << 3) | BYTES)) key = share ? r.sharedString() : r.string();
+    else if (tag === ((2 << 3) | BYTES)) value = share ? r.sharedString() : r.string();
     else r.skip(tag & 7);
   }
   into[key] = value;
@@ -206,10 +239,10 @@ function ownerReference(r: Reader): J {
   while (r.more) {
     const tag = r.varint();
     switch (tag) {
-      case (1 << 3) | BYTES: o.kind = r.string(); break;
+      case (1 << 3) | BYTES: o.kind = r.sharedString(); break;
       case (3 << 3) | BYTES: o.name = r.string(); break;
       case (4 << 3) | BYTES: o.uid = r.string(); break;
-      case (5 << 3) | BYTES: o.apiVersion = r.string(); break;
+      case (5 << 3) | BYTES: o.apiVersion = r.sharedString(); break;
       case (6 << 3) | VARINT: o.controller = r.varint() !== 0; break;
       case (7 << 3) | VARINT: o.blockOwnerDeletion = r.varint() !== 0; break;
       default: r.skip(tag & 7);
@@ -230,9 +263,26 @@ function time(r: Reader): string | null {
     if (tag === ((1 << 3) | VARINT)) seconds = r.varint();
     else r.skip(tag & 7); // nanos: the JSON form has none
   }
-  // metav1.Time's range is years 0001-9999, where toISOString gives "YYYY-MM-DDTHH:MM:SS.mmmZ".
+  // metav1.Time's range is years 0001-9999.
   if (!(seconds >= -62135596800 && seconds <= 253402300799)) throw new ProtobufError(`a timestamp of ${seconds} s is out of range`);
-  return new Date(seconds * 1000).toISOString().slice(0, 19) + 'Z';
+  return rfc3339(seconds);
+}
+
+const DAY_S = 86_400;
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+/** "YYYY-MM-DDT" by day since the epoch: a cluster's timestamps fall on few days, and formatting a Date is slow. */
+const dayPrefixes = new Map<number, string>();
+
+/** "YYYY-MM-DDTHH:MM:SSZ" of a time in seconds since the epoch (years 0001-9999). */
+export function rfc3339(seconds: number): string {
+  const day = Math.floor(seconds / DAY_S);
+  let prefix = dayPrefixes.get(day);
+  if (prefix === undefined) {
+    if (dayPrefixes.size >= 10_000) dayPrefixes.clear();
+    dayPrefixes.set(day, (prefix = new Date(day * DAY_S * 1000).toISOString().slice(0, 11)));
+  }
+  const s = seconds - day * DAY_S;
+  return `${prefix}${TWO_DIGITS[Math.floor(s / 3600)]}:${TWO_DIGITS[Math.floor(s / 60) % 60]}:${TWO_DIGITS[s % 60]}Z`;
 }
 
 function statusOf(r: Reader): J {
@@ -261,7 +311,7 @@ function statusDetails(r: Reader): J {
       case (2 << 3) | BYTES: set(d, 'group', r.string()); break;
       case (3 << 3) | BYTES: set(d, 'kind', r.string()); break;
       case (6 << 3) | BYTES: set(d, 'uid', r.string()); break;
-      case (5 << 3) | VARINT: d.retryAfterSeconds = r.varint(); break;
+      case (5 << 3) | VARINT: set(d, 'retryAfterSeconds', r.varint()); break; // omitempty in JSON; always written here
       default: r.skip(tag & 7); // causes
     }
   }
