@@ -11,13 +11,16 @@
 //     the peers' path (kubectl-tree's: a full LIST of every resource type, parsed and built into
 //     the same engine graph), in rounds (with our one-shot CLI path, no watches, for information) whose order
 //     rotates, after a warm-up round; ratios of the medians (goals ≤ 1/5 the bytes, ≤ 1/3 the time),
+//   - the same two ratios on the same cluster served with Kubernetes 1.38's alpha ManagedFieldsOptOut gate on (ours asks
+//     every request with drop=metadata.managedFields; the peers' path does not ask, as kubectl-tree does not; not with
+//     --no-opt-out),
 //   - the language server's RSS once connected to that cluster (dist/server.js --stdio, an empty workspace,
 //     kubeGcLens/cluster/connect; goal ≤ 300 MB),
 //   - a burst of 10,000 watch events (Pods and ReplicaSets modified, Pods added at once by the server) applied to a
 //     watching LiveCluster: time from the first event applied to the last (the client's work: the test server writes
 //     them all before the first arrives) and events/s, and from the burst's start (the server's making them included).
 // A report, not a test: it prints figures and exits 0 whether goals are met or not; 2 if something throws.
-// Options: --objects=N --seed=N --runs=N (timed rounds) --bursts=N --burst-events=N --no-lsp-rss --no-managed-fields --no-realism
+// Options: --objects=N --seed=N --runs=N (timed rounds) --bursts=N --burst-events=N --no-lsp-rss --no-managed-fields --no-realism --no-opt-out
 
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -73,10 +76,10 @@ function table(rows: string[][], header: string[]): void {
 
 interface Row { figure: string; value: string; goal: string; result: 'PASS' | 'MISS' | 'info' }
 
-interface Options { objects: number; seed: number; runs: number; bursts: number; burstEvents: number; lspRss: boolean; managedFields: boolean; realism: boolean }
+interface Options { objects: number; seed: number; runs: number; bursts: number; burstEvents: number; lspRss: boolean; managedFields: boolean; realism: boolean; optOut: boolean }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { objects: 100_000, seed: 20250601, runs: 5, bursts: 3, burstEvents: 10_000, lspRss: true, managedFields: true, realism: true };
+  const o: Options = { objects: 100_000, seed: 20250601, runs: 5, bursts: 3, burstEvents: 10_000, lspRss: true, managedFields: true, realism: true, optOut: true };
   for (const a of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
     if (!m) throw new Error(`unknown argument ${a}`);
@@ -94,7 +97,8 @@ function parseArgs(argv: string[]): Options {
     else if (key === 'no-lsp-rss') o.lspRss = false;
     else if (key === 'no-managed-fields') o.managedFields = false;
     else if (key === 'no-realism') o.realism = false;
-    else throw new Error(`unknown option --${key} (options: --objects=N --seed=N --runs=N --bursts=N --burst-events=N --no-lsp-rss --no-managed-fields --no-realism)`);
+    else if (key === 'no-opt-out') o.optOut = false;
+    else throw new Error(`unknown option --${key} (options: --objects=N --seed=N --runs=N --bursts=N --burst-events=N --no-lsp-rss --no-managed-fields --no-realism --no-opt-out)`);
   }
   return o;
 }
@@ -188,7 +192,8 @@ interface BurstPlan { modified: string[]; added: number; events: number }
 
 type Request =
   | { id: number; op: 'reset' | 'traffic' | 'memory' | 'burst' | 'close' }
-  | { id: number; op: 'prepare-burst'; seq: number; events: number };
+  | { id: number; op: 'prepare-burst'; seq: number; events: number }
+  | { id: number; op: 'gate'; managedFieldsOptOut: boolean };
 
 async function apiServerChild(objects: number, seed: number, managedFields: boolean, realism: boolean): Promise<void> {
   const send = (m: unknown) => process.send!(m);
@@ -223,6 +228,9 @@ async function apiServerChild(objects: number, seed: number, managedFields: bool
     const reply = (body: object = {}) => send({ id: m.id, ...body });
     try {
       switch (m.op) {
+        case 'gate':
+          server.managedFieldsOptOut = m.managedFieldsOptOut;
+          return reply();
         case 'reset':
           server.resetLog();
           cpuAtReset = process.cpuUsage();
@@ -620,6 +628,52 @@ function realismCheck(ready: Ready, rows: Row[]): void {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// A cluster with ManagedFieldsOptOut
+
+/**
+ * Kubernetes 1.38's alpha ManagedFieldsOptOut gate: an apiserver with it on leaves managedFields out for a client that
+ * asks (`drop=metadata.managedFields` in Accept, which ours always sends and older servers ignore). The peers'
+ * path (kubectl-tree: client-go's dynamic client, which does not ask) still gets them. Rounds of ours and the peers',
+ * the order alternating, after a warm-up of each; the gate is turned off again afterwards.
+ */
+async function optOutRounds(api: ApiServerProcess, ready: Ready, runs: number): Promise<{ oursMs: number; peersMs: number; oursBytes: number; peersBytes: number; timeRatio: number; bytesRatio: number }> {
+  out('The same cluster served by an apiserver with the ManagedFieldsOptOut feature gate on (Kubernetes 1.38, alpha, off by default): managedFields are left out for clients that ask, as ours does on every request; the peers\' path does not ask');
+  await api.request('gate', { managedFieldsOptOut: true });
+  try {
+    const ours: PathRun[] = [];
+    const peers: PathRun[] = [];
+    for (let r = 0; r <= runs; r++) {
+      let a: PathRun;
+      let b: PathRun;
+      if (r % 2 === 0) {
+        a = await ourPath(api, ready.kubeconfig, false);
+        b = await peerPath(api, ready.kubeconfig, false);
+      } else {
+        b = await peerPath(api, ready.kubeconfig, false);
+        a = await ourPath(api, ready.kubeconfig, false);
+      }
+      out(`  ${(r === 0 ? 'warm-up' : `round ${r}`).padEnd(8)} ours ${ms(a.ms).padStart(8)} ${mb(a.bytes).padStart(9)} (CPU ${ms(a.cpuMs)})   peers ${ms(b.ms).padStart(8)} ${mb(b.bytes).padStart(9)} (CPU ${ms(b.cpuMs)})   time ratio ${(a.ms / b.ms).toFixed(3)}`);
+      if (a.objects !== ready.objects) throw new Error(`with the gate on, ours holds ${a.objects} objects of ${ready.objects}`);
+      if (r > 0) {
+        ours.push(a);
+        peers.push(b);
+      }
+    }
+    const oursMs = median(ours.map((x) => x.ms));
+    const peersMs = median(peers.map((x) => x.ms));
+    const oursBytes = median(ours.map((x) => x.bytes));
+    const peersBytes = median(peers.map((x) => x.bytes));
+    const t = ours[ours.length - 1].traffic;
+    out(`  ours   median ${ms(oursMs)}, ${mb(oursBytes)}: metadata-only LISTs ${mb(t.metadataList)}, full LISTs ${mb(t.fullList)}; peers median ${ms(peersMs)}, ${mb(peersBytes)}`);
+    out(`  ratio ours / peers: bytes ${(oursBytes / peersBytes).toFixed(3)}, time ${(oursMs / peersMs).toFixed(3)}; round by round: ${ours.map((x, i) => (x.ms / peers[i].ms).toFixed(3)).join(', ')}`);
+    out();
+    return { oursMs, peersMs, oursBytes, peersBytes, timeRatio: oursMs / peersMs, bytesRatio: oursBytes / peersBytes };
+  } finally {
+    await api.request('gate', { managedFieldsOptOut: false });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
 // The report
 
 async function run(opts: Options): Promise<void> {
@@ -714,6 +768,13 @@ async function run(opts: Options): Promise<void> {
     const self = procMemory(undefined);
     if (self) out(`  this (client) process: peak RSS ${mib(self.peak)} (the warm-up round held the three graphs at once, to compare them)`);
     out();
+
+    // -- the same on a cluster whose apiserver drops managedFields on request ------------------------
+    if (opts.optOut && ready.managedFields) {
+      const g = await optOutRounds(api, ready, opts.runs);
+      rows.push({ figure: 'with ManagedFieldsOptOut (1.38 alpha): bytes, ours / full', value: `${g.bytesRatio.toFixed(3)} (${mb(g.oursBytes)} / ${mb(g.peersBytes)})`, goal: `≤ ${GOAL_BYTES_RATIO.toFixed(2)}`, result: g.bytesRatio <= GOAL_BYTES_RATIO ? 'PASS' : 'MISS' });
+      rows.push({ figure: 'with ManagedFieldsOptOut (1.38 alpha): time, ours / full', value: `${g.timeRatio.toFixed(3)} (${ms(g.oursMs)} / ${ms(g.peersMs)})`, goal: `≤ ${GOAL_TIME_RATIO.toFixed(2)}`, result: g.timeRatio <= GOAL_TIME_RATIO + 1e-9 ? 'PASS' : 'MISS' });
+    }
 
     // -- the first simulation: workloads read in full -------------------------------------------------
     {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LiveCluster, type LiveClusterOptions } from '../../server/src/sources/cluster/liveCluster';
 import { resolveTarget } from '../../server/src/sources/cluster/kubeconfig';
+import { ACCEPT_OBJECTS } from '../../server/src/sources/cluster/apiClient';
 import { simulate } from '../../server/src/engine/simulation/simulate';
 import { namespacesNeedingPodSpecs } from '../../server/src/engine/simulation/podSpecScope';
 import { terminatingItems } from '../../server/src/lsp/requests';
@@ -268,7 +269,7 @@ describe('LiveCluster against the API test server', () => {
     server.resetLog();
     expect(await live.readPodSpecs(namespaces)).toEqual([]);
     // Watches (re)start meanwhile; besides them, one full LIST, of the Pods in data only.
-    expect(server.requests.filter((r) => r.verb !== 'watch').map((r) => `${r.verb} ${r.path} ${r.accept}`)).toEqual(['list /api/v1/namespaces/data/pods application/json']);
+    expect(server.requests.filter((r) => r.verb !== 'watch').map((r) => `${r.verb} ${r.path} ${r.accept}`)).toEqual([`list /api/v1/namespaces/data/pods ${ACCEPT_OBJECTS}`]);
     expect(live.inventory.objects.get('p-db-0')?.facts).toEqual({ nodeName: 'node-1', terminationGracePeriodSeconds: 30, claimNames: ['db-data'], images: ['example/web:1'], phase: 'Running' });
     expect(live.inventory.objects.get('p-web-1')?.facts.specUnread).toBe(true);
     expect(stuckClaim()?.blockedBy[0]).toMatchObject({ type: 'finalizer', finalizer: 'kubernetes.io/pvc-protection', message: 'still mounted by Pod data/db-0' });

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ACCEPT_JSON, ACCEPT_METADATA_LIST, ACCEPT_METADATA_WATCH } from '../../server/src/sources/cluster/apiClient';
+import { ACCEPT_OBJECTS, ACCEPT_METADATA_LIST, ACCEPT_METADATA_WATCH } from '../../server/src/sources/cluster/apiClient';
 import { resolveTarget } from '../../server/src/sources/cluster/kubeconfig';
 import { LiveCluster, type LiveClusterOptions } from '../../server/src/sources/cluster/liveCluster';
 import type { KubeObject } from '../../server/src/engine/model';
@@ -129,11 +129,11 @@ describe('LiveCluster over protobuf', () => {
       const metadataLists = reading.lists.filter((r) => r.accept.includes('PartialObjectMetadata'));
       expect(metadataLists.length).toBeGreaterThan(5);
       expect(new Set(metadataLists.map((r) => r.accept))).toEqual(new Set([ACCEPT_METADATA_LIST]));
-      expect(reading.lists.filter((r) => !r.accept.includes('PartialObjectMetadata')).every((r) => r.accept === ACCEPT_JSON)).toBe(true);
+      expect(reading.lists.filter((r) => !r.accept.includes('PartialObjectMetadata')).every((r) => r.accept === ACCEPT_OBJECTS)).toBe(true);
       expect(reading.lists.find((r) => r.resource === 'pods')?.accept).toBe(ACCEPT_METADATA_LIST);
       expect(reading.lists.filter((r) => r.resource === 'configmaps').length).toBe(3); // 24 ConfigMaps in pages of 10
       expect(reading.watches.find((r) => r.resource === 'pods')?.accept).toBe(ACCEPT_METADATA_WATCH);
-      expect(reading.watches.every((r) => r.accept === ACCEPT_METADATA_WATCH || r.accept === ACCEPT_JSON)).toBe(true);
+      expect(reading.watches.every((r) => r.accept === ACCEPT_METADATA_WATCH || r.accept === ACCEPT_OBJECTS)).toBe(true);
       expect(reading.watches.some((r) => r.accept.includes('protobuf'))).toBe(false);
     }
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterConnectRequest, ClusterSimulateRequest, ClusterStuckRequest } from '../../server/src/protocol';
+import { ACCEPT_OBJECTS } from '../../server/src/sources/cluster/apiClient';
 import { LspSession } from '../lsp/lspSession';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
 import { STUCK_NAMESPACE_CONDITIONS, configMap, ns, pod, pvc, terminatingNs } from './clusterFixtures';
@@ -63,7 +64,7 @@ describe('Simulate Delete on the live graph reads the Pods it needs in full', ()
     expect(claim?.blockedBy[0]).toMatchObject({ type: 'finalizer', finalizer: 'kubernetes.io/pvc-protection', message: 'still mounted by Pod data/db-0' });
     expect(report!.anyway.stuck).toContain('pvc-data-db-0');
     // One full LIST, of the Pods in data: the only namespace this simulation (and what is terminating) can reach with claims.
-    expect(podReads().map((r) => [r.namespace, r.accept])).toEqual([['data', 'application/json']]);
+    expect(podReads().map((r) => [r.namespace, r.accept])).toEqual([['data', ACCEPT_OBJECTS]]);
     expect(report!.result.notes.filter((n) => n.startsWith('this preview is incomplete'))).toEqual([]);
   });
 

@@ -9,11 +9,18 @@ import type { Obj } from './selectors';
 
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
-export type Form =
+export type Form = (
   | { as: 'object' }
   | { as: 'metadata'; version: string; protobuf?: boolean }
   | { as: 'table'; version: string }
-  | { as: 'discovery'; version: 'v2' | 'v2beta1' };
+  | { as: 'discovery'; version: 'v2' | 'v2beta1' }
+) & {
+  /**
+   * `drop=metadata.managedFields` was asked (Kubernetes 1.38's alpha ManagedFieldsOptOut: the apiserver leaves every
+   * object's managedFields out, in every form and verb, when its feature gate is on; older servers ignore the parameter).
+   */
+  drop?: boolean;
+};
 
 const JSON_TYPES = new Set(['application/json', 'application/*', '*/*']);
 
@@ -31,13 +38,15 @@ export function acceptedForms(accept: string | undefined): Form[] {
       if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim();
     }
     const { as, g, v } = params;
+    // Unknown drop targets are ignored, as the apiserver does (forward compatibility).
+    const drop = params.drop !== undefined && params.drop.split('+').includes('metadata.managedFields') ? { drop: true } : {};
     if (protobuf) {
-      if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && as?.startsWith('PartialObjectMetadata')) forms.push({ as: 'metadata', version: v, protobuf: true });
+      if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && as?.startsWith('PartialObjectMetadata')) forms.push({ as: 'metadata', version: v, protobuf: true, ...drop });
       continue;
     }
-    if (as === undefined) forms.push({ as: 'object' });
-    else if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && as === 'Table') forms.push({ as: 'table', version: v });
-    else if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && as.startsWith('PartialObjectMetadata')) forms.push({ as: 'metadata', version: v });
+    if (as === undefined) forms.push({ as: 'object', ...drop });
+    else if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && as === 'Table') forms.push({ as: 'table', version: v, ...drop });
+    else if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && as.startsWith('PartialObjectMetadata')) forms.push({ as: 'metadata', version: v, ...drop });
     else if (g === 'apidiscovery.k8s.io' && (v === 'v2' || v === 'v2beta1') && as === 'APIGroupDiscoveryList') forms.push({ as: 'discovery', version: v });
   }
   return forms;
@@ -99,6 +108,23 @@ export function qualifiedResource(r: { group: string; resource: string }): strin
 
 // ---- objects
 
+const strippedObjects = new WeakMap<Obj, Obj>();
+
+/**
+ * The object as served in `form`: without metadata.managedFields when the form dropped them. A stored object's copy
+ * is kept, so every cache below (keyed by object) holds the stripped forms beside the full ones.
+ */
+export function servedForm(obj: Obj, form: Form): Obj {
+  const meta = obj.metadata as Obj | undefined;
+  if (!form.drop || !meta || !('managedFields' in meta)) return obj;
+  let copy = strippedObjects.get(obj);
+  if (copy === undefined) {
+    const { managedFields: _managedFields, ...rest } = meta;
+    strippedObjects.set(obj, (copy = { ...obj, metadata: rest }));
+  }
+  return copy;
+}
+
 const fullJson = new WeakMap<Obj, string>();
 
 /** The object as served at `apiVersion` (stored objects are not converted: only apiVersion is rewritten). */
@@ -158,7 +184,8 @@ function metadataItemProtobuf(obj: Obj): Buffer {
   return bytes;
 }
 
-export function listBody(r: ResourceInfo, items: Obj[], meta: ListMeta, form: Form, includeObject: string): string | Buffer {
+export function listBody(r: ResourceInfo, stored: Obj[], meta: ListMeta, form: Form, includeObject: string): string | Buffer {
+  const items = stored.map((o) => servedForm(o, form));
   const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
   const metaJson = JSON.stringify(meta);
   if (form.as === 'metadata' && form.protobuf) return metadataListProtobuf(form.version, meta, items.map(metadataItemProtobuf));
@@ -173,7 +200,8 @@ export function listBody(r: ResourceInfo, items: Obj[], meta: ListMeta, form: Fo
   return `{"kind":"${r.listKind}","apiVersion":"${apiVersion}","metadata":${metaJson},"items":[${body}]}`;
 }
 
-export function objectBody(r: ResourceInfo, obj: Obj, form: Form, includeObject: string): string | Buffer {
+export function objectBody(r: ResourceInfo, stored: Obj, form: Form, includeObject: string): string | Buffer {
+  const obj = servedForm(stored, form);
   const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
   if (form.as === 'metadata' && form.protobuf) return metadataProtobuf(form.version, metadataItemProtobuf(obj));
   if (form.as === 'metadata') return metadataJson(obj, form.version);

@@ -27,6 +27,12 @@ export interface KubeApiServerOptions {
   token?: string;
   /** BOOKMARK period on watches that asked allowWatchBookmarks=true; default 1000 */
   watchBookmarkIntervalMs?: number;
+  /**
+   * the ManagedFieldsOptOut feature gate (alpha in Kubernetes 1.38, off by default): `drop=metadata.managedFields` in
+   * an Accept clause then leaves managedFields out of every object served (GET, LIST, WATCH; every form); off, the
+   * parameter is ignored, as older servers ignore parameters they do not know. Also settable later: managedFieldsOptOut.
+   */
+  managedFieldsOptOut?: boolean;
 }
 
 export interface RequestRecord {
@@ -105,6 +111,8 @@ export interface KubeApiServer {
   objects(): Record<string, unknown>[];
   resourceVersion(): string;
   readonly faults: KubeApiServerFaults;
+  /** the ManagedFieldsOptOut feature gate (see KubeApiServerOptions) */
+  managedFieldsOptOut: boolean;
   readonly requests: RequestRecord[];
   countByVerb(): Record<string, number>;
   /** response body bytes since the last resetLog(), open watches included */
@@ -347,9 +355,10 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
 
     // Protobuf for metadata-only GETs and LISTs, unless this resource's server does not speak it (formats.ts).
     const protobufServed = verb !== 'watch' && !jsonOnly.some((ref) => ref === 'all' || refMatches(ref, info));
-    const form = acceptedForms(req.headers.accept).find(
+    const accepted = acceptedForms(req.headers.accept).find(
       (f): f is Exclude<Form, { as: 'discovery' }> => f.as !== 'discovery' && !(f.as === 'metadata' && f.protobuf && !protobufServed),
     );
+    const form = accepted && accepted.drop && !api.managedFieldsOptOut ? { ...accepted, drop: false } : accepted;
     if (!form) {
       return reply(res, record, 406, status(406, 'only the following media types are accepted: application/json'));
     }
@@ -551,8 +560,9 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
     },
   };
 
-  return {
+  const api: KubeApiServer = {
     url,
+    managedFieldsOptOut: opts.managedFieldsOptOut ?? false,
     kubeconfig: (o) => kubeconfigText(url, caPem, token, o),
     writeKubeconfig: (dir, o) => {
       const path = join(dir, 'kubeconfig');
@@ -618,4 +628,5 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       });
     },
   };
+  return api;
 }

@@ -2,7 +2,7 @@
 // so a watch started from a resourceVersion loses nothing between its replay and the live stream.
 import type { ServerResponse } from 'node:http';
 import type { ResourceInfo } from './discovery';
-import { type Form, metadataJson, objectJson, status, table } from './formats';
+import { type Form, metadataJson, objectJson, servedForm, status, table } from './formats';
 import type { Obj, Predicate } from './selectors';
 import type { StoreEvent } from './store';
 
@@ -118,7 +118,8 @@ export class Watches {
     }
   }
 
-  private send(conn: Conn, type: string, obj: Obj): void {
+  private send(conn: Conn, type: string, stored: Obj): void {
+    const obj = servedForm(stored, conn.form);
     const r = conn.resource;
     const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
     let json: string;

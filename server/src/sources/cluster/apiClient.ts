@@ -39,14 +39,25 @@ export interface ApiStats {
 }
 
 /**
+ * Asked of every object we read: leave metadata.managedFields out. Kubernetes 1.38's ManagedFieldsOptOut (alpha, a
+ * feature gate of the apiserver) honours it in every form and verb; older servers ignore parameters they do not know
+ * (negotiation keeps them as "unrecognized"), so it costs nothing where it does not help. Nothing here reads them.
+ */
+const DROP = 'drop=metadata.managedFields';
+const METADATA_LIST = 'as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+
+/**
  * A metadata-only LIST, asked as kube-controller-manager's garbage collector asks (client-go's metadata client):
- * protobuf first, which skips managedFields cheaply (protobuf.ts), then JSON for servers that do not speak it (some
- * aggregated APIs), then a plain JSON answer.
+ * protobuf first, which skips managedFields cheaply when they come (protobuf.ts), then JSON for servers that do not
+ * speak it (some aggregated APIs), then a plain JSON answer.
  */
 export const ACCEPT_METADATA_LIST =
-  `${PROTOBUF_MEDIA_TYPE};as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json`;
+  `${PROTOBUF_MEDIA_TYPE};${METADATA_LIST};${DROP},application/json;${METADATA_LIST};${DROP},application/json;${DROP}`;
 /** Metadata-only watches are read as JSON: newline-delimited events (a protobuf watch is length-framed). */
-export const ACCEPT_METADATA_WATCH = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+export const ACCEPT_METADATA_WATCH = `application/json;${METADATA_LIST};${DROP},application/json;${DROP}`;
+/** Objects read in full (the kinds whose spec the simulation needs). */
+export const ACCEPT_OBJECTS = `application/json;${DROP}`;
+/** Documents that are not objects (discovery). */
 export const ACCEPT_JSON = 'application/json';
 
 export interface ReadOptions {

@@ -8,7 +8,7 @@
 import { Inventory } from '../../engine/inventory';
 import { KindRegistry } from '../../engine/kinds/kindRegistry';
 import type { KubeObject, ObjectFacts } from '../../engine/model';
-import { ACCEPT_JSON, ACCEPT_METADATA_LIST, ACCEPT_METADATA_WATCH, ApiClient, type ApiError } from './apiClient';
+import { ACCEPT_OBJECTS, ACCEPT_METADATA_LIST, ACCEPT_METADATA_WATCH, ApiClient, type ApiError } from './apiClient';
 import { discover, forEachLimited, type DiscoveredResource, type DiscoveryFailure } from './discovery';
 import type { ClusterTarget } from './kubeconfig';
 import { lastingPodFacts, podReadNote, readPods } from './podSpecs';
@@ -343,8 +343,8 @@ export class LiveCluster {
         if (error?.status === 404) this.rediscoverSoon();
         this.emitStatus();
       },
-    }, { ...this.opts.reflector, watch: this.opts.watch, accept: metadataOnly ? ACCEPT_METADATA_LIST : ACCEPT_JSON,
-      watchAccept: metadataOnly ? ACCEPT_METADATA_WATCH : ACCEPT_JSON, watchAfter: this.watchGate,
+    }, { ...this.opts.reflector, watch: this.opts.watch, accept: metadataOnly ? ACCEPT_METADATA_LIST : ACCEPT_OBJECTS,
+      watchAccept: metadataOnly ? ACCEPT_METADATA_WATCH : ACCEPT_OBJECTS, watchAfter: this.watchGate,
       // Everything listed in full is a built-in kind, but CRDs (whose schemas may name a field anything).
       withoutManagedFields: metadataOnly || resourceKey(resource) !== 'apiextensions.k8s.io/customresourcedefinitions',
     });

@@ -4,7 +4,7 @@
 // concerned are listed in full (GET, paginated) and their facts given to the live copies.
 
 import type { ObjectFacts } from '../../engine/model';
-import { ACCEPT_JSON, ApiError, type ApiClient } from './apiClient';
+import { ACCEPT_OBJECTS, ApiError, type ApiClient } from './apiClient';
 import { collectionPath, forEachLimited, type DiscoveredResource } from './discovery';
 
 /** What one namespace's read gave: its Pods as served, or why there are none. */
@@ -39,7 +39,7 @@ export async function listInFull(client: ApiClient, path: string, signal: AbortS
       do {
         const q = new URLSearchParams({ ...query, limit: String(PAGE_SIZE) });
         if (cont) q.set('continue', cont);
-        const page = await client.getJson<{ metadata?: { continue?: string }; items?: Record<string, unknown>[] }>(`${path}?${q}`, ACCEPT_JSON, signal, { withoutManagedFields: true });
+        const page = await client.getJson<{ metadata?: { continue?: string }; items?: Record<string, unknown>[] }>(`${path}?${q}`, ACCEPT_OBJECTS, signal, { withoutManagedFields: true });
         for (const it of page.items ?? []) items.push(it);
         cont = page.metadata?.continue ?? '';
       } while (cont);
