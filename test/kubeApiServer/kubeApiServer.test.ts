@@ -10,6 +10,7 @@ import { parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeProtobuf } from '../../server/src/sources/cluster/protobuf';
 import { type KubeApiServer, type KubeApiServerOptions, startKubeApiServer } from './kubeApiServer';
+import { metadataListProtobuf, partialObjectMetadataBytes } from './protobuf';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -819,5 +820,291 @@ describe('requests', () => {
     } while (token);
     expect(count).toBe(100_000);
     expect(ordered).toBe(true);
+  });
+});
+
+describe('ManagedFieldsOptOut (Kubernetes 1.38, alpha): drop=metadata.managedFields in an Accept clause', () => {
+  const T = '2026-11-20T08:00:00Z';
+  const WIDGET_CRD = {
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com', uid: 'crd-widgets', creationTimestamp: T },
+    spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true }] },
+  };
+  /** What a real cluster writes in a Pod's managedFields: the client's apply, the ReplicaSet controller, the kubelet's status. */
+  const podManagedFields = (owner: string): Json[] => [
+    {
+      manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'v1', time: T, fieldsType: 'FieldsV1',
+      fieldsV1: {
+        'f:metadata': { 'f:annotations': { '.': {}, 'f:kubectl.kubernetes.io/last-applied-configuration': {} }, 'f:labels': { '.': {}, 'f:app': {} } },
+        'f:spec': {
+          'f:containers': { 'k:{"name":"c"}': { '.': {}, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:name': {}, 'f:resources': {}, 'f:terminationMessagePath': {}, 'f:terminationMessagePolicy': {} } },
+          'f:dnsPolicy': {}, 'f:enableServiceLinks': {}, 'f:restartPolicy': {}, 'f:schedulerName': {}, 'f:securityContext': {}, 'f:terminationGracePeriodSeconds': {},
+        },
+      },
+    },
+    { manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', time: T, fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:ownerReferences': { '.': {}, [`k:{"uid":"${owner}"}`]: {} } } } },
+    {
+      manager: 'kubelet', operation: 'Update', apiVersion: 'v1', time: T, fieldsType: 'FieldsV1', subresource: 'status',
+      fieldsV1: { 'f:status': { 'f:conditions': { 'k:{"type":"Ready"}': { '.': {}, 'f:lastProbeTime': {}, 'f:lastTransitionTime': {}, 'f:status': {}, 'f:type': {} } }, 'f:hostIP': {}, 'f:phase': {}, 'f:podIP': {}, 'f:startTime': {} } },
+    },
+  ];
+  const MANAGERS = ['kubectl-client-side-apply', 'kube-controller-manager', 'kubelet', 'kubectl-create'];
+  /** The managers' names: in a served answer (JSON or protobuf) only through managedFields. */
+  const hasManagedFields = (bytes: Buffer) => MANAGERS.some((m) => bytes.includes(m));
+
+  /**
+   * The same objects, with managedFields or without (everything else given, uids and timestamps included): a server
+   * seeded without them, in the same order, serves what the apiserver serves of the other when asked to drop them.
+   */
+  const objectsOf = (managed: boolean): Json[] => {
+    const mf = (fields: Json[]) => (managed ? { managedFields: fields } : {});
+    const out: Json[] = [];
+    for (const [ns, name] of [['a', 'p1'], ['a', 'p2'], ['a', 'p3'], ['b', 'p1'], ['b', 'p2']]) {
+      out.push({
+        apiVersion: 'v1', kind: 'Pod',
+        metadata: {
+          name, namespace: ns, uid: `pod-${ns}-${name}`, creationTimestamp: T, labels: { app: 'web' },
+          annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"apiVersion":"v1","kind":"Pod"}' },
+          ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-rs', uid: `rs-${ns}`, controller: true, blockOwnerDeletion: true }],
+          ...mf(podManagedFields(`rs-${ns}`)),
+          ...(name === 'p2' ? { deletionTimestamp: '2026-11-20T09:00:00Z', deletionGracePeriodSeconds: 30, finalizers: ['example.com/hold'] } : {}),
+        },
+        spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox' }] },
+        status: { phase: 'Running', podIP: '10.0.0.1' },
+      });
+    }
+    // managedFields first in the metadata: whatever their place, the rest stays as it was.
+    out.push({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...mf(podManagedFields('none').slice(0, 1)), name: 'settings', namespace: 'a', uid: 'cm-settings', creationTimestamp: T }, data: { k: 'v' } });
+    out.push({ ...WIDGET_CRD, metadata: { ...WIDGET_CRD.metadata, ...mf([{ manager: 'kubectl-create', operation: 'Update', apiVersion: 'apiextensions.k8s.io/v1', time: T, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:group': {}, 'f:names': { 'f:kind': {} } } } }]) } });
+    out.push({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'a', uid: 'widget-w1', creationTimestamp: T, ...mf([{ manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'example.com/v1', time: T, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { '.': {}, 'f:size': {} } } }]) }, spec: { size: 3 } });
+    return out;
+  };
+  const seeded = async (managed: boolean, opts: KubeApiServerOptions = { token: TOKEN }) => {
+    const s = await startKubeApiServer(opts);
+    others.push(s);
+    for (const o of objectsOf(managed)) s.add(o);
+    return s;
+  };
+  /** Each of `accept`'s clauses with `;drop=<targets>`. */
+  const dropping = (accept: string, targets = 'metadata.managedFields') => accept.split(',').map((c) => `${c};drop=${targets}`).join(',');
+  const strip = (o: Json): Json => {
+    const { managedFields: _managedFields, ...metadata } = o.metadata as Json;
+    return { ...o, metadata };
+  };
+
+  // Every verb but WATCH, every form: GET and LIST, full, metadata-only (JSON and protobuf), Table; built-in and custom.
+  const READS: [string, string][] = [
+    ['/api/v1/pods', 'application/json'],
+    ['/api/v1/namespaces/a/pods?limit=2', 'application/json'],
+    ['/api/v1/pods', METADATA_LIST],
+    ['/api/v1/pods', PROTOBUF_METADATA_LIST],
+    ['/api/v1/namespaces/b/pods?limit=1', PROTOBUF_METADATA_LIST],
+    ['/api/v1/namespaces/a/pods/p2', 'application/json'],
+    ['/api/v1/namespaces/a/pods/p2', METADATA],
+    ['/api/v1/namespaces/a/pods/p2', PROTOBUF_METADATA],
+    ['/api/v1/pods', TABLE],
+    ['/api/v1/pods?includeObject=Object', TABLE],
+    ['/api/v1/namespaces/a/pods/p1?includeObject=Object', TABLE],
+    ['/api/v1/configmaps', 'application/json'],
+    ['/api/v1/namespaces/a/configmaps/settings', METADATA],
+    ['/apis/apiextensions.k8s.io/v1/customresourcedefinitions', 'application/json'],
+    ['/apis/example.com/v1/widgets', 'application/json'],
+    ['/apis/example.com/v1/namespaces/a/widgets/w1', PROTOBUF_METADATA],
+  ];
+
+  const others: KubeApiServer[] = [];
+  afterEach(async () => {
+    await Promise.all(others.splice(0).map((s) => s.close()));
+  });
+
+  it('gate off (the default): the parameter is ignored, every answer byte for byte the one without it, watches included', async () => {
+    const s = await seeded(true);
+    expect(s.managedFieldsOptOut).toBe(false);
+    for (const [path, accept] of READS) {
+      const plain = await callBytes(s, path, { accept });
+      expect(plain.status, `${path} ${accept}`).toBe(200);
+      expect(hasManagedFields(plain.bytes), `${path} ${accept}`).toBe(true);
+      const asked = await callBytes(s, path, { accept: dropping(accept) });
+      expect(asked.headers['content-type'], `${path} ${accept}`).toBe(plain.headers['content-type']);
+      expect(asked.bytes.equals(plain.bytes), `${path} ${accept}`).toBe(true);
+    }
+    const rv = s.resourceVersion();
+    const plain = await Watch.open(s, `/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`);
+    const asked = await Watch.open(s, `/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`, { accept: 'application/json;drop=metadata.managedFields' });
+    const p1 = objectsOf(true)[0];
+    s.update({ ...p1, metadata: { ...p1.metadata, labels: { app: 'web', v: '2' } } });
+    await asked.until((x) => x.events.length >= 1, 'MODIFIED p1');
+    await plain.until((x) => x.events.length >= 1, 'MODIFIED p1');
+    expect(asked.typed()).toEqual(['MODIFIED p1']);
+    expect(asked.events[0].object.metadata.managedFields).toHaveLength(3);
+    expect(asked.events).toEqual(plain.events);
+    expect(asked.bytes).toBe(plain.bytes);
+    asked.close();
+    plain.close();
+  });
+
+  it('gate on: GET and LIST in every form answer exactly what a server holding the objects without managedFields answers', async () => {
+    const s = await seeded(true);
+    const without = await seeded(false);
+    const before = await Promise.all(READS.map(([path, accept]) => callBytes(s, path, { accept })));
+    s.managedFieldsOptOut = true;
+    try {
+      for (const [i, [path, accept]] of READS.entries()) {
+        const what = `${path} ${accept}`;
+        const dropped = await callBytes(s, path, { accept: dropping(accept) });
+        const reference = await callBytes(without, path, { accept });
+        expect(dropped.status, what).toBe(200);
+        expect(dropped.headers['content-type'], what).toBe(reference.headers['content-type']);
+        expect(hasManagedFields(dropped.bytes), what).toBe(false);
+        expect(dropped.bytes.equals(reference.bytes), what).toBe(true);
+        expect(dropped.bytes.length, what).toBeLessThan(before[i].bytes.length);
+        expect(s.requests.at(-1), what).toMatchObject({ status: 200, bytes: dropped.bytes.length });
+      }
+
+      // Field for field the stored object without managedFields, in every JSON form.
+      const stored = s.objects().find((o: Json) => o.metadata.uid === 'pod-a-p2') as Json;
+      expect(stored.metadata.managedFields).toHaveLength(3);
+      const expected = strip(stored);
+      const accept = 'application/json;drop=metadata.managedFields';
+      expect((await call(s, '/api/v1/namespaces/a/pods/p2', { accept })).body).toEqual(expected);
+      const { apiVersion: _apiVersion, kind: _kind, ...item } = expected;
+      expect((await call(s, '/api/v1/namespaces/a/pods', { accept })).body.items[1]).toEqual(item);
+      const partial = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: expected.metadata };
+      expect((await call(s, '/api/v1/namespaces/a/pods/p2', { accept: dropping(METADATA) })).body).toEqual(partial);
+      expect((await call(s, '/api/v1/namespaces/a/pods', { accept: dropping(METADATA_LIST) })).body.items[1]).toEqual(partial);
+      expect((await call(s, '/api/v1/namespaces/a/pods/p2', { accept: dropping(TABLE) })).body.rows[0].object).toEqual(partial);
+      expect((await call(s, '/api/v1/namespaces/a/pods/p2?includeObject=Object', { accept: dropping(TABLE) })).body.rows[0].object).toEqual(expected);
+      const widget = s.objects().find((o: Json) => o.metadata.uid === 'widget-w1') as Json;
+      expect((await call(s, '/apis/example.com/v1/namespaces/a/widgets/w1', { accept })).body).toEqual(strip(widget));
+
+      // Protobuf: what the product's decoder reads of the JSON form, and the encoding of the objects without them.
+      const pb = await callBytes(s, '/api/v1/namespaces/a/pods', { accept: dropping(PROTOBUF_METADATA_LIST) });
+      expect(pb.headers['content-type']).toBe(PROTOBUF);
+      const json = (await call(s, '/api/v1/namespaces/a/pods', { accept: dropping(METADATA_LIST) })).body;
+      expect(decodeProtobuf(pb.bytes)).toEqual(json);
+      const storedInA = s.objects().filter((o: Json) => o.kind === 'Pod' && o.metadata.namespace === 'a');
+      expect(pb.bytes.equals(metadataListProtobuf('v1', { resourceVersion: s.resourceVersion() }, storedInA.map((o) => partialObjectMetadataBytes(strip(o)))))).toBe(true);
+      expect(pb.bytes.equals(metadataListProtobuf('v1', { resourceVersion: s.resourceVersion() }, storedInA.map((o) => partialObjectMetadataBytes(o))))).toBe(false);
+
+      // Stored as they were: asked without the parameter (gate on or not), every answer is the one from before.
+      expect(s.objects().filter((o: Json) => o.kind !== 'Pod' || o.metadata.managedFields?.length === 3)).toHaveLength(s.objects().length);
+      for (const [i, [path, accept]] of READS.entries()) {
+        expect((await callBytes(s, path, { accept })).bytes.equals(before[i].bytes), `${path} ${accept}`).toBe(true);
+      }
+    } finally {
+      s.managedFieldsOptOut = false;
+    }
+    // The gate turned off again: the parameter is ignored again.
+    for (const [i, [path, accept]] of READS.entries()) {
+      expect((await callBytes(s, path, { accept: dropping(accept) })).bytes.equals(before[i].bytes), `${path} ${accept}`).toBe(true);
+    }
+  });
+
+  it('gate on: watch events (replayed, synthetic and live ADDED / MODIFIED / DELETED) in every form leave managedFields out', async () => {
+    const s = await seeded(true, { token: TOKEN, managedFieldsOptOut: true });
+    const without = await seeded(false);
+    expect(s.managedFieldsOptOut).toBe(true);
+    const rv = s.resourceVersion();
+    expect(without.resourceVersion()).toBe(rv);
+    const WATCHES: [string, string][] = [
+      [`/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`, 'application/json'],
+      [`/api/v1/pods?watch=1&resourceVersion=${rv}`, METADATA_LIST],
+      // The metadata-only watch the product opens: protobuf first, served in JSON.
+      [`/api/v1/pods?watch=1&resourceVersion=${rv}`, PROTOBUF_METADATA_LIST],
+      [`/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}&includeObject=Object`, TABLE],
+      [`/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`, TABLE],
+      // Leaving the selector is a DELETED event of the object as it was.
+      [`/api/v1/pods?watch=1&resourceVersion=${rv}&labelSelector=app%3Dweb`, 'application/json'],
+      // From "any" resourceVersion: synthetic ADDED events of what is stored, then the changes.
+      ['/api/v1/namespaces/b/pods?watch=1', 'application/json'],
+      [`/apis/example.com/v1/widgets?watch=1&resourceVersion=${rv}`, 'application/json'],
+    ];
+    const dropped = await Promise.all(WATCHES.map(([path, accept]) => Watch.open(s, path, { accept: dropping(accept) })));
+    const kept = await Promise.all(WATCHES.map(([path, accept]) => Watch.open(s, path, { accept })));
+    const reference = await Promise.all(WATCHES.map(([path, accept]) => Watch.open(without, path, { accept })));
+    try {
+      // The same changes to both servers, each with managedFields where the objects have them.
+      for (const [server, managed] of [[s, true], [without, false]] as const) {
+        const [p1, p2, p3, bp1] = objectsOf(managed);
+        const mf = managed ? { managedFields: [...(p1.metadata.managedFields as Json[]), { manager: 'kubectl-label', operation: 'Update', apiVersion: 'v1', time: T, fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { 'f:tier': {} } } } }] } : {};
+        server.update({ ...p1, metadata: { ...p1.metadata, labels: { app: 'web', tier: 'front' }, ...mf } });
+        server.update({ ...bp1, metadata: { ...bp1.metadata, labels: { app: 'other' } } });
+        server.add({ ...p3, metadata: { ...p3.metadata, name: 'p4', uid: 'pod-a-p4' } });
+        server.remove({ apiVersion: 'v1', kind: 'Pod', namespace: 'a', name: p2.metadata.name });
+        const widget = objectsOf(managed).find((o) => o.kind === 'Widget') as Json;
+        server.update({ ...widget, spec: { size: 4 } });
+      }
+      const counts = [3, 4, 4, 3, 3, 4, 3, 1]; // events per watch
+      for (const [i, [path, accept]] of WATCHES.entries()) {
+        for (const w of [dropped[i], kept[i], reference[i]]) await w.until((x) => x.events.length >= counts[i], `${counts[i]} events of ${path} ${accept}`);
+      }
+      expect(dropped[0].typed()).toEqual(['MODIFIED p1', 'ADDED p4', 'DELETED p2']);
+      expect(dropped[5].typed()).toEqual(['MODIFIED p1', 'DELETED p1', 'ADDED p4', 'DELETED p2']);
+      expect(dropped[5].events[1].object.metadata).toMatchObject({ namespace: 'b', labels: { app: 'web' } }); // as it was
+      expect(dropped[6].typed()).toEqual(['ADDED p1', 'ADDED p2', 'MODIFIED p1']);
+      for (const [i, [path, accept]] of WATCHES.entries()) {
+        const what = `${path} ${accept}`;
+        expect(dropped[i].events, what).toEqual(reference[i].events);
+        expect(dropped[i].bytes, what).toBe(reference[i].bytes);
+        expect(JSON.stringify(dropped[i].events), what).not.toContain('managedFields');
+        // A watch of the same resource that did not ask: its managedFields, at the same time.
+        expect(JSON.stringify(kept[i].events), what).toContain('"managedFields"');
+        expect(kept[i].events.length, what).toBe(dropped[i].events.length);
+        expect(kept[i].bytes, what).toBeGreaterThan(dropped[i].bytes);
+      }
+      const modified = dropped[0].events[0].object;
+      const stored = s.objects().find((o: Json) => o.metadata.uid === 'pod-a-p1') as Json;
+      expect(stored.metadata.managedFields).toHaveLength(4);
+      expect(modified).toEqual(strip(stored));
+      expect(kept[0].events[0].object).toEqual(stored);
+    } finally {
+      for (const w of [...dropped, ...kept, ...reference]) w.close();
+    }
+  });
+
+  it('only the chosen clause\'s drop counts; drop takes "+"-separated targets and ignores those it does not know', async () => {
+    const s = await seeded(true, { token: TOKEN, managedFieldsOptOut: true });
+    const without = await seeded(false);
+    const path = '/api/v1/namespaces/a/pods';
+    const bytesOf = async (server: KubeApiServer, accept: string) => (await callBytes(server, path, { accept })).bytes;
+    const full = await bytesOf(s, 'application/json');
+    const fullDropped = await bytesOf(without, 'application/json');
+    const meta = await bytesOf(s, METADATA_LIST);
+    const metaDropped = await bytesOf(without, METADATA_LIST);
+    const pb = await bytesOf(s, PROTOBUF_METADATA_LIST);
+    const pbDropped = await bytesOf(without, PROTOBUF_METADATA_LIST);
+    expect(hasManagedFields(full) && hasManagedFields(meta) && hasManagedFields(pb)).toBe(true);
+    const same = async (accept: string, expected: Buffer) => expect((await bytesOf(s, accept)).equals(expected), accept).toBe(true);
+
+    // Targets: known ones among unknown ones drop; unknown ones alone, an empty list or a near miss do not.
+    await same('application/json;drop=example.com/future+metadata.managedFields', fullDropped);
+    await same('application/json;drop=metadata.managedFields+example.com/future', fullDropped);
+    await same('application/json;drop=metadata.annotations+metadata.managedFields+metadata.labels', fullDropped);
+    await same('application/json;drop=example.com/future', full);
+    await same('application/json;drop=metadata.annotations', full);
+    await same('application/json;drop=', full);
+    await same('application/json;drop=metadata', full);
+    await same('application/json;drop=metadata.managedFieldsAndMore', full);
+    await same('application/json;drop=managedFields', full);
+    // Its place among the other parameters does not matter.
+    await same('application/json;drop=metadata.managedFields;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1', metaDropped);
+
+    // The clause the server answers in decides; the others' parameters are not looked at.
+    const METADATA_CLAUSE = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+    await same(`${METADATA_CLAUSE},application/json;drop=metadata.managedFields`, meta);
+    await same(`${METADATA_CLAUSE};drop=metadata.managedFields,application/json`, metaDropped);
+    await same(`application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1;drop=metadata.managedFields,${METADATA_CLAUSE}`, pbDropped);
+    await same(`application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,${METADATA_CLAUSE};drop=metadata.managedFields`, pb);
+    // A server that does not speak protobuf for this resource answers in the JSON clause, with its own parameters.
+    s.faults.jsonOnly({ group: '', resource: 'pods' });
+    without.faults.jsonOnly({ group: '', resource: 'pods' });
+    await same(`application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1;drop=metadata.managedFields,${METADATA_CLAUSE}`, meta);
+    await same(`application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,${METADATA_CLAUSE};drop=metadata.managedFields`, metaDropped);
+    await same(dropping(PROTOBUF_METADATA_LIST), metaDropped);
+    s.faults.clear();
+
+    // Requests that asked and requests that did not, one after the other and at once: each gets its own answer.
+    const mixed = await Promise.all(['application/json', dropping('application/json'), METADATA_LIST, dropping(METADATA_LIST), 'application/json', dropping(METADATA_LIST)].map((accept) => bytesOf(s, accept)));
+    expect(mixed.map((b) => b.equals(full) ? 'full' : b.equals(fullDropped) ? 'full dropped' : b.equals(meta) ? 'metadata' : b.equals(metaDropped) ? 'metadata dropped' : 'other'))
+      .toEqual(['full', 'full dropped', 'metadata', 'metadata dropped', 'full', 'metadata dropped']);
   });
 });

@@ -213,6 +213,31 @@ describe(`kubectl (${KUBECTL ?? 'not installed'}) against the test server`, () =
     expect(names).toEqual(['web-1', 'web-2', 'web-3']);
   });
 
+  it('the ManagedFieldsOptOut gate changes nothing for kubectl, which never asks to drop managedFields', async () => {
+    const managedFields = [{ manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'v1', time: '2026-11-20T08:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:k': {} } } }];
+    server.add({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'kafka', managedFields }, data: { k: 'v' } });
+    const commands = [
+      ['get', '--raw', '/api/v1/namespaces/kafka/configmaps'],
+      ['get', '--raw', '/api/v1/namespaces/kafka/configmaps/settings'],
+      ['get', 'configmaps', '-n', 'kafka', '-o', 'yaml'],
+      ['get', 'configmaps', '-n', 'kafka', '-o', 'name'],
+    ];
+    try {
+      const off = await Promise.all(commands.map((c) => ok(c)));
+      expect((JSON.parse(off[1]) as Json).metadata.managedFields).toEqual(managedFields);
+      server.managedFieldsOptOut = true;
+      const first = server.requests.length;
+      const on = await Promise.all(commands.map((c) => ok(c)));
+      expect(on).toEqual(off);
+      const asked = server.requests.slice(first);
+      expect(asked.length).toBeGreaterThanOrEqual(commands.length);
+      expect(asked.filter((r) => r.accept.includes('drop='))).toEqual([]);
+    } finally {
+      server.managedFieldsOptOut = false;
+      server.remove({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'kafka', name: 'settings' });
+    }
+  });
+
   it('never wrote', () => {
     const verbs = server.countByVerb();
     for (const verb of ['create', 'update', 'patch', 'delete', 'deletecollection']) expect(verbs[verb]).toBeUndefined();
