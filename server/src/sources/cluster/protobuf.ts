@@ -74,7 +74,8 @@ class Reader {
 
   /** A string that repeats across objects (namespace, label, finalizer, owner kind), shared as JSON.parse shares them. */
   sharedString(): string {
-    return shared(this.string());
+    const start = this.span();
+    return sharedText(this.buf, start, this.pos);
   }
 
   sub(): Reader {
@@ -97,19 +98,50 @@ class Reader {
 /**
  * One copy of each repeated short string. JSON.parse shares short strings it has seen (V8 internalizes them); decoded
  * bytes are a new string each time, and 100,000 objects' namespaces, labels and owner kinds would be held once per
- * object (tens of MB in the language server). Bounded: a cluster with more distinct values than this starts over.
+ * object (tens of MB in the language server). Looked up by the bytes themselves, so a string seen before costs
+ * neither a decoding nor a hash of a new string. An open-addressing table; when it is full it starts over.
  */
-const sharedStrings = new Map<string, string>();
-const SHARED_MAX_LENGTH = 64;
-const SHARED_MAX_COUNT = 50_000;
+const SHARED_MAX_BYTES = 64;
+const SHARED_SLOTS = 1 << 16;
+const SHARED_MAX_COUNT = SHARED_SLOTS >> 1;
+const PROBES = 8;
+let sharedHashes = new Int32Array(SHARED_SLOTS);
+let sharedBytes: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(SHARED_SLOTS);
+let sharedValues: (string | undefined)[] = new Array<string | undefined>(SHARED_SLOTS);
+let sharedCount = 0;
 
-function shared(s: string): string {
-  if (s.length > SHARED_MAX_LENGTH) return s;
-  const known = sharedStrings.get(s);
-  if (known !== undefined) return known;
-  if (sharedStrings.size >= SHARED_MAX_COUNT) sharedStrings.clear();
-  sharedStrings.set(s, s);
-  return s;
+function sharedText(buf: Buffer, start: number, end: number): string {
+  const n = end - start;
+  if (n === 0) return '';
+  if (n > SHARED_MAX_BYTES) return buf.toString('utf8', start, end);
+  let h = 0x811c9dc5 | 0; // FNV-1a
+  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+  let slot = h & (SHARED_SLOTS - 1);
+  for (let p = 0; p < PROBES; p++, slot = (slot + 1) & (SHARED_SLOTS - 1)) {
+    const bytes = sharedBytes[slot];
+    if (bytes === undefined) {
+      const text = buf.toString('utf8', start, end);
+      if (sharedCount >= SHARED_MAX_COUNT) {
+        sharedHashes = new Int32Array(SHARED_SLOTS);
+        sharedBytes = new Array<Uint8Array | undefined>(SHARED_SLOTS);
+        sharedValues = new Array<string | undefined>(SHARED_SLOTS);
+        sharedCount = 0;
+        return text;
+      }
+      sharedHashes[slot] = h;
+      sharedBytes[slot] = Uint8Array.prototype.slice.call(buf, start, end);
+      sharedValues[slot] = text;
+      sharedCount++;
+      return text;
+    }
+    if (sharedHashes[slot] === h && bytes.length === n && sameBytes(bytes, buf, start)) return sharedValues[slot]!;
+  }
+  return buf.toString('utf8', start, end); // a crowded neighbourhood: not shared
+}
+
+function sameBytes(a: Uint8Array, buf: Buffer, start: number): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== buf[start + i]) return false;
+  return true;
 }
 
 /**
