@@ -462,3 +462,23 @@ describe('edge cases of the wire format', () => {
     expect(decodeProtobuf(statusProtobuf(status(500)))).toEqual(status(500));
   });
 });
+
+describe('shared strings', () => {
+  it('gives every label its own text, however many distinct values and colliding neighbours there are', () => {
+    // 40,000 distinct keys and values: more than the shared table holds, so it starts over midway; similar short
+    // strings (and UTF-8 ones, and ones over its length limit) meet in its slots.
+    const items = Array.from({ length: 40_000 }, (_, i) => ({
+      metadata: {
+        name: `o${i}`, namespace: `ns-${i % 7}`, uid: `u-${i}`, creationTimestamp: '2026-11-20T08:00:00Z',
+        labels: { [`k${i}`]: `v${i}`, same: 'x', [`ü${i % 50}`]: 'ñ'.repeat(i % 5), long: 'l'.repeat(60 + (i % 10)) },
+        finalizers: [`example.com/f${i % 3}`],
+      },
+    }));
+    const decoded = decodeProtobuf(metadataListProtobuf('v1', { resourceVersion: '9' }, items.map(partialObjectMetadataBytes)));
+    const got = (decoded.items as J[]).map((x) => x.metadata);
+    expect(got).toEqual(items.map((x) => x.metadata));
+    // A later page meets the table as the first one left it.
+    const again = decodeProtobuf(metadataListProtobuf('v1', { resourceVersion: '9' }, items.slice(0, 10).map(partialObjectMetadataBytes)));
+    expect((again.items as J[]).map((x) => x.metadata)).toEqual(items.slice(0, 10).map((x) => x.metadata));
+  });
+});
