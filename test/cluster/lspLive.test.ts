@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeLensRequest, CodeLensResolveRequest, HoverRequest, type CodeLens, type Hover } from 'vscode-languageserver-protocol';
+import { CodeLensRequest, CodeLensResolveRequest, DidChangeConfigurationNotification, HoverRequest, type CodeLens, type Hover } from 'vscode-languageserver-protocol';
 import {
   ClusterConnectRequest, ClusterDisconnectRequest, ClusterDocumentRequest, ClusterStatusNotification, LIVE_NAME_LINE,
   LIVE_SCHEME, ObjectsRequest, liveObjectUri, type ClusterStatus,
@@ -157,6 +157,18 @@ describe('live documents', () => {
     expect(diags).toEqual([expect.objectContaining({ code: 'stuck-terminating', source: 'kube-gc-lens' })]);
     expect(diags[0].message).toContain('storage.acme.io/protect');
     expect(text.split('\n')[diags[0].range.start.line]).toContain('deletionTimestamp');
+  });
+
+  it('applies a settings change to the live diagnostics without reading the workspace again or reconnecting', async () => {
+    const mark = lsp.mark();
+    lsp.settings.kubeGcLens = { severity: { 'stuck-terminating': 'off' } };
+    await lsp.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+    await lsp.diagnosticsFor(uri, (d) => d.length === 0);
+    lsp.settings.kubeGcLens = {};
+    await lsp.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+    await lsp.diagnosticsFor(uri, (d) => d.some((x) => x.code === 'stuck-terminating'));
+    expect(lsp.timeline.slice(mark).some((e) => e.type === 'status' && e.status.state === 'loading')).toBe(false);
+    expect(statuses.at(-1)?.state).not.toBe('disconnected');
   });
 
   it('hover and code lenses work on an open live document, against the live graph', async () => {

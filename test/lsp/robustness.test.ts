@@ -272,8 +272,9 @@ describe('work-done progress while loading', () => {
     };
     const first = check(0);
 
-    // A configuration change reloads the workspace: a new token, the same sequence.
+    // A change of which files are read reloads the workspace: a new token, the same sequence.
     const mark = s.mark();
+    s.settings.files = { exclude: { '**/not-there/**': true } };
     await s.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
     await s.untilReloaded(mark);
     const second = check(mark);

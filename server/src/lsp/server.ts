@@ -15,7 +15,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDocumentRequest, ClusterGraphRequest, liveObjectLocation, liveObjectUri, liveUidOf, ClusterDisconnectRequest, ClusterObjectsRequest,
+  CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDocumentRequest, ClusterGraphRequest, liveObjectLocation, liveObjectUri, liveUidOf, ClusterDisconnectRequest, ClusterObjectsRequest, ClusterSearchObjectsRequest,
   ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, DEFAULT_SETTINGS, GraphRequest, ObjectAtRequest,
   ObjectsRequest, PROTOCOL_VERSION, SHOW_IN_GRAPH_COMMAND, SimulateRequest, StatusNotification, StuckRequest, type KubeGcLensSettings, type ServerStatus,
   type ShowInGraphArgs,
@@ -95,7 +95,7 @@ export class KubeGcLensServer {
       }
       void this.reloadWorkspace();
     });
-    c.onDidChangeConfiguration(() => void this.reloadWorkspace());
+    c.onDidChangeConfiguration(() => void this.settingsChanged());
     c.onDidChangeWatchedFiles((p) => {
       for (const change of p.changes) {
         if (this.documents.get(change.uri)) continue; // the editor's text wins over the file
@@ -193,8 +193,12 @@ export class KubeGcLensServer {
     });
     c.onRequest(ClusterGraphRequest, (p, token) => this.answer(token, () => withLiveGraphLocations(
       this.cluster.graph(this.engineOptions(), p?.uid), this.cluster.current?.context)));
-    c.onRequest(ClusterObjectsRequest, (p, token) => this.answer(token, () => this.cluster.objects(p?.namespace)
+    c.onRequest(ClusterObjectsRequest, (p, token) => this.answer(token, () => this.cluster.objects(p ?? {})
       .map((o) => withLiveLocations(o, this.cluster.current?.context))));
+    c.onRequest(ClusterSearchObjectsRequest, (p, token) => this.answer(token, () => {
+      const { items, total } = this.cluster.search(p ?? {});
+      return { items: items.map((o) => withLiveLocations(o, this.cluster.current?.context)), total };
+    }));
     c.onShutdown(() => this.cluster.disconnect());
 
     this.documents.listen(c);
@@ -271,6 +275,27 @@ export class KubeGcLensServer {
   }
 
   // ------------------------------------------------------------------------------------------ loading
+
+  /**
+   * New settings: only a change of which files are read (files.include/exclude, VS Code's files.exclude) reads the
+   * workspace again; the rest (simulation, finalizer owners, severities, stuckAfterMinutes) is applied to what is
+   * loaded: the findings that depend on them are recomputed and every document republished.
+   */
+  private async settingsChanged(): Promise<void> {
+    const filesBefore = JSON.stringify([this.settings.files, this.filesExclude]);
+    if (this.loading) return this.reloadWorkspace(); // the load in progress may have read the old settings
+    await this.readSettings();
+    if (this.loading || JSON.stringify([this.settings.files, this.filesExclude]) !== filesBefore) return this.reloadWorkspace();
+    this.model.setOptions(this.engineOptions());
+    if (this.cluster.connected) {
+      this.compareLive();
+      this.liveDiagnostics = this.stuckLiveDiagnostics();
+      for (const uri of this.liveDiagnostics.keys()) this.publish(uri); // newly stuck ones were never published
+    }
+    this.publishAll();
+    this.refreshCodeLenses();
+    this.schedulePredictions();
+  }
 
   /** (Re)reads settings and every workspace file, with $/progress; open documents keep their editor text. */
   private async reloadWorkspace(): Promise<void> {
