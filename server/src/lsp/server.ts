@@ -15,7 +15,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDocumentRequest, ClusterGraphRequest, liveObjectLocation, liveObjectUri, liveUidOf, ClusterDisconnectRequest, ClusterObjectsRequest, ClusterSearchObjectsRequest,
+  CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDocumentRequest, ClusterGraphRequest, liveObjectLocation, liveObjectUri, liveUidOf, ClusterDisconnectRequest, ClusterObjectsRequest,
   ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, DEFAULT_SETTINGS, GraphRequest, ObjectAtRequest,
   ObjectsRequest, PROTOCOL_VERSION, SHOW_IN_GRAPH_COMMAND, SimulateRequest, StatusNotification, StuckRequest, type KubeGcLensSettings, type ServerStatus,
   type ShowInGraphArgs,
@@ -193,12 +193,8 @@ export class KubeGcLensServer {
     });
     c.onRequest(ClusterGraphRequest, (p, token) => this.answer(token, () => withLiveGraphLocations(
       this.cluster.graph(this.engineOptions(), p?.uid), this.cluster.current?.context)));
-    c.onRequest(ClusterObjectsRequest, (p, token) => this.answer(token, () => this.cluster.objects(p ?? {})
+    c.onRequest(ClusterObjectsRequest, (p, token) => this.answer(token, () => this.cluster.objects(p?.namespace)
       .map((o) => withLiveLocations(o, this.cluster.current?.context))));
-    c.onRequest(ClusterSearchObjectsRequest, (p, token) => this.answer(token, () => {
-      const { items, total } = this.cluster.search(p ?? {});
-      return { items: items.map((o) => withLiveLocations(o, this.cluster.current?.context)), total };
-    }));
     c.onShutdown(() => this.cluster.disconnect());
 
     this.documents.listen(c);
