@@ -13,7 +13,8 @@
 // report, bench/clusterBench.ts: the API test server with --cluster-objects=N objects, 100,000 by default,
 // --cluster-runs=N timed pairs) --no-lsp (skip the language server's report, bench/lspBench.ts) --no-webview (skip the
 // graph webview's report, bench/webviewBench.ts: the built bundle in headless Chromium, which otherwise runs last;
-// --webview-sizes=1000,2000,5000 --webview-runs=N)
+// --webview-sizes=1000,2000,5000 --webview-runs=N; then the live graph of a generated cluster through the language
+// server, bench/liveGraph.ts: --no-live-graph, --live-graph-objects=N, --live-graph-paint-timeout=S)
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -100,7 +101,7 @@ function parseArgs(argv: string[]): Options {
     else if (key === 'cluster-runs') o.clusterRuns = num();
     else if (key === 'yaml-timeout-min') o.yamlTimeoutMin = num();
     else if (key === 'no-webview') o.webview = false;
-    else if (key === 'webview-sizes' || key === 'webview-runs') o.webviewArgs.push(a);
+    else if (['webview-sizes', 'webview-runs', 'no-live-graph', 'live-graph-objects', 'live-graph-paint-timeout'].includes(key)) o.webviewArgs.push(a);
     else throw new UsageError(`unknown option --${key}`);
   }
   return o;
@@ -488,12 +489,13 @@ function main(): number {
     if (opts.webview) {
       // The graph webview's report: the built bundle in headless Chromium (its own process).
       out();
-      const r = spawnSync(process.execPath, [join(dirname(process.argv[1]), 'webviewBench.js'), ...opts.webviewArgs], { stdio: 'inherit' });
+      // Its live-graph part serves a generated cluster in the same process: a heap of its own size.
+      const r = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MB}`, join(dirname(process.argv[1]), 'webviewBench.js'), ...opts.webviewArgs], { stdio: 'inherit' });
       if (r.status !== 0) return 2;
     }
     return 0;
   } catch (e) {
-    const detail = e instanceof UsageError ? `${e.message}\n  options: --objects=N --big=N --seed=N --runs=N --updates=N --no-yaml --no-cluster --cluster-objects=N --cluster-runs=N --no-lsp --no-webview --webview-sizes=N,N --webview-runs=N --yaml-timeout-min=N`
+    const detail = e instanceof UsageError ? `${e.message}\n  options: --objects=N --big=N --seed=N --runs=N --updates=N --no-yaml --no-cluster --cluster-objects=N --cluster-runs=N --no-lsp --no-webview --webview-sizes=N,N --webview-runs=N --no-live-graph --live-graph-objects=N --live-graph-paint-timeout=S --yaml-timeout-min=N`
       : e instanceof Error ? (e.stack ?? e.message) : String(e);
     out(`bench failed: ${detail}`);
     return 2;

@@ -8,13 +8,18 @@
 //     about two seconds, from requestAnimationFrame timestamps, and the 95th percentile frame time;
 //   - the JS heap and DOM node count afterwards (CDP Performance.getMetrics).
 // Figures and ratios to the issue's goals (first paint ≤ 1.5 s, ≥ 30 fps at 5,000 nodes), never pass/fail.
-// Options: --webview-sizes=1000,2000,5000 --webview-runs=3
+// Then the live graph of a generated 100,000-object cluster through the language server (bench/liveGraph.ts): request
+// time, JSON size and first paint of the whole cluster and of the scopes Show Ownership Graph offers.
+// Options: --webview-sizes=1000,2000,5000 --webview-runs=3 --no-live-graph --live-graph-objects=N
+// --live-graph-paint-timeout=S (the whole cluster's first paint, 300 s) --live-graph-only
 
 import * as path from 'node:path';
 import { cpus } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
 import { Harness } from '../test/webview/harness';
 import { largeGraph } from '../test/webview/fixtures';
+import { liveGraphReport } from './liveGraph';
+import { interact } from './webviewPage';
 import { indexGraph } from '../webview/src/model/graphIndex';
 import { layeredLayout } from '../webview/src/model/layout';
 import { buildView } from '../webview/src/model/viewModel';
@@ -30,7 +35,6 @@ declare const window: any;
 declare const document: any;
 declare const requestAnimationFrame: any;
 declare const performance: any;
-declare const MouseEvent: any;
 declare const WheelEvent: any;
 declare const MutationObserver: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
@@ -42,15 +46,24 @@ const out = (line = ''): void => {
 interface Options {
   sizes: number[];
   runs: number;
+  liveGraph: boolean;
+  liveGraphOnly: boolean;
+  liveGraphObjects: number;
+  paintTimeoutS: number;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { sizes: [1000, 2000, GOAL_NODES], runs: 3 };
+  const o: Options = { sizes: [1000, 2000, GOAL_NODES], runs: 3, liveGraph: true, liveGraphOnly: false, liveGraphObjects: 100_000, paintTimeoutS: 300 };
   for (const a of argv) {
-    const m = /^--([a-z-]+)=(.*)$/.exec(a);
-    if (m?.[1] === 'webview-sizes') o.sizes = m[2].split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
-    else if (m?.[1] === 'webview-runs') o.runs = Math.max(1, Math.floor(Number(m[2])) || 1);
-    else throw new Error(`unknown argument ${a} (options: --webview-sizes=1000,2000,5000 --webview-runs=3)`);
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
+    const num = () => Math.max(1, Math.floor(Number(m![2])) || 1);
+    if (m?.[1] === 'webview-sizes' && m[2]) o.sizes = m[2].split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+    else if (m?.[1] === 'webview-runs' && m[2]) o.runs = num();
+    else if (m?.[1] === 'no-live-graph' && m[2] === undefined) o.liveGraph = false;
+    else if (m?.[1] === 'live-graph-only' && m[2] === undefined) o.liveGraphOnly = true;
+    else if (m?.[1] === 'live-graph-objects' && m[2]) o.liveGraphObjects = Math.max(5_000, num());
+    else if (m?.[1] === 'live-graph-paint-timeout' && m[2]) o.paintTimeoutS = num();
+    else throw new Error(`unknown argument ${a} (options: --webview-sizes=1000,2000,5000 --webview-runs=3 --no-live-graph --live-graph-only --live-graph-objects=N --live-graph-paint-timeout=S)`);
   }
   return o;
 }
@@ -108,39 +121,6 @@ async function firstPaint(page: Page, graph: GraphData, renderer: GraphRenderer,
   }), { graph, renderer, revision });
 }
 
-/** One input event per frame for `duration` ms (a drag, or wheel steps in and out); frame times from rAF. */
-async function interact(page: Page, kind: 'pan' | 'zoom', duration: number): Promise<{ fps: number; p95: number }> {
-  return page.evaluate(({ kind, duration }) => new Promise<{ fps: number; p95: number }>((resolve) => {
-    const el = document.querySelector('.graph');
-    const r = el.getBoundingClientRect();
-    const cx = r.left + r.width / 2;
-    const cy = r.top + r.height / 2;
-    const times: number[] = [];
-    let i = 0;
-    if (kind === 'pan') el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, clientX: cx, clientY: cy, button: 0, view: window }));
-    const start = performance.now();
-    const frame = (t: number) => {
-      times.push(t);
-      i++;
-      if (kind === 'pan') {
-        const dx = Math.sin(i / 15) * 200;
-        const dy = Math.cos(i / 20) * 120;
-        window.dispatchEvent(new MouseEvent('mousemove', { bubbles: true, clientX: cx + dx, clientY: cy + dy, view: window }));
-      } else {
-        el.dispatchEvent(new WheelEvent('wheel', { bubbles: true, cancelable: true, clientX: cx, clientY: cy, deltaY: (Math.floor(i / 30) % 2 ? 1 : -1) * 40, deltaMode: 0 }));
-      }
-      if (t - start < duration) requestAnimationFrame(frame);
-      else {
-        if (kind === 'pan') window.dispatchEvent(new MouseEvent('mouseup', { bubbles: true, clientX: cx, clientY: cy, view: window }));
-        const deltas = times.slice(1).map((x, k) => x - times[k]).sort((a, b) => a - b);
-        const elapsed = times[times.length - 1] - times[0];
-        resolve({ fps: ((times.length - 1) * 1000) / elapsed, p95: deltas[Math.min(deltas.length - 1, Math.floor(deltas.length * 0.95))] });
-      }
-    };
-    requestAnimationFrame(frame);
-  }), { kind, duration });
-}
-
 async function measure(browser: Browser, bundleDir: string, graph: GraphData, renderer: GraphRenderer, runs: number): Promise<Row> {
   const paints: number[] = [];
   let last: Harness | undefined;
@@ -182,6 +162,10 @@ function table(rows: string[][], header: string[]): void {
 async function main(): Promise<number> {
   const opts = parseArgs(process.argv.slice(2));
   const bundleDir = path.join(__dirname, 'webview');
+  if (opts.liveGraphOnly) {
+    await liveGraph(opts, bundleDir);
+    return 0;
+  }
   out('== The graph webview (headless Chromium, the built bundle in the production page)');
   out(`   ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}); graphs: Deployments → ReplicaSets → 3 Pods, no fan-out collapsed`);
   out();
@@ -221,7 +205,23 @@ async function main(): Promise<number> {
     out(`  ${GOAL_NODES.toLocaleString('en-US')} nodes as shipped (${r.renderer}): first paint ${ms(r.firstPaint)} = ${(r.firstPaint / GOAL_FIRST_PAINT_MS).toFixed(2)}× the 1.5 s goal; `
       + `the slowest of panning and zooming ${worst.toFixed(0)} fps = ${(worst / GOAL_FPS).toFixed(2)}× the 30 fps goal`);
   }
+  if (opts.liveGraph) {
+    out();
+    await liveGraph(opts, bundleDir);
+  }
   return 0;
+}
+
+async function liveGraph(opts: Options, bundleDir: string): Promise<void> {
+  const browser = await Harness.launch(bundleDir);
+  try {
+    await liveGraphReport(browser, {
+      objects: opts.liveGraphObjects, seed: 20250601, runs: opts.runs, paintTimeoutS: opts.paintTimeoutS,
+      serverPath: path.join(__dirname, 'server.js'), bundleDir,
+    });
+  } finally {
+    await browser.close();
+  }
 }
 
 main().then((code) => { process.exitCode = code; }, (e: unknown) => {

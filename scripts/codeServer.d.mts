@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 export const CODE_SERVER_VERSION: string;
 export const REPO: string;
 export const DEFAULT_SETTINGS: Record<string, unknown>;
+export const UNTRUSTED_SETTINGS: Record<string, unknown>;
 
 export function defaultVsix(): string;
 export function codeServerInstallDir(): string;
@@ -35,6 +36,8 @@ export function startCodeServer(options?: {
   host?: string;
   port?: number;
   settings?: Record<string, unknown>;
+  /** Workspace trust on, the folder in Restricted Mode (default: trust disabled, everything trusted). */
+  workspaceTrust?: boolean;
   timeoutMs?: number;
 }): Promise<CodeServer>;
 

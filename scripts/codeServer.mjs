@@ -35,6 +35,15 @@ export const DEFAULT_SETTINGS = {
   'git.openRepositoryInParentFolders': 'never',
 };
 
+/**
+ * With `workspaceTrust: true`: workspace trust on, and the folder opens in Restricted Mode (a fresh profile trusts
+ * nothing) without the startup dialog asking; the Restricted Mode banner stays.
+ */
+export const UNTRUSTED_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+};
+
 /** The .vsix `npm run package` writes. */
 export function defaultVsix() {
   const { name, version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
@@ -122,6 +131,7 @@ async function waitForHttp(url, exited, timeoutMs) {
  * Starts code-server on `workspace` with a fresh profile in `dir` (default: a new temporary folder):
  * dir/user-data (settings.json from DEFAULT_SETTINGS + `settings`; code-server's logs in dir/user-data/logs),
  * dir/extensions (the .vsix installed there when `vsix` is given), dir/code-server.log (its output).
+ * Workspace trust is disabled (everything is trusted) unless `workspaceTrust` (see UNTRUSTED_SETTINGS).
  * Resolves once it answers HTTP.
  */
 export async function startCodeServer({
@@ -131,6 +141,7 @@ export async function startCodeServer({
   host = '127.0.0.1',
   port,
   settings = {},
+  workspaceTrust = false,
   timeoutMs = 60_000,
 } = {}) {
   const installDir = ensureCodeServer();
@@ -138,7 +149,8 @@ export async function startCodeServer({
   const extensionsDir = join(dir, 'extensions');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
-  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...settings }, null, 2));
+  const trustSettings = workspaceTrust ? UNTRUSTED_SETTINGS : {};
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...trustSettings, ...settings }, null, 2));
   if (vsix) installExtension({ vsix, extensionsDir, userDataDir, installDir });
 
   port ??= await freePort(host);
@@ -155,7 +167,7 @@ export async function startCodeServer({
     '--extensions-dir', extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--ignore-last-opened',
     resolve(workspace),
   ], {

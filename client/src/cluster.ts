@@ -12,12 +12,14 @@ import * as vscode from 'vscode';
 import { ClusterConnectRequest, ClusterContextsRequest, ClusterDisconnectRequest, type ClusterContext, type ClusterStatus } from '../../server/src/protocol';
 import type { LazyLanguageClient } from './lazyClient';
 import {
-  CLUSTER_SECTION, connectParams, effectiveContext, readClusterSettings, RECONNECT_SETTINGS, resolveKubeconfigPath, type ClusterSettings,
+  CLUSTER_SECTION, connectionChange, connectParams, effectiveContext, forgetsPickedContext, readClusterSettingsTrusted, resolveKubeconfigPath,
+  type ClusterSettings, type ConnectTarget, type SettingsSeen,
 } from './logic/clusterSettings';
 import {
   applyStatus, CLUSTER_OFF, clusterActionItems, connected, connectFailure, connecting, connectProgress, contextName, contextPickItems,
   degradedMessage, failed, isClusterActive, type ClusterState, type ConnectFailure,
 } from './logic/clusterState';
+import { RESTRICTED_MODE_NOTE } from './logic/workspaceTrust';
 
 /** Context key: a connection is wanted (connecting or connected); Disconnect shows only then. */
 export const CLUSTER_CONNECTED_KEY = 'kubeGcLens.clusterConnected';
@@ -49,6 +51,10 @@ export class ClusterConnection implements vscode.Disposable {
   private reconnectWhenRunning = false;
   /** The last connect failed because the workspace is untrusted: connect again when trust is granted. */
   private retryOnTrust = false;
+  /** What the wanted connection (connecting or connected) was opened on. */
+  private opened: ConnectTarget | undefined;
+  /** The settings as of the last configuration change (or the start), and the trust they were read with. */
+  private seen: SettingsSeen;
   private contextKey: boolean | undefined;
   private readonly emitter = new vscode.EventEmitter<ClusterState>();
   /** The state changed (phase, or a new status from the server). */
@@ -56,6 +62,7 @@ export class ClusterConnection implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[];
 
   constructor(private readonly lsp: LazyLanguageClient, private readonly workspaceState: vscode.Memento) {
+    this.seen = { settings: this.settings(), trusted: vscode.workspace.isTrusted };
     this.disposables = [
       this.emitter,
       lsp.onClusterStatus((status) => this.set(applyStatus(this.current, status))),
@@ -71,9 +78,20 @@ export class ClusterConnection implements vscode.Disposable {
     return this.current;
   }
 
+  /**
+   * The kubeGcLens.cluster settings in force. In Restricted Mode (an untrusted workspace) the connection settings are
+   * the user's own: VS Code hides a workspace's value of a restricted setting (package.json, restrictedConfigurations),
+   * and readClusterSettingsTrusted() reads only the user's through inspect(): VS Code 1.99 still serves the
+   * workspace's once its settings hold an object such as `"kubeGcLens.cluster": {"kubeconfig": …}`.
+   */
   settings(): ClusterSettings {
     const config = vscode.workspace.getConfiguration(CLUSTER_SECTION);
-    return readClusterSettings((key) => config.get(key));
+    return readClusterSettingsTrusted((key) => config.get(key), (key) => config.inspect(key), vscode.workspace.isTrusted);
+  }
+
+  /** In Restricted Mode: only the user's cluster settings apply, and kubeconfig commands do not run. */
+  get restricted(): boolean {
+    return !vscode.workspace.isTrusted;
   }
 
   /** Connects (or reconnects) to the effective context, or to `options.context`. */
@@ -81,18 +99,22 @@ export class ClusterConnection implements vscode.Disposable {
     const settings = this.settings();
     const kubeconfig = this.kubeconfig(settings);
     let context = options.context ?? effectiveContext(settings, this.selected()).context;
+    let target = context;
     if (context === undefined && options.interactive) {
       const chosen = await this.askWhenSeveral(kubeconfig);
       if (chosen === null) return;
       context = chosen;
+      // A picked context is remembered, so the settings now name it; a kubeconfig's only context is not.
+      target = effectiveContext(settings, this.selected()).context;
     }
-    await this.open(context, kubeconfig, settings, options.interactive);
+    await this.open(context, kubeconfig, settings, options.interactive, target);
   }
 
   async disconnect(): Promise<void> {
     this.attempt++;
     this.retryOnTrust = false;
     this.reconnectWhenRunning = false;
+    this.opened = undefined;
     this.set(CLUSTER_OFF);
     // Never starts the server just to disconnect it.
     if (this.lsp.started) await this.lsp.request0(ClusterDisconnectRequest);
@@ -114,7 +136,7 @@ export class ClusterConnection implements vscode.Disposable {
   async showActions(): Promise<void> {
     const next = effectiveContext(this.settings(), this.selected()).context;
     const picked = await vscode.window.showQuickPick(clusterActionItems(this.current, next), {
-      title: 'Kube GC Lens: Cluster',
+      title: this.restricted ? 'Kube GC Lens: Cluster (Restricted Mode: your settings only, no kubeconfig commands)' : 'Kube GC Lens: Cluster',
       placeHolder: this.describe(),
     });
     switch (picked?.action) {
@@ -134,10 +156,14 @@ export class ClusterConnection implements vscode.Disposable {
 
   // -------------------------------------------------------------------------------------------------------------
 
-  private async open(context: string | undefined, kubeconfig: string | undefined, settings: ClusterSettings, interactive: boolean): Promise<void> {
+  /** `targetContext`: the context the settings (and the pick) name for it, which a settings change is compared with. */
+  private async open(
+    context: string | undefined, kubeconfig: string | undefined, settings: ClusterSettings, interactive: boolean, targetContext = context,
+  ): Promise<void> {
     const attempt = ++this.attempt;
     this.retryOnTrust = false;
     this.reconnectWhenRunning = false;
+    this.opened = { context: targetContext, kubeconfig, namespaces: settings.namespaces };
     this.set(connecting(context));
     const params = connectParams(settings, { context, kubeconfig }, vscode.workspace.isTrusted);
     let status: ClusterStatus;
@@ -200,7 +226,7 @@ export class ClusterConnection implements vscode.Disposable {
   }
 
   private async reportFailure(failure: ConnectFailure, interactive: boolean): Promise<void> {
-    const actions = [...(failure.untrusted ? [TRUST] : []), SELECT, SETTINGS];
+    const actions = [...(failure.offerTrust ? [TRUST] : []), SELECT, SETTINGS];
     const choice = interactive
       ? await vscode.window.showErrorMessage(`Kube GC Lens: cannot connect to the cluster: ${failure.message}`, ...actions)
       : await vscode.window.showWarningMessage(`Kube GC Lens: could not connect to the cluster automatically: ${failure.message}`, ...actions);
@@ -232,7 +258,9 @@ export class ClusterConnection implements vscode.Disposable {
     if (result.contexts.length) return result.contexts;
     if (!report) return [];
     const why = result.error ?? 'the kubeconfig has no contexts';
-    const choice = await vscode.window.showErrorMessage(`Kube GC Lens: no cluster context to choose from: ${why}`, SETTINGS);
+    const note = this.restricted ? ` (${RESTRICTED_MODE_NOTE})` : '';
+    const choice = await vscode.window.showErrorMessage(`Kube GC Lens: no cluster context to choose from: ${why}${note}`, ...(this.restricted ? [TRUST] : []), SETTINGS);
+    if (choice === TRUST) await vscode.commands.executeCommand('workbench.trust.manage');
     if (choice === SETTINGS) await vscode.commands.executeCommand('workbench.action.openSettings', CLUSTER_SECTION);
     return undefined;
   }
@@ -283,14 +311,28 @@ export class ClusterConnection implements vscode.Disposable {
     void vscode.commands.executeCommand('setContext', CLUSTER_CONNECTED_KEY, active);
   }
 
+  /**
+   * Any configuration change: VS Code also sends one when trust is granted, just after onDidGrantWorkspaceTrust,
+   * with the workspace's restricted settings now in it. The decisions compare the settings in force (as trust
+   * allows) with the last ones seen, so a change of a hidden workspace value does nothing in Restricted Mode.
+   */
   private onConfiguration(e: vscode.ConfigurationChangeEvent): void {
+    const before = this.seen;
+    const after: SettingsSeen = { settings: this.settings(), trusted: vscode.workspace.isTrusted };
+    this.seen = after;
+    if (!e.affectsConfiguration(CLUSTER_SECTION)) return;
     // The newest explicit choice wins: a new context setting replaces the one picked earlier.
-    if (e.affectsConfiguration(`${CLUSTER_SECTION}.context`)) void this.remember(undefined);
-    if (isClusterActive(this.current)) {
-      if (RECONNECT_SETTINGS.some((key) => e.affectsConfiguration(key))) void this.connect({ interactive: false });
-    } else if (e.affectsConfiguration(`${CLUSTER_SECTION}.autoConnect`) && this.lsp.started && this.settings().autoConnect) {
-      void this.connect({ interactive: false });
-    }
+    if (forgetsPickedContext(before, after)) void this.remember(undefined);
+    this.applySettings(before.settings, after.settings);
+  }
+
+  /** Reconnects when the connection would now be opened on another target, or connects when autoConnect turned on. */
+  private applySettings(before: ClusterSettings, after: ClusterSettings): void {
+    const wanted: ConnectTarget = {
+      context: effectiveContext(after, this.selected()).context, kubeconfig: this.kubeconfig(after), namespaces: after.namespaces,
+    };
+    const change = connectionChange({ active: isClusterActive(this.current), opened: this.opened, wanted, before, after, serverStarted: this.lsp.started });
+    if (change !== 'none') void this.connect({ interactive: false });
   }
 
   private onServerRunning(): void {
@@ -306,7 +348,17 @@ export class ClusterConnection implements vscode.Disposable {
     this.reconnectWhenRunning = true;
   }
 
+  /**
+   * Trust granted: as in a workspace trusted from the start, without a reload. Exec plugins may run now (a connect
+   * refused for that is made again), and the workspace's own connection settings apply; VS Code 1.99 delivers those
+   * in a configuration change just after this event (onConfiguration takes it from there), an older or other host
+   * may have them ready now. `seen` is left to onConfiguration, so that their appearing is not taken for a new choice.
+   */
   private onTrustGranted(): void {
-    if (this.retryOnTrust) void this.connect({ interactive: true });
+    if (this.retryOnTrust) {
+      void this.connect({ interactive: true });
+      return;
+    }
+    this.applySettings(this.seen.settings, this.settings());
   }
 }

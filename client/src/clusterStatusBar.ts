@@ -16,7 +16,11 @@ export class ClusterStatusBar implements vscode.Disposable {
   constructor(private readonly cluster: ClusterConnection) {
     this.item.name = 'Kube GC Lens: Cluster';
     this.item.command = CLUSTER_ACTIONS_COMMAND;
-    this.subscription = cluster.onDidChange(() => this.update());
+    this.subscription = vscode.Disposable.from(
+      cluster.onDidChange(() => this.update()),
+      // The tooltip says when Restricted Mode applies.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.update()),
+    );
     this.update();
   }
 
@@ -31,7 +35,7 @@ export class ClusterStatusBar implements vscode.Disposable {
   }
 
   private update(): void {
-    const model = clusterStatusBarModel(this.cluster.state, this.activeIsKubernetes);
+    const model = clusterStatusBarModel(this.cluster.state, this.activeIsKubernetes, this.cluster.restricted);
     if (!model.visible) {
       this.item.hide();
       return;

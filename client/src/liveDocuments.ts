@@ -1,13 +1,13 @@
 // Live objects as read-only documents (`kube-gc-lens-live:` URIs, server/src/protocol.ts): the text comes from the
 // server (kubeGcLens/cluster/document) and is re-read when the live graph changes (the cluster status's `version`),
 // so an open live document follows the watch. A content provider's documents are read-only in VS Code.
-// "Open Live Object…" picks one from the live graph.
+// "Open Live Object…" picks one from the live graph, searched on the server as the user types (liveObjectPicker.ts).
 
 import * as vscode from 'vscode';
-import { ClusterDocumentRequest, ClusterObjectsRequest, LIVE_SCHEME, liveObjectUri } from '../../server/src/protocol';
+import { ClusterDocumentRequest, LIVE_SCHEME, liveObjectUri } from '../../server/src/protocol';
 import type { ClusterConnection } from './cluster';
 import type { LazyLanguageClient } from './lazyClient';
-import { objectPickItems } from './logic/pickItems';
+import { pickLiveObject } from './liveObjectPicker';
 
 export class LiveDocumentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
@@ -39,7 +39,7 @@ export class LiveDocumentProvider implements vscode.TextDocumentContentProvider,
   }
 }
 
-/** Kubernetes GC: Open Live Object…: every live object, by namespace and kind; opens its read-only document. */
+/** Kubernetes GC: Open Live Object…: any live object (searched by kind, namespace and name); opens its read-only document. */
 export async function openLiveObject(lsp: LazyLanguageClient, cluster: ClusterConnection): Promise<void> {
   const context = cluster.state.phase === 'connected' ? cluster.state.status?.context : undefined;
   if (!context) {
@@ -48,17 +48,11 @@ export async function openLiveObject(lsp: LazyLanguageClient, cluster: ClusterCo
     if (answer === connect) await vscode.commands.executeCommand('kubeGcLens.cluster.connect');
     return;
   }
-  const objects = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: 'Kube GC Lens: listing live objects' },
-    () => lsp.request(ClusterObjectsRequest, {}),
-  );
-  const byUid = new Map(objects.map((o) => [o.uid, o]));
-  const picked = await vscode.window.showQuickPick(objectPickItems(objects), {
+  const o = await pickLiveObject(lsp, {
     title: `Open Live Object (${context})`,
-    placeHolder: 'Which live object? (type a kind, namespace or name)',
-    matchOnDescription: true,
+    placeholder: () => 'Which live object? (type a kind, namespace or name: pod shop/web)',
+    emptyMessage: `Kube GC Lens: the live cluster ${context} has no objects in scope.`,
   });
-  const o = picked && byUid.get(picked.uid);
   if (!o) return;
   const uri = vscode.Uri.parse(o.location?.uri ?? liveObjectUri(o, context), true);
   const doc = await vscode.workspace.openTextDocument(uri);

@@ -129,11 +129,14 @@ describe('messages', () => {
   it('an exec plugin refused in an untrusted workspace says so', () => {
     const refused = 'context "gke" authenticates by running a command (exec plugin gke-gcloud-auth-plugin); commands from a kubeconfig run only in a trusted workspace';
     expect(connectFailure(refused, false)).toEqual({
-      message: `${refused}. This workspace is not trusted: trust it to let the kubeconfig's command run, then connect again.`,
+      message: `${refused}. This workspace is in Restricted Mode (not trusted), where kubeconfig commands do not run: trust it and Kube GC Lens connects again.`,
       untrusted: true,
+      offerTrust: true,
     });
     expect(connectFailure(refused, true).untrusted).toBe(false);
-    expect(connectFailure('context "nope" is not in the kubeconfig', false)).toEqual({ message: 'context "nope" is not in the kubeconfig', untrusted: false });
+    // Any other failure only gets the Restricted Mode note (test/client/workspaceTrust.test.ts); trusted, nothing.
+    expect(connectFailure('context "nope" is not in the kubeconfig', false)).toMatchObject({ untrusted: false, offerTrust: true });
+    expect(connectFailure('context "nope" is not in the kubeconfig', true)).toEqual({ message: 'context "nope" is not in the kubeconfig', untrusted: false, offerTrust: false });
   });
 });
 

@@ -39,11 +39,6 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
   });
 }
 
-const writes = () => {
-  const c = server.countByVerb();
-  return (c.create ?? 0) + (c.update ?? 0) + (c.patch ?? 0) + (c.delete ?? 0) + (c.deletecollection ?? 0);
-};
-
 describe('kubectl-gc on a live cluster', () => {
   it('simulate deploy/web in the context namespace: the JSON contract, from the live graph', async () => {
     const r = await cli(['simulate', 'deploy/web', '-o', 'json']);
@@ -57,7 +52,7 @@ describe('kubectl-gc on a live cluster', () => {
     const lists = server.requests.filter((q) => q.verb === 'list');
     expect(lists.find((q) => q.resource === 'deployments')?.accept).not.toMatch(/PartialObjectMetadata/);
     expect(lists.find((q) => q.resource === 'replicasets')?.accept).toMatch(/PartialObjectMetadata/);
-    expect(writes()).toBe(0);
+    expect(server.writes()).toBe(0);
   });
 
   it('stuck -o json lists the held Pod with its since and why-chain', async () => {
@@ -133,7 +128,7 @@ describe('kubectl-gc on a live cluster: Pods read in full where claims are, Name
     expect(claim.blockedBy[0]).toMatchObject({ finalizer: 'kubernetes.io/pvc-protection', message: 'still mounted by Pod data/db-0' });
     const full = server.requests.filter((q) => q.verb === 'list' && q.resource === 'pods' && !/PartialObjectMetadata/.test(q.accept));
     expect(full.map((q) => q.namespace)).toEqual(['data']);
-    expect(writes()).toBe(0);
+    expect(server.writes()).toBe(0);
   });
 
   it('stuck: the claim held by a running Pod, and the Namespace with its status conditions in the why-chain', async () => {

@@ -74,11 +74,6 @@ async function until(what: string, cond: () => boolean, ms = 5000): Promise<void
   }
 }
 
-const writes = () => {
-  const c = server.countByVerb();
-  return (c.create ?? 0) + (c.update ?? 0) + (c.patch ?? 0) + (c.delete ?? 0) + (c.deletecollection ?? 0);
-};
-
 describe('LiveCluster against the API test server', () => {
   it('lists every deletable resource metadata-only and holds exactly the server\'s graph', async () => {
     seedShop(server);
@@ -95,7 +90,7 @@ describe('LiveCluster against the API test server', () => {
     expect(lists.some((r) => r.resource === 'events')).toBe(false); // the GC ignores events
     expect(live.inventory.objects.get('p-web-1')?.facts.specUnread).toBe(true);
     expect(live.inventory.objects.get('ns-shop')?.facts.namespaceFinalizers).toEqual(['kubernetes']);
-    expect(writes()).toBe(0);
+    expect(server.writes()).toBe(0);
   });
 
   it('follows watch events: added, modified, deleted', async () => {
@@ -109,7 +104,7 @@ describe('LiveCluster against the API test server', () => {
     server.remove({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'late' });
     await until('the ConfigMap gone', () => !live.inventory.objects.has('cm-late'));
     expect(liveGraph(live)).toEqual(serverGraph());
-    expect(writes()).toBe(0);
+    expect(server.writes()).toBe(0);
   });
 
   it('after dropped watches it reconnects and loses nothing', async () => {
@@ -217,7 +212,7 @@ describe('LiveCluster against the API test server', () => {
     await until('the Gadget', () => live.inventory.objects.has('g-1'), 8000);
     server.remove({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'gadgets.example.com' });
     await until('the Gadget gone with its CRD', () => !live.inventory.objects.has('g-1'), 8000);
-    expect(writes()).toBe(0);
+    expect(server.writes()).toBe(0);
   });
 
   it('simulating a namespace deletion on the live graph', async () => {
@@ -227,7 +222,7 @@ describe('LiveCluster against the API test server', () => {
     const r = simulate(live.inventory, [{ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop', propagationPolicy: null }], { controllers: 'builtin' });
     expect(r.deleted.map((d) => d.uid)).toEqual(expect.arrayContaining(['d-web', 'rs-web', 'p-web-1', 'cm-settings', 'ns-shop']));
     expect(r.stuck).toEqual([]);
-    expect(writes()).toBe(0);
+    expect(server.writes()).toBe(0);
     expect(Object.keys(server.countByVerb()).sort()).toEqual(expect.arrayContaining(['list']));
   });
 
@@ -248,7 +243,7 @@ describe('LiveCluster against the API test server', () => {
     server.update(terminatingNs('legacy', 'ns-legacy', healed));
     await until('the healed conditions', () => item()?.namespaceConditions?.length === 2);
     expect(item()!.namespaceConditions!.map((c) => c.type)).toEqual(['NamespaceContentRemaining', 'NamespaceFinalizersRemaining']);
-    expect(writes()).toBe(0);
+    expect(server.writes()).toBe(0);
   });
 
   it('Pods read in full on demand: pvc-protection sees who mounts a claim; a later metadata-only event keeps only what cannot change', async () => {
@@ -290,7 +285,7 @@ describe('LiveCluster against the API test server', () => {
     await until('the new db-0', () => live.inventory.objects.has('p-db-0-new') && !live.inventory.objects.has('p-db-0'));
     expect(live.inventory.objects.get('p-db-0-new')?.facts).toEqual({ specUnread: true });
     expect(liveGraph(live)).toEqual(serverGraph());
-    expect(writes()).toBe(0);
+    expect(server.writes()).toBe(0);
   });
 
   it('Pods that may not be read in full: an incomplete-preview sentence, and the rest still read', async () => {
@@ -384,7 +379,7 @@ describe('LiveCluster against the API test server', () => {
     expect(Number(podWatch.query.resourceVersion)).toBeLessThan(Number(server.resourceVersion()));
     expect(podList.query.continue).toBeUndefined();
     expect(liveGraph(live)).toEqual(serverGraph());
-    expect(writes()).toBe(0);
+    expect(server.writes()).toBe(0);
   });
 
   describe('workloads: listed metadata-only, their images read when a custom finalizer must be attributed', () => {
@@ -448,7 +443,7 @@ describe('LiveCluster against the API test server', () => {
       expect(assumed(live.inventory)[0]).toMatch(/removed by Deployment shop\/widgets-web/);
       expect(assumed(live.inventory)).toEqual(assumed((await reference()).inventory));
       expect(liveGraph(live)).toEqual(serverGraph());
-      expect(writes()).toBe(0);
+      expect(server.writes()).toBe(0);
     });
 
     it('nothing terminating: no workload is read in full until a simulation asks (readPodSpecs), then the same guess as full objects', async () => {
@@ -468,7 +463,7 @@ describe('LiveCluster against the API test server', () => {
       const before = server.requests.length;
       await live.readPodSpecs([]);
       expect(server.requests.slice(before).filter((r) => r.verb === 'list')).toEqual([]);
-      expect(writes()).toBe(0);
+      expect(server.writes()).toBe(0);
     });
 
     it('workloads that may not be read in full: an incomplete-preview sentence, and the guess made without their images', async () => {

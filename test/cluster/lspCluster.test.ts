@@ -39,11 +39,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const writes = () => {
-  const c = server.countByVerb();
-  return (c.create ?? 0) + (c.update ?? 0) + (c.patch ?? 0) + (c.delete ?? 0) + (c.deletecollection ?? 0);
-};
-
 describe('the language server on a live cluster', () => {
   it('lists the kubeconfig contexts', async () => {
     const r = await lsp.connection.sendRequest(ClusterContextsRequest, { kubeconfig });
@@ -93,7 +88,7 @@ describe('the language server on a live cluster', () => {
     await lsp.connection.sendRequest(ClusterDisconnectRequest);
     await lsp.until(() => statuses[statuses.length - 1] === null, 'the null status');
     await expect(lsp.connection.sendRequest(ClusterStuckRequest, {})).rejects.toThrow(/not connected to a cluster/);
-    expect(writes()).toBe(0);
+    expect(server.writes()).toBe(0);
   });
 
   it('a kubeconfig that cannot be used is a clear error', async () => {

@@ -50,10 +50,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const writes = () => {
-  const c = server.countByVerb();
-  return (c.create ?? 0) + (c.update ?? 0) + (c.patch ?? 0) + (c.delete ?? 0) + (c.deletecollection ?? 0);
-};
 const podReads = () => server.requests.filter((r) => r.verb === 'list' && r.resource === 'pods' && r.namespace !== undefined);
 
 describe('Simulate Delete on the live graph reads the Pods it needs in full', () => {
@@ -97,6 +93,6 @@ describe('the live stuck list and a terminating Namespace', () => {
     expect(legacy!.namespaceConditions).toEqual(STUCK_NAMESPACE_CONDITIONS.filter((c) => c.status === 'True'));
     const content = legacy!.blockedBy.find((b) => b.type === 'namespace-content')!;
     expect(content.blockedBy?.map((b) => b.object?.uid)).toEqual(['p-legacy-held']);
-    expect(writes()).toBe(0);
+    expect(server.writes()).toBe(0);
   });
 });

@@ -43,11 +43,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const writes = () => {
-  const c = server.countByVerb();
-  return (c.create ?? 0) + (c.update ?? 0) + (c.patch ?? 0) + (c.delete ?? 0) + (c.deletecollection ?? 0);
-};
-
 describe('custom finalizers on a live cluster with metadata-only Deployments', () => {
   it('the stuck list: the terminating ConfigMap is not stuck, since its finalizer\'s guessed controller (by image) is running', async () => {
     // Connecting read the Deployments in full once (a terminating object carries a custom finalizer).
@@ -63,6 +58,6 @@ describe('custom finalizers on a live cluster with metadata-only Deployments', (
     expect(report!.result.deleted.map((d) => d.uid)).toContain('cm-other');
     expect(report!.result.notes).toContainEqual(expect.stringMatching(/^Assumed: widgets\.example\.com\/cleanup is removed by Deployment platform\/ops-manager \(guessed from the words "example", "widgets"/));
     expect(report!.result.notes.filter((n) => n.startsWith('this preview is incomplete'))).toEqual([]);
-    expect(writes()).toBe(0);
+    expect(server.writes()).toBe(0);
   });
 });

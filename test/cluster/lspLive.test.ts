@@ -92,11 +92,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const writes = () => {
-  const c = server.countByVerb();
-  return (c.create ?? 0) + (c.update ?? 0) + (c.patch ?? 0) + (c.delete ?? 0) + (c.deletecollection ?? 0);
-};
-
 describe('workspace manifests against the live cluster', () => {
   it('has no live findings before connecting', async () => {
     expect((await lsp.connection.sendRequest(ObjectsRequest, {})).length).toBe(3);
@@ -190,6 +185,6 @@ describe('live documents', () => {
     await lsp.connection.sendRequest(ClusterDisconnectRequest);
     await lsp.diagnosticsFor(uri, (d) => d.length === 0);
     await lsp.diagnosticsFor(fileUri(SETTINGS), (d) => !d.some((x) => String(x.code).startsWith('live-')));
-    expect(writes()).toBe(0);
+    expect(server.writes()).toBe(0);
   });
 });

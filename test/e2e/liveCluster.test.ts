@@ -2,7 +2,8 @@
 // (test/kubeApiServer) reached through a kubeconfig named in the user settings. As a user: connect from the command
 // palette and read the cluster status bar item, see a workspace manifest checked against the live graph in the
 // Problems panel, find the live stuck objects in the Stuck Objects view and open one (its read-only live
-// document, with its lens), and simulate deleting a live namespace. Screenshots in test-output/e2e/live-*.png.
+// document, with its lens), simulate deleting a live namespace, and find a live object among hundreds by typing (the
+// server searches: Open Live Object…). Screenshots in test-output/e2e/live-*.png.
 // The cluster gets nothing but GET requests.
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,13 +11,15 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
-import { ns, pod, replicaSet, seedShop } from '../cluster/clusterFixtures';
+import { configMap, ns, pod, replicaSet, seedShop } from '../cluster/clusterFixtures';
 import { step as story, Workbench } from './workbench';
 
 const CHECKOUT = 'checkout-export.yaml';
 /** The live Deployment storefront/checkout: a later incarnation than the one examples/ exported. */
 const LIVE_CHECKOUT_UID = 'c0ffee00-1111-4222-8333-444455556666';
 const SLOW = { timeout: 30_000, interval: 200 };
+/** ConfigMaps in namespace bulk: the live pickers then show 200 of them and search the rest on the server. */
+const BULK = 300;
 
 let wb: Workbench;
 let api: KubeApiServer;
@@ -40,6 +43,8 @@ describe('Kube GC Lens in code-server, on a live cluster', () => {
       metadata: { name: 'checkout', namespace: 'storefront', uid: LIVE_CHECKOUT_UID, creationTimestamp: '2026-11-01T00:00:00Z' },
       spec: { replicas: 1, selector: { matchLabels: { app: 'checkout' } }, template: { metadata: { labels: { app: 'checkout' } }, spec: { containers: [{ name: 'checkout', image: 'example/checkout:2' }] } } },
     });
+    // Enough objects that the live pickers search on the server (more than the 200 they show).
+    for (let i = 0; i < BULK; i++) api.add(configMap('bulk', `cfg-${i}`, `cm-bulk-${i}`));
     wb = await Workbench.start(inject('vsix'), { name: 'code-server-live', settings: { 'kubeGcLens.cluster.kubeconfig': kubeconfig } });
   }, 120_000);
 
@@ -102,5 +107,20 @@ describe('Kube GC Lens in code-server, on a live cluster', () => {
     await wb.screenshot('live-04-simulate');
     const writes = api.countByVerb();
     expect((writes.create ?? 0) + (writes.update ?? 0) + (writes.patch ?? 0) + (writes.delete ?? 0)).toBe(0);
+  });
+
+  step('Open Live Object… among hundreds of objects: the title says how many, the server finds words in any order', 'live-05-open', async () => {
+    await wb.runCommand('Kubernetes GC: Open Live Object');
+    await wb.quickInput.locator('.quick-input-title', { hasText: /^Open Live Object \(kube-api-test\) · 200 of \d{3} objects: type to narrow$/ }).waitFor(SLOW);
+    await wb.screenshot('live-05-open-first-page');
+    // Not in the first 200 (namespace bulk sorts before shop), and VS Code's own filter would not match these words
+    // in this order: only the server's answer (alwaysShow items) can show it.
+    await wb.quickInputBox.fill('web-1 pod');
+    await wb.focusedQuickInputRow(/^Pod shop\/web-1/).waitFor(SLOW);
+    await wb.quickInput.locator('.quick-input-title', { hasText: /^Open Live Object \(kube-api-test\)$/ }).waitFor(SLOW);
+    await wb.screenshot('live-05-open');
+    await wb.page.keyboard.press('Enter');
+    await wb.page.locator('.editor-group-container.active .tab.active', { hasText: 'web-1.yaml' }).waitFor(SLOW);
+    await wb.viewLine('uid: p-web-1').waitFor(SLOW);
   });
 });

@@ -3,7 +3,7 @@
 // the command palette, quick picks, the mouse. Every wait is on a condition (a locator, expect.poll); none sleeps.
 // Screenshots and code-server's profile (with VS Code's logs) go to test-output/e2e/.
 
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
@@ -57,18 +57,25 @@ export class Workbench {
   }
 
   /**
-   * Copies examples/ to a temporary folder, starts code-server on it with `vsix` installed and these user
-   * `settings`, opens Chromium. `name` keeps each test file's code-server profile apart (test-output/e2e/<name>/);
-   * screenshots of every file share test-output/e2e/ (globalSetup empties it once per run).
+   * Copies examples/ to a temporary folder (plus `files`: path relative to it → content), starts code-server on it
+   * with `vsix` installed and these user `settings`, opens Chromium. `name` keeps each test file's code-server
+   * profile apart (test-output/e2e/<name>/); screenshots of every file share test-output/e2e/ (globalSetup empties it
+   * once per run). `workspaceTrust`: workspace trust is on and the folder opens in Restricted Mode (no dialog).
    */
-  static async start(vsix: string, options: { name?: string; settings?: Record<string, unknown> } = {}): Promise<Workbench> {
+  static async start(vsix: string, options: {
+    name?: string; settings?: Record<string, unknown>; files?: Record<string, string>; workspaceTrust?: boolean;
+  } = {}): Promise<Workbench> {
     mkdirSync(OUTPUT_DIR, { recursive: true });
     const workspace = path.join(mkdtempSync(path.join(tmpdir(), 'kube-gc-lens-e2e-')), 'examples');
     cpSync(path.join(ROOT, 'examples'), workspace, { recursive: true });
+    for (const [file, text] of Object.entries(options.files ?? {})) {
+      mkdirSync(path.dirname(path.join(workspace, file)), { recursive: true });
+      writeFileSync(path.join(workspace, file), text);
+    }
     const dir = path.join(OUTPUT_DIR, options.name ?? 'code-server');
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    const server = await startCodeServer({ workspace, vsix, dir, settings: options.settings ?? {} });
+    const server = await startCodeServer({ workspace, vsix, dir, settings: options.settings ?? {}, workspaceTrust: options.workspaceTrust ?? false });
     let browser: Browser | undefined;
     try {
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

@@ -746,6 +746,7 @@ describe('requests', () => {
     await call(s, '/api/v1/namespaces/a/pods/p1', { method: 'DELETE' });
     await call(s, '/api/v1/namespaces/a/pods', { method: 'DELETE' });
     expect(s.countByVerb()).toEqual({ discovery: 2, list: 1, get: 1, create: 1, update: 1, patch: 1, delete: 1, deletecollection: 1 });
+    expect(s.writes()).toBe(5);
     expect(s.requests.filter((r) => !['discovery', 'list', 'get'].includes(r.verb)).map((r) => r.status)).toEqual([405, 405, 405, 405, 405]);
     expect(s.objects()).toHaveLength(1);
     expect(s.requests[2]).toEqual({

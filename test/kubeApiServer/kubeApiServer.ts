@@ -115,6 +115,8 @@ export interface KubeApiServer {
   managedFieldsOptOut: boolean;
   readonly requests: RequestRecord[];
   countByVerb(): Record<string, number>;
+  /** requests with a write verb (create, update, patch, delete, deletecollection): the product must send none */
+  writes(): number;
   /** response body bytes since the last resetLog(), open watches included */
   bytesSent(): number;
   resetLog(): void;
@@ -608,6 +610,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       for (const r of requests) counts[r.verb] = (counts[r.verb] ?? 0) + 1;
       return counts;
     },
+    writes: () => requests.filter((r) => WRITE_VERBS.has(r.verb)).length,
     bytesSent: () => bytes,
     resetLog: () => {
       requests.length = 0;

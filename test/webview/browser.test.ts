@@ -327,6 +327,42 @@ describe('the graph webview in Chromium', () => {
     expect(await nodeClass(x, 'pod-3')).toContain('selected');
   });
 
+  it('a live graph\'s scope: the toolbar says it, a cut graph says so, Scope… asks the host, details count what is not loaded', async () => {
+    const cluster = { kind: 'cluster' as const, context: 'kind-dev' };
+    const hostile = '<img src=x onerror=alert(9)>';
+    const graph = fanOut(30);
+    graph.nodes[0] = { ...graph.nodes[0], omitted: { owners: 1, dependents: 469 } };
+    graph.truncated = { shown: 31, total: 500 };
+    h = await Harness.open(browser);
+    const x = h;
+    await x.showGraph({ type: 'graph', source: cluster, graph, revision: 1, scope: { kind: 'namespace', namespace: hostile } });
+    expect(await x.page.locator('.toolbar .source').innerText()).toBe(`Live cluster kind-dev · namespace ${hostile}`);
+    expect(await x.page.locator('.scope-bar').innerText()).toContain(`Showing 31 of the 500 objects in this scope (namespace ${hostile}): owners before their dependents; the rest are not loaded.`);
+    expect(await x.page.evaluate(() => document.getElementsByTagName('img').length)).toBe(0);
+    await x.clickWhenStill('g.node[data-id="rs"]');
+    await x.settle();
+    const details = (await x.page.locator('.details').textContent())!;
+    expect(details).toContain('Owners (1)');
+    expect(details).toContain('1 more owner not loaded (outside this scope, or past its limit)');
+    expect(details).toContain('Dependents (499)');
+    expect(details).toContain('469 more dependents not loaded');
+    await x.screenshot('17-scoped-live-graph');
+    await x.clearPosted();
+    await x.page.locator('.toolbar button', { hasText: 'Scope…' }).click();
+    expect(await x.waitForPosted((m) => m.type === 'pickScope')).toEqual({ type: 'pickScope' });
+    await x.page.locator('.scope-bar button').click();
+    expect((await x.posted()).filter((m) => m.type === 'pickScope')).toHaveLength(2);
+    expect(await x.state()).toMatchObject({ source: cluster, scope: { kind: 'namespace', namespace: hostile }, selected: 'rs' });
+    // Another scope is another graph: the selection goes, the bar too when nothing was cut.
+    await x.showGraph({ type: 'graph', source: cluster, graph: fanOut(3), revision: 2, scope: { kind: 'namespace', namespace: '' } });
+    expect(await x.page.locator('.toolbar .source').innerText()).toBe('Live cluster kind-dev · cluster-scoped objects');
+    expect(await x.page.locator('.scope-bar').isHidden()).toBe(true);
+    expect(await x.state()).not.toHaveProperty('selected');
+    // The workspace has no scope: no Scope… button.
+    await x.showGraph({ type: 'graph', source: workspace, graph: fanOut(3), revision: 3 });
+    expect(await x.page.locator('.toolbar button', { hasText: 'Scope…' }).isHidden()).toBe(true);
+  });
+
   it('keeps the positions of nodes that stay when the graph changes', async () => {
     const x = await open(deploymentTree());
     const before = await Promise.all(['d1', 'rs1', 'p1', 'p2', 'p3', 'cm1'].map((id) => nodeTransform(x, id)));

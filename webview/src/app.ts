@@ -12,6 +12,7 @@ import { nearestTo, neighbour, type Direction } from './model/navigation';
 import { affectedUids, playbackFrame, type PlaybackFrame } from './model/playback';
 import type { GraphExportFormat, HostToWebviewMessage, PolicyChoice, WebviewToHostMessage } from './model/protocolTypes';
 import type { Scene } from './model/scene';
+import { sameScope, truncationText } from './model/scope';
 import { initialModel, reduce, restoreUiState, type AppEvent, type AppModel, type UiAction, type Zoom } from './model/state';
 import { buildView, type GraphView } from './model/viewModel';
 import { CanvasRenderer, drawScene } from './ui/canvasRenderer';
@@ -64,6 +65,8 @@ export class App {
   private readonly timeline: Timeline;
   private readonly notice: HTMLElement;
   private readonly focusBar: HTMLElement;
+  private readonly scopeBar: HTMLElement;
+  private readonly scopeText: HTMLElement;
   private readonly empty: HTMLElement;
   private readonly announcer: HTMLElement;
 
@@ -79,6 +82,7 @@ export class App {
       },
       exportAs: (f) => this.exportAs(f),
       refresh: () => this.post({ type: 'refresh' }),
+      pickScope: () => this.post({ type: 'pickScope' }),
       nextMatch: (back) => this.nextMatch(back),
     });
     this.details = new DetailsPanel({
@@ -102,6 +106,11 @@ export class App {
     this.legendEl = legend();
     this.notice = h('div', { class: 'notice', role: 'status', hidden: true });
     this.focusBar = h('div', { class: 'focus-bar', hidden: true });
+    // A live graph cut at the host's limit says so, and offers another scope.
+    this.scopeText = h('span', {});
+    const pick = h('button', { type: 'button' }, 'Choose scope…');
+    pick.addEventListener('click', () => this.post({ type: 'pickScope' }));
+    this.scopeBar = h('div', { class: 'scope-bar', role: 'status', hidden: true }, this.scopeText, pick);
     this.empty = h('div', { class: 'empty-state' }, 'Reading the ownership graph…');
     this.announcer = h('div', { class: 'sr-only', 'aria-live': 'polite' });
     this.graphEl = h('div', {
@@ -109,7 +118,7 @@ export class App {
       'aria-label': 'Ownership graph: owners above dependents. Arrow keys move between objects, Enter reveals one in its manifest.',
     });
     this.graphEl.append(this.empty);
-    root.append(markerDefs(), this.toolbar.element, this.notice, this.focusBar,
+    root.append(markerDefs(), this.toolbar.element, this.notice, this.scopeBar, this.focusBar,
       h('div', { class: 'body' }, this.graphEl, this.details.element, this.legendEl), this.timeline.element, this.announcer);
 
     this.zoom = d3zoom<HTMLDivElement, unknown>()
@@ -157,7 +166,7 @@ export class App {
     if (typeof data !== 'object' || data === null || !HOST_MESSAGES.has((data as { type?: unknown }).type as string)) return;
     const message = data as HostToWebviewMessage;
     if (message.type === 'focus') this.needsFit = true;
-    if (message.type === 'graph' && this.model.ui.source && message.source.kind !== this.model.ui.source.kind) this.needsFit = true;
+    if (message.type === 'graph' && this.model.ui.source && (message.source.kind !== this.model.ui.source.kind || !sameScope(message.scope, this.model.ui.scope))) this.needsFit = true;
     const before = this.model.ui.simulation;
     this.dispatch(message);
     // A new simulation plays at once; the same one sent again after a reload stays where it was.
@@ -201,11 +210,14 @@ export class App {
     const m = this.model;
     this.derive();
     const view = this.view;
-    this.toolbar.update(m, view);
+    this.toolbar.update(m, view, this.index);
     this.notice.hidden = !m.notice;
     this.notice.className = `notice ${m.notice?.severity ?? ''}`;
     this.notice.textContent = m.notice?.message ?? '';
     this.renderFocusBar();
+    const cut = truncationText(m.graph, m.ui.scope, this.index);
+    this.scopeBar.hidden = cut === undefined;
+    if (cut !== undefined && this.scopeText.textContent !== cut) this.scopeText.textContent = cut;
     this.legendEl.hidden = !m.ui.legend;
     this.details.element.hidden = !m.ui.details;
     this.details.update(this.index, view, m.ui.selected, m.report, this.frame);

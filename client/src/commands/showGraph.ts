@@ -1,4 +1,5 @@
-// Show Ownership Graph: the workspace's, or, while connected, the live cluster's (a quick pick asks which).
+// Show Ownership Graph: the workspace's, or, while connected, the live cluster's (a quick pick asks which; on a large
+// cluster a second one asks which namespace).
 
 import * as vscode from 'vscode';
 import type { ClusterConnection } from '../cluster';
@@ -17,5 +18,7 @@ export async function showGraph(graphs: GraphPanels, cluster: ClusterConnection)
     { label: `Live cluster (${escapeIcons(context)})`, description: 'read-only: the objects the connection lists', source: 'cluster' as const },
   ], { title: 'Show Ownership Graph', placeHolder: 'The graph of the workspace\'s manifests, or of the live cluster?' });
   if (!picked) return;
-  graphs.show(picked.source === 'cluster' ? { kind: 'cluster', context } : { kind: 'workspace' });
+  // A large cluster then asks which namespace (graph/graphPanel.ts, logic/graphScope.ts).
+  if (picked.source === 'cluster') await graphs.showCluster(context);
+  else graphs.show({ kind: 'workspace' });
 }

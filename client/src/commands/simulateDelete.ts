@@ -6,14 +6,15 @@
 
 import * as vscode from 'vscode';
 import {
-  ClusterObjectsRequest, ClusterSimulateRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, type ObjectSummary, type PolicyChoice,
+  ClusterSimulateRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, type ObjectSummary, type PolicyChoice,
 } from '../../../server/src/protocol';
 import type { ClusterConnection } from '../cluster';
 import type { LazyLanguageClient } from '../lazyClient';
+import { pickLiveObject as pickFromCluster } from '../liveObjectPicker';
 import { contextName } from '../logic/clusterState';
 import { KUBERNETES_LANGUAGES } from '../logic/looksLikeKubernetes';
 import {
-  isPolicyChoice, matchingLiveObject, objectPickItems, parseSimulateTarget, POLICY_PICK_ITEMS, sourcePickItems, type SimulateTarget,
+  isPolicyChoice, objectPickItems, parseSimulateTarget, POLICY_PICK_ITEMS, sourcePickItems, type SimulateTarget,
 } from '../logic/pickItems';
 import { describeObject } from '../logic/objects';
 import type { ReportView } from '../reportView';
@@ -95,21 +96,16 @@ async function pickObject(client: LazyLanguageClient, atCursorPromise: Promise<O
   return picked?.uid;
 }
 
-/** The live objects; the one the manifest at the cursor describes (same uid, or same group, kind, namespace, name) first. */
+/**
+ * The live objects, searched on the server as the user types (liveObjectPicker.ts); the one the manifest at the cursor
+ * describes (same uid, or same group, kind, namespace and name) first.
+ */
 async function pickLiveObject(client: LazyLanguageClient, context: string, atCursor: ObjectSummary | null, steps: Steps): Promise<string | undefined> {
-  const objects = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: `Kube GC Lens: listing the objects of ${context}` },
-    () => client.request(ClusterObjectsRequest, {}),
-  );
-  if (objects.length === 0) {
-    void vscode.window.showInformationMessage(`Kube GC Lens: the live cluster ${context} has no objects in scope.`);
-    return undefined;
-  }
-  const match = atCursor ? matchingLiveObject(objects, atCursor) : undefined;
-  const picked = await vscode.window.showQuickPick(objectPickItems(objects, match?.uid), {
+  const picked = await pickFromCluster(client, {
     title: `Simulate Delete on ${context} (${steps.done + 1}/${steps.total})`,
-    placeHolder: match ? `Delete the live ${describeObject(match)}, or pick another live object` : `Which live object of ${context} to delete?`,
-    matchOnDescription: true,
+    placeholder: (match) => (match ? `Delete the live ${describeObject(match)}, or pick another live object` : `Which live object of ${context} to delete?`),
+    atCursor,
+    emptyMessage: `Kube GC Lens: the live cluster ${context} has no objects in scope.`,
   });
   return picked?.uid;
 }

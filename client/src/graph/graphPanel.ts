@@ -2,14 +2,17 @@
 // by Show Ownership Graph / Show in Graph, restored after a reload by the panel serializer (activation event
 // onWebviewPanel:kubeGcLens.graph). Each panel reads its graph from the language server (kubeGcLens/graph or
 // kubeGcLens/cluster/graph) when it is shown and, coalesced, whenever the workspace or the live cluster changes;
-// it answers the webview's messages (reveal, simulate, export, open the report). The webview's state (zoom,
-// selection, filters) is its own (vscode.setState); the host keeps only what it sent (GraphChannel).
+// it answers the webview's messages (reveal, simulate, export, open the report, choose a scope). A live cluster of
+// more than GRAPH_SCOPE_THRESHOLD objects is shown one scope at a time (a namespace, the cluster-scoped objects, an
+// object's component: logic/graphScope.ts), chosen in a quick pick with the namespaces' object counts; the panel
+// reads the same scope again on every change. The webview's state (zoom, selection, filters, which scope) is its own
+// (vscode.setState); the host keeps only what it sent (GraphChannel).
 
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import {
-  ClusterGraphRequest, ClusterSimulateRequest, GraphRequest, SimulateRequest,
-  type GraphSource, type PolicyChoice, type ShowInGraphArgs, type SimulateReport, type WebviewToHostMessage,
+  ClusterGraphRequest, ClusterGraphSummaryRequest, ClusterSimulateRequest, GraphRequest, SimulateRequest,
+  type GraphScope, type GraphSource, type PolicyChoice, type ShowInGraphArgs, type SimulateReport, type WebviewToHostMessage,
 } from '../../../server/src/protocol';
 import type { ClusterConnection } from '../cluster';
 import { revealLocation } from '../commands/revealLocation';
@@ -17,6 +20,9 @@ import type { LazyLanguageClient } from '../lazyClient';
 import { contextName } from '../logic/clusterState';
 import { GRAPH_BUNDLE_DIR, GRAPH_VIEW_TYPE, graphPage } from '../logic/graphHtml';
 import { exportFile, GraphChannel, panelTitle, parseWebviewMessage, sourceFromState, sourceKey } from '../logic/graphHost';
+import {
+  asksForScope, defaultScope, refinedScope, sameScope, scopeForObject, scopeFromState, scopeParams, scopePickItems, scopePickPlaceholder,
+} from '../logic/graphScope';
 import { KUBERNETES_LANGUAGES } from '../logic/looksLikeKubernetes';
 import type { ReportView } from '../reportView';
 
@@ -54,22 +60,38 @@ export class GraphPanels implements vscode.Disposable {
       }),
       vscode.window.registerWebviewPanelSerializer(GRAPH_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state) => {
-          // The state is the webview's (zoom, selection, filters, and which graph it showed).
-          this.adopt(panel, sourceFromState(state));
+          // The state is the webview's (zoom, selection, filters, and which graph and scope it showed).
+          const source = sourceFromState(state);
+          this.adopt(panel, source, source.kind === 'cluster' ? scopeFromState(state) : undefined);
         },
       }),
     );
   }
 
-  /** The panel of `source`, created (or revealed) and focused. */
-  show(source: GraphSource): GraphPanel {
+  /** The panel of `source`, created (or revealed) and focused; a live graph's panel shows `scope` when given. */
+  show(source: GraphSource, scope?: GraphScope): GraphPanel {
     const existing = this.panels.get(sourceKey(source));
     if (existing) {
+      if (scope) existing.setScope(scope);
       existing.reveal();
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(GRAPH_VIEW_TYPE, panelTitle(source), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {});
-    return this.adopt(panel, source);
+    const panel = vscode.window.createWebviewPanel(GRAPH_VIEW_TYPE, panelTitle(source, scope), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {});
+    return this.adopt(panel, source, scope);
+  }
+
+  /**
+   * Show Ownership Graph on the live cluster: a cluster of more than GRAPH_SCOPE_THRESHOLD objects first asks which
+   * namespace (or the cluster-scoped objects, or the whole cluster); a smaller one is shown whole.
+   */
+  async showCluster(context: string): Promise<void> {
+    const source: GraphSource = { kind: 'cluster', context };
+    if (!asksForScope(this.deps.cluster.state.status?.objects)) {
+      this.show(source, { kind: 'all' });
+      return;
+    }
+    const scope = await pickGraphScope(this.deps.client, context, this.panels.get(sourceKey(source))?.currentScope);
+    if (scope) this.show(source, scope);
   }
 
   /** Show in Graph: the object's source's panel, focused on it; with a policy, its simulated deletion played out. */
@@ -82,6 +104,13 @@ export class GraphPanels implements vscode.Disposable {
         return;
       }
       source = { kind: 'cluster', context };
+      // On a large cluster: the panel's scope if the object is in it, else the object's component (capped).
+      const open = this.panels.get(sourceKey(source));
+      const scope = scopeForObject(args.uid, open?.shownGraph, this.deps.cluster.state.status?.objects);
+      const panel = this.show(source, scope === 'keep' ? undefined : scope);
+      panel.focus(args.uid);
+      if (args.policy) await panel.simulate(args.uid, args.policy);
+      return;
     }
     const panel = this.show(source);
     panel.focus(args.uid);
@@ -93,7 +122,7 @@ export class GraphPanels implements vscode.Disposable {
     for (const s of this.subscriptions) s.dispose();
   }
 
-  private adopt(webviewPanel: vscode.WebviewPanel, source: GraphSource): GraphPanel {
+  private adopt(webviewPanel: vscode.WebviewPanel, source: GraphSource, scope?: GraphScope): GraphPanel {
     const key = sourceKey(source);
     // A restored panel for a source that already has one (two were saved): keep the first.
     const existing = this.panels.get(key);
@@ -103,7 +132,7 @@ export class GraphPanels implements vscode.Disposable {
     }
     let panel: GraphPanel;
     try {
-      panel = new GraphPanel(this.deps, webviewPanel, source, () => this.panels.delete(key));
+      panel = new GraphPanel(this.deps, webviewPanel, source, scope, () => this.panels.delete(key));
     } catch (e) {
       webviewPanel.dispose(); // never an empty tab
       throw e;
@@ -111,6 +140,20 @@ export class GraphPanels implements vscode.Disposable {
     this.panels.set(key, panel);
     return panel;
   }
+}
+
+/**
+ * Which part of a live cluster's graph to show: a quick pick of its namespaces with their object counts (the largest
+ * first), the cluster-scoped objects and the whole cluster. Undefined when dismissed.
+ */
+export async function pickGraphScope(client: LazyLanguageClient, context: string, current?: GraphScope): Promise<GraphScope | undefined> {
+  const summary = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: 'Kube GC Lens: counting the live objects per namespace…' },
+    () => client.request0(ClusterGraphSummaryRequest),
+  );
+  const items = scopePickItems(summary, current).map((i) => (i.separator ? { label: i.label, kind: vscode.QuickPickItemKind.Separator } : i));
+  const picked = await vscode.window.showQuickPick(items, { title: `Show Ownership Graph: ${context}`, placeHolder: scopePickPlaceholder(summary), matchOnDescription: false });
+  return picked && 'scope' in picked ? picked.scope : undefined;
 }
 
 export class GraphPanel {
@@ -126,12 +169,14 @@ export class GraphPanel {
     private readonly deps: GraphDeps,
     private readonly panel: vscode.WebviewPanel,
     readonly source: GraphSource,
+    /** A live graph's scope; undefined until chosen (the default is then decided by the cluster's size). */
+    private scope: GraphScope | undefined,
     private readonly onDispose: () => void,
   ) {
     const bundle = vscode.Uri.joinPath(deps.context.extensionUri, GRAPH_BUNDLE_DIR);
     // Set again on a restored panel too, so the current options apply (not the ones it was saved with).
     panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [bundle] };
-    panel.title = panelTitle(source);
+    panel.title = panelTitle(source, scope);
     panel.iconPath = vscode.Uri.joinPath(deps.context.extensionUri, 'images', 'icon.png');
     this.channel = new GraphChannel((m) => void panel.webview.postMessage(m));
     panel.webview.html = graphPage({
@@ -157,6 +202,27 @@ export class GraphPanel {
 
   focus(uid: string): void {
     this.channel.focus(uid);
+  }
+
+  /** The graph last sent to the webview. */
+  get shownGraph() {
+    return this.channel.currentGraph;
+  }
+
+  get currentScope(): GraphScope | undefined {
+    return this.scope;
+  }
+
+  /** Show another part of the live graph: read at once (when shown), the title says which. */
+  setScope(scope: GraphScope): void {
+    if (this.source.kind !== 'cluster' || sameScope(scope, this.scope)) return;
+    this.scope = scope;
+    this.panel.title = panelTitle(this.source, scope);
+    this.channel.awaitGraph();
+    this.stale = true;
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.refreshTimer = undefined;
+    if (this.panel.visible) void this.refresh();
   }
 
   /** The workspace (or cluster) changed: read the graph again soon, if it is shown; else when it is shown. */
@@ -227,7 +293,21 @@ export class GraphPanel {
           this.channel.setNotice(`Not connected to ${this.source.context}. Run "Kubernetes GC: Connect to Cluster" to see its graph.`, 'warning');
           return;
         }
-        this.channel.setGraph(this.source, await this.deps.client.request(ClusterGraphRequest, {}));
+        // A panel nobody chose a scope for (restored from before scopes, or opened by a command): by the cluster's size.
+        this.scope ??= asksForScope(state.status?.objects) ? defaultScope(await this.deps.client.request0(ClusterGraphSummaryRequest)) : { kind: 'all' };
+        let scope = this.scope;
+        let graph = await this.deps.client.request(ClusterGraphRequest, scopeParams(scope));
+        const better = refinedScope(scope, graph);
+        if (better && sameScope(scope, this.scope)) {
+          this.scope = scope = better;
+          graph = await this.deps.client.request(ClusterGraphRequest, scopeParams(scope));
+        }
+        if (!sameScope(scope, this.scope)) {
+          this.stale = true; // another scope was chosen meanwhile: read that one
+          return;
+        }
+        this.channel.setGraph(this.source, graph, scope);
+        this.panel.title = panelTitle(this.source, scope, graph);
       } else {
         this.channel.setGraph(this.source, await this.deps.client.request(GraphRequest, {}));
       }
@@ -236,6 +316,7 @@ export class GraphPanel {
       this.channel.setNotice(`The graph could not be read: ${e instanceof Error ? e.message : String(e)}`, 'error');
     } finally {
       this.reading = false;
+      if (this.stale && this.panel.visible && !this.disposed) this.scheduleRefresh();
     }
   }
 
@@ -250,6 +331,17 @@ export class GraphPanel {
       case 'refresh':
         await this.refresh();
         return;
+      case 'pickScope': {
+        if (this.source.kind !== 'cluster') return;
+        const state = this.deps.cluster.state;
+        if (state.phase !== 'connected' || contextName(state) !== this.source.context) {
+          this.channel.setNotice(`Not connected to ${this.source.context}. Run "Kubernetes GC: Connect to Cluster" to choose what to show.`, 'warning');
+          return;
+        }
+        const scope = await pickGraphScope(this.deps.client, this.source.context, this.scope);
+        if (scope) this.setScope(scope);
+        return;
+      }
       case 'reveal': {
         const location = this.channel.locationOf(message.uid);
         if (!location) return;

@@ -4,6 +4,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { ClusterConnectParams } from '../../../server/src/protocol';
+import { readTrusted, type SettingInspection } from './workspaceTrust';
 
 export interface ClusterSettings {
   /** Connect when the language client starts. */
@@ -29,10 +30,10 @@ export const CLUSTER_SETTING_DEFAULTS: ClusterSettings = {
 /** The settings section under `kubeGcLens`. */
 export const CLUSTER_SECTION = 'kubeGcLens.cluster';
 
-/** Changing one of these while connected reconnects. */
-export const RECONNECT_SETTINGS = ['kubeGcLens.cluster.context', 'kubeGcLens.cluster.namespaces', 'kubeGcLens.cluster.kubeconfig'] as const;
-
-/** The connection settings: the client's own, never sent to the server (it gets them in ClusterConnectParams). */
+/**
+ * The connection settings: the client's own, never sent to the server (it gets them in ClusterConnectParams). A
+ * workspace could abuse each of them: they are restricted in Restricted Mode (logic/workspaceTrust.ts).
+ */
 export const CONNECTION_SETTINGS = ['autoConnect', 'context', 'namespaces', 'kubeconfig'] as const;
 
 /**
@@ -74,6 +75,18 @@ export function resolveKubeconfigPath(setting: string, folder: string | undefine
   return join(folder, setting);
 }
 
+/**
+ * The settings as trust allows (logic/workspaceTrust.ts): in Restricted Mode the connection settings are the user's
+ * own, never the workspace's.
+ */
+export function readClusterSettingsTrusted(
+  get: (key: keyof ClusterSettings) => unknown,
+  inspect: (key: keyof ClusterSettings) => SettingInspection | undefined,
+  trusted: boolean,
+): ClusterSettings {
+  return readClusterSettings(readTrusted(CLUSTER_SECTION, get, inspect, trusted));
+}
+
 export type ContextSource = 'selected' | 'setting' | 'kubeconfig';
 
 /**
@@ -99,4 +112,52 @@ export function connectParams(
     // Exec plugins (and auth-provider commands) run only in a trusted workspace.
     allowExec: trusted,
   };
+}
+
+/** What a connection is opened on: the context asked for, the kubeconfig file, the namespaces. */
+export interface ConnectTarget {
+  context?: string;
+  kubeconfig?: string;
+  namespaces: string[];
+}
+
+export function sameTarget(a: ConnectTarget, b: ConnectTarget): boolean {
+  return a.context === b.context && a.kubeconfig === b.kubeconfig
+    && a.namespaces.length === b.namespaces.length && a.namespaces.every((n, i) => n === b.namespaces[i]);
+}
+
+/** The connection settings in force, and whether the workspace was trusted when they were read. */
+export interface SettingsSeen {
+  settings: ClusterSettings;
+  trusted: boolean;
+}
+
+/**
+ * What a change of the settings in force does to the connection: while one is wanted, reconnect when it would now
+ * be opened on another target; otherwise connect when autoConnect has just been turned on (and the server runs).
+ */
+export function connectionChange(s: {
+  active: boolean;
+  /** What the wanted connection was opened on. */
+  opened: ConnectTarget | undefined;
+  /** What it would be opened on now. */
+  wanted: ConnectTarget;
+  before: ClusterSettings;
+  after: ClusterSettings;
+  serverStarted: boolean;
+}): 'reconnect' | 'connect' | 'none' {
+  if (s.active) return s.opened && !sameTarget(s.opened, s.wanted) ? 'reconnect' : 'none';
+  return s.serverStarted && s.after.autoConnect && !s.before.autoConnect ? 'connect' : 'none';
+}
+
+/**
+ * Whether the context picked for the workspace (Select Cluster Context) gives way to the context setting: the newest
+ * explicit choice wins, so a new value of the setting replaces the pick. A value that only appears because trust was
+ * granted (the workspace's own, hidden in Restricted Mode) is not a new choice: the pick stays, as it would in a
+ * workspace trusted from the start. (VS Code 1.99 sends onDidGrantWorkspaceTrust first, while the configuration
+ * still holds the restricted view, and then a configuration change with the workspace's values: `before` is the
+ * last configuration change's reading, taken while untrusted.)
+ */
+export function forgetsPickedContext(before: SettingsSeen, after: SettingsSeen): boolean {
+  return before.trusted === after.trusted && before.settings.context !== after.settings.context;
 }

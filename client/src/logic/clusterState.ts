@@ -5,6 +5,7 @@
 import type { ClusterContext, ClusterStatus } from '../../../server/src/protocol';
 import { count } from './objects';
 import { escapeIcons } from './pickItems';
+import { RESTRICTED_MODE_NOTE } from './workspaceTrust';
 
 /**
  * `off`: not connected (never, or disconnected by the user); `connecting`: a connect request is in flight (the
@@ -117,23 +118,27 @@ const READ_ONLY = 'Read-only: Kube GC Lens only ever sends GET requests to a clu
  * The cluster status bar item. While off it shows only with a Kubernetes document in the active editor (as the
  * workspace item does), so a workspace of unrelated YAML never sees it; in every other phase it always shows:
  * a watch on a cluster is a session-wide connection the user must see and be able to stop from anywhere.
+ * `restricted`: the workspace is in Restricted Mode, which the tooltip says (what applies, what does not run).
  */
-export function clusterStatusBarModel(state: ClusterState, activeEditorIsKubernetes: boolean): ClusterStatusBarModel {
+export function clusterStatusBarModel(state: ClusterState, activeEditorIsKubernetes: boolean, restricted = false): ClusterStatusBarModel {
   const name = contextName(state);
   const label = name ? `Cluster ${escapeIcons(name)}` : 'Cluster';
   const s = state.status;
+  const trust = restricted ? [RESTRICTED_MODE_NOTE] : [];
   if (state.phase === 'off') {
     return {
       visible: activeEditorIsKubernetes,
       text: '$(plug) Cluster: off',
-      tooltip: ['Kube GC Lens: not connected to a cluster.', READ_ONLY, CLICK].join('\n'),
+      tooltip: ['Kube GC Lens: not connected to a cluster.', READ_ONLY, ...trust, CLICK].join('\n'),
     };
   }
   if (state.phase === 'failed') {
+    const error = state.error ?? '';
     return {
       visible: true,
       text: `$(debug-disconnect) ${label}: disconnected`,
-      tooltip: [`Kube GC Lens: ${name ? `context ${name}, ` : ''}not connected.`, state.error ?? '', CLICK].filter(Boolean).join('\n'),
+      tooltip: [`Kube GC Lens: ${name ? `context ${name}, ` : ''}not connected.`, error, ...(error.includes(RESTRICTED_MODE_NOTE) ? [] : trust), CLICK]
+        .filter(Boolean).join('\n'),
       background: 'error',
     };
   }
@@ -142,18 +147,18 @@ export function clusterStatusBarModel(state: ClusterState, activeEditorIsKuberne
     return {
       visible: true,
       text: `$(sync~spin) ${label}: connecting…`,
-      tooltip: [`Kube GC Lens: connecting to ${name ? `context ${name}` : 'the kubeconfig\'s current context'}…`, ...details, READ_ONLY, CLICK].join('\n'),
+      tooltip: [`Kube GC Lens: connecting to ${name ? `context ${name}` : 'the kubeconfig\'s current context'}…`, ...details, READ_ONLY, ...trust, CLICK].join('\n'),
     };
   }
-  if (!s) return { visible: true, text: `$(cloud) ${label}`, tooltip: [READ_ONLY, CLICK].join('\n') };
+  if (!s) return { visible: true, text: `$(cloud) ${label}`, tooltip: [READ_ONLY, ...trust, CLICK].join('\n') };
   if (s.state === 'listing' || s.state === 'connecting') {
-    return { visible: true, text: `$(sync~spin) ${label}: ${syncText(s)}`, tooltip: [`Kube GC Lens: live cluster, ${syncText(s)}.`, ...details, READ_ONLY, CLICK].join('\n') };
+    return { visible: true, text: `$(sync~spin) ${label}: ${syncText(s)}`, tooltip: [`Kube GC Lens: live cluster, ${syncText(s)}.`, ...details, READ_ONLY, ...trust, CLICK].join('\n') };
   }
   const degraded = s.state === 'degraded';
   return {
     visible: true,
     text: `${degraded ? '$(warning)' : '$(cloud)'} ${label}: ${count(s.objects, 'object')} · ${escapeIcons(scopeText(s.namespaces))} · ${syncText(s)}`,
-    tooltip: [`Kube GC Lens: live cluster, ${syncText(s)}.`, ...details, READ_ONLY, CLICK].join('\n'),
+    tooltip: [`Kube GC Lens: live cluster, ${syncText(s)}.`, ...details, READ_ONLY, ...trust, CLICK].join('\n'),
     ...(degraded ? { background: 'warning' as const } : {}),
   };
 }
@@ -197,19 +202,23 @@ const EXEC_REFUSED = /authenticates by running a command/;
 
 export interface ConnectFailure {
   message: string;
-  /** The workspace is untrusted and that is why: offer Manage Workspace Trust. */
+  /** The kubeconfig needs a command and the workspace is untrusted: that is why, and trusting it connects again. */
   untrusted: boolean;
+  /** Offer Manage Workspace Trust: any failure in Restricted Mode, where trust changes which settings apply. */
+  offerTrust: boolean;
 }
 
-/** The message for a failed connect, from the server's sentence (CLUSTER_UNAVAILABLE) or any other error. */
+/**
+ * The message for a failed connect, from the server's sentence (CLUSTER_UNAVAILABLE) or any other error. In
+ * Restricted Mode it says what differs there, since a workspace that names its own kubeconfig fails obscurely
+ * otherwise (`no kubeconfig at ~/.kube/config`).
+ */
 export function connectFailure(serverMessage: string, trusted: boolean): ConnectFailure {
   const untrusted = !trusted && EXEC_REFUSED.test(serverMessage);
-  return {
-    message: untrusted
-      ? `${serverMessage}. This workspace is not trusted: trust it to let the kubeconfig's command run, then connect again.`
-      : serverMessage,
-    untrusted,
-  };
+  const message = untrusted
+    ? `${serverMessage}. This workspace is in Restricted Mode (not trusted), where kubeconfig commands do not run: trust it and Kube GC Lens connects again.`
+    : trusted ? serverMessage : `${serverMessage}. ${RESTRICTED_MODE_NOTE}`;
+  return { message, untrusted, offerTrust: !trusted };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

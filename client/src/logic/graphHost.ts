@@ -3,8 +3,9 @@
 // to send once the page listens, and the export files. No `vscode` import: unit-tested in test/client.
 
 import type {
-  GraphData, GraphExportFormat, GraphSource, HostToWebviewMessage, ShowInGraphArgs, SimulateReport, WebviewToHostMessage,
+  GraphData, GraphExportFormat, GraphScope, GraphSource, HostToWebviewMessage, ShowInGraphArgs, SimulateReport, WebviewToHostMessage,
 } from '../../../server/src/protocol';
+import { scopeTitleSuffix } from './graphScope';
 import { isPolicyChoice } from './pickItems';
 
 const MAX_ID = 1000;
@@ -29,6 +30,8 @@ export function parseWebviewMessage(raw: unknown): WebviewToHostMessage | undefi
       return { type: 'openReport' };
     case 'refresh':
       return { type: 'refresh' };
+    case 'pickScope':
+      return { type: 'pickScope' };
     case 'export':
       if (!FORMATS.includes(m.format as GraphExportFormat) || typeof m.data !== 'string' || m.data.length > MAX_EXPORT_CHARS) return undefined;
       return { type: 'export', format: m.format as GraphExportFormat, data: m.data, name: exportName(m.name, m.format as GraphExportFormat) };
@@ -76,8 +79,9 @@ export function sourceKey(source: GraphSource): string {
   return source.kind === 'cluster' ? `cluster:${source.context}` : 'workspace';
 }
 
-export function panelTitle(source: GraphSource): string {
-  return source.kind === 'cluster' ? `Ownership Graph: ${source.context}` : 'Ownership Graph';
+/** `Ownership Graph`, `Ownership Graph: kind-dev`, `Ownership Graph: kind-dev · shop` (a live graph's scope). */
+export function panelTitle(source: GraphSource, scope?: GraphScope, graph?: GraphData): string {
+  return source.kind === 'cluster' ? `Ownership Graph: ${source.context}${scopeTitleSuffix(scope, graph)}` : 'Ownership Graph';
 }
 
 /**
@@ -91,6 +95,8 @@ export class GraphChannel {
   private notice: Extract<HostToWebviewMessage, { type: 'notice' }> | undefined;
   private simulation: Extract<HostToWebviewMessage, { type: 'simulation' }> | undefined;
   private pendingFocus: string | undefined;
+  /** A graph of another scope is being read: a focus waits for it. */
+  private awaiting = false;
   private revision = 0;
   private lastGraphJson = '';
 
@@ -102,6 +108,11 @@ export class GraphChannel {
 
   get currentGraph(): GraphData | undefined {
     return this.graph?.graph;
+  }
+
+  /** The scope of the graph last sent (live graphs). */
+  get currentScope(): GraphScope | undefined {
+    return this.graph?.scope;
   }
 
   get currentSimulation(): SimulateReport | undefined {
@@ -118,32 +129,40 @@ export class GraphChannel {
     this.listening = true;
     if (this.graph) this.post(this.graph);
     if (this.notice) this.post(this.notice);
-    if (this.graph && this.pendingFocus) {
+    if (this.graph && this.pendingFocus && !this.awaiting) {
       this.post({ type: 'focus', uid: this.pendingFocus });
       this.pendingFocus = undefined;
     }
     if (this.simulation) this.post(this.simulation);
   }
 
-  /** A graph read from the server; sent only when it differs from the last one. Returns whether it did. */
-  setGraph(source: GraphSource, graph: GraphData): boolean {
-    const json = JSON.stringify([source, graph]);
-    if (json === this.lastGraphJson) return false;
-    this.lastGraphJson = json;
-    this.graph = { type: 'graph', source, graph, revision: ++this.revision };
-    if (this.listening) {
-      this.post(this.graph);
+  /** A graph read from the server (of a scope, for a live graph); sent only when it differs from the last one. Returns whether it did. */
+  setGraph(source: GraphSource, graph: GraphData, scope?: GraphScope): boolean {
+    const json = JSON.stringify([source, scope, graph]);
+    const changed = json !== this.lastGraphJson;
+    if (changed) {
+      this.lastGraphJson = json;
+      this.graph = { type: 'graph', source, graph, revision: ++this.revision, ...(scope ? { scope } : {}) };
+    }
+    this.awaiting = false;
+    if (this.listening && this.graph) {
+      if (changed) this.post(this.graph);
       if (this.pendingFocus) {
         this.post({ type: 'focus', uid: this.pendingFocus });
         this.pendingFocus = undefined;
       }
     }
-    return true;
+    return changed;
   }
 
-  /** Select and show an object's component, once the page has a graph. */
+  /** Another scope's graph is being read: a focus asked meanwhile is for that graph, not the one shown now. */
+  awaitGraph(): void {
+    this.awaiting = true;
+  }
+
+  /** Select and show an object's component, once the page has a graph (the one being read, if any). */
   focus(uid: string): void {
-    if (this.listening && this.graph) this.post({ type: 'focus', uid });
+    if (this.listening && this.graph && !this.awaiting) this.post({ type: 'focus', uid });
     else this.pendingFocus = uid;
   }
 

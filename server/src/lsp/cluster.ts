@@ -3,8 +3,9 @@
 // A failing or dropped connection only changes the status: the workspace features never depend on it.
 
 import { ResponseError } from 'vscode-languageserver';
-import type {
-  ClusterConnectParams, ClusterContextsResult, ClusterStatus, GraphData, ObjectSummary, PolicyChoice, SimulateReport, StuckItem,
+import {
+  DEFAULT_SEARCH_LIMIT, type ClusterConnectParams, type ClusterContextsResult, type ClusterObjectSearchResult, type ClusterObjectsParams,
+  type ClusterStatus, type GraphData, type GraphSummary, type ObjectSummary, type PolicyChoice, type SimulateReport, type StuckItem,
 } from '../protocol';
 import { KubeconfigError, listContexts, loadKubeConfig, resolveTarget } from '../sources/cluster/kubeconfig';
 import { LiveCluster } from '../sources/cluster/liveCluster';
@@ -13,7 +14,9 @@ import type { LiveView } from '../engine/analysis/liveComparison';
 import type { Inventory } from '../engine/inventory';
 import { analyzeObject } from '../engine/analysis/analyze';
 import type { Finding } from '../engine/analysis/findingTypes';
-import { graphData, simulateDelete, summaryOf, terminatingItems, type EngineOptions } from './requests';
+import { searchObjects } from '../engine/objectSearch';
+import { graphData, graphSummary, simulateDelete, summaryOf, terminatingItems, type EngineOptions } from './requests';
+import { selectGraph, type GraphScopeOptions } from '../engine/graph/graphScope';
 
 /** JSON-RPC error code for "the cluster cannot be used" (application range). */
 export const CLUSTER_UNAVAILABLE = -32010;
@@ -115,29 +118,49 @@ export class ClusterHost {
   }
 
   /**
-   * The live ownership graph, whole or one object's component (as kubeGcLens/graph on the workspace): each object's
-   * local findings (dangling and mismatched owners, invalid references…) and the stuck reasons of terminating
-   * objects that cannot finish. Locations are added by the caller (live documents).
+   * The live ownership graph, whole, one object's component or one namespace, cut at a limit (as kubeGcLens/graph on
+   * the workspace): each shown object's local findings (dangling and mismatched owners, invalid references…) and the
+   * stuck reasons of terminating objects that cannot finish. Locations are added by the caller (live documents).
    */
-  graph(options: EngineOptions, focus?: string): GraphData {
+  graph(options: EngineOptions, scope: GraphScopeOptions = {}): GraphData {
     const live = this.require();
     const inv = live.inventory;
     const stuck = new Map<string, string>();
     if (inv.terminating.size) for (const item of terminatingItems(inv, options, Date.now())) stuck.set(item.object.uid, item.reason);
-    const data = graphData(inv, [], focus, stuck);
+    const selection = selectGraph(inv, scope);
     const findings: Finding[] = [];
-    for (const n of data.nodes) {
-      const o = inv.objects.get(n.uid);
+    for (const uid of selection.uids) {
+      const o = inv.objects.get(uid);
       if (o) findings.push(...analyzeObject(inv, o));
     }
-    return findings.length ? graphData(inv, findings, focus, stuck) : data;
+    return graphData(inv, selection, findings, stuck);
   }
 
-  objects(namespace?: string): ObjectSummary[] {
+  /** kubeGcLens/cluster/graphSummary: objects per namespace of the live graph. */
+  graphSummary(): GraphSummary {
+    return graphSummary(this.require().inventory);
+  }
+
+  /** kubeGcLens/cluster/objects: in the inventory's order without a query or limit (as before), else as search(). */
+  objects(params: ClusterObjectsParams = {}): ObjectSummary[] {
     const live = this.require();
-    const out: ObjectSummary[] = [];
-    for (const o of live.inventory.objects.values()) if (namespace === undefined || o.namespace === namespace) out.push(summaryOf(o));
-    return out;
+    const { namespace } = params;
+    const limit = limitOf(params.limit);
+    const query = queryOf(params.query);
+    if (query === undefined && limit === undefined) {
+      const out: ObjectSummary[] = [];
+      for (const o of live.inventory.objects.values()) if (namespace === undefined || o.namespace === namespace) out.push(summaryOf(o));
+      return out;
+    }
+    return searchObjects(live.inventory.objects.values(), query, { namespace, limit }).items.map(summaryOf);
+  }
+
+  /** kubeGcLens/cluster/searchObjects: one pass over the live objects; only the first `limit` become summaries. */
+  search(params: ClusterObjectsParams = {}): ClusterObjectSearchResult {
+    const live = this.require();
+    const limit = limitOf(params.limit) ?? DEFAULT_SEARCH_LIMIT;
+    const { items, total } = searchObjects(live.inventory.objects.values(), queryOf(params.query), { namespace: params.namespace, limit });
+    return { items: items.map(summaryOf), total };
   }
 
   /** The live graph for the workspace comparison (engine/analysis/liveComparison.ts); undefined when not connected. */
@@ -162,3 +185,10 @@ export class ClusterHost {
     return this.live;
   }
 }
+
+/** A request's `limit` as a count: a non-negative integer, or undefined when absent or not a number. */
+function limitOf(limit: unknown): number | undefined {
+  return typeof limit === 'number' && !Number.isNaN(limit) ? Math.max(0, Math.floor(limit)) : undefined;
+}
+
+const queryOf = (query: unknown): string | undefined => (typeof query === 'string' ? query : undefined);

@@ -7,8 +7,9 @@ import type { KubeObject, NamespaceCondition, ObjectIdentity } from '../engine/m
 import { heldConditions } from '../engine/simulation/namespaceConditions';
 import type { BlockReason, ControllersMode, FinalizerOwnerRule } from '../engine/simulation/types';
 import type {
-  GraphData, GraphEdgeData, GraphNodeData, ObjectSummary, PolicyChoice, SimulateReport, SourceLocation, StuckItem,
+  GraphData, GraphEdgeData, GraphNodeData, GraphParams, GraphSummary, ObjectSummary, PolicyChoice, SimulateReport, SourceLocation, StuckItem,
 } from '../protocol';
+import { namespaceCounts, selectGraph, type GraphScopeOptions, type GraphSelection } from '../engine/graph/graphScope';
 import type { WorkspaceModel } from '../workspace/workspaceModel';
 import { impactTitle, summarizeImpact, targetOutcome } from './impact';
 import { baselineSimulation, deletionSimulation } from './simulationCache';
@@ -181,43 +182,40 @@ function newestTimestamp(objects: Iterable<KubeObject>): number | undefined {
   return newest;
 }
 
+/** A request's GraphParams, checked (they come from the client): fields of the wrong type are left out. */
+export function graphScopeOf(params: GraphParams | null | undefined): GraphScopeOptions {
+  const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
+  return {
+    ...(typeof p.uid === 'string' && p.uid ? { uid: p.uid } : {}),
+    ...(typeof p.namespace === 'string' ? { namespace: p.namespace } : {}),
+    ...(typeof p.limit === 'number' && Number.isInteger(p.limit) && p.limit > 0 ? { limit: p.limit } : {}),
+  };
+}
+
 /**
- * The ownership graph of an inventory (the workspace's or the live cluster's), whole or the connected component of
- * one uid, with the findings on each object and, for objects that cannot finish being deleted, why (`stuck`).
+ * The ownership graph of an inventory (the workspace's or the live cluster's) for a selection (engine/graph/graphScope:
+ * whole, one object's connected component, one namespace; cut at a limit), with the findings on each object and, for
+ * objects that cannot finish being deleted, why (`stuck`). Only edges between selected nodes are sent; a node with
+ * links outside the selection says how many (`omitted`), and a cut answer says so (`truncated`).
  */
-export function graphData(inventory: Inventory, findings: Iterable<Finding>, focus?: string, stuck: ReadonlyMap<string, string> = new Map()): GraphData {
+export function graphData(inventory: Inventory, selection: GraphSelection, findings: Iterable<Finding>, stuck: ReadonlyMap<string, string> = new Map()): GraphData {
   const graph = inventory.graph;
-  let uids: Iterable<string>;
-  if (focus) {
-    const seen = new Set<string>();
-    const todo = graph.get(focus) ? [focus] : [];
-    while (todo.length) {
-      const uid = todo.pop()!;
-      if (seen.has(uid)) continue;
-      seen.add(uid);
-      const node = graph.get(uid);
-      if (!node) continue;
-      for (const r of node.owners) todo.push(r.uid);
-      for (const d of node.dependents) todo.push(d.identity.uid);
-    }
-    uids = seen;
-  } else {
-    uids = graph.nodes.keys();
-  }
   const findingsByUid = new Map<string, Finding[]>();
   for (const f of findings) {
     const list = findingsByUid.get(f.object.uid);
     if (list) list.push(f);
     else findingsByUid.set(f.object.uid, [f]);
   }
+  const shown = new Set(selection.uids);
   const nodes: GraphNodeData[] = [];
   const edges: GraphEdgeData[] = [];
-  for (const uid of uids) {
+  for (const uid of selection.uids) {
     const node = graph.get(uid);
     if (!node) continue;
     const o = inventory.objects.get(uid);
     const own = findingsByUid.get(uid) ?? [];
     const why = stuck.get(uid);
+    const omitted = selection.omitted.get(uid);
     nodes.push({
       ...node.identity,
       state: node.virtual ? 'virtual' : node.deletingDependents ? 'deleting-dependents' : node.beingDeleted ? 'being-deleted' : 'present',
@@ -226,18 +224,25 @@ export function graphData(inventory: Inventory, findings: Iterable<Finding>, foc
       location: locationOf(o),
       ...(why !== undefined ? { stuck: why } : {}),
       ...(own.length ? { findingMessages: own.map((f) => ({ code: f.code, message: f.message })) } : {}),
+      ...(omitted ? { omitted: { ...omitted } } : {}),
     });
     for (const r of node.owners) {
+      if (!shown.has(r.uid)) continue;
       edges.push({ from: uid, to: r.uid, controller: r.controller === true, blockOwnerDeletion: r.blockOwnerDeletion === true });
     }
   }
-  return { nodes, edges };
+  return { nodes, edges, ...(nodes.length < selection.total ? { truncated: { shown: nodes.length, total: selection.total } } : {}) };
 }
 
 /** The workspace's graph: its findings, and the stuck reasons of the objects terminating now that cannot finish. */
-export function workspaceGraph(model: WorkspaceModel, options: EngineOptions, focus?: string): GraphData {
+export function workspaceGraph(model: WorkspaceModel, options: EngineOptions, scope: GraphScopeOptions = {}): GraphData {
   const findings = model.allFindings();
   const stuck = new Map<string, string>();
   if (model.inventory.terminating.size) for (const item of terminatingItems(model.inventory, options, undefined)) stuck.set(item.object.uid, item.reason);
-  return graphData(model.inventory, findings, focus, stuck);
+  return graphData(model.inventory, selectGraph(model.inventory, scope), findings, stuck);
+}
+
+/** Objects per namespace (kubeGcLens/cluster/graphSummary). */
+export function graphSummary(inventory: Inventory): GraphSummary {
+  return namespaceCounts(inventory);
 }

@@ -15,8 +15,8 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDocumentRequest, ClusterGraphRequest, liveObjectLocation, liveObjectUri, liveUidOf, ClusterDisconnectRequest, ClusterObjectsRequest,
-  ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, DEFAULT_SETTINGS, GraphRequest, ObjectAtRequest,
+  CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDocumentRequest, ClusterGraphRequest, liveObjectLocation, liveObjectUri, liveUidOf, ClusterDisconnectRequest, ClusterObjectsRequest, ClusterSearchObjectsRequest,
+  ClusterGraphSummaryRequest, ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, DEFAULT_SETTINGS, GraphRequest, ObjectAtRequest,
   ObjectsRequest, PROTOCOL_VERSION, SHOW_IN_GRAPH_COMMAND, SimulateRequest, StatusNotification, StuckRequest, type KubeGcLensSettings, type ServerStatus,
   type ShowInGraphArgs,
 } from '../protocol';
@@ -30,7 +30,7 @@ import { listWorkspaceFiles, makeMatcher, readWorkspaceFile, readWorkspaceFileSy
 import { makeProblem } from '../sources/manifests/parseManifest';
 import { WorkspaceModel, type DocumentState } from '../workspace/workspaceModel';
 import { DIAGNOSTIC_SOURCE, findingToDiagnostic, problemToDiagnostic, sortDiagnostics } from './diagnostics';
-import { simulateDelete, stuckItems, summaryOf, workspaceGraph } from './requests';
+import { graphScopeOf, simulateDelete, stuckItems, summaryOf, workspaceGraph } from './requests';
 import { hoverAt } from './hover';
 import { codeLenses, resolveCodeLens } from './codeLens';
 import { quickFixes } from './codeActions';
@@ -156,7 +156,7 @@ export class KubeGcLensServer {
     }));
     c.onRequest(GraphRequest, (p, token) => this.answer(token, () => {
       this.refreshPredictions();
-      return workspaceGraph(this.model, this.engineOptions(), p?.uid);
+      return workspaceGraph(this.model, this.engineOptions(), graphScopeOf(p));
     }));
     c.onRequest(CheckRequest, async () => {
       await this.reloadWorkspace();
@@ -192,9 +192,14 @@ export class KubeGcLensServer {
       return { text: renderLiveObject(live?.inventory.objects.get(uid), uid, live?.context) };
     });
     c.onRequest(ClusterGraphRequest, (p, token) => this.answer(token, () => withLiveGraphLocations(
-      this.cluster.graph(this.engineOptions(), p?.uid), this.cluster.current?.context)));
-    c.onRequest(ClusterObjectsRequest, (p, token) => this.answer(token, () => this.cluster.objects(p?.namespace)
+      this.cluster.graph(this.engineOptions(), graphScopeOf(p)), this.cluster.current?.context)));
+    c.onRequest(ClusterGraphSummaryRequest, (token) => this.answer(token, () => this.cluster.graphSummary()));
+    c.onRequest(ClusterObjectsRequest, (p, token) => this.answer(token, () => this.cluster.objects(p ?? {})
       .map((o) => withLiveLocations(o, this.cluster.current?.context))));
+    c.onRequest(ClusterSearchObjectsRequest, (p, token) => this.answer(token, () => {
+      const { items, total } = this.cluster.search(p ?? {});
+      return { items: items.map((o) => withLiveLocations(o, this.cluster.current?.context)), total };
+    }));
     c.onShutdown(() => this.cluster.disconnect());
 
     this.documents.listen(c);

@@ -2,7 +2,7 @@
 // enters the webview bundle (eslint.config.mjs allows only type imports of it from webview/).
 
 export type {
-  GraphData, GraphEdgeData, GraphExportFormat, GraphNodeData, GraphRenderer, GraphSource, HostToWebviewMessage,
+  GraphData, GraphEdgeData, GraphExportFormat, GraphNodeData, GraphRenderer, GraphScope, GraphSource, HostToWebviewMessage,
   PolicyChoice, SimulateReport, WebviewToHostMessage,
 } from '../../../server/src/protocol';
 export type { FindingCode } from '../../../server/src/engine/analysis/findingTypes';

@@ -6,9 +6,10 @@
 // data: no object, name or report, only ids and settings. `AppModel` adds what the host sent (graph, source,
 // simulation report), which the host sends again after every `ready`.
 
-import type { GraphData, GraphRenderer, GraphSource, HostToWebviewMessage, SimulateReport } from './protocolTypes';
+import type { GraphData, GraphRenderer, GraphScope, GraphSource, HostToWebviewMessage, SimulateReport } from './protocolTypes';
 
 import { clampStep } from './playback';
+import { sameScope } from './scope';
 import { groupId, STATE_TAGS, type StateTag } from './viewModel';
 
 export const UI_STATE_VERSION = 1;
@@ -25,6 +26,8 @@ export interface UiState {
   version: typeof UI_STATE_VERSION;
   /** Which graph the panel shows: the serializer reopens the same one after a reload. */
   source?: GraphSource;
+  /** Which part of a live graph (a namespace, an object's component…): reopened after a reload too. */
+  scope?: GraphScope;
   zoom?: Zoom;
   /** A node id (uid or group id). */
   selected?: string;
@@ -60,6 +63,10 @@ export function restoreUiState(raw: unknown): UiState {
   const source = r.source as Record<string, unknown> | undefined;
   if (source?.kind === 'workspace') s.source = { kind: 'workspace' };
   else if (source?.kind === 'cluster' && isString(source.context)) s.source = { kind: 'cluster', context: source.context };
+  const scope = r.scope as Record<string, unknown> | undefined;
+  if (scope?.kind === 'all') s.scope = { kind: 'all' };
+  else if (scope?.kind === 'namespace' && isString(scope.namespace)) s.scope = { kind: 'namespace', namespace: scope.namespace };
+  else if (scope?.kind === 'object' && isString(scope.uid) && scope.uid) s.scope = { kind: 'object', uid: scope.uid };
   const z = r.zoom as Record<string, unknown> | undefined;
   if (z && finite(z.k) && z.k > 0 && finite(z.x) && finite(z.y)) s.zoom = { k: z.k, x: z.x, y: z.y };
   if (isString(r.selected)) s.selected = r.selected;
@@ -111,15 +118,16 @@ export function reduce(model: AppModel, event: AppEvent): AppModel {
   const ui = model.ui;
   switch (event.type) {
     case 'graph': {
-      const sameSource = sameGraphSource(ui.source, event.source);
-      // Another source is another graph: what was selected, focused or zoomed there means nothing here.
+      // The first graph of a restored page is the one its state describes (a scope saved before is kept).
+      const sameSource = sameGraphSource(ui.source, event.source) && (!ui.source || sameScope(ui.scope, event.scope));
+      // Another source or scope is another graph: what was selected, focused or zoomed there means nothing here.
       const next: UiState = sameSource ? ui : { ...initialUiState(), hidden: ui.hidden, details: ui.details, legend: ui.legend };
       return {
         ...model,
         graph: event.graph,
         revision: event.revision,
         renderer: event.renderer ?? model.renderer,
-        ui: { ...next, source: event.source },
+        ui: { ...next, source: event.source, scope: event.scope },
         report: sameSource ? model.report : undefined,
       };
     }

@@ -8,6 +8,7 @@ import type { PlaybackFrame } from '../model/playback';
 import type { GraphNodeData, PolicyChoice, SimulateReport } from '../model/protocolTypes';
 import { describeObject, STATE_LABELS, type GraphView, type ViewNode } from '../model/viewModel';
 import { nodeOverlay } from '../model/scene';
+import { omittedText } from '../model/scope';
 import { h, replaceChildren } from './dom';
 
 export interface DetailsActions {
@@ -77,12 +78,17 @@ export class DetailsPanel {
 
     if (report && frame) out.push(...this.inSimulation(o, report, frame, node));
 
+    // A live graph's scope (or its limit) can leave some out: counted, so "None" is never said of them.
     const owners = ownersOf(index, o.uid);
-    out.push(h('h3', {}, `Owners (${owners.length})`));
-    out.push(owners.length ? this.links(owners.map((e) => [e.to, edgeFlags(e.controller, e.blockOwnerDeletion)]), view) : h('p', { class: 'none' }, 'None: nothing collects it.'));
+    const ownersOut = o.omitted?.owners ?? 0;
+    out.push(h('h3', {}, `Owners (${owners.length + ownersOut})`));
+    if (owners.length || !ownersOut) out.push(owners.length ? this.links(owners.map((e) => [e.to, edgeFlags(e.controller, e.blockOwnerDeletion)]), view) : h('p', { class: 'none' }, 'None: nothing collects it.'));
+    if (ownersOut) out.push(h('p', { class: 'omitted' }, omittedText(ownersOut, 'owner')));
     const dependents = dependentsOf(index, o.uid);
-    out.push(h('h3', {}, `Dependents (${dependents.length})`));
-    out.push(dependents.length ? this.links(dependents.map((e) => [e.from, edgeFlags(e.controller, e.blockOwnerDeletion)]), view) : h('p', { class: 'none' }, 'None.'));
+    const dependentsOut = o.omitted?.dependents ?? 0;
+    out.push(h('h3', {}, `Dependents (${dependents.length + dependentsOut})`));
+    if (dependents.length || !dependentsOut) out.push(dependents.length ? this.links(dependents.map((e) => [e.from, edgeFlags(e.controller, e.blockOwnerDeletion)]), view) : h('p', { class: 'none' }, 'None.'));
+    if (dependentsOut) out.push(h('p', { class: 'omitted' }, omittedText(dependentsOut, 'dependent')));
     out.push(h('h3', {}, `Finalizers (${o.finalizers.length})`));
     out.push(o.finalizers.length ? h('ul', { class: 'finalizers' }, ...o.finalizers.map((f) => h('li', {}, h('code', {}, f)))) : h('p', { class: 'none' }, 'None.'));
     const findings = o.findingMessages ?? o.findings.map((code) => ({ code, message: '' }));

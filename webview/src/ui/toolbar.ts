@@ -3,6 +3,8 @@
 // get their native behaviour.
 
 import type { GraphExportFormat } from '../model/protocolTypes';
+import type { GraphIndex } from '../model/graphIndex';
+import { scopeLabel } from '../model/scope';
 import type { AppModel, FilterDimension, UiAction } from '../model/state';
 import { STATE_LABELS, type GraphView, type StateTag } from '../model/viewModel';
 import { h, replaceChildren } from './dom';
@@ -13,6 +15,8 @@ export interface ToolbarActions {
   relayout(): void;
   exportAs(format: GraphExportFormat): void;
   refresh(): void;
+  /** Ask the host for another scope of a live graph (a namespace…). */
+  pickScope(): void;
   /** Select the next (or previous) search match. */
   nextMatch(backwards: boolean): void;
 }
@@ -27,6 +31,7 @@ export class Toolbar {
   readonly element: HTMLElement;
   readonly search: HTMLInputElement;
   private readonly source: HTMLElement;
+  private readonly scopeButton: HTMLButtonElement;
   private readonly counts: HTMLElement;
   private readonly searchCount: HTMLElement;
   private readonly menus = new Map<FilterDimension, { summary: HTMLElement; body: HTMLElement; key: string }>();
@@ -71,6 +76,8 @@ export class Toolbar {
         button('SVG…', 'Save what is shown as SVG', () => this.exportAs('svg', exportMenu)),
         button('PNG…', 'Save what is shown as PNG', () => this.exportAs('png', exportMenu)),
         button('DOT…', 'Save what is shown as Graphviz DOT', () => this.exportAs('dot', exportMenu))));
+    this.scopeButton = button('Scope…', 'Show another namespace of the live cluster, its cluster-scoped objects or all of it', () => actions.pickScope());
+    this.scopeButton.hidden = true;
     this.legendButton = button('Legend', 'Show or hide the legend', () => actions.dispatch({ type: 'togglePanel', panel: 'legend' }), 'toggle');
     this.detailsButton = button('Details', 'Show or hide the details panel', () => actions.dispatch({ type: 'togglePanel', panel: 'details' }), 'toggle');
     this.counts = h('span', { class: 'counts' });
@@ -83,6 +90,7 @@ export class Toolbar {
     }
     this.element = h('header', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Ownership graph tools' },
       this.source,
+      this.scopeButton,
       h('span', { class: 'search-box' }, this.search, this.searchCount),
       ...filters,
       button('Fit', 'Fit the graph in view (0)', () => actions.fit()),
@@ -99,9 +107,11 @@ export class Toolbar {
     this.actions.exportAs(format);
   }
 
-  update(model: AppModel, view: GraphView | undefined): void {
+  update(model: AppModel, view: GraphView | undefined, index?: GraphIndex): void {
     const src = model.ui.source;
-    this.source.textContent = !src ? 'Ownership graph' : src.kind === 'cluster' ? `Live cluster ${src.context}` : 'Workspace';
+    const scope = scopeLabel(model.ui.scope, index);
+    this.source.textContent = !src ? 'Ownership graph' : src.kind === 'cluster' ? `Live cluster ${src.context}${scope ? ` · ${scope}` : ''}` : 'Workspace';
+    this.scopeButton.hidden = src?.kind !== 'cluster' || !model.ui.scope;
     if (document.activeElement !== this.search && this.search.value !== model.ui.search) this.search.value = model.ui.search;
     this.searchCount.textContent = model.ui.search.trim() && view ? `${view.matches.length} match${view.matches.length === 1 ? '' : 'es'}` : '';
     this.legendButton.setAttribute('aria-pressed', String(model.ui.legend));
