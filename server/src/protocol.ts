@@ -457,3 +457,102 @@ export interface ShowInGraphArgs {
   /** Also simulate deleting it with this policy and play the result out. */
   policy?: PolicyChoice;
 }
+
+// ------------------------------------------------------------------------------------------------
+// What each client → server request's params must be. The server checks them before any handler runs and answers
+// JSON-RPC InvalidParams (-32602) naming the first bad field, e.g. "kubeGcLens/simulate: params.uid must be a
+// string". One table (REQUEST_PARAMS) holds every request's validator, each typed against that request's params (an
+// invariant phantom type), so a shape changed without its validator does not compile. No library: the client bundles
+// this module and the webview imports it for types only. Unknown fields are ignored (older servers, newer clients).
+// The server receives no custom notifications (kubeGcLens/status and cluster/status go to the client).
+
+/** Checks one value: undefined when it is fine, else the first problem, naming `path` (e.g. "params.uid"). */
+export interface Validator<T> {
+  (value: unknown, path: string): string | undefined;
+  /** Never set: ties the validator to exactly the type it accepts. */
+  readonly accepts?: (value: T) => T;
+}
+
+const check = <T>(ok: (v: unknown) => boolean, what: string): Validator<T> => (v, path) => (ok(v) ? undefined : `${path} must be ${what}`);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const str = check<string>((v) => typeof v === 'string', 'a string');
+export const bool = check<boolean>((v) => typeof v === 'boolean', 'a boolean');
+/** An integer ≥ min (JSON has one number type: 3.0 is 3). */
+export const int = (min: number) => check<number>((v) => Number.isSafeInteger(v) && (v as number) >= min, `an integer ≥ ${min}`);
+/** A finite number ≥ min. */
+export const num = (min: number) => check<number>((v) => typeof v === 'number' && Number.isFinite(v) && v >= min, `a number ≥ ${min}`);
+export const oneOf = <T extends string>(...values: T[]): Validator<T> =>
+  check<T>((v) => (values as unknown[]).includes(v), `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`);
+/** Absent is fine; null is not (a field either is there with its type or is left out). */
+export const optional = <T>(v: Validator<T>): Validator<T | undefined> => (x, path) => (x === undefined ? undefined : v(x, path));
+
+export function arr<T>(item: Validator<T>): Validator<T[]> {
+  return (v, path) => {
+    if (!Array.isArray(v)) return `${path} must be an array`;
+    for (let i = 0; i < v.length; i++) {
+      const problem = item(v[i], `${path}[${i}]`);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+}
+
+/** An object with these fields (every field of T must have a validator, optional ones included). */
+export function obj<T extends object>(fields: { [K in keyof Required<T>]: Validator<T[K]> }): Validator<T> {
+  return (v, path) => {
+    if (!isRecord(v)) return `${path} must be an object`;
+    for (const key of Object.keys(fields) as (keyof T & string)[]) {
+      const problem = (fields[key] as Validator<unknown>)(v[key], `${path}.${key}`);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+}
+
+/** A request without params: absent, null or an empty object or array (clients differ), or any object. */
+const noParams: Validator<void> = (v, path) =>
+  v === undefined || v === null || isRecord(v) || (Array.isArray(v) && v.length === 0) ? undefined : `${path} must be absent (this request takes none)`;
+
+const policyChoice = oneOf<PolicyChoice>('default', 'Background', 'Foreground', 'Orphan');
+const simulateParams = obj<SimulateParams>({ uid: str, policy: policyChoice, controllers: optional(oneOf<ControllersMode>('builtin', 'gc')) });
+const graphParams = obj<GraphParams>({ uid: optional(str), namespace: optional(str), limit: optional(int(1)) });
+const clusterObjectsParams = obj<ClusterObjectsParams>({ namespace: optional(str), query: optional(str), limit: optional(int(0)) });
+
+/** The params of every client → server request, by method: "params" is checked as a whole, then field by field. */
+export const REQUEST_PARAMS: ReadonlyMap<string, (params: unknown) => string | undefined> = new Map([
+  rule(SimulateRequest, simulateParams),
+  rule(ObjectsRequest, obj<ObjectsParams>({ uri: optional(str) })),
+  rule(ObjectAtRequest, obj<ObjectAtParams>({ uri: str, position: obj<ObjectAtParams['position']>({ line: int(0), character: int(0) }) })),
+  rule0(StuckRequest),
+  rule(GraphRequest, graphParams),
+  rule(ClusterGraphRequest, graphParams),
+  rule0(ClusterGraphSummaryRequest),
+  rule0(CheckRequest),
+  rule(ClusterContextsRequest, obj<{ kubeconfig?: string }>({ kubeconfig: optional(str) })),
+  rule(ClusterConnectRequest, obj<ClusterConnectParams>({
+    context: optional(str), namespaces: optional(arr(str)), kubeconfig: optional(str), allowExec: bool,
+  })),
+  rule0(ClusterDisconnectRequest),
+  rule(ClusterSimulateRequest, simulateParams),
+  rule(ClusterStuckRequest, obj<{ stuckAfterMinutes?: number }>({ stuckAfterMinutes: optional(num(0)) })),
+  rule(ClusterObjectsRequest, clusterObjectsParams),
+  rule(ClusterSearchObjectsRequest, clusterObjectsParams),
+  rule(ClusterDocumentRequest, obj<{ uri: string }>({ uri: str })),
+]);
+
+function rule<P>(type: RequestType<P, unknown, void>, params: Validator<NoInfer<P>>): [string, (params: unknown) => string | undefined] {
+  return [type.method, (v) => params(v, 'params')];
+}
+
+function rule0(type: RequestType0<unknown, void>): [string, (params: unknown) => string | undefined] {
+  return [type.method, (v) => noParams(v, 'params')];
+}
+
+/** The first problem with a request's params ("kubeGcLens/simulate: params.uid must be a string"), or undefined. */
+export function validateRequestParams(method: string, params: unknown): string | undefined {
+  const validate = REQUEST_PARAMS.get(method);
+  if (!validate) return `${method}: not a request of this protocol`;
+  const problem = validate(params);
+  return problem && `${method}: ${problem}`;
+}
