@@ -182,13 +182,12 @@ function newestTimestamp(objects: Iterable<KubeObject>): number | undefined {
   return newest;
 }
 
-/** A request's GraphParams, checked (they come from the client): fields of the wrong type are left out. */
-export function graphScopeOf(params: GraphParams | null | undefined): GraphScopeOptions {
-  const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
+/** A request's GraphParams (validated at the boundary: customRequests.ts) as the engine's scope; an empty uid is no focus. */
+export function graphScopeOf(p: GraphParams): GraphScopeOptions {
   return {
-    ...(typeof p.uid === 'string' && p.uid ? { uid: p.uid } : {}),
-    ...(typeof p.namespace === 'string' ? { namespace: p.namespace } : {}),
-    ...(typeof p.limit === 'number' && Number.isInteger(p.limit) && p.limit > 0 ? { limit: p.limit } : {}),
+    ...(p.uid ? { uid: p.uid } : {}),
+    ...(p.namespace !== undefined ? { namespace: p.namespace } : {}),
+    ...(p.limit !== undefined ? { limit: p.limit } : {}),
   };
 }
 

@@ -34,6 +34,7 @@ import { graphScopeOf, simulateDelete, stuckItems, summaryOf, workspaceGraph } f
 import { hoverAt } from './hover';
 import { codeLenses, resolveCodeLens } from './codeLens';
 import { quickFixes } from './codeActions';
+import { onCustomRequest } from './customRequests';
 
 const PREDICTION_DELAY_MS = 250;
 /** Watch events are coalesced for this long before the live findings and the client's views are refreshed. */
@@ -138,27 +139,28 @@ export class KubeGcLensServer {
       return quickFixes(this.model, p.textDocument.uri, doc.getText(), p.context.diagnostics.filter((d) => d.source === 'kube-gc-lens'));
     }));
 
-    c.onRequest(SimulateRequest, (p, token) => this.answer(token, () => simulateDelete(this.model.inventory, p.uid, p.policy, {
+    // Custom requests: params checked against protocol.ts first (InvalidParams naming the field), see customRequests.ts.
+    onCustomRequest(c, SimulateRequest, (p, token) => this.answer(token, () => simulateDelete(this.model.inventory, p.uid, p.policy, {
       ...this.engineOptions(), ...(p.controllers ? { controllers: p.controllers } : {}),
     })));
-    c.onRequest(ObjectsRequest, (p, token) => this.answer(token, () => {
+    onCustomRequest(c, ObjectsRequest, (p, token) => this.answer(token, () => {
       const objects = p.uri ? this.model.objectsIn(p.uri) : [...this.model.inventory.objects.values()];
       return objects.map(summaryOf);
     }));
-    c.onRequest(ObjectAtRequest, (p, token) => this.answer(token, () => {
+    onCustomRequest(c, ObjectAtRequest, (p, token) => this.answer(token, () => {
       const live = isLive(p.uri) ? this.cluster.current : undefined;
       const o = live ? this.liveDocs.model(live.inventory, live.context).objectAt(p.uri, p.position) : this.model.objectAt(p.uri, p.position);
       return o ? summaryOf(o) : null;
     }));
-    c.onRequest(StuckRequest, (token) => this.answer(token, () => {
+    onCustomRequest(c, StuckRequest, (token) => this.answer(token, () => {
       this.refreshPredictions();
       return stuckItems(this.model, this.engineOptions());
     }));
-    c.onRequest(GraphRequest, (p, token) => this.answer(token, () => {
+    onCustomRequest(c, GraphRequest, (p, token) => this.answer(token, () => {
       this.refreshPredictions();
       return workspaceGraph(this.model, this.engineOptions(), graphScopeOf(p));
     }));
-    c.onRequest(CheckRequest, async () => {
+    onCustomRequest(c, CheckRequest, async () => {
       await this.reloadWorkspace();
       this.refreshPredictions();
       return {
@@ -169,35 +171,35 @@ export class KubeGcLensServer {
       };
     });
 
-    c.onRequest(ClusterContextsRequest, (p) => this.cluster.contexts(p?.kubeconfig));
-    c.onRequest(ClusterConnectRequest, async (p) => {
+    onCustomRequest(c, ClusterContextsRequest, (p) => this.cluster.contexts(p.kubeconfig));
+    onCustomRequest(c, ClusterConnectRequest, async (p) => {
       const status = await this.cluster.connect(p);
       this.refreshLive();
       return status;
     });
-    c.onRequest(ClusterDisconnectRequest, async () => {
+    onCustomRequest(c, ClusterDisconnectRequest, async () => {
       await this.cluster.disconnect();
       this.refreshLive();
       return null;
     });
     // Live objects have no file: their locations are their live documents.
-    c.onRequest(ClusterSimulateRequest, (p, token) => this.answer(token, async () => withLiveLocations(await this.cluster.simulate(p.uid, p.policy, {
+    onCustomRequest(c, ClusterSimulateRequest, (p, token) => this.answer(token, async () => withLiveLocations(await this.cluster.simulate(p.uid, p.policy, {
       ...this.engineOptions(), ...(p.controllers ? { controllers: p.controllers } : {}),
     }), this.cluster.current?.context)));
-    c.onRequest(ClusterStuckRequest, (p, token) => this.answer(token, () => this.cluster.stuck(this.engineOptions(), p?.stuckAfterMinutes ?? this.settings.cluster.stuckAfterMinutes)
+    onCustomRequest(c, ClusterStuckRequest, (p, token) => this.answer(token, () => this.cluster.stuck(this.engineOptions(), p.stuckAfterMinutes ?? this.settings.cluster.stuckAfterMinutes)
       .map((item) => withLiveLocations(item, this.cluster.current?.context))));
-    c.onRequest(ClusterDocumentRequest, (p) => {
+    onCustomRequest(c, ClusterDocumentRequest, (p) => {
       const uid = liveUidOf(p.uri) ?? '';
       const live = this.cluster.current;
       return { text: renderLiveObject(live?.inventory.objects.get(uid), uid, live?.context) };
     });
-    c.onRequest(ClusterGraphRequest, (p, token) => this.answer(token, () => withLiveGraphLocations(
+    onCustomRequest(c, ClusterGraphRequest, (p, token) => this.answer(token, () => withLiveGraphLocations(
       this.cluster.graph(this.engineOptions(), graphScopeOf(p)), this.cluster.current?.context)));
-    c.onRequest(ClusterGraphSummaryRequest, (token) => this.answer(token, () => this.cluster.graphSummary()));
-    c.onRequest(ClusterObjectsRequest, (p, token) => this.answer(token, () => this.cluster.objects(p ?? {})
+    onCustomRequest(c, ClusterGraphSummaryRequest, (token) => this.answer(token, () => this.cluster.graphSummary()));
+    onCustomRequest(c, ClusterObjectsRequest, (p, token) => this.answer(token, () => this.cluster.objects(p)
       .map((o) => withLiveLocations(o, this.cluster.current?.context))));
-    c.onRequest(ClusterSearchObjectsRequest, (p, token) => this.answer(token, () => {
-      const { items, total } = this.cluster.search(p ?? {});
+    onCustomRequest(c, ClusterSearchObjectsRequest, (p, token) => this.answer(token, () => {
+      const { items, total } = this.cluster.search(p);
       return { items: items.map((o) => withLiveLocations(o, this.cluster.current?.context)), total };
     }));
     c.onShutdown(() => this.cluster.disconnect());

@@ -1,0 +1,75 @@
+// The language server in this process (server/src/lsp/server.ts over a pair of in-memory streams), for tests that
+// need no built bundle: the same KubeGcLensServer and vscode-languageserver connection as dist/server.js, without
+// main.ts (no process-wide handlers, no stdio). Never sends `exit`: the library would end this process.
+
+import { PassThrough } from 'node:stream';
+import {
+  createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
+import { InitializedNotification, InitializeRequest } from 'vscode-languageserver-protocol';
+import { createConnection, ProposedFeatures, type Connection } from 'vscode-languageserver/node';
+import { KubeGcLensServer } from '../../server/src/lsp/server';
+import { StatusNotification, type ServerStatus } from '../../server/src/protocol';
+
+/** A JSON-RPC answer as it came over the wire. */
+export interface RawResponse {
+  id: string;
+  result?: unknown;
+  error?: { code: number; message: string };
+}
+
+/** `raw(method, NO_PARAMS)`: a request without a params member. */
+export const NO_PARAMS = Symbol('no params');
+
+export class InProcessServer {
+  readonly connection: ProtocolConnection;
+  private readonly server: Connection;
+  /** window/logMessage lines, as `type: message` (1 error, 2 warning, 3 info, 4 log). */
+  readonly logs: string[] = [];
+  private ready: Promise<void>;
+  /** Writes JSON-RPC messages exactly as given (`params: null`, no params, an array…), which the client library cannot. */
+  private readonly rawWriter: StreamMessageWriter;
+  private readonly rawAnswers = new Map<string, (m: RawResponse) => void>();
+  private rawId = 0;
+
+  constructor() {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    // MessageReader/Writer, not raw streams: with streams the library exits the process when they end.
+    this.server = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
+    new KubeGcLensServer(this.server).listen();
+    this.connection = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
+    // A second reader on the server's output sees the answers to raw requests (the client connection drops them).
+    new StreamMessageReader(toClient).listen((m) => {
+      const id = (m as { id?: unknown }).id;
+      if (typeof id === 'string') this.rawAnswers.get(id)?.(m as unknown as RawResponse);
+    });
+    this.rawWriter = new StreamMessageWriter(toServer);
+    this.connection.onNotification('window/logMessage', (p: { type: number; message: string }) => { this.logs.push(`${p.type}: ${p.message}`); });
+    this.ready = new Promise((resolve) => {
+      this.connection.onNotification(StatusNotification, (s: ServerStatus) => { if (s.state === 'ready') resolve(); });
+    });
+    this.connection.listen();
+  }
+
+  /** initialize (no folder, no parent process to watch) and initialized; resolves once the server is "ready". */
+  async initialize(): Promise<void> {
+    await this.connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: null, workspaceFolders: null, capabilities: {} });
+    await this.connection.sendNotification(InitializedNotification.type, {});
+    await this.ready;
+  }
+
+  /** Sends a request with exactly these params (`NO_PARAMS`: no params member) and resolves with the raw answer. */
+  raw(method: string, params: unknown): Promise<RawResponse> {
+    const id = `raw-${++this.rawId}`;
+    const answered = new Promise<RawResponse>((resolve) => this.rawAnswers.set(id, resolve));
+    const message = { jsonrpc: '2.0', id, method, ...(params === NO_PARAMS ? {} : { params }) };
+    void this.rawWriter.write(message as Parameters<StreamMessageWriter['write']>[0]);
+    return answered;
+  }
+
+  dispose(): void {
+    this.connection.dispose();
+    this.server.dispose();
+  }
+}
