@@ -23,6 +23,7 @@ import { simulateText } from './output/simulateText';
 import { stuckText } from './output/stuckText';
 import { loadCluster } from './clusterInput';
 import { makeStyle } from './output/style';
+import { safeJson, safeText } from './output/safeText';
 import { parsePlan } from './plan';
 import pkg from '../../../package.json';
 
@@ -60,15 +61,16 @@ export async function run(io: CliIo): Promise<number> {
     }
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr.write(`error: ${e.message}\nSee 'kubectl-gc --help' for usage.\n`);
+      io.stderr.write(`error: ${safeText(e.message)}\nSee 'kubectl-gc --help' for usage.\n`);
       return 2;
     }
     if (e instanceof InputError) {
-      io.stderr.write(`${e.message}\n`);
+      // One line per unreadable input, each escaped (its lines are ours, the paths and reasons are not).
+      io.stderr.write(`${e.message.split('\n').map(safeText).join('\n')}\n`);
       return 2;
     }
     const message = e instanceof Error ? e.message : String(e);
-    io.stderr.write(`error: internal error: ${message}\nPlease report this with the input that caused it.\n`);
+    io.stderr.write(`error: internal error: ${safeText(message)}\nPlease report this with the input that caused it.\n`);
     return 2;
   }
 }
@@ -92,7 +94,7 @@ async function load(args: ParsedArgs, io: CliIo): Promise<CliInput & Partial<Pic
   const input = await loadCluster({
     kubeconfig: flag(args, 'kubeconfig'), context: flag(args, 'context'), namespace: flag(args, 'namespace'), env: io.env, stderr: io.stderr,
   });
-  for (const note of input.incomplete) io.stderr.write(`warning: ${note}\n`);
+  for (const note of input.incomplete) io.stderr.write(`warning: ${safeText(note)}\n`);
   return input;
 }
 
@@ -212,7 +214,7 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const findings = locate(input, analyze(inventory, { controllers, finalizerOwners }));
   const relative = relativeTo(io.cwd);
   if (output === 'json') {
-    io.stdout.write(JSON.stringify({ ...result, findings: findings.map(findingToJson) }, null, 2) + '\n');
+    io.stdout.write(safeJson({ ...result, findings: findings.map(findingToJson) }) + '\n');
   } else if (output === 'dot') {
     io.stdout.write(simulateDot(inventory, result));
   } else {
@@ -224,7 +226,7 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     reportProblems(input, io);
   }
   if (result.aborted) {
-    io.stderr.write(`error: ${result.aborted}\n`);
+    io.stderr.write(`error: ${safeText(result.aborted)}\n`);
     return 2;
   }
   return 0;
@@ -240,14 +242,14 @@ async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const relative = relativeTo(io.cwd);
   const skipped = input.problems.filter((p) => p.severity === 'error');
   if (output === 'json') {
-    io.stdout.write(JSON.stringify({
+    io.stdout.write(safeJson({
       objects: input.inventory.objects.size,
       skipped: skipped.map((p) => ({ file: p.file, line: p.line, column: p.column, code: p.code, reason: p.reason })),
       findings: findings.map(findingToJson),
       ...(input.incomplete?.length ? { incomplete: input.incomplete } : {}),
-    }, null, 2) + '\n');
+    }) + '\n');
   } else if (output === 'sarif') {
-    io.stdout.write(JSON.stringify(toSarif(findings, pkg.version, relative), null, 2) + '\n');
+    io.stdout.write(safeJson(toSarif(findings, pkg.version, relative)) + '\n');
   } else {
     io.stdout.write(checkText(findings, input.problems, input.inventory.objects.size, input.files, relative, makeStyle(io.stdout, io.env)));
   }
@@ -263,7 +265,7 @@ async function graphCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const input = await load(args, io);
   const uids = flagList(args, 'uid');
   const snapshot = input.inventory.graph.snapshot(uids.length ? input.inventory.graph.component(uids) : undefined);
-  io.stdout.write(output === 'json' ? JSON.stringify(snapshot, null, 2) + '\n' : writeGcDot(snapshot));
+  io.stdout.write(output === 'json' ? safeJson(snapshot) + '\n' : writeGcDot(snapshot));
   if (output === 'dot') reportProblems(input, io);
   return 0;
 }
@@ -279,7 +281,7 @@ async function stuckCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const result = inventory.terminating.size ? simulate(inventory, [], { controllers, finalizerOwners: finalizerOwnersOf(args) }) : undefined;
   const stuck = (result?.stuck ?? []).map((s) => ({ ...s, since: inventory.objects.get(s.uid)?.deletionTimestamp ?? null }));
   if (output === 'json') {
-    io.stdout.write(JSON.stringify({ stuck, ...(input.incomplete?.length ? { incomplete: input.incomplete } : {}) }, null, 2) + '\n');
+    io.stdout.write(safeJson({ stuck, ...(input.incomplete?.length ? { incomplete: input.incomplete } : {}) }) + '\n');
   } else {
     io.stdout.write(stuckText(stuck, inventory.terminating.size, controllers, makeStyle(io.stdout, io.env), input.files ? undefined : new Date()));
     reportProblems(input, io);
@@ -294,7 +296,7 @@ async function stuckCommand(args: ParsedArgs, io: CliIo): Promise<number> {
 async function readPodSpecs(input: Awaited<ReturnType<typeof load>>, targets: DeleteRequest[], io: CliIo): Promise<void> {
   if (!input.readPodSpecs) return;
   const unread = await input.readPodSpecs(targets);
-  for (const note of unread) io.stderr.write(`warning: ${note}\n`);
+  for (const note of unread) io.stderr.write(`warning: ${safeText(note)}\n`);
   (input.incomplete ??= []).push(...unread);
 }
 
@@ -304,7 +306,7 @@ function reportProblems(input: CliInput, io: CliIo): void {
   if (!shown.length) return;
   const relative = relativeTo(io.cwd);
   io.stderr.write(`${shown.length} document(s) were not loaded:\n`);
-  for (const p of shown.slice(0, 50)) io.stderr.write(`  ${relative(p.file)}:${p.line}:${p.column}: ${p.reason}\n`);
+  for (const p of shown.slice(0, 50)) io.stderr.write(`  ${safeText(relative(p.file))}:${p.line}:${p.column}: ${safeText(p.reason)}\n`);
   if (shown.length > 50) io.stderr.write(`  … and ${shown.length - 50} more (kubectl-gc check -f … lists them all)\n`);
 }
 

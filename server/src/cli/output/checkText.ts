@@ -1,19 +1,20 @@
-// `kubectl-gc check` as compiler-style lines: file:line:col: severity code: message [object].
+// `kubectl-gc check` as compiler-style lines: file:line:col: severity code: message [object]. Every value from the
+// input is printed through safeText, so a line is always ours.
 
-import { describe } from '../../engine/model';
 import type { Finding } from '../../engine/analysis/findingTypes';
 import type { LoadProblem } from '../../sources/manifests/parseManifest';
+import { safeDescribe, safeText } from './safeText';
 import type { Style } from './style';
 
 export function findingLine(f: Finding, relative: (file: string) => string, s: Style): string {
-  const where = f.file ? `${relative(f.file)}${f.range ? `:${f.range.start.line + 1}:${f.range.start.character + 1}` : ''}` : '(no source)';
+  const where = f.file ? `${safeText(relative(f.file))}${f.range ? `:${f.range.start.line + 1}:${f.range.start.character + 1}` : ''}` : '(no source)';
   const sev = f.severity === 'error' ? s.red('error') : f.severity === 'warning' ? s.yellow('warning') : s.cyan('info');
-  return `${s.bold(where)}: ${sev} ${s.dim(f.code)}: ${f.message} ${s.dim(`[${describe(f.object)}]`)}`;
+  return `${s.bold(where)}: ${sev} ${s.dim(f.code)}: ${safeText(f.message)} ${s.dim(`[${safeDescribe(f.object)}]`)}`;
 }
 
 export function problemLine(p: LoadProblem, relative: (file: string) => string, s: Style): string {
   const sev = p.severity === 'error' ? s.red('error') : p.severity === 'warning' ? s.yellow('warning') : s.cyan('info');
-  return `${s.bold(`${relative(p.file)}:${p.line}:${p.column}`)}: ${sev} ${s.dim(p.code)}: ${p.reason}`;
+  return `${s.bold(`${safeText(relative(p.file))}:${p.line}:${p.column}`)}: ${sev} ${s.dim(p.code)}: ${safeText(p.reason)}`;
 }
 
 export function checkText(findings: Finding[], problems: LoadProblem[], objects: number, files: number, relative: (file: string) => string, s: Style): string {

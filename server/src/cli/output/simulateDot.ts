@@ -1,9 +1,9 @@
-// `simulate -o dot`: the objects the simulation touched and their owners/dependents, coloured by fate.
+// `simulate -o dot`: the objects the simulation touched and their owners/dependents, coloured by fate. Strings are
+// quoted as `graph -o dot` quotes them (Go's %q): no control character reaches graphviz raw.
 
+import { goQuote as quote } from '../../engine/graph/dotWriter';
 import type { Inventory } from '../../engine/inventory';
 import type { SimulationResult } from '../../engine/simulation/types';
-
-const quote = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 
 export function simulateDot(inventory: Inventory, result: SimulationResult): string {
   const fate = new Map<string, string>();

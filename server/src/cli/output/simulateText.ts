@@ -1,12 +1,13 @@
 // `kubectl-gc simulate` as a readable report: what was asked, the timeline, then deleted / orphaned /
-// stuck (with the why-chain as a tree), a count of what remains, notes and findings.
+// stuck (with the why-chain as a tree), a count of what remains, notes and findings. Every value from the input
+// (names, finalizers, messages, what a cluster reported) is printed through safeText before it is styled.
 
-import { describe } from '../../engine/model';
 import type { BlockReason, DeleteRequest, SimulationResult } from '../../engine/simulation/types';
 import { describeCondition } from '../../engine/simulation/namespaceConditions';
 import type { Finding } from '../../engine/analysis/findingTypes';
 import type { Style } from './style';
 import { findingLine } from './checkText';
+import { safeDescribe, safeText } from './safeText';
 
 export interface SimulateTextInput {
   requests: { request: DeleteRequest; defaultPolicy?: string }[];
@@ -23,16 +24,16 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
     lines.push(s.bold('No deletion requested: the garbage collector runs on the state as given.'));
   }
   for (const { request: r, defaultPolicy } of input.requests) {
-    const what = `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
+    const what = safeDescribe(r);
     const policy = r.propagationPolicy
-      ? `propagationPolicy ${r.propagationPolicy}`
-      : `no propagationPolicy: the API default for ${r.apiVersion} ${r.kind} applies (${defaultPolicy ?? 'Background'}). Note that kubectl delete always sends one (--cascade=background unless told otherwise)`;
+      ? `propagationPolicy ${safeText(r.propagationPolicy)}`
+      : `no propagationPolicy: the API default for ${safeText(`${r.apiVersion} ${r.kind}`)} applies (${defaultPolicy ?? 'Background'}). Note that kubectl delete always sends one (--cascade=background unless told otherwise)`;
     lines.push(`${s.bold('DELETE')} ${what} (${policy})`);
   }
   lines.push(s.dim(input.controllers === 'gc'
     ? 'Controllers: gc (strict: only the apiserver and the garbage collector act; no kubelet, no namespace controller, no finalizer is removed by anyone else)'
     : 'Controllers: builtin (kubelet, namespace controller, pvc/pv-protection, CRD cleanup, and each custom finalizer\'s controller while its workload runs)'));
-  if (result.aborted) lines.push(s.red(`Aborted: ${result.aborted}`));
+  if (result.aborted) lines.push(s.red(`Aborted: ${safeText(result.aborted)}`));
 
   lines.push('', s.bold(`Timeline (${result.steps.length} steps)`));
   const width = String(result.steps.length).length;
@@ -41,18 +42,18 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
   result.steps.forEach((st, i) => {
     if (i === firstRequest && firstRequest > 0) lines.push(s.dim('  The request:'));
     const action = st.action === 'remove' ? s.red(st.action) : st.action === 'reject' ? s.yellow(st.action) : st.action;
-    lines.push(`  ${String(st.step).padStart(width)}  ${s.cyan(st.actor)}  ${action} ${describe(st.target)}  ${s.dim(st.detail)}`);
+    lines.push(`  ${String(st.step).padStart(width)}  ${s.cyan(safeText(st.actor))}  ${action} ${safeDescribe(st.target)}  ${s.dim(safeText(st.detail))}`);
   });
 
   lines.push('', s.bold(`Deleted (${result.deleted.length})`));
-  for (const d of result.deleted) lines.push(`  ${s.red('✗')} ${describe(d)}  ${s.dim(`step ${d.step}`)}`);
+  for (const d of result.deleted) lines.push(`  ${s.red('✗')} ${safeDescribe(d)}  ${s.dim(`step ${d.step}`)}`);
 
   lines.push('', s.bold(`Orphaned (${result.orphaned.length})`));
-  for (const o of result.orphaned) lines.push(`  ${s.yellow('○')} ${describe(o)}  ${s.dim(`lost its reference to uid ${o.ownerUID}`)}`);
+  for (const o of result.orphaned) lines.push(`  ${s.yellow('○')} ${safeDescribe(o)}  ${s.dim(`lost its reference to uid ${safeText(o.ownerUID)}`)}`);
 
   lines.push('', s.bold(`Stuck (${result.stuck.length})`));
   for (const st of result.stuck) {
-    lines.push(`  ${s.magenta('⧗')} ${describe(st)}${st.finalizers.length ? s.dim(`  finalizers: ${st.finalizers.join(', ')}`) : ''}`);
+    lines.push(`  ${s.magenta('⧗')} ${safeDescribe(st)}${st.finalizers.length ? s.dim(`  finalizers: ${st.finalizers.map(safeText).join(', ')}`) : ''}`);
     renderReasons(st.blockedBy, '    ', lines, s, 0);
   }
 
@@ -61,7 +62,7 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
   lines.push('', `${s.bold('Remaining')}: ${count} object${count === 1 ? '' : 's'}${terminating ? ` (${terminating} terminating)` : ''}`);
   if (result.notes.length) {
     lines.push('', s.bold('Notes'));
-    for (const n of result.notes) lines.push(`  • ${n}`);
+    for (const n of result.notes) lines.push(`  • ${safeText(n)}`);
   }
   if (input.findings.length) {
     lines.push('', s.bold(`Findings in the input (${input.findings.length})`));
@@ -73,10 +74,10 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
 export function renderReasons(reasons: BlockReason[], indent: string, lines: string[], s: Style, depth: number): void {
   reasons.forEach((r, i) => {
     const last = i === reasons.length - 1;
-    lines.push(`${indent}${last ? '└─' : '├─'} ${s.yellow(r.type)}: ${r.message}`);
+    lines.push(`${indent}${last ? '└─' : '├─'} ${s.yellow(r.type)}: ${safeText(r.message)}`);
     const inner = indent + (last ? '   ' : '│  ');
     // A Namespace's conditions, as the cluster reported them, before what the simulation leaves in it.
-    for (const c of r.conditions ?? []) lines.push(`${inner}${s.dim('status:')} ${describeCondition(c)}`);
+    for (const c of r.conditions ?? []) lines.push(`${inner}${s.dim('status:')} ${safeText(describeCondition(c))}`);
     if (r.blockedBy?.length && depth < 6) renderReasons(r.blockedBy, inner, lines, s, depth + 1);
   });
 }

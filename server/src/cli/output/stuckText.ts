@@ -1,8 +1,8 @@
 // `kubectl-gc stuck` for people: every terminating object that cannot finish, how long it has been
-// terminating, its finalizers and the why-chain as a tree.
+// terminating, its finalizers and the why-chain as a tree. Values from the input go through safeText.
 
-import { describe } from '../../engine/model';
 import type { StuckEntry } from '../../engine/simulation/types';
+import { safeDescribe, safeText } from './safeText';
 import { renderReasons } from './simulateText';
 import type { Style } from './style';
 
@@ -17,9 +17,9 @@ export function stuckText(stuck: (StuckEntry & { since: string | null })[], term
   lines.push(s.bold(`Stuck (${stuck.length} of ${terminating} terminating; controllers: ${controllers})`));
   for (const st of stuck) {
     const age = st.since && now ? ` for ${formatAge(now.getTime() - Date.parse(st.since))}` : '';
-    const since = st.since ? s.dim(`  terminating since ${st.since}${age}`) : '';
-    lines.push(`  ${s.magenta('⧗')} ${describe(st)}${since}`);
-    if (st.finalizers.length) lines.push(s.dim(`    finalizers: ${st.finalizers.join(', ')}`));
+    const since = st.since ? s.dim(`  terminating since ${safeText(st.since)}${age}`) : '';
+    lines.push(`  ${s.magenta('⧗')} ${safeDescribe(st)}${since}`);
+    if (st.finalizers.length) lines.push(s.dim(`    finalizers: ${st.finalizers.map(safeText).join(', ')}`));
     renderReasons(st.blockedBy, '    ', lines, s, 0);
   }
   return lines.join('\n') + '\n';
