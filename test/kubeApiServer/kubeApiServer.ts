@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Discovery, type ResourceInfo } from './discovery';
 import { readFixture } from './fixtures';
+import { type HostileAnswer, sendHuge, sendTrickle, withExtraItems } from './hostile';
 import {
   acceptedForms, AGGREGATED_CONTENT_TYPE, contentType, type Form, listBody, objectBody, qualifiedResource, status,
 } from './formats';
@@ -67,8 +68,18 @@ export interface ObjectRef {
 export interface KubeApiServerFaults {
   /** 403 Forbidden for list/watch/get of the resource (in that namespace only, if given) */
   forbid(r: ResourceRef): void;
-  /** the next `times` list/watch requests of the resource answer `status` (429 with Retry-After: 1) */
-  fail(r: ResourceRef, opts: { status: number; times: number }): void;
+  /**
+   * the next `times` list/watch requests of the resource answer `status` (429 with Retry-After: 1); `retryAfter` sets
+   * the Retry-After header of any status ('' = none), `message` the Status message (over-long, control characters…)
+   */
+  fail(r: ResourceRef, opts: { status: number; times: number; retryAfter?: string; message?: string }): void;
+  /**
+   * every LIST of the resource (until clear()) gets a hostile answer (hostile.ts): an endless or oversized items array
+   * streamed lazily, the real answer trickled one byte at a time, or the real answer in JSON with raw values appended
+   */
+  hostile(r: ResourceRef, answer: HostileAnswer): void;
+  /** sends this raw text as one line to every open watch of the resource (a malformed event or object) */
+  rawWatchEvent(r: ResourceRef, line: string): void;
   /** delays every response (or those of one resource) by `ms`; delay(0) clears all delays, delay(0, r) that one */
   delay(ms: number, r?: ResourceRef): void;
   /** `group/version` listed in discovery but down: its document and its resources answer 503, aggregated discovery marks it Stale */
@@ -185,7 +196,8 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
   let bytes = 0;
   const forbidden: ResourceRef[] = [];
   const jsonOnly: (ResourceRef | 'all')[] = [];
-  const failures: { ref: ResourceRef; status: number; remaining: number }[] = [];
+  const failures: { ref: ResourceRef; status: number; remaining: number; retryAfter?: string; message?: string }[] = [];
+  const hostile: { ref: ResourceRef; answer: HostileAnswer }[] = [];
   let delayAll = 0;
   const delays: { ref: ResourceRef; ms: number }[] = [];
   const pendingDelays = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
@@ -212,6 +224,12 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
   const url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
 
   // ---- responses
+
+  /** Where an answer goes, and how it is sent (a hostile answer sends it otherwise). */
+  interface ReplyTo {
+    res: ServerResponse;
+    reply: typeof reply;
+  }
 
   function reply(res: ServerResponse, record: RequestRecord | undefined, code: number, body: unknown, headers: Record<string, string> = {}): void {
     const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
@@ -350,13 +368,24 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       const failure = failures.find((f) => f.remaining > 0 && refMatches(f.ref, info));
       if (failure) {
         failure.remaining--;
-        const retry = failure.status === 429 ? { 'Retry-After': '1' } : undefined;
-        return reply(res, record, failure.status, status(failure.status, undefined, retry ? { retryAfterSeconds: 1 } : {}), retry);
+        const after = failure.retryAfter ?? (failure.status === 429 ? '1' : '');
+        const retry = after !== '' ? { 'Retry-After': after } : undefined;
+        const seconds = Number(after);
+        const details = retry && Number.isInteger(seconds) && seconds > 0 ? { retryAfterSeconds: seconds } : {};
+        return reply(res, record, failure.status, status(failure.status, failure.message, details), retry);
       }
     }
 
     // Protobuf for metadata-only GETs and LISTs, unless this resource's server does not speak it (formats.ts).
-    const protobufServed = verb !== 'watch' && !jsonOnly.some((ref) => ref === 'all' || refMatches(ref, info));
+    const hostileAnswer = verb === 'list' ? hostile.find((h) => refMatches(h.ref, info))?.answer : undefined;
+    if (hostileAnswer?.kind === 'huge') {
+      record.status = 200;
+      return sendHuge(res, hostileAnswer.bytes, (n) => {
+        record.bytes += n;
+        bytes += n;
+      });
+    }
+    const protobufServed = verb !== 'watch' && hostileAnswer?.kind !== 'items' && !jsonOnly.some((ref) => ref === 'all' || refMatches(ref, info));
     const accepted = acceptedForms(req.headers.accept).find(
       (f): f is Exclude<Form, { as: 'discovery' }> => f.as !== 'discovery' && !(f.as === 'metadata' && f.protobuf && !protobufServed),
     );
@@ -383,15 +412,34 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       if (err instanceof SelectorError) return reply(res, record, 400, status(400, err.message));
       throw err;
     }
-    if (verb === 'list') return serveList(res, record, r, rkey, namespace, filter, form, includeObject, query);
+    if (verb === 'list') return serveList(hostileReply(res, hostileAnswer), record, r, rkey, namespace, filter, form, includeObject, query);
     if (info.name !== undefined) filter = both(filter, (o) => metadataOf(o).name === info.name);
     serveWatch(res, record, r, rkey, namespace, filter, form, includeObject, query);
   }
 
+  /** reply() as a hostile answer says: the real answer trickled, or with raw items appended. */
+  function hostileReply(res: ServerResponse, answer: HostileAnswer | undefined): ReplyTo {
+    if (!answer || answer.kind === 'huge') return { res, reply };
+    return {
+      res,
+      reply: (to, record, code, body, headers = {}) => {
+        const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+        if (answer.kind === 'items') return reply(to, record, code, code === 200 ? withExtraItems(String(text), answer.items) : text, headers);
+        if (record) record.status = code;
+        sendTrickle(to, code, text, { 'Content-Type': 'application/json', ...headers }, answer.intervalMs, (n) => {
+          if (record) record.bytes += n;
+          bytes += n;
+        });
+      },
+    };
+  }
+
   function serveList(
-    res: ServerResponse, record: RequestRecord, r: ResourceInfo, rkey: string, namespace: string | undefined,
+    to: ReplyTo, record: RequestRecord, r: ResourceInfo, rkey: string, namespace: string | undefined,
     filter: Predicate | undefined, form: Form, includeObject: string, query: Record<string, string>,
   ): void {
+    const res = to.res;
+    const reply = to.reply;
     const limit = Number(query.limit ?? 0);
     let atRv: number | undefined;
     let start: string | undefined;
@@ -532,7 +580,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
 
   const faults: KubeApiServerFaults = {
     forbid: (r) => void forbidden.push({ ...r }),
-    fail: (r, o) => void failures.push({ ref: { ...r }, status: o.status, remaining: o.times }),
+    fail: (r, o) => void failures.push({ ref: { ...r }, status: o.status, remaining: o.times, retryAfter: o.retryAfter, message: o.message }),
     delay: (ms, r) => {
       if (!r) {
         delayAll = ms;
@@ -543,6 +591,8 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       if (i >= 0) delays.splice(i, 1);
       if (ms > 0) delays.push({ ref: { ...r }, ms });
     },
+    hostile: (r, answer) => void hostile.push({ ref: { ...r }, answer }),
+    rawWatchEvent: (r, line) => watches.raw(`${r.group}/${r.resource}`, line),
     failDiscovery: (gv) => discovery.failGroupVersion(gv),
     dropWatches: () => watches.dropAll(),
     stallWatches: () => watches.stall(),
@@ -555,6 +605,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       forbidden.length = 0;
       jsonOnly.length = 0;
       failures.length = 0;
+      hostile.length = 0;
       delays.length = 0;
       delayAll = 0;
       discovery.clearFailures();

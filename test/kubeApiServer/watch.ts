@@ -72,6 +72,11 @@ export class Watches {
     for (const conn of this.conns) if (conn.rkey === e.rkey) this.deliver(conn, e);
   }
 
+  /** Sends one raw line (anything, malformed included) to every open watch of a resource. */
+  raw(rkey: string, line: string): void {
+    for (const conn of this.conns) if (conn.rkey === rkey) this.write(conn, `${line}\n`);
+  }
+
   /** Ends the watches of a resource that stopped being served (its CRD was deleted). */
   endResource(rkey: string): void {
     for (const conn of this.conns) if (conn.rkey === rkey) this.end(conn);
