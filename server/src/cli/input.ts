@@ -18,7 +18,9 @@ export interface CliInput {
 export async function loadInput(paths: string[], opts: { namespace?: string; stdin: NodeJS.ReadableStream }): Promise<CliInput> {
   if (paths.length === 0) throw new UsageError('no input: give manifests with -f FILE|FOLDER|-');
   const loaded = await loadPaths(paths, { stdin: opts.stdin });
-  const unreadable = loaded.problems.filter((p) => p.code === 'unreadable');
+  // A path named on the command line that cannot be read is bad usage; what a folder holds is reported and skipped.
+  const named = new Set(paths);
+  const unreadable = loaded.problems.filter((p) => (p.code === 'unreadable' || p.code === 'too-large') && named.has(p.file));
   if (unreadable.length) {
     throw new InputError(unreadable.map((p) => `error: ${p.file}: ${p.reason}`).join('\n'));
   }

@@ -2,11 +2,12 @@
 // KubeObjects and located problems out. Folders contribute .yaml, .yml, .json and .dot files in a sorted,
 // deterministic order; a file named explicitly is read whatever its extension.
 
-import { promises as fs } from 'node:fs';
+import { promises as fs, type Dirent } from 'node:fs';
 import * as path from 'node:path';
 import type { KubeObject } from '../engine/model';
 import { makeProblem, parseManifestText, type LoadProblem } from './manifests/parseManifest';
 import { dotToObjects, parseGcDot } from './gcDot/parseGcDot';
+import { describeFileType, readBounded } from './boundedRead';
 
 export interface LoadedFiles {
   objects: KubeObject[];
@@ -29,6 +30,14 @@ const byteCompare = (a: string, b: string) => {
   const y = Buffer.from(b);
   return Buffer.compare(x, y);
 };
+
+function describeFileTypeOf(d: Dirent): string {
+  if (d.isFIFO()) return 'a FIFO (named pipe)';
+  if (d.isCharacterDevice()) return 'a character device';
+  if (d.isBlockDevice()) return 'a block device';
+  if (d.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
 
 function describeFsError(e: unknown): string {
   const code = (e as NodeJS.ErrnoException)?.code;
@@ -75,7 +84,10 @@ async function listInputs(paths: string[]): Promise<Entry[]> {
         if (MANIFEST_EXT.test(d.name)) addFile(full, path.resolve(full));
         continue;
       }
-      if (!d.isDirectory() && !d.isSymbolicLink()) continue;
+      if (!d.isDirectory() && !d.isSymbolicLink()) {
+        if (MANIFEST_EXT.test(d.name)) out.push({ kind: 'problem', problem: notRegular(full, describeFileTypeOf(d)) });
+        continue;
+      }
       let st;
       try {
         st = await fs.stat(full);
@@ -86,8 +98,9 @@ async function listInputs(paths: string[]): Promise<Entry[]> {
       }
       if (st.isDirectory()) {
         if (!d.name.startsWith('.')) await walk(full, identity(st, full));
-      } else if (st.isFile() && MANIFEST_EXT.test(d.name)) {
-        addFile(full, identity(st, full));
+      } else if (MANIFEST_EXT.test(d.name)) {
+        if (st.isFile()) addFile(full, identity(st, full));
+        else out.push({ kind: 'problem', problem: notRegular(full, describeFileType(st)) });
       }
     }
   };
@@ -135,21 +148,22 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
 
 /** Reads one file, or says why not. */
 async function readFile(file: string): Promise<Buffer | LoadProblem> {
-  let fh: fs.FileHandle | undefined;
   try {
-    fh = await fs.open(file, 'r');
-    const st = await fh.stat();
-    if (st.isDirectory()) return unreadable(file, Object.assign(new Error('is a folder'), { code: 'EISDIR' }));
-    if (st.size > MAX_FILE_BYTES) {
-      return makeProblem(file, 'error', 'too-large', `${file} is ${(st.size / 1024 / 1024).toFixed(0)} MB, more than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit, so it was not read.`);
-    }
-    return await fh.readFile();
+    const res = await readBounded(file, MAX_FILE_BYTES);
+    if ('bytes' in res) return res.bytes;
+    if (res.refused === 'not-regular') return notRegular(file, res.what);
+    return tooLarge(file, res.size);
   } catch (e) {
     return unreadable(file, e);
-  } finally {
-    await fh?.close().catch(() => undefined);
   }
 }
+
+const notRegular = (file: string, what: string) =>
+  makeProblem(file, 'error', 'unreadable', `Cannot read ${file}: it is ${what}, and only regular files are read (give - to read standard input).`);
+
+/** `size` is the file's size when it was known before reading, undefined when the file grew past the limit. */
+const tooLarge = (file: string, size: number | undefined) =>
+  makeProblem(file, 'error', 'too-large', `${file} is larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit${size === undefined ? '' : ` (${(size / 1024 / 1024).toFixed(0)} MB)`}, so it was not read.`);
 
 function isDotText(text: string): boolean {
   return /^\s*(?:(?:\/\/[^\n]*|\/\*[\s\S]*?\*\/|#[^\n]*)\s*)*(?:strict\s+)?(?:di)?graph\b/i.test(text.slice(0, 4096));

@@ -2,10 +2,11 @@
 // matches the include globs and none of the exclude globs (ours plus VS Code's files.exclude). Globs are
 // matched against the path relative to its workspace folder, as VS Code does.
 
-import { promises as fs, readFileSync, statSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { minimatch } from 'minimatch';
 import { decodeText, MAX_FILE_BYTES } from './files';
+import { readBounded, readBoundedSync, type BoundedRead } from './boundedRead';
 
 export interface FileFilter {
   include: string[];
@@ -75,12 +76,19 @@ export async function listWorkspaceFiles(root: string, filter: FileFilter, isCan
 
 export type ReadOutcome = { text: string } | { error: string };
 
+const overLimit = (file: string, size: number | undefined) =>
+  `${path.basename(file)} is ${size === undefined ? 'larger than' : `${Math.round(size / 2 ** 20)} MB, over`} the ${MAX_FILE_BYTES / 2 ** 20} MB limit; it is not loaded.`;
+
+function outcome(file: string, res: BoundedRead): ReadOutcome | undefined {
+  if ('bytes' in res) return { text: decodeText(res.bytes) };
+  if (res.refused === 'too-large') return { error: overLimit(file, res.size) };
+  return undefined; // not a regular file: not part of the workspace
+}
+
 /** Reads one file as text. Files over the size limit or unreadable give a sentence instead. */
 export async function readWorkspaceFile(file: string): Promise<ReadOutcome> {
   try {
-    const st = await fs.stat(file);
-    if (st.size > MAX_FILE_BYTES) return { error: `${path.basename(file)} is ${Math.round(st.size / 2 ** 20)} MB, over the ${MAX_FILE_BYTES / 2 ** 20} MB limit; it is not loaded.` };
-    return { text: decodeText(await fs.readFile(file)) };
+    return outcome(file, await readBounded(file, MAX_FILE_BYTES)) ?? { error: `${path.basename(file)} is not a regular file; it is not loaded.` };
   } catch (e) {
     return { error: `Cannot read ${path.basename(file)}: ${e instanceof Error ? e.message : String(e)}.` };
   }
@@ -89,10 +97,7 @@ export async function readWorkspaceFile(file: string): Promise<ReadOutcome> {
 /** The same, synchronously; `undefined` when the file no longer exists (deleted) or is not a file. */
 export function readWorkspaceFileSync(file: string): ReadOutcome | undefined {
   try {
-    const st = statSync(file);
-    if (!st.isFile()) return undefined;
-    if (st.size > MAX_FILE_BYTES) return { error: `${path.basename(file)} is ${Math.round(st.size / 2 ** 20)} MB, over the ${MAX_FILE_BYTES / 2 ** 20} MB limit; it is not loaded.` };
-    return { text: decodeText(readFileSync(file)) };
+    return outcome(file, readBoundedSync(file, MAX_FILE_BYTES));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     return { error: `Cannot read ${path.basename(file)}: ${e instanceof Error ? e.message : String(e)}.` };

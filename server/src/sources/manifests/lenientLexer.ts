@@ -55,11 +55,14 @@ export function lenientLexer(): Lexer {
       if (canEndEarly && this.atEnd && closingQuote(this.buffer, this.pos) === -1) {
         const b = this.buffer;
         let nl = b.indexOf('\n', this.pos);
+        let lastNl = nl;
         while (nl !== -1) {
           const cs = this.continueScalar(nl + 1);
           if (cs === -1) break;
+          lastNl = nl;
           nl = b.indexOf('\n', cs);
         }
+        if (nl === -1) nl = lastNl; // the document's text ends (documents are read one by one): end at its last line
         if (nl !== -1) {
           yield* this.pushToIndex(nl - (b[nl - 1] === '\r' ? 1 : 0), false);
           return this.flowLevel ? 'flow' : 'doc';

@@ -5,9 +5,7 @@
 // as Kubernetes' decoder reads `- =` and unquoted timestamps: as strings), with positions filled eagerly.
 // A bad document is reported where it is and skipped; every other document still loads. Nothing throws.
 
-import { Composer, Parser, type CST, type Document, type Node } from 'yaml';
-
-type Token = CST.Token;
+import { Composer, Parser, type Document, type Node } from 'yaml';
 import type { KubeObject, Range } from '../../engine/model';
 import { Extractor, type PendingProblem } from './extract';
 import { fastObject } from './fastJson';
@@ -17,6 +15,9 @@ import { buildRanges, type RangeSource } from './ranges';
 import { formatPath, plainReader, YamlReader, type YNode } from './reader';
 import { auditDocument, pathTo } from './yamlAudit';
 import { lenientLexer } from './lenientLexer';
+import { yamlDocumentSpans } from './yamlSpans';
+import { findTooDeep } from './yamlDepth';
+import { findTooDeepJson, JSON_DEPTH_SCAN_ABOVE, MAX_JSON_DEPTH } from './jsonDepth';
 
 export interface LoadProblem {
   file: string;
@@ -56,9 +57,8 @@ export function makeProblem(file: string, severity: LoadProblem['severity'], cod
 export function parseManifestText(text: string, file: string): ParseResult {
   const out: ParseResult = { objects: [], problems: [] };
   try {
-    const head = text.length > 8192 ? text.slice(0, 8192) : text;
-    if (head.includes('\u0000')) {
-      out.problems.push(makeProblem(file, 'error', 'binary', 'This file looks binary (it contains NUL bytes), so it was not read as YAML or JSON.'));
+    if (looksBinary(text)) {
+      out.problems.push(makeProblem(file, 'error', 'binary', 'This file looks binary (its start is mostly control characters or bytes that are not UTF-8), so it was not read as YAML or JSON.'));
       return out;
     }
     if (looksLikeJson(text, file) && parseJson(text, file, out)) return out;
@@ -67,6 +67,20 @@ export function parseManifestText(text: string, file: string): ParseResult {
     out.problems.push(internalProblem(file, e, ZERO_RANGE));
   }
   return out;
+}
+
+/** Of the first this many characters, a tenth or more must be NUL, other control characters or undecodable bytes for a file to be binary. */
+const BINARY_HEAD = 8192;
+const BINARY_CHAR = /[\x00-\x08\x0E-\x1A\x1C-\x1F\uFFFD]/g;
+
+/**
+ * Whether a file is binary (an image, an archive, UTF-16 without a BOM) rather than text with a stray NUL in one
+ * document: that one document is then refused where the byte is, and the others load.
+ */
+function looksBinary(text: string): boolean {
+  const head = text.length > BINARY_HEAD ? text.slice(0, BINARY_HEAD) : text;
+  const bad = head.match(BINARY_CHAR)?.length ?? 0;
+  return bad > 0 && bad * 10 >= head.length;
 }
 
 function internalProblem(file: string, e: unknown, range: Range): LoadProblem {
@@ -99,6 +113,14 @@ function looksLikeJson(text: string, file: string): boolean {
 /** Returns false when the text is not JSON and is not named .json (the caller then reads it as YAML). */
 function parseJson(text: string, file: string, out: ParseResult): boolean {
   const bom = text.charCodeAt(0) === 0xfeff;
+  if (text.length > JSON_DEPTH_SCAN_ABOVE) {
+    const deep = findTooDeepJson(text, MAX_JSON_DEPTH);
+    if (deep >= 0) {
+      const lines = LineIndex.of(text);
+      out.problems.push(makeProblem(file, 'error', 'too-deep', `This JSON is nested more than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels deep (Kubernetes refuses it too), so it was skipped.`, lines.range(deep, deep + 1)));
+      return true;
+    }
+  }
   let value: unknown;
   try {
     value = JSON.parse(bom ? text.slice(1) : text);
@@ -175,79 +197,104 @@ function withFastEnv<T>(fn: () => T): T {
   }
 }
 
-/** Nested structures beyond what the parser's recursion allows are cut out this many times per file at most. */
-const MAX_RECOVERIES = 20;
-const DOC_MARKER = /^(?:---|\.\.\.)(?=[ \t\r\n]|$)/gm;
+/**
+ * Nesting beyond this is refused before parsing. Kubernetes' decoders allow 10,000 levels, but the `yaml` package
+ * recurses per level and overflows the stack near 800; no real manifest comes close (a CRD's schema: about 40).
+ */
+export const MAX_YAML_DEPTH = 256;
+/**
+ * A YAML document larger than this is refused before parsing: the `yaml` package holds about 50 bytes of memory per
+ * byte of a document while it is read (a 16 MB List: 820 MB), so this keeps any input well under 1 GB. JSON has no
+ * such limit (JSON.parse, then one pass over the metadata).
+ */
+export const MAX_YAML_DOCUMENT_BYTES = 8 * 1024 * 1024;
 
-/** The text with [start, end) replaced by spaces, keeping line breaks (so every offset stays the same). */
-function blankOut(text: string, start: number, end: number): string {
-  return text.slice(0, start) + text.slice(start, end).replace(/[^\r\n]/g, ' ') + text.slice(end);
-}
+/**
+ * Characters YAML does not allow in a stream (go-yaml, which kubectl uses, stops with "control characters are not
+ * allowed"): C0 controls but tab and line breaks, DEL, C1 controls but NEL, and U+FFFE/U+FFFF.
+ */
+const NOT_PRINTABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/g;
 
 function parseYaml(text: string, file: string, out: ParseResult): void {
   const lines = LineIndex.of(text);
   let docIndex = 0;
-  let source = text;
-  /** Documents starting before this offset were handled by an earlier pass. */
-  let startAt = 0;
+  const refuse = (code: LoadProblemCode, reason: string, at: number, to = at + 1) => {
+    out.problems.push(makeProblem(file, 'error', code, reason, lines.range(at, Math.min(to, text.length))));
+    docIndex++;
+  };
+  let nextBad = -1; // the next character YAML does not allow, searched from `searchedTo` on, once for the whole text
+  let searchedTo = 0;
+  const firstNotPrintable = (start: number, end: number): number => {
+    if (nextBad < start && searchedTo <= start) {
+      NOT_PRINTABLE.lastIndex = start;
+      const m = NOT_PRINTABLE.exec(text);
+      nextBad = m ? m.index : Number.MAX_SAFE_INTEGER;
+      searchedTo = nextBad;
+    }
+    return nextBad >= start && nextBad < end ? nextBad : -1;
+  };
   withFastEnv(() => {
-    for (let attempt = 0; ; attempt++) {
-      let lastDocEnd = startAt;
-      const handle = (doc: Document.Parsed) => {
-        if (doc.range[0] < startAt) return;
-        const index = docIndex++;
-        lastDocEnd = Math.max(lastDocEnd, doc.range[2]);
-        try {
-          yamlDocument(doc, index, text, file, lines, out);
-        } catch (e) {
-          out.problems.push(internalProblem(file, e, lines.range(doc.range[0], doc.range[0])));
-        }
-      };
-      const parser = new Parser();
-      const lexer = lenientLexer();
-      let composer = new Composer(COMPOSER_OPTIONS);
-      const onToken = (token: Token) => {
-        try {
-          // Flush the previous document first, so that a failure on this one cannot lose it.
-          if (token.type === 'document') for (const d of composer.end()) handle(d);
-          for (const d of composer.next(token)) handle(d);
-        } catch (e) {
-          const offset = 'offset' in token ? token.offset : 0;
-          out.problems.push(internalProblem(file, e, lines.range(offset, offset)));
-          composer = new Composer(COMPOSER_OPTIONS);
-          docIndex++;
-        }
-      };
+    for (const [start, end] of yamlDocumentSpans(text)) {
+      if (end - start > MAX_YAML_DOCUMENT_BYTES) {
+        const at = contentStart(text, start, end);
+        refuse('too-large', `This YAML document is ${megabytes(end - start)}, more than the ${megabytes(MAX_YAML_DOCUMENT_BYTES)} one YAML document may be (reading YAML takes about 50 times its size in memory), so it was skipped. Split it into documents, or read it as JSON (kubectl get -o json), which has no such limit.`, at);
+        continue;
+      }
+      const bad = firstNotPrintable(start, end);
+      if (bad >= 0) {
+        const code = text.charCodeAt(bad);
+        const name = code === 0 ? 'a NUL byte (U+0000)' : `the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+        refuse('yaml-syntax', `YAML syntax error: this document contains ${name}, which YAML does not allow (kubectl refuses it: "control characters are not allowed"); the document was skipped.`, bad);
+        continue;
+      }
+      const deep = findTooDeep(text, start, end, MAX_YAML_DEPTH);
+      if (deep >= 0) {
+        refuse('too-deep', `This document is nested more than ${MAX_YAML_DEPTH} levels deep, so it was skipped.`, deep);
+        continue;
+      }
       try {
-        for (const lexeme of lexer.lex(source)) for (const token of parser.next(lexeme)) onToken(token);
-        for (const token of parser.end()) onToken(token);
-        for (const d of composer.end()) handle(d);
-        return;
-      } catch (e) {
-        if (!(e instanceof RangeError)) throw e;
-        // The parser itself ran out of stack inside one document: keep what came before, cut that document out
-        // (up to the next document marker) and read the rest again.
-        for (const d of composer.end()) handle(d);
-        const failedAt = Math.max(lastDocEnd, (parser as unknown as { offset?: number }).offset ?? lastDocEnd);
-        DOC_MARKER.lastIndex = failedAt;
-        let badEnd = source.length;
-        for (let m = DOC_MARKER.exec(source); m; m = DOC_MARKER.exec(source)) {
-          // The parser can fail on the marker that ends the deep document (closing every level at once).
-          if (m.index >= failedAt && m.index > lastDocEnd) {
-            badEnd = m.index;
-            break;
+        docIndex = parseDocumentSpan(text, start, end, docIndex, (doc, index) => {
+          try {
+            yamlDocument(doc, index, text, file, lines, out);
+          } catch (e) {
+            out.problems.push(internalProblem(file, e, lines.range(doc.range[0], doc.range[0])));
           }
-        }
-        let badStart = lastDocEnd;
-        while (badStart < badEnd && /\s/.test(source[badStart])) badStart++;
-        out.problems.push(makeProblem(file, 'error', 'too-deep', 'This document is nested too deeply to be read, so it was skipped.', lines.range(badStart, badStart)));
+        });
+      } catch (e) {
+        out.problems.push(internalProblem(file, e, lines.range(contentStart(text, start, end), contentStart(text, start, end))));
         docIndex++;
-        if (attempt >= MAX_RECOVERIES || badEnd >= source.length) return;
-        source = blankOut(source, lastDocEnd, badEnd);
-        startAt = badEnd;
       }
     }
   });
+}
+
+const megabytes = (n: number) => `${(n / 1024 / 1024).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+
+/** The first offset of [start, end) that is not blank, or start. */
+function contentStart(text: string, start: number, end: number): number {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return i;
+  }
+  return start;
+}
+
+/**
+ * Parses the YAML in [start, end) of the text with its own parser (positions stay those of the whole text) and
+ * hands each document to `handle`, numbered from `docIndex`; returns the next number.
+ */
+function parseDocumentSpan(text: string, start: number, end: number, docIndex: number, handle: (doc: Document.Parsed, index: number) => void): number {
+  const parser = new Parser();
+  parser.offset = start;
+  const composer = new Composer(COMPOSER_OPTIONS);
+  let index = docIndex;
+  const each = (docs: Iterable<Document.Parsed>) => {
+    for (const d of docs) handle(d, index++);
+  };
+  for (const lexeme of lenientLexer().lex(end - start === text.length ? text : text.slice(start, end))) for (const token of parser.next(lexeme)) each(composer.next(token));
+  for (const token of parser.end()) each(composer.next(token));
+  each(composer.end());
+  return index;
 }
 
 class YamlRangeSource implements RangeSource<YNode> {
