@@ -479,9 +479,9 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export const str = check<string>((v) => typeof v === 'string', 'a string');
 export const bool = check<boolean>((v) => typeof v === 'boolean', 'a boolean');
 /** An integer ≥ min (JSON has one number type: 3.0 is 3). */
-export const int = (min: number) => check<number>((v) => Number.isSafeInteger(v) && (v as number) >= min, `an integer ≥ ${min}`);
+export const int = (min: number) => check<number>((v) => Number.isSafeInteger(v) && (v as number) >= min, `an integer, at least ${min}`);
 /** A finite number ≥ min. */
-export const num = (min: number) => check<number>((v) => typeof v === 'number' && Number.isFinite(v) && v >= min, `a number ≥ ${min}`);
+export const num = (min: number) => check<number>((v) => typeof v === 'number' && Number.isFinite(v) && v >= min, `a number, at least ${min}`);
 export const oneOf = <T extends string>(...values: T[]): Validator<T> =>
   check<T>((v) => (values as unknown[]).includes(v), `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`);
 /** Absent is fine; null is not (a field either is there with its type or is left out). */

@@ -300,6 +300,9 @@ describe('over stdio: the built server', () => {
     // Answered in order after the notifications: the server read them all and is still serving.
     expect(await s.connection.sendRequest(ObjectsRequest, {})).toEqual([]);
     expect(s.exitCode).toBeNull();
+    // Said once per method in the client's log.
+    expect(s.logs.filter((l) => l.startsWith('Ignored the notification')).sort())
+      .toEqual([...NOTIFICATIONS, 'kubeGcLens/unknown'].sort().map((m) => `Ignored the notification ${m}: the server does not listen to it.`));
     expect(s.logs.filter((l) => /failed|Unexpected|rejection|Cannot read/i.test(l))).toEqual([]);
     expect(s.stderr.join('')).toBe('');
   });

@@ -27,3 +27,17 @@ export function onCustomRequest(
     return takesParams ? call(params, token) : call(token);
   });
 }
+
+/**
+ * The server listens to no custom notification (kubeGcLens/status and cluster/status go to the client). One sent to it
+ * anyway, whatever its params, is dropped, and said once per method in the client's log (never on stdout).
+ * Notifications of other namespaces without a handler are dropped silently, as the connection always did.
+ */
+export function ignoreCustomNotifications(c: Connection): void {
+  const said = new Set<string>();
+  c.onNotification((method: string) => {
+    if (!method.startsWith('kubeGcLens/') || said.has(method)) return;
+    said.add(method);
+    c.console.log(`Ignored the notification ${method.slice(0, 200)}: the server does not listen to it.`);
+  });
+}

@@ -34,7 +34,7 @@ import { graphScopeOf, simulateDelete, stuckItems, summaryOf, workspaceGraph } f
 import { hoverAt } from './hover';
 import { codeLenses, resolveCodeLens } from './codeLens';
 import { quickFixes } from './codeActions';
-import { onCustomRequest } from './customRequests';
+import { ignoreCustomNotifications, onCustomRequest } from './customRequests';
 
 const PREDICTION_DELAY_MS = 250;
 /** Watch events are coalesced for this long before the live findings and the client's views are refreshed. */
@@ -202,6 +202,7 @@ export class KubeGcLensServer {
       const { items, total } = this.cluster.search(p);
       return { items: items.map((o) => withLiveLocations(o, this.cluster.current?.context)), total };
     }));
+    ignoreCustomNotifications(c);
     c.onShutdown(() => this.cluster.disconnect());
 
     this.documents.listen(c);
