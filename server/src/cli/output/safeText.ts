@@ -1,8 +1,8 @@
 // Text output that the input cannot forge. Every value a text renderer prints (names, finalizers, messages,
 // file names, what a server said) goes through safeText before it is styled, so it can neither act on the
 // terminal (escape sequences, BEL, NUL, bidi overrides) nor start a line of its own (a fake `file:line:col`
-// finding), nor flood the terminal. The convention (README, "Output that cannot be forged"):
-//   \n \r \t             as such
+// finding), nor flood the terminal. The convention (docs/reliability.md):
+//   LF, CR, TAB          \n \r \t (a backslash and a letter)
 //   other C0, DEL, C1    \xHH (ESC is \x1b, NUL \x00, BEL \x07, NEL \x85)
 //   U+2028, U+2029, U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069 (line breaks, bidi marks and overrides)
 //                        \uHHHH (\u202e)
