@@ -127,7 +127,7 @@ describe('YAML objects', () => {
       const text = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typing\ndata:\n  key: ${q}half-typed\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n`;
       const { objects, problems } = parseManifestText(text, 'typing.yaml');
       expect(objects.map((o) => o.name)).toEqual(['web']);
-      expect(brief(problems)).toEqual(['yaml-syntax:error@6:19']); // at the end of the line where the quote opened
+      expect(brief(problems)).toEqual(['yaml-syntax:error@6:18']); // at the end of the line where the quote opened
       // CRLF line endings as well.
       const crlf = parseManifestText(text.replace(/\n/g, '\r\n'), 'typing.yaml');
       expect(crlf.objects.map((o) => o.name)).toEqual(['web']);

@@ -255,7 +255,7 @@ function parseYaml(text: string, file: string, out: ParseResult): void {
       try {
         docIndex = parseDocumentSpan(text, start, end, docIndex, (doc, index) => {
           try {
-            yamlDocument(doc, index, text, file, lines, out);
+            yamlDocument(doc, index, text, file, lines, out, end);
           } catch (e) {
             out.problems.push(internalProblem(file, e, lines.range(doc.range[0], doc.range[0])));
           }
@@ -330,7 +330,8 @@ function templateOffsets(text: string, start: number, end: number): number[] {
   return out;
 }
 
-function yamlDocument(doc: Document.Parsed, docIndex: number, text: string, file: string, lines: LineIndex, out: ParseResult): void {
+/** `textEnd`: where this document's text ends (the next document's `---`). */
+function yamlDocument(doc: Document.Parsed, docIndex: number, text: string, file: string, lines: LineIndex, out: ParseResult, textEnd: number): void {
   const [docStart, , docEnd] = doc.range;
   const templates = templateOffsets(text, docStart, docEnd);
   const templateAt = templates.length ? templates[0] : -1;
@@ -352,7 +353,12 @@ function yamlDocument(doc: Document.Parsed, docIndex: number, text: string, file
       return;
     }
     const err = doc.errors[0];
-    const range = lines.range(err.pos[0], err.pos[1]);
+    // An error at the end of the document's text (an unclosed `[`) is shown on its last character, not on the next
+    // document's `---` line.
+    let last = textEnd - 1;
+    while (last > docStart && /\s/.test(text[last])) last--;
+    const at = Math.min(err.pos[0], last);
+    const range = lines.range(at, Math.max(at + 1, Math.min(err.pos[1], last + 1)));
     if (err.code === 'RESOURCE_EXHAUSTION') {
       out.problems.push(makeProblem(file, 'error', 'too-deep', 'This document is nested too deeply to be read, so it was skipped.', range));
       return;

@@ -10,26 +10,43 @@ const TAB = 9;
 const CR = 13;
 const LF = 10;
 
-/** Indentation of the open block levels and how many levels each line opened (a `- - key:` line opens three). */
+/**
+ * The open block collections, by the column their entries start at: a mapping's keys, or a sequence's dashes. A
+ * sequence may sit at its parent key's column (`items:` then `- a: 1`), so a column can hold a mapping and, above it,
+ * a sequence; a line at that column without a dash ends the sequence.
+ */
 class BlockLevels {
-  private readonly indents: number[] = [];
-  private readonly weights: number[] = [];
-  depth = 0;
+  private readonly columns: number[] = [];
+  private readonly isSequence: boolean[] = [];
 
-  enter(indent: number, weight: number): void {
-    while (this.indents.length && this.indents[this.indents.length - 1] > indent) {
-      this.indents.pop();
-      this.depth -= this.weights.pop()!;
+  get depth(): number {
+    return this.columns.length;
+  }
+
+  /** A line whose first entry starts at `column`, as a `- ` entry or not. */
+  line(column: number, dash: boolean): void {
+    const top = () => this.columns[this.columns.length - 1];
+    while (this.columns.length && top() > column) this.pop();
+    if (this.columns.length && top() === column) {
+      const seq = this.isSequence[this.isSequence.length - 1];
+      if (dash === seq) return; // the next entry of the same collection
+      if (seq) {
+        this.pop(); // the sequence under a key ended; the key's mapping goes on if it is at this column
+        if (this.columns.length && top() === column) return;
+      }
     }
-    if (this.indents.length && this.indents[this.indents.length - 1] === indent) {
-      // a sibling: it replaces the previous entry's weight (a `- key:` item after a `key:` line)
-      this.depth += weight - this.weights[this.weights.length - 1];
-      this.weights[this.weights.length - 1] = weight;
-      return;
-    }
-    this.indents.push(indent);
-    this.weights.push(weight);
-    this.depth += weight;
+    this.push(column, dash);
+  }
+
+  /** A collection that starts inside the line (after a `- `). */
+  push(column: number, sequence: boolean): void {
+    this.columns.push(column);
+    this.isSequence.push(sequence);
+  }
+
+  private pop(): void {
+    this.columns.pop();
+    this.isSequence.pop();
   }
 }
 
@@ -74,22 +91,27 @@ export function findTooDeep(text: string, start: number, end: number, maxDepth: 
         i += 3; // a document marker; what follows it on the line is the root node
         keyColumn = -1;
       } else {
-        // `- ` and `? ` entries at the start of the line each open a level below the line's indentation
-        let weight = 1;
+        // `- ` and `? ` entries at the start of the line: each opens a collection at its column
+        let first = true;
         let dashColumn = -1;
         for (;;) {
           const d = text.charCodeAt(i);
           if ((d !== 45 /* - */ && d !== 63 /* ? */) || !(isBlank(text.charCodeAt(i + 1)) || i + 1 >= eol || isBreakOrEnd(text.charCodeAt(i + 1)))) break;
           dashColumn = i - lineStart;
-          weight++;
+          if (first) block.line(dashColumn, true);
+          else block.push(dashColumn, true);
+          first = false;
           i++;
           while (i < eol && isBlank(text.charCodeAt(i))) i++;
         }
-        block.enter(indent, weight);
-        if (block.depth > maxDepth) return lineStart + indent;
+        const content = i < eol && !isBreakOrEnd(text.charCodeAt(i)) && text.charCodeAt(i) !== 35;
+        if (content) {
+          if (first) block.line(i - lineStart, false);
+          else block.push(i - lineStart, false);
+        }
+        if (block.depth > maxDepth) return i < eol ? i : lineStart + indent;
         keyColumn = i - lineStart;
-        if (dashColumn >= 0 && (i >= eol || isBreakOrEnd(text.charCodeAt(i)))) keyColumn = dashColumn;
-        if (dashColumn >= 0 && (text.charCodeAt(i) === 124 || text.charCodeAt(i) === 62)) keyColumn = dashColumn; // `- |`
+        if (dashColumn >= 0 && (!content || text.charCodeAt(i) === 124 || text.charCodeAt(i) === 62)) keyColumn = dashColumn; // `- |`
       }
     }
 
