@@ -258,6 +258,15 @@ export function checkCase(c: FuzzCase): string[] {
   return failures;
 }
 
+/**
+ * Findings (code, severity, object, location, message) of both runs, minus those the mutated document may
+ * legitimately change. With M = the objects of the mutated document in either run, a finding is left out when:
+ * its object or a related object is in M (same uid); its object names an owner in M (uid, or kind and name); its
+ * object or an owner's kind is one M makes served by inference (case-insensitively: hints name near misses);
+ * M holds its Namespace; or it is a prediction (simulation) and M holds a workload (finalizer owners are guessed
+ * from all workloads), shares its namespace, or is connected to it by ownership. M holding a CRD skips the
+ * comparison: a CRD changes what every object's kind means.
+ */
 function compareFindings(c: FuzzCase, base: Run, mut: Run): string[] {
   const m = c.mutated;
   const inMutated = (r: Run, o: KubeObject) => {
@@ -273,7 +282,11 @@ function compareFindings(c: FuzzCase, base: Run, mut: Run): string[] {
   const names = new Set(M.map((o) => `${o.kind}/${o.name}`));
   const namespaces = new Set(M.filter((o) => o.kind === 'Namespace').map((o) => o.name));
   const builtin = (inv: Inventory, apiVersion: string, kind: string) => inv.kinds.lookup(splitApiVersion(apiVersion).group, kind)?.origin === 'builtin';
-  const customKinds = new Set(M.filter((o) => !builtin(base.inventory, o.apiVersion, o.kind) || !builtin(mut.inventory, o.apiVersion, o.kind)).map((o) => o.kind));
+  // Lower case: the hint of unresolvable-owner-kind names a kind that differs only in case.
+  const customKinds = new Set(M.filter((o) => !builtin(base.inventory, o.apiVersion, o.kind) || !builtin(mut.inventory, o.apiVersion, o.kind)).map((o) => o.kind.toLowerCase()));
+  const isCustom = (kind: string) => customKinds.has(kind.toLowerCase());
+  // A namespace's deletion is simulated with everything in it.
+  const sharedNamespaces = new Set(M.map((o) => o.namespace).filter(Boolean));
   const workloads = M.some((o) => WORKLOADS.has(o.kind));
   // Objects connected to the mutated document by ownership (either run): predictions run over components.
   const adj = new Map<string, string[]>();
@@ -286,9 +299,9 @@ function compareFindings(c: FuzzCase, base: Run, mut: Run): string[] {
     if (uids.has(f.object.uid) || f.related.some((x) => x.object && uids.has(x.object.uid))) return true;
     const o = r.inventory.objects.get(f.object.uid);
     if (!o) return true;
-    if (o.ownerReferences.some((ref) => uids.has(ref.uid) || names.has(`${ref.kind}/${ref.name}`) || customKinds.has(ref.kind))) return true;
-    if (namespaces.has(o.namespace) || customKinds.has(o.kind)) return true;
-    return PREDICTED.has(f.code) && (workloads || reach.has(o.uid));
+    if (o.ownerReferences.some((ref) => uids.has(ref.uid) || names.has(`${ref.kind}/${ref.name}`) || isCustom(ref.kind))) return true;
+    if (namespaces.has(o.namespace) || isCustom(o.kind)) return true;
+    return PREDICTED.has(f.code) && (workloads || reach.has(o.uid) || sharedNamespaces.has(o.namespace));
   };
   const key = (f: Finding) => `${f.code}:${f.severity} ${f.object.kind} ${f.object.namespace}/${f.object.name} (${f.object.uid}) ${JSON.stringify(f.location)} ${f.message}`;
   const want = base.findings.filter((f) => !exempt(base, f)).map(key);

@@ -43,7 +43,15 @@ describe.runIf(LONG)('manifest loader fuzz: fresh seeds', () => {
     const failed: string[] = [];
     for (let i = 0; i < runs; i++) {
       const seed = (start + i) >>> 0;
-      const c = makeCase(seed, pool);
+      let c;
+      try {
+        c = makeCase(seed, pool);
+      } catch (e) {
+        // a bug of the harness itself (a mutation): report it and go on with the other seeds
+        failed.push(`seed ${seed}: making the case threw: ${e instanceof Error ? e.stack : String(e)}`);
+        process.stderr.write(`FAIL ${failed[failed.length - 1]}\n`);
+        continue;
+      }
       const failures = checkCase(c);
       if (failures.length) {
         const report = `${describeCase(c, `npm run fuzz -- --seed ${seed} --pool ${POOL}`)}\n${failures.map((f) => `  - ${f}`).join('\n')}`;
@@ -51,7 +59,7 @@ describe.runIf(LONG)('manifest loader fuzz: fresh seeds', () => {
         process.stderr.write(`FAIL ${report}\n`);
       }
     }
-    process.stderr.write(`fuzz: ${runs} case(s) from seed ${start}, ${failed.length} failed${failed.length ? ` (re-run one: npm run fuzz -- --seed <seed>)` : ''}\n`);
+    process.stderr.write(`fuzz: ${runs} case(s) from seed ${start}, ${failed.length} failed${failed.length ? ` (re-run one: npm run fuzz -- --seed <seed> --pool ${POOL})` : ''}\n`);
     // The reports were printed above as they came; the assertion names the seeds only.
     expect(failed.map((f) => f.slice(0, f.indexOf(':'))), 'failing cases (reports above)').toEqual([]);
   }, Math.max(60_000, runs * 3_000));

@@ -128,7 +128,8 @@ export const MUTATIONS: readonly Mutation[] = [
       const scalars = scalarKeys(lines);
       if (!scalars.length) return { text: t, detail: 'nothing to swap' };
       const i = pick(rnd, scalars);
-      const m = /^(\s*(?:- )?[A-Za-z][\w.\-/]*): (.*)$/.exec(lines[i])!;
+      const m = /^(\s*(?:- )?[A-Za-z][\w.\-/]*): ([\s\S]*)$/.exec(lines[i]);
+      if (!m) return { text: t, detail: 'nothing to swap' };
       const value = pick(rnd, [`[${m[2]}]`, `{x: ${m[2]}}`, '[]', '{}', `\n${' '.repeat(m[1].length - m[1].trimStart().length + 2)}- ${m[2]}`]);
       lines[i] = `${m[1]}: ${value}`;
       return { text: joinLines(lines), detail: `the value of line ${i + 1} became ${show(value)}` };
@@ -305,6 +306,21 @@ export const MUTATIONS: readonly Mutation[] = [
       const d = pick(rnd, ['%YAML 1.1', '%TAG ! tag:example.com,2000:', '%FOO bar']);
       lines.splice(at, 0, d);
       return { text: joinLines(lines), detail: `${show(d)} inserted before line ${at + 1}` };
+    },
+  },
+  {
+    name: 'stacked',
+    apply(t, rnd, other) {
+      // several of the above on the same document (a bad merge rarely breaks one thing only)
+      let text = t;
+      const notes: string[] = [];
+      for (let k = 2 + int(rnd, 3); k > 0; k--) {
+        const m = pick(rnd, MUTATIONS.filter((x) => x.name !== 'stacked'));
+        const r = m.apply(text, rnd, other);
+        text = r.text;
+        notes.push(`${m.name}: ${r.detail}`);
+      }
+      return { text, detail: notes.join('; then ') };
     },
   },
 ];
