@@ -1,12 +1,15 @@
 // The only code that talks to a Kubernetes API server. It can send GET and nothing else: there is no method
 // parameter anywhere, so no code path of the product can create, change or delete anything in a cluster.
 // Authentication and TLS come from @kubernetes/client-node (kubeconfig.ts) per request, so exec plugins and
-// OIDC tokens are refreshed as the library decides; connections are kept alive and reused.
+// OIDC tokens are refreshed as the library decides; connections are kept alive and reused. Every answer is bounded
+// (limits.ts): its bytes are counted while they arrive and the reading stops at the cap, a GET has a total deadline,
+// and text the server provides is cut before it becomes a message.
 
 import * as http from 'node:http';
 import * as https from 'node:https';
 import * as tls from 'node:tls';
 import type { ClusterTarget } from './kubeconfig';
+import { formatBytes, formatSeconds, MAX_RETRY_WAIT_MS, resolveLimits, serverText, type ApiLimits, type ListBudget, type ResolvedLimits } from './limits';
 import { withoutManagedFields } from './managedFields';
 import { decodeProtobuf, PROTOBUF_MEDIA_TYPE, ProtobufError } from './protobuf';
 
@@ -18,6 +21,8 @@ export class ApiError extends Error {
     readonly reason: string,
     message: string,
     readonly path: string,
+    /** A 429 or 5xx answer's Retry-After (whole seconds), when it had one: the request may be retried then. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -66,6 +71,8 @@ export interface ReadOptions {
    * whose schema has no other array-valued "managedFields" (metadata-only ones, built-in kinds). Nothing here reads them.
    */
   withoutManagedFields?: boolean;
+  /** The bytes left to the LIST this page belongs to (ApiClient.listBudget), spent as pages are read. */
+  budget?: ListBudget;
 }
 
 const USER_AGENT = 'kube-gc-lens (read-only)';
@@ -73,34 +80,88 @@ const NEWLINE = 0x0a;
 
 export class ApiClient {
   readonly stats: ApiStats = { requests: 0, bytes: 0 };
+  readonly limits: ResolvedLimits;
   private readonly base: URL;
   private agent: http.Agent | undefined;
   private readonly open = new Set<http.ClientRequest>();
 
-  constructor(private readonly target: ClusterTarget) {
+  constructor(private readonly target: ClusterTarget, limits: ApiLimits = {}) {
     this.base = new URL(target.server);
+    this.limits = resolveLimits(limits);
+  }
+
+  /** A fresh byte budget for one LIST of `path`, all its pages together. */
+  listBudget(path: string): ListBudget {
+    return { left: this.limits.maxListBytes, limit: this.limits.maxListBytes, what: path };
   }
 
   /**
    * GET a document: JSON, or a protobuf answer (when `accept` allows one) read into the shape its JSON form parses to.
-   * Errors are ApiErrors with the server's Status reason and message.
+   * Errors are ApiErrors with the server's Status reason and message. A 429 (or 5xx) with Retry-After is retried as
+   * client-go does (at most `maxRetries` times), all within the request deadline; an answer past the byte cap, or
+   * one not complete by the deadline, is an error that says which.
    */
   async getJson<T = Record<string, unknown>>(path: string, accept = ACCEPT_JSON, signal?: AbortSignal, read: ReadOptions = {}): Promise<T> {
+    const { requestTimeoutMs, maxRetries } = this.limits;
+    // This request's own signal: the caller's abort, or the deadline (which also cuts a wait between retries).
+    const own = new AbortController();
+    const forward = () => own.abort();
+    if (signal?.aborted) own.abort();
+    else signal?.addEventListener('abort', forward, { once: true });
+    const deadline = requestTimeoutMs > 0 ? Date.now() + requestTimeoutMs : Infinity;
+    let late = false;
+    const timer = requestTimeoutMs > 0 ? setTimeout(() => {
+      late = true;
+      own.abort();
+    }, requestTimeoutMs) : undefined;
+    const lateError = () => new ApiError(0, 'DeadlineExceeded', `GET ${path} did not complete within ${formatSeconds(requestTimeoutMs)} (the request deadline)`, path);
+    try {
+      for (let retry = 0; ; retry++) {
+        try {
+          return await this.getOnce<T>(path, accept, own.signal, read);
+        } catch (e) {
+          if (late) throw lateError();
+          if (!(e instanceof ApiError) || e.retryAfterSeconds === undefined || signal?.aborted) throw e;
+          const why = `${e.status} ${e.reason}`;
+          if (retry >= maxRetries) throw new ApiError(e.status, e.reason, `${e.message} (${why}, still after ${retry} retries)`, path);
+          // client-go waits what Retry-After says; a 0 still backs off a little, so a server that says "now" is not hammered.
+          const wait = e.retryAfterSeconds > 0 ? e.retryAfterSeconds * 1000 : Math.min(100 * 2 ** retry, 1000);
+          if (Date.now() + wait > deadline || (deadline === Infinity && wait > MAX_RETRY_WAIT_MS)) {
+            throw new ApiError(e.status, e.reason, `${e.message} (${why}; its Retry-After of ${e.retryAfterSeconds} s is past the request deadline)`, path);
+          }
+          await this.limits.sleep(wait, own.signal);
+          if (late) throw lateError();
+          if (own.signal.aborted) throw abortError(path);
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', forward);
+    }
+  }
+
+  private async getOnce<T>(path: string, accept: string, signal: AbortSignal, read: ReadOptions): Promise<T> {
     const res = await this.request(path, accept, signal, false);
-    const bytes = await readBody(res, this.stats);
+    const budget = read.budget;
+    const max = budget ? Math.min(this.limits.maxAnswerBytes, budget.left) : this.limits.maxAnswerBytes;
+    const tooLarge = () => budget && budget.left < this.limits.maxAnswerBytes
+      ? new ApiError(res.statusCode ?? 0, 'TooLarge', `the LIST of ${budget.what} is larger than ${formatBytes(budget.limit)} in all (the limit of one LIST), so it was not read`, path)
+      : new ApiError(res.statusCode ?? 0, 'TooLarge', `the answer to GET ${path} is larger than ${formatBytes(this.limits.maxAnswerBytes)} (the limit of one answer), so it was not read`, path);
+    const bytes = await readBody(res, this.stats, max, tooLarge, path);
+    if (budget) budget.left -= bytes.length;
     const code = res.statusCode ?? 0;
     if (isProtobuf(res)) {
       let doc: Record<string, unknown>;
       try {
         doc = decodeProtobuf(bytes);
       } catch (e) {
-        if (code >= 400) throw new ApiError(code, httpReason(code), `GET ${path} answered ${code} ${httpReason(code)}`, path);
-        throw new ApiError(code, 'BadResponse', `the server's protobuf answer to GET ${path} cannot be read: ${e instanceof ProtobufError ? e.message : String(e)}`, path);
+        if (code >= 400) throw new ApiError(code, httpReason(code), `GET ${path} answered ${code} ${httpReason(code)}`, path, retryAfter(res));
+        throw new ApiError(code, 'BadResponse', `the server's protobuf answer to GET ${path} cannot be read: ${serverText(e instanceof ProtobufError ? e.message : String(e))}`, path);
       }
-      if (code >= 400) throw statusError(code, doc, path);
+      if (code >= 400) throw statusError(code, doc, path, retryAfter(res));
       return doc as T;
     }
-    if (code >= 400) throw statusError(code, bytes.toString('utf8'), path);
+    if (code >= 400) throw statusError(code, bytes.toString('utf8'), path, retryAfter(res));
     const body = (read.withoutManagedFields ? withoutManagedFields(bytes) : bytes).toString('utf8');
     try {
       return JSON.parse(body) as T;
@@ -136,37 +197,62 @@ export class ApiClient {
     try {
       arm();
       const res = await this.request(path, accept, own.signal, true);
-      if ((res.statusCode ?? 0) >= 400) throw statusError(res.statusCode ?? 0, (await readBody(res, this.stats)).toString('utf8'), path);
+      if ((res.statusCode ?? 0) >= 400) {
+        const tooLarge = () => new ApiError(res.statusCode ?? 0, 'TooLarge', `the error answer to GET ${path} is larger than ${formatBytes(this.limits.maxAnswerBytes)}`, path);
+        throw statusError(res.statusCode ?? 0, (await readBody(res, this.stats, this.limits.maxAnswerBytes, tooLarge, path)).toString('utf8'), path);
+      }
       arm();
+      const maxLine = this.limits.maxAnswerBytes;
       await new Promise<void>((resolve, reject) => {
-        // Bytes, split on newlines (never part of a multi-byte UTF-8 sequence): each line is decoded once, whole.
-        let pending: Buffer | undefined;
+        // Bytes, split on newlines (never part of a multi-byte UTF-8 sequence): each line is decoded once, whole. The
+        // pieces of a line still open are kept apart and joined once, when it ends (or refused past the answer cap).
+        const pending: Buffer[] = [];
+        let pendingBytes = 0;
+        const handle = (raw: Buffer): boolean => {
+          const line = (read.withoutManagedFields ? withoutManagedFields(raw) : raw).toString('utf8').trim();
+          if (!line) return true;
+          let event: WatchEvent;
+          try {
+            event = JSON.parse(line) as WatchEvent;
+          } catch {
+            res.destroy(new ApiError(0, 'BadResponse', `a watch event from GET ${path} is not JSON`, path));
+            return false;
+          }
+          if (typeof event !== 'object' || event === null || typeof event.type !== 'string') {
+            res.destroy(new ApiError(0, 'BadResponse', `a watch event from GET ${path} is not an object with a type`, path));
+            return false;
+          }
+          try {
+            onEvent(event);
+          } catch (e) {
+            res.destroy(e instanceof Error ? e : new Error(String(e)));
+            return false;
+          }
+          return true;
+        };
         res.on('data', (chunk: Buffer) => {
           arm();
           this.stats.bytes += chunk.length;
-          const data = pending ? Buffer.concat([pending, chunk]) : chunk;
           let start = 0;
           let nl: number;
-          while ((nl = data.indexOf(NEWLINE, start)) >= 0) {
-            const raw = data.subarray(start, nl);
-            start = nl + 1;
-            const line = (read.withoutManagedFields ? withoutManagedFields(raw) : raw).toString('utf8').trim();
-            if (!line) continue;
-            let event: WatchEvent;
-            try {
-              event = JSON.parse(line) as WatchEvent;
-            } catch {
-              res.destroy(new ApiError(0, 'BadResponse', `a watch event from GET ${path} is not JSON`, path));
-              return;
+          while ((nl = chunk.indexOf(NEWLINE, start)) >= 0) {
+            let raw = chunk.subarray(start, nl);
+            if (pending.length) {
+              raw = Buffer.concat([...pending, raw]);
+              pending.length = 0;
+              pendingBytes = 0;
             }
-            try {
-              onEvent(event);
-            } catch (e) {
-              res.destroy(e instanceof Error ? e : new Error(String(e)));
-              return;
+            start = nl + 1;
+            if (!handle(raw)) return;
+          }
+          if (start < chunk.length) {
+            pending.push(chunk.subarray(start));
+            pendingBytes += chunk.length - start;
+            if (pendingBytes > maxLine) {
+              pending.length = 0;
+              res.destroy(new ApiError(0, 'TooLarge', `a watch event from GET ${path} is larger than ${formatBytes(maxLine)} (the limit of one answer)`, path));
             }
           }
-          pending = start < data.length ? data.subarray(start) : undefined;
         });
         res.on('end', () => resolve());
         res.on('aborted', () => reject(idle ? idleError() : dropped()));
@@ -247,17 +333,57 @@ function makeAgent(isHttps: boolean, opts: https.RequestOptions): http.Agent {
   });
 }
 
-function readBody(res: http.IncomingMessage, stats: ApiStats): Promise<Buffer> {
+/**
+ * The body, counted while it arrives: past `max` bytes (or a Content-Length above it) the reading stops, what was read
+ * is dropped and the connection is closed, so an oversized or endless answer costs at most `max` bytes of memory.
+ */
+function readBody(res: http.IncomingMessage, stats: ApiStats, max: number, tooLarge: () => ApiError, path: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const fail = (e: Error) => {
+      if (settled) return;
+      settled = true;
+      chunks.length = 0;
+      reject(e);
+    };
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > max) {
+      fail(tooLarge());
+      res.destroy();
+      return;
+    }
     res.on('data', (c: Buffer) => {
+      if (settled) return;
       stats.bytes += c.length;
+      size += c.length;
+      if (size > max) {
+        fail(tooLarge());
+        res.destroy();
+        return;
+      }
       chunks.push(c);
     });
-    res.on('end', () => resolve(Buffer.concat(chunks)));
-    res.on('error', reject);
-    res.on('aborted', () => reject(new Error('the connection was cut off')));
+    res.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks, size));
+    });
+    const cut = () => new ApiError(0, 'ConnectionDropped', `the answer to GET ${path} was cut off`, path);
+    res.on('error', (e) => fail(e instanceof ApiError ? e : cut()));
+    res.on('aborted', () => fail(cut()));
+    res.on('close', () => fail(cut()));
   });
+}
+
+/** Retry-After in whole seconds, on the answers client-go retries (429 and 5xx); undefined otherwise. */
+function retryAfter(res: http.IncomingMessage): number | undefined {
+  const code = res.statusCode ?? 0;
+  if (code !== 429 && code < 500) return undefined;
+  const v = res.headers['retry-after'];
+  if (typeof v !== 'string' || !/^\s*\d{1,9}\s*$/.test(v)) return undefined;
+  return Number(v);
 }
 
 function isProtobuf(res: http.IncomingMessage): boolean {
@@ -268,19 +394,20 @@ function isProtobuf(res: http.IncomingMessage): boolean {
  * An error status as the API reports it (a metav1.Status body: JSON text, or already read from protobuf), or a plain
  * sentence when the body is not one.
  */
-export function statusError(status: number, body: string | Record<string, unknown>, path: string): ApiError {
+export function statusError(status: number, body: string | Record<string, unknown>, path: string, retryAfterSeconds?: number): ApiError {
   let reason = httpReason(status);
   let message = `GET ${path} answered ${status} ${reason}`;
   try {
-    const s = (typeof body === 'string' ? JSON.parse(body) : body) as { kind?: string; reason?: string; message?: string };
+    const s = (typeof body === 'string' ? JSON.parse(body) : body) as { kind?: unknown; reason?: unknown; message?: unknown };
     if (s && s.kind === 'Status') {
-      if (s.reason) reason = s.reason;
-      if (s.message) message = s.message;
+      // The server's words, cut: a hostile server cannot flood what is printed.
+      if (typeof s.reason === 'string' && s.reason) reason = serverText(s.reason, 64);
+      if (typeof s.message === 'string' && s.message) message = serverText(s.message);
     }
   } catch {
     // not a Status: keep the plain sentence
   }
-  return new ApiError(status, reason, message, path);
+  return new ApiError(status, reason, message, path, retryAfterSeconds);
 }
 
 function httpReason(status: number): string {

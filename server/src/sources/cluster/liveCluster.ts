@@ -11,9 +11,10 @@ import type { KubeObject, ObjectFacts } from '../../engine/model';
 import { ACCEPT_OBJECTS, ACCEPT_METADATA_LIST, ACCEPT_METADATA_WATCH, ApiClient, type ApiError } from './apiClient';
 import { discover, forEachLimited, type DiscoveredResource, type DiscoveryFailure } from './discovery';
 import type { ClusterTarget } from './kubeconfig';
+import type { ApiLimits } from './limits';
 import { lastingPodFacts, podReadNote, readPods } from './podSpecs';
 import { Reflector, type ReflectorOptions, type ReflectorState } from './reflector';
-import { toKubeObject } from './toKubeObject';
+import { isMalformed, readLiveObject, toKubeObject, type ItemOrigin, type MalformedItem } from './toKubeObject';
 import {
   anyCustomFinalizer, isCustomFinalizer, readWorkloads, terminatingReachesCustomFinalizer, WORKLOAD_RESOURCES, workloadReadNote,
 } from './workloadSpecs';
@@ -71,6 +72,8 @@ export interface LiveClusterOptions {
   /** false: LIST everything once, watch nothing (the CLI's one-shot reading). */
   watch?: boolean;
   reflector?: Omit<ReflectorOptions, 'accept'>;
+  /** Bytes per answer and per LIST, request deadline, retries (limits.ts); the defaults when absent. */
+  limits?: ApiLimits;
   /** Called after every change to the inventory (coalesce it if it is expensive). */
   onChange?: () => void;
   onStatus?: (status: LiveStatus) => void;
@@ -90,7 +93,15 @@ interface Running {
   done: Promise<void>;
   /** A workload resource listed metadata-only: its objects' images are read on demand. */
   workloads: boolean;
+  /** Items left out because they are malformed (by namespace/name, or a number when unnamed): the last LIST's and the watch's since. */
+  malformed: Map<string, MalformedItem>;
+  /** Those of the LIST in progress: they replace `malformed` when it completes. */
+  listing: Map<string, MalformedItem>;
 }
+
+/** The key of a malformed item: its namespace/name when it has one (a good copy later clears it). */
+let unnamedItems = 0;
+const malformedKey = (m: { namespace?: string; name?: string }) => (m.name ? `${m.namespace ?? ''}/${m.name}` : `#${unnamedItems++}`);
 
 export class LiveCluster {
   readonly inventory: Inventory;
@@ -128,7 +139,7 @@ export class LiveCluster {
   version = 0;
 
   constructor(private readonly opts: LiveClusterOptions) {
-    this.client = new ApiClient(opts.target);
+    this.client = new ApiClient(opts.target, opts.limits);
     this.inventory = new Inventory(new KindRegistry(), { defaultNamespace: opts.target.namespace });
     this.watchGate = new Promise((resolve) => (this.openWatchGate = resolve));
   }
@@ -233,7 +244,30 @@ export class LiveCluster {
       return p.kind === 'forbidden'
         ? `this preview is incomplete: cannot list ${p.resource}${where} (${p.message})`
         : `this preview is incomplete: listing ${p.resource}${where} fails (${p.message})`;
-    }), ...this.workloadNotes];
+    }), ...this.malformedNotes(), ...this.workloadNotes];
+  }
+
+  /** "3 configmaps in team-a have malformed metadata and were left out (the first, "x": why)", per resource and namespace. */
+  private malformedNotes(): string[] {
+    const notes: string[] = [];
+    for (const run of this.running.values()) {
+      if (!run.malformed.size) continue;
+      const byNamespace = new Map<string, MalformedItem[]>();
+      for (const m of run.malformed.values()) {
+        const list = byNamespace.get(m.namespace ?? '');
+        if (list) list.push(m);
+        else byNamespace.set(m.namespace ?? '', [m]);
+      }
+      const r = run.reflector.resource;
+      for (const [namespace, items] of byNamespace) {
+        const n = items.length;
+        const what = n === 1 ? `1 ${r.group ? `${r.singular}.${r.group}` : r.singular}` : `${n} ${resourceName(r)}`;
+        const first = items[0];
+        const example = first.name ? `${n === 1 ? '' : 'the first, '}"${first.name}": ${first.malformed}` : `${n === 1 ? '' : 'the first: '}${first.malformed}`;
+        notes.push(`this preview is incomplete: ${what}${namespace ? ` in ${namespace}` : ''} ${n === 1 ? 'has' : 'have'} malformed metadata and ${n === 1 ? 'was' : 'were'} left out (${example})`);
+      }
+    }
+    return notes;
   }
 
   /** Runs discovery and starts or stops reflectors to match it. */
@@ -298,9 +332,9 @@ export class LiveCluster {
     const abort = new AbortController();
     const context = this.opts.target.context;
     const isPods = resource.group === '' && resource.resource === 'pods';
-    const convert = (item: Record<string, unknown>) => {
-      const o = toKubeObject(item, resource, metadataOnly, context);
-      if (!o || !o.facts.specUnread) return o;
+    const read = (item: unknown, origin: ItemOrigin): KubeObject | MalformedItem => {
+      const o = readLiveObject(item, resource, metadataOnly, context, origin);
+      if (isMalformed(o) || !o.facts.specUnread) return o;
       if (isPods) {
         // A metadata-only copy of a Pod read in full keeps what cannot have changed; the rest is unknown again.
         const kept = this.podFacts.get(o.uid);
@@ -314,8 +348,18 @@ export class LiveCluster {
       return o;
     };
     const reflector = new Reflector<KubeObject>(this.client, resource, namespace, {
-      convert,
+      listStart: () => {
+        run.listing = new Map();
+      },
+      convert: (item) => {
+        const o = read(item, 'list');
+        if (!isMalformed(o)) return o;
+        run.listing.set(malformedKey(o), o);
+        return undefined;
+      },
       replace: (listed) => {
+        run.malformed = run.listing;
+        run.listing = new Map();
         // During the initial sync a LIST goes into the inventory as soon as it is complete (this work then overlaps
         // the LISTs still in flight), but nothing is told until every first LIST is over.
         const seen = new Set<string>();
@@ -330,8 +374,15 @@ export class LiveCluster {
         if (!this.initialSync) this.changed();
       },
       event: (type, item) => {
-        const o = convert(item);
-        if (!o) return;
+        const o = read(item, 'watch');
+        if (isMalformed(o)) {
+          // Left out and named; a DELETED one that can be told is no longer there to be left out.
+          if (type !== 'DELETED') run.malformed.set(malformedKey(o), o);
+          else if (o.name) run.malformed.delete(malformedKey(o));
+          this.emitStatus();
+          return;
+        }
+        if (run.malformed.size) run.malformed.delete(malformedKey({ namespace: o.namespace || undefined, name: o.name }));
         if (type === 'DELETED') this.drop(run, o.uid);
         else this.put(run, o);
         this.changed();
@@ -348,7 +399,7 @@ export class LiveCluster {
       // Everything listed in full is a built-in kind, but CRDs (whose schemas may name a field anything).
       withoutManagedFields: metadataOnly || resourceKey(resource) !== 'apiextensions.k8s.io/customresourcedefinitions',
     });
-    const run: Running = { reflector, objects, abort, done: Promise.resolve(), workloads };
+    const run: Running = { reflector, objects, abort, done: Promise.resolve(), workloads, malformed: new Map(), listing: new Map() };
     this.running.set(key, run);
     return run;
   }
@@ -508,7 +559,7 @@ export class LiveCluster {
     }
     await forEachLimited(jobs, 3, async ({ run, names }) => {
       const { resource, namespace } = run.reflector;
-      let items: Record<string, unknown>[];
+      let items: unknown[];
       try {
         items = await readWorkloads(this.client, resource, namespace, signal, names);
       } catch (e) {

@@ -6,9 +6,10 @@
 import type { ObjectFacts } from '../../engine/model';
 import { ACCEPT_OBJECTS, ApiError, type ApiClient } from './apiClient';
 import { collectionPath, forEachLimited, type DiscoveredResource } from './discovery';
+import { listPage } from './reflector';
 
 /** What one namespace's read gave: its Pods as served, or why there are none. */
-export type PodRead = { namespace: string; items: Record<string, unknown>[] } | { namespace: string; error: ApiError };
+export type PodRead = { namespace: string; items: unknown[] } | { namespace: string; error: ApiError };
 
 const PAGE_SIZE = 500;
 const CONCURRENCY = 4;
@@ -31,17 +32,18 @@ export async function readPods(client: ApiClient, pods: DiscoveredResource, name
  * A paginated full LIST of a built-in resource, its managedFields skipped (`query`: more parameters, e.g. a
  * fieldSelector); a continue token that expires midway (410) starts it over, once.
  */
-export async function listInFull(client: ApiClient, path: string, signal: AbortSignal, query: Record<string, string> = {}): Promise<Record<string, unknown>[]> {
+export async function listInFull(client: ApiClient, path: string, signal: AbortSignal, query: Record<string, string> = {}): Promise<unknown[]> {
   for (let attempt = 0; ; attempt++) {
-    const items: Record<string, unknown>[] = [];
+    const items: unknown[] = [];
     let cont = '';
+    const budget = client.listBudget(path);
     try {
       do {
         const q = new URLSearchParams({ ...query, limit: String(PAGE_SIZE) });
         if (cont) q.set('continue', cont);
-        const page = await client.getJson<{ metadata?: { continue?: string }; items?: Record<string, unknown>[] }>(`${path}?${q}`, ACCEPT_OBJECTS, signal, { withoutManagedFields: true });
-        for (const it of page.items ?? []) items.push(it);
-        cont = page.metadata?.continue ?? '';
+        const page = listPage(await client.getJson<unknown>(`${path}?${q}`, ACCEPT_OBJECTS, signal, { withoutManagedFields: true, budget }), `${path}?${q}`);
+        for (const it of page.items) items.push(it);
+        cont = page.continue;
       } while (cont);
       return items;
     } catch (e) {

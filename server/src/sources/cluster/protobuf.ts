@@ -16,6 +16,12 @@ const MAGIC = [0x6b, 0x38, 0x73, 0x00];
 /** A protobuf answer this client cannot read (not one of the kinds above, or malformed). */
 export class ProtobufError extends Error {}
 
+/**
+ * Set (to the reason) on a list item whose own bytes cannot be read, though the list's framing can: that item alone is
+ * malformed (toKubeObject.ts names it), the others are read.
+ */
+export const UNREADABLE_ITEM = Symbol('unreadable item');
+
 type J = Record<string, unknown>;
 
 const VARINT = 0;
@@ -198,11 +204,20 @@ function metadataList(r: Reader, apiVersion: string): J {
   let metadata: J = {};
   while (r.more) {
     const tag = r.varint();
-    if (tag === ((2 << 3) | BYTES)) items.push({ kind: 'PartialObjectMetadata', apiVersion, metadata: partialObjectMetadata(r.sub()) });
+    if (tag === ((2 << 3) | BYTES)) items.push(listItem(r.sub(), apiVersion));
     else if (tag === ((1 << 3) | BYTES)) metadata = listMeta(r.sub());
     else r.skip(tag & 7);
   }
   return { metadata, items };
+}
+
+function listItem(r: Reader, apiVersion: string): J {
+  try {
+    return { kind: 'PartialObjectMetadata', apiVersion, metadata: partialObjectMetadata(r) };
+  } catch (e) {
+    if (!(e instanceof ProtobufError)) throw e;
+    return { kind: 'PartialObjectMetadata', apiVersion, [UNREADABLE_ITEM]: e.message };
+  }
 }
 
 function partialObjectMetadata(r: Reader): J {

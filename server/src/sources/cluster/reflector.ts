@@ -9,16 +9,22 @@
 
 import { ApiError, type ApiClient, type ReadOptions, type WatchEvent } from './apiClient';
 import { collectionPath, type DiscoveredResource } from './discovery';
+import { serverText, sleep } from './limits';
 
 export type ReflectorState = 'pending' | 'listing' | 'watching' | 'backoff' | 'forbidden' | 'stopped';
 
 export interface ReflectorHandlers<T> {
-  /** One served item to what the consumer keeps (undefined: skip it); called page by page while a LIST runs. */
-  convert(item: Record<string, unknown>): T | undefined;
+  /** A LIST starts (or starts over): what `convert` noted of an earlier one is void. */
+  listStart?(): void;
+  /**
+   * One served item (anything: it is the server's) to what the consumer keeps (undefined: skip it); called page by page
+   * while a LIST runs.
+   */
+  convert(item: unknown): T | undefined;
   /** A complete LIST: these are everything there is (the consumer drops what is not among them). */
   replace(objects: T[]): void;
-  /** One watch event (ADDED, MODIFIED or DELETED) with the object as served. */
-  event(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: Record<string, unknown>): void;
+  /** One watch event (ADDED, MODIFIED or DELETED) with the object as served (anything: it is the server's). */
+  event(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: unknown): void;
   /** State changes and the error behind them, for the status line and the "incomplete" notes. */
   state(state: ReflectorState, error?: ApiError): void;
 }
@@ -148,6 +154,15 @@ export class Reflector<T> {
           continue;
         }
         if (needList) this.synced = false;
+        if (err.reason === 'TooLarge' || (err.reason === 'DeadlineExceeded' && !this.opts.watch)) {
+          // Asking again brings the same answer (or the same wait): once for a one-shot reading, rarely when watching.
+          this.setState('backoff', err);
+          listed();
+          if (!this.opts.watch) return;
+          await sleep(this.opts.forbiddenRetryMs, signal);
+          needList = true;
+          continue;
+        }
         if (err.status === 403 || err.status === 401) {
           this.setState('forbidden', err);
           listed();
@@ -174,16 +189,19 @@ export class Reflector<T> {
     let cont = '';
     let rv = '';
     this.lists++;
+    this.handlers.listStart?.();
+    const read = { ...this.read, budget: this.client.listBudget(this.path) };
     do {
       const q = new URLSearchParams({ limit: String(this.opts.pageSize) });
       if (cont) q.set('continue', cont);
-      const page = await this.client.getJson<{ metadata?: { resourceVersion?: string; continue?: string }; items?: Record<string, unknown>[] }>(`${this.path}?${q}`, this.opts.accept, signal, this.read);
-      for (const item of page.items ?? []) {
+      const path = `${this.path}?${q}`;
+      const page = listPage(await this.client.getJson<unknown>(path, this.opts.accept, signal, read), path);
+      for (const item of page.items) {
         const o = this.handlers.convert(item);
         if (o !== undefined) objects.push(o);
       }
-      cont = page.metadata?.continue ?? '';
-      rv = page.metadata?.resourceVersion ?? rv;
+      cont = page.continue;
+      rv = page.resourceVersion ?? rv;
     } while (cont);
     this.resourceVersion = rv;
     this.handlers.replace(objects);
@@ -205,12 +223,18 @@ export class Reflector<T> {
       await this.client.watch(`${this.path}?${q}`, this.opts.watchAccept, (e: WatchEvent) => {
         if (failure) return;
         if (e.type === 'ERROR') {
-          const st = e.object as { code?: number; reason?: string; message?: string };
-          failure = new ApiError(st.code ?? 0, st.reason ?? 'Error', st.message ?? 'the watch reported an error', this.path);
-          return;
+          const st = (isObject(e.object) ? e.object : {}) as { code?: unknown; reason?: unknown; message?: unknown };
+          failure = new ApiError(
+            typeof st.code === 'number' ? st.code : 0,
+            typeof st.reason === 'string' && st.reason ? serverText(st.reason, 64) : 'Error',
+            typeof st.message === 'string' && st.message ? serverText(st.message) : 'the watch reported an error',
+            this.path,
+          );
+          // The server should end the stream now; one that does not is not waited for.
+          throw failure;
         }
-        const meta = (e.object?.metadata ?? {}) as { resourceVersion?: string };
-        if (meta.resourceVersion) this.resourceVersion = meta.resourceVersion;
+        const meta = isObject(e.object) && isObject(e.object.metadata) ? e.object.metadata : {};
+        if (typeof meta.resourceVersion === 'string' && meta.resourceVersion) this.resourceVersion = meta.resourceVersion;
         progressed = true;
         if (e.type === 'BOOKMARK') return;
         if (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED') this.handlers.event(e.type, e.object);
@@ -227,15 +251,21 @@ export class Reflector<T> {
   }
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A LIST page as served, checked: an object whose items are an array (each item is checked by the consumer), with a
+ * string continue token and resourceVersion if any. Anything else is a BadResponse for the whole page.
+ */
+export function listPage(doc: unknown, path: string): { items: unknown[]; continue: string; resourceVersion?: string } {
+  const bad = (what: string) => new ApiError(200, 'BadResponse', `the answer to GET ${path} is not a list: ${what}`, path);
+  if (!isObject(doc)) throw bad(`it is ${doc === null ? 'null' : Array.isArray(doc) ? 'an array' : `a ${typeof doc}`}`);
+  const items = doc.items ?? [];
+  if (!Array.isArray(items)) throw bad('its items are not an array');
+  const meta = isObject(doc.metadata) ? doc.metadata : {};
+  const cont = typeof meta.continue === 'string' ? meta.continue : '';
+  const rv = typeof meta.resourceVersion === 'string' && meta.resourceVersion ? meta.resourceVersion : undefined;
+  return { items, continue: cont, resourceVersion: rv };
 }

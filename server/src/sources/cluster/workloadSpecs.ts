@@ -56,9 +56,9 @@ export function terminatingReachesCustomFinalizer(inventory: Inventory): boolean
 }
 
 /** Full LISTs of one workload resource (cluster-wide or in one namespace), or of some of its objects by name. */
-export async function readWorkloads(client: ApiClient, resource: DiscoveredResource, namespace: string | undefined, signal: AbortSignal, names?: { namespace: string; name: string }[]): Promise<Record<string, unknown>[]> {
+export async function readWorkloads(client: ApiClient, resource: DiscoveredResource, namespace: string | undefined, signal: AbortSignal, names?: { namespace: string; name: string }[]): Promise<unknown[]> {
   if (!names) return listInFull(client, collectionPath(resource, namespace), signal);
-  const out: Record<string, unknown>[] = [];
+  const out: unknown[] = [];
   // By name with a fieldSelector: a LIST, so the same permission as the metadata-only LIST already granted.
   for (const n of names) out.push(...await listInFull(client, collectionPath(resource, n.namespace), signal, { fieldSelector: `metadata.name=${n.name}` }));
   return out;
