@@ -34,6 +34,7 @@ const FLAGS: FlagSpec[] = [
   { long: 'recursive', short: 'R', value: false },
   { long: 'kubeconfig', value: true },
   { long: 'context', value: true },
+  { long: 'request-timeout', value: true },
 ];
 
 export function parseArgs(argv: string[]): ParsedArgs {

@@ -4,6 +4,7 @@
 import { namespacesNeedingPodSpecs, type DeleteTarget } from '../engine/simulation/podSpecScope';
 import { LiveCluster, type LiveStatus } from '../sources/cluster/liveCluster';
 import { KubeconfigError, resolveTarget } from '../sources/cluster/kubeconfig';
+import type { ApiLimits } from '../sources/cluster/limits';
 import type { CliInput } from './input';
 import { InputError } from './input';
 
@@ -14,6 +15,10 @@ export interface ClusterInputOptions {
   namespace?: string;
   env: Record<string, string | undefined>;
   stderr: { write(s: string): unknown; isTTY?: boolean };
+  /** --request-timeout: the total deadline of each request (0: none); the default of limits.ts when absent. */
+  requestTimeoutMs?: number;
+  /** Other limits (tests: small caps). */
+  limits?: ApiLimits;
 }
 
 export interface ClusterInput extends CliInput {
@@ -44,6 +49,7 @@ export async function loadCluster(opts: ClusterInputOptions): Promise<ClusterInp
     target,
     namespaces: opts.namespace ? [opts.namespace] : undefined,
     watch: false,
+    limits: { ...opts.limits, ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}) },
     onStatus: progress,
     onChange: progress ? () => undefined : undefined,
   });

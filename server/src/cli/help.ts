@@ -11,7 +11,8 @@ Usage:
 
 Without -f, each command reads the cluster of the kubeconfig's current context instead (metadata only, GET
 requests only: nothing is ever written): --kubeconfig FILE, --context NAME, -n NS (that namespace and the
-cluster-scoped resources), -A (every namespace, the default).
+cluster-scoped resources), -A (every namespace, the default), --request-timeout DURATION. A resource whose answer
+is too large (over 512 MB, or 2 GB for its whole LIST), late, or malformed is left out and named in a warning.
 
 Input (-f, repeatable): YAML or JSON files and folders (recursive: .yaml, .yml, .json), multi-document YAML,
 kind: List and every *List (kubectl get -o yaml|json output), "-" for stdin, and kube-controller-manager
@@ -36,6 +37,8 @@ Flags:
   -A, --all-namespaces        on a cluster: read every namespace (the default without -n)
       --kubeconfig FILE       on a cluster: the kubeconfig to use (else KUBECONFIG, else ~/.kube/config)
       --context NAME          on a cluster: the kubeconfig context to use (else its current context)
+      --request-timeout D     on a cluster: the most one request (a LIST page) may take, retries included
+                              (default 60s; as kubectl: 30s, 2m, 1h or whole seconds; 0 = no deadline)
       --cascade POLICY        background | foreground | orphan (simulate)
       --plan FILE             {"deletes": [{"apiVersion", "kind", "namespace", "name", "propagationPolicy"}]}
       --controllers MODE      builtin (default): kubelet, namespace controller, pvc/pv-protection, CRD cleanup and

@@ -22,6 +22,7 @@ import { simulateDot } from './output/simulateDot';
 import { simulateText } from './output/simulateText';
 import { stuckText } from './output/stuckText';
 import { loadCluster } from './clusterInput';
+import { parseRequestTimeout } from './duration';
 import { makeStyle } from './output/style';
 import { safeJson, safeText } from './output/safeText';
 import { parsePlan } from './plan';
@@ -88,18 +89,21 @@ async function load(args: ParsedArgs, io: CliIo): Promise<CliInput & Partial<Pic
   if (flag(args, 'all-namespaces') === 'true' && flag(args, 'namespace') !== undefined) throw new UsageError('give either -n/--namespace or -A/--all-namespaces, not both');
   if (files.length) {
     if (flag(args, 'kubeconfig') !== undefined || flag(args, 'context') !== undefined) throw new UsageError('--kubeconfig and --context select a cluster; they do not apply with -f (manifests are read instead)');
+    if (flag(args, 'request-timeout') !== undefined) throw new UsageError('--request-timeout bounds requests to a cluster; it does not apply with -f (manifests are read instead)');
     if (flag(args, 'all-namespaces') === 'true') throw new UsageError('-A/--all-namespaces selects what to read from a cluster; with -f every object given is read');
     return loadInput(files, { namespace: flag(args, 'namespace'), stdin: io.stdin });
   }
+  const timeout = flag(args, 'request-timeout');
   const input = await loadCluster({
     kubeconfig: flag(args, 'kubeconfig'), context: flag(args, 'context'), namespace: flag(args, 'namespace'), env: io.env, stderr: io.stderr,
+    ...(timeout !== undefined ? { requestTimeoutMs: parseRequestTimeout(timeout) } : {}),
   });
   for (const note of input.incomplete) io.stderr.write(`warning: ${safeText(note)}\n`);
   return input;
 }
 
 /** Flags every command takes to choose its input. */
-const INPUT_FLAGS = ['filename', 'namespace', 'recursive', 'kubeconfig', 'context', 'all-namespaces'];
+const INPUT_FLAGS = ['filename', 'namespace', 'recursive', 'kubeconfig', 'context', 'all-namespaces', 'request-timeout'];
 
 /** Fills in source positions for everything the findings point at, then attaches the ranges. */
 function locate(input: CliInput, findings: Finding[]): Finding[] {
