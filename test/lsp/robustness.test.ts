@@ -408,6 +408,9 @@ const badCases = (): BadCase[] => {
   const deepJsonHeader = '{\n  "apiVersion": "v1",\n  "kind": "ConfigMap",\n  "metadata": {\n    "name": "deep-json",\n    "namespace": "shop"\n  },\n';
   const deepJsonData = `${deepJsonHeader}  "data": {"key": ${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}\n}\n`;
   const deepJsonOwners = `${deepJsonHeader.replace('deep-json', 'deep-json-owners').replace('  },\n', `,\n    "ownerReferences": ${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}\n  },\n`)}  "data": {}\n}\n`;
+  const strayBracket = `${configMap('stray-owner').replace('  namespace: shop\n', '  namespace: shop\n  uid: stray-owner-uid\n')}---\n]\n---\n${configMap('stray-dependent').replace('  namespace: shop\n', '  namespace: shop\n  ownerReferences:\n  - {apiVersion: v1, kind: ConfigMap, name: stray-owner, uid: stray-owner-uid}\n')}`;
+  const nul = `${configMap('before-nul')}---\n${configMap('nul')}  annotations: {a: "x\u0000y"}\n---\n${configMap('after-nul')}`;
+  const brackets = `${configMap('before-brackets')}---\n${'['.repeat(2_000_000)}\n`;
   const bomb = `${configMap('before-bomb')}---\n${ALIAS_BOMB}---\n${configMap('after-bomb')}`;
   const dup = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: first-name\n  namespace: shop\n  name: last-name\n`;
   const helm = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Values.name }}\n  namespace: shop\n---\n${configMap('after-helm')}`;
@@ -460,6 +463,12 @@ ${configMap('after-wrong-types')}`;
       ],
       objects: ['after-wrong-types'],
     },
+    // Issue 13: a stray `]` between an owner and its dependent skips only itself (it used to drop the owner).
+    { file: 'stray-bracket.yaml', text: strayBracket, expected: [`yaml-syntax@${lineOf(strayBracket, ']')}`], objects: ['stray-dependent', 'stray-owner'] },
+    // A NUL byte in one document of a text file: that document, at the byte; not the whole file as binary.
+    { file: 'nul.yaml', text: nul, expected: [`yaml-syntax@${lineOf(nul, '\u0000')}`], objects: ['after-nul', 'before-nul'] },
+    // Two megabytes of `[` after a good document: refused before parsing (it used to take gigabytes).
+    { file: 'brackets.yaml', text: brackets, expected: [`too-deep@${lineOf(brackets, '[[[')}`], objects: ['before-brackets'] },
     { file: 'empty.yaml', text: '', expected: [], objects: [] },
     { file: 'empty.json', text: '', expected: [], objects: [] },
   ];
@@ -502,7 +511,8 @@ describe('bad input', () => {
     // Hovers and code lenses on the files that loaded partly still work.
     for (const c of cases.filter((x) => x.objects.length)) {
       const uri = uriOf(path.join(dir, c.file));
-      const lenses = (await s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) ?? [];
+      // One Delete lens per object (resolved later); objects with owners also have an owners lens, with its command.
+      const lenses = ((await s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) ?? []).filter((l) => !l.command);
       expect(lenses.length, c.file).toBe(c.objects.length);
       for (const lens of lenses) expect((await s.connection.sendRequest(CodeLensResolveRequest.type, lens)).command?.title, c.file).toMatch(/^Delete/);
       await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 9 } });

@@ -71,7 +71,7 @@ export function parseManifestText(text: string, file: string): ParseResult {
 
 /** Of the first this many characters, a tenth or more must be NUL, other control characters or undecodable bytes for a file to be binary. */
 const BINARY_HEAD = 8192;
-const BINARY_CHAR = /[\x00-\x08\x0E-\x1A\x1C-\x1F\uFFFD]/g;
+const BINARY_CHAR = /[\x00-\x08\x0E-\x1A\x1C-\x1F\x7F-\x9F\uFFFD]/g;
 
 /**
  * Whether a file is binary (an image, an archive, UTF-16 without a BOM) rather than text with a stray NUL in one
