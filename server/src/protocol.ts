@@ -278,6 +278,8 @@ export interface ClusterConnectParams {
   kubeconfig?: string;
   /** May the kubeconfig run commands (exec plugins)? The client says true only in a trusted workspace. */
   allowExec: boolean;
+  /** The total deadline of each request (a LIST page), retries included; 0 = none; 60 when absent. Watches are not cut. */
+  requestTimeoutSeconds?: number;
 }
 
 /**
@@ -532,6 +534,7 @@ export const REQUEST_PARAMS: ReadonlyMap<string, (params: unknown) => string | u
   rule(ClusterContextsRequest, obj<{ kubeconfig?: string }>({ kubeconfig: optional(str) })),
   rule(ClusterConnectRequest, obj<ClusterConnectParams>({
     context: optional(str), namespaces: optional(arr(str)), kubeconfig: optional(str), allowExec: bool,
+    requestTimeoutSeconds: optional(num(0)),
   })),
   rule0(ClusterDisconnectRequest),
   rule(ClusterSimulateRequest, simulateParams),

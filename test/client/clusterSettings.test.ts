@@ -9,15 +9,16 @@ import {
 
 describe('readClusterSettings', () => {
   it('takes well-formed values as they are', () => {
-    const values: Record<string, unknown> = { autoConnect: true, context: 'kind-dev', namespaces: ['shop', 'web'], kubeconfig: '~/k.yaml', stuckAfterMinutes: 30 };
-    expect(readClusterSettings((k) => values[k])).toEqual({ autoConnect: true, context: 'kind-dev', namespaces: ['shop', 'web'], kubeconfig: '~/k.yaml', stuckAfterMinutes: 30 });
+    const values: Record<string, unknown> = { autoConnect: true, context: 'kind-dev', namespaces: ['shop', 'web'], kubeconfig: '~/k.yaml', stuckAfterMinutes: 30, requestTimeoutSeconds: 0 };
+    expect(readClusterSettings((k) => values[k])).toEqual({ autoConnect: true, context: 'kind-dev', namespaces: ['shop', 'web'], kubeconfig: '~/k.yaml', stuckAfterMinutes: 30, requestTimeoutSeconds: 0 });
   });
 
   it('falls back to the defaults for missing or malformed values (a hand-edited settings.json)', () => {
     expect(readClusterSettings(() => undefined)).toEqual(CLUSTER_SETTING_DEFAULTS);
-    const values: Record<string, unknown> = { autoConnect: 'yes', context: 7, namespaces: 'shop', kubeconfig: null, stuckAfterMinutes: -1 };
+    const values: Record<string, unknown> = { autoConnect: 'yes', context: 7, namespaces: 'shop', kubeconfig: null, stuckAfterMinutes: -1, requestTimeoutSeconds: '30s' };
     expect(readClusterSettings((k) => values[k])).toEqual(CLUSTER_SETTING_DEFAULTS);
     expect(readClusterSettings((k) => (k === 'stuckAfterMinutes' ? Number.NaN : undefined)).stuckAfterMinutes).toBe(10);
+    expect(readClusterSettings((k) => (k === 'requestTimeoutSeconds' ? -5 : undefined)).requestTimeoutSeconds).toBe(60);
   });
 
   it('trims names and drops empty and repeated namespaces', () => {
@@ -56,5 +57,8 @@ describe('connectParams', () => {
     expect(connectParams({ namespaces: ['shop'] }, { context: 'kind-dev', kubeconfig: '/k' }, true)).toEqual({
       context: 'kind-dev', kubeconfig: '/k', namespaces: ['shop'], allowExec: true,
     });
+    // The request deadline goes with every connect the extension makes (the settings always hold it).
+    expect(connectParams({ namespaces: [], requestTimeoutSeconds: 15 }, {}, true)).toEqual({ allowExec: true, requestTimeoutSeconds: 15 });
+    expect(connectParams({ namespaces: [], requestTimeoutSeconds: 0 }, {}, false)).toEqual({ allowExec: false, requestTimeoutSeconds: 0 });
   });
 });

@@ -65,6 +65,7 @@ describe('reading settings as trust allows', () => {
     context: { defaultValue: '', workspaceFolderValue: 'prod' },
     namespaces: { defaultValue: [], globalValue: ['shop'], workspaceValue: ['a', 'b', 'c'] },
     stuckAfterMinutes: { defaultValue: 10, workspaceValue: 30 },
+    requestTimeoutSeconds: { defaultValue: 60, globalValue: 120, workspaceValue: 0 },
   };
   /** What VS Code's get() merges: the most specific scope wins. */
   const get = (key: keyof ClusterSettings) => {
@@ -76,6 +77,7 @@ describe('reading settings as trust allows', () => {
   it('trusted: every setting as VS Code merges it, the workspace\'s included', () => {
     expect(readClusterSettingsTrusted(get, inspect, true)).toEqual({
       kubeconfig: './repo-kubeconfig', autoConnect: true, context: 'prod', namespaces: ['a', 'b', 'c'], stuckAfterMinutes: 30,
+      requestTimeoutSeconds: 0,
     });
   });
 
@@ -84,6 +86,7 @@ describe('reading settings as trust allows', () => {
     // settings hold an object such as "kubeGcLens.cluster": {…}): only inspect()'s user layer counts.
     expect(readClusterSettingsTrusted(get, inspect, false)).toEqual({
       kubeconfig: '~/.kube/mine', autoConnect: false, context: '', namespaces: ['shop'], stuckAfterMinutes: 30,
+      requestTimeoutSeconds: 120,
     });
   });
 

@@ -17,6 +17,8 @@ export interface ClusterSettings {
   kubeconfig: string;
   /** A terminating object that can finish is listed as still cleaning up after this long. */
   stuckAfterMinutes: number;
+  /** The total deadline of each request to the cluster (a LIST page), retries included; 0 = none. */
+  requestTimeoutSeconds: number;
 }
 
 export const CLUSTER_SETTING_DEFAULTS: ClusterSettings = {
@@ -25,6 +27,7 @@ export const CLUSTER_SETTING_DEFAULTS: ClusterSettings = {
   namespaces: [],
   kubeconfig: '',
   stuckAfterMinutes: 10,
+  requestTimeoutSeconds: 60,
 };
 
 /** The settings section under `kubeGcLens`. */
@@ -34,7 +37,7 @@ export const CLUSTER_SECTION = 'kubeGcLens.cluster';
  * The connection settings: the client's own, never sent to the server (it gets them in ClusterConnectParams). A
  * workspace could abuse each of them: they are restricted in Restricted Mode (logic/workspaceTrust.ts).
  */
-export const CONNECTION_SETTINGS = ['autoConnect', 'context', 'namespaces', 'kubeconfig'] as const;
+export const CONNECTION_SETTINGS = ['autoConnect', 'context', 'namespaces', 'kubeconfig', 'requestTimeoutSeconds'] as const;
 
 /**
  * The settings the language server reads (its `workspace/configuration` pull of `kubeGcLens`): a change to one of
@@ -52,6 +55,7 @@ export function readClusterSettings(get: (key: keyof ClusterSettings) => unknown
   const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
   const namespaces = get('namespaces');
   const minutes = get('stuckAfterMinutes');
+  const timeout = get('requestTimeoutSeconds');
   return {
     autoConnect: get('autoConnect') === true,
     context: text(get('context')),
@@ -60,6 +64,7 @@ export function readClusterSettings(get: (key: keyof ClusterSettings) => unknown
       : [],
     kubeconfig: text(get('kubeconfig')),
     stuckAfterMinutes: typeof minutes === 'number' && Number.isFinite(minutes) && minutes >= 0 ? minutes : CLUSTER_SETTING_DEFAULTS.stuckAfterMinutes,
+    requestTimeoutSeconds: typeof timeout === 'number' && Number.isFinite(timeout) && timeout >= 0 ? timeout : CLUSTER_SETTING_DEFAULTS.requestTimeoutSeconds,
   };
 }
 
@@ -101,7 +106,7 @@ export function effectiveContext(settings: Pick<ClusterSettings, 'context'>, sel
 }
 
 export function connectParams(
-  settings: Pick<ClusterSettings, 'namespaces'>,
+  settings: Pick<ClusterSettings, 'namespaces'> & Partial<Pick<ClusterSettings, 'requestTimeoutSeconds'>>,
   target: { context?: string; kubeconfig?: string },
   trusted: boolean,
 ): ClusterConnectParams {
@@ -109,6 +114,7 @@ export function connectParams(
     ...(target.context ? { context: target.context } : {}),
     ...(target.kubeconfig ? { kubeconfig: target.kubeconfig } : {}),
     ...(settings.namespaces.length ? { namespaces: [...settings.namespaces] } : {}),
+    ...(settings.requestTimeoutSeconds !== undefined ? { requestTimeoutSeconds: settings.requestTimeoutSeconds } : {}),
     // Exec plugins (and auth-provider commands) run only in a trusted workspace.
     allowExec: trusted,
   };

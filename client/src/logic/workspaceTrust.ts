@@ -23,6 +23,9 @@ export const RESTRICTED_SETTINGS: Readonly<Record<string, string>> = {
   'kubeGcLens.cluster.namespaces':
     'each namespace is one LIST and one WATCH per resource type: thousands of names are load on the user\'s cluster, '
     + 'made with their credentials',
+  'kubeGcLens.cluster.requestTimeoutSeconds':
+    'bounds how long a request to the user\'s cluster may hold the connection; 0 turns the deadline off, which a '
+    + 'repository must not choose for the user (a trickling server would then hold the connection forever)',
 };
 
 /** Every other setting we contribute, and why a workspace may set it even in Restricted Mode. */

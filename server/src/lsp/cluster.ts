@@ -56,6 +56,7 @@ export class ClusterHost {
     const live = new LiveCluster({
       target,
       namespaces: p.namespaces?.length ? p.namespaces : undefined,
+      ...(p.requestTimeoutSeconds !== undefined ? { limits: { requestTimeoutMs: Math.round(p.requestTimeoutSeconds * 1000) } } : {}),
       // Only the current connection speaks: a replaced one may still report while it stops.
       onStatus: (s) => generation === this.generation && this.notify(s),
       onChange: () => generation === this.generation && this.onChange(),
