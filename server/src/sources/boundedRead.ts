@@ -9,6 +9,9 @@ export type BoundedRead = { bytes: Buffer } | { refused: 'not-regular'; what: st
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 const CHUNK = 1024 * 1024;
 
+/** The first read asks for the whole file and one byte more (to see it end); later ones, if it grew, a chunk each. */
+const nextSize = (size: number, total: number, limit: number) => Math.min(total === 0 && size > 0 ? size + 1 : CHUNK, limit + 1 - total);
+
 /** What a non-regular file is, in words. */
 export function describeFileType(st: Stats): string {
   if (st.isDirectory()) return 'a folder';
@@ -29,7 +32,7 @@ export async function readBounded(file: string, limit: number): Promise<BoundedR
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const buf = Buffer.allocUnsafe(Math.min(CHUNK, limit + 1 - total));
+      const buf = Buffer.allocUnsafe(nextSize(st.size, total, limit));
       const { bytesRead } = await fh.read(buf, 0, buf.length, null);
       if (bytesRead === 0) break;
       total += bytesRead;
@@ -52,7 +55,7 @@ export function readBoundedSync(file: string, limit: number): BoundedRead {
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const buf = Buffer.allocUnsafe(Math.min(CHUNK, limit + 1 - total));
+      const buf = Buffer.allocUnsafe(nextSize(st.size, total, limit));
       const n = readSync(fd, buf, 0, buf.length, null);
       if (n === 0) break;
       total += n;
