@@ -123,11 +123,12 @@ export class ApiClient {
           if (late) throw lateError();
           if (!(e instanceof ApiError) || e.retryAfterSeconds === undefined || signal?.aborted) throw e;
           const why = `${e.status} ${e.reason}`;
-          if (retry >= maxRetries) throw new ApiError(e.status, e.reason, `${e.message} (${why}, still after ${retry} retries)`, path);
+          // Both keep retryAfterSeconds: the caller knows the server's wish was already honoured (or could not be).
+          if (retry >= maxRetries) throw new ApiError(e.status, e.reason, `${e.message} (${why}, still after ${retry} retries)`, path, e.retryAfterSeconds);
           // client-go waits what Retry-After says; a 0 still backs off a little, so a server that says "now" is not hammered.
           const wait = e.retryAfterSeconds > 0 ? e.retryAfterSeconds * 1000 : Math.min(100 * 2 ** retry, 1000);
           if (Date.now() + wait > deadline || (deadline === Infinity && wait > MAX_RETRY_WAIT_MS)) {
-            throw new ApiError(e.status, e.reason, `${e.message} (${why}; its Retry-After of ${e.retryAfterSeconds} s is past the request deadline)`, path);
+            throw new ApiError(e.status, e.reason, `${e.message} (${why}; its Retry-After of ${e.retryAfterSeconds} s is past the request deadline)`, path, e.retryAfterSeconds);
           }
           await this.limits.sleep(wait, own.signal);
           if (late) throw lateError();

@@ -154,8 +154,10 @@ export class Reflector<T> {
           continue;
         }
         if (needList) this.synced = false;
-        if (err.reason === 'TooLarge' || (err.reason === 'DeadlineExceeded' && !this.opts.watch)) {
-          // Asking again brings the same answer (or the same wait): once for a one-shot reading, rarely when watching.
+        const final = err.reason === 'DeadlineExceeded' || err.retryAfterSeconds !== undefined;
+        if (err.reason === 'TooLarge' || (final && !this.opts.watch)) {
+          // Asking again brings the same answer (or the same wait, or the Retry-After the client already honoured):
+          // once for a one-shot reading, rarely when watching.
           this.setState('backoff', err);
           listed();
           if (!this.opts.watch) return;
