@@ -131,6 +131,18 @@ export function fixturePool(): Pool {
   };
 }
 
+/** Whole JSON files (a bare array of objects, a List, single objects; one with CRLF line ends). */
+export function jsonFiles(): Doc[] {
+  return [
+    'loader/sonobuoy/results-0.9/resources/ns/kube-system/ReplicaSets.json',
+    'loader/sonobuoy/results-4-e2e-failures/resources/ns/projected-8046/core_v1_pods.json',
+    'loader/sonobuoy/discovery-healthsummary/resources/ns/local-path-storage/core_v1_pods.json',
+    'loader/k9s/po_sidecar.json',
+    'loader/insights-archive/config/persistentvolumes/task-pv-volume.json',
+    'cluster-dumps/sonobuoy-testResultsOutput/resources/ns/default/extensions_v1beta1_replicasets.json',
+  ].map((rel) => ({ origin: rel, text: read(rel) }));
+}
+
 /** Every YAML file under `dir` (sorted, at most `limit`). */
 function yamlFiles(dir: string, limit: number): string[] {
   const out: string[] = [];

@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { analyze } from '../../server/src/engine/analysis/analyze';
 import type { Finding } from '../../server/src/engine/analysis/findingTypes';
 import { buildInventory, type Inventory } from '../../server/src/engine/inventory';
-import { splitApiVersion, type KubeObject } from '../../server/src/engine/model';
-import { parseManifestText, type LoadProblem, type ParseResult } from '../../server/src/sources/manifests/parseManifest';
+import { splitApiVersion, type KubeObject, type Range } from '../../server/src/engine/model';
+import { parseManifestText, resolveRanges, type LoadProblem, type ParseResult } from '../../server/src/sources/manifests/parseManifest';
 import { prng } from '../sources/helpers';
 import type { Doc, Pool } from './corpus';
 import { MUTATIONS, boundaryLines, int, pick, type Rnd } from './mutations';
@@ -224,6 +224,13 @@ export function checkCase(c: FuzzCase): string[] {
     if (extra.length) failures.push(`isolation: ${origin(i)} gained objects: ${extra.slice(0, 3).join(' ')}`);
   }
 
+  // Valid YAML with the same objects (an inert mutation) must load exactly as before.
+  if (MUTATIONS.find((x) => x.name === c.mutation)?.inert) {
+    const want = bObjs.docs[m].map(objectKey);
+    const got = mObjs.docs[m].map(objectKey);
+    if (minus(want, got).length || minus(got, want).length) failures.push(`inert: the mutated document is valid YAML with the same objects, but loaded ${got.length} object(s) instead of ${want.length}`);
+  }
+
   // 2. located and bounded
   const lines = mutC.text.split('\n');
   for (const p of mut.parsed.problems) {
@@ -232,6 +239,7 @@ export function checkCase(c: FuzzCase): string[] {
       failures.push(`unlocated: ${problemKey(p, 0)} is outside the file (${lines.length} lines): ${p.reason}`);
     }
   }
+  failures.push(...rangesInside(lines, mut.parsed.objects, mut.findings));
   const bProbs = byDoc(base.parsed.problems, baseC.spans, (p) => p.line);
   const mProbs = byDoc(mut.parsed.problems, mutC.spans, (p) => p.line);
   const boundariesChanged = boundaryLines(c.mutatedText) !== boundaryLines(c.docs[m].text);
@@ -248,6 +256,10 @@ export function checkCase(c: FuzzCase): string[] {
       }
       if (lost.length) failures.push(`isolation: ${origin(i)} lost its problems ${lost.join(', ')}`);
     }
+  }
+  if (MUTATIONS.find((x) => x.name === c.mutation)?.inert) {
+    const errors = mProbs.docs[m].filter((p) => p.severity === 'error');
+    if (errors.length) failures.push(`inert: valid YAML refused: ${errors.slice(0, 2).map((p) => `${problemKey(p, 0)} ${p.reason}`).join(' | ')}`);
   }
   const markers = Math.max(0, boundaryLines(c.mutatedText) - boundaryLines(c.docs[m].text));
   const bound = PROBLEMS_PER_DOCUMENT * (1 + markers) + bProbs.docs[m].length;
@@ -312,6 +324,54 @@ function compareFindings(c: FuzzCase, base: Run, mut: Run): string[] {
   if (lost.length) out.push(`findings: ${lost.length} finding(s) about unmutated objects went away: ${lost.slice(0, 3).join(' | ')}`);
   if (extra.length) out.push(`findings: ${extra.length} new finding(s) about unmutated objects: ${extra.slice(0, 3).join(' | ')}`);
   return out;
+}
+
+/** Every object's and every finding's source range lies inside the file. */
+function rangesInside(lines: string[], objects: KubeObject[], findings: Finding[]): string[] {
+  const out: string[] = [];
+  const inside = (r: Range | undefined) => !r || [r.start, r.end].every((p) => p.line >= 0 && p.line < lines.length && p.character >= 0 && p.character <= lines[p.line].length);
+  for (const o of objects) {
+    const r = o.source?.ranges;
+    if (!r) continue;
+    const all = [r.object, r.apiVersion, r.kind, r.name, r.namespace, r.uid, r.ownerReferences, r.finalizers, r.deletionTimestamp, ...r.finalizerEntries,
+      ...r.ownerReferenceEntries.flatMap((e) => [e.entry, e.apiVersion, e.kind, e.name, e.uid, e.controller, e.blockOwnerDeletion])];
+    if (!all.every(inside)) out.push(`unlocated: ${o.kind}/${o.name} has a source range outside the file`);
+  }
+  for (const f of findings) if (!inside(f.range)) out.push(`unlocated: finding ${f.code} on ${f.object.kind}/${f.object.name} has a range outside the file`);
+  return out.slice(0, 5);
+}
+
+/**
+ * One whole file mutated (JSON: one syntax error there rightly skips the whole file, so only property 2
+ * applies): nothing throws, every problem is located inside the file and their number is bounded, and objects
+ * that still load get their positions (resolveRanges, as `kubectl-gc check` asks for them) inside the file.
+ */
+export function checkWholeFile(seed: number, files: Doc[]): { failures: string[]; describe: (rerun: string) => string } {
+  const rnd = prng(seed);
+  const file = pick(rnd, files);
+  const mutation = MUTATIONS[seed % MUTATIONS.length];
+  const other = pick(rnd, files).text;
+  const { text, detail } = mutation.apply(file.text, rnd, other);
+  const name = /\.json$/.test(file.origin) ? 'fuzz.json' : FILE;
+  const describe = (rerun: string) => `seed ${seed}: ${mutation.name} on the whole of ${file.origin}: ${detail}\n  re-run: ${rerun}`;
+  const failures: string[] = [];
+  try {
+    const base = parseManifestText(file.text, name);
+    const parsed = parseManifestText(text, name);
+    resolveRanges(text, parsed.objects);
+    const findings = analyze(buildInventory(parsed.objects));
+    const lines = text.split('\n');
+    for (const p of parsed.problems) {
+      const lineText = lines[p.line - 1];
+      if (!(p.line >= 1 && p.column >= 1 && lineText !== undefined && p.column <= lineText.length + 1)) failures.push(`unlocated: ${problemKey(p, 0)} is outside the file (${lines.length} lines): ${p.reason}`);
+    }
+    const bound = PROBLEMS_PER_DOCUMENT + base.problems.length;
+    if (parsed.problems.length > bound) failures.push(`bounded: ${parsed.problems.length} problems (more than ${bound})`);
+    failures.push(...rangesInside(lines, parsed.objects, findings));
+  } catch (e) {
+    failures.push(`threw: ${stack(e)}`);
+  }
+  return { failures, describe };
 }
 
 function stack(e: unknown): string {

@@ -4,8 +4,8 @@
 // default on a wider pool (more of the shared corpus, when it is there).
 
 import { describe, expect, it } from 'vitest';
-import { fixturePool, widePool } from './corpus';
-import { checkCase, describeCase, makeCase } from './harness';
+import { fixturePool, jsonFiles, widePool } from './corpus';
+import { checkCase, checkWholeFile, describeCase, makeCase } from './harness';
 import { MUTATIONS } from './mutations';
 
 const RUNS = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : undefined;
@@ -28,6 +28,12 @@ describe.skipIf(LONG)('manifest loader fuzz: fixed seeds', () => {
     expect(owned.length).toBeGreaterThan(20);
   });
 
+  const json = jsonFiles();
+  it.each(CI_SEEDS.slice(0, MUTATIONS.length * 3))('a whole JSON file, seed %i', (seed) => {
+    const { failures, describe } = checkWholeFile(seed, json);
+    if (failures.length) expect.fail(`${describe(`npm run fuzz -- --seed ${seed} --pool fixtures`)}\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+  });
+
   it.each(CI_SEEDS)('seed %i', (seed) => {
     const c = makeCase(seed, pool);
     const failures = checkCase(c);
@@ -40,6 +46,7 @@ describe.runIf(LONG)('manifest loader fuzz: fresh seeds', () => {
   const start = SEED ?? (Math.random() * 0x7fffffff) >>> 0;
   it(`${runs} case(s) from seed ${start} (${POOL} pool)`, () => {
     const pool = POOL === 'fixtures' ? fixturePool() : widePool();
+    const json = jsonFiles();
     const failed: string[] = [];
     for (let i = 0; i < runs; i++) {
       const seed = (start + i) >>> 0;
@@ -52,9 +59,17 @@ describe.runIf(LONG)('manifest loader fuzz: fresh seeds', () => {
         process.stderr.write(`FAIL ${failed[failed.length - 1]}\n`);
         continue;
       }
+      const rerun = `npm run fuzz -- --seed ${seed} --pool ${POOL}`;
       const failures = checkCase(c);
       if (failures.length) {
-        const report = `${describeCase(c, `npm run fuzz -- --seed ${seed} --pool ${POOL}`)}\n${failures.map((f) => `  - ${f}`).join('\n')}`;
+        const report = `${describeCase(c, rerun)}\n${failures.map((f) => `  - ${f}`).join('\n')}`;
+        failed.push(report);
+        process.stderr.write(`FAIL ${report}\n`);
+      }
+      // The same seed on a whole JSON file.
+      const whole = checkWholeFile(seed, json);
+      if (whole.failures.length) {
+        const report = `${whole.describe(rerun)}\n${whole.failures.map((f) => `  - ${f}`).join('\n')}`;
         failed.push(report);
         process.stderr.write(`FAIL ${report}\n`);
       }

@@ -13,7 +13,17 @@ export interface Mutated {
 
 export interface Mutation {
   name: string;
+  /** The result is still valid YAML holding the same objects: it must load exactly as before, without an error. */
+  inert?: true;
   apply(text: string, rnd: Rnd, other: string): Mutated;
+}
+
+/** Text that looks like structure (brackets, markers, directives, anchors) but sits where YAML reads it as text. */
+function junk(rnd: Rnd, plainSafe: boolean): string {
+  const run = (c: string) => c.repeat(1 + int(rnd, 600));
+  const all = [run('['), run('{'), run(']'), run('}'), `a ${run('[')}`, '---', '...', '- - -', '%YAML 1.1', '&a *b !tag', '"quoted"', "it's", '[a, {b: c}]', '? x', '|', '>', '\t tab', '{{ .Values.x }}'];
+  const ok = all.filter((j) => !plainSafe || (!/: |:$| #|^#|^\{\{/.test(j) && !/^[|>?"'&*!%@`]/.test(j)));
+  return pick(rnd, ok);
 }
 
 const lineStarts = (t: string) => {
@@ -309,13 +319,34 @@ export const MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'inert',
+    inert: true,
+    apply(t, rnd) {
+      // Valid YAML the loader must not refuse: structure-like text in a comment, a quoted string, a block scalar or
+      // a multi-line plain scalar (its continuation lines), added as a new top-level key.
+      const lines = splitLines(t);
+      const topLevel = /^[A-Za-z]/.test(lines[0] ?? '');
+      const keys = lines.map((l, i) => (i > 0 && /^[A-Za-z]/.test(l) ? i : -1)).filter((i) => i > 0);
+      const at = keys.length && rnd() < 0.7 ? pick(rnd, keys) : lines.length;
+      const v = topLevel ? int(rnd, 5) : 0;
+      let add: string[];
+      if (v === 0) add = [`# ${junk(rnd, false)}`];
+      else if (v === 1) add = [`fzNote: "${junk(rnd, false).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`];
+      else if (v === 2) add = ['fzNote: |', ...Array.from({ length: 1 + int(rnd, 3) }, () => `  ${junk(rnd, false)}`)];
+      else if (v === 3) add = ['fzNote: a', ...Array.from({ length: 1 + int(rnd, 3) }, () => `  ${junk(rnd, true)}`)];
+      else add = ['fzNote: a', ...Array.from({ length: 1 + int(rnd, 400) }, (_, i) => `${' '.repeat(2 + i)}b`)];
+      lines.splice(at, 0, ...add);
+      return { text: joinLines(lines), detail: `${add.length} line(s) inserted before line ${at + 1}: ${show(add.join('\n'))}` };
+    },
+  },
+  {
     name: 'stacked',
     apply(t, rnd, other) {
       // several of the above on the same document (a bad merge rarely breaks one thing only)
       let text = t;
       const notes: string[] = [];
       for (let k = 2 + int(rnd, 3); k > 0; k--) {
-        const m = pick(rnd, MUTATIONS.filter((x) => x.name !== 'stacked'));
+        const m = pick(rnd, MUTATIONS.filter((x) => x.name !== 'stacked' && x.name !== 'inert'));
         const r = m.apply(text, rnd, other);
         text = r.text;
         notes.push(`${m.name}: ${r.detail}`);

@@ -37,3 +37,21 @@ describe('a NUL byte in one document of a text file (issue 13, defect 2)', () =>
     expect([errors[0].line, errors[0].column]).toEqual([11, 11]);
   });
 });
+
+describe('valid YAML that only looks deep (found by the inert mutation)', () => {
+  // The depth pre-scan (defect 3's fix) must not refuse what the `yaml` package reads without error: the continuation
+  // lines of a multi-line plain scalar are text, whatever brackets or indentation they hold.
+  const configMap = (data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: looks-deep\n  namespace: demo\ndata:\n${data}`;
+  it.each([
+    ['brackets in a quoted string', `  k: "${'['.repeat(5000)}"\n`],
+    ['brackets in a comment', `  # ${'{'.repeat(5000)}\n  k: v\n`],
+    ['brackets in a block scalar', `  k: |\n    ${'['.repeat(5000)}\n`],
+    ['indentation in a block scalar', `  k: |\n${Array.from({ length: 400 }, (_, i) => `${' '.repeat(4 + i)}x`).join('\n')}\n`],
+    ['brackets on a plain scalar\'s continuation line', `  k: a\n    ${'['.repeat(300)}\n`],
+    ['a plain scalar\'s continuation lines, each indented one more', `  k: a\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(4 + i)}b`).join('\n')}\n`],
+  ])('%s', (_name, data) => {
+    const { objects, problems } = parseManifestText(configMap(data), 'looks-deep.yaml');
+    expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
+    expect(objects.map((o) => o.name)).toEqual(['looks-deep']);
+  });
+});
