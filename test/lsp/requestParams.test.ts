@@ -127,7 +127,7 @@ const CASES: Record<string, Cases> = {
     bad: [...NOT_AN_OBJECT, [{ kubeconfig: 5 }, 'params.kubeconfig'], [{ kubeconfig: null }, 'params.kubeconfig']],
   },
   'kubeGcLens/cluster/connect': {
-    good: [{ kubeconfig: '/nonexistent/kubeconfig', allowExec: false }, { kubeconfig: '/nonexistent/kubeconfig', context: 'dev', namespaces: ['shop'], allowExec: true }],
+    good: [{ kubeconfig: '/nonexistent/kubeconfig', allowExec: false }, { kubeconfig: '/nonexistent/kubeconfig', context: 'dev', namespaces: ['shop'], allowExec: true, requestTimeoutSeconds: 0 }],
     bad: [
       ...NOT_AN_OBJECT,
       [{}, 'params.allowExec'],
@@ -138,6 +138,8 @@ const CASES: Record<string, Cases> = {
       [{ allowExec: false, namespaces: 'shop' }, 'params.namespaces'],
       [{ allowExec: false, namespaces: ['shop', 5] }, 'params.namespaces[1]'],
       [{ allowExec: false, namespaces: null }, 'params.namespaces'],
+      [{ allowExec: false, requestTimeoutSeconds: '60' }, 'params.requestTimeoutSeconds'],
+      [{ allowExec: false, requestTimeoutSeconds: -1 }, 'params.requestTimeoutSeconds'],
     ],
   },
   'kubeGcLens/cluster/stuck': {
@@ -196,7 +198,7 @@ describe('the protocol module', () => {
   it('the params the VS Code client builds pass', () => {
     const sent: [string, unknown][] = [
       ['kubeGcLens/cluster/connect', connectParams({ namespaces: [] }, {}, false)],
-      ['kubeGcLens/cluster/connect', connectParams({ namespaces: ['a', 'b'] }, { context: 'dev', kubeconfig: '/k' }, true)],
+      ['kubeGcLens/cluster/connect', connectParams({ namespaces: ['a', 'b'], requestTimeoutSeconds: 2.5 }, { context: 'dev', kubeconfig: '/k' }, true)],
       ...[{ kind: 'all' } as const, { kind: 'namespace', namespace: '' } as const, { kind: 'object', uid: 'u' } as const]
         .flatMap((scope) => [['kubeGcLens/graph', scopeParams(scope)], ['kubeGcLens/cluster/graph', scopeParams(scope)]] as [string, unknown][]),
       // The literals in client/src: simulateDelete.ts, graphPanel.ts, liveDocuments.ts, cluster.ts, stuckObjectsView.ts, liveObjectPicker.ts.
