@@ -209,6 +209,12 @@ export class ApiClient {
         // pieces of a line still open are kept apart and joined once, when it ends (or refused past the answer cap).
         const pending: Buffer[] = [];
         let pendingBytes = 0;
+        /** Why we cut the stream ourselves: what the watch rejects with, whichever event comes first. */
+        let cause: Error | undefined;
+        const stop = (e: Error) => {
+          cause ??= e;
+          res.destroy(e);
+        };
         const handle = (raw: Buffer): boolean => {
           const line = (read.withoutManagedFields ? withoutManagedFields(raw) : raw).toString('utf8').trim();
           if (!line) return true;
@@ -216,17 +222,17 @@ export class ApiClient {
           try {
             event = JSON.parse(line) as WatchEvent;
           } catch {
-            res.destroy(new ApiError(0, 'BadResponse', `a watch event from GET ${path} is not JSON`, path));
+            stop(new ApiError(0, 'BadResponse', `a watch event from GET ${path} is not JSON`, path));
             return false;
           }
           if (typeof event !== 'object' || event === null || typeof event.type !== 'string') {
-            res.destroy(new ApiError(0, 'BadResponse', `a watch event from GET ${path} is not an object with a type`, path));
+            stop(new ApiError(0, 'BadResponse', `a watch event from GET ${path} is not an object with a type`, path));
             return false;
           }
           try {
             onEvent(event);
           } catch (e) {
-            res.destroy(e instanceof Error ? e : new Error(String(e)));
+            stop(e instanceof Error ? e : new Error(String(e)));
             return false;
           }
           return true;
@@ -251,14 +257,14 @@ export class ApiClient {
             pendingBytes += chunk.length - start;
             if (pendingBytes > maxLine) {
               pending.length = 0;
-              res.destroy(new ApiError(0, 'TooLarge', `a watch event from GET ${path} is larger than ${formatBytes(maxLine)} (the limit of one answer)`, path));
+              stop(new ApiError(0, 'TooLarge', `a watch event from GET ${path} is larger than ${formatBytes(maxLine)} (the limit of one answer)`, path));
             }
           }
         });
         res.on('end', () => resolve());
-        res.on('aborted', () => reject(idle ? idleError() : dropped()));
-        res.on('error', (e) => reject(idle ? idleError() : signal.aborted ? abortError(path) : transportError(e, path)));
-        res.on('close', () => (idle ? reject(idleError()) : signal.aborted || res.complete ? resolve() : reject(dropped())));
+        res.on('aborted', () => reject(cause ?? (idle ? idleError() : dropped())));
+        res.on('error', (e) => reject(cause ?? (idle ? idleError() : signal.aborted ? abortError(path) : transportError(e, path))));
+        res.on('close', () => (cause ? reject(cause) : idle ? reject(idleError()) : signal.aborted || res.complete ? resolve() : reject(dropped())));
       });
     } catch (e) {
       if (idle) throw idleError();

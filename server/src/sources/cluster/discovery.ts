@@ -59,11 +59,11 @@ export async function discover(client: ApiClient, signal?: AbortSignal): Promise
   const failures: DiscoveryFailure[] = [];
   const groups: ApiGroup[] = [];
   // The core group: /api lists its versions (only v1 in practice).
-  const core = await client.getJson<{ versions?: string[] }>('/api', undefined, signal);
-  const coreVersions = core.versions ?? [];
+  const core = await client.getJson<unknown>('/api', undefined, signal);
+  const coreVersions = arrayAt(core, 'versions').filter((v): v is string => typeof v === 'string' && v !== '');
   groups.push({ name: '', versions: coreVersions.map((v) => ({ groupVersion: v, version: v })), preferredVersion: coreVersions[0] ? { groupVersion: coreVersions[0], version: coreVersions[0] } : undefined });
-  const list = await client.getJson<{ groups?: ApiGroup[] }>('/apis', undefined, signal);
-  groups.push(...(list.groups ?? []));
+  const list = await client.getJson<unknown>('/apis', undefined, signal);
+  groups.push(...arrayAt(list, 'groups').filter(isApiGroup));
 
   const jobs: { group: ApiGroup; gv: GroupVersionEntry }[] = [];
   for (const group of groups) for (const gv of group.versions ?? []) jobs.push({ group, gv });
@@ -71,8 +71,8 @@ export async function discover(client: ApiClient, signal?: AbortSignal): Promise
   await forEachLimited(jobs, DISCOVERY_CONCURRENCY, async ({ group, gv }) => {
     const path = group.name === '' ? `/api/${gv.version}` : `/apis/${gv.groupVersion}`;
     try {
-      const r = await client.getJson<{ resources?: ApiResource[] }>(path, undefined, signal);
-      lists.set(gv.groupVersion, r.resources ?? []);
+      const r = await client.getJson<unknown>(path, undefined, signal);
+      lists.set(gv.groupVersion, arrayAt(r, 'resources').filter(isApiResource));
     } catch (e) {
       if (signal?.aborted) throw e;
       failures.push({ groupVersion: gv.groupVersion, message: e instanceof ApiError ? `${e.message} (${e.status || e.reason})` : String(e) });
@@ -103,6 +103,28 @@ export async function discover(client: ApiClient, signal?: AbortSignal): Promise
     .map(([, r]) => r);
   failures.sort((a, b) => a.groupVersion.localeCompare(b.groupVersion));
   return { resources, failures, servedVersions };
+}
+
+// Discovery documents are the server's: entries of the wrong shape are passed over (what they would describe is not
+// listed), never a TypeError that ends the connection.
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const arrayAt = (doc: unknown, key: string): unknown[] => (isObj(doc) && Array.isArray(doc[key]) ? doc[key] : []);
+const isGroupVersion = (v: unknown): v is GroupVersionEntry => isObj(v) && typeof v.groupVersion === 'string' && typeof v.version === 'string';
+
+function isApiGroup(v: unknown): v is ApiGroup {
+  if (!isObj(v) || typeof v.name !== 'string' || !Array.isArray(v.versions)) return false;
+  v.versions = v.versions.filter(isGroupVersion);
+  if (v.preferredVersion !== undefined && !isGroupVersion(v.preferredVersion)) delete v.preferredVersion;
+  return true;
+}
+
+function isApiResource(v: unknown): v is ApiResource {
+  if (!isObj(v) || typeof v.name !== 'string' || !v.name || typeof v.kind !== 'string' || !v.kind || typeof v.namespaced !== 'boolean') return false;
+  const strings = (x: unknown) => Array.isArray(x) && x.every((s) => typeof s === 'string');
+  if (v.verbs !== undefined && !strings(v.verbs)) return false;
+  if (v.shortNames !== undefined && !strings(v.shortNames)) delete v.shortNames;
+  if (v.singularName !== undefined && typeof v.singularName !== 'string') delete v.singularName;
+  return true;
 }
 
 /** Runs `fn` over `items` with at most `limit` at a time; the first rejection rejects the whole. */
