@@ -315,6 +315,14 @@ function reportProblems(input: CliInput, io: CliIo): void {
 }
 
 if (require.main === module) {
+  // A reader that stops early (`kubectl gc check … | head`) closes the pipe: the output ends there, quietly, not with
+  // a stack trace, and the exit code is still the command's.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      stream.write = (() => true) as typeof stream.write;
+    });
+  }
   run({ argv: process.argv.slice(2), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() })
     .then((code) => {
       process.exitCode = code;
