@@ -32,6 +32,8 @@ export interface FuzzCase {
   docs: Doc[];
   /** The file starts with `---` (otherwise its first document has no marker). */
   leadingMarker: boolean;
+  /** How documents are separated (the same in the baseline). */
+  separator: Separator;
   mutated: number;
   mutation: string;
   detail: string;
@@ -46,13 +48,28 @@ export interface Composed {
 
 const lineCount = (s: string) => s.split('\n').length - 1;
 
-export function compose(texts: string[], leadingMarker: boolean): Composed {
+/** Ways real files separate documents: a bare `---`, with a comment or trailing spaces, CRLF, `...` ending each
+ * document, a `%YAML` directive before the first. */
+export const SEPARATORS = ['plain', 'plain', 'comment', 'trailing-space', 'crlf', 'end-marker', 'directive'] as const;
+export type Separator = (typeof SEPARATORS)[number];
+
+export function compose(texts: string[], leadingMarker: boolean, separator: Separator = 'plain'): Composed {
   const parts: string[] = [];
   const spans: Composed['spans'] = [];
   let line = 1;
+  const marker = (i: number) => {
+    switch (separator) {
+      case 'comment': return `--- # document ${i + 1}\n`;
+      case 'trailing-space': return '---  \n';
+      case 'crlf': return '---\r\n';
+      case 'directive': return i === 0 ? '%YAML 1.2\n---\n' : '---\n';
+      default: return '---\n';
+    }
+  };
   texts.forEach((t, i) => {
-    const body = t.endsWith('\n') ? t : `${t}\n`;
-    const part = i > 0 || leadingMarker ? `---\n${body}` : body;
+    let body = t.endsWith('\n') ? t : `${t}\n`;
+    if (separator === 'end-marker' && i < texts.length - 1) body += '...\n';
+    const part = i > 0 || leadingMarker || separator === 'directive' ? `${marker(i)}${body}` : body;
     const n = lineCount(part);
     spans.push({ first: line, last: line + n - 1 });
     line += n;
@@ -128,7 +145,8 @@ export function makeCase(seed: number, pool: Pool): FuzzCase {
   }
   const other = pick(rnd, pick(rnd, pool.groups).docs).text;
   const { text, detail } = mutation.apply(docs[mutated].text, rnd, other);
-  return { seed, docs, leadingMarker: rnd() < 0.5, mutated, mutation: mutation.name, detail, mutatedText: text };
+  const leadingMarker = rnd() < 0.5;
+  return { seed, docs, leadingMarker, separator: pick(rnd, SEPARATORS), mutated, mutation: mutation.name, detail, mutatedText: text };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -188,10 +206,10 @@ function run(text: string, composed: Composed): Run {
 /** Returns what failed (empty: the case holds). Never throws. */
 export function checkCase(c: FuzzCase): string[] {
   const texts = c.docs.map((d) => d.text);
-  const baseC = compose(texts, c.leadingMarker);
+  const baseC = compose(texts, c.leadingMarker, c.separator);
   const mutTexts = [...texts];
   mutTexts[c.mutated] = c.mutatedText;
-  const mutC = compose(mutTexts, c.leadingMarker);
+  const mutC = compose(mutTexts, c.leadingMarker, c.separator);
   let base: Run;
   try {
     base = run(baseC.text, baseC);
@@ -382,7 +400,7 @@ function stack(e: unknown): string {
 export function describeCase(c: FuzzCase, rerun: string): string {
   const texts = c.docs.map((d) => d.text);
   texts[c.mutated] = c.mutatedText;
-  const composed = compose(texts, c.leadingMarker);
+  const composed = compose(texts, c.leadingMarker, c.separator);
   const path = join(tmpdir(), `kube-gc-lens-fuzz-${c.seed}.yaml`);
   try {
     writeFileSync(path, composed.text);
@@ -391,7 +409,7 @@ export function describeCase(c: FuzzCase, rerun: string): string {
   }
   const span = composed.spans[c.mutated];
   return [
-    `seed ${c.seed}: ${c.mutation} on document ${c.mutated + 1} of ${c.docs.length} (${c.docs[c.mutated].origin}, lines ${span.first}–${span.last}): ${c.detail}`,
+    `seed ${c.seed}: ${c.mutation} on document ${c.mutated + 1} of ${c.docs.length} (${c.docs[c.mutated].origin}, lines ${span.first}–${span.last}; separator ${c.separator}): ${c.detail}`,
     `  documents: ${c.docs.map((d, i) => (i === c.mutated ? `[${d.origin}]` : d.origin)).join(', ')}`,
     `  mutated file: ${path}`,
     `  re-run: ${rerun}`,
