@@ -7,9 +7,11 @@
 //   1. isolation: every other document loads the same objects (identity, ownerReferences, finalizers) and the
 //      same problems, and the findings about objects that neither are in the mutated document nor depend on it
 //      (as owner, kind, namespace or workload) are the same;
-//   2. located and bounded: every problem is inside the file; the ones the mutation caused are inside the
-//      mutated document's lines (unless the mutation added or removed a document marker); the mutated document
-//      yields a bounded number of problems; nothing throws.
+//   2. located and bounded: every problem, object range and finding range is inside the file; the problems the
+//      mutation caused are inside the mutated document's lines (unless the mutation added or removed a document
+//      marker); the mutated document yields a bounded number of problems; nothing throws.
+//   3. for inert mutations (valid YAML, same objects): the mutated document loads as before, without an error.
+// checkWholeFile applies property 2 to a whole mutated JSON file (where one syntax error rightly skips the file).
 
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
