@@ -71,6 +71,7 @@ describe('a protobuf list with one unreadable item', () => {
 
 // A plain HTTP server whose answers are set per path.
 let server: Server;
+let target: ClusterTarget;
 let client: ApiClient;
 const answers = new Map<string, (res: ServerResponse) => void>();
 const json = (body: unknown) => (res: ServerResponse) => {
@@ -88,7 +89,7 @@ beforeAll(async () => {
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const target: ClusterTarget = {
+  target = {
     context: 'test', server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, namespace: 'default', user: 'test', proxied: false,
     applyAuth: async () => undefined,
   };
@@ -112,6 +113,34 @@ describe('discovery documents of the wrong shape', () => {
     answers.set('/api', json(null));
     answers.set('/apis', json('nothing'));
     expect((await discover(client)).resources).toEqual([]);
+  });
+});
+
+describe('the request deadline', () => {
+  it('starts once the credentials are there (an exec plugin\'s login is not the server\'s time)', async () => {
+    answers.set('/version', json({ major: '1' }));
+    const slowLogin = new ApiClient({ ...target, applyAuth: () => new Promise((resolve) => setTimeout(resolve, 1_500)) }, { requestTimeoutMs: 1_000 });
+    try {
+      expect(await slowLogin.getJson('/version')).toEqual({ major: '1' });
+    } finally {
+      slowLogin.close();
+    }
+  });
+
+  it('a Retry-After too long to wait for, without a deadline, is not waited for', async () => {
+    answers.set('/api/v1/events', (res) => {
+      res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '3600' });
+      res.end(JSON.stringify({ kind: 'Status', code: 429, reason: 'TooManyRequests', message: 'slow down' }));
+    });
+    const waits: number[] = [];
+    const noDeadline = new ApiClient(target, { requestTimeoutMs: 0, sleep: async (ms) => void waits.push(ms) });
+    try {
+      const e = await noDeadline.getJson('/api/v1/events').catch((err: unknown) => err);
+      expect((e as ApiError).message).toBe('slow down (429 TooManyRequests; its Retry-After of 3600 s is longer than the 60 s this client waits at once)');
+      expect(waits).toEqual([]);
+    } finally {
+      noDeadline.close();
+    }
   });
 });
 

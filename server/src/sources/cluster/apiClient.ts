@@ -108,17 +108,24 @@ export class ApiClient {
     const forward = () => own.abort();
     if (signal?.aborted) own.abort();
     else signal?.addEventListener('abort', forward, { once: true });
-    const deadline = requestTimeoutMs > 0 ? Date.now() + requestTimeoutMs : Infinity;
+    // The clock starts once the credentials are there: an exec plugin's interactive login is the user's time, not the
+    // server's (kubectl's default is no deadline at all, so a first login there is never cut either).
+    let deadline = Infinity;
     let late = false;
-    const timer = requestTimeoutMs > 0 ? setTimeout(() => {
-      late = true;
-      own.abort();
-    }, requestTimeoutMs) : undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const startClock = () => {
+      if (requestTimeoutMs <= 0 || timer) return;
+      deadline = Date.now() + requestTimeoutMs;
+      timer = setTimeout(() => {
+        late = true;
+        own.abort();
+      }, requestTimeoutMs);
+    };
     const lateError = () => new ApiError(0, 'DeadlineExceeded', `GET ${path} did not complete within ${formatSeconds(requestTimeoutMs)} (the request deadline)`, path);
     try {
       for (let retry = 0; ; retry++) {
         try {
-          return await this.getOnce<T>(path, accept, own.signal, read);
+          return await this.getOnce<T>(path, accept, own.signal, read, startClock);
         } catch (e) {
           if (late) throw lateError();
           if (!(e instanceof ApiError) || e.retryAfterSeconds === undefined || signal?.aborted) throw e;
@@ -127,8 +134,9 @@ export class ApiClient {
           if (retry >= maxRetries) throw new ApiError(e.status, e.reason, `${e.message} (${why}, still after ${retry} retries)`, path, e.retryAfterSeconds);
           // client-go waits what Retry-After says; a 0 still backs off a little, so a server that says "now" is not hammered.
           const wait = e.retryAfterSeconds > 0 ? e.retryAfterSeconds * 1000 : Math.min(100 * 2 ** retry, 1000);
-          if (Date.now() + wait > deadline || (deadline === Infinity && wait > MAX_RETRY_WAIT_MS)) {
-            throw new ApiError(e.status, e.reason, `${e.message} (${why}; its Retry-After of ${e.retryAfterSeconds} s is past the request deadline)`, path, e.retryAfterSeconds);
+          if (Date.now() + wait > deadline || (requestTimeoutMs <= 0 && wait > MAX_RETRY_WAIT_MS)) {
+            const limit = requestTimeoutMs > 0 ? 'is past the request deadline' : `is longer than the ${formatSeconds(MAX_RETRY_WAIT_MS)} this client waits at once`;
+            throw new ApiError(e.status, e.reason, `${e.message} (${why}; its Retry-After of ${e.retryAfterSeconds} s ${limit})`, path, e.retryAfterSeconds);
           }
           await this.limits.sleep(wait, own.signal);
           if (late) throw lateError();
@@ -141,8 +149,8 @@ export class ApiClient {
     }
   }
 
-  private async getOnce<T>(path: string, accept: string, signal: AbortSignal, read: ReadOptions): Promise<T> {
-    const res = await this.request(path, accept, signal, false);
+  private async getOnce<T>(path: string, accept: string, signal: AbortSignal, read: ReadOptions, authenticated: () => void): Promise<T> {
+    const res = await this.request(path, accept, signal, false, authenticated);
     const budget = read.budget;
     const max = budget ? Math.min(this.limits.maxAnswerBytes, budget.left) : this.limits.maxAnswerBytes;
     const tooLarge = () => budget && budget.left < this.limits.maxAnswerBytes
@@ -283,11 +291,13 @@ export class ApiClient {
     this.agent = undefined;
   }
 
-  private async request(path: string, accept: string, signal: AbortSignal | undefined, streaming: boolean): Promise<http.IncomingMessage> {
+  private async request(path: string, accept: string, signal: AbortSignal | undefined, streaming: boolean, authenticated?: () => void): Promise<http.IncomingMessage> {
     if (signal?.aborted) throw abortError(path);
     const opts: https.RequestOptions = { headers: {} };
     // Applies the kubeconfig's TLS material and credentials (token, client certificate, exec plugin, OIDC…).
     await this.target.applyAuth(opts);
+    authenticated?.();
+    if (signal?.aborted) throw abortError(path);
     const headers = { ...(opts.headers as Record<string, string>), Accept: accept, 'User-Agent': USER_AGENT };
     const url = new URL(this.base.pathname.replace(/\/$/, '') + path, this.base);
     const isHttps = url.protocol === 'https:';
