@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_YAML_DEPTH, MAX_YAML_DOCUMENT_BYTES, parseManifestText } from '../../server/src/sources/manifests/parseManifest';
 import { findTooDeep } from '../../server/src/sources/manifests/yamlDepth';
 import { yamlDocumentSpans } from '../../server/src/sources/manifests/yamlSpans';
+import { splitLargeList } from '../../server/src/sources/manifests/yamlList';
 import { brief } from './helpers';
 
 const cm = (name: string, owner?: string) =>
@@ -173,5 +174,72 @@ describe('the depth pre-scan on real manifests', () => {
       }
     }
     expect(documents).toBeGreaterThan(50);
+  });
+});
+
+// A YAML document over the size limit that is a List in kubectl's layout is read item by item: the same objects,
+// ranges and problems as reading it whole, with memory bounded by the largest item instead of the List.
+describe('a large YAML List is read item by item', () => {
+  const fixtures = join(__dirname, '..', 'fixtures');
+  const lists = [
+    'fuzz/must-gather/openshift-kube-scheduler/core/configmaps.yaml', 'fuzz/must-gather/openshift-dns-operator/core/configmaps.yaml',
+    'loader/must-gather/namespaces/openshift-ingress-canary/core/pods.yaml',
+  ];
+  const small = { maxYamlDocumentBytes: 2048 };
+  /** A limit under the List's size and over its largest item's, so that every item is read. */
+  const limitFor = (text: string) => {
+    const list = splitLargeList(text, 0, text.length)!;
+    const largest = Math.max(...list.items.map(([s, e]) => e - s));
+    expect(largest).toBeLessThan(text.length);
+    return { maxYamlDocumentBytes: largest };
+  };
+
+  for (const name of lists) {
+    it(`gives what reading it whole gives: ${name}`, () => {
+      const text = readFileSync(join(fixtures, name), 'utf8');
+      const whole = parseManifestText(text, name);
+      expect(whole.objects.length).toBeGreaterThan(1);
+      expect(parseManifestText(text, name, limitFor(text))).toEqual(whole);
+    });
+  }
+
+  it('the same for a List whose items are indented under `items:` (a typed List: kind: PodList)', () => {
+    const text = readFileSync(join(fixtures, lists[2]), 'utf8');
+    expect(text).toMatch(/^kind: PodList$/m);
+    const lines = text.split('\n');
+    const from = lines.indexOf('items:') + 1;
+    const to = lines.findIndex((l, i) => i > from && /^\w/.test(l));
+    const indented = [...lines.slice(0, from), ...lines.slice(from, to).map((l) => (l ? `  ${l}` : l)), ...lines.slice(to)].join('\n');
+    const whole = parseManifestText(indented, 'x.yaml');
+    expect(whole.objects.length).toBeGreaterThan(1);
+    expect(parseManifestText(indented, 'x.yaml', limitFor(indented))).toEqual(whole);
+  });
+
+  it('skips only the item that is broken, and says where', () => {
+    const items = Array.from({ length: 30 }, (_, i) => `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cm-${i}\n    namespace: n\n  data:\n    k: "${'x'.repeat(100)}"\n`);
+    items[7] = items[7].replace('    namespace: n\n', '    namespace: [n\n');
+    items[9] = items[9].replace('cm-9', 'cm-\u00009');
+    items[11] = `- ${'['.repeat(400)}\n`;
+    items[3] = items[3].replace('    namespace: n\n', '    namespace: n\n    namespace: n2\n');
+    const text = `apiVersion: v1\nitems:\n${items.join('')}kind: List\nmetadata:\n  resourceVersion: ""\n`;
+    const r = parseManifestText(text, 'list.yaml', small);
+    expect(r.objects.map((o) => o.name)).toEqual(Array.from({ length: 30 }, (_, i) => `cm-${i}`).filter((n) => !['cm-7', 'cm-9', 'cm-11'].includes(n)));
+    expect(r.objects.map((o) => o.source!.itemPath[0])).toEqual(r.objects.map((o) => Number(o.name.slice(3))));
+    const line = (needle: string) => text.slice(0, text.indexOf(needle)).split('\n').length;
+    const [dup, ...errors] = r.problems;
+    expect([dup.code, dup.line, dup.reason]).toEqual(['duplicate-key', line('namespace: n2'), 'items[3].metadata has the key "namespace" more than once; the last value is used, as Kubernetes does.']);
+    expect(errors.map((p) => p.code)).toEqual(['yaml-syntax', 'yaml-syntax', 'too-deep']);
+    // the unclosed `[` is reported where the parser finds it unclosed: inside that item
+    expect(errors[0].line).toBeGreaterThanOrEqual(line('namespace: [n'));
+    expect(errors[0].line).toBeLessThan(line('name: cm-8'));
+    expect(errors.slice(1).map((p) => p.line)).toEqual([line('\u0000'), line('[[[')]);
+  });
+
+  it('refuses a large document that is not a List in that layout, saying how to read it', () => {
+    const flow = `{apiVersion: v1, kind: List, items: [${Array.from({ length: 40 }, (_, i) => `{apiVersion: v1, kind: ConfigMap, metadata: {name: c${i}}}`).join(', ')}]}\n`;
+    const r = parseManifestText(`${cm('a')}---\n${flow}`, 'x.yaml', small);
+    expect(r.objects.map((o) => o.name)).toEqual(['a']);
+    expect(r.problems.map((p) => `${p.code}@${p.line}`)).toEqual(['too-large@7']);
+    expect(r.problems[0].reason).toContain('kubectl get -o json');
   });
 });

@@ -106,6 +106,20 @@ export class Extractor<N> {
     this.object(root, ROOT, [], undefined, 0);
   }
 
+  /**
+   * Elements of a List document's `items`, read without the List around them (a large YAML List is parsed a few items
+   * at a time): `seq` holds items `firstIndex`, `firstIndex + 1`, …; returns how many it held.
+   */
+  listItems(seq: N, firstIndex: number, list: { apiVersion?: string; kind: string }): number {
+    const ctxList: ListContext = { apiVersion: list.apiVersion, kind: listElementKind(list.kind), listKind: list.kind };
+    const items = this.r.items(seq);
+    for (let i = 0; i < items.length; i++) {
+      const index = firstIndex + i;
+      this.item(items[i], { parent: [], viaItems: true, index }, [index], ctxList, 1);
+    }
+    return items.length;
+  }
+
   /** Adds the aggregated kind-inferred notes to `problems`. */
   finish(): void {
     for (const g of this.inferred.values()) {

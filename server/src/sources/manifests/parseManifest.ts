@@ -16,6 +16,7 @@ import { formatPath, plainReader, YamlReader, type YNode } from './reader';
 import { auditDocument, pathTo } from './yamlAudit';
 import { lenientLexer } from './lenientLexer';
 import { yamlDocumentSpans } from './yamlSpans';
+import { splitLargeList, type LargeList } from './yamlList';
 import { findTooDeep } from './yamlDepth';
 import { findTooDeepJson, JSON_DEPTH_SCAN_ABOVE, MAX_JSON_DEPTH } from './jsonDepth';
 
@@ -56,7 +57,12 @@ export function makeProblem(file: string, severity: LoadProblem['severity'], cod
   return { file, line: range.start.line + 1, column: range.start.character + 1, severity, code, reason, range };
 }
 
-export function parseManifestText(text: string, file: string): ParseResult {
+/** Limits a test may lower (the defaults are the documented ones). */
+export interface ParseLimits {
+  maxYamlDocumentBytes: number;
+}
+
+export function parseManifestText(text: string, file: string, limits?: ParseLimits): ParseResult {
   const out: ParseResult = { objects: [], problems: [] };
   try {
     if (text.length > MAX_TEXT_LENGTH) {
@@ -68,7 +74,7 @@ export function parseManifestText(text: string, file: string): ParseResult {
       return out;
     }
     if (looksLikeJson(text, file) && parseJson(text, file, out)) return out;
-    parseYaml(text, file, out);
+    parseYaml(text, file, out, limits?.maxYamlDocumentBytes ?? MAX_YAML_DOCUMENT_BYTES);
   } catch (e) {
     out.problems.push(internalProblem(file, e, ZERO_RANGE));
   }
@@ -209,9 +215,9 @@ function withFastEnv<T>(fn: () => T): T {
  */
 export const MAX_YAML_DEPTH = 256;
 /**
- * A YAML document larger than this is refused before parsing: the `yaml` package holds about 50 bytes of memory per
- * byte of a document while it is read (a 16 MB List: 820 MB), so this keeps any input well under 1 GB. JSON has no
- * such limit (JSON.parse, then one pass over the metadata).
+ * A YAML document larger than this is not parsed at once: the `yaml` package holds about 50 bytes of memory per byte
+ * of a document while it reads it (a 16 MB List: 820 MB). A larger List in kubectl's layout is read item by item
+ * (yamlList.ts); anything else larger is refused. JSON has no such limit (JSON.parse, then one pass over the metadata).
  */
 export const MAX_YAML_DOCUMENT_BYTES = 8 * 1024 * 1024;
 
@@ -221,7 +227,7 @@ export const MAX_YAML_DOCUMENT_BYTES = 8 * 1024 * 1024;
  */
 const NOT_PRINTABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/g;
 
-function parseYaml(text: string, file: string, out: ParseResult): void {
+function parseYaml(text: string, file: string, out: ParseResult, maxDocument: number): void {
   const lines = LineIndex.of(text);
   let docIndex = 0;
   const refuse = (code: LoadProblemCode, reason: string, at: number, to = at + 1) => {
@@ -239,25 +245,60 @@ function parseYaml(text: string, file: string, out: ParseResult): void {
     }
     return nextBad >= start && nextBad < end ? nextBad : -1;
   };
+  /** Refuses [start, end) before parsing when it holds a character YAML does not allow, or nests too deep. */
+  const refused = (start: number, end: number, what: 'document' | 'item'): boolean => {
+    const skipped = what === 'document' ? 'the document was skipped' : 'this item of the List was skipped';
+    if (what === 'item' && end - start > maxDocument) {
+      refuse('too-large', `This item of the List is ${megabytes(end - start)}, more than the ${megabytes(maxDocument)} one YAML document may be, so it was skipped.`, start);
+      return true;
+    }
+    const bad = firstNotPrintable(start, end);
+    if (bad >= 0) {
+      const code = text.charCodeAt(bad);
+      const name = code === 0 ? 'a NUL byte (U+0000)' : `the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+      refuse('yaml-syntax', `YAML syntax error: this ${what === 'document' ? 'document' : 'item'} contains ${name}, which YAML does not allow (kubectl refuses it: "control characters are not allowed"); ${skipped}.`, bad);
+      return true;
+    }
+    const deep = findTooDeep(text, start, end, MAX_YAML_DEPTH);
+    if (deep >= 0) {
+      refuse('too-deep', `This ${what === 'document' ? 'document' : 'item of the List'} is nested more than ${MAX_YAML_DEPTH} levels deep, so it was skipped.`, deep);
+      return true;
+    }
+    return false;
+  };
   withFastEnv(() => {
     for (const [start, end] of yamlDocumentSpans(text)) {
-      if (end - start > MAX_YAML_DOCUMENT_BYTES) {
+      if (end - start > maxDocument) {
+        const list = splitLargeList(text, start, end);
+        if (list) {
+          // Each item on its own, as a document of the List's: bounded by the largest item, not by the List.
+          const listIndex = docIndex;
+          let next = 0;
+          for (const [s, e] of list.items) {
+            const first = next;
+            if (!refused(s, e, 'item')) {
+              try {
+                parseDocumentSpan(text, s, e, 0, (doc) => {
+                  try {
+                    yamlDocument(doc, listIndex, text, file, lines, out, e, { first, list, read: (n) => (next = first + n) });
+                  } catch (err) {
+                    out.problems.push(internalProblem(file, err, lines.range(doc.range[0], doc.range[0])));
+                  }
+                });
+              } catch (err) {
+                out.problems.push(internalProblem(file, err, lines.range(s, s)));
+              }
+            }
+            next = Math.max(next, first + 1);
+          }
+          docIndex = listIndex + 1;
+          continue;
+        }
         const at = contentStart(text, start, end);
-        refuse('too-large', `This YAML document is ${megabytes(end - start)}, more than the ${megabytes(MAX_YAML_DOCUMENT_BYTES)} one YAML document may be (reading YAML takes about 50 times its size in memory), so it was skipped. Split it into documents, or read it as JSON (kubectl get -o json), which has no such limit.`, at);
+        refuse('too-large', `This YAML document is ${megabytes(end - start)}, more than the ${megabytes(maxDocument)} one YAML document may be (reading YAML takes about 50 times its size in memory), so it was skipped (a List is read item by item only in the layout kubectl writes: top-level keys at column 0, items: followed by - entries). Split it into documents, or read it as JSON (kubectl get -o json), which has no such limit.`, at);
         continue;
       }
-      const bad = firstNotPrintable(start, end);
-      if (bad >= 0) {
-        const code = text.charCodeAt(bad);
-        const name = code === 0 ? 'a NUL byte (U+0000)' : `the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-        refuse('yaml-syntax', `YAML syntax error: this document contains ${name}, which YAML does not allow (kubectl refuses it: "control characters are not allowed"); the document was skipped.`, bad);
-        continue;
-      }
-      const deep = findTooDeep(text, start, end, MAX_YAML_DEPTH);
-      if (deep >= 0) {
-        refuse('too-deep', `This document is nested more than ${MAX_YAML_DEPTH} levels deep, so it was skipped.`, deep);
-        continue;
-      }
+      if (refused(start, end, 'document')) continue;
       try {
         docIndex = parseDocumentSpan(text, start, end, docIndex, (doc, index) => {
           try {
@@ -336,8 +377,18 @@ function templateOffsets(text: string, start: number, end: number): number[] {
   return out;
 }
 
-/** `textEnd`: where this document's text ends (the next document's `---`). */
-function yamlDocument(doc: Document.Parsed, docIndex: number, text: string, file: string, lines: LineIndex, out: ParseResult, textEnd: number): void {
+/** Items of a large List read on their own (yamlList.ts): the index of the first, the List, and how many were read. */
+interface ListItems {
+  first: number;
+  list: LargeList;
+  read(count: number): void;
+}
+
+/**
+ * `textEnd`: where this document's text ends (the next document's `---`). `items`: the document is some items of a
+ * large List, as a sequence (otherwise a whole document).
+ */
+function yamlDocument(doc: Document.Parsed, docIndex: number, text: string, file: string, lines: LineIndex, out: ParseResult, textEnd: number, items?: ListItems): void {
   const [docStart, , docEnd] = doc.range;
   const templates = templateOffsets(text, docStart, docEnd);
   const templateAt = templates.length ? templates[0] : -1;
@@ -399,7 +450,8 @@ function yamlDocument(doc: Document.Parsed, docIndex: number, text: string, file
 
   const reader = new YamlReader(audit.aliasTargets);
   const ex = new Extractor<YNode>(reader, file);
-  ex.document(root);
+  if (items) items.read(ex.listItems(root, items.first, items.list));
+  else ex.document(root);
   ex.finish();
   const errorOffsets = ex.problems.filter((p) => p.severity === 'error').map((p) => (p.node?.range ?? [docStart])[0]);
   const blamed = templates.length && errorOffsets.length ? templateFor(errorOffsets) : undefined;
@@ -410,7 +462,8 @@ function yamlDocument(doc: Document.Parsed, docIndex: number, text: string, file
 
   const src = new YamlRangeSource(reader);
   for (const d of audit.duplicates) {
-    const path = pathTo(root, d.map);
+    const inItem = pathTo(root, d.map);
+    const path = items && typeof inItem[0] === 'number' ? ['items', items.first + inItem[0], ...inItem.slice(1)] : inItem;
     const where = path.length ? `${formatPath(path)} has` : 'This document has';
     const kr = d.keyNode?.range;
     out.problems.push(makeProblem(file, 'warning', 'duplicate-key', `${where} the key "${d.key}" more than once; the last value is used, as Kubernetes does.`, kr ? lines.range(kr[0], kr[1]) : ZERO_RANGE));

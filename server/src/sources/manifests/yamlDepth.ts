@@ -63,6 +63,7 @@ export function findTooDeep(text: string, start: number, end: number, maxDepth: 
   let flowBase = 0; // block depth under the outermost open flow collection
   let quote = 0; // the open quoted scalar's quote character, 0 when none
   let blockScalarAbove = -2; // a block scalar's content is the lines indented more than this; -2 when none
+  let plainAbove = -2; // the same for a plain scalar that ended a line: its continuation lines
   let lineStart = start;
   while (lineStart < end) {
     let eol = text.indexOf('\n', lineStart);
@@ -78,9 +79,18 @@ export function findTooDeep(text: string, start: number, end: number, maxDepth: 
       }
       blockScalarAbove = -2;
     }
+    if (plainAbove > -2 && !quote && !flow) {
+      if (isBreakOrEnd(text.charCodeAt(i)) || i === eol || indent > plainAbove) {
+        lineStart = eol + 1;
+        continue;
+      }
+      plainAbove = -2;
+    }
 
     let nodeStart = true; // the next character may start a node
     let keyColumn = indent; // column of the node whose value comes after the next `:`
+    let valueOwner = indent - 1; // column of the node that owns a value starting here (a key's, a dash's)
+    let plainOwner = -2; // that column, while the line's last token is a plain scalar value; -2 otherwise
     if (!quote && !flow) {
       const c = text.charCodeAt(i);
       if (i === eol || isBreakOrEnd(c) || c === 35 /* # */) {
@@ -90,6 +100,7 @@ export function findTooDeep(text: string, start: number, end: number, maxDepth: 
       if (indent === 0 && (text.startsWith('---', i) || text.startsWith('...', i)) && (i + 3 >= eol || isBreakOrEnd(text.charCodeAt(i + 3)) || isBlank(text.charCodeAt(i + 3)))) {
         i += 3; // a document marker; what follows it on the line is the root node
         keyColumn = -1;
+        valueOwner = -1;
       } else {
         // `- ` and `? ` entries at the start of the line: each opens a collection at its column
         let first = true;
@@ -112,6 +123,7 @@ export function findTooDeep(text: string, start: number, end: number, maxDepth: 
         if (block.depth > maxDepth) return i < eol ? i : lineStart + indent;
         keyColumn = i - lineStart;
         if (dashColumn >= 0 && (!content || text.charCodeAt(i) === 124 || text.charCodeAt(i) === 62)) keyColumn = dashColumn; // `- |`
+        if (dashColumn >= 0) valueOwner = dashColumn;
       }
     }
 
@@ -163,9 +175,12 @@ export function findTooDeep(text: string, start: number, end: number, maxDepth: 
       // block context, inside a line
       if (c === 58 /* : */ && (i + 1 >= eol || isBlank(text.charCodeAt(i + 1)) || isBreakOrEnd(text.charCodeAt(i + 1)))) {
         nodeStart = true;
+        plainOwner = -2; // what came before was a key
+        valueOwner = keyColumn;
         continue;
       }
       if (!nodeStart) continue;
+      plainOwner = -2;
       if (c === 91 || c === 123) {
         flow = 1;
         flowBase = block.depth;
@@ -190,8 +205,11 @@ export function findTooDeep(text: string, start: number, end: number, maxDepth: 
         continue;
       }
       keyColumn = i - lineStart; // a plain scalar (a key, or a value) starts here
+      plainOwner = valueOwner;
       nodeStart = false;
     }
+    // A plain scalar ends the line: more indented lines after it continue it (they nest nothing).
+    if (plainOwner > -2 && !quote && !flow && blockScalarAbove === -2) plainAbove = plainOwner;
     lineStart = eol + 1;
   }
   return -1;
