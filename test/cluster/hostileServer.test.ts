@@ -88,6 +88,27 @@ describe('bounded answers', () => {
     expect(live.incompleteNotes()).toEqual([expect.stringMatching(/listing configmaps fails \(.*larger than 1 MB/)]);
   });
 
+  it('an answer holding more values than the cap (100 MB of {} parse into 2 GB) is not parsed: named, the rest answers', async () => {
+    seedShop(server);
+    server.faults.hostile({ group: '', resource: 'configmaps' }, { kind: 'tiny', bytes: 300_000, item: '{}' });
+    const live = connect({ limits: { maxAnswerBytes: MB, maxAnswerValues: 50_000, sleep: noSleep } });
+    await live.start();
+    expect(live.inventory.objects.has('p-web-1')).toBe(true);
+    expect(live.incompleteNotes()).toEqual([
+      'this preview is incomplete: listing configmaps fails (the answer to GET /api/v1/configmaps?limit=500 holds more than 50,000 values (the limit of one answer), so it was not read)',
+    ]);
+  });
+
+  it('a page of many bad items is one counted note, not one entry per item', async () => {
+    seedShop(server);
+    server.faults.hostile({ group: '', resource: 'configmaps' }, { kind: 'tiny', bytes: 500_000, item: 'null' });
+    const live = connect();
+    await live.start();
+    const notes = live.incompleteNotes();
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/^this preview is incomplete: [\d,]{6,} configmaps have malformed metadata and were left out \(the first: an item of the LIST is null, not an object\)$/);
+  });
+
   it('a resource whose pages add up past the LIST cap is left out (a server that never stops paginating)', async () => {
     seedShop(server);
     for (let i = 0; i < 40; i++) server.add(configMap('shop', `cm-${i}`, `cm-many-${i}`));

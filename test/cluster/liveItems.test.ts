@@ -8,6 +8,7 @@ import { discover, type DiscoveredResource } from '../../server/src/sources/clus
 import type { ClusterTarget } from '../../server/src/sources/cluster/kubeconfig';
 import { formatBytes, serverText } from '../../server/src/sources/cluster/limits';
 import { decodeProtobuf } from '../../server/src/sources/cluster/protobuf';
+import { MalformedItems } from '../../server/src/sources/cluster/malformedItems';
 import { isMalformed, readLiveObject } from '../../server/src/sources/cluster/toKubeObject';
 import { metadataListProtobuf, partialObjectMetadataBytes } from '../kubeApiServer/protobuf';
 
@@ -50,6 +51,23 @@ describe('readLiveObject: one item at a time', () => {
     expect(serverText('é'.repeat(600)).length).toBe(501);
     expect(serverText('\u{1F600}'.repeat(300), 501).endsWith('…')).toBe(true);
     expect([formatBytes(512_000_000), formatBytes(2e9), formatBytes(3000), formatBytes(12)]).toEqual(['512 MB', '2 GB', '3 KB', '12 bytes']);
+  });
+});
+
+describe('MalformedItems', () => {
+  it('keeps 1,000 named items one by one, counts the rest per namespace, and clears a name a good copy brings', () => {
+    const m = new MalformedItems();
+    for (let i = 0; i < 1500; i++) m.add({ malformed: 'metadata.uid is missing', namespace: i % 2 ? 'a' : 'b', name: `n${i}` });
+    for (let i = 0; i < 10; i++) m.add({ malformed: 'an item of the LIST is null, not an object' });
+    expect(m.size).toBe(1510);
+    m.clear('b', 'n0');
+    m.clear('b', 'n1400'); // beyond the 1,000 kept: only counted, so it stays counted
+    expect(m.size).toBe(1509);
+    expect(m.notes(CONFIGMAPS)).toEqual([
+      'this preview is incomplete: 750 configmaps in a have malformed metadata and were left out (the first, "n1": metadata.uid is missing)',
+      'this preview is incomplete: 749 configmaps in b have malformed metadata and were left out (the first, "n2": metadata.uid is missing)',
+      'this preview is incomplete: 10 configmaps have malformed metadata and were left out (the first: an item of the LIST is null, not an object)',
+    ]);
   });
 });
 

@@ -9,13 +9,15 @@ export type HostileAnswer =
    * never ends), streamed lazily with backpressure. Every item is a valid ConfigMap-like metadata object.
    */
   | { kind: 'huge'; bytes: number }
+  /** The same, every item this raw JSON text (`null`, `{}`, `0`…): many values in few bytes. */
+  | { kind: 'tiny'; bytes: number; item: string }
   /** The real answer, sent one byte every `intervalMs` (a server or proxy that trickles). */
   | { kind: 'trickle'; intervalMs: number }
   /** The real answer in JSON with these raw values appended to its items (null, numbers, odd metadata…). */
   | { kind: 'items'; items: unknown[] };
 
 /** The ResourceRef the answer applies to is matched by the server; this sends it. */
-export function sendHuge(res: ServerResponse, bytes: number, onBytes: (n: number) => void): void {
+export function sendHuge(res: ServerResponse, bytes: number, onBytes: (n: number) => void, rawItem?: string): void {
   res.writeHead(200, { 'Content-Type': 'application/json' });
   const head = '{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"1"},"items":[';
   let sent = 0;
@@ -25,7 +27,7 @@ export function sendHuge(res: ServerResponse, bytes: number, onBytes: (n: number
     const parts: string[] = [];
     let size = 0;
     while (size < 65_536) {
-      const item = `${n === 0 ? '' : ','}{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"huge-${n}","namespace":"flood","uid":"u-huge-${n}","creationTimestamp":"2026-11-20T08:00:00Z"}}`;
+      const item = `${n === 0 ? '' : ','}${rawItem ?? `{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"huge-${n}","namespace":"flood","uid":"u-huge-${n}","creationTimestamp":"2026-11-20T08:00:00Z"}}`}`;
       n++;
       parts.push(item);
       size += item.length;

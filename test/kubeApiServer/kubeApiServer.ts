@@ -378,12 +378,12 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
 
     // Protobuf for metadata-only GETs and LISTs, unless this resource's server does not speak it (formats.ts).
     const hostileAnswer = verb === 'list' ? hostile.find((h) => refMatches(h.ref, info))?.answer : undefined;
-    if (hostileAnswer?.kind === 'huge') {
+    if (hostileAnswer?.kind === 'huge' || hostileAnswer?.kind === 'tiny') {
       record.status = 200;
       return sendHuge(res, hostileAnswer.bytes, (n) => {
         record.bytes += n;
         bytes += n;
-      });
+      }, hostileAnswer.kind === 'tiny' ? hostileAnswer.item : undefined);
     }
     const protobufServed = verb !== 'watch' && hostileAnswer?.kind !== 'items' && !jsonOnly.some((ref) => ref === 'all' || refMatches(ref, info));
     const accepted = acceptedForms(req.headers.accept).find(
@@ -419,7 +419,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
 
   /** reply() as a hostile answer says: the real answer trickled, or with raw items appended. */
   function hostileReply(res: ServerResponse, answer: HostileAnswer | undefined): ReplyTo {
-    if (!answer || answer.kind === 'huge') return { res, reply };
+    if (!answer || answer.kind === 'huge' || answer.kind === 'tiny') return { res, reply };
     return {
       res,
       reply: (to, record, code, body, headers = {}) => {

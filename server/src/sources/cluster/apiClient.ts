@@ -9,7 +9,10 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import * as tls from 'node:tls';
 import type { ClusterTarget } from './kubeconfig';
-import { formatBytes, formatSeconds, MAX_RETRY_WAIT_MS, resolveLimits, serverText, type ApiLimits, type ListBudget, type ResolvedLimits } from './limits';
+import {
+  formatBytes, formatSeconds, jsonValuesAtMost, MAX_ERROR_BODY_BYTES, MAX_RETRY_WAIT_MS, resolveLimits, serverText,
+  type ApiLimits, type ListBudget, type ResolvedLimits,
+} from './limits';
 import { withoutManagedFields } from './managedFields';
 import { decodeProtobuf, PROTOBUF_MEDIA_TYPE, ProtobufError } from './protobuf';
 
@@ -151,26 +154,43 @@ export class ApiClient {
 
   private async getOnce<T>(path: string, accept: string, signal: AbortSignal, read: ReadOptions, authenticated: () => void): Promise<T> {
     const res = await this.request(path, accept, signal, false, authenticated);
+    const code = res.statusCode ?? 0;
+    if (code >= 400) {
+      // An error's body is a Status of a few KB: a longer one is not read, the HTTP status says enough.
+      const body = await readBody(res, this.stats, MAX_ERROR_BODY_BYTES, () => new ApiError(code, 'TooLarge', '', path), path).catch((e: unknown) => {
+        if (e instanceof ApiError && e.reason === 'TooLarge') return Buffer.alloc(0);
+        throw e;
+      });
+      if (!isProtobuf(res)) throw statusError(code, body.toString('utf8'), path, retryAfter(res));
+      let status: Record<string, unknown> = {};
+      try {
+        status = decodeProtobuf(body, 0);
+      } catch {
+        // not a readable Status: the HTTP status speaks
+      }
+      throw statusError(code, status, path, retryAfter(res));
+    }
     const budget = read.budget;
     const max = budget ? Math.min(this.limits.maxAnswerBytes, budget.left) : this.limits.maxAnswerBytes;
     const tooLarge = () => budget && budget.left < this.limits.maxAnswerBytes
-      ? new ApiError(res.statusCode ?? 0, 'TooLarge', `the LIST of ${budget.what} is larger than ${formatBytes(budget.limit)} in all (the limit of one LIST), so it was not read`, path)
-      : new ApiError(res.statusCode ?? 0, 'TooLarge', `the answer to GET ${path} is larger than ${formatBytes(this.limits.maxAnswerBytes)} (the limit of one answer), so it was not read`, path);
+      ? new ApiError(code, 'TooLarge', `the LIST of ${budget.what} is larger than ${formatBytes(budget.limit)} in all (the limit of one LIST), so it was not read`, path)
+      : new ApiError(code, 'TooLarge', `the answer to GET ${path} is larger than ${formatBytes(this.limits.maxAnswerBytes)} (the limit of one answer), so it was not read`, path);
     const bytes = await readBody(res, this.stats, max, tooLarge, path);
     if (budget) budget.left -= bytes.length;
-    const code = res.statusCode ?? 0;
+    const maxValues = this.limits.maxAnswerValues;
+    const tooMany = () => new ApiError(code, 'TooLarge', `the answer to GET ${path} holds more than ${maxValues.toLocaleString('en-US')} values (the limit of one answer), so it was not read`, path);
     if (isProtobuf(res)) {
       let doc: Record<string, unknown>;
       try {
-        doc = decodeProtobuf(bytes);
+        doc = decodeProtobuf(bytes, Math.floor(maxValues / 4));
       } catch (e) {
-        if (code >= 400) throw new ApiError(code, httpReason(code), `GET ${path} answered ${code} ${httpReason(code)}`, path, retryAfter(res));
+        if (e instanceof ProtobufError && e.tooManyItems) throw tooMany();
         throw new ApiError(code, 'BadResponse', `the server's protobuf answer to GET ${path} cannot be read: ${serverText(e instanceof ProtobufError ? e.message : String(e))}`, path);
       }
-      if (code >= 400) throw statusError(code, doc, path, retryAfter(res));
       return doc as T;
     }
-    if (code >= 400) throw statusError(code, bytes.toString('utf8'), path, retryAfter(res));
+    // Every value takes a byte at least: only an answer longer than the cap can hold more values than it.
+    if (bytes.length > maxValues && jsonValuesAtMost(bytes, maxValues) > maxValues) throw tooMany();
     const body = (read.withoutManagedFields ? withoutManagedFields(bytes) : bytes).toString('utf8');
     try {
       return JSON.parse(body) as T;

@@ -8,6 +8,12 @@ export interface ApiLimits {
   /** Bytes of one resource's whole LIST, all pages together (a server that never stops paginating). */
   maxListBytes?: number;
   /**
+   * Values one answer (a page) may hold: what parsing it allocates. 100 MB of `{},` parse into 33 million objects (2.2 GB
+   * of heap), so bytes alone do not bound memory. Counted before parsing (JSON: its `,` `{` `[` bytes, an upper bound
+   * of its values; protobuf: four per list item).
+   */
+  maxAnswerValues?: number;
+  /**
    * Total time of one GET (its retries included): LIST pages, discovery documents, reads in full. 0 = none (the idle
    * timeout still applies). Watches are long-lived by design and keep their own idle timeout instead.
    */
@@ -25,6 +31,13 @@ export interface ApiLimits {
 export const DEFAULT_MAX_ANSWER_BYTES = 512_000_000;
 /** Above the metadata of a 100,000-Pod namespace with managedFields in JSON (about 600 MB). */
 export const DEFAULT_MAX_LIST_BYTES = 2_000_000_000;
+/**
+ * A page of 500 objects read in full holds some 100,000 values (strings with commas counted); 20 million is 200 times
+ * that, and its parse stays around 1.5 GB of heap even when every value is an empty object.
+ */
+export const DEFAULT_MAX_ANSWER_VALUES = 20_000_000;
+/** Longest error body read (a Status is a few KB): a longer one is not parsed, its HTTP status speaks. */
+export const MAX_ERROR_BODY_BYTES = 1_000_000;
 /** One page or document within a minute, as the idle timeout already asked of the first byte. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 /** client-go's maxRetries for Retry-After. */
@@ -40,6 +53,7 @@ export function resolveLimits(l: ApiLimits = {}): ResolvedLimits {
   return {
     maxAnswerBytes: l.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
     maxListBytes: l.maxListBytes ?? DEFAULT_MAX_LIST_BYTES,
+    maxAnswerValues: l.maxAnswerValues ?? DEFAULT_MAX_ANSWER_VALUES,
     requestTimeoutMs: l.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     maxRetries: l.maxRetries ?? DEFAULT_MAX_RETRIES,
     sleep: l.sleep ?? sleep,
@@ -66,6 +80,25 @@ export function formatBytes(n: number): string {
 /** "0.3 s", "60 s". */
 export function formatSeconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`;
+}
+
+const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+
+/**
+ * An upper bound of the values a JSON text holds (every value but a container's first follows a comma, every container
+ * opens with a bracket; those inside strings are counted too), counted up to `max` + 1.
+ */
+export function jsonValuesAtMost(buf: Uint8Array, max: number): number {
+  let n = 1;
+  for (let i = 0; i < buf.length; i++) {
+    const c = buf[i];
+    if (c === COMMA || c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++n > max) return n;
+    }
+  }
+  return n;
 }
 
 /** The bytes a LIST may still read, shared by its pages. */

@@ -14,6 +14,7 @@ import type { ClusterTarget } from './kubeconfig';
 import type { ApiLimits } from './limits';
 import { lastingPodFacts, podReadNote, readPods } from './podSpecs';
 import { Reflector, type ReflectorOptions, type ReflectorState } from './reflector';
+import { MalformedItems } from './malformedItems';
 import { isMalformed, readLiveObject, toKubeObject, type ItemOrigin, type MalformedItem } from './toKubeObject';
 import {
   anyCustomFinalizer, isCustomFinalizer, readWorkloads, terminatingReachesCustomFinalizer, WORKLOAD_RESOURCES, workloadReadNote,
@@ -93,15 +94,11 @@ interface Running {
   done: Promise<void>;
   /** A workload resource listed metadata-only: its objects' images are read on demand. */
   workloads: boolean;
-  /** Items left out because they are malformed (by namespace/name, or a number when unnamed): the last LIST's and the watch's since. */
-  malformed: Map<string, MalformedItem>;
+  /** Items left out because they are malformed: the last LIST's, and the watch's since. */
+  malformed: MalformedItems;
   /** Those of the LIST in progress: they replace `malformed` when it completes. */
-  listing: Map<string, MalformedItem>;
+  listing: MalformedItems;
 }
-
-/** The key of a malformed item: its namespace/name when it has one (a good copy later clears it). */
-let unnamedItems = 0;
-const malformedKey = (m: { namespace?: string; name?: string }) => (m.name ? `${m.namespace ?? ''}/${m.name}` : `#${unnamedItems++}`);
 
 export class LiveCluster {
   readonly inventory: Inventory;
@@ -249,25 +246,7 @@ export class LiveCluster {
 
   /** "3 configmaps in team-a have malformed metadata and were left out (the first, "x": why)", per resource and namespace. */
   private malformedNotes(): string[] {
-    const notes: string[] = [];
-    for (const run of this.running.values()) {
-      if (!run.malformed.size) continue;
-      const byNamespace = new Map<string, MalformedItem[]>();
-      for (const m of run.malformed.values()) {
-        const list = byNamespace.get(m.namespace ?? '');
-        if (list) list.push(m);
-        else byNamespace.set(m.namespace ?? '', [m]);
-      }
-      const r = run.reflector.resource;
-      for (const [namespace, items] of byNamespace) {
-        const n = items.length;
-        const what = n === 1 ? `1 ${r.group ? `${r.singular}.${r.group}` : r.singular}` : `${n} ${resourceName(r)}`;
-        const first = items[0];
-        const example = first.name ? `${n === 1 ? '' : 'the first, '}"${first.name}": ${first.malformed}` : `${n === 1 ? '' : 'the first: '}${first.malformed}`;
-        notes.push(`this preview is incomplete: ${what}${namespace ? ` in ${namespace}` : ''} ${n === 1 ? 'has' : 'have'} malformed metadata and ${n === 1 ? 'was' : 'were'} left out (${example})`);
-      }
-    }
-    return notes;
+    return [...this.running.values()].flatMap((run) => (run.malformed.size ? run.malformed.notes(run.reflector.resource) : []));
   }
 
   /** Runs discovery and starts or stops reflectors to match it. */
@@ -349,17 +328,17 @@ export class LiveCluster {
     };
     const reflector = new Reflector<KubeObject>(this.client, resource, namespace, {
       listStart: () => {
-        run.listing = new Map();
+        run.listing = new MalformedItems();
       },
       convert: (item) => {
         const o = read(item, 'list');
         if (!isMalformed(o)) return o;
-        run.listing.set(malformedKey(o), o);
+        run.listing.add(o);
         return undefined;
       },
       replace: (listed) => {
         run.malformed = run.listing;
-        run.listing = new Map();
+        run.listing = new MalformedItems();
         // During the initial sync a LIST goes into the inventory as soon as it is complete (this work then overlaps
         // the LISTs still in flight), but nothing is told until every first LIST is over.
         const seen = new Set<string>();
@@ -377,12 +356,12 @@ export class LiveCluster {
         const o = read(item, 'watch');
         if (isMalformed(o)) {
           // Left out and named; a DELETED one that can be told is no longer there to be left out.
-          if (type !== 'DELETED') run.malformed.set(malformedKey(o), o);
-          else if (o.name) run.malformed.delete(malformedKey(o));
+          if (type !== 'DELETED') run.malformed.add(o);
+          else run.malformed.clear(o.namespace, o.name);
           this.emitStatus();
           return;
         }
-        if (run.malformed.size) run.malformed.delete(malformedKey({ namespace: o.namespace || undefined, name: o.name }));
+        run.malformed.clear(o.namespace || undefined, o.name);
         if (type === 'DELETED') this.drop(run, o.uid);
         else this.put(run, o);
         this.changed();
@@ -399,7 +378,7 @@ export class LiveCluster {
       // Everything listed in full is a built-in kind, but CRDs (whose schemas may name a field anything).
       withoutManagedFields: metadataOnly || resourceKey(resource) !== 'apiextensions.k8s.io/customresourcedefinitions',
     });
-    const run: Running = { reflector, objects, abort, done: Promise.resolve(), workloads, malformed: new Map(), listing: new Map() };
+    const run: Running = { reflector, objects, abort, done: Promise.resolve(), workloads, malformed: new MalformedItems(), listing: new MalformedItems() };
     this.running.set(key, run);
     return run;
   }

@@ -14,7 +14,10 @@ export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 const MAGIC = [0x6b, 0x38, 0x73, 0x00];
 
 /** A protobuf answer this client cannot read (not one of the kinds above, or malformed). */
-export class ProtobufError extends Error {}
+export class ProtobufError extends Error {
+  /** The list holds more items than the caller allows (what decoding them would allocate). */
+  tooManyItems = false;
+}
 
 /**
  * Set (to the reason) on a list item whose own bytes cannot be read, though the list's framing can: that item alone is
@@ -189,22 +192,29 @@ function unwrap(buf: Buffer): { apiVersion: string; kind: string; raw: Reader } 
  * A protobuf answer in the shape its JSON form parses to. Reads PartialObjectMetadataList, PartialObjectMetadata and
  * Status (meta.k8s.io/v1 or v1beta1, Status in v1); metadata.managedFields are left out (skipped, never read).
  */
-export function decodeProtobuf(buf: Buffer): J {
+export function decodeProtobuf(buf: Buffer, maxItems = Infinity): J {
   const { apiVersion, kind, raw } = unwrap(buf);
   switch (kind) {
-    case 'PartialObjectMetadataList': return { kind, apiVersion, ...metadataList(raw, apiVersion) };
+    case 'PartialObjectMetadataList': return { kind, apiVersion, ...metadataList(raw, apiVersion, maxItems) };
     case 'PartialObjectMetadata': return { kind, apiVersion, metadata: partialObjectMetadata(raw) };
     case 'Status': return { kind, apiVersion, ...statusOf(raw) };
     default: throw new ProtobufError(`the answer is a ${kind || 'message without a kind'} in protobuf, which this client does not read`);
   }
 }
 
-function metadataList(r: Reader, apiVersion: string): J {
+function metadataList(r: Reader, apiVersion: string, maxItems: number): J {
   const items: J[] = [];
   let metadata: J = {};
   while (r.more) {
     const tag = r.varint();
-    if (tag === ((2 << 3) | BYTES)) items.push(listItem(r.sub(), apiVersion));
+    if (tag === ((2 << 3) | BYTES)) {
+      if (items.length >= maxItems) {
+        const e = new ProtobufError(`the list holds more than ${maxItems} items`);
+        e.tooManyItems = true;
+        throw e;
+      }
+      items.push(listItem(r.sub(), apiVersion));
+    }
     else if (tag === ((1 << 3) | BYTES)) metadata = listMeta(r.sub());
     else r.skip(tag & 7);
   }
