@@ -9,7 +9,7 @@
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  CodeActionKind, CodeLensRefreshRequest, DiagnosticSeverity, FileChangeType, ResponseError, LSPErrorCodes, TextDocuments, TextDocumentSyncKind,
+  CodeActionKind, CodeLensRefreshRequest, DiagnosticSeverity, ErrorCodes, FileChangeType, ResponseError, LSPErrorCodes, TextDocuments, TextDocumentSyncKind,
   type CancellationToken, type Connection, type Diagnostic, type InitializeParams, type InitializeResult,
   type WorkspaceFolder,
 } from 'vscode-languageserver';
@@ -127,6 +127,7 @@ export class KubeGcLensServer {
       return live ? codeLenses(this.liveDocs.model(live.inventory, live.context), uri, liveRevealTarget(live.context), this.graphTarget('cluster')) : [];
     }));
     c.onCodeLensResolve((lens, token) => this.answer(token, () => {
+      if (!lens || typeof lens !== 'object' || !lens.range) throw new ResponseError(ErrorCodes.InvalidParams, 'codeLens/resolve: params must be a code lens');
       const uri = (lens.data as { uri?: unknown } | undefined)?.uri;
       if (typeof uri !== 'string' || !isLive(uri)) return resolveCodeLens(this.model, lens, this.engineOptions());
       const live = this.cluster.current;
