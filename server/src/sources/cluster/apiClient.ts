@@ -10,8 +10,8 @@ import * as https from 'node:https';
 import * as tls from 'node:tls';
 import type { ClusterTarget } from './kubeconfig';
 import {
-  formatBytes, formatSeconds, jsonValuesAtMost, MAX_ERROR_BODY_BYTES, MAX_RETRY_WAIT_MS, resolveLimits, serverText,
-  type ApiLimits, type ListBudget, type ResolvedLimits,
+  formatBytes, formatSeconds, MAX_ERROR_BODY_BYTES, MAX_RETRY_WAIT_MS, resolveLimits, serverText,
+  structuralBytes, type ApiLimits, type ListBudget, type ResolvedLimits,
 } from './limits';
 import { withoutManagedFields } from './managedFields';
 import { decodeProtobuf, PROTOBUF_MEDIA_TYPE, ProtobufError } from './protobuf';
@@ -175,10 +175,10 @@ export class ApiClient {
     const tooLarge = () => budget && budget.left < this.limits.maxAnswerBytes
       ? new ApiError(code, 'TooLarge', `the LIST of ${budget.what} is larger than ${formatBytes(budget.limit)} in all (the limit of one LIST), so it was not read`, path)
       : new ApiError(code, 'TooLarge', `the answer to GET ${path} is larger than ${formatBytes(this.limits.maxAnswerBytes)} (the limit of one answer), so it was not read`, path);
-    const bytes = await readBody(res, this.stats, max, tooLarge, path);
-    if (budget) budget.left -= bytes.length;
     const maxValues = this.limits.maxAnswerValues;
     const tooMany = () => new ApiError(code, 'TooLarge', `the answer to GET ${path} holds more than ${maxValues.toLocaleString('en-US')} values (the limit of one answer), so it was not read`, path);
+    const bytes = await readBody(res, this.stats, max, tooLarge, path, isProtobuf(res) ? undefined : { max: maxValues, tooMany });
+    if (budget) budget.left -= bytes.length;
     if (isProtobuf(res)) {
       let doc: Record<string, unknown>;
       try {
@@ -189,8 +189,6 @@ export class ApiClient {
       }
       return doc as T;
     }
-    // Every value takes a byte at least: only an answer longer than the cap can hold more values than it.
-    if (bytes.length > maxValues && jsonValuesAtMost(bytes, maxValues) > maxValues) throw tooMany();
     const body = (read.withoutManagedFields ? withoutManagedFields(bytes) : bytes).toString('utf8');
     try {
       return JSON.parse(body) as T;
@@ -372,12 +370,16 @@ function makeAgent(isHttps: boolean, opts: https.RequestOptions): http.Agent {
 
 /**
  * The body, counted while it arrives: past `max` bytes (or a Content-Length above it) the reading stops, what was read
- * is dropped and the connection is closed, so an oversized or endless answer costs at most `max` bytes of memory.
+ * is dropped and the connection is closed, so an oversized or endless answer costs at most `max` bytes of memory. With
+ * `values` (a JSON answer), its values are counted too once it is longer than their cap (each takes a byte at least, so
+ * a shorter one cannot hold more): many tiny values stop the reading early, before parsing could allocate them.
  */
-function readBody(res: http.IncomingMessage, stats: ApiStats, max: number, tooLarge: () => ApiError, path: string): Promise<Buffer> {
+function readBody(res: http.IncomingMessage, stats: ApiStats, max: number, tooLarge: () => ApiError, path: string, values?: { max: number; tooMany: () => ApiError }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let counted = 0;
+    let structural = 0;
     let settled = false;
     const fail = (e: Error) => {
       if (settled) return;
@@ -401,6 +403,16 @@ function readBody(res: http.IncomingMessage, stats: ApiStats, max: number, tooLa
         return;
       }
       chunks.push(c);
+      if (values && size > values.max) {
+        for (; counted < chunks.length; counted++) {
+          structural += structuralBytes(chunks[counted], values.max - structural);
+          if (structural + 1 > values.max) {
+            fail(values.tooMany());
+            res.destroy();
+            return;
+          }
+        }
+      }
     });
     res.on('end', () => {
       if (settled) return;

@@ -87,16 +87,15 @@ const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
 
 /**
- * An upper bound of the values a JSON text holds (every value but a container's first follows a comma, every container
- * opens with a bracket; those inside strings are counted too), counted up to `max` + 1.
+ * The `,` `{` `[` bytes of a piece of JSON text, counted up to `atMost` + 1: one more than them is an upper bound of the
+ * values the text holds (every value but a container's first follows a comma, every container opens with a bracket;
+ * those inside strings are counted too).
  */
-export function jsonValuesAtMost(buf: Uint8Array, max: number): number {
-  let n = 1;
+export function structuralBytes(buf: Uint8Array, atMost: number): number {
+  let n = 0;
   for (let i = 0; i < buf.length; i++) {
     const c = buf[i];
-    if (c === COMMA || c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (++n > max) return n;
-    }
+    if ((c === COMMA || c === OPEN_BRACE || c === OPEN_BRACKET) && ++n > atMost) return n;
   }
   return n;
 }
