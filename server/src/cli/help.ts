@@ -12,7 +12,8 @@ Usage:
 Without -f, each command reads the cluster of the kubeconfig's current context instead (metadata only, GET
 requests only: nothing is ever written): --kubeconfig FILE, --context NAME, -n NS (that namespace and the
 cluster-scoped resources), -A (every namespace, the default), --request-timeout DURATION. A resource whose answer
-is too large (over 512 MB, or 2 GB for its whole LIST), late, or malformed is left out and named in a warning.
+is too large (over 512 MB or 20 million values, or 2 GB for its whole LIST) or late is left out and named in a
+warning; so are items with malformed metadata (only those items).
 
 Input (-f, repeatable): YAML or JSON files and folders (recursive: .yaml, .yml, .json), multi-document YAML,
 kind: List and every *List (kubectl get -o yaml|json output), "-" for stdin, and kube-controller-manager
