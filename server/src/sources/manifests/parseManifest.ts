@@ -234,16 +234,15 @@ function parseYaml(text: string, file: string, out: ParseResult, maxDocument: nu
     out.problems.push(makeProblem(file, 'error', code, reason, lines.range(at, Math.min(to, text.length))));
     docIndex++;
   };
-  let nextBad = -1; // the next character YAML does not allow, searched from `searchedTo` on, once for the whole text
-  let searchedTo = 0;
+  // The first character YAML does not allow at or after the last span's start: spans come in order, so the text is
+  // searched once in all.
+  let nextBad = -1;
   const firstNotPrintable = (start: number, end: number): number => {
-    if (nextBad < start && searchedTo <= start) {
+    if (nextBad < start) {
       NOT_PRINTABLE.lastIndex = start;
-      const m = NOT_PRINTABLE.exec(text);
-      nextBad = m ? m.index : Number.MAX_SAFE_INTEGER;
-      searchedTo = nextBad;
+      nextBad = NOT_PRINTABLE.exec(text)?.index ?? Number.MAX_SAFE_INTEGER;
     }
-    return nextBad >= start && nextBad < end ? nextBad : -1;
+    return nextBad < end ? nextBad : -1;
   };
   /** Refuses [start, end) before parsing when it holds a character YAML does not allow, or nests too deep. */
   const refused = (start: number, end: number, what: 'document' | 'item'): boolean => {
