@@ -9,9 +9,6 @@ export type BoundedRead = { bytes: Buffer } | { refused: 'not-regular'; what: st
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 const CHUNK = 1024 * 1024;
 
-/** The first read asks for the whole file and one byte more (to see it end); later ones, if it grew, a chunk each. */
-const nextSize = (size: number, total: number, limit: number) => Math.min(total === 0 && size > 0 ? size + 1 : CHUNK, limit + 1 - total);
-
 /** What a non-regular file is, in words. */
 export function describeFileType(st: Stats): string {
   if (st.isDirectory()) return 'a folder';
@@ -22,24 +19,52 @@ export function describeFileType(st: Stats): string {
   return 'not a regular file';
 }
 
+/**
+ * The bytes of one file as they are read, for the async and the sync reader alike: what to read into next (the whole
+ * file and one byte more first, to see it end; a chunk at a time if it grew), and the answer once it ends or passes
+ * the limit.
+ */
+class Reading {
+  private readonly chunks: Buffer[] = [];
+  private total = 0;
+  private buf: Buffer | undefined;
+
+  constructor(private readonly st: Stats, private readonly limit: number) {}
+
+  /** The answer without reading, when the file's type or size already decides it. */
+  refusal(): BoundedRead | undefined {
+    if (!this.st.isFile()) return { refused: 'not-regular', what: describeFileType(this.st) };
+    if (this.st.size > this.limit) return { refused: 'too-large', size: this.st.size };
+    return undefined;
+  }
+
+  next(): Buffer {
+    const size = this.total === 0 && this.st.size > 0 ? this.st.size + 1 : CHUNK;
+    return (this.buf = Buffer.allocUnsafe(Math.min(size, this.limit + 1 - this.total)));
+  }
+
+  /** Takes `n` bytes read into the last buffer; the answer once the file ended or passed the limit. */
+  read(n: number): BoundedRead | undefined {
+    const buf = this.buf!;
+    if (n === 0) return { bytes: this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.total) };
+    this.total += n;
+    if (this.total > this.limit) return { refused: 'too-large', size: undefined }; // it grew, or never ends
+    this.chunks.push(n === buf.length ? buf : buf.subarray(0, n));
+    return undefined;
+  }
+}
+
 /** Reads a regular file of at most `limit` bytes. Errors of the file system are thrown as they are. */
 export async function readBounded(file: string, limit: number): Promise<BoundedRead> {
   const fh = await fs.open(file, OPEN_FLAGS);
   try {
-    const st = await fh.stat();
-    if (!st.isFile()) return { refused: 'not-regular', what: describeFileType(st) };
-    if (st.size > limit) return { refused: 'too-large', size: st.size };
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const buf = Buffer.allocUnsafe(nextSize(st.size, total, limit));
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-      if (total > limit) return { refused: 'too-large', size: undefined }; // it grew, or never ends
-      chunks.push(bytesRead === buf.length ? buf : buf.subarray(0, bytesRead));
+    const reading = new Reading(await fh.stat(), limit);
+    let answer = reading.refusal();
+    while (!answer) {
+      const buf = reading.next();
+      answer = reading.read((await fh.read(buf, 0, buf.length, null)).bytesRead);
     }
-    return { bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total) };
+    return answer;
   } finally {
     await fh.close().catch(() => undefined);
   }
@@ -49,20 +74,13 @@ export async function readBounded(file: string, limit: number): Promise<BoundedR
 export function readBoundedSync(file: string, limit: number): BoundedRead {
   const fd = openSync(file, OPEN_FLAGS);
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return { refused: 'not-regular', what: describeFileType(st) };
-    if (st.size > limit) return { refused: 'too-large', size: st.size };
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const buf = Buffer.allocUnsafe(nextSize(st.size, total, limit));
-      const n = readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      total += n;
-      if (total > limit) return { refused: 'too-large', size: undefined }; // it grew, or never ends
-      chunks.push(n === buf.length ? buf : buf.subarray(0, n));
+    const reading = new Reading(fstatSync(fd), limit);
+    let answer = reading.refusal();
+    while (!answer) {
+      const buf = reading.next();
+      answer = reading.read(readSync(fd, buf, 0, buf.length, null));
     }
-    return { bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total) };
+    return answer;
   } finally {
     closeSync(fd);
   }
