@@ -45,8 +45,6 @@ export interface ParseResult {
   problems: LoadProblem[];
 }
 
-/** The file size limit (sources/files.ts), here for texts that come from an editor rather than a file. */
-const MAX_TEXT_LENGTH = 256 * 1024 * 1024;
 /** More problems than this in one document are summarised in one extra line. */
 const MAX_PROBLEMS_PER_DOCUMENT = 100;
 /** Alias expansion beyond this (and beyond 10× the written size) is refused, as Kubernetes' decoder does. */
@@ -65,10 +63,6 @@ export interface ParseLimits {
 export function parseManifestText(text: string, file: string, limits?: ParseLimits): ParseResult {
   const out: ParseResult = { objects: [], problems: [] };
   try {
-    if (text.length > MAX_TEXT_LENGTH) {
-      out.problems.push(makeProblem(file, 'error', 'too-large', `This text is ${megabytes(text.length)}, more than the ${megabytes(MAX_TEXT_LENGTH)} limit, so it was not read.`));
-      return out;
-    }
     if (looksBinary(text)) {
       out.problems.push(makeProblem(file, 'error', 'binary', 'This file looks binary (its start is mostly control characters or bytes that are not UTF-8), so it was not read as YAML or JSON.'));
       return out;
