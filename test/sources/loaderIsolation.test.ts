@@ -8,6 +8,7 @@ import { MAX_YAML_DEPTH, MAX_YAML_DOCUMENT_BYTES, parseManifestText } from '../.
 import { findTooDeep } from '../../server/src/sources/manifests/yamlDepth';
 import { yamlDocumentSpans } from '../../server/src/sources/manifests/yamlSpans';
 import { splitLargeList } from '../../server/src/sources/manifests/yamlList';
+import { prettyListItems, scanJsonStructure } from '../../server/src/sources/manifests/jsonDepth';
 import { brief } from './helpers';
 
 const cm = (name: string, owner?: string) =>
@@ -241,5 +242,67 @@ describe('a large YAML List is read item by item', () => {
     expect(r.objects.map((o) => o.name)).toEqual(['a']);
     expect(r.problems.map((p) => `${p.code}@${p.line}`)).toEqual(['too-large@7']);
     expect(r.problems[0].reason).toContain('kubectl get -o json');
+  });
+});
+
+// A JSON List over 4 MB is scanned first (its nesting) and read one item at a time: the same objects, positions and
+// problems as one JSON.parse of it.
+describe('a large JSON List is read item by item', () => {
+  const jsonFiles: string[] = [];
+  const walkJson = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walkJson(p);
+      else if (name.endsWith('.json')) jsonFiles.push(p);
+    }
+  };
+  walkJson(join(__dirname, '..', 'fixtures'));
+  const scanned = { jsonScanAbove: 0 };
+
+  it('gives what one JSON.parse gives, on every JSON fixture', () => {
+    expect(jsonFiles.length).toBeGreaterThan(10);
+    let lists = 0;
+    for (const file of jsonFiles) {
+      const text = readFileSync(file, 'utf8');
+      if (/^\s*\{[\s\S]*"items"\s*:\s*\[\s*\{/.test(text.slice(0, 4096))) lists++;
+      expect(parseManifestText(text, file, scanned), file).toEqual(parseManifestText(text, file));
+    }
+    expect(lists).toBeGreaterThan(3);
+  });
+
+  it('the same with wrong types, duplicate keys and odd items; a syntax error anywhere is still the whole file\'s', () => {
+    const item = (i: number, meta: string) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm-${i}","namespace":"n"${meta}}}`;
+    const items = [item(0, ''), item(1, ',"uid":42'), item(2, ',"ownerReferences":"x"'), item(3, ',"name":"again"'), '{"kind":"Pod","metadata":{"name":"p"}}'];
+    const list = (body: string, kind = 'List') => `{"apiVersion":"v1","kind":"${kind}","items":[\n${body}\n],"metadata":{}}`;
+    for (const text of [list(items.join(',\n')), list(items.join(',\n'), 'ConfigMapList'), list(`${items.join(',')},null,3`), list(`${items.join(',')},"x"`), list(items.join(',\n'), 'Thing'), list(`${items.join(',')},{"a":}`), `\ufeff${list(items.join(','))}`]) {
+      const whole = parseManifestText(text, 'x.json');
+      expect(parseManifestText(text, 'x.json', scanned), text.slice(0, 60)).toEqual(whole);
+    }
+    expect(parseManifestText(list(`${items.join(',')},{"a":}`), 'x.json', scanned).problems.map((p) => p.code)).toEqual(['json-syntax']);
+  });
+
+  it('reads each item on its own (the items array found by the scan)', () => {
+    const text = `{"kind":"List","apiVersion":"v1","metadata":{"items":[1]},"items":[{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a \\" [ {"}},\n {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"b"}}]}`;
+    const scan = scanJsonStructure(text, 100);
+    expect(scan.items?.spans.map(([s, e]) => JSON.parse(text.slice(s, e)).metadata.name)).toEqual(['a " [ {', 'b']);
+    expect(scanJsonStructure(`{"items":[{},null]}`, 100).items).toBeUndefined();
+    expect(scanJsonStructure(`{"items":[{}],"items":[{}]}`, 100).items).toBeUndefined();
+    expect(scanJsonStructure(`[{"items":[{}]}]`, 100).items).toBeUndefined();
+    expect(scanJsonStructure('[[[', 2).tooDeepAt).toBe(2);
+  });
+});
+
+describe('kubectl\'s JSON layout: the items found without a scan', () => {
+  it('gives what one JSON.parse gives, and falls back when the spans are not the root\'s items', () => {
+    const item = (i: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'n', uid: i === 3 ? 42 : `u-${i}` }, data: { trap: '},\n{', k: `${'['.repeat(i)}` } });
+    const list = { apiVersion: 'v1', items: Array.from({ length: 6 }, (_, i) => item(i)), kind: 'List', metadata: { resourceVersion: '' } };
+    const pretty = `${JSON.stringify(list, null, 4)}\n`;
+    expect(prettyListItems(pretty)?.spans).toHaveLength(6);
+    const nestedFirst = `${JSON.stringify({ apiVersion: 'v1', kind: 'List', metadata: { x: { items: [{ a: 1 }] } }, items: list.items }, null, 4)}\n`;
+    const twoSpaces = `${JSON.stringify(list, null, 2)}\n`;
+    const notAList = `${JSON.stringify({ ...list, kind: 'Thing' }, null, 4)}\n`;
+    for (const text of [pretty, nestedFirst, twoSpaces, notAList, pretty.replace('"cm-4"', '"cm-4",')]) {
+      expect(parseManifestText(text, 'x.json', { jsonScanAbove: 0 }), text.slice(0, 80)).toEqual(parseManifestText(text, 'x.json'));
+    }
   });
 });

@@ -18,7 +18,7 @@ import { lenientLexer } from './lenientLexer';
 import { yamlDocumentSpans } from './yamlSpans';
 import { splitLargeList, type LargeList } from './yamlList';
 import { findTooDeep } from './yamlDepth';
-import { findTooDeepJson, JSON_DEPTH_SCAN_ABOVE, MAX_JSON_DEPTH } from './jsonDepth';
+import { JSON_DEPTH_SCAN_ABOVE, MAX_JSON_DEPTH, prettyListItems, scanJsonStructure, type JsonScan } from './jsonDepth';
 
 export interface LoadProblem {
   file: string;
@@ -57,7 +57,9 @@ export function makeProblem(file: string, severity: LoadProblem['severity'], cod
 
 /** Limits a test may lower (the defaults are the documented ones). */
 export interface ParseLimits {
-  maxYamlDocumentBytes: number;
+  maxYamlDocumentBytes?: number;
+  /** JSON texts longer than this are scanned first (nesting, a List's items read one at a time). */
+  jsonScanAbove?: number;
 }
 
 export function parseManifestText(text: string, file: string, limits?: ParseLimits): ParseResult {
@@ -67,7 +69,7 @@ export function parseManifestText(text: string, file: string, limits?: ParseLimi
       out.problems.push(makeProblem(file, 'error', 'binary', 'This file looks binary (its start is mostly control characters or bytes that are not UTF-8), so it was not read as YAML or JSON.'));
       return out;
     }
-    if (looksLikeJson(text, file) && parseJson(text, file, out)) return out;
+    if (looksLikeJson(text, file) && parseJson(text, file, out, limits)) return out;
     parseYaml(text, file, out, limits?.maxYamlDocumentBytes ?? MAX_YAML_DOCUMENT_BYTES);
   } catch (e) {
     out.problems.push(internalProblem(file, e, ZERO_RANGE));
@@ -117,15 +119,19 @@ function looksLikeJson(text: string, file: string): boolean {
 // JSON
 
 /** Returns false when the text is not JSON and is not named .json (the caller then reads it as YAML). */
-function parseJson(text: string, file: string, out: ParseResult): boolean {
+function parseJson(text: string, file: string, out: ParseResult, limits?: ParseLimits): boolean {
   const bom = text.charCodeAt(0) === 0xfeff;
-  if (text.length > JSON_DEPTH_SCAN_ABOVE) {
-    const deep = findTooDeepJson(text, MAX_JSON_DEPTH);
-    if (deep >= 0) {
+  if (text.length > (limits?.jsonScanAbove ?? JSON_DEPTH_SCAN_ABOVE)) {
+    // kubectl's layout first: its items are found without a scan, and each is small enough to parse safely.
+    const pretty = prettyListItems(text);
+    if (pretty && pretty.spans.every(([a, b]) => b - a <= JSON_DEPTH_SCAN_ABOVE) && jsonListItems(text, file, bom, pretty, out)) return true;
+    const scan = scanJsonStructure(text, MAX_JSON_DEPTH);
+    if (scan.tooDeepAt >= 0) {
       const lines = LineIndex.of(text);
-      out.problems.push(makeProblem(file, 'error', 'too-deep', `This JSON is nested more than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels deep (Kubernetes refuses it too), so it was skipped.`, lines.range(deep, deep + 1)));
+      out.problems.push(makeProblem(file, 'error', 'too-deep', `This JSON is nested more than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels deep (Kubernetes refuses it too), so it was skipped.`, lines.range(scan.tooDeepAt, scan.tooDeepAt + 1)));
       return true;
     }
+    if (scan.items && jsonListItems(text, file, bom, scan.items, out)) return true;
   }
   let value: unknown;
   try {
@@ -140,12 +146,52 @@ function parseJson(text: string, file: string, out: ParseResult): boolean {
   }
   const ex = new Extractor(plainReader, file, fastObject);
   ex.document(value);
+  jsonResults(text, file, ex, out);
+  return true;
+}
+
+function jsonResults(text: string, file: string, ex: Extractor<unknown>, out: ParseResult): void {
   ex.finish();
   for (const e of ex.objects) {
     e.object.source = { file, docIndex: 0, itemPath: e.itemPath };
     out.objects.push(e.object);
   }
   if (ex.problems.length) out.problems.push(...locateJsonProblems(text, file, capProblems(ex.problems)));
+}
+
+/** Stands for the items in the text parsed without them (a NUL, then our name: no manifest holds it). */
+const ITEMS_PLACEHOLDER = '"\\u0000kube-gc-lens items"';
+
+/**
+ * A large JSON List read one item at a time (spans found by scanJson or in kubectl's layout): what reading it whole
+ * gives, without the whole tree in memory at once. False, with nothing added, when the spans turn out not to be the
+ * root's items, each an object (then the text is read whole, which also reports any syntax error).
+ */
+function jsonListItems(text: string, file: string, bom: boolean, items: NonNullable<JsonScan['items']>, out: ParseResult): boolean {
+  const head = text.slice(bom ? 1 : 0, items.open);
+  const tail = text.slice(items.close + 1);
+  if (head.length + tail.length > JSON_DEPTH_SCAN_ABOVE) return false; // the rest would be parsed unscanned
+  let root: unknown;
+  try {
+    root = JSON.parse(head + ITEMS_PLACEHOLDER + tail);
+  } catch {
+    return false;
+  }
+  const { apiVersion, kind, items: marker } = (root ?? {}) as { apiVersion?: unknown; kind?: unknown; items?: unknown };
+  if (marker !== JSON.parse(ITEMS_PLACEHOLDER)) return false; // not the root's items
+  if (typeof kind !== 'string' || !kind.endsWith('List') || (apiVersion !== undefined && typeof apiVersion !== 'string')) return false;
+  const ex = new Extractor(plainReader, file, fastObject);
+  for (let i = 0; i < items.spans.length; i++) {
+    let item: unknown;
+    try {
+      item = JSON.parse(text.slice(items.spans[i][0], items.spans[i][1]));
+    } catch {
+      return false;
+    }
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
+    ex.listItems([item], i, { apiVersion, kind });
+  }
+  jsonResults(text, file, ex, out);
   return true;
 }
 
