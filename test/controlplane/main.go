@@ -176,8 +176,12 @@ func run(sigCtx context.Context, tmpDir string, jsonOut *os.File, controllers, e
 		return fail("restricted user RBAC: %v", err)
 	}
 
-	// kube-controller-manager, in the same process, authenticated as admin.
-	kcmDone, err := startControllerManager(ctx, kubeconfigPath, pki, controllers, kcmArgs)
+	// kube-controller-manager, in the same process, with its own client certificate.
+	kcmKubeconfig := filepath.Join(tmpDir, "pki", "controller-manager.kubeconfig")
+	if err := writeControllerManagerKubeconfig(kcmKubeconfig, server, pki); err != nil {
+		return fail("controller-manager kubeconfig: %v", err)
+	}
+	kcmDone, err := startControllerManager(ctx, kcmKubeconfig, pki, controllers, kcmArgs)
 	if err != nil {
 		return fail("kube-controller-manager: %v", err)
 	}

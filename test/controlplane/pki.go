@@ -22,6 +22,9 @@ import (
 const (
 	adminUser      = "kube-gc-lens-admin"
 	restrictedUser = "kube-gc-lens-restricted"
+	// The controllers get their own user (also in system:masters), so that audit
+	// logs tell their requests from those of the admin context's clients.
+	controllerManagerUser = "kube-gc-lens-controller-manager"
 )
 
 type certPair struct{ Cert, Key []byte }
@@ -32,6 +35,7 @@ type pkiFiles struct {
 	SAKey                   string
 	CAData                  []byte
 	Admin, Restricted       certPair
+	ControllerManager       certPair
 }
 
 func flagSetForKlog() *flag.FlagSet {
@@ -123,20 +127,28 @@ func writePKI(dir string) (*pkiFiles, error) {
 	if err != nil {
 		return nil, err
 	}
+	kcm, err := issue(&x509.Certificate{
+		Subject:     pkix.Name{CommonName: controllerManagerUser, Organization: []string{"system:masters"}},
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+	})
+	if err != nil {
+		return nil, err
+	}
 	_, saKeyPEM, err := newKey()
 	if err != nil {
 		return nil, err
 	}
 
 	p := &pkiFiles{
-		CACert:      filepath.Join(dir, "ca.crt"),
-		CAKey:       filepath.Join(dir, "ca.key"),
-		ServingCert: filepath.Join(dir, "apiserver.crt"),
-		ServingKey:  filepath.Join(dir, "apiserver.key"),
-		SAKey:       filepath.Join(dir, "sa.key"),
-		CAData:      caPEM,
-		Admin:       admin,
-		Restricted:  restricted,
+		CACert:            filepath.Join(dir, "ca.crt"),
+		CAKey:             filepath.Join(dir, "ca.key"),
+		ServingCert:       filepath.Join(dir, "apiserver.crt"),
+		ServingKey:        filepath.Join(dir, "apiserver.key"),
+		SAKey:             filepath.Join(dir, "sa.key"),
+		CAData:            caPEM,
+		Admin:             admin,
+		Restricted:        restricted,
+		ControllerManager: kcm,
 	}
 	for path, data := range map[string][]byte{
 		p.CACert: caPEM, p.CAKey: caKeyPEM,
@@ -158,5 +170,16 @@ func writeKubeconfig(path, server string, p *pkiFiles) error {
 	cfg.Contexts["admin"] = &clientcmdapi.Context{Cluster: "kube-gc-lens", AuthInfo: "admin", Namespace: "default"}
 	cfg.Contexts["restricted"] = &clientcmdapi.Context{Cluster: "kube-gc-lens", AuthInfo: "restricted", Namespace: "default"}
 	cfg.CurrentContext = "admin"
+	return clientcmd.WriteToFile(*cfg, path)
+}
+
+// writeControllerManagerKubeconfig writes the kubeconfig the in-process
+// kube-controller-manager uses (its own user, not the admin's).
+func writeControllerManagerKubeconfig(path, server string, p *pkiFiles) error {
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters["kube-gc-lens"] = &clientcmdapi.Cluster{Server: server, CertificateAuthorityData: p.CAData}
+	cfg.AuthInfos["controller-manager"] = &clientcmdapi.AuthInfo{ClientCertificateData: p.ControllerManager.Cert, ClientKeyData: p.ControllerManager.Key}
+	cfg.Contexts["controller-manager"] = &clientcmdapi.Context{Cluster: "kube-gc-lens", AuthInfo: "controller-manager"}
+	cfg.CurrentContext = "controller-manager"
 	return clientcmd.WriteToFile(*cfg, path)
 }
