@@ -15,6 +15,9 @@
 //   npm run --silent control-plane -- build
 //       only builds (needs Go >= the version test/controlplane/go.mod names, and the Go module proxy).
 //
+// SIGUSR2 (to this script or to the binary) compacts etcd at its current revision: resourceVersions and continue
+// tokens from before become too old (410 Gone), as on a long-running cluster.
+//
 // The kubeconfig's contexts: "admin" (current; group system:masters) and "restricted" (reads most kinds, but is
 // Forbidden to read secrets and RBAC objects).
 
@@ -111,6 +114,8 @@ function main(argv) {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => child.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal));
   }
+  // SIGUSR2: compact etcd at its current revision (older resourceVersions and continue tokens get 410 Gone).
+  process.on('SIGUSR2', () => child.kill('SIGUSR2'));
   // `npm run` forwards SIGTERM to its `sh -c`, which dies without passing it on: when this process is orphaned,
   // stop the control plane as if signalled. (Killing the process group reaches everything at once.)
   const parent = process.ppid;

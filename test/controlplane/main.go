@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
 
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -203,6 +204,26 @@ func run(sigCtx context.Context, tmpDir string, jsonOut *os.File, controllers, e
 	fmt.Fprintf(jsonOut, "{\"kubeconfig\": %s, \"server\": %s}\n", line, srv)
 	jsonOut.Sync()
 
+	// SIGUSR2 compacts etcd at its current revision, so that older resourceVersions
+	// and continue tokens become "too old" (410 Gone) as on a long-running cluster.
+	compactSignal := make(chan os.Signal, 1)
+	signal.Notify(compactSignal, syscall.SIGUSR2)
+	defer signal.Stop(compactSignal)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-compactSignal:
+				if rev, err := compactEtcd(ctx, etcdURL); err != nil {
+					klog.Errorf("etcd compaction: %v", err)
+				} else {
+					klog.Infof("etcd compacted at revision %d", rev)
+				}
+			}
+		}
+	}()
+
 	exit := 0
 	select {
 	case <-sigCtx.Done():
@@ -277,6 +298,25 @@ func startEtcd(dir string, logLevel string) (*embed.Etcd, string, error) {
 		}
 	}
 	return nil, "", lastErr
+}
+
+func compactEtcd(ctx context.Context, endpoint string) (int64, error) {
+	client, err := clientv3.New(clientv3.Config{Endpoints: []string{endpoint}, DialTimeout: 5 * time.Second})
+	if err != nil {
+		return 0, err
+	}
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	resp, err := client.Get(ctx, "compact-probe", clientv3.WithCountOnly())
+	if err != nil {
+		return 0, err
+	}
+	rev := resp.Header.Revision
+	if _, err := client.Compact(ctx, rev, clientv3.WithCompactPhysical()); err != nil {
+		return 0, err
+	}
+	return rev, nil
 }
 
 func freePort() (int, error) {
