@@ -158,15 +158,19 @@ func run(sigCtx context.Context, tmpDir string, jsonOut *os.File, controllers, e
 	if err := writeKubeconfig(kubeconfigPath, server, pki); err != nil {
 		return fail("kubeconfig: %v", err)
 	}
-	adminConfig, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
-		&clientcmd.ClientConfigLoadingRules{ExplicitPath: kubeconfigPath},
-		&clientcmd.ConfigOverrides{CurrentContext: "admin"}).ClientConfig()
-	if err != nil {
-		return fail("admin client config: %v", err)
+	// The control plane's own requests (readiness, RBAC setup, controllers) use
+	// its own user, so the admin user's audit entries are all from clients.
+	kcmKubeconfig := filepath.Join(tmpDir, "pki", "controller-manager.kubeconfig")
+	if err := writeControllerManagerKubeconfig(kcmKubeconfig, server, pki); err != nil {
+		return fail("controller-manager kubeconfig: %v", err)
 	}
-	client, err := kubernetes.NewForConfig(adminConfig)
+	ownConfig, err := clientcmd.BuildConfigFromFlags("", kcmKubeconfig)
 	if err != nil {
-		return fail("admin client: %v", err)
+		return fail("client config: %v", err)
+	}
+	client, err := kubernetes.NewForConfig(ownConfig)
+	if err != nil {
+		return fail("client: %v", err)
 	}
 	if err := waitReady(ctx, client, apiserverDone); err != nil {
 		return fail("kube-apiserver not ready: %v", err)
@@ -178,10 +182,6 @@ func run(sigCtx context.Context, tmpDir string, jsonOut *os.File, controllers, e
 	}
 
 	// kube-controller-manager, in the same process, with its own client certificate.
-	kcmKubeconfig := filepath.Join(tmpDir, "pki", "controller-manager.kubeconfig")
-	if err := writeControllerManagerKubeconfig(kcmKubeconfig, server, pki); err != nil {
-		return fail("controller-manager kubeconfig: %v", err)
-	}
 	kcmDone, err := startControllerManager(ctx, kcmKubeconfig, pki, controllers, kcmArgs)
 	if err != nil {
 		return fail("kube-controller-manager: %v", err)
