@@ -732,3 +732,33 @@ describe('R11: Namespaces', () => {
     expect(remainingOf(r, 'ConfigMap', 'leftover')).toMatchObject({ beingDeleted: false });
   });
 });
+
+// ---------------------------------------------------------------------------------------------------
+
+describe('R55: default, kube-system and kube-public may not be deleted', () => {
+  const s = scenario(manifests(
+    namespace('default'), namespace('kube-system'), namespace('kube-public'), namespace('kube-node-lease'),
+    cm('settings', 'default'), cm('lease-cm', 'kube-node-lease'),
+  ));
+
+  for (const name of ['default', 'kube-system', 'kube-public']) {
+    it(`R55: DELETE Namespace ${name} is refused with 403 (NamespaceLifecycle admission) and changes nothing`, () => {
+      for (const policy of [null, 'Background', 'Foreground', 'Orphan'] as const) {
+        const r = s.simulate([del('v1', 'Namespace', '', name, policy)]);
+        expectRejected(r, 403, s);
+        expect(r.steps[0].detail).toBe(`403: namespaces "${name}" is forbidden: this namespace may not be deleted`);
+      }
+    });
+  }
+
+  it('R55: the lookup and the preconditions come first (404 for a missing one, 409 for a wrong uid)', () => {
+    expectRejected(scenario(manifests(cm('x', 'ns1'))).simulate([del('v1', 'Namespace', '', 'default', null)]), 404);
+    expectRejected(s.simulate([{ ...del('v1', 'Namespace', '', 'default', null), preconditions: { uid: 'other' } }]), 409);
+  });
+
+  it('R55: any other namespace, kube-node-lease included, is deleted as usual', () => {
+    const r = s.simulate([del('v1', 'Namespace', '', 'kube-node-lease', null)], { controllers: 'builtin' });
+    expect(r.steps.filter((x) => x.action === 'reject')).toEqual([]);
+    expect(names(r.deleted)).toEqual(expect.arrayContaining(['Namespace/kube-node-lease', 'ConfigMap/lease-cm']));
+  });
+});

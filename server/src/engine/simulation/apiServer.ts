@@ -24,6 +24,8 @@ export type GetResult =
   | { status: 404; info: KindInfo }
   | { status: 'unmapped' };
 
+/** R55: NamespaceLifecycle's immortal namespaces (k8s.io/apiserver admission/plugin/namespace/lifecycle). */
+const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);
 const POLICIES: PropagationPolicy[] = ['Foreground', 'Background', 'Orphan'];
 
 export class ApiServer {
@@ -91,6 +93,11 @@ export class ApiServer {
     }
     if (req.preconditions?.resourceVersion !== undefined && req.preconditions.resourceVersion !== String(this.store.resourceVersion(obj.uid))) {
       return this.reject(actor, obj, 409, `precondition failed: resourceVersion ${req.preconditions.resourceVersion} does not match`);
+    }
+    // R55: the NamespaceLifecycle admission plugin refuses to delete these, whoever asks (after the lookup and the
+    // preconditions: admission sees the stored object).
+    if (info.group === '' && info.kind === 'Namespace' && IMMORTAL_NAMESPACES.has(obj.name)) {
+      return this.reject(actor, obj, 403, `namespaces "${obj.name}" is forbidden: this namespace may not be deleted`);
     }
     const grace = req.gracePeriodSeconds === undefined ? undefined : req.gracePeriodSeconds < 0 ? 1 : req.gracePeriodSeconds;
     if (info.group === '' && info.kind === 'Namespace') return this.deleteNamespace(actor, obj, req, info);
