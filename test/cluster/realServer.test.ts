@@ -1,0 +1,119 @@
+// The CLI against a real kube-apiserver and kube-controller-manager (test/controlplane: Kubernetes' own code, built
+// from its Go modules), not the API test server: a namespace really stuck on a custom finalizer, RBAC's real 403s,
+// the real admission refusing `default`'s deletion (R55), and the apiserver's own audit log counting what we send.
+// The first build of the control plane takes about 6 minutes (later ones reuse Go's build cache). Skipped only where
+// `go` is not on PATH (CI and the project's machines have it).
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(__dirname, '../..');
+const CLI = path.join(ROOT, 'dist/cli.js');
+const HAS_GO = spawnSync('go', ['version']).status === 0;
+const HAS_KUBECTL = spawnSync('kubectl', ['version', '--client']).status === 0;
+const SKIP_REASON = 'skipped: `go` (to build the control plane) or `kubectl` is not on PATH (.ci/run installs both)';
+if (!HAS_GO || !HAS_KUBECTL) console.warn(`test/cluster/realServer.test.ts ${SKIP_REASON}`);
+
+const dir = mkdtempSync(path.join(tmpdir(), 'kgl-real-'));
+const AUDIT_LOG = path.join(dir, 'audit.log');
+const AUDIT_POLICY = path.join(dir, 'audit-policy.yaml');
+let plane: ChildProcess | undefined;
+let kubeconfig = '';
+let stderr = '';
+
+/** Starts the control plane (building it first if needed) and resolves with its kubeconfig. */
+function startControlPlane(): Promise<string> {
+  writeFileSync(AUDIT_POLICY, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/controlPlane.mjs'), 'start',
+    `--apiserver-arg=--audit-policy-file=${AUDIT_POLICY}`, `--apiserver-arg=--audit-log-path=${AUDIT_LOG}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  plane = child;
+  child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-20_000)));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve((JSON.parse(out.slice(0, nl)) as { kubeconfig: string }).kubeconfig);
+    });
+    child.on('exit', (code) => reject(new Error(`the control plane exited (${code}) before it was ready:\n${stderr}`)));
+  });
+}
+
+function kubectl(args: string[], input?: string): string {
+  const r = spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args], { input, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+function gc(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args, '--kubeconfig', kubeconfig], { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Waits for a condition the controllers bring about (bounded by the count of tries, not asserted on time). */
+async function until(what: string, check: () => boolean): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+describe.skipIf(!HAS_GO || !HAS_KUBECTL)('the CLI on a real control plane', () => {
+  beforeAll(async () => {
+    kubeconfig = await startControlPlane();
+  }, 900_000);
+
+  afterAll(async () => {
+    if (plane && plane.exitCode === null) {
+      const exited = new Promise((r) => plane!.on('exit', r));
+      plane.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a namespace held by a custom finalizer: the real namespace controller leaves it Terminating, and stuck says why', async () => {
+    expect(gc(['stuck']).stdout).toContain('Nothing is terminating.');
+    kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: held, namespace: team-a, finalizers: [example.com/hold]}\n');
+    kubectl(['delete', 'namespace', 'team-a', '--wait=false']);
+    // The namespace controller deletes the content it can: the ConfigMap gets its deletionTimestamp and stays.
+    await until('the ConfigMap is terminating', () => kubectl(['get', 'configmap', 'held', '-n', 'team-a', '-o', 'jsonpath={.metadata.deletionTimestamp}']) !== '');
+    const r = gc(['stuck', '-o', 'json']);
+    expect(r.status).toBe(0);
+    const stuck = (JSON.parse(r.stdout) as { stuck: { kind: string; name: string; reason: string }[] }).stuck;
+    expect(stuck.map((s) => `${s.kind}/${s.name}`).sort()).toEqual(['ConfigMap/held', 'Namespace/team-a']);
+    expect(stuck.find((s) => s.kind === 'ConfigMap')!.reason).toContain('example.com/hold');
+  });
+
+  it('R55: simulate predicts what the real server answers to DELETE namespace default (403, nothing changes)', () => {
+    const real = spawnSync('kubectl', ['--kubeconfig', kubeconfig, 'delete', 'namespace', 'default', '--dry-run=server'], { encoding: 'utf8' });
+    expect(real.status).not.toBe(0);
+    expect(real.stderr).toContain('this namespace may not be deleted');
+    const r = gc(['simulate', 'ns/default', '-o', 'json']);
+    const report = JSON.parse(r.stdout) as { steps: { action: string; detail: string }[]; deleted: unknown[] };
+    expect(report.steps.map((s) => s.action)).toEqual(['reject']);
+    expect(report.steps[0].detail).toContain('403: namespaces "default" is forbidden: this namespace may not be deleted');
+    expect(report.deleted).toEqual([]);
+  });
+
+  it('the restricted user: RBAC\'s real 403s become the incomplete-preview notes, and the rest is answered', () => {
+    const r = gc(['check', '--context', 'restricted', '-o', 'json']);
+    expect(r.status).not.toBe(2);
+    const json = JSON.parse(r.stdout) as { objects: number; incomplete?: string[] };
+    expect(json.objects).toBeGreaterThan(0);
+    expect((json.incomplete ?? []).join('\n')).toMatch(/cannot list secrets/);
+  });
+
+  it('the apiserver\'s audit log: every request kubectl-gc sent was a GET (get, list or watch)', async () => {
+    await until('the audit log has our requests', () => readFileSync(AUDIT_LOG, 'utf8').includes('kube-gc-lens (read-only)'));
+    const ours = readFileSync(AUDIT_LOG, 'utf8').split('\n').filter(Boolean)
+      .map((l) => JSON.parse(l) as { verb: string; userAgent?: string; stage: string })
+      .filter((e) => e.userAgent === 'kube-gc-lens (read-only)' && e.stage === 'ResponseComplete');
+    expect(ours.length).toBeGreaterThan(20);
+    expect(ours.filter((e) => !['get', 'list', 'watch'].includes(e.verb))).toEqual([]);
+  });
+});
