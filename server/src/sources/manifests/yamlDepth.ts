@@ -2,8 +2,9 @@
 // recurses once per level (it overflows the stack at about 800) and spends super-linear time and memory on deep
 // flow collections (1 MB of `[` took 10 s and 954 MB). One linear pass over the characters, no allocation per
 // character. It follows YAML's own rules where they decide what nests (a `[` or `{` opens a collection only where a
-// node starts; quoted and block scalars nest nothing; comments are skipped), so a real manifest is never refused;
-// the count may be a level or two high per block level written as `- key:`, which the limit leaves room for.
+// node starts; quoted scalars, block scalars and a plain scalar's continuation lines nest nothing; comments are
+// skipped), so a real manifest is never refused: on every document of the corpus its count is within 0–4 levels of
+// the parser's (test/sources/loaderIsolation.test.ts).
 
 const SPACE = 32;
 const TAB = 9;
