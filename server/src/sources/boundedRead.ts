@@ -9,8 +9,8 @@ export type BoundedRead = { bytes: Buffer } | { refused: 'not-regular'; what: st
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 const CHUNK = 1024 * 1024;
 
-/** What a non-regular file is, in words. */
-export function describeFileType(st: Stats): string {
+/** What a non-regular file is, in words (from its Stats or its folder entry). */
+export function describeFileType(st: Pick<Stats, 'isDirectory' | 'isFIFO' | 'isCharacterDevice' | 'isBlockDevice' | 'isSocket'>): string {
   if (st.isDirectory()) return 'a folder';
   if (st.isFIFO()) return 'a FIFO (named pipe)';
   if (st.isCharacterDevice()) return 'a character device';

@@ -2,7 +2,7 @@
 // KubeObjects and located problems out. Folders contribute .yaml, .yml, .json and .dot files in a sorted,
 // deterministic order; a file named explicitly is read whatever its extension.
 
-import { promises as fs, type Dirent } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { KubeObject } from '../engine/model';
 import { makeProblem, parseManifestText, type LoadProblem } from './manifests/parseManifest';
@@ -30,14 +30,6 @@ const byteCompare = (a: string, b: string) => {
   const y = Buffer.from(b);
   return Buffer.compare(x, y);
 };
-
-function describeFileTypeOf(d: Dirent): string {
-  if (d.isFIFO()) return 'a FIFO (named pipe)';
-  if (d.isCharacterDevice()) return 'a character device';
-  if (d.isBlockDevice()) return 'a block device';
-  if (d.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
 
 function describeFsError(e: unknown): string {
   const code = (e as NodeJS.ErrnoException)?.code;
@@ -85,7 +77,7 @@ async function listInputs(paths: string[]): Promise<Entry[]> {
         continue;
       }
       if (!d.isDirectory() && !d.isSymbolicLink()) {
-        if (MANIFEST_EXT.test(d.name)) out.push({ kind: 'problem', problem: notRegular(full, describeFileTypeOf(d)) });
+        if (MANIFEST_EXT.test(d.name)) out.push({ kind: 'problem', problem: notRegular(full, describeFileType(d)) });
         continue;
       }
       let st;
