@@ -1,14 +1,13 @@
 // Output that cannot be forged, from a cluster (issue 13, defect 9): what a server says (object names, a
 // Namespace's status conditions, the message of a 403 Status) reaches the terminal escaped, on stdout and stderr.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cliProcess';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
 import { pod, pvc, terminatingNs } from '../cluster/clusterFixtures';
 
-const CLI = resolve(__dirname, '../../dist/cli.js');
 /** A namespace name that sets the terminal's title, turns it red and starts a fake finding on a new line. */
 const EVIL_NS = 'vault\u001b]0;pwned\u0007\u001b[31m\nfile.yaml:7:7: error forged-status\u202e';
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -37,16 +36,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, KUBECONFIG: kubeconfig, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCli(args, { KUBECONFIG: kubeconfig });
 
 describe('text output from a hostile server', () => {
   it('stuck: the 403 Status message in the warning, the names and the status condition, all escaped', async () => {

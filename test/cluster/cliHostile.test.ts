@@ -1,15 +1,14 @@
 // kubectl-gc against a hostile API server: --request-timeout (kubectl's flag) bounds a trickling answer, and what was
 // left out is a warning while the rest still answers; bad values are usage errors.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cliProcess';
 import { parseRequestTimeout } from '../../server/src/cli/duration';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
 import { seedShop } from './clusterFixtures';
 
-const CLI = resolve(__dirname, '../../dist/cli.js');
 let server: KubeApiServer;
 let dir: string;
 let kubeconfig: string;
@@ -26,16 +25,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, KUBECONFIG: kubeconfig, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCli(args, { KUBECONFIG: kubeconfig });
 
 describe('kubectl-gc --request-timeout', () => {
   it('a trickling LIST is cut at the deadline: a warning names it, the rest of the preview answers', { timeout: 30_000 }, async () => {
