@@ -108,6 +108,31 @@ describe.skipIf(!HAS_GO || !HAS_KUBECTL)('the CLI on a real control plane', () =
     expect((json.incomplete ?? []).join('\n')).toMatch(/cannot list secrets/);
   });
 
+  it('the live graph (metadata-only LISTs) is the graph of the same cluster read in full by kubectl get -o json', () => {
+    kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: owner, namespace: default}\n');
+    const ownerUid = kubectl(['get', 'configmap', 'owner', '-n', 'default', '-o', 'jsonpath={.metadata.uid}']);
+    kubectl(['apply', '-f', '-'], `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dependent\n  namespace: default\n  ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: owner, uid: ${ownerUid}}]\n`);
+    // What the garbage collector watches: every resource that can be listed, watched and deleted, events excepted.
+    const types = kubectl(['api-resources', '--verbs=list,watch,delete', '-o', 'name']).split('\n').filter((t) => t && !/^events(\.|$)/.test(t));
+    const full = kubectl(['get', types.join(','), '-A', '-o', 'json']);
+    const graph = (stdout: string) => {
+      const g = JSON.parse(stdout) as { nodes: { uid: string; kind: string; name: string }[]; edges: { from: string; to: string }[] };
+      return { nodes: g.nodes.map((n) => `${n.kind}/${n.name} ${n.uid}`).sort(), edges: g.edges.map((e) => `${e.from}->${e.to}`).sort() };
+    };
+    const fromDump = (command: string) => spawnSync(process.execPath, [CLI, command, '-f', '-', '-o', 'json'], { input: full, encoding: 'utf8', maxBuffer: 1 << 28 }).stdout;
+    const live = graph(gc(['graph', '-o', 'json']).stdout);
+    expect(live).toEqual(graph(fromDump('graph')));
+    expect(live.edges).toContain(`${kubectl(['get', 'configmap', 'dependent', '-n', 'default', '-o', 'jsonpath={.metadata.uid}'])}->${ownerUid}`);
+    // Every object, not only those with owners: the same count and the same findings.
+    const check = (stdout: string) => {
+      const c = JSON.parse(stdout) as { objects: number; findings: { code: string; object: { kind: string; name: string } }[] };
+      return { objects: c.objects, findings: c.findings.map((f) => `${f.code} ${f.object.kind}/${f.object.name}`).sort() };
+    };
+    const liveCheck = check(gc(['check', '-o', 'json']).stdout);
+    expect(liveCheck.objects).toBeGreaterThan(50); // a fresh cluster's namespaces, RBAC objects, services, …
+    expect(liveCheck).toEqual(check(fromDump('check')));
+  });
+
   it('the apiserver\'s audit log: every request kubectl-gc sent was a GET (get, list or watch)', async () => {
     await until('the audit log has our requests', () => readFileSync(AUDIT_LOG, 'utf8').includes('kube-gc-lens (read-only)'));
     const ours = readFileSync(AUDIT_LOG, 'utf8').split('\n').filter(Boolean)
