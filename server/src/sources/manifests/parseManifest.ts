@@ -159,8 +159,9 @@ function jsonResults(text: string, file: string, ex: Extractor<unknown>, out: Pa
   if (ex.problems.length) out.problems.push(...locateJsonProblems(text, file, capProblems(ex.problems)));
 }
 
-/** Stands for the items in the text parsed without them (a NUL, then our name: no manifest holds it). */
-const ITEMS_PLACEHOLDER = '"\\u0000kube-gc-lens items"';
+/** Put where the items were in the text parsed without them (a NUL, then our name: no manifest holds it). */
+const ITEMS_MARK_JSON = '"\\u0000kube-gc-lens items"';
+const ITEMS_MARK = JSON.parse(ITEMS_MARK_JSON) as string;
 
 /**
  * A large JSON List read one item at a time (spans found by scanJson or in kubectl's layout): what reading it whole
@@ -173,12 +174,12 @@ function jsonListItems(text: string, file: string, bom: boolean, items: NonNulla
   if (head.length + tail.length > JSON_DEPTH_SCAN_ABOVE) return false; // the rest would be parsed unscanned
   let root: unknown;
   try {
-    root = JSON.parse(head + ITEMS_PLACEHOLDER + tail);
+    root = JSON.parse(head + ITEMS_MARK_JSON + tail);
   } catch {
     return false;
   }
   const { apiVersion, kind, items: marker } = (root ?? {}) as { apiVersion?: unknown; kind?: unknown; items?: unknown };
-  if (marker !== JSON.parse(ITEMS_PLACEHOLDER)) return false; // not the root's items
+  if (marker !== ITEMS_MARK) return false; // the spans were not the root's items
   if (typeof kind !== 'string' || !kind.endsWith('List') || (apiVersion !== undefined && typeof apiVersion !== 'string')) return false;
   const ex = new Extractor(plainReader, file, fastObject);
   for (let i = 0; i < items.spans.length; i++) {
