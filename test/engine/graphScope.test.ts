@@ -95,18 +95,15 @@ describe('selectGraph', () => {
     expect(s.omitted.has('p2')).toBe(false);
   });
 
-  it('a giant fan-out (an owner with 20,000 dependents) is cut quickly, its owner kept', () => {
+  it('a giant fan-out (an owner with 20,000 dependents) is cut, its owner kept (its time: npm run bench, live graph)', () => {
     const objects = [obj('apps/v1', 'ReplicaSet', 'big', 'huge', 'rs-huge')];
     for (let i = 0; i < 20_000; i++) objects.push(obj('v1', 'Pod', 'big', `huge-${i}`, `p-${i}`, [ref('apps/v1', 'ReplicaSet', 'huge', 'rs-huge')]));
     const inv = buildInventory(objects);
-    const t0 = performance.now();
     const s = selectGraph(inv, { uid: 'p-19999', limit: 5000 });
-    const ms = performance.now() - t0;
     expect(s.uids.slice(0, 3)).toEqual(['p-19999', 'rs-huge', 'p-0']);
     expect(s.uids).toHaveLength(5000);
     expect(s.total).toBe(20_001);
     expect(s.omitted.get('rs-huge')).toEqual({ owners: 0, dependents: 15_001 });
-    expect(ms).toBeLessThan(1000);
     const ns = selectGraph(inv, { namespace: 'big', limit: 100 });
     expect(ns.uids[0]).toBe('rs-huge');
     expect(ns.total).toBe(20_001);

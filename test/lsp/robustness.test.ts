@@ -147,7 +147,7 @@ metadata:
   namespace: storefront
 `;
 
-  it('loads next to a small file with a broken document; only that document is reported and edits stay prompt', async () => {
+  it("loads next to a small file with a broken document; only that document is reported and each edit's diagnostics follow (their latency: npm run bench)", async () => {
     expect(Buffer.byteLength(dumpText)).toBeGreaterThanOrEqual(45 * 2 ** 20);
     const dir = workspace({ 'cluster-dump.json': dumpText, 'small.yaml': SMALL, 'app.yaml': extraReplicaSet(owner.uid) });
     const dumpUri = uriOf(path.join(dir, 'cluster-dump.json'));
@@ -178,13 +178,10 @@ metadata:
     await s.open(appUri, appText);
     const uidLine = lineOf(appText, `uid: ${owner.uid}`);
     const uidRange = { start: { line: uidLine, character: 9 }, end: { line: uidLine, character: 9 + owner.uid.length } };
-    const times: number[] = [];
     for (let i = 0; i < 6; i++) {
       const broken = i % 2 === 0;
-      const t0 = performance.now();
       await s.edit(appUri, uidRange, broken ? WRONG_UID : owner.uid);
       const d = await s.diagnosticsFor(appUri, (x) => x.some((y) => y.code === 'owner-uid-mismatch') === broken);
-      times.push(performance.now() - t0);
       if (broken) {
         expect(where(d)).toEqual([`owner-uid-mismatch@${uidLine}`]);
         const related = d[0].relatedInformation?.[0].location;
@@ -194,7 +191,6 @@ metadata:
       // Let the idle-time predictions over the 10,000 objects run between some edits.
       if (i % 3 === 1) await settlePredictions(s);
     }
-    expect(Math.max(...times)).toBeLessThan(1_000);
     // Fixing the broken document of the small file (in an editor) brings its object in and clears its diagnostic.
     await s.open(smallUri, SMALL);
     await s.replace(smallUri, SMALL.replace(' namespace: storefront', '  namespace: storefront'));
