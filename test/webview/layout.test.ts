@@ -80,12 +80,10 @@ describe('layeredLayout', () => {
     expect(ratio).toBeLessThan(4);
   });
 
-  it('lays out 5,000 nodes quickly', () => {
+  it('lays out 5,000 nodes (its time: npm run bench, webview)', () => {
     const input = inputOf(largeGraph(5000));
-    const t0 = performance.now();
     const { positions } = layeredLayout(input);
     expect(positions.size).toBe(5000);
-    expect(performance.now() - t0).toBeLessThan(1000);
   });
 });
 
