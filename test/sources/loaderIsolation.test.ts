@@ -226,6 +226,7 @@ describe('a large YAML List is read item by item', () => {
     const r = parseManifestText(text, 'list.yaml', small);
     expect(r.objects.map((o) => o.name)).toEqual(Array.from({ length: 30 }, (_, i) => `cm-${i}`).filter((n) => !['cm-7', 'cm-9', 'cm-11'].includes(n)));
     expect(r.objects.map((o) => o.source!.itemPath[0])).toEqual(r.objects.map((o) => Number(o.name.slice(3))));
+    expect(new Set(r.objects.map((o) => o.source!.docIndex))).toEqual(new Set([0])); // refused items do not count as documents
     const line = (needle: string) => text.slice(0, text.indexOf(needle)).split('\n').length;
     const [dup, ...errors] = r.problems;
     expect([dup.code, dup.line, dup.reason]).toEqual(['duplicate-key', line('namespace: n2'), 'items[3].metadata has the key "namespace" more than once; the last value is used, as Kubernetes does.']);

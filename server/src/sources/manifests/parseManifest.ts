@@ -306,6 +306,26 @@ function parseYaml(text: string, file: string, out: ParseResult, maxDocument: nu
     }
     return false;
   };
+  /**
+   * Parses [start, end) and hands each document to yamlDocument, numbered from `index` (items of a large List: all
+   * numbered `index`, the List's, and read as `items()` says); a failure of the parser or the reading is that span's
+   * own located problem. Returns the next number, or -1 when the parser itself failed.
+   */
+  const readSpan = (start: number, end: number, index: number, items?: () => ListItems): number => {
+    try {
+      return parseDocumentSpan(text, start, end, index, (doc, i) => {
+        try {
+          yamlDocument(doc, items ? index : i, text, file, lines, out, end, items?.());
+        } catch (e) {
+          out.problems.push(internalProblem(file, e, lines.range(doc.range[0], doc.range[0])));
+        }
+      });
+    } catch (e) {
+      const at = contentStart(text, start, end);
+      out.problems.push(internalProblem(file, e, lines.range(at, at)));
+      return -1;
+    }
+  };
   withFastEnv(() => {
     for (const [start, end] of yamlDocumentSpans(text)) {
       if (end - start > maxDocument) {
@@ -316,19 +336,7 @@ function parseYaml(text: string, file: string, out: ParseResult, maxDocument: nu
           let next = 0;
           for (const [s, e] of list.items) {
             const first = next;
-            if (!refused(s, e, 'item')) {
-              try {
-                parseDocumentSpan(text, s, e, 0, (doc) => {
-                  try {
-                    yamlDocument(doc, listIndex, text, file, lines, out, e, { first, list, read: (n) => (next = first + n) });
-                  } catch (err) {
-                    out.problems.push(internalProblem(file, err, lines.range(doc.range[0], doc.range[0])));
-                  }
-                });
-              } catch (err) {
-                out.problems.push(internalProblem(file, err, lines.range(s, s)));
-              }
-            }
+            if (!refused(s, e, 'item')) readSpan(s, e, listIndex, () => ({ first, list, read: (n) => (next = first + n) }));
             next = Math.max(next, first + 1);
           }
           docIndex = listIndex + 1;
@@ -339,18 +347,8 @@ function parseYaml(text: string, file: string, out: ParseResult, maxDocument: nu
         continue;
       }
       if (refused(start, end, 'document')) continue;
-      try {
-        docIndex = parseDocumentSpan(text, start, end, docIndex, (doc, index) => {
-          try {
-            yamlDocument(doc, index, text, file, lines, out, end);
-          } catch (e) {
-            out.problems.push(internalProblem(file, e, lines.range(doc.range[0], doc.range[0])));
-          }
-        });
-      } catch (e) {
-        out.problems.push(internalProblem(file, e, lines.range(contentStart(text, start, end), contentStart(text, start, end))));
-        docIndex++;
-      }
+      const nextIndex = readSpan(start, end, docIndex);
+      docIndex = nextIndex < 0 ? docIndex + 1 : nextIndex;
     }
   });
 }
