@@ -13,7 +13,10 @@
 //       namespace-controller, persistentvolumeclaim-protection-controller, persistentvolume-protection-controller,
 //       persistentvolume-binder-controller).
 //   npm run --silent control-plane -- build
-//       only builds (needs Go >= the version test/controlplane/go.mod names, and the Go module proxy).
+//       only builds (needs Go >= the version test/controlplane/go.mod names, and the Go module proxy), together with
+//       kubectl from the same modules (.cache/controlplane/kubectl, the server's own version).
+//   npm run --silent control-plane -- kubectl ARGS...
+//       runs that kubectl (building first if needed), e.g. `-- kubectl --kubeconfig PATH get namespaces`.
 //
 // SIGUSR2 (to this script or to the binary) compacts etcd at its current revision: resourceVersions and continue
 // tokens from before become too old (410 Gone), as on a long-running cluster.
@@ -31,6 +34,8 @@ export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const SOURCE_DIR = join(REPO, 'test', 'controlplane');
 export const CACHE_DIR = join(REPO, '.cache', 'controlplane');
 export const BINARY = join(CACHE_DIR, 'kube-gc-lens-control-plane');
+/** kubectl built from the same modules (go.mod's `tool` line), so its version is the server's. */
+export const KUBECTL = join(CACHE_DIR, 'kubectl');
 const STAMP = join(CACHE_DIR, 'build.stamp');
 
 /** The k8s.io/kubernetes version go.mod requires, e.g. "v1.37.2". */
@@ -82,16 +87,15 @@ export function buildControlPlane({ force = false } = {}) {
   }
   const flags = ldflags(kubernetesVersion());
   const stamp = sourceStamp(go, flags);
-  if (!force && existsSync(BINARY) && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === stamp) return BINARY;
+  if (!force && existsSync(BINARY) && existsSync(KUBECTL) && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === stamp) return BINARY;
   mkdirSync(CACHE_DIR, { recursive: true });
   process.stderr.write(`control-plane: building ${BINARY} (${go}; k8s.io/kubernetes ${kubernetesVersion()})\n`);
   const started = Date.now();
-  const r = spawnSync('go', ['build', '-ldflags', flags, '-o', BINARY, './'], {
-    cwd: SOURCE_DIR,
-    stdio: ['ignore', 2, 2],
-  });
-  if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`go build failed (exit ${r.status ?? r.signal})`);
+  for (const [output, pkg] of [[BINARY, './'], [KUBECTL, 'k8s.io/kubernetes/cmd/kubectl']]) {
+    const r = spawnSync('go', ['build', '-ldflags', flags, '-o', output, pkg], { cwd: SOURCE_DIR, stdio: ['ignore', 2, 2] });
+    if (r.error) throw r.error;
+    if (r.status !== 0) throw new Error(`go build ${pkg} failed (exit ${r.status ?? r.signal})`);
+  }
   writeFileSync(STAMP, stamp);
   process.stderr.write(`control-plane: built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return BINARY;
@@ -103,8 +107,13 @@ function main(argv) {
     buildControlPlane({ force: rest.includes('--force') });
     return;
   }
+  if (command === 'kubectl') {
+    buildControlPlane();
+    const r = spawnSync(KUBECTL, rest, { stdio: 'inherit' });
+    process.exit(r.status ?? 1);
+  }
   if (command !== 'start') {
-    process.stderr.write('usage: node scripts/controlPlane.mjs start [--controllers=LIST] [...] | build [--force]\n');
+    process.stderr.write('usage: node scripts/controlPlane.mjs start [--controllers=LIST] [...] | build [--force] | kubectl ARGS...\n');
     process.exit(2);
   }
   const binary = buildControlPlane();

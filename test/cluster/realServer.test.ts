@@ -4,75 +4,38 @@
 // The first build of the control plane takes about 6 minutes (later ones reuse Go's build cache). Skipped only where
 // `go` is not on PATH (CI and the project's machines have it).
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../helpers/controlPlane';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
-const HAS_GO = spawnSync('go', ['version']).status === 0;
-const HAS_KUBECTL = spawnSync('kubectl', ['version', '--client']).status === 0;
-const SKIP_REASON = 'skipped: `go` (to build the control plane) or `kubectl` is not on PATH (.ci/run installs both)';
-if (!HAS_GO || !HAS_KUBECTL) console.warn(`test/cluster/realServer.test.ts ${SKIP_REASON}`);
+if (CONTROL_PLANE_SKIP) console.warn(`test/cluster/realServer.test.ts ${CONTROL_PLANE_SKIP}`);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kgl-real-'));
 const AUDIT_LOG = path.join(dir, 'audit.log');
 const AUDIT_POLICY = path.join(dir, 'audit-policy.yaml');
-let plane: ChildProcess | undefined;
+let plane: ControlPlane;
 let kubeconfig = '';
-let stderr = '';
-
-/** Starts the control plane (building it first if needed) and resolves with its kubeconfig. */
-function startControlPlane(): Promise<string> {
-  writeFileSync(AUDIT_POLICY, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/controlPlane.mjs'), 'start',
-    `--apiserver-arg=--audit-policy-file=${AUDIT_POLICY}`, `--apiserver-arg=--audit-log-path=${AUDIT_LOG}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  plane = child;
-  child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-20_000)));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolve((JSON.parse(out.slice(0, nl)) as { kubeconfig: string }).kubeconfig);
-    });
-    child.on('exit', (code) => reject(new Error(`the control plane exited (${code}) before it was ready:\n${stderr}`)));
-  });
-}
-
-function kubectl(args: string[], input?: string): string {
-  const r = spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args], { input, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
+const kubectl = (args: string[], input?: string) => plane.kubectl(args, input);
 
 function gc(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args, '--kubeconfig', kubeconfig], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Waits for a condition the controllers bring about (bounded by the count of tries, not asserted on time). */
-async function until(what: string, check: () => boolean): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`never happened: ${what}`);
-}
-
-describe.skipIf(!HAS_GO || !HAS_KUBECTL)('the CLI on a real control plane', () => {
+describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the CLI on a real control plane', () => {
   beforeAll(async () => {
-    kubeconfig = await startControlPlane();
+    writeFileSync(AUDIT_POLICY, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
+    plane = await startControlPlane({ apiserverArgs: [`--audit-policy-file=${AUDIT_POLICY}`, `--audit-log-path=${AUDIT_LOG}`] });
+    kubeconfig = plane.kubeconfig;
   }, 900_000);
 
   afterAll(async () => {
-    if (plane && plane.exitCode === null) {
-      const exited = new Promise((r) => plane!.on('exit', r));
-      plane.kill('SIGTERM');
-      await exited;
-    }
+    await plane?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -90,7 +53,7 @@ describe.skipIf(!HAS_GO || !HAS_KUBECTL)('the CLI on a real control plane', () =
   });
 
   it('R55: simulate predicts what the real server answers to DELETE namespace default (403, nothing changes)', () => {
-    const real = spawnSync('kubectl', ['--kubeconfig', kubeconfig, 'delete', 'namespace', 'default', '--dry-run=server'], { encoding: 'utf8' });
+    const real = plane.kubectlResult(['delete', 'namespace', 'default', '--dry-run=server']);
     expect(real.status).not.toBe(0);
     expect(real.stderr).toContain('this namespace may not be deleted');
     const r = gc(['simulate', 'ns/default', '-o', 'json']);
