@@ -6,12 +6,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeLensRequest, CodeLensResolveRequest, DidChangeConfigurationNotification, HoverRequest, type CodeLens, type Hover } from 'vscode-languageserver-protocol';
+import { CodeLensRequest, CodeLensResolveRequest, DidChangeConfigurationNotification, HoverRequest, type CodeLens } from 'vscode-languageserver-protocol';
 import {
   ClusterConnectRequest, ClusterDisconnectRequest, ClusterDocumentRequest, ClusterStatusNotification, LIVE_NAME_LINE,
   LIVE_SCHEME, ObjectsRequest, liveObjectUri, type ClusterStatus,
 } from '../../server/src/protocol';
 import { LspSession, uriOf } from '../lsp/lspSession';
+import { hoverText } from '../helpers/lspText';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
 import { configMap, pod, replicaSet, seedShop } from './clusterFixtures';
 
@@ -66,8 +67,6 @@ metadata:
 
 const fileUri = (rel: string) => uriOf(join(dir, 'ws', rel));
 const codes = (uri: string) => (lsp.diagnostics.get(uri) ?? []).map((d) => d.code);
-// Markdown escapes taken out, to compare with plain sentences.
-const hoverText = (h: Hover | null) => (h && typeof h.contents === 'object' && 'value' in h.contents ? h.contents.value : '').replace(/\\(.)/g, '$1');
 
 beforeAll(async () => {
   server = await startKubeApiServer({ token: 'live-token' });

@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ClusterConnectRequest, ClusterDisconnectRequest, ClusterObjectsRequest, ClusterSearchObjectsRequest,
-  LIVE_SCHEME, type ClusterStatus, type ObjectSummary,
+  LIVE_SCHEME, type ClusterStatus,
 } from '../../server/src/protocol';
 import { LspSession } from '../lsp/lspSession';
+import { objectLabel } from '../helpers/lspText';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
 import { configMap, ns, pod, seedShop } from './clusterFixtures';
 
@@ -22,7 +23,6 @@ let status: ClusterStatus;
 const TEAMS = 4;
 const CONFIG_MAPS = 60;
 const PODS = 20;
-const label = (o: ObjectSummary) => (o.namespace ? `${o.kind} ${o.namespace}/${o.name}` : `${o.kind} ${o.name}`);
 
 beforeAll(async () => {
   server = await startKubeApiServer({ token: 'search-token' });
@@ -51,7 +51,7 @@ describe('kubeGcLens/cluster/searchObjects', () => {
     const r = await lsp.connection.sendRequest(ClusterSearchObjectsRequest, {});
     expect(r.total).toBe(status.objects);
     expect(r.items).toHaveLength(200);
-    expect(r.items.slice(0, 5).map(label)).toEqual(['Namespace shop', 'Namespace team-0', 'Namespace team-1', 'Namespace team-2', 'Namespace team-3']);
+    expect(r.items.slice(0, 5).map(objectLabel)).toEqual(['Namespace shop', 'Namespace team-0', 'Namespace team-1', 'Namespace team-2', 'Namespace team-3']);
     expect(r.items[5].namespace).toBe('shop');
     // Every item is a summary located at its live document.
     expect(r.items[0]).toMatchObject({ apiVersion: 'v1', uid: 'ns-shop', syntheticUid: false, beingDeleted: false, ownerCount: 0 });
@@ -64,18 +64,18 @@ describe('kubeGcLens/cluster/searchObjects', () => {
     expect(r.items).toHaveLength(5);
     expect(r.items.every((o) => o.kind === 'Pod' && o.name.includes('web'))).toBe(true);
     // Names that start with a word before the rest, then by namespace, kind and name.
-    expect(r.items.map(label)).toEqual(['Pod shop/web-1', 'Pod team-0/web-0', 'Pod team-0/web-1', 'Pod team-0/web-10', 'Pod team-0/web-11']);
+    expect(r.items.map(objectLabel)).toEqual(['Pod shop/web-1', 'Pod team-0/web-0', 'Pod team-0/web-1', 'Pod team-0/web-10', 'Pod team-0/web-11']);
   });
 
   it('namespace/name: the exact one first, then those whose name starts with it', async () => {
     const r = await lsp.connection.sendRequest(ClusterSearchObjectsRequest, { query: 'team-2/web-1', limit: 3 });
     expect(r.total).toBe(11); // web-1 and web-10 … web-19
-    expect(r.items.map(label)).toEqual(['Pod team-2/web-1', 'Pod team-2/web-10', 'Pod team-2/web-11']);
+    expect(r.items.map(objectLabel)).toEqual(['Pod team-2/web-1', 'Pod team-2/web-10', 'Pod team-2/web-11']);
   });
 
   it('a uid prefix; a namespace; nothing', async () => {
     const byUid = await lsp.connection.sendRequest(ClusterSearchObjectsRequest, { query: '9a8b7c6d-3-17' });
-    expect(byUid.items.map(label)).toEqual(['Pod team-3/web-17']);
+    expect(byUid.items.map(objectLabel)).toEqual(['Pod team-3/web-17']);
     const inTeam = await lsp.connection.sendRequest(ClusterSearchObjectsRequest, { query: 'cfg', namespace: 'team-1', limit: 1000 });
     expect(inTeam.total).toBe(CONFIG_MAPS);
     expect(inTeam.items).toHaveLength(CONFIG_MAPS);
@@ -90,7 +90,7 @@ describe('kubeGcLens/cluster/searchObjects', () => {
     const search = () => lsp.connection.sendRequest(ClusterSearchObjectsRequest, { query: 'late' });
     await expect.poll(async () => (await search()).total, { timeout: 20_000, interval: 100 }).toBe(1);
     const r = await search();
-    expect(r.items.map(label)).toEqual(['ConfigMap team-0/late-arrival']);
+    expect(r.items.map(objectLabel)).toEqual(['ConfigMap team-0/late-arrival']);
   });
 });
 
@@ -106,9 +106,9 @@ describe('kubeGcLens/cluster/objects', () => {
 
   it('with query and limit: the matches in search order, capped', async () => {
     const r = await lsp.connection.sendRequest(ClusterObjectsRequest, { query: 'shop/web' });
-    expect(r.map(label)).toEqual(['Deployment shop/web', 'Pod shop/web-1', 'ReplicaSet shop/web-rs']);
+    expect(r.map(objectLabel)).toEqual(['Deployment shop/web', 'Pod shop/web-1', 'ReplicaSet shop/web-rs']);
     const capped = await lsp.connection.sendRequest(ClusterObjectsRequest, { namespace: 'team-3', limit: 2 });
-    expect(capped.map(label)).toEqual(['ConfigMap team-3/cfg-0', 'ConfigMap team-3/cfg-1']);
+    expect(capped.map(objectLabel)).toEqual(['ConfigMap team-3/cfg-0', 'ConfigMap team-3/cfg-1']);
   });
 });
 
