@@ -71,7 +71,7 @@ export function clusterWriter(kubeconfigPath: string, contextName?: string): Clu
   };
 }
 
-interface Resource { plural: string; namespaced: boolean }
+export interface Resource { plural: string; namespaced: boolean }
 
 /** apiVersion/kind → its resource, from legacy discovery (every group version, not only the preferred). */
 export async function discoverResources(writer: ClusterWriter): Promise<Map<string, Resource>> {
@@ -90,7 +90,7 @@ export async function discoverResources(writer: ClusterWriter): Promise<Map<stri
 }
 
 /** The path of an object's collection (no name) or of the object itself. */
-function resourcePath(resource: Resource, apiVersion: string, namespace: string | undefined, name?: string): string {
+export function resourcePath(resource: Resource, apiVersion: string, namespace: string | undefined, name?: string): string {
   const base = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
   const ns = resource.namespaced ? `/namespaces/${encodeURIComponent(namespace ?? 'default')}` : '';
   return `${base}${ns}/${resource.plural}${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
@@ -144,12 +144,16 @@ async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promi
 }
 
 /** Creates `manifests` in the cluster (see the file's comment). `concurrency` requests at a time (default 16). */
-export async function seedCluster(writer: ClusterWriter, manifests: Manifest[], options: { concurrency?: number } = {}): Promise<SeedResult> {
+export async function seedCluster(writer: ClusterWriter, manifests: Manifest[], options: {
+  concurrency?: number;
+  /** What discoverResources gave, when the caller seeds many worlds with no new CRDs among them. */
+  resources?: Map<string, Resource>;
+} = {}): Promise<SeedResult> {
   const concurrency = options.concurrency ?? 16;
   const result: SeedResult = { uids: new Map(), created: new Map(), failures: [] };
   const order = ownersFirst(manifests);
   const fail = (m: Manifest, status: number, message: string) => result.failures.push({ object: keyOf(m), status, message });
-  let resources = await discoverResources(writer);
+  let resources = options.resources ?? await discoverResources(writer);
 
   // Levels: an object waits only for the owners before it, so objects of one level are created side by side.
   const level = new Map<Manifest, number>();
@@ -171,7 +175,7 @@ export async function seedCluster(writer: ClusterWriter, manifests: Manifest[], 
 
   await createMissingNamespaces(writer, manifests);
   let accountsMade = false;
-  let rediscovered = false;
+  let rediscovered = options.resources !== undefined;
   for (const [index, entries] of levels.entries()) {
     if (!entries) continue;
     if (index >= 1 && !accountsMade) {

@@ -1,0 +1,48 @@
+// The simulation against the real garbage collector on generated scenarios (issue 15; docs/fidelity.md). A fixed
+// set of seeds, so that CI is reproducible; `npm run fidelity` runs fresh ones. Each divergence prints the seed that
+// replays it. Strict mode: the control plane runs only the garbage collector, the simulation `gc` mode.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane } from '../helpers/controlPlane';
+import { clusterWriter, discoverResources, type Resource, seedCluster, type ClusterWriter } from '../helpers/seedCluster';
+import { fidelityCrds, generateScenario } from './generateScenario';
+import { runScenario, type ScenarioOutcome } from './runScenario';
+
+const SCENARIOS = Number(process.env.FIDELITY_SCENARIOS ?? 40);
+const FIRST_SEED = Number(process.env.FIDELITY_FIRST_SEED ?? 1);
+const PARALLEL = 24;
+if (CONTROL_PLANE_SKIP) console.warn(`test/fidelity/fidelity.test.ts ${CONTROL_PLANE_SKIP}`);
+
+let plane: ControlPlane;
+let writer: ClusterWriter;
+let resources: Map<string, Resource>;
+
+describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the simulation against the real garbage collector (strict mode)', () => {
+  beforeAll(async () => {
+    plane = await startControlPlane({ controllers: 'garbage-collector-controller' });
+    writer = clusterWriter(plane.kubeconfig);
+    const crds = await seedCluster(writer, fidelityCrds());
+    if (crds.failures.length > 0) throw new Error(JSON.stringify(crds.failures));
+    resources = await discoverResources(writer);
+  }, 900_000);
+
+  afterAll(async () => {
+    await plane?.stop();
+  });
+
+  it(`${SCENARIOS} scenarios from seed ${FIRST_SEED}: no divergence`, async () => {
+    const outcomes: ScenarioOutcome[] = [];
+    let next = FIRST_SEED;
+    await Promise.all(Array.from({ length: PARALLEL }, async () => {
+      while (next < FIRST_SEED + SCENARIOS) {
+        const seed = next++;
+        outcomes.push(await runScenario(generateScenario(seed), { writer, resources, controllers: 'gc' }));
+      }
+    }));
+    const refused = outcomes.flatMap((o) => o.refused.map((r) => `seed ${o.scenario.seed}: ${r}`));
+    const divergent = outcomes.filter((o) => o.differences.length > 0).sort((a, b) => a.scenario.seed - b.scenario.seed);
+    const report = divergent.map((o) => `seed ${o.scenario.seed} (${o.scenario.requests.map((r) => `DELETE ${r.kind} ${r.name} ${r.propagationPolicy ?? 'default'}`).join(', ')}):\n  ${o.differences.join('\n  ')}`);
+    expect(refused).toEqual([]);
+    expect(report).toEqual([]);
+  }, 3_600_000);
+});

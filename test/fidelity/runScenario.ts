@@ -1,0 +1,141 @@
+// One scenario against the real control plane and the simulation (issue 15):
+//  1. the world is created through the API, owners first, with real uids (test/helpers/seedCluster.ts);
+//  2. when the cluster is quiet, it is read back as `kubectl get -o json` would give it: the product's input;
+//  3. the simulation runs on that input with the same DELETE requests;
+//  4. the same requests go to the real apiserver, each after the cluster is quiet again (R53.4);
+//  5. the objects deleted, and for the rest their finalizers (in order), ownerReferences (blockOwnerDeletion
+//     included) and whether they are terminating, are compared.
+// A difference is returned, never thrown: the caller collects them with the seed that replays them.
+
+import { buildInventory } from '../../server/src/engine/inventory';
+import { simulate } from '../../server/src/engine/simulation/simulate';
+import type { ControllersMode, DeleteRequest, SimulationResult } from '../../server/src/engine/simulation/types';
+import { parseManifestText } from '../../server/src/sources/manifests/parseManifest';
+import { type ClusterWriter, type Manifest, type Resource, resourcePath, seedCluster } from '../helpers/seedCluster';
+import { SCENARIO_LABEL, type Scenario } from './generateScenario';
+
+export interface RunOptions {
+  writer: ClusterWriter;
+  /** discoverResources() of the control plane, the fidelity CRDs installed. */
+  resources: Map<string, Resource>;
+  /** The simulation's controllers, matching those the control plane runs. */
+  controllers: ControllersMode;
+  /** How long nothing must change for the cluster to count as quiet (ms). */
+  quietMs?: number;
+}
+
+export interface ScenarioOutcome {
+  scenario: Scenario;
+  /** Objects the apiserver refused at creation (a generator bug unless the refusal is the point). */
+  refused: string[];
+  differences: string[];
+}
+
+/** Kinds a scenario can hold (those of generateScenario), listed across namespaces by the scenario's label. */
+const LISTED = [
+  'v1/Namespace', 'v1/ConfigMap', 'v1/Secret', 'v1/Service', 'apps/v1/Deployment', 'apps/v1/ReplicaSet', 'batch/v1/Job',
+  'v1/ReplicationController', 'v1/Pod', 'v1/PersistentVolumeClaim', 'v1/PersistentVolume',
+  'rbac.authorization.k8s.io/v1/ClusterRole', 'fidelity.kube-gc-lens.test/v1/Widget', 'fidelity.kube-gc-lens.test/v1/Gadget',
+];
+
+/** Every object of the scenario, as the server has it now (kind and apiVersion filled in, as kubectl does). */
+async function readWorld(options: RunOptions, id: string): Promise<Manifest[]> {
+  const lists = await Promise.all(LISTED.map(async (key) => {
+    const apiVersion = key.slice(0, key.lastIndexOf('/'));
+    const kind = key.slice(key.lastIndexOf('/') + 1);
+    const resource = options.resources.get(key);
+    if (!resource) throw new Error(`the control plane does not serve ${key}`);
+    const path = `${resourcePath({ ...resource, namespaced: false }, apiVersion, undefined)}?labelSelector=${encodeURIComponent(`${SCENARIO_LABEL}=${id}`)}`;
+    const r = await options.writer.request('GET', path);
+    if (r.status !== 200) throw new Error(`LIST ${path}: ${r.status} ${r.body.message ?? ''}`);
+    return (r.body.items as Manifest[]).map((o) => ({ ...o, apiVersion, kind }));
+  }));
+  return lists.flat();
+}
+
+const signature = (world: Manifest[]) => world.map((o) => `${o.metadata.uid}@${o.metadata.resourceVersion}`).sort().join(',');
+
+/** Waits until the scenario's objects have not changed for quietMs (bounded: 60 s of polling). */
+async function quiet(options: RunOptions, id: string): Promise<Manifest[]> {
+  const quietMs = options.quietMs ?? 2500;
+  const poll = 250;
+  let last = '';
+  let stableFor = 0;
+  for (let waited = 0; waited < 60_000; waited += poll) {
+    const world = await readWorld(options, id);
+    const sig = signature(world);
+    if (sig === last) {
+      stableFor += poll;
+      if (stableFor >= quietMs) return world;
+    } else {
+      last = sig;
+      stableFor = 0;
+    }
+    await new Promise((r) => setTimeout(r, poll));
+  }
+  throw new Error(`scenario ${id} never became quiet`);
+}
+
+/** The simulation on the world as read back: a kubectl-style List, through the product's own loader. */
+export function simulateWorld(world: Manifest[], requests: DeleteRequest[], controllers: ControllersMode): SimulationResult {
+  const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: world });
+  const parsed = parseManifestText(text, 'fidelity-world.json');
+  return simulate(buildInventory(parsed.objects), requests, { controllers });
+}
+
+const refKey = (r: Manifest) => `${r.apiVersion} ${r.kind} ${r.name} ${r.uid} controller=${r.controller === true} block=${r.blockOwnerDeletion === true}`;
+const describeObject = (o: { kind: string; namespace?: string; name: string }) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
+
+/** What differs between the real end state and the simulation's (empty when they agree). */
+export function compareOutcome(start: Manifest[], end: Manifest[], result: SimulationResult): string[] {
+  const differences: string[] = [];
+  const endByUid = new Map(end.map((o) => [o.metadata.uid as string, o]));
+  const simRemaining = new Map(result.remaining.map((r) => [r.uid, r]));
+  for (const o of start) {
+    const uid = o.metadata.uid as string;
+    const what = describeObject({ kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name });
+    const real = endByUid.get(uid);
+    const sim = simRemaining.get(uid);
+    if (!real && sim) differences.push(`${what}: deleted by Kubernetes, kept by the simulation`);
+    if (real && !sim) differences.push(`${what}: kept by Kubernetes, deleted by the simulation`);
+    if (!real || !sim) continue;
+    const realFinalizers = (real.metadata.finalizers ?? []) as string[];
+    if (realFinalizers.join(',') !== sim.finalizers.join(',')) {
+      differences.push(`${what}: finalizers [${realFinalizers.join(', ')}] in Kubernetes, [${sim.finalizers.join(', ')}] in the simulation`);
+    }
+    const realTerminating = real.metadata.deletionTimestamp !== undefined;
+    if (realTerminating !== sim.beingDeleted) {
+      differences.push(`${what}: ${realTerminating ? 'terminating' : 'not terminating'} in Kubernetes, ${sim.beingDeleted ? 'terminating' : 'not terminating'} in the simulation`);
+    }
+    const realRefs = ((real.metadata.ownerReferences ?? []) as Manifest[]).map(refKey);
+    const simRefs = sim.ownerReferences.map((r) => refKey(r as unknown as Manifest));
+    if (realRefs.join('\n') !== simRefs.join('\n')) {
+      differences.push(`${what}: ownerReferences\n    Kubernetes: ${realRefs.join('; ') || '(none)'}\n    simulation: ${simRefs.join('; ') || '(none)'}`);
+    }
+  }
+  return differences;
+}
+
+/** Sends one DELETE as a client would (no body field for a request that names no policy). */
+async function sendDelete(options: RunOptions, request: DeleteRequest): Promise<void> {
+  const resource = options.resources.get(`${request.apiVersion}/${request.kind}`);
+  if (!resource) throw new Error(`the control plane does not serve ${request.apiVersion} ${request.kind}`);
+  const body: Manifest = { apiVersion: 'v1', kind: 'DeleteOptions' };
+  if (request.propagationPolicy) body.propagationPolicy = request.propagationPolicy;
+  await options.writer.request('DELETE', resourcePath(resource, request.apiVersion, request.namespace || undefined, request.name), body);
+}
+
+export async function runScenario(scenario: Scenario, options: RunOptions): Promise<ScenarioOutcome> {
+  const seeded = await seedCluster(options.writer, scenario.objects, { concurrency: 4, resources: options.resources });
+  const refused = seeded.failures.map((f) => `${f.object}: ${f.status} ${f.message}`);
+  const start = await quiet(options, scenario.id);
+  const requests: DeleteRequest[] = scenario.requests.map((r) => ({ ...r }));
+  const result = simulateWorld(start, requests, options.controllers);
+  let end = start;
+  for (const request of requests) {
+    await sendDelete(options, request);
+    end = await quiet(options, scenario.id);
+  }
+  const differences = result.aborted ? [`the simulation aborted: ${result.aborted}`] : compareOutcome(start, end, result);
+  return { scenario, refused, differences };
+}
