@@ -41,5 +41,16 @@ export function startCodeServer(options?: {
   timeoutMs?: number;
 }): Promise<CodeServer>;
 
-/** Keeps `server` running until Ctrl-C (or SIGTERM), then stops it and exits 0; exits 1 if it dies by itself. */
-export function runUntilInterrupted(server: CodeServer): Promise<void>;
+/** A process that runs and stops with code-server (runUntilInterrupted). */
+export interface Companion {
+  name: string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop(): Promise<void>;
+  logFile: string;
+}
+
+/**
+ * Keeps `server` running until Ctrl-C (or SIGTERM), then stops it and exits 0; exits 1 if it dies by itself.
+ * `others` run and stop with it, after it; `cleanup` runs last, in every case.
+ */
+export function runUntilInterrupted(server: CodeServer, options?: { others?: Companion[]; cleanup?: () => void | Promise<void> }): Promise<void>;

@@ -257,18 +257,26 @@ async function main() {
   await runUntilInterrupted(server);
 }
 
-/** Keeps `server` running until Ctrl-C (or SIGTERM), then stops it and exits 0; exits 1 if it dies by itself. */
-export async function runUntilInterrupted(server) {
+/**
+ * Keeps `server` running until Ctrl-C (or SIGTERM), then stops it and exits 0; exits 1 if it dies by itself.
+ * `others` ({ name, exited, stop, logFile }: the demo's control plane) run and stop with it, after it; `cleanup` runs
+ * last (removing temporary state), in every case.
+ */
+export async function runUntilInterrupted(server, { others = [], cleanup = () => undefined } = {}) {
+  const services = [{ name: 'code-server', exited: server.exited, stop: server.stop, logFile: server.logFile }, ...others];
   let stopping = false;
-  const stopAndExit = () => {
+  const stopAll = async () => {
     stopping = true;
-    void server.stop().then(() => process.exit(0));
+    for (const service of services) await service.stop();
+    await cleanup();
   };
+  const stopAndExit = () => void stopAll().then(() => process.exit(0));
   process.once('SIGINT', stopAndExit);
   process.once('SIGTERM', stopAndExit);
-  const { code, signal } = await server.exited;
+  const { service, code, signal } = await Promise.race(services.map((s) => s.exited.then((r) => ({ service: s, ...r }))));
   if (stopping) return;
-  console.error(`code-server exited (${code ?? signal}); see ${server.logFile}`);
+  console.error(`${service.name} exited (${code ?? signal}); see ${service.logFile}`);
+  await stopAll();
   process.exit(1);
 }
 
