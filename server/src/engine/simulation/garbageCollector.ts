@@ -78,6 +78,10 @@ export class GarbageCollector {
   private readonly attemptToOrphan = new WorkQueue<GraphNode>();
   /** Items re-added with rate limiting that must be retried (AddRateLimited after a re-key, R27). */
   private delayed: GraphNode[] = [];
+  /** Items whose DELETE conflicted with the GC's own patch: retried before the work that patch queued (R36, R70). */
+  private requeued: GraphNode[] = [];
+  /** Items already retried once after a conflict: a second conflict waits for the backoff. */
+  private readonly conflicted = new Set<GraphNode>();
   /** Items requeued after an error or a poll: retried only once the store has changed since (R29, R53.3). */
   private readonly parked = new Map<GraphNode, number>();
   private readonly absentOwnerCache = new AbsentOwnerCache();
@@ -150,6 +154,11 @@ export class GarbageCollector {
    */
   step(): boolean {
     if (this.processGraphChanges()) return true;
+    const retry = this.requeued.shift();
+    if (retry) {
+      this.attemptToDeleteWorker(retry);
+      return true;
+    }
     const orphan = this.attemptToOrphan.pop();
     if (orphan) {
       this.attemptToOrphanWorker(orphan);
@@ -390,6 +399,7 @@ export class GarbageCollector {
       if (!(e instanceof MarkerError)) throw e;
       err = e;
     }
+    if (err?.kind !== 'conflict') this.conflicted.delete(n);
     if (err?.kind === 'enqueuedVirtualDeleteEvent') return;
     if (err?.kind === 'namespacedOwnerOfClusterScopedObject') {
       this.invalidScope.add(n.identity.uid);
@@ -397,9 +407,13 @@ export class GarbageCollector {
       return;
     }
     if (err?.kind === 'conflict') {
-      // Retried with backoff, not only on change: by then other workers may have moved on (R36, R51).
       this.lastError.set(n.identity.uid, err.message);
-      this.delayed.push(n);
+      if (this.conflicted.has(n)) {
+        this.delayed.push(n); // not our own patch: wait for the backoff
+      } else {
+        this.conflicted.add(n);
+        this.requeued.push(n);
+      }
       return;
     }
     if (err) {
@@ -549,8 +563,9 @@ export class GarbageCollector {
         outcome = this.api.delete(ACTOR, { ...request, preconditions: { uid: id.uid } }, why);
       } else if (live.status === 200) {
         this.timeline.note(
-          `Timing-dependent (R36/R51): the GC's ${policy} DELETE of ${describe(id)} conflicted with a change of its ownerReferences; ` +
-          'it is re-examined after a backoff, and whether its owners are gone by then decides how it is deleted.',
+          `Timing-dependent (R36/R70): the GC's ${policy} DELETE of ${describe(id)} conflicted with its own change of its ownerReferences; ` +
+          'it is retried at once and shown deleted while its owner still waits, but in a real cluster the owner\'s worker races that retry, ' +
+          'and when the owner goes first the object is deleted in the background instead.',
         );
         throw new MarkerError('conflict', `the DELETE of ${describe(id)} conflicted: its ownerReferences changed since it was classified`);
       }
