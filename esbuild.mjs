@@ -23,6 +23,8 @@ const entries = {
   bench: { entryPoints: ['bench/main.ts'], outfile: `${outdir}/bench.js` },
   lspBench: { entryPoints: ['bench/lspBench.ts'], outfile: `${outdir}/lspBench.js` },
   clusterBench: { entryPoints: ['bench/clusterBench.ts'], outfile: `${outdir}/clusterBench.js` },
+  // `npm run fidelity`: the simulation against the real garbage collector (test/fidelity).
+  fidelity: { entryPoints: ['test/fidelity/main.ts'], outfile: `${outdir}/fidelity.js` },
   // `npm run demo -- --cluster` writes examples/ into the local control plane with it (test infrastructure, not shipped).
   seedCluster: { entryPoints: ['test/helpers/seedClusterMain.ts'], outfile: `${outdir}/seedCluster.js` },
   // The graph webview: a browser bundle (d3 modules included) and its stylesheet (webview.css, beside it).

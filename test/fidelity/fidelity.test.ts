@@ -4,9 +4,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane } from '../helpers/controlPlane';
-import { clusterWriter, discoverResources, type Resource, seedCluster, type ClusterWriter } from '../helpers/seedCluster';
-import { fidelityCrds, generateScenario } from './generateScenario';
-import { runScenario, type ScenarioOutcome } from './runScenario';
+import { clusterWriter, type ClusterWriter, type Resource } from '../helpers/seedCluster';
+import { generateScenario } from './generateScenario';
+import { prepareControlPlane, runScenario, type ScenarioOutcome } from './runScenario';
 
 const SCENARIOS = Number(process.env.FIDELITY_SCENARIOS ?? 40);
 const FIRST_SEED = Number(process.env.FIDELITY_FIRST_SEED ?? 1);
@@ -21,9 +21,7 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the simulation against the re
   beforeAll(async () => {
     plane = await startControlPlane({ controllers: 'garbage-collector-controller' });
     writer = clusterWriter(plane.kubeconfig);
-    const crds = await seedCluster(writer, fidelityCrds());
-    if (crds.failures.length > 0) throw new Error(JSON.stringify(crds.failures));
-    resources = await discoverResources(writer);
+    resources = await prepareControlPlane(writer);
   }, 900_000);
 
   afterAll(async () => {

@@ -11,8 +11,8 @@ import { buildInventory } from '../../server/src/engine/inventory';
 import { simulate } from '../../server/src/engine/simulation/simulate';
 import type { ControllersMode, DeleteRequest, SimulationResult } from '../../server/src/engine/simulation/types';
 import { parseManifestText } from '../../server/src/sources/manifests/parseManifest';
-import { type ClusterWriter, type Manifest, type Resource, resourcePath, seedCluster } from '../helpers/seedCluster';
-import { SCENARIO_LABEL, type Scenario } from './generateScenario';
+import { type ClusterWriter, discoverResources, type Manifest, type Resource, resourcePath, seedCluster } from '../helpers/seedCluster';
+import { FIDELITY_GROUP, fidelityCrds, SCENARIO_LABEL, type Scenario } from './generateScenario';
 
 export interface RunOptions {
   writer: ClusterWriter;
@@ -22,6 +22,8 @@ export interface RunOptions {
   controllers: ControllersMode;
   /** How long nothing must change for the cluster to count as quiet (ms). */
   quietMs?: number;
+  /** Print the world, the requests, the simulation's steps and the end state (one scenario replayed). */
+  verbose?: boolean;
 }
 
 export interface ScenarioOutcome {
@@ -136,6 +138,50 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     await sendDelete(options, request);
     end = await quiet(options, scenario.id);
   }
+  if (options.verbose) printScenario(start, requests, result, end);
   const differences = result.aborted ? [`the simulation aborted: ${result.aborted}`] : compareOutcome(start, end, result);
   return { scenario, refused, differences };
+}
+
+/** The whole story of one scenario, for a person replaying a divergence. */
+function printScenario(start: Manifest[], requests: DeleteRequest[], result: SimulationResult, end: Manifest[]): void {
+  const line = (o: Manifest) => {
+    const m = o.metadata;
+    const refs = (m.ownerReferences ?? []).map((r: Manifest) => `${r.kind}/${r.name}${r.controller ? ' controller' : ''}${r.blockOwnerDeletion ? ' block' : ''} ${r.uid}`);
+    return `  ${o.kind} ${m.namespace ? `${m.namespace}/` : ''}${m.name} ${m.uid}${m.deletionTimestamp ? ' TERMINATING' : ''}` +
+      `${m.finalizers?.length ? ` finalizers=[${m.finalizers.join(',')}]` : ''}${refs.length ? `\n      owners: ${refs.join('; ')}` : ''}`;
+  };
+  console.log(`World as read back:\n${start.map(line).join('\n')}`);
+  console.log(`Requests:\n${requests.map((r) => `  DELETE ${r.apiVersion} ${r.kind} ${r.namespace}/${r.name} ${r.propagationPolicy ?? '(no policy)'}`).join('\n')}`);
+  console.log(`Simulation steps:\n${result.steps.map((s) => `  ${s.step}. ${s.actor} ${s.action} ${s.target.kind} ${s.target.name}: ${s.detail}`).join('\n')}`);
+  console.log(`Kubernetes at the end:\n${end.map(line).join('\n')}`);
+}
+
+/**
+ * Installs the fidelity CRDs and waits until the garbage collector watches their kinds: it starts monitors for new
+ * resources only at its next discovery resync (every 30 s), and until then ignores their objects. A probe of each
+ * kind with a dangling owner is collected once it does. Returns the control plane's resources.
+ */
+export async function prepareControlPlane(writer: ClusterWriter): Promise<Map<string, Resource>> {
+  const crds = await seedCluster(writer, fidelityCrds());
+  if (crds.failures.length > 0) throw new Error(`installing the fidelity CRDs: ${JSON.stringify(crds.failures)}`);
+  const resources = await discoverResources(writer);
+  // A cluster-scoped owner: a namespaced one would make the Gadget's reference invalid, never collected (R45).
+  const dangling = [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'never-there', uid: '00000000-0000-4000-8000-0000000000aa' }];
+  const probes = [
+    { apiVersion: `${FIDELITY_GROUP}/v1`, kind: 'Widget', metadata: { name: 'gc-probe', namespace: 'default', ownerReferences: dangling } },
+    { apiVersion: `${FIDELITY_GROUP}/v1`, kind: 'Gadget', metadata: { name: 'gc-probe', ownerReferences: dangling } },
+  ];
+  const seeded = await seedCluster(writer, probes, { resources });
+  if (seeded.failures.length > 0) throw new Error(`creating the GC probes: ${JSON.stringify(seeded.failures)}`);
+  for (const probe of probes) {
+    const path = resourcePath(resources.get(`${probe.apiVersion}/${probe.kind}`)!, probe.apiVersion, probe.metadata.namespace, 'gc-probe');
+    let gone = false;
+    for (let i = 0; i < 400 && !gone; i++) { // up to two resync periods
+      gone = (await writer.request('GET', path)).status === 404;
+      if (!gone) await new Promise((r) => setTimeout(r, 250));
+    }
+    if (!gone) throw new Error(`the garbage collector never collected the ${probe.kind} probe: it does not watch the fidelity CRDs`);
+  }
+  return resources;
 }
