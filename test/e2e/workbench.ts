@@ -39,6 +39,9 @@ export interface TreeRow {
   description: string;
 }
 
+/** What a workbench needs of its code-server: where to open, and the logs for failure reports. */
+export type WorkbenchServer = Pick<CodeServer, 'folderUrl' | 'logsDir' | 'logFile'>;
+
 export class Workbench {
   /** Browser console errors and page errors, for failure reports. */
   readonly browserErrors: string[] = [];
@@ -46,9 +49,9 @@ export class Workbench {
   private constructor(
     readonly page: Page,
     readonly browser: Browser,
-    readonly server: CodeServer,
-    /** The temporary copy of examples/ that code-server opened. */
-    readonly workspace: string,
+    readonly server: WorkbenchServer,
+    /** What close() does once the browser is closed: stop the server this started, remove its workspace copy. */
+    private readonly release: () => Promise<void>,
   ) {
     page.on('console', (m) => {
       if (m.type() === 'error') this.browserErrors.push(m.text());
@@ -76,22 +79,36 @@ export class Workbench {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     const server = await startCodeServer({ workspace, vsix, dir, settings: options.settings ?? {}, workspaceTrust: options.workspaceTrust ?? false });
+    return Workbench.open(server, async () => {
+      await server.stop();
+      rmSync(path.dirname(workspace), { recursive: true, force: true });
+    });
+  }
+
+  /**
+   * Chromium on a code-server that something else started and stops (the demo's, in demo.test.ts): close() closes
+   * only the browser.
+   */
+  static attach(server: WorkbenchServer): Promise<Workbench> {
+    return Workbench.open(server, async () => undefined);
+  }
+
+  private static async open(server: WorkbenchServer, release: () => Promise<void>): Promise<Workbench> {
     let browser: Browser | undefined;
     try {
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
       const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-      return new Workbench(page, browser, server, workspace);
+      return new Workbench(page, browser, server, release);
     } catch (e) {
       await browser?.close();
-      await server.stop();
+      await release();
       throw e;
     }
   }
 
   async close(): Promise<void> {
     await this.browser.close().catch(() => undefined);
-    await this.server.stop();
-    rmSync(path.dirname(this.workspace), { recursive: true, force: true });
+    await this.release();
   }
 
   /** Saves test-output/e2e/NAME.png and returns its path. */
