@@ -139,6 +139,9 @@ metadata:
     expect(byName('child').blockedBy[0]).toMatchObject({ type: 'finalizer', finalizer: 'example.com/hold' });
     const content = byName('team-a').blockedBy.find((b) => b.type === 'namespace-content')!;
     expect(content.blockedBy?.map((b) => b.object?.uid)).toEqual([uidOf('configmap/held', 'team-a')]);
+    // What the simulation leaves inside is worded as the real namespace controller words it (`configmaps. has 1 …`).
+    const message = (type: string) => held.find((c) => c.type === type)!.message;
+    expect(content.message).toBe(`NamespaceContentRemaining: ${message('NamespaceContentRemaining')}. NamespaceFinalizersRemaining: ${message('NamespaceFinalizersRemaining')}`);
   });
 
   it('the live graph: its edges are the ownerReferences kubectl reads; a namespace\'s scope and an object\'s component', async () => {

@@ -166,7 +166,7 @@ describe('Kube GC Lens in code-server, on examples/', () => {
     await expect.poll(async () => (await wb.treeRows(view))[1]).toEqual({
       level: 2,
       label: 'namespace content',
-      description: expect.stringContaining('NamespaceContentRemaining: Some resources are remaining: RabbitmqCluster has 1 resource instances'),
+      description: expect.stringContaining('NamespaceContentRemaining: Some resources are remaining: rabbitmqclusters.rabbitmq.com has 1 resource instances'),
     });
     // Widen the side bar to read the descriptions, then give the editor its room back.
     const width = (await wb.page.locator('.part.sidebar').boundingBox())?.width ?? 300;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NamespaceCondition } from '../../server/src/engine/model';
 import type { BlockReason } from '../../server/src/engine/simulation/types';
-import { DELETING, manifests, namespace, pod, type ObjectSpec } from '../helpers/manifests';
+import { DELETING, HOLD, cm, deploy, manifests, namespace, pod, type ObjectSpec } from '../helpers/manifests';
 import { names, scenario } from '../helpers/scenario';
 
 const T = '2026-11-14T09:12:50Z';
@@ -48,8 +48,21 @@ describe('a Namespace\'s status conditions in its why-chain', () => {
     const content = entry!.blockedBy.find((b) => b.type === 'namespace-content') as BlockReason;
     expect(content.conditions).toEqual([STUCK_CONDITIONS[0], STUCK_CONDITIONS[3], STUCK_CONDITIONS[4]]);
     // What the simulation leaves is still the engine's own account, with the object named.
-    expect(content.message).toMatch(/^NamespaceContentRemaining: Some resources are remaining: Pod has 1 resource instances/);
+    expect(content.message).toMatch(/^NamespaceContentRemaining: Some resources are remaining: pods\. has 1 resource instances/);
     expect(content.blockedBy?.map((b) => b.object?.name)).toEqual(['held']);
+  });
+
+  it('what is left is worded as the real deleter words its conditions: resource.group, sorted (found on a real kube-controller-manager)', () => {
+    const yaml = manifests(
+      terminatingNamespace([]), HELD,
+      deploy('web', 'team-a', { ...DELETING, finalizers: ['b.example.com/keep'] }),
+      cm('a', 'team-a', { ...DELETING, finalizers: [HOLD] }), cm('b', 'team-a', { ...DELETING, finalizers: ['b.example.com/keep'] }),
+    );
+    const content = namespaceEntry(yaml, 'builtin').entry!.blockedBy.find((b) => b.type === 'namespace-content')!;
+    // The real controller's own text on kube-controller-manager v1.37.2, for a ConfigMap: "configmaps. has 1 resource instances".
+    expect(content.message).toBe('NamespaceContentRemaining: Some resources are remaining: configmaps. has 2 resource instances, '
+      + 'deployments.apps has 1 resource instances, pods. has 1 resource instances. NamespaceFinalizersRemaining: Some content in the '
+      + 'namespace has finalizers remaining: b.example.com/keep in 2 resource instances, example.com/hold in 2 resource instances');
   });
 
   it('strict (gc): the namespace-controller reason carries them too', () => {

@@ -4,8 +4,9 @@
 
 import {
   CRD_CLEANUP_FINALIZER, FOREGROUND_FINALIZER, NAMESPACE_FINALIZER, ORPHAN_FINALIZER, PV_PROTECTION_FINALIZER,
-  PVC_PROTECTION_FINALIZER, describe, identityOf, type KubeObject, type ObjectIdentity,
+  PVC_PROTECTION_FINALIZER, describe, identityOf, splitApiVersion, type KubeObject, type ObjectIdentity,
 } from '../model';
+import { guessPlural } from '../kinds/kindRegistry';
 import { boundClaim, instancesOf, isCore, podsUsingClaim } from './controllers';
 import type { FinalizerOwners } from './finalizerOwners';
 import { describeCondition, finalizeBlocker, heldConditions } from './namespaceConditions';
@@ -179,17 +180,25 @@ export class Explainer {
     const byResource = new Map<string, number>();
     const finalizers = new Map<string, number>();
     for (const o of left) {
-      byResource.set(o.kind, (byResource.get(o.kind) ?? 0) + 1);
+      const resource = this.resourceName(o);
+      byResource.set(resource, (byResource.get(resource) ?? 0) + 1);
       for (const f of o.finalizers) finalizers.set(f, (finalizers.get(f) ?? 0) + 1);
     }
-    const remaining = [...byResource].map(([k, n]) => `${k} has ${n} resource instances`).join(', ');
-    const fins = [...finalizers].map(([f, n]) => `${f} in ${n} resource instances`).join(', ');
+    // Worded and sorted as the namespace deleter writes its conditions (namespaceConditionUpdater.ProcessContentTotals).
+    const remaining = [...byResource].map(([r, n]) => `${r} has ${n} resource instances`).sort().join(', ');
+    const fins = [...finalizers].map(([f, n]) => `${f} in ${n} resource instances`).sort().join(', ');
     return {
       type: 'namespace-content', finalizer: NAMESPACE_FINALIZER, controller: 'namespace-controller',
       message: `NamespaceContentRemaining: Some resources are remaining: ${remaining || 'none'}` + (fins ? `. NamespaceFinalizersRemaining: Some content in the namespace has finalizers remaining: ${fins}` : ''),
       blockedBy: left.slice(0, MAX_LISTED).map((o) => this.objectReason(o, 'is still in the namespace', seen, depth)),
       ...conditions,
     };
+  }
+
+  /** `configmaps.`, `deployments.apps`: resource and group, as the namespace deleter names them (`%s.%s`). */
+  private resourceName(o: KubeObject): string {
+    const { group } = splitApiVersion(o.apiVersion);
+    return `${this.store.kinds.lookup(group, o.kind)?.plural ?? guessPlural(o.kind).plural}.${group}`;
   }
 
   private objectReason(o: KubeObject, role: string, seen: Set<string>, depth: number): BlockReason {

@@ -3,6 +3,7 @@
 // informer event it would produce. A simulation never creates objects; it updates and removes them.
 
 import type { Inventory } from '../inventory';
+import type { KindRegistry } from '../kinds/kindRegistry';
 import type { KubeObject } from '../model';
 
 export type WatchEventType = 'add' | 'update' | 'delete';
@@ -38,6 +39,11 @@ export class ObjectStore {
     private readonly claimUsers: (namespace: string, claim: string) => string[],
   ) {
     this.terminating = new Set([...base.terminating].filter((u) => !excluded.has(u)));
+  }
+
+  /** The kinds the input's cluster serves (plural resource names for messages). */
+  get kinds(): KindRegistry {
+    return this.base.kinds;
   }
 
   watch(fn: (e: WatchEvent) => void): void {
