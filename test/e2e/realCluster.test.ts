@@ -1,0 +1,101 @@
+// The packaged extension in a real VS Code (code-server) on a real cluster: the local control plane (test/controlplane:
+// kube-apiserver and kube-controller-manager from Kubernetes' own modules), reached through its kubeconfig named in
+// the user settings. One story, as a user: connect (picking the kubeconfig's context), read the status bar; the Stuck
+// Objects view shows a namespace really stuck on a custom finalizer and why, with the conditions the real namespace
+// controller wrote; open it (its read-only live document) and simulate its deletion from the lens. The expected values
+// are what kubectl reads from the same server. Screenshots in test-output/e2e/real-*.png. Skipped only where `go` is
+// not on PATH (CI and the project's machines have it).
+
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
+import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../helpers/controlPlane';
+import { readAll, readOne } from '../helpers/realCluster';
+import { step as story, Workbench } from './workbench';
+
+const SLOW = { timeout: 30_000, interval: 200 };
+if (CONTROL_PLANE_SKIP) console.warn(`test/e2e/realCluster.test.ts ${CONTROL_PLANE_SKIP}`);
+
+let wb: Workbench;
+let plane: ControlPlane;
+
+/** One user step (workbench.ts): on failure, the error carries a screenshot and the logs. */
+const step = (title: string, name: string, body: () => Promise<void>): void => story(() => wb, title, name, body);
+
+describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, on a real control plane', () => {
+  beforeAll(async () => {
+    const missing = inject('e2eMissing');
+    if (missing) throw new Error(missing);
+    plane = await startControlPlane();
+    // Namespace team-a is deleted while a ConfigMap in it carries a finalizer nobody removes.
+    plane.kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: held, namespace: team-a, finalizers: [example.com/hold]}\n');
+    plane.kubectl(['delete', 'namespace', 'team-a', '--wait=false']);
+    await until('the namespace controller reports what remains', () =>
+      (readOne(plane, 'namespace/team-a').status?.conditions ?? []).some((c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True'));
+    wb = await Workbench.start(inject('vsix'), { name: 'code-server-real', settings: { 'kubeGcLens.cluster.kubeconfig': plane.kubeconfig } });
+  }, 900_000);
+
+  afterAll(async () => {
+    await wb?.close();
+    await plane?.stop();
+  });
+
+  step('connects, picking the kubeconfig\'s context: the status bar counts what kubectl lists', 'real-01-connect', async () => {
+    await wb.page.goto(wb.server.folderUrl);
+    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'deployment-export-from-another-cluster' }).waitFor({ timeout: 60_000 });
+    await wb.openFile('checkout-export.yaml');
+    await wb.page.locator('.statusbar-item', { hasText: 'Cluster: off' }).waitFor(SLOW);
+    await wb.runCommand('Kubernetes GC: Connect to Cluster');
+    // The kubeconfig has two contexts (admin, restricted) and none was chosen: a quick pick asks.
+    await wb.pick(undefined, 'admin', /admin/);
+    const objects = readAll(plane).items.length;
+    await wb.page.locator('.statusbar-item', { hasText: `Cluster admin: ${objects} objects · all namespaces · watching` }).waitFor(SLOW);
+    await wb.screenshot('real-01-connect');
+  });
+
+  step('the Stuck Objects view: namespace team-a is stuck, held by example.com/hold, with the real controller\'s conditions', 'real-02-stuck', async () => {
+    await wb.runCommand('Kubernetes GC: Show Stuck Objects');
+    // Room for the view: the explorer's folder pane folded, a wider side bar.
+    await wb.page.locator('.pane-header', { hasText: 'examples' }).first().click();
+    await wb.resizeSideBar(700);
+    const view = wb.treeView('Stuck Objects');
+    await view.locator('.monaco-list-row', { hasText: 'Live cluster (admin)' }).waitFor(SLOW);
+    await view.locator('.monaco-list-row[aria-level="1"]', { hasText: 'Workspace manifests' }).locator('.monaco-tl-twistie').click();
+    const ns = view.locator('.monaco-list-row[aria-level="2"]', { hasText: 'Namespace team-a' });
+    await ns.waitFor(SLOW);
+    expect(await ns.locator('.label-description').innerText()).toMatch(/^stuck terminating · \d+[smhd]/);
+    await ns.locator('.monaco-tl-twistie').click();
+    // Its children: why (what is left inside, worded as the real controller words it), then the conditions kubectl shows.
+    const conditions = (readOne(plane, 'namespace/team-a').status?.conditions ?? []).filter((c) => c.status === 'True');
+    const message = (type: string) => conditions.find((c) => c.type === type)?.message;
+    expect(message('NamespaceFinalizersRemaining')).toBe('Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances');
+    await expect.poll(async () => (await wb.treeRows(view)).filter((r) => r.level === 3), SLOW).toEqual([
+      { level: 3, label: 'namespace content', description: `NamespaceContentRemaining: ${message('NamespaceContentRemaining')}. NamespaceFinalizersRemaining: ${message('NamespaceFinalizersRemaining')}` },
+      ...conditions.map((c) => ({ level: 3, label: c.type, description: c.message })),
+    ]);
+    // Down the chain: the ConfigMap still inside, and the finalizer that holds it.
+    await view.locator('.monaco-list-row[aria-level="3"]', { hasText: 'namespace content' }).locator('.monaco-tl-twistie').click();
+    await expect.poll(async () => (await wb.treeRows(view)).filter((r) => r.level === 4).map((r) => `${r.label}: ${r.description}`), SLOW)
+      .toEqual(['ConfigMap team-a/held: is still in the namespace (Terminating)']);
+    // The ConfigMap that holds it is stuck too, a root of its own.
+    expect((await wb.treeRows(view)).filter((r) => r.level === 2).map((r) => r.label).sort()).toEqual(['ConfigMap team-a/held', 'Namespace team-a']);
+    await wb.screenshot('real-02-stuck');
+  });
+
+  step('opens the namespace\'s read-only live document and simulates its deletion from the lens', 'real-03-simulate', async () => {
+    const view = wb.treeView('Stuck Objects');
+    await view.locator('.monaco-list-row[aria-level="2"]', { hasText: 'Namespace team-a' }).locator('.label-name').click();
+    await wb.page.locator('.editor-group-container.active .tab.active', { hasText: 'team-a.yaml' }).waitFor(SLOW);
+    const ns = readOne(plane, 'namespace/team-a');
+    await wb.viewLine(`uid: ${ns.metadata.uid}`).waitFor(SLOW);
+    await wb.viewLine(`deletionTimestamp: ${ns.metadata.deletionTimestamp}`).waitFor(SLOW);
+    // The impact lens above `apiVersion` (line 3): already terminating, it stays so.
+    await expect.poll(() => wb.codeLensAbove(3), SLOW).toMatch(/^Delete: stays Terminating/);
+    await wb.page.locator('.editor-group-container.active .codelens-decoration a', { hasText: /^Delete: / }).first().click();
+    await wb.editorTab(/Simulate Delete on admin/).waitFor({ timeout: 30_000 });
+    const report = wb.webview();
+    await expect.poll(() => report.locator('h1').innerText(), SLOW).toMatch(/^Simulate Delete on admin: Namespace team-a/);
+    const stuck = await report.locator('h2:has-text("Stuck") + ul > li').allInnerTexts();
+    expect(stuck.join('\n')).toContain('ConfigMap team-a/held');
+    expect(stuck.join('\n')).toContain('example.com/hold');
+    await wb.screenshot('real-03-simulate');
+  });
+});
