@@ -11,7 +11,8 @@ export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 export type Form = (
   | { as: 'object' }
-  | { as: 'metadata'; version: string; protobuf?: boolean }
+  /** `list`: asked as PartialObjectMetadataList (a LIST's form), else as PartialObjectMetadata (a GET's or a watch's). */
+  | { as: 'metadata'; version: string; protobuf?: boolean; list: boolean }
   | { as: 'table'; version: string }
   | { as: 'discovery'; version: 'v2' | 'v2beta1' }
 ) & {
@@ -41,15 +42,29 @@ export function acceptedForms(accept: string | undefined): Form[] {
     // Unknown drop targets are ignored, as the apiserver does (forward compatibility).
     const drop = params.drop !== undefined && params.drop.split('+').includes('metadata.managedFields') ? { drop: true } : {};
     if (protobuf) {
-      if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && as?.startsWith('PartialObjectMetadata')) forms.push({ as: 'metadata', version: v, protobuf: true, ...drop });
+      if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && isMetadataAs(as)) forms.push({ as: 'metadata', version: v, protobuf: true, list: as === 'PartialObjectMetadataList', ...drop });
       continue;
     }
     if (as === undefined) forms.push({ as: 'object', ...drop });
     else if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && as === 'Table') forms.push({ as: 'table', version: v, ...drop });
-    else if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && as.startsWith('PartialObjectMetadata')) forms.push({ as: 'metadata', version: v, ...drop });
+    else if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && isMetadataAs(as)) forms.push({ as: 'metadata', version: v, list: as === 'PartialObjectMetadataList', ...drop });
     else if (g === 'apidiscovery.k8s.io' && (v === 'v2' || v === 'v2beta1') && as === 'APIGroupDiscoveryList') forms.push({ as: 'discovery', version: v });
   }
   return forms;
+}
+
+const isMetadataAs = (as: string | undefined) => as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList';
+
+/**
+ * Why a metadata form does not fit the verb, as the apiserver says it (406 NotAcceptable for a GET or a LIST), or
+ * undefined when it fits. The Go type it names is the internal one: `*core.ConfigMap`, `*apps.DeploymentList`.
+ */
+export function metadataFormMismatch(form: Form, list: boolean, r: ResourceInfo): string | undefined {
+  if (form.as !== 'metadata' || form.list === list) return undefined;
+  const type = r.custom ? 'unstructured.Unstructured' : `${r.group ? r.group.split('.')[0] : 'core'}.${r.kind}`;
+  return form.list
+    ? `you requested PartialObjectMetadataList, but the requested object is not a list (*${type})`
+    : `you requested PartialObjectMetadata, but the requested object is a list (*${type}List)`;
 }
 
 /** The Content-Type of an answer in `form`: the apiserver names the serializer only, without the as= parameters. */

@@ -280,7 +280,25 @@ describe('GET and LIST', () => {
     expect(item).toMatchObject({ metadata: { name: 'p1' }, spec: { nodeName: 'node-1' } });
     // A single GET, a watch event and a metadata-only list keep them.
     expect((await call(s, '/api/v1/namespaces/a/pods/p1')).body).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
-    expect((await call(s, '/api/v1/namespaces/a/pods', { accept: METADATA })).body.items[0]).toMatchObject({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata' });
+    expect((await call(s, '/api/v1/namespaces/a/pods', { accept: METADATA_LIST })).body.items[0]).toMatchObject({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata' });
+  });
+
+  it('a metadata form that does not fit the verb: a GET or LIST is 406 in the apiserver\'s words; a watch asked as a list is cut at its first event, having sent nothing', async () => {
+    // As kube-apiserver v1.37.2 answers (test/cluster/realServerLive.test.ts found the product's watches asking so).
+    const s = await start();
+    s.add(pod('a', 'p1'));
+    const one = await call(s, '/api/v1/namespaces/a/pods/p1', { accept: METADATA_LIST });
+    expect(one.status).toBe(406);
+    expect(one.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406, message: 'you requested PartialObjectMetadataList, but the requested object is not a list (*core.Pod)' });
+    const list = await call(s, '/apis/apps/v1/deployments', { accept: PROTOBUF_METADATA });
+    expect(list.status).toBe(406);
+    expect(list.body.message).toBe('you requested PartialObjectMetadata, but the requested object is a list (*apps.DeploymentList)');
+    const rv = s.resourceVersion();
+    const w = await Watch.open(s, `/api/v1/namespaces/a/pods?watch=1&allowWatchBookmarks=true&resourceVersion=${rv}`, { accept: METADATA_LIST });
+    expect(w.status).toBe(200);
+    s.add(pod('a', 'p2'));
+    await w.until((x) => x.ended, 'the watch cut');
+    expect(w.events).toEqual([]);
   });
 
   it('serves cluster-scoped objects, namespaces themselves included', async () => {
@@ -469,15 +487,15 @@ describe('protobuf (metadata-only GETs and LISTs, as client-go\'s metadata clien
     const s = await start();
     seed(s);
     const rv = s.resourceVersion();
-    const w = await Watch.open(s, `/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`, { accept: PROTOBUF_METADATA_LIST });
+    const w = await Watch.open(s, `/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`, { accept: PROTOBUF_METADATA });
     expect(w.status).toBe(200);
     expect(w.contentType).toBe('application/json');
     s.add(pod('a', 'p4'));
     await w.until((x) => x.events.length >= 1, 'the ADDED event');
     expect(w.events[0]).toMatchObject({ type: 'ADDED', object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'p4' } } });
-    expect(s.requests.at(-1)).toMatchObject({ verb: 'watch', accept: PROTOBUF_METADATA_LIST, status: 200 });
+    expect(s.requests.at(-1)).toMatchObject({ verb: 'watch', accept: PROTOBUF_METADATA, status: 200 });
     w.close();
-    const only = await call(s, `/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`, { accept: 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' });
+    const only = await call(s, `/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`, { accept: 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' });
     expect(only.status).toBe(406);
     expect(only.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable' });
   });
@@ -1015,9 +1033,9 @@ describe('ManagedFieldsOptOut (Kubernetes 1.38, alpha): drop=metadata.managedFie
     expect(without.resourceVersion()).toBe(rv);
     const WATCHES: [string, string][] = [
       [`/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`, 'application/json'],
-      [`/api/v1/pods?watch=1&resourceVersion=${rv}`, METADATA_LIST],
+      [`/api/v1/pods?watch=1&resourceVersion=${rv}`, METADATA],
       // The metadata-only watch the product opens: protobuf first, served in JSON.
-      [`/api/v1/pods?watch=1&resourceVersion=${rv}`, PROTOBUF_METADATA_LIST],
+      [`/api/v1/pods?watch=1&resourceVersion=${rv}`, PROTOBUF_METADATA],
       [`/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}&includeObject=Object`, TABLE],
       [`/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`, TABLE],
       // Leaving the selector is a DELETED event of the object as it was.

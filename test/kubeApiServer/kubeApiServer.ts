@@ -13,7 +13,8 @@ import { Discovery, type ResourceInfo } from './discovery';
 import { readFixture } from './fixtures';
 import { type HostileAnswer, sendHuge, sendTrickle, withExtraItems } from './hostile';
 import {
-  acceptedForms, AGGREGATED_CONTENT_TYPE, contentType, type Form, listBody, objectBody, qualifiedResource, status,
+  acceptedForms, AGGREGATED_CONTENT_TYPE, contentType, type Form, listBody, metadataFormMismatch, objectBody, qualifiedResource,
+  status,
 } from './formats';
 import { kubeconfigText, type KubeconfigOptions, TEST_USER } from './kubeconfig';
 import { resolveRequest, type RequestInfo, type Verb } from './requestInfo';
@@ -393,6 +394,9 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
     if (!form) {
       return reply(res, record, 406, status(406, 'only the following media types are accepted: application/json'));
     }
+    // A metadata form that does not fit the verb: 406 for a GET or a LIST; a watch is answered and then cut (watch.ts).
+    const mismatch = verb !== 'watch' ? metadataFormMismatch(form, verb === 'list', r) : undefined;
+    if (mismatch) return reply(res, record, 406, status(406, mismatch));
     const includeObject = query.includeObject || 'Metadata';
     const rkey = `${r.group}/${r.name}`;
 

@@ -150,6 +150,9 @@ export class Watches {
 
   private write(conn: Conn, line: string): void {
     if (conn.done || conn.stalled) return;
+    // Asked as PartialObjectMetadataList: the apiserver cannot turn an event's object into a list, logs "failed to
+    // transform object" and ends the stream at its first event (or bookmark), having sent nothing.
+    if (conn.form.as === 'metadata' && conn.form.list) return this.end(conn);
     conn.onBytes(Buffer.byteLength(line));
     conn.events++;
     if (this.dropAfter > 0 && conn.events >= this.dropAfter) {

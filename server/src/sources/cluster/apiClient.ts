@@ -44,6 +44,8 @@ export interface WatchEvent {
 export interface ApiStats {
   requests: number;
   bytes: number;
+  /** Answers the server sent in protobuf (the rest were JSON). */
+  protobufAnswers: number;
 }
 
 /**
@@ -53,6 +55,12 @@ export interface ApiStats {
  */
 const DROP = 'drop=metadata.managedFields';
 const METADATA_LIST = 'as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+/**
+ * A watch's events carry one object each, so it is asked as PartialObjectMetadata (as client-go's metadata client asks):
+ * a real apiserver answers a watch asked as PartialObjectMetadataList with 200 and then cuts the stream at its first
+ * event, having sent nothing ("you requested PartialObjectMetadataList, but the requested object is not a list").
+ */
+const METADATA_OBJECT = 'as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
 
 /**
  * A metadata-only LIST, asked as kube-controller-manager's garbage collector asks (client-go's metadata client):
@@ -62,7 +70,7 @@ const METADATA_LIST = 'as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
 export const ACCEPT_METADATA_LIST =
   `${PROTOBUF_MEDIA_TYPE};${METADATA_LIST};${DROP},application/json;${METADATA_LIST};${DROP},application/json;${DROP}`;
 /** Metadata-only watches are read as JSON: newline-delimited events (a protobuf watch is length-framed). */
-export const ACCEPT_METADATA_WATCH = `application/json;${METADATA_LIST};${DROP},application/json;${DROP}`;
+export const ACCEPT_METADATA_WATCH = `application/json;${METADATA_OBJECT};${DROP},application/json;${DROP}`;
 /** Objects read in full (the kinds whose spec the simulation needs). */
 export const ACCEPT_OBJECTS = `application/json;${DROP}`;
 /** Documents that are not objects (discovery). */
@@ -82,7 +90,7 @@ const USER_AGENT = 'kube-gc-lens (read-only)';
 const NEWLINE = 0x0a;
 
 export class ApiClient {
-  readonly stats: ApiStats = { requests: 0, bytes: 0 };
+  readonly stats: ApiStats = { requests: 0, bytes: 0, protobufAnswers: 0 };
   readonly limits: ResolvedLimits;
   private readonly base: URL;
   private agent: http.Agent | undefined;
@@ -180,6 +188,7 @@ export class ApiClient {
     const bytes = await readBody(res, this.stats, max, tooLarge, path, isProtobuf(res) ? undefined : { max: maxValues, tooMany });
     if (budget) budget.left -= bytes.length;
     if (isProtobuf(res)) {
+      this.stats.protobufAnswers++;
       let doc: Record<string, unknown>;
       try {
         doc = decodeProtobuf(bytes, Math.floor(maxValues / 4));

@@ -1,9 +1,11 @@
 // API discovery as the garbage collector does it (GetDeletableResources): the server-preferred version of
 // every resource, keeping those that support list, watch and delete, minus the GC's ignored resources
 // (events). A group-version whose discovery fails (an aggregated API that is down) is reported and skipped,
-// not fatal, as in kube-controller-manager.
+// not fatal, as in kube-controller-manager. Asked as client-go asks: aggregated discovery (apidiscovery.k8s.io/v2,
+// every group's resources in the answers to /api and /apis) where the server speaks it, else the legacy documents
+// (one more GET per group/version); both give the same resources.
 
-import { ApiError, type ApiClient } from './apiClient';
+import { ACCEPT_JSON, ApiError, type ApiClient } from './apiClient';
 
 export interface DiscoveredResource {
   group: string;
@@ -50,24 +52,43 @@ interface ApiGroup {
   preferredVersion?: GroupVersionEntry;
 }
 
+/** client-go's Accept for /api and /apis: aggregated discovery, or the legacy documents from servers without it. */
+export const ACCEPT_AGGREGATED_DISCOVERY = `application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,${ACCEPT_JSON}`;
+
+export interface DiscoveryOptions {
+  /** Ask for the legacy documents only (as a server without aggregated discovery answers). */
+  legacy?: boolean;
+}
+
 /** Resources the garbage collector never watches (garbagecollector.DefaultIgnoredResources). */
 const GC_IGNORED = new Set(['/events', 'events.k8s.io/events']);
 const REQUIRED_VERBS = ['list', 'watch', 'delete'];
 const DISCOVERY_CONCURRENCY = 8;
 
-export async function discover(client: ApiClient, signal?: AbortSignal): Promise<DiscoveryResult> {
+export async function discover(client: ApiClient, signal?: AbortSignal, options: DiscoveryOptions = {}): Promise<DiscoveryResult> {
   const failures: DiscoveryFailure[] = [];
   const groups: ApiGroup[] = [];
-  // The core group: /api lists its versions (only v1 in practice).
-  const core = await client.getJson<unknown>('/api', undefined, signal);
-  const coreVersions = arrayAt(core, 'versions').filter((v): v is string => typeof v === 'string' && v !== '');
-  groups.push({ name: '', versions: coreVersions.map((v) => ({ groupVersion: v, version: v })), preferredVersion: coreVersions[0] ? { groupVersion: coreVersions[0], version: coreVersions[0] } : undefined });
-  const list = await client.getJson<unknown>('/apis', undefined, signal);
-  groups.push(...arrayAt(list, 'groups').filter(isApiGroup));
-
-  const jobs: { group: ApiGroup; gv: GroupVersionEntry }[] = [];
-  for (const group of groups) for (const gv of group.versions ?? []) jobs.push({ group, gv });
   const lists = new Map<string, ApiResource[]>();
+  const accept = options.legacy ? ACCEPT_JSON : ACCEPT_AGGREGATED_DISCOVERY;
+  /** Group/versions named by legacy answers: their resources take one more GET each. */
+  const jobs: { group: ApiGroup; gv: GroupVersionEntry }[] = [];
+  // The core group (/api: only v1 in practice), then the named groups (/apis); each answer is aggregated or legacy.
+  for (const root of ['/api', '/apis']) {
+    const doc = await client.getJson<unknown>(root, accept, signal);
+    if (isObj(doc) && doc.kind === 'APIGroupDiscoveryList') {
+      for (const g of arrayAt(doc, 'items')) readAggregatedGroup(g, groups, lists, failures);
+      continue;
+    }
+    const found: ApiGroup[] = [];
+    if (root === '/api') {
+      const coreVersions = arrayAt(doc, 'versions').filter((v): v is string => typeof v === 'string' && v !== '');
+      found.push({ name: '', versions: coreVersions.map((v) => ({ groupVersion: v, version: v })), preferredVersion: coreVersions[0] ? { groupVersion: coreVersions[0], version: coreVersions[0] } : undefined });
+    } else {
+      found.push(...arrayAt(doc, 'groups').filter(isApiGroup));
+    }
+    groups.push(...found);
+    for (const group of found) for (const gv of group.versions ?? []) jobs.push({ group, gv });
+  }
   await forEachLimited(jobs, DISCOVERY_CONCURRENCY, async ({ group, gv }) => {
     const path = group.name === '' ? `/api/${gv.version}` : `/apis/${gv.groupVersion}`;
     try {
@@ -125,6 +146,31 @@ function isApiResource(v: unknown): v is ApiResource {
   if (v.shortNames !== undefined && !strings(v.shortNames)) delete v.shortNames;
   if (v.singularName !== undefined && typeof v.singularName !== 'string') delete v.singularName;
   return true;
+}
+
+/**
+ * One APIGroupDiscovery: its versions in preference order (the first is preferred), each with its resources. A version
+ * marked Stale (an aggregated API that is down) is a failure, as client-go's "stale GroupVersion discovery".
+ */
+function readAggregatedGroup(g: unknown, groups: ApiGroup[], lists: Map<string, ApiResource[]>, failures: DiscoveryFailure[]): void {
+  if (!isObj(g)) return;
+  const name = isObj(g.metadata) && typeof g.metadata.name === 'string' ? g.metadata.name : '';
+  const versions: GroupVersionEntry[] = [];
+  for (const v of arrayAt(g, 'versions')) {
+    if (!isObj(v) || typeof v.version !== 'string' || !v.version) continue;
+    const groupVersion = name ? `${name}/${v.version}` : v.version;
+    versions.push({ groupVersion, version: v.version });
+    if (v.freshness === 'Stale') failures.push({ groupVersion, message: `stale GroupVersion discovery: ${groupVersion}` });
+    else lists.set(groupVersion, arrayAt(v, 'resources').map(legacyResource).filter(isApiResource));
+  }
+  groups.push({ name, versions, preferredVersion: versions[0] });
+}
+
+/** An aggregated discovery resource in the legacy shape (the same facts, other names); checked by isApiResource. */
+function legacyResource(r: unknown): unknown {
+  if (!isObj(r)) return r;
+  const scope = r.scope === 'Namespaced' ? true : r.scope === 'Cluster' ? false : undefined;
+  return { name: r.resource, singularName: r.singularResource, namespaced: scope, kind: isObj(r.responseKind) ? r.responseKind.kind : undefined, verbs: r.verbs, shortNames: r.shortNames };
 }
 
 /** Runs `fn` over `items` with at most `limit` at a time; the first rejection rejects the whole. */

@@ -58,6 +58,8 @@ export interface ReflectorOptions {
   withoutManagedFields?: boolean;
 }
 
+/** A watch that ends sooner than this with nothing received is a failure (client-go's threshold). */
+const SHORT_WATCH_MS = 1000;
 const DEFAULTS = { pageSize: 500, backoffMs: { initial: 800, max: 30_000 }, forbiddenRetryMs: 5 * 60_000, watchIdleMarginMs: 30_000 };
 
 export class Reflector<T> {
@@ -216,6 +218,7 @@ export class Reflector<T> {
     });
     if (this.resourceVersion) q.set('resourceVersion', this.resourceVersion);
     let progressed = false;
+    const started = Date.now();
     /** An ERROR event (410 Gone after compaction…): the server ends the stream after it. */
     let failure: ApiError | undefined;
     this.watches++;
@@ -249,6 +252,11 @@ export class Reflector<T> {
       if (!failure) throw e;
     }
     if (failure) throw failure;
+    // client-go's "very short watch": a server that ends every watch at once, having sent nothing, would otherwise be
+    // asked again at once, in a loop. It is backed off as a failure instead.
+    if (!progressed && Date.now() - started < SHORT_WATCH_MS) {
+      throw new ApiError(0, 'ShortWatch', `the watch ${this.path} ended within a second with nothing received`, this.path);
+    }
     return progressed;
   }
 }
