@@ -61,11 +61,15 @@ function kubectlGc(...args) {
 function startControlPlane(logFile) {
   const child = spawn(process.execPath, [join(REPO, 'scripts', 'controlPlane.mjs'), 'start'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(logFile);
+  const tail = []; // the failure message quotes it: the log's folder is removed on the way out
   createInterface({ input: child.stderr }).on('line', (line) => {
     log.write(`${line}\n`);
+    tail.push(line);
+    if (tail.length > 30) tail.shift();
     if (line.startsWith('control-plane:')) console.log(`  ${line}`);
   });
-  const exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  // 'close': after its output is read, so a failure quotes all of it
+  const exited = new Promise((done) => child.once('close', (code, signal) => done({ code, signal })));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM'); // it removes its temporary state
     await exited;
@@ -73,7 +77,7 @@ function startControlPlane(logFile) {
   };
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', (line) => resolve({ ...JSON.parse(line), exited, stop, logFile, name: 'the control plane' }));
-    void exited.then(({ code, signal }) => reject(new Error(`the control plane exited (${code ?? signal}) before it was ready; its log: ${logFile}`)));
+    void exited.then(({ code, signal }) => reject(new Error(`the control plane exited (${code ?? signal}) before it was ready; the end of its log:\n${tail.join('\n')}`)));
   });
 }
 
@@ -163,8 +167,8 @@ async function mainCluster() {
     console.log(`  ${KUBECTL} --kubeconfig ${kubeconfig} get all -A`);
     console.log(`  ${KUBECTL} --kubeconfig ${kubeconfig} patch rabbitmqcluster orders -n legacy-mq --type=merge -p '{"metadata":{"finalizers":null}}'`);
     console.log('      (legacy-mq un-sticks: the RabbitmqCluster goes, then the namespace controller removes the namespace)');
-    console.log(`  ${KUBECTL} --kubeconfig ${kubeconfig} delete namespace kafka`);
-    console.log('      (what `kubectl-gc simulate ns/kafka` said: the operator goes, the Kafkas and the namespace hang)');
+    console.log(`  ${KUBECTL} --kubeconfig ${kubeconfig} delete namespace kafka --wait=false`);
+    console.log('      (what `kubectl-gc simulate ns/kafka` said: the operator goes, the Kafkas and the namespace hang; without\n      --wait=false kubectl would wait for the namespace to go, forever)');
     console.log(`  node dist/cli.js stuck --kubeconfig ${kubeconfig}`);
     console.log(`\nProfile and logs: ${dir} (removed on exit). Ctrl-C stops code-server and the control plane.`);
   } catch (e) {

@@ -1,8 +1,9 @@
 // `npm run demo -- --cluster` as a newcomer runs it: scripts/demo.mjs starts the local control plane, writes examples/
 // into it, prints kubectl gc's answers on it and the URL of code-server connected to it. This test runs that script
-// (with the .vsix the e2e setup packaged), opens the printed URL in Chromium, sees the extension connect by itself and
-// list the really stuck namespace legacy-mq, pastes the printed kubectl command that un-sticks it and sees it go, then
-// presses Ctrl-C (SIGINT) and finds everything stopped and removed. Screenshots in test-output/e2e/demo-*.png.
+// (with the .vsix the e2e setup packaged), opens the printed URL in Chromium, sees the extension connect by itself,
+// list the really stuck namespace legacy-mq and check the workspace's manifests against the cluster, pastes the
+// printed kubectl command that un-sticks legacy-mq and sees it go, then presses Ctrl-C (SIGINT) and finds everything
+// stopped and removed. Screenshots in test-output/e2e/demo-*.png.
 // Skipped only where `go` is not on PATH (CI and the project's machines have it).
 
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
@@ -94,12 +95,20 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('npm run demo -- --cluster', (
     await wb.screenshot('demo-01-stuck');
   });
 
-  step('the printed kubectl command removes the finalizer: the real controllers finish legacy-mq and the view follows', 'demo-02-unstuck', async () => {
+  step('the exported checkout manifest is checked against the live cluster, whose uids are the server\'s', 'demo-02-problems', async () => {
+    await wb.showProblems();
+    await expect.poll(async () => (await wb.problemsOf('checkout-export.yaml')).map((p) => p.code), SLOW)
+      .toEqual(expect.arrayContaining(['collected-on-apply', 'live-uid-conflict']));
+    await wb.screenshot('demo-02-problems');
+    await wb.runCommand('View: Hide Panel'); // room for the Stuck Objects view
+  });
+
+  step('the printed kubectl command removes the finalizer: the real controllers finish legacy-mq and the view follows', 'demo-03-unstuck', async () => {
     const command = printed(/^ {2}(npm run --silent control-plane -- kubectl .* patch rabbitmqcluster orders .*)$/m);
     execSync(command, { cwd: ROOT, stdio: 'pipe' });
     const view = wb.treeView('Stuck Objects');
     await view.locator('.monaco-list-row[aria-level="2"]', { hasText: 'Namespace legacy-mq' }).waitFor({ state: 'detached', ...SLOW });
-    await wb.screenshot('demo-02-unstuck');
+    await wb.screenshot('demo-03-unstuck');
   });
 
   it('Ctrl-C stops code-server and the control plane and removes the demo\'s folder and the control plane\'s', async () => {
