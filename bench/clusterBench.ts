@@ -24,7 +24,7 @@
 
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -34,47 +34,27 @@ import {
   CodeLensRefreshRequest, ConfigurationRequest, DiagnosticRefreshRequest, ExitNotification, InitializedNotification, InitializeRequest,
   RegistrationRequest, ShutdownRequest, WorkDoneProgressCreateRequest,
 } from 'vscode-languageserver-protocol';
-import { buildInventory, type Inventory } from '../server/src/engine/inventory';
-import type { KubeObject } from '../server/src/engine/model';
 import { ClusterConnectRequest, StatusNotification, type ServerStatus } from '../server/src/protocol';
-import { ACCEPT_JSON, ApiClient } from '../server/src/sources/cluster/apiClient';
-import { collectionPath, discover, forEachLimited } from '../server/src/sources/cluster/discovery';
 import { resolveTarget } from '../server/src/sources/cluster/kubeconfig';
 import { LiveCluster } from '../server/src/sources/cluster/liveCluster';
-import { toKubeObject } from '../server/src/sources/cluster/toKubeObject';
 import { startKubeApiServer, type KubeApiServer } from '../test/kubeApiServer/kubeApiServer';
 import { generateBenchCluster } from './clusterObjects';
 import type { ListItem } from './generateCluster';
 import { addManagedFields } from './managedFields';
 import { dumpsFolder, median as medianOf, readDumps, sizesByKind, sum, type KindSizes } from './realism';
-import { gc, int, mb, median, ms, out } from './report';
+import { CONCURRENCY, PAGE_SIZE, missingFrom, ourPath, peerPath, type PathRun, type ServerMeter } from './listPaths';
+import { gc, int, mb, median, mib, ms, out, procMemory, table, withTimeout, type Row } from './report';
 
 const GOAL_BYTES_RATIO = 1 / 5;
 const GOAL_TIME_RATIO = 1 / 3;
 const GOAL_SERVER_RSS_MB = 300;
 
-/** The peers' path lists with the same page size (kubectl's --chunk-size default) and as many LISTs in flight as ours. */
-const PAGE_SIZE = 500;
-const CONCURRENCY = 6;
 const TOKEN = 'kube-gc-lens-bench';
 const BURST_LABEL = 'bench.kube-gc-lens.dev/burst';
 const SERVER_CHILD = '--api-server-child';
 
 // ---------------------------------------------------------------------------------------------------
 // Output (the shared units and statistics are in report.ts)
-
-const mib = (bytes: number): string => `${int(bytes / 2 ** 20)} MB`;
-
-function table(rows: string[][], header: string[]): void {
-  const all = [header, ...rows];
-  const widths = header.map((_, c) => Math.max(...all.map((r) => (r[c] ?? '').length)));
-  const line = (r: string[]) => '  ' + r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]))).join('   ').trimEnd();
-  out(line(header));
-  out('  ' + widths.map((w) => '-'.repeat(w)).join('   '));
-  for (const r of rows) out(line(r));
-}
-
-interface Row { figure: string; value: string; goal: string; result: 'PASS' | 'MISS' | 'info' }
 
 interface Options { objects: number; seed: number; runs: number; bursts: number; burstEvents: number; lspRss: boolean; managedFields: boolean; realism: boolean; optOut: boolean }
 
@@ -101,25 +81,6 @@ function parseArgs(argv: string[]): Options {
     else throw new Error(`unknown option --${key} (options: --objects=N --seed=N --runs=N --bursts=N --burst-events=N --no-lsp-rss --no-managed-fields --no-realism --no-opt-out)`);
   }
   return o;
-}
-
-/** Peak and current resident memory of a process (Linux /proc). */
-function procMemory(pid: number | undefined): { peak: number; rss: number } | undefined {
-  try {
-    const s = readFileSync(`/proc/${pid ?? 'self'}/status`, 'utf8');
-    const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(s)?.[1] ?? NaN) * 1024;
-    return { peak: kb('VmHWM'), rss: kb('VmRSS') };
-  } catch {
-    return undefined;
-  }
-}
-
-function withTimeout<T>(p: Promise<T>, msLimit: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${msLimit / 1000} s waiting for ${what}`)), msLimit);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -370,69 +331,15 @@ class ApiServerProcess {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The two paths
+// The two paths (bench/listPaths.ts), measured on the API test server
 
-interface PathRun {
-  ms: number;
-  /** This process's CPU time for the run (user + system). */
-  cpuMs: number;
-  /** Response body bytes received (the client's count). */
-  bytes: number;
-  requests: number;
-  objects: number;
-  ownerReferences: number;
-  traffic: Traffic;
-  /** Kept only when the caller compares the graphs. */
-  inventory?: Inventory;
-  /** The peers' path: its buildInventory (the graph both paths build) at the end. */
-  buildMs?: number;
-  /** Ours, watching: when every watch was open (after the graph was complete), from the start. */
-  watchesOpenMs?: number;
-}
-
-const edges = (inv: Inventory) => {
-  let n = 0;
-  for (const o of inv.objects.values()) n += o.ownerReferences.length;
-  return n;
-};
-
-/**
- * Ours: LiveCluster as the editor uses it (discovery, metadata-only LISTs, the graph built once they are over, then the
- * watches opened), or, with `watch` false, as the CLI reads a cluster once (the same LISTs but workloads in full, no
- * watches). The time is to the complete graph (start() resolved); with watches, when they were all open is kept too.
- */
-async function ourPath(api: ApiServerProcess, kubeconfig: string, keep: boolean, watch = true): Promise<PathRun> {
-  await api.request('reset');
-  gc();
-  const t0 = performance.now();
-  const c0 = process.cpuUsage();
-  const target = resolveTarget({ kubeconfig, allowExec: false });
-  const live = new LiveCluster({ target, rediscoverMs: 0, concurrency: CONCURRENCY, watch });
-  await live.start();
-  const elapsed = performance.now() - t0;
-  const cpu = process.cpuUsage(c0);
-  // Every watch open: the server has answered each resource's watch request (polled, so up to 20 ms late).
-  let watchesOpenMs: number | undefined;
-  if (watch) {
-    const wanted = live.status().resources.total;
-    const until = performance.now() + 60_000;
-    while ((await api.request<Traffic>('traffic')).watchesOpen < wanted) {
-      if (performance.now() > until) throw new Error('the watches did not open within 60 s');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    watchesOpenMs = performance.now() - t0;
-  }
-  const traffic = await api.request<Traffic>('traffic');
-  const status = live.status();
-  if (status.problems.length) throw new Error(`the live cluster reports problems: ${JSON.stringify(status.problems.slice(0, 3))}`);
-  const run: PathRun = {
-    ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, bytes: live.client.stats.bytes, requests: live.client.stats.requests, objects: live.inventory.objects.size,
-    ownerReferences: edges(live.inventory), traffic, ...(keep ? { inventory: live.inventory } : {}),
-    ...(watchesOpenMs !== undefined ? { watchesOpenMs } : {}),
-  };
-  await live.stop();
-  return run;
-}
+const meterOf = (api: ApiServerProcess): ServerMeter<Traffic> => ({
+  reset: async () => {
+    await api.request('reset');
+  },
+  read: () => api.request<Traffic>('traffic'),
+  watchesOpen: async () => (await api.request<Traffic>('traffic')).watchesOpen,
+});
 
 /**
  * What the first Simulate Delete costs on top of the connection, on a cluster whose objects carry custom finalizers (the
@@ -455,45 +362,6 @@ async function firstSimulation(kubeconfig: string): Promise<{ ms: number; cpuMs:
     return { ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, bytes: live.client.stats.bytes - bytes, workloads };
   } finally {
     await live.stop();
-  }
-}
-
-/** The peers' (kubectl-tree's): discovery, then a full paginated LIST of every resource, into the same engine graph. */
-async function peerPath(api: ApiServerProcess, kubeconfig: string, keep: boolean): Promise<PathRun> {
-  await api.request('reset');
-  gc();
-  const t0 = performance.now();
-  const c0 = process.cpuUsage();
-  const target = resolveTarget({ kubeconfig, allowExec: false });
-  const client = new ApiClient(target);
-  try {
-    const found = await discover(client);
-    const objects: KubeObject[] = [];
-    await forEachLimited(found.resources, CONCURRENCY, async (r) => {
-      let cont = '';
-      do {
-        const q = new URLSearchParams({ limit: String(PAGE_SIZE) });
-        if (cont) q.set('continue', cont);
-        const page = await client.getJson<{ metadata?: { continue?: string }; items?: Record<string, unknown>[] }>(`${collectionPath(r)}?${q}`, ACCEPT_JSON);
-        for (const item of page.items ?? []) {
-          const o = toKubeObject(item, r, false, target.context);
-          if (o) objects.push(o);
-        }
-        cont = page.metadata?.continue ?? '';
-      } while (cont);
-    });
-    const b0 = performance.now();
-    const inventory = buildInventory(objects, { defaultNamespace: target.namespace });
-    const elapsed = performance.now() - t0;
-    const buildMs = performance.now() - b0;
-    const cpu = process.cpuUsage(c0);
-    const traffic = await api.request<Traffic>('traffic');
-    return {
-      ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, bytes: client.stats.bytes, requests: client.stats.requests, objects: inventory.objects.size,
-      ownerReferences: edges(inventory), traffic, buildMs, ...(keep ? { inventory } : {}),
-    };
-  } finally {
-    client.close();
   }
 }
 
@@ -640,17 +508,17 @@ async function optOutRounds(api: ApiServerProcess, ready: Ready, runs: number): 
   out('The same cluster served by an apiserver with the ManagedFieldsOptOut feature gate on (Kubernetes 1.38, alpha, off by default): managedFields are left out for clients that ask, as ours does on every request; the peers\' path does not ask');
   await api.request('gate', { managedFieldsOptOut: true });
   try {
-    const ours: PathRun[] = [];
-    const peers: PathRun[] = [];
+    const ours: PathRun<Traffic>[] = [];
+    const peers: PathRun<Traffic>[] = [];
     for (let r = 0; r <= runs; r++) {
-      let a: PathRun;
-      let b: PathRun;
+      let a: PathRun<Traffic>;
+      let b: PathRun<Traffic>;
       if (r % 2 === 0) {
-        a = await ourPath(api, ready.kubeconfig, false);
-        b = await peerPath(api, ready.kubeconfig, false);
+        a = await ourPath(meterOf(api), ready.kubeconfig, false);
+        b = await peerPath(meterOf(api), ready.kubeconfig, false);
       } else {
-        b = await peerPath(api, ready.kubeconfig, false);
-        a = await ourPath(api, ready.kubeconfig, false);
+        b = await peerPath(meterOf(api), ready.kubeconfig, false);
+        a = await ourPath(meterOf(api), ready.kubeconfig, false);
       }
       out(`  ${(r === 0 ? 'warm-up' : `round ${r}`).padEnd(8)} ours ${ms(a.ms).padStart(8)} ${mb(a.bytes).padStart(9)} (CPU ${ms(a.cpuMs)})   peers ${ms(b.ms).padStart(8)} ${mb(b.bytes).padStart(9)} (CPU ${ms(b.cpuMs)})   time ratio ${(a.ms / b.ms).toFixed(3)}`);
       if (a.objects !== ready.objects) throw new Error(`with the gate on, ours holds ${a.objects} objects of ${ready.objects}`);
@@ -663,7 +531,7 @@ async function optOutRounds(api: ApiServerProcess, ready: Ready, runs: number): 
     const peersMs = median(peers.map((x) => x.ms));
     const oursBytes = median(ours.map((x) => x.bytes));
     const peersBytes = median(peers.map((x) => x.bytes));
-    const t = ours[ours.length - 1].traffic;
+    const t = ours[ours.length - 1].server;
     out(`  ours   median ${ms(oursMs)}, ${mb(oursBytes)}: metadata-only LISTs ${mb(t.metadataList)}, full LISTs ${mb(t.fullList)}; peers median ${ms(peersMs)}, ${mb(peersBytes)}`);
     out(`  ratio ours / peers: bytes ${(oursBytes / peersBytes).toFixed(3)}, time ${(oursMs / peersMs).toFixed(3)}; round by round: ${ours.map((x, i) => (x.ms / peers[i].ms).toFixed(3)).join(', ')}`);
     out();
@@ -696,21 +564,21 @@ async function run(opts: Options): Promise<void> {
     const WARM_UP = 1;
     out(`Time and bytes to a complete graph: ${opts.runs} timed rounds after ${WARM_UP} warm-up round; a round runs ours (the editor's: LISTs, then watches), ours one-shot (the CLI's: the same LISTs, no watches) and the peers' (full LISTs), in an order rotating from round to round`);
     out(`  every path: the same HTTP client (keep-alive, new connections per run), discovery included, pages of ${PAGE_SIZE}, ${CONCURRENCY} LISTs in flight, a forced GC before it; CPU is this process's and the API server's during the run`);
-    const ours: PathRun[] = [];
-    const oneShot: PathRun[] = [];
-    const peers: PathRun[] = [];
-    const show = (x: PathRun) => `${ms(x.ms).padStart(8)} ${mb(x.bytes).padStart(9)} (CPU ${ms(x.cpuMs)} + server ${ms(x.traffic.cpuMs)})`;
+    const ours: PathRun<Traffic>[] = [];
+    const oneShot: PathRun<Traffic>[] = [];
+    const peers: PathRun<Traffic>[] = [];
+    const show = (x: PathRun<Traffic>) => `${ms(x.ms).padStart(8)} ${mb(x.bytes).padStart(9)} (CPU ${ms(x.cpuMs)} + server ${ms(x.server.cpuMs)})`;
     for (let r = 0; r < WARM_UP + opts.runs; r++) {
       // The warm-up round keeps the graphs, to compare them; timed runs keep nothing, so each meets the same heap.
       const keep = r === 0;
-      const runs: Record<'ours' | 'one-shot' | 'peers', () => Promise<PathRun>> = {
-        ours: () => ourPath(api, ready.kubeconfig, keep),
-        'one-shot': () => ourPath(api, ready.kubeconfig, keep, false),
-        peers: () => peerPath(api, ready.kubeconfig, keep),
+      const runs: Record<'ours' | 'one-shot' | 'peers', () => Promise<PathRun<Traffic>>> = {
+        ours: () => ourPath(meterOf(api), ready.kubeconfig, keep),
+        'one-shot': () => ourPath(meterOf(api), ready.kubeconfig, keep, false),
+        peers: () => peerPath(meterOf(api), ready.kubeconfig, keep),
       };
       const names = ['ours', 'one-shot', 'peers'] as const;
       const order = names.map((_, i) => names[(i + r) % names.length]);
-      const got: Partial<Record<(typeof names)[number], PathRun>> = {};
+      const got: Partial<Record<(typeof names)[number], PathRun<Traffic>>> = {};
       for (const name of order) got[name] = await runs[name]();
       const a = got.ours!;
       const o = got['one-shot']!;
@@ -719,8 +587,7 @@ async function run(opts: Options): Promise<void> {
       out(`  ${label.padEnd(8)} ${order.join(', ').padEnd(23)} ours ${show(a)}   one-shot ${show(o)}   peers ${show(b)}   time ratio ${(a.ms / b.ms).toFixed(3)}`);
       if (a.inventory && o.inventory && b.inventory) {
         // The graphs hold the same objects and edges, and everything the server stores.
-        let missing = 0;
-        for (const uid of b.inventory.objects.keys()) if (!a.inventory.objects.has(uid) || !o.inventory.objects.has(uid)) missing++;
+        const missing = missingFrom(b.inventory, a.inventory, o.inventory);
         const same = missing === 0 && a.objects === b.objects && o.objects === b.objects && a.ownerReferences === b.ownerReferences && o.ownerReferences === b.ownerReferences;
         out(`           graphs: ${int(a.objects)} objects / ${int(a.ownerReferences)} ownerReferences (ours), ${int(o.objects)} / ${int(o.ownerReferences)} (one-shot), ${int(b.objects)} / ${int(b.ownerReferences)} (peers); ${same ? 'the same objects' : `DIFFERENT (${int(missing)} of the peers' objects missing from ours)`}; the server holds ${int(ready.objects)}`);
         if (!same || a.objects !== ready.objects) throw new Error('the paths did not build the same, complete graph');
@@ -741,8 +608,8 @@ async function run(opts: Options): Promise<void> {
     const peersBytes = median(peers.map((x) => x.bytes));
     const timeRatio = oursMs / peersMs;
     const bytesRatio = oursBytes / peersBytes;
-    const t = ours[ours.length - 1].traffic;
-    const tp = peers[peers.length - 1].traffic;
+    const t = ours[ours.length - 1].server;
+    const tp = peers[peers.length - 1].server;
     const fullKinds = Object.entries(t.fullByResource).sort((x, y) => y[1] - x[1]);
     out(`  ours   median ${ms(oursMs)}, ${mb(oursBytes)} received; the server counted ${mb(t.bytes)}:`);
     out(`           metadata-only LISTs ${mb(t.metadataList)}; full LISTs of the ${fullKinds.length} kinds LiveCluster reads in full (the simulation needs their spec) ${mb(t.fullList)}: ${fullKinds.map(([k, n]) => `${k} ${mb(n)}`).join(', ')}`);
@@ -754,8 +621,8 @@ async function run(opts: Options): Promise<void> {
     out(`  one-shot (kubectl-gc on a cluster: no watches, workloads listed in full) median ${ms(oneShotMs)}, ${mb(median(oneShot.map((x) => x.bytes)))}; time ratio to the peers ${(oneShotMs / peersMs).toFixed(3)}; client CPU ${ms(oneShotCpu)}`);
     const cpuOurs = median(ours.map((x) => x.cpuMs));
     const cpuPeers = median(peers.map((x) => x.cpuMs));
-    const srvOurs = median(ours.map((x) => x.traffic.cpuMs));
-    const srvPeers = median(peers.map((x) => x.traffic.cpuMs));
+    const srvOurs = median(ours.map((x) => x.server.cpuMs));
+    const srvPeers = median(peers.map((x) => x.server.cpuMs));
     out(`  CPU time, medians: client ours ${ms(cpuOurs)} / peers ${ms(cpuPeers)} = ${(cpuOurs / cpuPeers).toFixed(3)}; API server ours ${ms(srvOurs)} / peers ${ms(srvPeers)}`);
     out('           (the test server caches each stored object\'s JSON in both forms, full and metadata-only, so after the warm-up any LIST costs it a join of cached strings)');
     const metaOnly = t.metadataList + t.discovery;
