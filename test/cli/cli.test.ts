@@ -35,8 +35,9 @@ describe('kubectl-gc simulate', () => {
     expect(data.remaining.map((r: { name: string }) => r.name).sort()).toEqual(['settings', 'shop']);
     const ns = data.remaining.find((r: { kind: string }) => r.kind === 'Namespace');
     expect(ns).toEqual({ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop', uid: '0b6c9a51-7c55-4f54-9a41-6f2d10c0a001', finalizers: [], beingDeleted: false, ownerReferences: [] });
-    for (const s of data.steps) expect(Object.keys(s).sort()).toEqual(['action', 'actor', 'detail', 'step', 'target']);
-    expect(data.steps[0]).toMatchObject({ actor: 'apiserver', action: 'delete', target: { kind: 'Deployment', name: 'web' } });
+    for (const s of data.steps) expect(Object.keys(s).sort()).toEqual(['action', 'actor', 'detail', 'step', 'target', ...(s.request === undefined ? [] : ['request'])].sort());
+    expect(data.steps[0]).toMatchObject({ actor: 'apiserver', action: 'delete', target: { kind: 'Deployment', name: 'web' }, request: 0 });
+    expect(data.steps.filter((s: { actor: string }) => s.actor !== 'apiserver').every((s: { request?: number }) => s.request === undefined)).toBe(true);
     expect(data.stuck).toEqual([]);
   });
 
@@ -60,6 +61,36 @@ describe('kubectl-gc simulate', () => {
     // The ReplicaSet is orphaned away first, so deleting the Deployment no longer reaches its Pods.
     expect(data.orphaned.map((o: { name: string }) => o.name).sort()).toEqual(['web-7d4b9c-abcde', 'web-7d4b9c-fghij']);
     expect(data.deleted.map((d: { name: string }) => d.name)).toEqual(['web-7d4b9c', 'web', 'web-token']);
+  });
+
+  it('R63: --arrival=back-to-back (or the plan\'s "arrival") sends every request before the GC acts: an Orphan DELETE of the ReplicaSet beats the Deployment\'s cascade', () => {
+    const plan = join(FIX, 'plan-race.yaml');
+    const settled = json(['simulate', '-f', join(FIX, 'shop'), '--plan', plan, '--arrival=settled', '-o', 'json']).data;
+    expect(settled.deleted.map((d: { name: string }) => d.name)).toEqual(['web', 'web-token', 'web-7d4b9c', 'web-7d4b9c-abcde', 'web-7d4b9c-fghij']);
+    for (const args of [['--plan', plan], ['--plan', plan, '--arrival', 'back-to-back']]) {
+      const { code, data } = json(['simulate', '-f', join(FIX, 'shop'), ...args, '-o', 'json']);
+      expect(code).toBe(0);
+      expect(data.deleted.map((d: { name: string }) => d.name).sort()).toEqual(['web', 'web-7d4b9c', 'web-token']);
+      expect(data.orphaned.map((o: { name: string }) => o.name).sort()).toEqual(['web-7d4b9c-abcde', 'web-7d4b9c-fghij']);
+    }
+    expect(cli(['simulate', '-f', join(FIX, 'shop'), '--plan', plan, '--arrival=later']).stderr).toMatch(/arrival/);
+  });
+
+  it('the text timeline splits where the request starts by the steps\' request marker, one heading per request', () => {
+    const r = cli(['simulate', '-f', join(FIX, 'stale'), '-f', join(FIX, 'shop'), 'deploy/web', 'rs/web-7d4b9c', '-n', 'shop', '--arrival=back-to-back']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Arrival: back to back (R63)');
+    const timeline = r.stdout.slice(r.stdout.indexOf('Timeline'), r.stdout.indexOf('Deleted ('));
+    const lines = timeline.split('\n');
+    const before = lines.findIndex((l) => l.includes('Before the requests, the garbage collector settles the input as given:'));
+    const first = lines.findIndex((l) => l.trim() === 'Request 1:');
+    const second = lines.findIndex((l) => l.trim() === 'Request 2:');
+    expect(before).toBeGreaterThan(0);
+    expect(lines[before + 1]).toMatch(/garbage-collector/);
+    expect(first).toBeGreaterThan(before + 1);
+    expect(lines[first + 1]).toMatch(/apiserver\s+delete Deployment shop\/web/);
+    expect(second).toBeGreaterThan(first);
+    expect(lines[second + 1]).toMatch(/apiserver\s+delete ReplicaSet shop\/web-7d4b9c/);
   });
 
   it('with no target runs the GC on the state as given', () => {

@@ -43,7 +43,7 @@ function sample(): SimulateReport {
       }],
       steps: [
         { step: 1, actor: 'garbage-collector', action: 'remove', target: cm, detail: 'settling' },
-        { step: 2, actor: 'apiserver', action: 'delete', target: deploy, detail: 'requested by the user; propagationPolicy=Background' },
+        { step: 2, actor: 'apiserver', action: 'delete', target: deploy, detail: 'requested by the user; propagationPolicy=Background', request: 0 },
         { step: 3, actor: 'apiserver', action: 'remove', target: deploy, detail: 'no finalizers left' },
       ],
       notes: ['Timing may differ (R51).'],

@@ -121,7 +121,7 @@ export function renderSimulateReport(report: SimulateReport, source: ReportSourc
   out.push(`## Timeline (${count(result.steps.length, 'step')})`, '');
   if (result.steps.length === 0) out.push('_Nothing happened._', '');
   // As in the CLI: the steps before the user's DELETE are the garbage collector settling the input as given.
-  const request = result.steps.findIndex((st) => st.actor === 'apiserver' && st.detail.includes('requested by the user'));
+  const request = result.steps.findIndex((st) => st.request !== undefined);
   if (request > 0) {
     out.push('Before the request, the garbage collector settles the input as given:', '');
     stepTable(result.steps.slice(0, request), refs, out);

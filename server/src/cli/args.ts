@@ -24,6 +24,7 @@ const FLAGS: FlagSpec[] = [
   { long: 'cascade', value: true },
   { long: 'output', short: 'o', value: true },
   { long: 'plan', value: true },
+  { long: 'arrival', value: true },
   { long: 'controllers', value: true },
   { long: 'fail-on', value: true },
   { long: 'uid', value: true, repeatable: true },

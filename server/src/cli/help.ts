@@ -4,7 +4,7 @@ export const HELP = `kubectl-gc: see what the Kubernetes garbage collector will 
 
 Usage:
   kubectl-gc simulate -f PATH... [TYPE/NAME ... | TYPE NAME ...] [-n NS] [--cascade=background|foreground|orphan]
-                      [--plan FILE] [--controllers=builtin|gc] [-o text|json|dot]
+                      [--plan FILE] [--arrival=settled|back-to-back] [--controllers=builtin|gc] [-o text|json|dot]
   kubectl-gc check    -f PATH... [-o text|json|sarif] [--fail-on error|warning|none] [--controllers=builtin|gc]
   kubectl-gc graph    -f PATH... [-o dot|json] [--uid UID ...]
   kubectl-gc stuck    -f PATH... [-o text|json] [--controllers=builtin|gc]
@@ -20,7 +20,8 @@ kind: List and every *List (kubectl get -o yaml|json output), "-" for stdin, and
 garbage-collector graph dumps (.dot, /debug/controllers/garbagecollector/graph).
 
 simulate   Deletes the targets (or the --plan's requests, one after the other), then runs the apiserver and the
-           garbage collector to quiescence. Without --cascade the request names no propagation policy and the
+           garbage collector to quiescence. Several requests are sent each after the previous one settles, unless
+           --arrival=back-to-back sends them all before the garbage collector acts (as kubectl delete a b does). Without --cascade the request names no propagation policy and the
            API's per-type default applies (Orphan for v1 ReplicationController and batch/v1 Job, Background for
            everything else); kubectl delete itself always sends one (--cascade=background by default).
            With no target and no plan, it runs the garbage collector on the state as given.
@@ -41,7 +42,9 @@ Flags:
       --request-timeout D     on a cluster: the most one request (a LIST page) may take, retries included
                               (default 60s; as kubectl: 30s, 2m, 1h or whole seconds; 0 = no deadline)
       --cascade POLICY        background | foreground | orphan (simulate)
-      --plan FILE             {"deletes": [{"apiVersion", "kind", "namespace", "name", "propagationPolicy"}]}
+      --plan FILE             {"arrival"?, "deletes": [{"apiVersion", "kind", "namespace", "name", "propagationPolicy"}]}
+      --arrival MODE          settled (default): each request after the previous one settles; back-to-back: all
+                              of them before the garbage collector acts (overrides the plan's "arrival")
       --controllers MODE      builtin (default): kubelet, namespace controller, pvc/pv-protection, CRD cleanup and
                               custom finalizer controllers act; gc: only the apiserver and the garbage collector
       --finalizer-owner SPEC  FINALIZER=Kind/namespace/name | FINALIZER=external | FINALIZER=absent; FINALIZER may

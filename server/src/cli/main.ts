@@ -25,7 +25,7 @@ import { loadCluster } from './clusterInput';
 import { parseRequestTimeout } from './duration';
 import { makeStyle } from './output/style';
 import { safeJson, safeText } from './output/safeText';
-import { parsePlan } from './plan';
+import { ARRIVALS, parsePlan } from './plan';
 import pkg from '../../../package.json';
 
 export interface CliIo {
@@ -183,7 +183,7 @@ function targetsOf(args: ParsedArgs, inventory: Inventory, policy: PropagationPo
 }
 
 async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  allowOnly(args, [...INPUT_FLAGS, 'cascade', 'plan', 'controllers', 'output', 'finalizer-owner', 'max-steps']);
+  allowOnly(args, [...INPUT_FLAGS, 'cascade', 'plan', 'arrival', 'controllers', 'output', 'finalizer-owner', 'max-steps']);
   const output = oneOf(args, 'output', ['text', 'json', 'dot'] as const, 'text');
   const controllers = controllersOf(args);
   const finalizerOwners = finalizerOwnersOf(args);
@@ -204,8 +204,11 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const input = await load(args, io);
   const { inventory } = input;
   let requests: DeleteRequest[];
+  let arrival = flag(args, 'arrival') === undefined ? undefined : oneOf(args, 'arrival', ARRIVALS, 'settled');
   if (planText !== undefined) {
-    requests = parsePlan(planText, planFile!).map((r) => {
+    const plan = parsePlan(planText, planFile!);
+    arrival ??= plan.arrival;
+    requests = plan.deletes.map((r) => {
       const info = inventory.kinds.lookup(r.apiVersion.includes('/') ? r.apiVersion.split('/')[0] : '', r.kind);
       return info?.namespaced && !r.namespace ? { ...r, namespace: flag(args, 'namespace') ?? inventory.defaultNamespace } : r;
     });
@@ -213,7 +216,8 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     requests = targetsOf(args, inventory, policy);
   }
   await readPodSpecs(input, requests, io);
-  const result = simulate(inventory, requests, { controllers, finalizerOwners, maxSteps });
+  arrival ??= 'settled';
+  const result = simulate(inventory, requests, { controllers, finalizerOwners, maxSteps, arrival });
   if (input.incomplete?.length) result.notes.push(...input.incomplete);
   const findings = locate(input, analyze(inventory, { controllers, finalizerOwners }));
   const relative = relativeTo(io.cwd);
@@ -226,7 +230,7 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
       request,
       defaultPolicy: inventory.kinds.defaultGcPolicy(request.apiVersion, request.kind) === 'orphan' ? 'Orphan' : 'Background',
     }));
-    io.stdout.write(simulateText({ requests: withDefaults, controllers, result, findings, relative }, makeStyle(io.stdout, io.env)));
+    io.stdout.write(simulateText({ requests: withDefaults, arrival, controllers, result, findings, relative }, makeStyle(io.stdout, io.env)));
     reportProblems(input, io);
   }
   if (result.aborted) {

@@ -1,13 +1,15 @@
-// `--plan FILE`: a sequence of DELETE requests, each applied after the previous one settles.
-//   {"deletes": [{"apiVersion", "kind", "namespace", "name", "propagationPolicy": "Foreground"|"Background"|"Orphan"|null}]}
+// `--plan FILE`: a sequence of DELETE requests, each applied after the previous one settles, or all back to back
+// (R63) with `"arrival": "back-to-back"`.
+//   {"arrival"?: "settled"|"back-to-back", "deletes": [{"apiVersion", "kind", "namespace", "name", "propagationPolicy": "Foreground"|"Background"|"Orphan"|null}]}
 
 import { LineCounter, parseDocument } from 'yaml';
-import type { DeleteRequest } from '../engine/simulation/types';
+import type { DeleteRequest, RequestArrival } from '../engine/simulation/types';
 import { UsageError } from './args';
 
 const POLICIES = ['Foreground', 'Background', 'Orphan'];
+export const ARRIVALS: readonly RequestArrival[] = ['settled', 'back-to-back'];
 
-export function parsePlan(text: string, file: string): DeleteRequest[] {
+export function parsePlan(text: string, file: string): { deletes: DeleteRequest[]; arrival?: RequestArrival } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
   if (doc.errors.length) {
@@ -18,7 +20,9 @@ export function parsePlan(text: string, file: string): DeleteRequest[] {
   const data = doc.toJS({ maxAliasCount: 100 }) as unknown;
   const deletes = (data as { deletes?: unknown } | null)?.deletes;
   if (!Array.isArray(deletes)) throw new UsageError(`${file}: a plan is {"deletes": [ ... ]}; "deletes" is missing or not a list`);
-  return deletes.map((d: unknown, i: number) => {
+  const arrival = (data as { arrival?: unknown }).arrival;
+  if (arrival !== undefined && !ARRIVALS.includes(arrival as RequestArrival)) throw new UsageError(`${file}: arrival must be settled or back-to-back`);
+  const requests = deletes.map((d: unknown, i: number) => {
     const where = `${file}: deletes[${i}]`;
     if (!d || typeof d !== 'object' || Array.isArray(d)) throw new UsageError(`${where} must be a mapping`);
     const e = d as Record<string, unknown>;
@@ -39,4 +43,5 @@ export function parsePlan(text: string, file: string): DeleteRequest[] {
       ...(e.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: e.gracePeriodSeconds as number } : {}),
     };
   });
+  return { deletes: requests, ...(arrival !== undefined ? { arrival: arrival as RequestArrival } : {}) };
 }

@@ -205,6 +205,40 @@ describe('R53: quiescence semantics of the strict simulation', () => {
 
 // ---------------------------------------------------------------------------------------------------
 
+describe('R63: several requests at once (back to back)', () => {
+  it('R63: an Orphan DELETE of a ReplicaSet sent right after its Deployment\'s Background DELETE beats the cascade: the Pods survive, orphaned', () => {
+    const web = deploy('web', 'ns1');
+    const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
+    const p = pod('web-rs-a', 'ns1', { owners: [ctl(webRs)] });
+    const s = scenario(manifests(web, webRs, p));
+    const requests = [del('apps/v1', 'Deployment', 'ns1', 'web', 'Background'), del('apps/v1', 'ReplicaSet', 'ns1', 'web-rs', 'Orphan')];
+    const r = s.simulate(requests, { arrival: 'back-to-back' });
+    expect(names(r.deleted)).toEqual(['Deployment/web', 'ReplicaSet/web-rs']);
+    expectKept(r, 'Pod', 'web-rs-a', []);
+    expect(r.orphaned).toMatchObject([{ kind: 'Pod', name: 'web-rs-a', ownerUID: 'uid-web-rs' }]);
+    expect(r.steps.filter((x) => x.action === 'reject')).toEqual([]);
+    // Both requests are applied before the GC's first step; settled, the same two cascade (R53.4).
+    const firstGc = r.steps.findIndex((x) => x.actor === 'garbage-collector');
+    expect(r.steps.slice(0, firstGc).map((x) => x.request)).toEqual([0, 0, 1, 1]);
+    expect(names(s.simulate(requests).deleted)).toEqual(['Deployment/web', 'ReplicaSet/web-rs', 'Pod/web-rs-a']);
+  });
+
+  it('R63: the steps of each request carry its index, and nothing the GC does carries one (settled and back to back)', () => {
+    const web = deploy('web', 'ns1');
+    const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
+    const gone = cm('gone', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: 'uid-x' }] });
+    const s = scenario(manifests(web, webRs, gone, cm('other', 'ns1')));
+    for (const arrival of ['settled', 'back-to-back'] as const) {
+      const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Background'), del('v1', 'ConfigMap', 'ns1', 'other', 'Background')], { arrival });
+      expect(r.steps[0]).toMatchObject({ actor: 'garbage-collector', target: { name: 'gone' } });
+      expect(r.steps[0].request).toBeUndefined();
+      expect(r.steps.filter((x) => x.request !== undefined).map((x) => `${x.request} ${x.action} ${x.target.name}`))
+        .toEqual(['0 delete web', '0 remove web', '1 delete other', '1 remove other']);
+      expect(r.steps.filter((x) => x.actor !== 'apiserver').every((x) => x.request === undefined)).toBe(true);
+    }
+  });
+});
+
 describe('R54: the served set in strict mode', () => {
   it('R54: built-ins are served only at GA versions: DELETE through a retired beta version is a 404 and changes nothing', () => {
     const web = deploy('web', 'ns1');

@@ -2,7 +2,7 @@
 // stuck (with the why-chain as a tree), a count of what remains, notes and findings. Every value from the input
 // (names, finalizers, messages, what a cluster reported) is printed through safeText before it is styled.
 
-import type { BlockReason, DeleteRequest, SimulationResult } from '../../engine/simulation/types';
+import type { BlockReason, DeleteRequest, RequestArrival, SimulationResult } from '../../engine/simulation/types';
 import { describeCondition } from '../../engine/simulation/namespaceConditions';
 import type { Finding } from '../../engine/analysis/findingTypes';
 import type { Style } from './style';
@@ -11,6 +11,8 @@ import { safeDescribe, safeText } from './safeText';
 
 export interface SimulateTextInput {
   requests: { request: DeleteRequest; defaultPolicy?: string }[];
+  /** How several requests arrived (default settled). */
+  arrival?: RequestArrival;
   controllers: 'builtin' | 'gc';
   result: SimulationResult;
   findings: Finding[];
@@ -30,6 +32,11 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
       : `no propagationPolicy: the API default for ${safeText(`${r.apiVersion} ${r.kind}`)} applies (${defaultPolicy ?? 'Background'}). Note that kubectl delete always sends one (--cascade=background unless told otherwise)`;
     lines.push(`${s.bold('DELETE')} ${what} (${policy})`);
   }
+  if (input.requests.length > 1) {
+    lines.push(s.dim(input.arrival === 'back-to-back'
+      ? 'Arrival: back to back (R63): every request reaches the apiserver before the garbage collector acts, as kubectl delete sends them'
+      : 'Arrival: settled (R53.4): each request after the previous one has settled; kubectl delete sends them back to back (--arrival=back-to-back)'));
+  }
   lines.push(s.dim(input.controllers === 'gc'
     ? 'Controllers: gc (strict: only the apiserver and the garbage collector act; no kubelet, no namespace controller, no finalizer is removed by anyone else)'
     : 'Controllers: builtin (kubelet, namespace controller, pvc/pv-protection, CRD cleanup, and each custom finalizer\'s controller while its workload runs)'));
@@ -37,10 +44,13 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
 
   lines.push('', s.bold(`Timeline (${result.steps.length} steps)`));
   const width = String(result.steps.length).length;
-  const firstRequest = result.steps.findIndex((st) => st.actor === 'apiserver' && st.detail.includes('requested by the user'));
-  if (firstRequest > 0) lines.push(s.dim('  Before the request, the garbage collector settles the input as given:'));
+  const several = input.requests.length > 1;
+  const firstRequest = result.steps.findIndex((st) => st.request !== undefined);
+  if (firstRequest > 0) lines.push(s.dim(`  Before the request${several ? 's' : ''}, the garbage collector settles the input as given:`));
   result.steps.forEach((st, i) => {
-    if (i === firstRequest && firstRequest > 0) lines.push(s.dim('  The request:'));
+    if (st.request !== undefined && st.request !== result.steps[i - 1]?.request && (several || i > 0)) {
+      lines.push(s.dim(several ? `  Request ${st.request + 1}:` : '  The request:'));
+    }
     const action = st.action === 'remove' ? s.red(st.action) : st.action === 'reject' ? s.yellow(st.action) : st.action;
     lines.push(`  ${String(st.step).padStart(width)}  ${s.cyan(safeText(st.actor))}  ${action} ${safeDescribe(st.target)}  ${s.dim(safeText(st.detail))}`);
   });

@@ -1,6 +1,6 @@
 // The deletion simulation (R53): load the objects, let the GC build its graph and settle the state as
-// given, then apply each DELETE in order, each followed by a run to quiescence; report what went, what was
-// orphaned, what remains and why anything is stuck.
+// given, then apply each DELETE in order, each followed by a run to quiescence (or all of them back to back,
+// R63); report what went, what was orphaned, what remains and why anything is stuck.
 
 import type { Inventory } from '../inventory';
 import { identityOf, ORPHAN_FINALIZER, describe, type KubeObject } from '../model';
@@ -54,11 +54,21 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
     }
   };
 
+  const send = (req: DeleteRequest, i: number) => {
+    timeline.request = i;
+    api.delete('apiserver', req, 'requested by the user');
+    timeline.request = undefined;
+  };
   gc.initialList(seeds);
   if (settle()) {
-    for (const req of requests) {
-      api.delete('apiserver', req, 'requested by the user');
-      if (!settle()) break;
+    if (options.arrival === 'back-to-back') {
+      requests.forEach(send); // R63: all arrive before the GC acts on the first
+      settle();
+    } else {
+      for (const [i, req] of requests.entries()) {
+        send(req, i);
+        if (!settle()) break;
+      }
     }
   }
 

@@ -15,11 +15,13 @@ export class Timeline {
   readonly lostReferences: { uid: string; ownerUID: string }[] = [];
   readonly notes: string[] = [];
   private readonly noteSet = new Set<string>();
+  /** The index of the user's request being applied, marked on its steps. */
+  request: number | undefined;
 
   record(actor: Actor, action: StepAction, target: KubeObject | ObjectIdentity, detail: string): number {
     const step = this.steps.length + 1;
     const id = 'facts' in target ? identityOf(target) : { ...target };
-    this.steps.push({ step, actor, action, target: id, detail });
+    this.steps.push(this.request === undefined ? { step, actor, action, target: id, detail } : { step, actor, action, target: id, detail, request: this.request });
     return step;
   }
 

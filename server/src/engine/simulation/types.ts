@@ -13,6 +13,8 @@ export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
  */
 export type ControllersMode = 'builtin' | 'gc';
 
+export type RequestArrival = 'settled' | 'back-to-back';
+
 /** One DELETE request, as a client would send it. */
 export interface DeleteRequest {
   /** The group-version of the request URL: it decides the per-type default policy (R5). */
@@ -48,6 +50,11 @@ export interface SimulationOptions {
   maxSteps?: number;
   /** Simulated wall clock at the start (ISO 8601). Deterministic by default. */
   now?: string;
+  /**
+   * How several requests arrive (R63): `settled` (default, R53.4) sends each once the previous one has settled;
+   * `back-to-back` sends them all before the GC or any controller acts, as `kubectl delete a b c` does.
+   */
+  arrival?: RequestArrival;
 }
 
 export type StepAction =
@@ -67,6 +74,8 @@ export interface SimulationStep {
   action: StepAction;
   target: ObjectIdentity;
   detail: string;
+  /** Set on the steps of the user's own request: its index in the requests. Unset on everything the GC and controllers do. */
+  request?: number;
 }
 
 export interface DeletedEntry extends ObjectIdentity {
