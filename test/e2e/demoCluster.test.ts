@@ -84,11 +84,8 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('npm run demo -- --cluster', (
     await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'namespace-stuck-terminating' }).waitFor({ timeout: 60_000 });
     await wb.openFile('checkout-export.yaml');
     await wb.page.locator('.statusbar-item', { hasText: /Cluster admin: \d+ objects · all namespaces · watching/ }).waitFor(SLOW);
-    await wb.runCommand('Kubernetes GC: Show Stuck Objects');
-    const view = wb.treeView('Stuck Objects');
-    await view.locator('.monaco-list-row', { hasText: 'Live cluster (admin)' }).waitFor(SLOW);
-    // The workspace's section (examples/ has legacy-mq too) first: fold it, so the row below is the live one.
-    await view.locator('.monaco-list-row[aria-level="1"]', { hasText: 'Workspace manifests' }).locator('.monaco-tl-twistie').click();
+    // (examples/ has legacy-mq too: the workspace's section is folded, so the row below is the live one)
+    const view = await wb.showLiveStuckObjects('admin');
     const ns = view.locator('.monaco-list-row[aria-level="2"]', { hasText: 'Namespace legacy-mq' });
     await ns.waitFor(SLOW);
     expect(await ns.locator('.label-description').innerText()).toMatch(/^stuck terminating · \d+[smhd]/);

@@ -77,11 +77,7 @@ describe('Kube GC Lens in code-server, on a live cluster', () => {
 
   step('the Stuck Objects view has a live section with the held Pod; clicking it opens its read-only live document', 'live-03-stuck', async () => {
     await wb.runCommand('View: Hide Panel'); // room for the view
-    await wb.runCommand('Kubernetes GC: Show Stuck Objects');
-    const view = wb.treeView('Stuck Objects');
-    await view.locator('.monaco-list-row', { hasText: 'Live cluster (kube-api-test)' }).waitFor(SLOW);
-    // The workspace's section first: fold it to see the live one.
-    await view.locator('.monaco-list-row[aria-level="1"]', { hasText: 'Workspace manifests' }).locator('.monaco-tl-twistie').click();
+    const view = await wb.showLiveStuckObjects('kube-api-test');
     const held = view.locator('.monaco-list-row', { hasText: 'Pod shop/held' });
     await held.waitFor(SLOW);
     expect(await held.locator('.label-description').innerText()).toMatch(/^stuck terminating · \d+[dhm]/);

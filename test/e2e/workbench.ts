@@ -275,6 +275,18 @@ export class Workbench {
     await this.page.locator('.gettingStartedContainer h2.category-title', { hasText: 'Get Started with Kube GC Lens' }).waitFor();
   }
 
+  /**
+   * "Show Stuck Objects" while connected to `context`: waits for the view's live section and folds the workspace's
+   * (listed first), so that the level-2 rows are the live ones. Returns the view.
+   */
+  async showLiveStuckObjects(context: string): Promise<Locator> {
+    await this.runCommand('Kubernetes GC: Show Stuck Objects');
+    const view = this.treeView('Stuck Objects');
+    await view.locator('.monaco-list-row', { hasText: `Live cluster (${context})` }).waitFor({ timeout: 30_000 });
+    await view.locator('.monaco-list-row[aria-level="1"]', { hasText: 'Workspace manifests' }).locator('.monaco-tl-twistie').click();
+    return view;
+  }
+
   /** Ctrl+Shift+M: the Problems panel. */
   async showProblems(): Promise<void> {
     await this.page.keyboard.press('Control+Shift+M');
