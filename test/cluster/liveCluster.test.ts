@@ -217,6 +217,7 @@ describe('LiveCluster against the API test server', () => {
 
   it('simulating a namespace deletion on the live graph', async () => {
     seedShop(server);
+    server.resetLog();
     const live = connect({ watch: false });
     await live.start();
     const r = simulate(live.inventory, [{ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop', propagationPolicy: null }], { controllers: 'builtin' });
@@ -246,46 +247,51 @@ describe('LiveCluster against the API test server', () => {
     expect(server.writes()).toBe(0);
   });
 
-  it('Pods read in full on demand: pvc-protection sees who mounts a claim; a later metadata-only event keeps only what cannot change', async () => {
+  it('Pods read in full where a terminating claim needs them (pvc-protection sees who mounts it), at the first sync and after a metadata-only event', async () => {
     server.add(ns('data', 'ns-data'));
     server.add(pvc('data', 'db-data', 'pvc-db-data', { deletionTimestamp: '2026-11-20T09:00:00Z' }));
     server.add(pod('data', 'db-0', 'p-db-0', { claims: ['db-data'] }));
     seedShop(server);
+    server.resetLog();
     const live = connect();
     await live.start();
     const builtin = { controllers: 'builtin' as const };
     const stuckClaim = () => simulate(live.inventory, [], builtin).stuck.find((e) => e.uid === 'pvc-db-data');
-    // Metadata only: nobody is known to mount the claim, so pvc-protection would let it go.
-    expect(live.inventory.objects.get('p-db-0')?.facts).toEqual({ specUnread: true });
-    expect(stuckClaim()).toBeUndefined();
-
-    const namespaces = namespacesNeedingPodSpecs(live.inventory, []);
-    expect(namespaces).toEqual(['data']); // shop holds no claim: its Pods stay unread
-    server.resetLog();
-    expect(await live.readPodSpecs(namespaces)).toEqual([]);
-    // Watches (re)start meanwhile; besides them, one full LIST, of the Pods in data only.
-    expect(server.requests.filter((r) => r.verb !== 'watch').map((r) => `${r.verb} ${r.path} ${r.accept}`)).toEqual([`list /api/v1/namespaces/data/pods ${ACCEPT_OBJECTS}`]);
+    // The claim is terminating: before the watches start, one full LIST of the Pods in data (shop holds no claim).
+    expect(server.requests.filter((r) => r.resource === 'pods' && r.accept === ACCEPT_OBJECTS).map((r) => `${r.verb} ${r.path}`)).toEqual(['list /api/v1/namespaces/data/pods']);
     expect(live.inventory.objects.get('p-db-0')?.facts).toEqual({ nodeName: 'node-1', terminationGracePeriodSeconds: 30, claimNames: ['db-data'], images: ['example/web:1'], phase: 'Running' });
     expect(live.inventory.objects.get('p-web-1')?.facts.specUnread).toBe(true);
+    expect(namespacesNeedingPodSpecs(live.inventory, [])).toEqual([]);
     expect(stuckClaim()?.blockedBy[0]).toMatchObject({ type: 'finalizer', finalizer: 'kubernetes.io/pvc-protection', message: 'still mounted by Pod data/db-0' });
 
-    // A label change reaches the metadata-only watch: the volumes and node stay known, phase and images are unknown again.
-    server.update(pod('data', 'db-0', 'p-db-0', { claims: ['db-data'], labels: { tier: 'db' }, phase: 'Succeeded' }));
-    await until('the relabelled Pod', () => live.inventory.objects.get('p-db-0')?.labels?.tier === 'db');
-    expect(live.inventory.objects.get('p-db-0')?.facts).toEqual({ specUnread: true, claimNames: ['db-data'], terminationGracePeriodSeconds: 30, nodeName: 'node-1' });
-    expect(stuckClaim()).toBeDefined(); // its phase is unknown again: taken to be running, so it still holds the claim
+    // A change reaches the metadata-only watch: the volumes and node stay known, phase and images are unknown again,
+    // so the Pods there are read again.
+    const fullReads = () => server.requests.filter((r) => r.resource === 'pods' && r.accept === ACCEPT_OBJECTS).length;
+    server.update(pod('data', 'db-0', 'p-db-0', { claims: ['db-data'], labels: { tier: 'db' } }));
+    await until('the relabelled Pod read again', () => fullReads() === 2 && live.inventory.objects.get('p-db-0')?.facts.phase === 'Running');
+    expect(live.inventory.objects.get('p-db-0')?.labels?.tier).toBe('db');
+    expect(stuckClaim()?.blockedBy[0]).toMatchObject({ message: 'still mounted by Pod data/db-0' });
     expect(liveGraph(live)).toEqual(serverGraph());
-    // Read again before the next simulation: Succeeded, so it no longer holds the claim.
-    await live.readPodSpecs(namespacesNeedingPodSpecs(live.inventory, []));
-    expect(live.inventory.objects.get('p-db-0')?.facts.phase).toBe('Succeeded');
-    expect(stuckClaim()).toBeUndefined();
-    // Gone from the server: gone from the graph, and a Pod of the same name later is a new Pod with nothing known.
+    // Gone from the server: gone from the graph; a Pod of the same name later is a new Pod, read in full in turn.
     server.remove({ apiVersion: 'v1', kind: 'Pod', namespace: 'data', name: 'db-0' });
     server.add(pod('data', 'db-0', 'p-db-0-new', { claims: ['db-data'] }));
-    await until('the new db-0', () => live.inventory.objects.has('p-db-0-new') && !live.inventory.objects.has('p-db-0'));
-    expect(live.inventory.objects.get('p-db-0-new')?.facts).toEqual({ specUnread: true });
+    await until('the new db-0 read in full', () => !live.inventory.objects.has('p-db-0') && live.inventory.objects.get('p-db-0-new')?.facts.phase === 'Running');
+    expect(stuckClaim()?.blockedBy[0]).toMatchObject({ message: 'still mounted by Pod data/db-0' });
     expect(liveGraph(live)).toEqual(serverGraph());
     expect(server.writes()).toBe(0);
+  });
+
+  it('a one-shot reading (the CLI\'s) reads no Pod in full by itself: it asks (readPodSpecs)', async () => {
+    server.add(ns('data', 'ns-data'));
+    server.add(pvc('data', 'db-data', 'pvc-db-data', { deletionTimestamp: '2026-11-20T09:00:00Z' }));
+    server.add(pod('data', 'db-0', 'p-db-0', { claims: ['db-data'] }));
+    server.resetLog();
+    const live = connect({ watch: false });
+    await live.start();
+    expect(live.inventory.objects.get('p-db-0')?.facts).toEqual({ specUnread: true });
+    expect(server.requests.filter((r) => r.resource === 'pods' && r.accept === ACCEPT_OBJECTS)).toEqual([]);
+    expect(await live.readPodSpecs(namespacesNeedingPodSpecs(live.inventory, []))).toEqual([]);
+    expect(live.inventory.objects.get('p-db-0')?.facts.claimNames).toEqual(['db-data']);
   });
 
   it('Pods that may not be read in full: an incomplete-preview sentence, and the rest still read', async () => {

@@ -1,6 +1,7 @@
 // The built language server on a live cluster (the API test server), where a metadata-only graph is not enough:
 // Simulate Delete reads the Pods it can reach in full first, so pvc-protection knows who mounts a claim (and says
-// when it could not read them); the live stuck list shows a terminating Namespace's real status conditions.
+// when it could not read them); the live stuck list knows the same from connecting on, and shows a terminating
+// Namespace's real status conditions.
 // Never a write.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,6 +87,13 @@ describe('Simulate Delete on the live graph reads the Pods it needs in full', ()
 });
 
 describe('the live stuck list and a terminating Namespace', () => {
+  it('a claim being deleted that a Pod mounts is stuck, naming the Pod: the Pods beside it were read in full on connecting', async () => {
+    const items = await lsp.connection.sendRequest(ClusterStuckRequest, { stuckAfterMinutes: 10 });
+    const claim = items.find((i) => i.object.uid === 'pvc-data-db-0');
+    expect(claim).toMatchObject({ kind: 'stuck' });
+    expect(claim!.blockedBy[0]).toMatchObject({ type: 'finalizer', finalizer: 'kubernetes.io/pvc-protection', message: 'still mounted by Pod data/db-0' });
+  });
+
   it('shows its real status conditions (those that hold) beside what is left inside', async () => {
     const items = await lsp.connection.sendRequest(ClusterStuckRequest, { stuckAfterMinutes: 10 });
     const legacy = items.find((i) => i.object.uid === 'ns-legacy');

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeLensRequest, CodeLensResolveRequest, HoverRequest, type CodeLens } from 'vscode-languageserver-protocol';
+import { CodeLensRequest, CodeLensResolveRequest, DiagnosticSeverity, HoverRequest, type CodeLens } from 'vscode-languageserver-protocol';
 import {
   ClusterConnectRequest, ClusterDisconnectRequest, ClusterDocumentRequest, ClusterGraphRequest, ClusterGraphSummaryRequest,
   ClusterSearchObjectsRequest, ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, liveObjectUri,
@@ -83,11 +83,23 @@ metadata:
   finalizers: [example.com/hold]
   ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: parent, uid: ${uidOf('configmap/parent', 'fg')}, blockOwnerDeletion: true}]
 `);
+    // data: a claim being deleted while a scheduled Pod mounts it (no kubelet: the Pod never runs), and one no Pod
+    // mounts. (The ServiceAccount admission wants the default ServiceAccount; no controller here creates it.)
+    const claim = (name: string) => `apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: ${name}, namespace: data}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}`;
+    kubectl(['apply', '-f', '-'], [
+      'apiVersion: v1\nkind: Namespace\nmetadata: {name: data}',
+      'apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: default, namespace: data}',
+      claim('data-db-0'), claim('free'),
+      'apiVersion: v1\nkind: Pod\nmetadata: {name: db-0, namespace: data}\nspec: {nodeName: node-1, containers: [{name: db, image: example/db:1}], volumes: [{name: data, persistentVolumeClaim: {claimName: data-db-0}}]}',
+    ].join('\n---\n'));
+    kubectl(['delete', 'pvc', 'data-db-0', 'free', '-n', 'data', '--wait=false']);
     kubectl(['delete', 'namespace', 'team-a', '--wait=false']);
     kubectl(['delete', 'configmap', 'parent', '-n', 'fg', '--cascade=foreground', '--wait=false']);
     // The real namespace controller and garbage collector act: held and child get their deletionTimestamps.
     await until('the garbage collector deletes the blocking dependent', () => readOne(plane, 'configmap/child', 'fg').metadata.deletionTimestamp !== undefined);
     await until('the namespace controller deletes the content', () => readOne(plane, 'configmap/held', 'team-a').metadata.deletionTimestamp !== undefined);
+    // The pvc-protection controller has been through namespace data: the free claim is gone, the mounted one kept.
+    await until('pvc-protection lets the free claim go', () => plane.kubectlResult(['get', 'pvc', 'free', '-n', 'data']).status !== 0);
     mkdirSync(WS);
     writeFileSync(path.join(WS, PART), partText);
     writeFileSync(path.join(WS, HELD), heldText);
@@ -123,7 +135,7 @@ metadata:
 
   it('the live stuck list: the namespace held by a custom finalizer and the foreground deletion, as kubectl shows them', async () => {
     const terminating = readAll(plane).items.filter((o) => o.metadata.deletionTimestamp);
-    expect(terminating.map(labelOf).sort()).toEqual(['ConfigMap fg/child', 'ConfigMap fg/parent', 'ConfigMap team-a/held', 'Namespace team-a']);
+    expect(terminating.map(labelOf).sort()).toEqual(['ConfigMap fg/child', 'ConfigMap fg/parent', 'ConfigMap team-a/held', 'Namespace team-a', 'PersistentVolumeClaim data/data-db-0']);
     const teamA = readOne(plane, 'namespace/team-a');
     const held = (teamA.status?.conditions ?? []).filter((c) => c.status === 'True');
     expect(held.map((c) => c.type)).toEqual(expect.arrayContaining(['NamespaceContentRemaining', 'NamespaceFinalizersRemaining']));
@@ -142,6 +154,18 @@ metadata:
     // What the simulation leaves inside is worded as the real namespace controller words it (`configmaps. has 1 …`).
     const message = (type: string) => held.find((c) => c.type === type)!.message;
     expect(content.message).toBe(`NamespaceContentRemaining: ${message('NamespaceContentRemaining')}. NamespaceFinalizersRemaining: ${message('NamespaceFinalizersRemaining')}`);
+  });
+
+  it('a claim being deleted while a scheduled Pod mounts it: stuck on pvc-protection, naming the Pod (read in full), in the Problems panel too', async () => {
+    const claim = readOne(plane, 'pvc/data-db-0', 'data');
+    expect(claim.metadata.finalizers).toEqual(['kubernetes.io/pvc-protection']); // the real controller kept it
+    const item = (await lsp.connection.sendRequest(ClusterStuckRequest, { stuckAfterMinutes: 10 })).find((i) => i.object.uid === claim.metadata.uid);
+    // Before the fix, the metadata-only Pod mounted nothing: "slow" (and left out under stuckAfterMinutes).
+    expect(item).toMatchObject({ kind: 'stuck', deletionTimestamp: claim.metadata.deletionTimestamp });
+    expect(item!.blockedBy).toEqual([expect.objectContaining({ type: 'finalizer', finalizer: 'kubernetes.io/pvc-protection', message: 'still mounted by Pod data/db-0' })]);
+    const uri = liveObjectUri({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: 'data', name: 'data-db-0', uid: claim.metadata.uid }, 'admin');
+    const diags = await lsp.diagnosticsFor(uri, (d) => d.some((x) => String(x.message).includes('still mounted by Pod data/db-0')));
+    expect(diags.map((d) => [d.code, d.severity])).toEqual([['stuck-terminating', DiagnosticSeverity.Warning]]); // not "still cleaning up" (Information)
   });
 
   it('the live graph: its edges are the ownerReferences kubectl reads; a namespace\'s scope and an object\'s component', async () => {

@@ -113,6 +113,12 @@ export class ClusterHost {
     return simulateDelete(live.inventory, uid, policy, options, [...live.incompleteNotes(), ...unread]);
   }
 
+  /** The stuck list once the Pods beside what is terminating have been read (LiveCluster.terminatingPodsRead). */
+  async stuckSettled(options: EngineOptions, stuckAfterMinutes: number): Promise<StuckItem[]> {
+    await this.require().terminatingPodsRead();
+    return this.stuck(options, stuckAfterMinutes);
+  }
+
   stuck(options: EngineOptions, stuckAfterMinutes: number): StuckItem[] {
     const live = this.require();
     return terminatingItems(live.inventory, options, Date.now(), stuckAfterMinutes * 60);

@@ -187,7 +187,7 @@ export class KubeGcLensServer {
     onCustomRequest(c, ClusterSimulateRequest, (p, token) => this.answer(token, async () => withLiveLocations(await this.cluster.simulate(p.uid, p.policy, {
       ...this.engineOptions(), ...(p.controllers ? { controllers: p.controllers } : {}),
     }), this.cluster.current?.context)));
-    onCustomRequest(c, ClusterStuckRequest, (p, token) => this.answer(token, () => this.cluster.stuck(this.engineOptions(), p.stuckAfterMinutes ?? this.settings.cluster.stuckAfterMinutes)
+    onCustomRequest(c, ClusterStuckRequest, (p, token) => this.answer(token, async () => (await this.cluster.stuckSettled(this.engineOptions(), p.stuckAfterMinutes ?? this.settings.cluster.stuckAfterMinutes))
       .map((item) => withLiveLocations(item, this.cluster.current?.context))));
     onCustomRequest(c, ClusterDocumentRequest, (p) => {
       const uid = liveUidOf(p.uri) ?? '';

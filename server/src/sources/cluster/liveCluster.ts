@@ -6,6 +6,7 @@
 // in the status and in `incompleteNotes()`; the rest keeps working. Read-only: see apiClient.ts.
 
 import { Inventory } from '../../engine/inventory';
+import { namespacesNeedingPodSpecs } from '../../engine/simulation/podSpecScope';
 import { KindRegistry } from '../../engine/kinds/kindRegistry';
 import type { KubeObject, ObjectFacts } from '../../engine/model';
 import { ACCEPT_OBJECTS, ACCEPT_METADATA_LIST, ACCEPT_METADATA_WATCH, ApiClient, type ApiError } from './apiClient';
@@ -122,6 +123,9 @@ export class LiveCluster {
   private readonly staleWorkloads = new Set<string>();
   private workloadReads: Promise<void> = Promise.resolve();
   private workloadRereadScheduled = false;
+  /** Reads of the Pods beside what is terminating (readTerminatingPods), one after another. */
+  private podReads: Promise<void> = Promise.resolve();
+  private podReadScheduled = false;
   /** Why workload specs could not be read, while that lasts. */
   private workloadNotes: string[] = [];
   /** The initial sync: no change notification and no watch until every first LIST is over. */
@@ -289,6 +293,7 @@ export class LiveCluster {
     this.initialSync = false;
     this.changed();
     if (this.hasWorkloadRuns() && terminatingReachesCustomFinalizer(this.inventory)) await this.ensureWorkloadSpecs(this.abort.signal);
+    if (this.opts.watch !== false) await this.readTerminatingPods();
     this.openWatchGate();
   }
 
@@ -398,6 +403,8 @@ export class LiveCluster {
       this.staleWorkloads.add(o.uid);
       this.scheduleWorkloadReread();
     }
+    // Something terminating, or a Pod not read in full while something is: which claims the Pods mount may matter.
+    if (this.inventory.terminating.size > 0 && (o.deletionTimestamp !== undefined || (o.kind === 'Pod' && o.facts.specUnread))) this.schedulePodRead();
     // A terminating object that can reach a custom finalizer: from now on workload images are needed.
     if (!this.workloadsWanted && (o.deletionTimestamp !== undefined || (this.inventory.terminating.size > 0 && o.finalizers.some(isCustomFinalizer)))) {
       this.scheduleWorkloadReread();
@@ -462,6 +469,39 @@ export class LiveCluster {
     }
     if (updated) this.changed();
     return notes;
+  }
+
+  /**
+   * A watching connection keeps the Pods read in full where what is terminating can reach a claim (the namespaces
+   * namespacesNeedingPodSpecs names without a target), so the stuck list and its Problems entries know what
+   * pvc-protection waits for, as Simulate Delete does: without their volumes a claim a Pod mounts would look free.
+   */
+  private readTerminatingPods(): Promise<void> {
+    this.podReads = this.podReads.then(async () => {
+      const namespaces = namespacesNeedingPodSpecs(this.inventory, []);
+      if (namespaces.length && !this.abort.signal.aborted) await this.readPodSpecs(namespaces);
+    }).catch(() => undefined);
+    return this.podReads;
+  }
+
+  /** Soon (coalesced): readTerminatingPods. */
+  private schedulePodRead(): void {
+    if (this.podReadScheduled || this.initialSync || this.opts.watch === false || this.abort.signal.aborted) return;
+    this.podReadScheduled = true;
+    setTimeout(() => {
+      this.podReadScheduled = false;
+      if (!this.abort.signal.aborted) void this.readTerminatingPods();
+    }, 0).unref?.();
+  }
+
+  /** Resolves once the Pod reads for what is terminating, scheduled or running now, are over. */
+  async terminatingPodsRead(): Promise<void> {
+    if (this.podReadScheduled) await new Promise((r) => setTimeout(r, 0));
+    let reads: Promise<void>;
+    do {
+      reads = this.podReads;
+      await reads;
+    } while (reads !== this.podReads);
   }
 
   private hasWorkloadRuns(): boolean {
