@@ -53,13 +53,16 @@ describe('the live path as the real apiserver answers it', () => {
   it('a watch that ends within a second with nothing received is backed off (client-go\'s "very short watch"), not asked again at once', async () => {
     const client = new ApiClient(target());
     const states: string[] = [];
-    // Asked as a list, each watch is cut at its first bookmark (200 ms here) having sent nothing, as the real server cuts it.
+    // Asked as a list, the watch is cut at its first event having sent nothing, as the real server cuts it.
     const reflector = new Reflector<unknown>(client, { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, singular: 'configmap', shortNames: [], verbs: [] }, 'shop', {
       convert: (item) => item, replace: () => undefined, event: () => undefined, state: (s) => states.push(s),
     }, { accept: ACCEPT_METADATA_LIST, watchAccept: ACCEPT_METADATA_LIST, backoffMs: { initial: 60_000, max: 60_000 } });
     const stop = new AbortController();
     const run = reflector.start(stop.signal);
+    const watching = () => server.requests.some((r) => r.verb === 'watch' && r.resource === 'configmaps' && r.namespace === 'shop' && r.status === 200);
     try {
+      await until('the watch open', watching);
+      server.add(configMap('shop', 'cut', 'cm-cut')); // its event cuts the watch
       await until('the short watch backed off', () => reflector.state === 'backoff');
       expect(reflector.lastError?.reason).toBe('ShortWatch');
       expect(reflector.lastError?.message).toMatch(/ended within a second with nothing received/);
@@ -69,6 +72,7 @@ describe('the live path as the real apiserver answers it', () => {
       stop.abort();
       await run.done;
       client.close();
+      server.remove({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'cut' });
     }
   });
 

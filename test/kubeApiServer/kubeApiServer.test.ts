@@ -623,6 +623,7 @@ describe('WATCH', () => {
   it('stallWatches(): open watches go silent without closing (no events, bookmarks or timeout end); later ones are normal', async () => {
     const s = await start({ token: TOKEN, watchBookmarkIntervalMs: 50 });
     const w = await Watch.open(s, `/api/v1/pods?watch=1&resourceVersion=${s.resourceVersion()}&allowWatchBookmarks=true&timeoutSeconds=1`);
+    s.add({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bump', namespace: 'a' } }); // a bookmark needs a newer resourceVersion
     await w.until((x) => x.events.some((e) => e.type === 'BOOKMARK'), 'a bookmark');
     s.faults.stallWatches();
     const seen = w.events.length;
@@ -636,12 +637,26 @@ describe('WATCH', () => {
     w.close();
   });
 
+  it('bookmarks carry a resourceVersion newer than the watch\'s start, or none is sent (as the apiserver\'s watch cache)', async () => {
+    const s = await start({ token: TOKEN, watchBookmarkIntervalMs: 20 });
+    const w = await Watch.open(s, `/api/v1/namespaces/a/pods?watch=1&resourceVersion=${s.resourceVersion()}&allowWatchBookmarks=true`);
+    const quiet = await Watch.open(s, '/api/v1/namespaces/b/pods?watch=1&allowWatchBookmarks=true&timeoutSeconds=1');
+    await quiet.until((x) => x.ended, 'the quiet watch\'s timeout', 3000);
+    expect(quiet.events).toEqual([]);
+    const start_ = Number(s.resourceVersion());
+    s.add({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'elsewhere', namespace: 'b' } });
+    await w.until((x) => x.events.length > 0, 'a bookmark');
+    expect(w.events[0]).toMatchObject({ type: 'BOOKMARK', object: { metadata: { resourceVersion: String(start_ + 1) } } });
+    w.close();
+  });
+
   it('close() ends open watches and leaves no timer behind', async () => {
     const timers = trackTimers();
     try {
       const s = await start({ token: TOKEN, watchBookmarkIntervalMs: 20 });
       s.faults.delay(10_000, { group: '', resource: 'configmaps' });
       const w = await Watch.open(s, '/api/v1/pods?watch=1&allowWatchBookmarks=true&timeoutSeconds=600');
+      s.add({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bump', namespace: 'a' } }); // a bookmark needs a newer resourceVersion
       const pending = send(s, '/api/v1/configmaps').then(() => 'answered', () => 'cut');
       await w.until(() => s.requests.length === 2 && w.events.length > 0, 'the delayed request and a bookmark');
       expect(timers.live.size).toBe(3); // the bookmark interval, the watch's timeoutSeconds, the delay

@@ -20,6 +20,8 @@ export interface WatchOptions {
 
 interface Conn extends WatchOptions {
   res: ServerResponse;
+  /** The resourceVersion when the watch opened: only a later one is worth a bookmark. */
+  openedRv: number;
   events: number;
   tableHeadersSent: boolean;
   timer?: NodeJS.Timeout;
@@ -41,7 +43,7 @@ export class Watches {
 
   /** Starts the stream: headers, then `initial` (a replay or synthetic ADDED events), then live events. */
   open(res: ServerResponse, opts: WatchOptions, initial: StoreEvent[], initialEventsEnd = false): void {
-    const conn: Conn = { ...opts, res, events: 0, tableHeadersSent: false, done: false };
+    const conn: Conn = { ...opts, res, openedRv: this.currentRv(), events: 0, tableHeadersSent: false, done: false };
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();
     this.conns.add(conn);
@@ -184,7 +186,9 @@ export class Watches {
     const wanted = [...this.conns].some((c) => c.bookmarks);
     if (wanted && !this.bookmarkTimer) {
       this.bookmarkTimer = setInterval(() => {
-        for (const conn of this.conns) if (conn.bookmarks) this.bookmark(conn);
+        // As kube-apiserver's watch cache: a bookmark only carries a resourceVersion newer than the watch's start, so a
+        // watch on a server where nothing has changed since it opened gets none (found on v1.37.2).
+        for (const conn of this.conns) if (conn.bookmarks && this.currentRv() > conn.openedRv) this.bookmark(conn);
       }, this.bookmarkIntervalMs);
       this.bookmarkTimer.unref();
     } else if (!wanted && this.bookmarkTimer) {
