@@ -21,6 +21,7 @@ import { LspSession, uriOf } from '../lsp/lspSession';
 import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../helpers/controlPlane';
 import { readAll, readOne, watchedTypes, type RealItem } from '../helpers/realCluster';
 import { hoverText, objectLabel } from '../helpers/lspText';
+import { startKubeApiServer } from '../kubeApiServer/kubeApiServer';
 
 if (CONTROL_PLANE_SKIP) console.warn(`test/cluster/lspRealServer.test.ts ${CONTROL_PLANE_SKIP}`);
 
@@ -53,6 +54,23 @@ metadata:
 // The manifest of a live object that is terminating (team-a's held ConfigMap).
 const HELD = 'held.yaml';
 const heldText = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: held\n  namespace: team-a\n';
+
+/** What the language server says about a live cluster, without what depends on where or when it is asked. */
+interface LiveAnswers { objects: number; graph: unknown; summary: unknown; stuck: unknown; search: unknown }
+async function liveAnswers(session: LspSession): Promise<LiveAnswers> {
+  const placeless = (x: unknown) => JSON.parse(JSON.stringify(x, (k, v) => (['location', 'locations', 'ageSeconds'].includes(k) ? undefined : v))) as unknown;
+  const g = await session.connection.sendRequest(ClusterGraphRequest, {});
+  const byUid = (a: { uid: string }, b: { uid: string }) => a.uid.localeCompare(b.uid);
+  const stuck = await session.connection.sendRequest(ClusterStuckRequest, { stuckAfterMinutes: 10 });
+  const search = await session.connection.sendRequest(ClusterSearchObjectsRequest, { query: 'kube-system', limit: 1000 });
+  return {
+    objects: (await session.connection.sendRequest(ClusterSearchObjectsRequest, { limit: 0 })).total,
+    graph: placeless({ nodes: [...g.nodes].sort(byUid), edges: g.edges.map((e) => JSON.stringify(e)).sort() }),
+    summary: await session.connection.sendRequest(ClusterGraphSummaryRequest),
+    stuck: placeless([...stuck].sort((a, b) => byUid(a.object, b.object))),
+    search: placeless(search),
+  };
+}
 
 /** The live stuck list once it agrees with `check` (the watch may trail kubectl by a moment). */
 async function stuckWhen(check: (items: StuckItem[]) => boolean): Promise<StuckItem[]> {
@@ -194,6 +212,30 @@ metadata:
     expect(byUid.items.map((o) => o.uid)).toContain(held.metadata.uid);
     const everything = await lsp.connection.sendRequest(ClusterSearchObjectsRequest, { limit: 0 });
     expect(everything.total).toBe(readAll(plane).items.length);
+  });
+
+  it('the API test server holding what kubectl reads from the real one: the language server answers the same', async () => {
+    // Every difference here is one between the API test server (test/kubeApiServer) and kube-apiserver.
+    const api = await startKubeApiServer({ token: 'same-cluster' });
+    const twin = new LspSession({});
+    try {
+      api.addMany(readAll(plane).items as unknown as Record<string, unknown>[]);
+      await twin.initialize();
+      const status = await twin.connection.sendRequest(ClusterConnectRequest, { kubeconfig: api.writeKubeconfig(dir, { context: 'admin' }), allowExec: false });
+      expect(status.problems).toEqual([]);
+      const real = statuses.at(-1)!;
+      expect(status.resources).toEqual(real.resources);
+      let answers: [LiveAnswers, LiveAnswers] | undefined;
+      // The real server's watch may trail kubectl's read by an event: ask again until both agree, or show the difference.
+      await until('the same answers', async () => {
+        answers = [await liveAnswers(lsp), await liveAnswers(twin)];
+        return isDeepStrictEqual(...answers);
+      }, 50).catch(() => undefined);
+      expect(answers![1]).toEqual(answers![0]);
+    } finally {
+      await twin.dispose();
+      await api.close();
+    }
   });
 
   it('a live document: the object as kubectl reads it, read-only, stuck in the Problems panel, with its lenses', async () => {
