@@ -5,12 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane } from '../helpers/controlPlane';
 import { clusterWriter, type ClusterWriter, type Resource } from '../helpers/seedCluster';
-import { generateScenario } from './generateScenario';
-import { prepareControlPlane, runScenario, type ScenarioOutcome } from './runScenario';
+import { prepareControlPlane, runSeeds } from './runScenario';
 
 const SCENARIOS = Number(process.env.FIDELITY_SCENARIOS ?? 40);
 const FIRST_SEED = Number(process.env.FIDELITY_FIRST_SEED ?? 1);
-const PARALLEL = 24;
 if (CONTROL_PLANE_SKIP) console.warn(`test/fidelity/fidelity.test.ts ${CONTROL_PLANE_SKIP}`);
 
 let plane: ControlPlane;
@@ -29,14 +27,7 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the simulation against the re
   });
 
   it(`${SCENARIOS} scenarios from seed ${FIRST_SEED}: no divergence`, async () => {
-    const outcomes: ScenarioOutcome[] = [];
-    let next = FIRST_SEED;
-    await Promise.all(Array.from({ length: PARALLEL }, async () => {
-      while (next < FIRST_SEED + SCENARIOS) {
-        const seed = next++;
-        outcomes.push(await runScenario(generateScenario(seed), { writer, resources, controllers: 'gc' }));
-      }
-    }));
+    const outcomes = await runSeeds(FIRST_SEED, SCENARIOS, { writer, resources, controllers: 'gc' });
     const refused = outcomes.flatMap((o) => o.refused.map((r) => `seed ${o.scenario.seed}: ${r}`));
     const divergent = outcomes.filter((o) => o.differences.length > 0).sort((a, b) => a.scenario.seed - b.scenario.seed);
     const report = divergent.map((o) => `seed ${o.scenario.seed} (${o.scenario.requests.map((r) => `DELETE ${r.kind} ${r.name} ${r.propagationPolicy ?? 'default'}`).join(', ')}):\n  ${o.differences.join('\n  ')}`);

@@ -1,4 +1,4 @@
-// One scenario against the real control plane and the simulation (issue 15):
+// Scenarios against the real control plane and the simulation (issue 15), in batches run in lockstep (runBatch):
 //  1. the world is created through the API, owners first, with real uids (test/helpers/seedCluster.ts);
 //  2. when the cluster is quiet, it is read back as `kubectl get -o json` would give it: the product's input;
 //  3. the simulation runs on that input with the same DELETE requests;
@@ -12,7 +12,10 @@ import { simulate } from '../../server/src/engine/simulation/simulate';
 import type { ControllersMode, DeleteRequest, SimulationResult } from '../../server/src/engine/simulation/types';
 import { parseManifestText } from '../../server/src/sources/manifests/parseManifest';
 import { type ClusterWriter, discoverResources, type Manifest, type Resource, resourcePath, seedCluster } from '../helpers/seedCluster';
-import { FIDELITY_GROUP, fidelityCrds, SCENARIO_LABEL, type Scenario } from './generateScenario';
+import { FIDELITY_GROUP, fidelityCrds, generateScenario, SCENARIO_LABEL, type Scenario } from './generateScenario';
+
+/** Marks every object of one batch of scenarios, which run in lockstep. */
+const BATCH_LABEL = `${FIDELITY_GROUP}/batch`;
 
 export interface RunOptions {
   writer: ClusterWriter;
@@ -40,14 +43,14 @@ const LISTED = [
   'rbac.authorization.k8s.io/v1/ClusterRole', 'fidelity.kube-gc-lens.test/v1/Widget', 'fidelity.kube-gc-lens.test/v1/Gadget',
 ];
 
-/** Every object of the scenario, as the server has it now (kind and apiVersion filled in, as kubectl does). */
-async function readWorld(options: RunOptions, id: string): Promise<Manifest[]> {
+/** Every object a label selector matches, as the server has it now (kind and apiVersion filled in, as kubectl does). */
+async function readWorld(options: RunOptions, selector: string): Promise<Manifest[]> {
   const lists = await Promise.all(LISTED.map(async (key) => {
     const apiVersion = key.slice(0, key.lastIndexOf('/'));
     const kind = key.slice(key.lastIndexOf('/') + 1);
     const resource = options.resources.get(key);
     if (!resource) throw new Error(`the control plane does not serve ${key}`);
-    const path = `${resourcePath({ ...resource, namespaced: false }, apiVersion, undefined)}?labelSelector=${encodeURIComponent(`${SCENARIO_LABEL}=${id}`)}`;
+    const path = `${resourcePath({ ...resource, namespaced: false }, apiVersion, undefined)}?labelSelector=${encodeURIComponent(selector)}`;
     const r = await options.writer.request('GET', path);
     if (r.status !== 200) throw new Error(`LIST ${path}: ${r.status} ${r.body.message ?? ''}`);
     return (r.body.items as Manifest[]).map((o) => ({ ...o, apiVersion, kind }));
@@ -57,14 +60,14 @@ async function readWorld(options: RunOptions, id: string): Promise<Manifest[]> {
 
 const signature = (world: Manifest[]) => world.map((o) => `${o.metadata.uid}@${o.metadata.resourceVersion}`).sort().join(',');
 
-/** Waits until the scenario's objects have not changed for quietMs (bounded: 60 s of polling). */
-async function quiet(options: RunOptions, id: string): Promise<Manifest[]> {
+/** Waits until the objects a selector matches have not changed for quietMs (bounded: 120 s of polling). */
+async function quiet(options: RunOptions, selector: string): Promise<Manifest[]> {
   const quietMs = options.quietMs ?? 2500;
   const poll = 250;
   let last = '';
   let stableFor = 0;
-  for (let waited = 0; waited < 60_000; waited += poll) {
-    const world = await readWorld(options, id);
+  for (let waited = 0; waited < 120_000; waited += poll) {
+    const world = await readWorld(options, selector);
     const sig = signature(world);
     if (sig === last) {
       stableFor += poll;
@@ -75,7 +78,7 @@ async function quiet(options: RunOptions, id: string): Promise<Manifest[]> {
     }
     await new Promise((r) => setTimeout(r, poll));
   }
-  throw new Error(`scenario ${id} never became quiet`);
+  throw new Error(`the objects of ${selector} never became quiet`);
 }
 
 /** The simulation on the world as read back: a kubectl-style List, through the product's own loader. */
@@ -127,24 +130,68 @@ async function sendDelete(options: RunOptions, request: DeleteRequest): Promise<
   await options.writer.request('DELETE', resourcePath(resource, request.apiVersion, request.namespace || undefined, request.name), body);
 }
 
-export async function runScenario(scenario: Scenario, options: RunOptions): Promise<ScenarioOutcome> {
-  const seeded = await seedCluster(options.writer, scenario.objects, { concurrency: 4, resources: options.resources });
-  const refused = seeded.failures.map((f) => `${f.object}: ${f.status} ${f.message}`);
-  const start = await quiet(options, scenario.id);
-  const requests: DeleteRequest[] = scenario.requests.map((r) => ({ ...r }));
-  const result = simulateWorld(start, requests, options.controllers);
+/**
+ * Runs scenarios in lockstep, so that one poll watches them all: all worlds are created, the cluster is left to
+ * settle, every world is read back and simulated, then each round sends every scenario's next request and lets the
+ * cluster settle again. Each scenario still sees each request after quiescence (R53.4), as the simulation does.
+ */
+export async function runBatch(batch: string, scenarios: Scenario[], options: RunOptions): Promise<ScenarioOutcome[]> {
+  const selector = `${BATCH_LABEL}=${batch}`;
+  const manifests = scenarios.flatMap((sc) => sc.objects.map((o) => ({ ...o, metadata: { ...o.metadata, labels: { ...o.metadata.labels, [BATCH_LABEL]: batch } } })));
+  const seeded = await seedCluster(options.writer, manifests, { concurrency: 24, resources: options.resources });
+  // A 404 after creation (a cycle's PATCH, making it terminating): the GC collected the object first, as it may.
+  const refused = seeded.failures.filter((f) => !(f.status === 404 && f.created));
+  const byScenario = (world: Manifest[]) => {
+    const out = new Map<string, Manifest[]>(scenarios.map((sc) => [sc.id, []]));
+    for (const o of world) out.get(o.metadata.labels?.[SCENARIO_LABEL])?.push(o);
+    return out;
+  };
+  const start = byScenario(await quiet(options, selector));
+  const simulated = new Map(scenarios.map((sc) => [sc.id, simulateWorld(start.get(sc.id)!, sc.requests.map((r) => ({ ...r })), options.controllers)]));
   let end = start;
-  for (const request of requests) {
-    await sendDelete(options, request);
-    end = await quiet(options, scenario.id);
+  const rounds = Math.max(0, ...scenarios.map((sc) => sc.requests.length));
+  for (let round = 0; round < rounds; round++) {
+    const sends = scenarios.filter((sc) => sc.requests.length > round);
+    await inParallel(sends, 24, (sc) => sendDelete(options, sc.requests[round]));
+    end = byScenario(await quiet(options, selector));
   }
-  if (options.verbose) printScenario(start, requests, result, end);
-  const differences = result.aborted ? [`the simulation aborted: ${result.aborted}`] : compareOutcome(start, end, result);
-  return { scenario, refused, differences };
+  return scenarios.map((scenario) => {
+    const result = simulated.get(scenario.id)!;
+    if (options.verbose) printScenario(start.get(scenario.id)!, scenario.requests, result, end.get(scenario.id)!);
+    const differences = result.aborted ? [`the simulation aborted: ${result.aborted}`] : compareOutcome(start.get(scenario.id)!, end.get(scenario.id)!, result);
+    const prefix = `${scenario.id}-`;
+    const own = refused.filter((f) => f.object.includes(` ${prefix}`) || f.object.includes(`/${prefix}`));
+    return { scenario, refused: own.map((f) => `${f.object}: ${f.status} ${f.message}`), differences };
+  });
+}
+
+/** The scenarios of seeds firstSeed… in batches of batchSize (default 200), one batch after the other. */
+export async function runSeeds(firstSeed: number, count: number, options: RunOptions & {
+  batchSize?: number;
+  onOutcome?: (outcome: ScenarioOutcome) => void;
+}): Promise<ScenarioOutcome[]> {
+  const batchSize = options.batchSize ?? 200;
+  const outcomes: ScenarioOutcome[] = [];
+  for (let seed = firstSeed; seed < firstSeed + count; seed += batchSize) {
+    const scenarios = Array.from({ length: Math.min(batchSize, firstSeed + count - seed) }, (_, i) => generateScenario(seed + i));
+    for (const outcome of await runBatch(`b${seed}`, scenarios, options)) {
+      outcomes.push(outcome);
+      options.onOutcome?.(outcome);
+    }
+  }
+  return outcomes;
+}
+
+/** Runs `work` over items, at most `limit` at a time. */
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]);
+  }));
 }
 
 /** The whole story of one scenario, for a person replaying a divergence. */
-function printScenario(start: Manifest[], requests: DeleteRequest[], result: SimulationResult, end: Manifest[]): void {
+function printScenario(start: Manifest[], requests: readonly DeleteRequest[], result: SimulationResult, end: Manifest[]): void {
   const line = (o: Manifest) => {
     const m = o.metadata;
     const refs = (m.ownerReferences ?? []).map((r: Manifest) => `${r.kind}/${r.name}${r.controller ? ' controller' : ''}${r.blockOwnerDeletion ? ' block' : ''} ${r.uid}`);

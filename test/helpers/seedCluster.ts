@@ -42,31 +42,48 @@ export function clusterWriter(kubeconfigPath: string, contextName?: string): Clu
     key: b64(user['client-key-data']),
   });
   const server = new URL(cluster.server);
-  return {
-    request(method, path, body, contentType = 'application/json') {
-      const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-      return new Promise((resolve, reject) => {
-        const req = https.request({
-          agent, method, host: server.hostname, port: server.port, path,
-          headers: { Accept: 'application/json', ...(data ? { 'Content-Type': contentType, 'Content-Length': data.length } : {}) },
-        }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed: Manifest = {};
-            try {
-              parsed = text ? (JSON.parse(text) as Manifest) : {};
-            } catch {
-              parsed = { message: text };
-            }
-            resolve({ status: res.statusCode ?? 0, body: parsed });
-          });
-          res.on('error', reject);
+  const once = (method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: Manifest }> => {
+    const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    return new Promise((resolve, reject) => {
+      const req = https.request({
+        agent, method, host: server.hostname, port: server.port, path,
+        headers: { Accept: 'application/json', ...(data ? { 'Content-Type': contentType, 'Content-Length': data.length } : {}) },
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: Manifest = {};
+          try {
+            parsed = text ? (JSON.parse(text) as Manifest) : {};
+          } catch {
+            parsed = { message: text };
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
         });
-        req.on('error', reject);
-        req.end(data);
+        res.on('error', reject);
       });
+      req.on('error', reject);
+      req.end(data);
+    });
+  };
+  return {
+    // A kept-alive connection the server closed ("socket hang up", ECONNRESET) is retried on a new one. A retried
+    // POST that meets 409 had gone through: the object is read back as its answer.
+    async request(method, path, body, contentType) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const r = await once(method, path, body, contentType);
+          if (attempt > 1 && method === 'POST' && r.status === 409 && (body as Manifest)?.metadata?.name) {
+            const got = await once('GET', `${path}/${encodeURIComponent((body as Manifest).metadata.name)}`);
+            if (got.status === 200) return { status: 201, body: got.body };
+          }
+          return r;
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (attempt >= 4 || !(code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/.test(String(err)))) throw err;
+        }
+      }
     },
   };
 }
@@ -96,7 +113,13 @@ export function resourcePath(resource: Resource, apiVersion: string, namespace: 
   return `${base}${ns}/${resource.plural}${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
 }
 
-export interface SeedFailure { object: string; status: number; message: string }
+export interface SeedFailure {
+  object: string;
+  status: number;
+  message: string;
+  /** The object was created; what failed came after (a cycle's PATCH, the DELETE making it terminating). */
+  created?: boolean;
+}
 
 export interface SeedResult {
   /** Manifest uid (placeholder) → the uid the server gave. */
@@ -152,7 +175,8 @@ export async function seedCluster(writer: ClusterWriter, manifests: Manifest[], 
   const concurrency = options.concurrency ?? 16;
   const result: SeedResult = { uids: new Map(), created: new Map(), failures: [] };
   const order = ownersFirst(manifests);
-  const fail = (m: Manifest, status: number, message: string) => result.failures.push({ object: keyOf(m), status, message });
+  const fail = (m: Manifest, status: number, message: string) =>
+    result.failures.push({ object: keyOf(m), status, message, ...(result.created.has(keyOf(m)) ? { created: true } : {}) });
   let resources = options.resources ?? await discoverResources(writer);
 
   // Levels: an object waits only for the owners before it, so objects of one level are created side by side.
