@@ -16,6 +16,7 @@ import { resolveTarget } from '../../server/src/sources/cluster/kubeconfig';
 import { LiveCluster } from '../../server/src/sources/cluster/liveCluster';
 import { Reflector } from '../../server/src/sources/cluster/reflector';
 import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../helpers/controlPlane';
+import { startKubeApiServer } from '../kubeApiServer/kubeApiServer';
 
 type Obj = Record<string, unknown>;
 type Meta = Obj & { uid: string; name: string; namespace?: string; resourceVersion?: string };
@@ -89,8 +90,7 @@ async function graphsAgree(what: string): Promise<void> {
 }
 
 /** One metadata-only LIST through the product's Reflector, every page recorded (path asked, continue token answered). */
-async function listPages(r: DiscoveredResource, namespace: string | undefined, accept: string, pageSize: number) {
-  const client = newClient();
+async function listPages(r: DiscoveredResource, namespace: string | undefined, accept: string, pageSize: number, client = newClient()) {
   const pages: { path: string; continue: string; items: number }[] = [];
   const getJson = client.getJson.bind(client);
   client.getJson = (async (p: string, ...rest: Parameters<ApiClient['getJson']> extends [string, ...infer R] ? R : never) => {
@@ -338,6 +338,45 @@ spec: {nodeName: node-1, containers: [{name: c, image: busybox}], volumes: [{nam
     kubectl(['patch', 'configmap', 'dependent', '-n', 'fg', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
     await until('both gone', () => kubectl(['get', 'configmaps', '-n', 'fg', '-o', 'name']).split('\n').filter((n) => n && n !== 'configmap/kube-root-ca.crt').length === 0);
     await until('both out of the live graph', () => !live.inventory.objects.has(owner) && !live.inventory.objects.has(dependent));
+  });
+
+  it('the API test server holding the same objects answers the product as the real one does (pages, metadata, 406s)', async () => {
+    const test = await startKubeApiServer({ token: 'parity' });
+    const testTarget = resolveTarget({ kubeconfig: test.writeKubeconfig(dir), allowExec: false });
+    const testClient = () => {
+      const c = new ApiClient(testTarget);
+      clients.push(c);
+      return c;
+    };
+    try {
+      const full = (JSON.parse(kubectl(['get', 'configmaps', '-n', 'paged', '-o', 'json'])) as { items: Obj[] }).items;
+      test.addMany(full.map((o) => ({ ...o, apiVersion: 'v1', kind: 'ConfigMap' })));
+      const configmaps = resource('', 'configmaps');
+      // Their resourceVersions are each server's own; everything else must be the same.
+      const comparable = (read: { items: Obj[] }) => read.items.map((o) => {
+        const { resourceVersion: _rv, ...m } = o.metadata as Obj;
+        return { ...o, metadata: m };
+      });
+      for (const accept of [ACCEPT_METADATA_LIST, ACCEPT_JSON_METADATA_LIST]) {
+        const [real, ours] = [await listPages(configmaps, 'paged', accept, 40), await listPages(configmaps, 'paged', accept, 40, testClient())];
+        expect(ours.pages.map((p) => p.items)).toEqual(real.pages.map((p) => p.items));
+        expect(ours.protobufAnswers).toBe(real.protobufAnswers);
+        expect(comparable(ours)).toEqual(comparable(real));
+      }
+      // A metadata form that does not fit the verb: the same 406, in the same words.
+      const refused = async (c: ApiClient, path: string, accept: string) => c.getJson(path, accept).then(() => 'answered', (e: { status: number; reason: string; message: string }) => `${e.status} ${e.reason}: ${e.message}`);
+      for (const [path, accept] of [
+        ['/api/v1/namespaces/paged/configmaps/owner', ACCEPT_JSON_METADATA_LIST],
+        ['/api/v1/namespaces/paged/configmaps?limit=1', ACCEPT_METADATA_WATCH],
+      ]) {
+        expect(await refused(testClient(), path, accept)).toBe(await refused(newClient(), path, accept));
+      }
+      // A full LIST's items carry no apiVersion or kind, on both.
+      const first = async (c: ApiClient) => (await c.getJson<{ items: Obj[] }>('/api/v1/namespaces/paged/configmaps?limit=1', ACCEPT_OBJECTS)).items[0];
+      expect(Object.keys(await first(testClient())).sort()).toEqual(Object.keys(await first(newClient())).sort());
+    } finally {
+      await test.close();
+    }
   });
 
   it('drop=metadata.managedFields on 1.37 (no ManagedFieldsOptOut): ignored, 200 and the same answer, managedFields still sent', async () => {
