@@ -13,7 +13,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeLensRequest, CodeLensResolveRequest, DiagnosticSeverity, HoverRequest, type CodeLens } from 'vscode-languageserver-protocol';
 import {
-  ClusterConnectRequest, ClusterDisconnectRequest, ClusterDocumentRequest, ClusterGraphRequest, ClusterGraphSummaryRequest,
+  ClusterConnectRequest, ClusterContextsRequest, ClusterDisconnectRequest, ClusterDocumentRequest, ClusterGraphRequest, ClusterGraphSummaryRequest,
   ClusterSearchObjectsRequest, ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, liveObjectUri,
   type ClusterStatus, type StuckItem,
 } from '../../server/src/protocol';
@@ -54,6 +54,20 @@ metadata:
 // The manifest of a live object that is terminating (team-a's held ConfigMap).
 const HELD = 'held.yaml';
 const heldText = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: held\n  namespace: team-a\n';
+
+const byNamespace = (c: { namespace: string; objects: number }[]) => [...c].sort((a, b) => a.namespace.localeCompare(b.namespace));
+
+/** The graph summary of what kubectl reads (of these namespaces' namespaced objects, else all): objects per namespace, every Namespace listed. */
+function expectedSummary(namespaces?: string[]): { namespace: string; objects: number }[] {
+  const counts = new Map<string, number>();
+  for (const o of readAll(plane).items) {
+    if (o.kind === 'Namespace') counts.set(o.metadata.name, counts.get(o.metadata.name) ?? 0);
+    const ns = o.metadata.namespace ?? '';
+    if (ns && namespaces && !namespaces.includes(ns)) continue;
+    counts.set(ns, (counts.get(ns) ?? 0) + 1);
+  }
+  return byNamespace([...counts].map(([namespace, objects]) => ({ namespace, objects })));
+}
 
 /** What the language server says about a live cluster, without what depends on where or when it is asked. */
 interface LiveAnswers { objects: number; graph: unknown; summary: unknown; stuck: unknown; search: unknown }
@@ -139,16 +153,23 @@ metadata:
     expect(status.resources).toEqual({ total: types.length, listed: types.length, watching: types.length });
     await lsp.until(() => statuses.at(-1)?.state === 'watching', 'the status notification "watching"');
     // Objects per namespace (the graph summary) are those kubectl reads in full, every Namespace included.
-    const expected = new Map<string, number>();
-    for (const o of readAll(plane).items) {
-      const ns = o.metadata.namespace ?? '';
-      expected.set(ns, (expected.get(ns) ?? 0) + 1);
-      if (o.kind === 'Namespace') expected.set(o.metadata.name, expected.get(o.metadata.name) ?? 0);
-    }
-    const sorted = (c: { namespace: string; objects: number }[]) => [...c].sort((a, b) => a.namespace.localeCompare(b.namespace));
     const summary = await lsp.connection.sendRequest(ClusterGraphSummaryRequest);
-    expect(sorted(summary.namespaces)).toEqual(sorted([...expected].map(([namespace, objects]) => ({ namespace, objects }))));
+    expect(byNamespace(summary.namespaces)).toEqual(expectedSummary());
     expect(summary.objects).toBe(status.objects);
+  });
+
+  it('the kubeconfig\'s contexts, as kubectl config reads them', async () => {
+    const config = JSON.parse(kubectl(['config', 'view', '-o', 'json'])) as {
+      'current-context': string; contexts: { name: string; context: { cluster: string; user: string; namespace?: string } }[]; clusters: { name: string; cluster: { server: string } }[];
+    };
+    const r = await lsp.connection.sendRequest(ClusterContextsRequest, { kubeconfig: plane.kubeconfig });
+    expect(r).toEqual({
+      contexts: config.contexts.map((c) => ({
+        name: c.name, cluster: c.context.cluster, user: c.context.user, namespace: c.context.namespace, current: c.name === config['current-context'],
+        server: config.clusters.find((k) => k.name === c.context.cluster)!.cluster.server,
+      })),
+    });
+    expect(r.contexts.map((c) => c.name).sort()).toEqual(['admin', 'restricted']);
   });
 
   it('the live stuck list: the namespace held by a custom finalizer and the foreground deletion, as kubectl shows them', async () => {
@@ -290,6 +311,13 @@ metadata:
     expect(readOne(plane, 'namespace/fg').metadata.deletionTimestamp).toBeDefined();
     // The live graph follows: parent is gone, the namespace is stuck.
     await stuckWhen((i) => !i.some((x) => x.object.name === 'parent') && i.some((x) => x.object.uid === fg.metadata.uid));
+  });
+
+  it('namespaces chosen: their objects and every cluster-scoped one, as kubectl reads them', async () => {
+    const status = await lsp.connection.sendRequest(ClusterConnectRequest, { kubeconfig: plane.kubeconfig, namespaces: ['shop', 'data'], allowExec: false });
+    expect(status).toMatchObject({ context: 'admin', namespaces: ['shop', 'data'], state: 'watching', problems: [] });
+    const summary = await lsp.connection.sendRequest(ClusterGraphSummaryRequest);
+    expect(byNamespace(summary.namespaces)).toEqual(expectedSummary(['shop', 'data']));
   });
 
   it('the restricted context: RBAC\'s real 403s are the problems and the incomplete-preview notes, the rest is answered', async () => {
