@@ -23,6 +23,7 @@ const entries = {
   bench: { entryPoints: ['bench/main.ts'], outfile: `${outdir}/bench.js` },
   lspBench: { entryPoints: ['bench/lspBench.ts'], outfile: `${outdir}/lspBench.js` },
   clusterBench: { entryPoints: ['bench/clusterBench.ts'], outfile: `${outdir}/clusterBench.js` },
+  realServerBench: { entryPoints: ['bench/realServerBench.ts'], outfile: `${outdir}/realServerBench.js` },
   // `npm run fidelity`: the simulation against the real garbage collector (test/fidelity).
   fidelity: { entryPoints: ['test/fidelity/main.ts'], outfile: `${outdir}/fidelity.js` },
   // `npm run demo -- --cluster` writes examples/ into the local control plane with it (test infrastructure, not shipped).

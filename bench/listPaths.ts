@@ -89,8 +89,11 @@ export async function ourPath<T>(meter: ServerMeter<T>, kubeconfig: string, keep
   return run;
 }
 
-/** The peers' (kubectl-tree's): discovery, then a full paginated LIST of every resource, into the same engine graph. */
-export async function peerPath<T>(meter: ServerMeter<T>, kubeconfig: string, keep: boolean): Promise<PathRun<T>> {
+/**
+ * The peers' (kubectl-tree's): discovery, then a full paginated LIST of every resource, into the same engine graph.
+ * `inspect` sees each item as received (an untimed run's: it costs time).
+ */
+export async function peerPath<T>(meter: ServerMeter<T>, kubeconfig: string, keep: boolean, inspect?: (item: Record<string, unknown>) => void): Promise<PathRun<T>> {
   await meter.reset();
   gc();
   const t0 = performance.now();
@@ -107,6 +110,7 @@ export async function peerPath<T>(meter: ServerMeter<T>, kubeconfig: string, kee
         if (cont) q.set('continue', cont);
         const page = await client.getJson<{ metadata?: { continue?: string }; items?: Record<string, unknown>[] }>(`${collectionPath(r)}?${q}`, ACCEPT_JSON);
         for (const item of page.items ?? []) {
+          inspect?.(item);
           const o = toKubeObject(item, r, false, target.context);
           if (o) objects.push(o);
         }

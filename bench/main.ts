@@ -11,7 +11,8 @@
 // Options: --objects=N --big=N (objects in the deleted namespace) --seed=N --runs=N (timed runs per
 // figure) --updates=N (incremental updates timed) --no-yaml --yaml-timeout-min=N --no-cluster (skip the live-cluster
 // report, bench/clusterBench.ts: the API test server with --cluster-objects=N objects, 100,000 by default,
-// --cluster-runs=N timed pairs) --no-lsp (skip the language server's report, bench/lspBench.ts) --no-webview (skip the
+// --cluster-runs=N timed pairs) --no-real-server (skip the same on the real kube-apiserver of test/controlplane,
+// bench/realServerBench.ts: --real-server-objects=N, 30,000 by default, --real-server-runs=N) --no-lsp (skip the language server's report, bench/lspBench.ts) --no-webview (skip the
 // graph webview's report, bench/webviewBench.ts: the built bundle in headless Chromium, which otherwise runs last;
 // --webview-sizes=1000,2000,5000 --webview-runs=N; then the live graph of a generated cluster through the language
 // server, bench/liveGraph.ts: --no-live-graph, --live-graph-objects=N, --live-graph-paint-timeout=S)
@@ -73,13 +74,16 @@ interface Options {
   cluster: boolean;
   clusterObjects: number;
   clusterRuns: number;
+  realServer: boolean;
+  /** Passed on to bench/realServerBench.ts. */
+  realServerArgs: string[];
   webview: boolean;
   /** Passed on to bench/webviewBench.ts. */
   webviewArgs: string[];
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { objects: 100_000, big: 20_000, seed: 20250601, runs: 5, updates: 5_000, yaml: true, yamlTimeoutMin: 5, lsp: true, cluster: true, clusterObjects: 100_000, clusterRuns: 5, webview: true, webviewArgs: [] };
+  const o: Options = { objects: 100_000, big: 20_000, seed: 20250601, runs: 5, updates: 5_000, yaml: true, yamlTimeoutMin: 5, lsp: true, cluster: true, clusterObjects: 100_000, clusterRuns: 5, realServer: true, realServerArgs: [], webview: true, webviewArgs: [] };
   for (const a of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
     if (!m) throw new UsageError(`unknown argument ${a}`);
@@ -99,6 +103,8 @@ function parseArgs(argv: string[]): Options {
     else if (key === 'no-cluster') o.cluster = false;
     else if (key === 'cluster-objects') o.clusterObjects = num();
     else if (key === 'cluster-runs') o.clusterRuns = num();
+    else if (key === 'no-real-server') o.realServer = false;
+    else if (key === 'real-server-objects' || key === 'real-server-runs') o.realServerArgs.push(`--${key.slice('real-server-'.length)}=${num()}`);
     else if (key === 'yaml-timeout-min') o.yamlTimeoutMin = num();
     else if (key === 'no-webview') o.webview = false;
     else if (['webview-sizes', 'webview-runs', 'no-live-graph', 'live-graph-objects', 'live-graph-paint-timeout'].includes(key)) o.webviewArgs.push(a);
@@ -480,6 +486,12 @@ function main(): number {
       const r = spawnSync(process.execPath, ['--expose-gc', join(dirname(process.argv[1]), 'clusterBench.js'), `--objects=${opts.clusterObjects}`, `--seed=${opts.seed}`, `--runs=${opts.clusterRuns}`], { stdio: 'inherit' });
       if (r.status !== 0) return 2;
     }
+    if (opts.realServer) {
+      // The same on the real kube-apiserver (test/controlplane), which it starts, loads and stops.
+      out();
+      const r = spawnSync(process.execPath, ['--expose-gc', join(dirname(process.argv[1]), 'realServerBench.js'), `--seed=${opts.seed}`, ...opts.realServerArgs], { stdio: 'inherit' });
+      if (r.status !== 0) return 2;
+    }
     if (opts.lsp) {
       // The language server's report: its own process, as an editor would run the server.
       out();
@@ -495,7 +507,7 @@ function main(): number {
     }
     return 0;
   } catch (e) {
-    const detail = e instanceof UsageError ? `${e.message}\n  options: --objects=N --big=N --seed=N --runs=N --updates=N --no-yaml --no-cluster --cluster-objects=N --cluster-runs=N --no-lsp --no-webview --webview-sizes=N,N --webview-runs=N --no-live-graph --live-graph-objects=N --live-graph-paint-timeout=S --yaml-timeout-min=N`
+    const detail = e instanceof UsageError ? `${e.message}\n  options: --objects=N --big=N --seed=N --runs=N --updates=N --no-yaml --no-cluster --cluster-objects=N --cluster-runs=N --no-real-server --real-server-objects=N --real-server-runs=N --no-lsp --no-webview --webview-sizes=N,N --webview-runs=N --no-live-graph --live-graph-objects=N --live-graph-paint-timeout=S --yaml-timeout-min=N`
       : e instanceof Error ? (e.stack ?? e.message) : String(e);
     out(`bench failed: ${detail}`);
     return 2;

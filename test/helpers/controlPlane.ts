@@ -4,9 +4,11 @@
 // Suites that need it skip where `go` is not on PATH (CI and the project's machines have it), saying why.
 
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 
-const ROOT = path.resolve(__dirname, '../..');
+/** The repository: two levels above test/helpers, or one above dist/ when bundled (the real-server bench). */
+const ROOT = [path.resolve(__dirname, '../..'), path.resolve(__dirname, '..')].find((d) => existsSync(path.join(d, 'scripts/controlPlane.mjs'))) ?? path.resolve(__dirname, '../..');
 const SCRIPT = path.join(ROOT, 'scripts/controlPlane.mjs');
 /** kubectl from the same modules as the server (scripts/controlPlane.mjs builds it next to the control plane). */
 export const KUBECTL = path.join(ROOT, '.cache/controlplane/kubectl');

@@ -1,0 +1,96 @@
+// The cluster of the real-server bench (bench/realServerBench.ts): the live-cluster bench's generated cluster
+// (bench/clusterObjects.ts, without its imitation managedFields: the real apiserver writes its own on create), made
+// into objects a real kube-apiserver accepts. The generator writes a `kubectl get -o json` dump of a running cluster,
+// and the apiserver validates and allocates what a dump only records:
+//   - objects the apiserver makes itself at start (its Namespaces, FlowSchemas, PriorityLevelConfigurations,
+//     APIServices) are not written: the server's own stand in for them;
+//   - a Service's cluster IP is allocated by the server (the generator's range is not the server's);
+//   - a CRD's schema must be structural and match its objects: an array's items get a schema where the generator
+//     gives none, and a field that keeps unknown fields without properties takes any type (the generator types as
+//     objects fields its objects hold as strings);
+//   - a container's resource request may not exceed its limit (the generator draws them apart);
+//   - a CertificateSigningRequest's request must be a PEM CSR: one made with openssl for a kubelet serves them all;
+//   - LimitRanges and ResourceQuotas are written after the rest, as their admission would change or refuse the Pods
+//     written after them (a default CPU limit below a container's request makes the Pod invalid), and webhook
+//     configurations last, as their webhooks (no server behind them) would refuse every later write.
+
+import type { ListItem } from './generateCluster';
+
+type J = Record<string, unknown>;
+
+/** Made by kube-apiserver itself at start; the generated copies would be refused (409, or 422 for the mandatory ones). */
+const SERVER_MADE_KINDS = new Set(['FlowSchema', 'PriorityLevelConfiguration', 'APIService']);
+const SERVER_MADE_NAMESPACES = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
+/** Kinds written in a later batch than the rest: 1 after everything else, 2 last. */
+const LATER: Record<string, number> = { LimitRange: 1, ResourceQuota: 1, MutatingWebhookConfiguration: 2, ValidatingWebhookConfiguration: 2 };
+
+/** `openssl req -new -newkey ec … -subj "/O=system:nodes/CN=system:node:ip-10-0-0-10…"`, base64 (what spec.request holds). */
+const CSR_PEM_BASE64 = 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlJQkR6Q0J0d0lCQURCVk1SVXdFd1lEVlFRS0RBeHplWE4wWlcwNmJtOWtaWE14UERBNkJnTlZCQU1NTTNONQpjM1JsYlRwdWIyUmxPbWx3TFRFd0xUQXRNQzB4TUM1bGRTMTNaWE4wTFRFdVkyOXRjSFYwWlM1cGJuUmxjbTVoCmJEQlpNQk1HQnlxR1NNNDlBZ0VHQ0NxR1NNNDlBd0VIQTBJQUJFallzblVFNDRGdzFZSXM1ZWdqc2FDY1J0K3IKU2xaZVpKM3lrQWVpVkJVb3J1R2hMT3NJWjd1bVovN295MG9hRmtpYjhsMXphQ1ZmRjREdjFwVVlseUtnQURBSwpCZ2dxaGtqT1BRUURBZ05IQURCRUFpQTlqKytIdzR2NDJnK2FRNzcxV2o5QjQwY2hhdnAwNVhTUHlsSFd0NDdyCnlnSWdRN1QzeXJ2bjBFNzVvVFpzVG9sNlcrZitFKzI5a0x1WDI4NGpoRWttTUYwPQotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K';
+
+export interface RealServerManifests {
+  /** Written one batch after the other; in a batch, owners before dependents (seedCluster orders them). */
+  batches: ListItem[][];
+  /** Kind → generated objects not written because the server has its own. */
+  serverMade: Record<string, number>;
+}
+
+export function realServerManifests(items: ListItem[]): RealServerManifests {
+  const out: RealServerManifests = { batches: [[], [], []], serverMade: {} };
+  for (const item of items) {
+    if (SERVER_MADE_KINDS.has(item.kind) || (item.kind === 'Namespace' && SERVER_MADE_NAMESPACES.has(item.metadata.name))) {
+      out.serverMade[item.kind] = (out.serverMade[item.kind] ?? 0) + 1;
+      continue;
+    }
+    out.batches[LATER[item.kind] ?? 0].push(admissible(item));
+  }
+  return out;
+}
+
+function admissible(item: ListItem): ListItem {
+  const spec = item.spec as J | undefined;
+  if (spec) capRequests(spec);
+  if (item.kind === 'Service' && spec && spec.clusterIP !== 'None') {
+    const { clusterIP: _ip, clusterIPs: _ips, ...rest } = spec;
+    return { ...item, spec: rest };
+  }
+  if (item.kind === 'CertificateSigningRequest' && spec) return { ...item, spec: { ...spec, request: CSR_PEM_BASE64 } };
+  if (item.kind === 'CustomResourceDefinition' && spec) {
+    const versions = (spec.versions as J[]).map((v) => (v.schema ? { ...v, schema: structural(v.schema) } : v));
+    return { ...item, spec: { ...spec, versions } };
+  }
+  return item;
+}
+
+/** Quantities in the forms the generator writes: "500m", "2", "256Mi", "1Gi". */
+function quantity(q: unknown): number {
+  const m = /^(\d+(?:\.\d+)?)(m|Ki|Mi|Gi|Ti)?$/.exec(String(q));
+  if (!m) return NaN;
+  const scale: Record<string, number> = { m: 1e-3, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 };
+  return Number(m[1]) * (m[2] ? scale[m[2]] : 1);
+}
+
+/** Every container of a Pod spec or of a template under `spec` (in place: the items are the bench's own copies). */
+function capRequests(spec: J): void {
+  const at = (o: unknown, key: string) => (o as J | undefined)?.[key];
+  const podSpecs = [spec, at(at(spec, 'template'), 'spec'), at(at(at(at(spec, 'jobTemplate'), 'spec'), 'template'), 'spec')];
+  for (const ps of podSpecs) {
+    for (const c of [...(at(ps, 'containers') as J[] | undefined) ?? [], ...(at(ps, 'initContainers') as J[] | undefined) ?? []]) {
+      const r = c.resources as { requests?: J; limits?: J } | undefined;
+      if (!r?.requests || !r.limits) continue;
+      for (const [name, limit] of Object.entries(r.limits)) {
+        if (r.requests[name] !== undefined && quantity(r.requests[name]) > quantity(limit)) r.requests[name] = limit;
+      }
+    }
+  }
+}
+
+/** The schema with every array given an items schema, and open fields of any type. */
+function structural(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(structural);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: J = {};
+  for (const [k, v] of Object.entries(schema as J)) out[k] = k === 'enum' || k === 'required' ? v : structural(v);
+  if (out.type === 'array' && out.items === undefined) out.items = { 'x-kubernetes-preserve-unknown-fields': true };
+  if (out['x-kubernetes-preserve-unknown-fields'] === true && out.properties === undefined) delete out.type;
+  return out;
+}
