@@ -12,6 +12,7 @@ import type { LiveStatus } from './sources/cluster/liveCluster';
 import type {
   BlockReason, ControllersMode, FinalizerOwnerRule, PropagationPolicy, SimulationResult,
 } from './engine/simulation/types';
+import { parseControllers } from './engine/simulation/controllerSet';
 
 export const PROTOCOL_VERSION = 2;
 
@@ -517,7 +518,14 @@ const noParams: Validator<void> = (v, path) =>
   v === undefined || v === null || isRecord(v) || (Array.isArray(v) && v.length === 0) ? undefined : `${path} must be absent (this request takes none)`;
 
 const policyChoice = oneOf<PolicyChoice>('default', 'Background', 'Foreground', 'Orphan');
-const simulateParams = obj<SimulateParams>({ uid: str, policy: policyChoice, controllers: optional(oneOf<ControllersMode>('builtin', 'gc')) });
+/** `builtin`, `gc` or a kube-controller-manager --controllers list (controllerSet.ts). */
+const controllersSpec: Validator<ControllersMode> = (v, path) => {
+  const what = `${path} must be "builtin", "gc" or a kube-controller-manager --controllers list`;
+  if (typeof v !== 'string') return what;
+  const parsed = parseControllers(v);
+  return 'error' in parsed ? `${what} (${parsed.error})` : undefined;
+};
+const simulateParams = obj<SimulateParams>({ uid: str, policy: policyChoice, controllers: optional(controllersSpec) });
 const graphParams = obj<GraphParams>({ uid: optional(str), namespace: optional(str), limit: optional(int(1)) });
 const clusterObjectsParams = obj<ClusterObjectsParams>({ namespace: optional(str), query: optional(str), limit: optional(int(0)) });
 

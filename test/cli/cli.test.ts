@@ -22,7 +22,8 @@ describe('kubectl-gc simulate', () => {
   it('prints the documented JSON contract', () => {
     const { code, data } = json(['simulate', '-f', join(FIX, 'shop'), 'deployment/web', '-n', 'shop', '--cascade=foreground', '-o', 'json']);
     expect(code).toBe(0);
-    expect(Object.keys(data).sort()).toEqual(['deleted', 'findings', 'notes', 'orphaned', 'remaining', 'steps', 'stuck']);
+    expect(Object.keys(data).sort()).toEqual(['controllers', 'deleted', 'findings', 'kubernetesVersion', 'notes', 'orphaned', 'remaining', 'steps', 'stuck']);
+    expect({ controllers: data.controllers, kubernetesVersion: data.kubernetesVersion }).toEqual({ controllers: 'builtin', kubernetesVersion: '1.37' });
     // The Secret's reference does not block (no blockOwnerDeletion), so the GC deletes it at once (R35 iii);
     // the ReplicaSet waits for its Pods, and the Deployment for the ReplicaSet.
     const order = data.deleted.map((d: { kind: string; name: string }) => `${d.kind}/${d.name}`);

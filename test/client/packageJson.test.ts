@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FINDING_CODES } from '../../server/src/engine/analysis/findingTypes';
 import { DEFAULT_SETTINGS } from '../../server/src/protocol';
 import { CLUSTER_SETTING_DEFAULTS, CONNECTION_SETTINGS, SERVER_SETTING_SECTIONS } from '../../client/src/logic/clusterSettings';
+import { parseControllers } from '../../server/src/engine/simulation/controllerSet';
 
 const root = path.resolve(__dirname, '../..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -35,8 +36,12 @@ describe('package.json settings', () => {
       expect(key).toMatch(/^kubeGcLens\./);
       expect(schema.description ?? schema.markdownDescription, key).toBeTruthy();
     }
-    expect(settings['kubeGcLens.simulation.controllers'].enum).toEqual(['builtin', 'gc']);
-    expect(settings['kubeGcLens.simulation.controllers'].enumDescriptions).toHaveLength(2);
+    // builtin, gc, or a kube-controller-manager --controllers list: a string with examples, each one valid.
+    const controllers = settings['kubeGcLens.simulation.controllers'];
+    expect(controllers.type).toBe('string');
+    expect(controllers.examples.slice(0, 2)).toEqual(['builtin', 'gc']);
+    for (const example of controllers.examples) expect(parseControllers(example), example).not.toHaveProperty('error');
+    expect(controllers.markdownDescription).toMatch(/kube-controller-manager `--controllers` list/);
   });
 
   it('offers a severity for every finding code and every load-problem code, and nothing else', () => {

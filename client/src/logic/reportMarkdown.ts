@@ -4,7 +4,7 @@
 // become markup.
 
 import type { ObjectIdentity } from '../../../server/src/engine/model';
-import type { BlockReason, ControllersMode, SimulationStep } from '../../../server/src/engine/simulation/types';
+import type { BlockReason, SimulationStep } from '../../../server/src/engine/simulation/types';
 import type { ImpactSummary, PolicyChoice, SimulateReport, SourceLocation } from '../../../server/src/protocol';
 import { reasonHeading } from './blockReasons';
 import { code, commandUri, link, text } from './markdown';
@@ -30,7 +30,7 @@ const POLICY_EXPLANATIONS: Record<PolicyChoice, string> = {
   Orphan: 'only the object goes; its dependents stay and lose their reference to it',
 };
 
-const CONTROLLERS_EXPLANATIONS: Record<ControllersMode, string> = {
+const CONTROLLERS_EXPLANATIONS: Record<string, string> = {
   builtin: 'the kubelet, the namespace controller, pvc/pv-protection, the CRD cleanup and each custom finalizer\'s controller (while its workload runs) act besides the apiserver and the garbage collector',
   gc: 'strict: only the apiserver and the garbage collector act; nobody else removes a finalizer',
 };
@@ -78,7 +78,8 @@ export function renderSimulateReport(report: SimulateReport, source: ReportSourc
   }
   out.push(`- **Object:** ${refs.ref(t)}, ${text(t.apiVersion)}, uid ${code(t.uid)}`);
   out.push(`- **Policy:** ${text(POLICY_LABELS[report.policy])}: ${text(POLICY_EXPLANATIONS[report.policy])}`);
-  out.push(`- **Controllers:** ${text(report.controllers)}: ${text(CONTROLLERS_EXPLANATIONS[report.controllers])}`, '');
+  out.push(`- **Controllers:** ${text(report.controllers)}: ${text(CONTROLLERS_EXPLANATIONS[report.controllers] ?? 'only these kube-controller-manager controllers and the apiserver\'s CRD cleanup act besides the apiserver; no kubelet, no volume provisioner, no operator')}`, '');
+  if (report.result.kubernetesVersion) out.push(`- **Kubernetes:** ${text(report.result.kubernetesVersion)} behaviour`, '');
   if (source.graphLink) {
     const args = { uid: t.uid, source: live ? 'cluster' : 'workspace', policy: report.policy };
     out.push(`${link('Show in Graph', commandUri(SHOW_IN_GRAPH, [args]))}: this deletion played out on the ownership graph, step by step.`, '');

@@ -26,6 +26,7 @@ const FLAGS: FlagSpec[] = [
   { long: 'plan', value: true },
   { long: 'arrival', value: true },
   { long: 'controllers', value: true },
+  { long: 'kube-version', value: true },
   { long: 'fail-on', value: true },
   { long: 'uid', value: true, repeatable: true },
   { long: 'finalizer-owner', value: true, repeatable: true },

@@ -5,6 +5,7 @@ import { namespacesNeedingPodSpecs, type DeleteTarget } from '../engine/simulati
 import { LiveCluster, type LiveStatus } from '../sources/cluster/liveCluster';
 import { KubeconfigError, resolveTarget } from '../sources/cluster/kubeconfig';
 import type { ApiLimits } from '../sources/cluster/limits';
+import { readServerVersion } from '../sources/cluster/serverVersion';
 import type { CliInput } from './input';
 import { InputError } from './input';
 
@@ -25,6 +26,10 @@ export interface ClusterInput extends CliInput {
   /** "this preview is incomplete: …" sentences (resources that could not be listed). */
   incomplete: string[];
   context: string;
+  /** The cluster's Kubernetes version (`1.33`), when /version answered one. */
+  version?: string;
+  /** Why the version is not known. */
+  problem?: string;
   /**
    * Before simulating: reads in full the Pods the simulation of deleting `targets` can reach in namespaces that
    * hold PersistentVolumeClaims (the metadata-only listing does not say which claims a Pod mounts). Returns an
@@ -62,7 +67,15 @@ export async function loadCluster(opts: ClusterInputOptions): Promise<ClusterInp
     await live.stop();
   }
   const incomplete = live.incompleteNotes();
+  // R57: where versions differ, the simulation follows the cluster's own.
+  let server;
+  try {
+    server = await readServerVersion(live.client);
+  } finally {
+    live.client.close();
+  }
   return {
+    ...server,
     inventory: live.inventory,
     problems: [],
     files: 0,

@@ -4,10 +4,10 @@ export const HELP = `kubectl-gc: see what the Kubernetes garbage collector will 
 
 Usage:
   kubectl-gc simulate -f PATH... [TYPE/NAME ... | TYPE NAME ...] [-n NS] [--cascade=background|foreground|orphan]
-                      [--plan FILE] [--arrival=settled|back-to-back] [--controllers=builtin|gc] [-o text|json|dot]
-  kubectl-gc check    -f PATH... [-o text|json|sarif] [--fail-on error|warning|none] [--controllers=builtin|gc]
+                      [--plan FILE] [--arrival=settled|back-to-back] [--controllers=LIST] [--kube-version V] [-o text|json|dot]
+  kubectl-gc check    -f PATH... [-o text|json|sarif] [--fail-on error|warning|none] [--controllers=LIST] [--kube-version V]
   kubectl-gc graph    -f PATH... [-o dot|json] [--uid UID ...]
-  kubectl-gc stuck    -f PATH... [-o text|json] [--controllers=builtin|gc]
+  kubectl-gc stuck    -f PATH... [-o text|json] [--controllers=LIST] [--kube-version V]
 
 Without -f, each command reads the cluster of the kubeconfig's current context instead (metadata only, GET
 requests only: nothing is ever written): --kubeconfig FILE, --context NAME, -n NS (that namespace and the
@@ -45,8 +45,13 @@ Flags:
       --plan FILE             {"arrival"?, "deletes": [{"apiVersion", "kind", "namespace", "name", "propagationPolicy"}]}
       --arrival MODE          settled (default): each request after the previous one settles; back-to-back: all
                               of them before the garbage collector acts (overrides the plan's "arrival")
-      --controllers MODE      builtin (default): kubelet, namespace controller, pvc/pv-protection, CRD cleanup and
-                              custom finalizer controllers act; gc: only the apiserver and the garbage collector
+      --controllers LIST      builtin (default): kubelet, namespace controller, pvc/pv-protection, the PV controller,
+                              CRD cleanup and custom finalizer controllers act; gc: only the apiserver and the
+                              garbage collector; or kube-controller-manager's own --controllers list (names, *,
+                              -name, e.g. garbage-collector-controller,namespace-controller): exactly those and the
+                              apiserver's CRD cleanup, no kubelet, no provisioner, no operator
+      --kube-version V        the Kubernetes version whose behaviour to follow (e.g. 1.32; default: the cluster's
+                              /version, or 1.37, the newest followed, for files)
       --finalizer-owner SPEC  FINALIZER=Kind/namespace/name | FINALIZER=external | FINALIZER=absent; FINALIZER may
                               end with * (prefix). Says which workload removes a custom finalizer (repeatable)
       --max-steps N           bound on simulated work items (default 5000000)

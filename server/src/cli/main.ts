@@ -26,6 +26,8 @@ import { parseRequestTimeout } from './duration';
 import { makeStyle } from './output/style';
 import { safeJson, safeText } from './output/safeText';
 import { ARRIVALS, parsePlan } from './plan';
+import { parseControllers } from '../engine/simulation/controllerSet';
+import { NEWEST_KUBE_VERSION, kubeVersionText, parseKubeVersion } from '../engine/simulation/kubeVersion';
 import pkg from '../../../package.json';
 
 export interface CliIo {
@@ -84,7 +86,7 @@ const relativeTo = (cwd: string) => (file: string) => {
 };
 
 /** Manifests with -f; without, the cluster of the kubeconfig's context (metadata only, read-only). */
-async function load(args: ParsedArgs, io: CliIo): Promise<CliInput & Partial<Pick<ClusterInput, 'incomplete' | 'readPodSpecs'>>> {
+async function load(args: ParsedArgs, io: CliIo): Promise<CliInput & Partial<Pick<ClusterInput, 'incomplete' | 'readPodSpecs' | 'version' | 'problem'>>> {
   const files = flagList(args, 'filename');
   if (flag(args, 'all-namespaces') === 'true' && flag(args, 'namespace') !== undefined) throw new UsageError('give either -n/--namespace or -A/--all-namespaces, not both');
   if (files.length) {
@@ -121,8 +123,27 @@ function locate(input: CliInput, findings: Finding[]): Finding[] {
   return sortFindings(findings);
 }
 
+/** `builtin` (default), `gc`, or a kube-controller-manager --controllers list in its own spelling. */
 function controllersOf(args: ParsedArgs): ControllersMode {
-  return oneOf(args, 'controllers', ['builtin', 'gc'] as const, 'builtin');
+  const v = flag(args, 'controllers') ?? 'builtin';
+  const parsed = parseControllers(v);
+  if ('error' in parsed) throw new UsageError(`invalid --controllers value "${v}": ${parsed.error}`);
+  return parsed.spec;
+}
+
+/** The Kubernetes version to follow: --kube-version, else the cluster's /version, else the newest followed. */
+function kubeVersionOf(args: ParsedArgs, input: { version?: string; problem?: string; files: number }): { kubeVersion: string; versionFrom: string } {
+  const given = flag(args, 'kube-version');
+  if (given !== undefined) {
+    const v = parseKubeVersion(given);
+    if (!v) throw new UsageError(`invalid --kube-version value "${given}": expected MAJOR.MINOR, e.g. 1.32 or v1.32.4`);
+    return { kubeVersion: kubeVersionText(v), versionFrom: '--kube-version' };
+  }
+  if (!input.files && input.version) return { kubeVersion: input.version, versionFrom: "the cluster's /version" };
+  const newest = kubeVersionText(NEWEST_KUBE_VERSION);
+  return input.files || !input.problem
+    ? { kubeVersion: newest, versionFrom: 'the newest the simulation follows; --kube-version to choose' }
+    : { kubeVersion: newest, versionFrom: `the newest the simulation follows: ${input.problem}` };
 }
 
 /** --finalizer-owner PATTERN=Kind/namespace/name | PATTERN=external | PATTERN=absent */
@@ -183,7 +204,7 @@ function targetsOf(args: ParsedArgs, inventory: Inventory, policy: PropagationPo
 }
 
 async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  allowOnly(args, [...INPUT_FLAGS, 'cascade', 'plan', 'arrival', 'controllers', 'output', 'finalizer-owner', 'max-steps']);
+  allowOnly(args, [...INPUT_FLAGS, 'cascade', 'plan', 'arrival', 'controllers', 'kube-version', 'output', 'finalizer-owner', 'max-steps']);
   const output = oneOf(args, 'output', ['text', 'json', 'dot'] as const, 'text');
   const controllers = controllersOf(args);
   const finalizerOwners = finalizerOwnersOf(args);
@@ -216,10 +237,11 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     requests = targetsOf(args, inventory, policy);
   }
   await readPodSpecs(input, requests, io);
+  const { kubeVersion, versionFrom } = kubeVersionOf(args, input);
   arrival ??= 'settled';
-  const result = simulate(inventory, requests, { controllers, finalizerOwners, maxSteps, arrival });
+  const result = simulate(inventory, requests, { controllers, finalizerOwners, maxSteps, arrival, kubeVersion });
   if (input.incomplete?.length) result.notes.push(...input.incomplete);
-  const findings = locate(input, analyze(inventory, { controllers, finalizerOwners }));
+  const findings = locate(input, analyze(inventory, { controllers, finalizerOwners, kubeVersion }));
   const relative = relativeTo(io.cwd);
   if (output === 'json') {
     io.stdout.write(safeJson({ ...result, findings: findings.map(findingToJson) }) + '\n');
@@ -230,7 +252,7 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
       request,
       defaultPolicy: inventory.kinds.defaultGcPolicy(request.apiVersion, request.kind) === 'orphan' ? 'Orphan' : 'Background',
     }));
-    io.stdout.write(simulateText({ requests: withDefaults, arrival, controllers, result, findings, relative }, makeStyle(io.stdout, io.env)));
+    io.stdout.write(simulateText({ requests: withDefaults, arrival, controllers, versionFrom, result, findings, relative }, makeStyle(io.stdout, io.env)));
     reportProblems(input, io);
   }
   if (result.aborted) {
@@ -241,12 +263,13 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
 }
 
 async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  allowOnly(args, [...INPUT_FLAGS, 'output', 'fail-on', 'controllers', 'finalizer-owner']);
+  allowOnly(args, [...INPUT_FLAGS, 'output', 'fail-on', 'controllers', 'kube-version', 'finalizer-owner']);
   const output = oneOf(args, 'output', ['text', 'json', 'sarif'] as const, 'text');
   const failOn = oneOf(args, 'fail-on', ['error', 'warning', 'none'] as const, 'error');
   const controllers = controllersOf(args);
   const input = await load(args, io);
-  const findings = locate(input, analyze(input.inventory, { controllers, finalizerOwners: finalizerOwnersOf(args) }));
+  const { kubeVersion } = kubeVersionOf(args, input);
+  const findings = locate(input, analyze(input.inventory, { controllers, finalizerOwners: finalizerOwnersOf(args), kubeVersion }));
   const relative = relativeTo(io.cwd);
   const skipped = input.problems.filter((p) => p.severity === 'error');
   if (output === 'json') {
@@ -279,14 +302,15 @@ async function graphCommand(args: ParsedArgs, io: CliIo): Promise<number> {
 }
 
 async function stuckCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  allowOnly(args, [...INPUT_FLAGS, 'output', 'controllers', 'finalizer-owner']);
+  allowOnly(args, [...INPUT_FLAGS, 'output', 'controllers', 'kube-version', 'finalizer-owner']);
   const output = oneOf(args, 'output', ['text', 'json'] as const, 'text');
   const controllers = controllersOf(args);
   const input = await load(args, io);
   const { inventory } = input;
   if (inventory.terminating.size) await readPodSpecs(input, [], io);
   // What is terminating now and cannot finish: the garbage collector and the controllers run, nothing is deleted.
-  const result = inventory.terminating.size ? simulate(inventory, [], { controllers, finalizerOwners: finalizerOwnersOf(args) }) : undefined;
+  const { kubeVersion } = kubeVersionOf(args, input);
+  const result = inventory.terminating.size ? simulate(inventory, [], { controllers, finalizerOwners: finalizerOwnersOf(args), kubeVersion }) : undefined;
   const stuck = (result?.stuck ?? []).map((s) => ({ ...s, since: inventory.objects.get(s.uid)?.deletionTimestamp ?? null }));
   if (output === 'json') {
     io.stdout.write(safeJson({ stuck, ...(input.incomplete?.length ? { incomplete: input.incomplete } : {}) }) + '\n');

@@ -174,9 +174,12 @@ export class Inventory {
   normalize(raw: KubeObject): KubeObject {
     const { current: apiVersion, group, info } = this.resolve(raw.apiVersion, raw.kind);
     const namespace = info ? (info.namespaced ? raw.namespace || this.defaultNamespace : '') : raw.namespace;
+    // R56: a Namespace that shows no spec went through a create all the same, which adds `kubernetes`.
+    const unfinalized = raw.kind === 'Namespace' && raw.apiVersion === 'v1' && raw.facts.namespaceFinalizers === undefined;
     // Most objects from a cluster need nothing: keep them as they are (no copy).
-    if (apiVersion === raw.apiVersion && namespace === raw.namespace && raw.uid && !raw.ownerReferences.some((r) => !r.uid)) return raw;
+    if (apiVersion === raw.apiVersion && namespace === raw.namespace && raw.uid && !unfinalized && !raw.ownerReferences.some((r) => !r.uid)) return raw;
     const o: KubeObject = { ...raw, apiVersion, namespace };
+    if (unfinalized) o.facts = { ...o.facts, namespaceFinalizers: [NAMESPACE_FINALIZER] };
     if (!o.uid) {
       o.uid = syntheticUid(group, raw.kind, namespace, raw.name);
       o.syntheticUid = true;

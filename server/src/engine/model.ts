@@ -70,6 +70,8 @@ export interface ObjectFacts {
   terminationGracePeriodSeconds?: number;
   /** Pod: claimName of every persistentVolumeClaim volume (pvc-protection). */
   claimNames?: string[];
+  /** Pod: the name of every ephemeral volume; its claim is `<pod>-<volume>` (pvc-protection, R59). */
+  ephemeralVolumes?: string[];
   /** Namespace: spec.finalizers (the namespace controller's `kubernetes`, R11). */
   namespaceFinalizers?: string[];
   /**
@@ -83,6 +85,10 @@ export interface ObjectFacts {
   volumeName?: string;
   /** PersistentVolume: spec.claimRef. */
   claimRef?: { namespace: string; name: string; uid?: string };
+  /** PersistentVolume: spec.persistentVolumeReclaimPolicy (the API defaults it to Retain). */
+  reclaimPolicy?: string;
+  /** PersistentVolume: the `pv.kubernetes.io/provisioned-by` annotation (who deletes it, R60). */
+  provisionedBy?: string;
   /** CustomResourceDefinition: what it serves. */
   crd?: CrdFacts;
   /**

@@ -20,6 +20,7 @@ import { codeSpan, countOf, escapeMarkdown as esc, fileLabel, markdownLink } fro
 import { lookupOwner, type OwnerLookup } from '../engine/analysis/ownerLookup';
 import type { LiveView } from '../engine/analysis/liveComparison';
 import { baselineSimulation, deletionSimulation } from './simulationCache';
+import { controllerSet } from '../engine/simulation/controllerSet';
 
 export interface HoverOptions {
   controllers: ControllersMode;
@@ -271,8 +272,12 @@ function finalizerHover(model: ObjectModel, o: KubeObject, index: number, option
   const inv = model.inventory;
   const f = o.finalizers[index];
   const owner = finalizerOwnersFor(inv, options.finalizerOwners).ownerOf(f);
-  const strict = options.controllers === 'gc';
-  const strictNote = 'With `kubeGcLens.simulation.controllers` set to `gc` only the apiserver and the garbage collector act, so the simulation never removes it.';
+  const set = controllerSet(options.controllers);
+  // `gc`, or a kube-controller-manager list that runs no operator and only the built-in controllers it names.
+  const strict = set.strict || (!set.realCluster && !(owner.type === 'builtin' && (owner.kcm === undefined ? set.crdCleanup : set.runs(owner.kcm))));
+  const strictNote = set.strict
+    ? 'With `kubeGcLens.simulation.controllers` set to `gc` only the apiserver and the garbage collector act, so the simulation never removes it.'
+    : `With \`kubeGcLens.simulation.controllers\` set to ${codeSpan(set.spec)} only those kube-controller-manager controllers act, so the simulation never removes it.`;
   const out: string[] = [`**Finalizer** ${codeSpan(f)} on ${esc(describe(o))}`];
   switch (owner.type) {
     case 'gc':

@@ -35,6 +35,7 @@ import { hoverAt } from './hover';
 import { codeLenses, resolveCodeLens } from './codeLens';
 import { quickFixes } from './codeActions';
 import { ignoreCustomNotifications, onCustomRequest } from './customRequests';
+import { parseControllers } from '../engine/simulation/controllerSet';
 
 const PREDICTION_DELAY_MS = 250;
 /** Watch events are coalesced for this long before the live findings and the client's views are refreshed. */
@@ -571,12 +572,19 @@ function fileOf(uri: string): string | undefined {
   }
 }
 
+/** `builtin`, `gc` or a kube-controller-manager list; anything else is the default (builtin). */
+function validControllers(v: unknown): string {
+  if (typeof v !== 'string') return 'builtin';
+  const parsed = parseControllers(v);
+  return 'error' in parsed ? 'builtin' : parsed.spec;
+}
+
 /** Settings as the client sent them, every missing or malformed field replaced by its default. */
 export function mergeSettings(raw: Partial<KubeGcLensSettings> | null | undefined): KubeGcLensSettings {
   const r = raw ?? {};
   const strings = (v: unknown, fallback: string[]) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? v as string[] : fallback);
   return {
-    simulation: { controllers: r.simulation?.controllers === 'gc' ? 'gc' : 'builtin' },
+    simulation: { controllers: validControllers(r.simulation?.controllers) },
     finalizerOwners: Array.isArray(r.finalizerOwners) ? r.finalizerOwners.filter((x) => x && typeof x.finalizer === 'string') : [],
     severity: r.severity && typeof r.severity === 'object' ? r.severity : {},
     files: {

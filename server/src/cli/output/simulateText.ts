@@ -4,6 +4,7 @@
 
 import type { BlockReason, DeleteRequest, RequestArrival, SimulationResult } from '../../engine/simulation/types';
 import { describeCondition } from '../../engine/simulation/namespaceConditions';
+import { controllerSet, describeControllers } from '../../engine/simulation/controllerSet';
 import type { Finding } from '../../engine/analysis/findingTypes';
 import type { Style } from './style';
 import { findingLine } from './checkText';
@@ -13,7 +14,10 @@ export interface SimulateTextInput {
   requests: { request: DeleteRequest; defaultPolicy?: string }[];
   /** How several requests arrived (default settled). */
   arrival?: RequestArrival;
-  controllers: 'builtin' | 'gc';
+  /** `builtin`, `gc` or a kube-controller-manager list. */
+  controllers: string;
+  /** Where the Kubernetes version came from (`--kube-version`, `the cluster's /version`, `the default`). */
+  versionFrom?: string;
   result: SimulationResult;
   findings: Finding[];
   relative: (file: string) => string;
@@ -37,9 +41,8 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
       ? 'Arrival: back to back (R63): every request reaches the apiserver before the garbage collector acts, as kubectl delete sends them'
       : 'Arrival: settled (R53.4): each request after the previous one has settled; kubectl delete sends them back to back (--arrival=back-to-back)'));
   }
-  lines.push(s.dim(input.controllers === 'gc'
-    ? 'Controllers: gc (strict: only the apiserver and the garbage collector act; no kubelet, no namespace controller, no finalizer is removed by anyone else)'
-    : 'Controllers: builtin (kubelet, namespace controller, pvc/pv-protection, CRD cleanup, and each custom finalizer\'s controller while its workload runs)'));
+  lines.push(s.dim(`Controllers: ${safeText(describeControllers(controllerSet(input.controllers)))}`));
+  if (result.kubernetesVersion) lines.push(s.dim(`Kubernetes ${safeText(result.kubernetesVersion)} behaviour${input.versionFrom ? ` (${safeText(input.versionFrom)})` : ''}`));
   if (result.aborted) lines.push(s.red(`Aborted: ${safeText(result.aborted)}`));
 
   lines.push('', s.bold(`Timeline (${result.steps.length} steps)`));

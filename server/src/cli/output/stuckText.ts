@@ -6,7 +6,7 @@ import { safeDescribe, safeText } from './safeText';
 import { renderReasons } from './simulateText';
 import type { Style } from './style';
 
-export function stuckText(stuck: (StuckEntry & { since: string | null })[], terminating: number, controllers: 'builtin' | 'gc', s: Style, now?: Date): string {
+export function stuckText(stuck: (StuckEntry & { since: string | null })[], terminating: number, controllers: string, s: Style, now?: Date): string {
   const lines: string[] = [];
   if (stuck.length === 0) {
     lines.push(terminating

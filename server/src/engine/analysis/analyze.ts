@@ -11,6 +11,8 @@ import { simulate } from '../simulation/simulate';
 import { finalizerOwnersFor } from '../simulation/startState';
 import type { FinalizerOwners } from '../simulation/finalizerOwners';
 import type { ControllersMode, FinalizerOwnerRule, SimulationResult } from '../simulation/types';
+import { controllerSet, type ControllerSet } from '../simulation/controllerSet';
+import { NEWEST_KUBE_VERSION, kubeVersionText, orderedNamespaceDeletion, parseKubeVersion } from '../simulation/kubeVersion';
 import type { Finding, FindingCode, FindingLocation, RelatedInformation, Severity } from './findingTypes';
 import { rangeOf } from './locate';
 
@@ -18,6 +20,8 @@ export interface AnalysisOptions {
   /** Which controllers the stuck/deadlock predictions assume (default: builtin). */
   controllers?: ControllersMode;
   finalizerOwners?: FinalizerOwnerRule[];
+  /** The Kubernetes version whose behaviour the predictions follow (default: the newest followed). */
+  kubeVersion?: string;
 }
 
 const QUALIFIED_NAME = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
@@ -203,7 +207,9 @@ export function conflictFindings(inventory: Inventory): Finding[] {
 export function predictedFindings(inventory: Inventory, options: AnalysisOptions): Finding[] {
   const out: Finding[] = [];
   const controllers = options.controllers ?? 'builtin';
-  const base = simulate(inventory, [], { controllers, finalizerOwners: options.finalizerOwners });
+  const set = controllerSet(controllers);
+  const version = (options.kubeVersion !== undefined ? parseKubeVersion(options.kubeVersion) : undefined) ?? NEWEST_KUBE_VERSION;
+  const base = simulate(inventory, [], { controllers, finalizerOwners: options.finalizerOwners, kubeVersion: options.kubeVersion });
   const stuckNow = new Map(base.stuck.map((s) => [s.uid, s]));
   for (const s of base.stuck) {
     const o = inventory.objects.get(s.uid);
@@ -225,7 +231,7 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
       const owner = inventory.objects.get(ref.uid);
       if (!owner || owner.deletionTimestamp !== undefined) return;
       const stuck = stuckNow.get(o.uid);
-      const dead = stuck ? stuck.reason : wouldNotFinish(o, owners, controllers);
+      const dead = stuck ? stuck.reason : wouldNotFinish(o, owners, set);
       if (!dead) return;
       out.push(finding('foreground-deadlock', 'warning', o, { kind: 'ownerReference', index: i, field: 'blockOwnerDeletion' },
         `Deleting ${describe(owner)} with propagationPolicy Foreground would wait forever: this blocking dependent cannot finish (${dead}). Setting blockOwnerDeletion: false on this reference lets the owner go (R50).`,
@@ -233,7 +239,7 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
     });
   }
   // Namespace deletions that deadlock on a custom finalizer whose controller lives in the same namespace.
-  if (controllers === 'builtin') {
+  if (set.realCluster) {
     const candidates = new Map<string, { o: KubeObject; index: number; workload: string }[]>();
     for (const o of inventory.objects.values()) {
       o.finalizers.forEach((f, index) => {
@@ -248,12 +254,14 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
     for (const [ns, list] of candidates) {
       const nsObject = inventory.find('', 'Namespace', '', ns);
       const result: SimulationResult = simulate(inventory, [{ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: ns, propagationPolicy: null }],
-        { controllers, finalizerOwners: options.finalizerOwners });
+        { controllers, finalizerOwners: options.finalizerOwners, kubeVersion: options.kubeVersion });
       const stuck = new Set(result.stuck.map((s) => s.uid));
       for (const { o, index, workload } of list) {
         if (!stuck.has(o.uid)) continue;
         out.push(finding('finalizer-deadlock', 'warning', o, { kind: 'finalizer', index },
-          `Deleting namespace ${ns} deadlocks: the namespace controller deletes ${workload}, which runs the controller that removes ${o.finalizers[index]}, together with ${describe(o)}. ${o.name} then keeps its finalizer forever and namespace ${ns} stays Terminating. Delete ${o.kind} ${o.name} first, or move the operator out of the namespace.`,
+          orderedNamespaceDeletion(version)
+            ? `Deleting namespace ${ns} deadlocks (Kubernetes ${kubeVersionText(version)}): the namespace controller deletes the Pods of ${workload}, which runs the controller that removes ${o.finalizers[index]}, before it deletes ${describe(o)} (R57: Pods first, from 1.33 on). ${o.name} then keeps its finalizer forever and namespace ${ns} stays Terminating. Delete ${o.kind} ${o.name} first, or move the operator out of the namespace.`
+            : `Deleting namespace ${ns} can deadlock (Kubernetes ${kubeVersionText(version)}: a race): the namespace controller deletes ${workload}, which runs the controller that removes ${o.finalizers[index]}, in the same pass as ${describe(o)}, in no fixed order (R57, before 1.33). If the operator stops first, ${o.name} keeps its finalizer forever and namespace ${ns} stays Terminating. Delete ${o.kind} ${o.name} first, or move the operator out of the namespace.`,
           nsObject ? [relatedTo(nsObject, `namespace ${ns}`)] : []));
       }
     }
@@ -262,15 +270,17 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
 }
 
 /** Why a dependent that is not yet terminating would not finish if the GC deleted it, or undefined. */
-function wouldNotFinish(o: KubeObject, owners: FinalizerOwners, controllers: ControllersMode): string | undefined {
+function wouldNotFinish(o: KubeObject, owners: FinalizerOwners, set: ControllerSet): string | undefined {
   for (const f of o.finalizers) {
     if (isGcFinalizer(f)) continue;
-    if (controllers === 'gc') return `finalizer ${f} is never removed in --controllers=gc`;
+    if (set.strict) return `finalizer ${f} is never removed in --controllers=gc`;
     const owner = owners.ownerOf(f);
     if (owner.type === 'absent') return `finalizer ${f}: ${owner.why}`;
+    // A kube-controller-manager list runs no operator, and only the built-in controllers it names.
+    if (!set.realCluster && owner.type !== 'builtin') return `finalizer ${f} is never removed with --controllers=${set.spec}`;
   }
-  if (controllers === 'gc' && o.apiVersion === 'v1' && o.kind === 'Pod' && maybeScheduled(o) && o.facts.phase !== 'Succeeded' && o.facts.phase !== 'Failed') {
-    return 'a scheduled Pod waits for a kubelet, and none runs in --controllers=gc';
+  if (!set.kubelet && o.apiVersion === 'v1' && o.kind === 'Pod' && maybeScheduled(o) && o.facts.phase !== 'Succeeded' && o.facts.phase !== 'Failed') {
+    return `a scheduled Pod waits for a kubelet, and none runs with --controllers=${set.spec}`;
   }
   return undefined;
 }

@@ -101,15 +101,28 @@ export class ApiServer {
     }
     const grace = req.gracePeriodSeconds === undefined ? undefined : req.gracePeriodSeconds < 0 ? 1 : req.gracePeriodSeconds;
     if (info.group === '' && info.kind === 'Namespace') return this.deleteNamespace(actor, obj, req, info);
-    let current = obj;
-    if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition' && !obj.deletionTimestamp) {
-      // The CRD registry adds its cleanup finalizer on the first DELETE, then deletes as usual.
-      current = this.writeUpdate(actor, obj, {
-        deletionTimestamp: this.clock.at(),
-        finalizers: obj.finalizers.includes(CRD_CLEANUP_FINALIZER) ? obj.finalizers : [...obj.finalizers, CRD_CLEANUP_FINALIZER],
-      }, 'add-finalizer', `${CRD_CLEANUP_FINALIZER} (the apiextensions-apiserver deletes every instance first)`);
+    if (isCrd(info)) return this.deleteCustomResourceDefinition(actor, obj, req, info, why);
+    return this.genericDelete(actor, obj, req, info, grace, why);
+  }
+
+  /**
+   * R58: the CRD registry's Delete. The first DELETE only sets deletionTimestamp and adds the cleanup finalizer,
+   * whatever the propagation policy (no orphan, no foregroundDeletion). R70: a repeated DELETE leaves the
+   * finalizers as they are too (kube-apiserver 1.37.2 adds no GC finalizer to a terminating CRD).
+   */
+  private deleteCustomResourceDefinition(actor: Actor, obj: KubeObject, req: DeleteRequest, info: KindInfo, why?: string): RequestOutcome {
+    const because = why ? `; why: ${why}` : '';
+    if (obj.deletionTimestamp !== undefined) {
+      if (obj.finalizers.length === 0) return this.removeNow(actor, obj, `${policyText(req, obj, info, this.kinds)}; no finalizers left, removed at once${because}`);
+      return { status: 200, message: `${describe(obj)} is already terminating; nothing changes`, object: obj, removed: false };
     }
-    return this.genericDelete(actor, current, req, info, grace, why);
+    const step = this.timeline.record(actor, 'delete', obj, `${policyText(req, obj, info, this.kinds)}, which a CustomResourceDefinition ignores (R58); condition Terminating${because}`);
+    this.timeline.deletionStartedAt.set(obj.uid, step);
+    const finalizers = obj.finalizers.includes(CRD_CLEANUP_FINALIZER) ? obj.finalizers : [...obj.finalizers, CRD_CLEANUP_FINALIZER];
+    if (finalizers !== obj.finalizers) this.timeline.record(actor, 'add-finalizer', obj, `${CRD_CLEANUP_FINALIZER} (the apiextensions-apiserver deletes every instance first)`);
+    const written: KubeObject = { ...obj, deletionTimestamp: this.clock.at(), deletionGracePeriodSeconds: 0, finalizers };
+    this.store.write(written);
+    return { status: 200, message: 'deletion started', object: written, removed: false };
   }
 
   /** The generic registry's Delete (store.go): graceful deletion, the finalizer rewrite, the outcome table R8. */
@@ -128,9 +141,19 @@ export class ApiServer {
           if (grace === undefined || grace >= current) {
             return { status: 200, message: `${describe(obj)} is already terminating gracefully (${current}s); nothing changes`, object: obj, removed: false };
           }
+          // R62: deletionTimestamp moves back by the old period and forward by the new one, never into the past
+          // (then a graceful request keeps a period of 1s for the kubelet's final DELETE).
           gracefulNow = true;
           period = grace;
-          deletionGracePeriodSeconds = grace;
+          const now = this.clock.at();
+          const moved = shiftTimestamp(obj.deletionTimestamp, grace - current);
+          if (moved === undefined || moved < now) {
+            deletionTimestamp = now;
+            if (period !== 0) period = 1;
+          } else {
+            deletionTimestamp = moved;
+          }
+          deletionGracePeriodSeconds = period;
         }
       } else {
         // R6: the grace period of a Pod's first DELETE.
@@ -165,6 +188,7 @@ export class ApiServer {
     if (unchanged) return { status: 200, message: `${describe(obj)} is already terminating; nothing changes`, object: obj, removed: false };
     const detailParts = [policyText(req, obj, info, this.kinds)];
     if (gracefulNow) detailParts.push(`grace period ${deletionGracePeriodSeconds}s`);
+    if (wasTerminatingGracefully(obj) && patch.deletionTimestamp !== obj.deletionTimestamp) detailParts.push(`deletionTimestamp moved earlier to ${patch.deletionTimestamp} (R62)`);
     if (finalizers.length) detailParts.push(`waits for finalizers [${finalizers.join(', ')}]`);
     const step = this.timeline.record(actor, 'delete', obj, detailParts.join('; ') + because);
     if (!wasTerminating) this.timeline.deletionStartedAt.set(obj.uid, step);
@@ -181,7 +205,6 @@ export class ApiServer {
 
   /** The Namespace registry's Delete (R11): phase Terminating, then removal only once spec.finalizers is empty. */
   private deleteNamespace(actor: Actor, obj: KubeObject, req: DeleteRequest, info: KindInfo): RequestOutcome {
-    let current = obj;
     if (!obj.deletionTimestamp) {
       // Its own GC-finalizer rules: options decide, otherwise the existing finalizers stay as they are.
       const have = (f: string) => obj.finalizers.includes(f);
@@ -196,14 +219,17 @@ export class ApiServer {
       const step = this.timeline.record(actor, 'delete', obj,
         `${policyText(req, obj, info, this.kinds)}; phase Terminating` + (specFinalizers.length ? `; waits for spec.finalizers [${specFinalizers.join(', ')}]` : ''));
       this.timeline.deletionStartedAt.set(obj.uid, step);
-      current = { ...obj, deletionTimestamp: this.clock.at(), finalizers, facts: { ...obj.facts, phase: 'Terminating' } };
+      const current = { ...obj, deletionTimestamp: this.clock.at(), finalizers, facts: { ...obj.facts, phase: 'Terminating' } };
       this.recordFinalizerRewrite(actor, obj, finalizers);
       this.store.write(current);
-    }
-    if ((current.facts.namespaceFinalizers ?? []).length > 0) {
+      // R56: the first DELETE never removes a Namespace, whatever spec.finalizers holds.
       return { status: 200, message: 'namespace is terminating', object: current, removed: false };
     }
-    return this.genericDelete(actor, current, req, info, req.gracePeriodSeconds);
+    if ((obj.facts.namespaceFinalizers ?? []).length > 0) {
+      return { status: 200, message: 'namespace is terminating', object: obj, removed: false };
+    }
+    // R56: a later DELETE once spec.finalizers is empty goes through the generic registry.
+    return this.genericDelete(actor, obj, req, info, req.gracePeriodSeconds);
   }
 
   /** R2–R4: which GC finalizers the object should carry after this request. */
@@ -212,7 +238,11 @@ export class ApiServer {
     // Fast path for the common case: nothing to add and nothing to remove.
     if (obj.finalizers.length === 0 && req.orphanDependents === undefined && policy === 'Background') return { finalizers: obj.finalizers, changed: false };
     const typePolicy = this.kinds.defaultGcPolicy(req.apiVersion, info.kind);
-    if (typePolicy === 'unsupported') return { finalizers: obj.finalizers, changed: false };
+    if (typePolicy === 'unsupported') {
+      // R61: no GC finalizer is added, but the list is still rebuilt without them.
+      if (!obj.finalizers.some(isGcFinalizer)) return { finalizers: obj.finalizers, changed: false };
+      return { finalizers: obj.finalizers.filter((f) => !isGcFinalizer(f)), changed: true };
+    }
     const firstGc = obj.finalizers.find(isGcFinalizer);
     let orphan: boolean;
     if (req.orphanDependents !== undefined) orphan = req.orphanDependents;
@@ -260,6 +290,16 @@ export class ApiServer {
     return this.writeOrRemove(actor, { ...obj, facts: { ...obj.facts, namespaceFinalizers: spec.filter((f) => f !== finalizer) } }, obj);
   }
 
+  /** A status update that sets status.phase (the PV controller's Released, R60). */
+  updateStatus(actor: Actor, uid: string, phase: string, why: string): RequestOutcome {
+    const obj = this.store.get(uid);
+    if (!obj) return { status: 404, message: 'not found', removed: false };
+    this.timeline.record(actor, 'update-status', obj, `status.phase ${phase}: ${why}`);
+    const written = { ...obj, facts: { ...obj.facts, phase } };
+    this.store.write(written);
+    return { status: 200, message: 'updated', object: written, removed: false };
+  }
+
   /** A PATCH of metadata.ownerReferences (the GC's orphaning, dangling-reference removal and unblocking). */
   patchOwnerReferences(actor: Actor, uid: string, ownerReferences: OwnerReference[], detail: string): RequestOutcome {
     const obj = this.store.get(uid);
@@ -293,20 +333,24 @@ export class ApiServer {
     return { status: 200, message: 'removed', removed: true };
   }
 
-  private writeUpdate(actor: Actor, obj: KubeObject, patch: Partial<KubeObject>, action: 'add-finalizer', detail: string): KubeObject {
-    this.timeline.record(actor, action, obj, detail);
-    const written = { ...obj, ...patch };
-    if (obj.deletionTimestamp === undefined && written.deletionTimestamp !== undefined) {
-      this.timeline.deletionStartedAt.set(obj.uid, this.timeline.steps.length);
-    }
-    this.store.write(written);
-    return written;
-  }
-
   private reject(actor: Actor, target: KubeObject | { apiVersion: string; kind: string; namespace: string; name: string; uid: string }, status: number, message: string): RequestOutcome {
     this.timeline.record(actor, 'reject', target, `${status}: ${message}`);
     return { status, message, removed: false };
   }
+}
+
+function wasTerminatingGracefully(o: KubeObject): boolean {
+  return o.deletionTimestamp !== undefined && !!o.deletionGracePeriodSeconds;
+}
+
+function isCrd(info: KindInfo): boolean {
+  return info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition';
+}
+
+/** An RFC 3339 timestamp moved by some seconds, written as Kubernetes writes them; undefined if it does not parse. */
+function shiftTimestamp(ts: string | undefined, seconds: number): string | undefined {
+  const t = ts === undefined ? NaN : Date.parse(ts);
+  return Number.isNaN(t) ? undefined : new Date(t + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** How the request's policy reads in a step, including where a default came from (R5). */

@@ -1,35 +1,39 @@
-// The controllers besides the GC that finish deletions in a real cluster (`--controllers=builtin`): the
-// kubelet, the namespace controller, pvc/pv-protection, the CRD cleanup, the built-in controllers that own
-// well-known finalizers, and each custom finalizer's controller while its workload keeps running.
-// In strict mode (`--controllers=gc`, R53) none of them acts.
+// The controllers besides the GC that finish deletions (Part H of gc-semantics.md): in a real cluster
+// (`--controllers=builtin`) the kubelet, the namespace controller, pvc/pv-protection, the PV controller and volume
+// provisioners, the CRD cleanup, the built-in controllers that own well-known finalizers, and each custom
+// finalizer's controller while its workload keeps running; with a kube-controller-manager list, only those it
+// names and the apiserver's CRD cleanup. In strict mode (`--controllers=gc`, R53) none of them acts.
 
 import {
   CRD_CLEANUP_FINALIZER, NAMESPACE_FINALIZER, PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER,
   describe, isGcFinalizer, maybeScheduled, splitApiVersion, type KubeObject,
 } from '../model';
 import type { ApiServer } from './apiServer';
+import type { ControllerSet } from './controllerSet';
 import type { FinalizerOwners } from './finalizerOwners';
 import { describeCondition, finalizeBlocker } from './namespaceConditions';
 import type { ObjectStore } from './objectStore';
 import type { Timeline } from './timeline';
-import type { ControllersMode } from './types';
+import { kubeVersionText, orderedNamespaceDeletion, type KubeVersion } from './kubeVersion';
 
 /** Finalizers whose controllers are modelled one by one below rather than as "remove when running". */
 const MODELLED = new Set([PVC_PROTECTION_FINALIZER, PV_PROTECTION_FINALIZER, CRD_CLEANUP_FINALIZER]);
 
 export class Controllers {
   constructor(
-    private readonly mode: ControllersMode,
+    private readonly set: ControllerSet,
     private readonly store: ObjectStore,
     private readonly api: ApiServer,
     private readonly owners: FinalizerOwners,
     private readonly timeline: Timeline,
+    private readonly version: KubeVersion,
   ) {}
 
   /** One turn of every controller. True when the store changed. */
   runOnce(): boolean {
-    if (this.mode === 'gc') return false;
+    if (this.set.strict) return false;
     const before = this.store.writes;
+    if (this.set.pvBinder) this.persistentVolumeController();
     const pods: KubeObject[] = [];
     const namespaces: KubeObject[] = [];
     const withFinalizers: string[] = [];
@@ -40,8 +44,8 @@ export class Controllers {
       if (o.finalizers.length) withFinalizers.push(uid);
     }
     // Kubelets first, then the namespace controller, then finalizer owners: one turn each, in this order.
-    for (const pod of pods) this.kubelet(pod);
-    for (const ns of namespaces) {
+    if (this.set.kubelet) for (const pod of pods) this.kubelet(pod);
+    if (this.set.namespace) for (const ns of namespaces) {
       const current = this.store.get(ns.uid);
       if (current) this.namespaceController(current);
     }
@@ -50,6 +54,34 @@ export class Controllers {
       if (o && o.finalizers.length) this.finalizerControllers(o);
     }
     return this.store.writes !== before;
+  }
+
+  /**
+   * The PV controller (R60): a Bound volume whose claim is gone becomes Released; with reclaimPolicy Delete its
+   * volume plugin or external provisioner then deletes it (assumed in builtin mode, where provisioners run; with a
+   * controllers list only kube-controller-manager's in-tree plugins do, and an external provisioner is not there).
+   */
+  private persistentVolumeController(): void {
+    for (const pv of this.store.ofKind('PersistentVolume')) {
+      if (!isCore(pv, 'PersistentVolume')) continue;
+      const phase = volumePhase(this.store, pv, this.set);
+      if (phase === 'Bound' && pv.facts.claimRef && !claimOf(this.store, pv)) {
+        const ref = pv.facts.claimRef;
+        this.api.updateStatus('persistentvolume-controller', pv.uid, 'Released', `its claim ${ref.namespace}/${ref.name} is gone`);
+        continue;
+      }
+      if (phase !== 'Released' || pv.deletionTimestamp !== undefined || pv.facts.reclaimPolicy !== 'Delete') continue;
+      const external = pv.facts.provisionedBy !== undefined && !pv.facts.provisionedBy.startsWith('kubernetes.io/');
+      if (!this.set.realCluster && external) {
+        this.timeline.note(`PersistentVolume ${pv.name} stays Released: its external provisioner ${pv.facts.provisionedBy} deletes it (reclaimPolicy Delete), and no provisioner runs with --controllers=${this.set.spec}.`);
+        continue;
+      }
+      this.timeline.note(this.set.realCluster
+        ? `Assumed: ${pv.facts.provisionedBy ? `the provisioner ${pv.facts.provisionedBy}` : 'its volume plugin'} deletes PersistentVolume ${pv.name} (reclaimPolicy Delete); provisioners are not modelled: if it does not run, the volume stays Released.`
+        : `Assumed: an in-tree volume plugin of kube-controller-manager deletes PersistentVolume ${pv.name} (reclaimPolicy Delete; its hostPath plugin does for paths under /tmp); where none can, the volume goes Failed instead.`);
+      this.api.delete('persistentvolume-controller', { apiVersion: 'v1', kind: 'PersistentVolume', namespace: '', name: pv.name, propagationPolicy: null, preconditions: { uid: pv.uid } },
+        'reclaimPolicy Delete: the released volume is deleted');
+    }
   }
 
   /** The kubelet stops the containers and sends the grace-0 DELETE that ends graceful deletion. */
@@ -61,26 +93,37 @@ export class Controllers {
   }
 
   /**
-   * The namespace controller: deletes everything in the namespace (Background, every sync, as the
-   * namespaced-resources deleter does), and once nothing is left removes `kubernetes` from spec.finalizers,
-   * unless its status says its passes fail on discovery (see namespaceConditions.ts).
+   * The namespace controller (R57): a Namespace whose spec.finalizers is empty is finalized and left alone; any
+   * other has its content deleted (Background, every sync, as the namespaced-resources deleter does), Pods first
+   * from 1.33 on, and once nothing is left `kubernetes` (only) is removed from spec.finalizers, unless its status
+   * says its passes fail on discovery (see namespaceConditions.ts).
    */
   private namespaceController(ns: KubeObject): void {
-    if (!(ns.facts.namespaceFinalizers ?? []).includes(NAMESPACE_FINALIZER)) return;
+    const spec = ns.facts.namespaceFinalizers ?? [];
+    if (spec.length === 0) return;
+    const ordered = orderedNamespaceDeletion(this.version);
+    const pods: KubeObject[] = [];
     const content: KubeObject[] = [];
     for (const o of this.store.objectsInNamespace(ns.name)) {
+      if (ordered && isCore(o, 'Pod')) pods.push(o);
       // A repeated Background DELETE of an object already terminating changes something only when it
       // carries a GC finalizer (R7 drops it); skipping the others saves work without changing the outcome.
       if (o.deletionTimestamp !== undefined && !o.finalizers.some(isGcFinalizer)) continue;
-      content.push(o);
+      if (!ordered || !isCore(o, 'Pod')) content.push(o);
     }
+    const del = (o: KubeObject) => this.api.delete('namespace-controller', {
+      apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, propagationPolicy: 'Background', preconditions: { uid: o.uid },
+    }, `namespace ${ns.name} is being deleted`);
+    if (pods.length) {
+      // R57 (OrderedNamespaceDeletion, 1.33+): Pods go first; nothing else is touched while one remains.
+      for (const p of pods) if (p.deletionTimestamp === undefined || p.finalizers.some(isGcFinalizer)) del(p);
+      for (const p of pods) if (this.store.get(p.uid)) return;
+    }
+    if (!ordered) this.noteUnorderedRace(ns, content);
     // Each DELETE changes only its own object, so everything collected above is still stored when its turn comes.
-    for (const o of byDiscoveryOrder(content)) {
-      this.api.delete('namespace-controller', {
-        apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, propagationPolicy: 'Background', preconditions: { uid: o.uid },
-      }, `namespace ${ns.name} is being deleted`);
-    }
+    for (const o of byDiscoveryOrder(content)) del(o);
     if (this.store.hasObjectsIn(ns.name)) return;
+    if (!spec.includes(NAMESPACE_FINALIZER)) return;
     const blocker = finalizeBlocker(ns);
     if (blocker) {
       // Its pass ends in the error its status reports: the content goes, the namespace stays.
@@ -90,33 +133,54 @@ export class Controllers {
     this.api.removeNamespaceFinalizer('namespace-controller', ns.uid, NAMESPACE_FINALIZER, 'all content of the namespace is gone');
   }
 
+  /**
+   * Before 1.33 the deleter walks resource types in Go map order, so an operator deleted in the same pass as the
+   * objects that carry its finalizer may or may not remove them first (R51, R57): the simulation shows the
+   * outcome where it does not, and says so.
+   */
+  private noteUnorderedRace(ns: KubeObject, content: KubeObject[]): void {
+    const deleted = new Set(content.map((o) => o.uid));
+    for (const o of content) {
+      for (const f of o.finalizers) {
+        if (isGcFinalizer(f) || MODELLED.has(f)) continue;
+        const owner = this.owners.ownerOf(f);
+        if (owner.type !== 'workload' || !deleted.has(owner.workload.uid)) continue;
+        this.timeline.note(`Timing-dependent (R57, Kubernetes ${kubeVersionText(this.version)}): before 1.33 the namespace controller deletes every resource type of namespace ${ns.name} in one pass, in no fixed order, so ${describe(owner.workload)} may still remove ${f} from ${describe(o)} before its Pods stop. This simulation shows the outcome where it does not (from 1.33 on, Pods go first and that outcome is certain).`);
+      }
+    }
+  }
+
   private finalizerControllers(o: KubeObject): void {
     for (const f of o.finalizers) {
       if (isGcFinalizer(f)) continue;
       const current = this.store.get(o.uid);
       if (!current || !current.finalizers.includes(f)) return;
       if (f === PVC_PROTECTION_FINALIZER && isCore(current, 'PersistentVolumeClaim')) {
+        if (!this.set.pvcProtection) continue;
         const users = podsUsingClaim(this.store, current);
-        if (users.length === 0) this.api.removeFinalizer('pvc-protection-controller', current.uid, f, 'no Pod uses the claim any more');
+        if (users.length === 0) this.api.removeFinalizer('pvc-protection-controller', current.uid, f, 'no scheduled Pod uses the claim any more');
         continue;
       }
       if (f === PV_PROTECTION_FINALIZER && isCore(current, 'PersistentVolume')) {
-        if (!boundClaim(this.store, current)) this.api.removeFinalizer('pv-protection-controller', current.uid, f, 'the volume is not bound to a claim');
+        if (!this.set.pvProtection) continue;
+        if (!volumeBound(this.store, current, this.set)) this.api.removeFinalizer('pv-protection-controller', current.uid, f, `the volume is not Bound (phase ${volumePhase(this.store, current, this.set)})`);
         continue;
       }
       if (f === CRD_CLEANUP_FINALIZER && current.facts.crd) {
-        this.crdCleanup(current);
+        if (this.set.crdCleanup) this.crdCleanup(current);
         continue;
       }
       if (MODELLED.has(f)) continue;
       const owner = this.owners.ownerOf(f);
       if (owner.type === 'builtin') {
-        this.api.removeFinalizer(owner.controller, current.uid, f, 'done');
+        if (this.set.realCluster || (owner.kcm !== undefined && this.set.runs(owner.kcm))) this.api.removeFinalizer(owner.controller, current.uid, f, 'done');
+      } else if (!this.set.realCluster) {
+        // A kube-controller-manager list runs no operator and nothing outside the control plane.
+        continue;
       } else if (owner.type === 'external') {
         this.api.removeFinalizer('external controller', current.uid, f, 'configured as running outside the input');
       } else if (owner.type === 'workload') {
-        const w = this.store.get(owner.workload.uid);
-        if (w && w.deletionTimestamp === undefined) {
+        if (workloadRuns(this.store, owner.workload.uid, this.version)) {
           this.api.removeFinalizer(`controller ${describe(owner.workload)}`, current.uid, f, `cleanup done by the controller running in ${describe(owner.workload)}`);
           if (owner.how === 'guessed') this.timeline.note(`Assumed: ${f} is removed by ${describe(owner.workload)} (${owner.why}). Configure finalizerOwners if another workload owns it.`);
         }
@@ -144,21 +208,66 @@ export function isCore(o: { apiVersion: string; kind: string }, kind: string): b
   return o.apiVersion === 'v1' && o.kind === kind;
 }
 
+/** R59: the Pods that keep a terminating claim (pvc-protection's podUsesPVCForDeletion). */
 export function podsUsingClaim(store: ObjectStore, pvc: KubeObject): KubeObject[] {
   const out: KubeObject[] = [];
   for (const uid of store.podsMountingClaim(pvc.namespace, pvc.name)) {
     const p = store.get(uid);
-    if (p && isCore(p, 'Pod') && p.facts.phase !== 'Succeeded' && p.facts.phase !== 'Failed') out.push(p);
+    if (p && isCore(p, 'Pod') && podUsesClaim(p, pvc)) out.push(p);
   }
   return out;
 }
 
-/** The claim a PersistentVolume is still bound to, if it exists. */
-export function boundClaim(store: ObjectStore, pv: KubeObject): KubeObject | undefined {
+function podUsesClaim(pod: KubeObject, pvc: KubeObject): boolean {
+  // Only a scheduled Pod counts: the kubelet refuses to start one with a claim being deleted.
+  if (!maybeScheduled(pod)) return false;
+  if (pod.facts.claimNames?.includes(pvc.name)) return true;
+  // An ephemeral volume counts while the Pod is not shut down, and only for the claim made for that Pod.
+  const shutDown = pod.deletionTimestamp !== undefined && pod.deletionGracePeriodSeconds === 0;
+  return !shutDown && (pod.facts.ephemeralVolumes ?? []).some((v) => `${pod.name}-${v}` === pvc.name)
+    && pvc.ownerReferences.some((r) => r.controller === true && r.uid === pod.uid);
+}
+
+/**
+ * A PersistentVolume's phase as the PV controller keeps it: as stored, or for a manifest without status what the
+ * controller would set (Bound while its claim exists, else Available), or Pending (create's) where none runs.
+ */
+export function volumePhase(store: ObjectStore, pv: KubeObject, set: ControllerSet): string {
+  if (pv.facts.phase !== undefined) return pv.facts.phase;
+  if (!set.pvBinder) return 'Pending';
+  return claimOf(store, pv) ? 'Bound' : 'Available';
+}
+
+/** R60: pv-protection keeps its finalizer only while the volume is Bound. */
+export function volumeBound(store: ObjectStore, pv: KubeObject, set: ControllerSet): boolean {
+  return volumePhase(store, pv, set) === 'Bound';
+}
+
+/** The claim a PersistentVolume names in spec.claimRef, if it is stored (with that uid, when given). */
+export function claimOf(store: ObjectStore, pv: KubeObject): KubeObject | undefined {
   const ref = pv.facts.claimRef;
-  if (!ref || (pv.facts.phase !== undefined && pv.facts.phase !== 'Bound')) return undefined;
+  if (!ref) return undefined;
   const pvc = store.getByName('', 'PersistentVolumeClaim', ref.namespace, ref.name);
   return pvc && (!ref.uid || ref.uid === pvc.uid) ? pvc : undefined;
+}
+
+/** The claim a PersistentVolume is still bound to, if it exists. */
+export function boundClaim(store: ObjectStore, pv: KubeObject): KubeObject | undefined {
+  if (pv.facts.phase !== undefined && pv.facts.phase !== 'Bound') return undefined;
+  return claimOf(store, pv);
+}
+
+/**
+ * Does the workload that runs a custom finalizer's controller still run it? Not once it is being deleted, nor
+ * (R57, 1.33+) once its namespace is being emptied: its Pods go first and a terminating namespace admits no new
+ * ones, so it is gone before anything else in the namespace is deleted.
+ */
+export function workloadRuns(store: ObjectStore, uid: string, version: KubeVersion): boolean {
+  const w = store.get(uid);
+  if (!w || w.deletionTimestamp !== undefined) return false;
+  if (!w.namespace || !orderedNamespaceDeletion(version)) return true;
+  const ns = store.getByName('', 'Namespace', '', w.namespace);
+  return !(ns && ns.deletionTimestamp !== undefined && (ns.facts.namespaceFinalizers ?? []).length > 0);
 }
 
 export function instancesOf(store: ObjectStore, group: string, kind: string): KubeObject[] {

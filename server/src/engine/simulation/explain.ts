@@ -7,7 +7,8 @@ import {
   PVC_PROTECTION_FINALIZER, describe, identityOf, splitApiVersion, type KubeObject, type ObjectIdentity,
 } from '../model';
 import { guessPlural } from '../kinds/kindRegistry';
-import { boundClaim, instancesOf, isCore, podsUsingClaim } from './controllers';
+import { claimOf, instancesOf, isCore, podsUsingClaim, volumePhase } from './controllers';
+import { controllerSet, type ControllerSet } from './controllerSet';
 import type { FinalizerOwners } from './finalizerOwners';
 import { describeCondition, finalizeBlocker, heldConditions } from './namespaceConditions';
 import type { GarbageCollector } from './garbageCollector';
@@ -19,13 +20,17 @@ const MAX_DEPTH = 6;
 const MAX_LISTED = 20;
 
 export class Explainer {
+  private readonly set: ControllerSet;
+
   constructor(
-    private readonly mode: ControllersMode,
+    mode: ControllersMode | ControllerSet,
     private readonly store: ObjectStore,
     private readonly gc: GarbageCollector,
     private readonly owners: FinalizerOwners,
     private readonly timeline: Timeline,
-  ) {}
+  ) {
+    this.set = controllerSet(mode);
+  }
 
   /** Reasons an object stays; empty when nothing holds it. */
   explain(o: KubeObject, seen = new Set<string>(), depth = 0): BlockReason[] {
@@ -51,21 +56,21 @@ export class Explainer {
     if (isCore(o, 'Pod') && o.deletionGracePeriodSeconds) {
       out.push({
         type: 'graceful-termination',
-        message: this.mode === 'gc'
-          ? `waits for the kubelet on ${o.facts.nodeName ?? 'its node'} to confirm the containers stopped (grace period ${o.deletionGracePeriodSeconds}s); no kubelet runs in --controllers=gc`
+        message: !this.set.kubelet
+          ? `waits for the kubelet on ${o.facts.nodeName ?? 'its node'} to confirm the containers stopped (grace period ${o.deletionGracePeriodSeconds}s); no kubelet runs with --controllers=${this.set.spec}`
           : `waits for the kubelet on ${o.facts.nodeName ?? 'its node'} (grace period ${o.deletionGracePeriodSeconds}s)`,
         controller: 'kubelet',
       });
     }
-    if (isCore(o, 'Namespace') && (o.facts.namespaceFinalizers ?? []).includes(NAMESPACE_FINALIZER)) out.push(this.namespaceReason(o, seen, depth));
+    if (isCore(o, 'Namespace')) out.push(...this.namespaceSpecReasons(o, seen, depth));
     return out;
   }
 
   private finalizerReason(o: KubeObject, f: string, seen: Set<string>, depth: number): BlockReason | undefined {
     if (f === ORPHAN_FINALIZER) return { type: 'finalizer', finalizer: f, controller: 'garbage-collector', message: 'the GC has not finished orphaning its dependents' };
-    const strict = this.mode === 'gc';
+    const strict = !this.set.realCluster;
     if (f === PVC_PROTECTION_FINALIZER && isCore(o, 'PersistentVolumeClaim')) {
-      if (strict) return this.notRunning(f, 'pvc-protection-controller');
+      if (!this.set.pvcProtection) return this.notRunning(f, 'pvc-protection-controller');
       const pods = podsUsingClaim(this.store, o);
       return {
         type: 'finalizer', finalizer: f, controller: 'pvc-protection-controller',
@@ -74,15 +79,17 @@ export class Explainer {
       };
     }
     if (f === PV_PROTECTION_FINALIZER && isCore(o, 'PersistentVolume')) {
-      if (strict) return this.notRunning(f, 'pv-protection-controller');
-      const pvc = boundClaim(this.store, o);
+      if (!this.set.pvProtection) return this.notRunning(f, 'pv-protection-controller');
+      // R60: kept only while the volume is Bound.
+      const pvc = claimOf(this.store, o);
       return {
-        type: 'finalizer', finalizer: f, controller: 'pv-protection-controller', message: `still bound to ${pvc ? describe(pvc) : 'a claim'}`,
+        type: 'finalizer', finalizer: f, controller: 'pv-protection-controller',
+        message: `the volume is ${volumePhase(this.store, o, this.set)}${pvc ? `, bound to ${describe(pvc)}` : ''}; pv-protection keeps it while it is Bound`,
         object: pvc && identityOf(pvc), blockedBy: pvc ? [this.objectReason(pvc, 'is bound to the volume', seen, depth)] : undefined,
       };
     }
     if (f === CRD_CLEANUP_FINALIZER && o.facts.crd) {
-      if (strict) return this.notRunning(f, "the apiextensions-apiserver's CRD finalizer controller");
+      if (!this.set.crdCleanup) return this.notRunning(f, "the apiextensions-apiserver's CRD finalizer controller");
       const left = instancesOf(this.store, o.facts.crd.group, o.facts.crd.kind);
       return {
         type: 'finalizer', finalizer: f, controller: 'apiextensions-apiserver', message: `${left.length} ${o.facts.crd.kind} instance(s) are still there`,
@@ -94,7 +101,7 @@ export class Explainer {
       case 'gc':
         return undefined;
       case 'builtin':
-        return strict ? this.notRunning(f, owner.controller) : undefined;
+        return strict && !(owner.kcm !== undefined && this.set.runs(owner.kcm)) ? this.notRunning(f, owner.controller) : undefined;
       case 'external':
         return strict ? this.notRunning(f, 'its external controller') : undefined;
       case 'absent':
@@ -110,6 +117,12 @@ export class Explainer {
             message: removedAt
               ? `its controller ${describe(owner.workload)} was deleted at step ${removedAt}, so nobody removes ${f}${guessed}`
               : `its controller ${describe(owner.workload)} is gone, so nobody removes ${f}${guessed}`,
+          };
+        }
+        if (w.deletionTimestamp === undefined) {
+          return {
+            type: 'finalizer', finalizer: f, controller: describe(owner.workload), object: owner.workload,
+            message: `its controller ${describe(owner.workload)} has stopped: namespace ${w.namespace} is being deleted, and its Pods go first (R57, Kubernetes 1.33+), so nobody removes ${f}${guessed}`,
           };
         }
         const startedAt = this.timeline.deletionStartedAt.get(w.uid);
@@ -157,14 +170,32 @@ export class Explainer {
     return reasons;
   }
 
+  /** R56/R57: what spec.finalizers holds, and who would remove it. */
+  private namespaceSpecReasons(ns: KubeObject, seen: Set<string>, depth: number): BlockReason[] {
+    const spec = ns.facts.namespaceFinalizers ?? [];
+    if (spec.length === 0) {
+      return ns.finalizers.length ? [] : [{
+        type: 'namespace-controller', controller: 'apiserver',
+        message: 'spec.finalizers is empty, so the namespace controller leaves it alone (R57) and its content is not deleted; only another DELETE removes it (R56)',
+      }];
+    }
+    const out: BlockReason[] = [];
+    if (spec.includes(NAMESPACE_FINALIZER) || (this.set.namespace && this.store.hasObjectsIn(ns.name))) out.push(this.namespaceReason(ns, seen, depth));
+    for (const f of spec) {
+      if (f === NAMESPACE_FINALIZER) continue;
+      out.push({ type: 'finalizer', finalizer: f, message: `spec.finalizers holds ${f}: the namespace controller removes only "kubernetes" (R57), so whoever owns ${f} must finalize the namespace` });
+    }
+    return out;
+  }
+
   private namespaceReason(ns: KubeObject, seen: Set<string>, depth: number): BlockReason {
     // What the cluster's namespace controller last reported, beside what the simulation leaves.
     const held = heldConditions(ns);
     const conditions = held.length ? { conditions: held } : {};
-    if (this.mode === 'gc') {
+    if (!this.set.namespace) {
       return {
         type: 'namespace-controller', finalizer: NAMESPACE_FINALIZER, controller: 'namespace-controller',
-        message: 'spec.finalizers still holds "kubernetes" and no namespace controller runs in --controllers=gc, so its content is never deleted (R11)',
+        message: `spec.finalizers still holds "kubernetes" and no namespace controller runs with --controllers=${this.set.spec}, so its content is never deleted (R11)`,
         ...conditions,
       };
     }
@@ -210,7 +241,7 @@ export class Explainer {
   }
 
   private notRunning(f: string, controller: string): BlockReason {
-    return { type: 'finalizer', finalizer: f, controller, message: `${f} is removed by ${controller}, which does not run in --controllers=gc` };
+    return { type: 'finalizer', finalizer: f, controller, message: `${f} is removed by ${controller}, which does not run with --controllers=${this.set.spec}` };
   }
 }
 

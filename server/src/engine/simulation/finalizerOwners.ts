@@ -7,20 +7,21 @@ import type { FinalizerOwnerRule } from './types';
 
 export type FinalizerOwner =
   | { type: 'gc' } // orphan, foregroundDeletion
-  | { type: 'builtin'; controller: string } // a kube-controller-manager / apiserver controller
+  | { type: 'builtin'; controller: string; kcm?: string } // a kube-controller-manager (kcm: its --controllers name) or apiserver controller
   | { type: 'workload'; workload: ObjectIdentity; how: 'configured' | 'guessed'; why: string }
   | { type: 'external'; how: 'configured' }
   | { type: 'absent'; how: 'configured' | 'unknown'; why: string };
 
-/** Finalizers that Kubernetes' own controllers remove, and which one does. */
-const BUILTIN_FINALIZERS: Record<string, string> = {
-  'kubernetes.io/pvc-protection': 'pvc-protection-controller',
-  'kubernetes.io/pv-protection': 'pv-protection-controller',
-  'customresourcecleanup.apiextensions.k8s.io': 'apiextensions-apiserver',
-  'batch.kubernetes.io/job-tracking': 'job-controller',
-  'service.kubernetes.io/load-balancer-cleanup': 'service-controller',
-  'kubernetes.io/legacy-token-invalidation': 'legacy-serviceaccount-token-cleaner',
-  'resource.kubernetes.io/delete-protection': 'resourceclaim-controller',
+/** Finalizers that Kubernetes' own controllers remove: which one does, and its kube-controller-manager name. */
+const BUILTIN_FINALIZERS: Record<string, { controller: string; kcm?: string }> = {
+  'kubernetes.io/pvc-protection': { controller: 'pvc-protection-controller', kcm: 'persistentvolumeclaim-protection-controller' },
+  'kubernetes.io/pv-protection': { controller: 'pv-protection-controller', kcm: 'persistentvolume-protection-controller' },
+  'customresourcecleanup.apiextensions.k8s.io': { controller: 'apiextensions-apiserver' },
+  'batch.kubernetes.io/job-tracking': { controller: 'job-controller', kcm: 'job-controller' },
+  // The cloud-controller-manager's, not kube-controller-manager's.
+  'service.kubernetes.io/load-balancer-cleanup': { controller: 'service-controller' },
+  'kubernetes.io/legacy-token-invalidation': { controller: 'legacy-serviceaccount-token-cleaner', kcm: 'legacy-serviceaccount-token-cleaner-controller' },
+  'resource.kubernetes.io/delete-protection': { controller: 'resourceclaim-controller', kcm: 'resourceclaim-controller' },
 };
 
 export const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
@@ -67,8 +68,8 @@ export class FinalizerOwners {
         return { type: 'workload', workload: identityOf(w), how: 'configured', why: `configured for ${rule.finalizer}` };
       }
     }
-    const builtin = BUILTIN_FINALIZERS[finalizer];
-    if (builtin) return { type: 'builtin', controller: builtin };
+    const builtin = Object.hasOwn(BUILTIN_FINALIZERS, finalizer) ? BUILTIN_FINALIZERS[finalizer] : undefined;
+    if (builtin) return { type: 'builtin', ...builtin };
     return this.guess(finalizer);
   }
 

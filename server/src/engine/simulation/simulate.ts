@@ -12,6 +12,8 @@ import { ObjectStore } from './objectStore';
 import { SimulatedClock, Timeline } from './timeline';
 import type { DeleteRequest, OrphanedEntry, RemainingEntry, SimulationOptions, SimulationResult, StuckEntry } from './types';
 import { finalizerOwnersFor, startState } from './startState';
+import { controllerSet } from './controllerSet';
+import { NEWEST_KUBE_VERSION, kubeVersionText, parseKubeVersion } from './kubeVersion';
 
 export const DEFAULT_MAX_STEPS = 5_000_000;
 
@@ -30,7 +32,9 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
   store.beforeWrite = (uid) => gc.ensureLoaded(uid);
   store.watch((e) => gc.observe(e));
   const owners = finalizerOwnersFor(inventory, options.finalizerOwners);
-  const controllers = new Controllers(options.controllers, store, api, owners, timeline);
+  const set = controllerSet(options.controllers);
+  const version = options.kubeVersion === undefined ? NEWEST_KUBE_VERSION : parseKubeVersion(options.kubeVersion) ?? NEWEST_KUBE_VERSION;
+  const controllers = new Controllers(set, store, api, owners, timeline, version);
 
   for (const uid of store.terminating) {
     const o = store.get(uid)!;
@@ -47,9 +51,9 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
         aborted = `stopped after ${options.maxSteps ?? DEFAULT_MAX_STEPS} work items without reaching quiescence; the result is partial`;
         return false;
       }
-      if (gc.step()) continue;
+      if (set.garbageCollector && gc.step()) continue;
       if (controllers.runOnce()) continue;
-      if (gc.retryParked()) continue;
+      if (set.garbageCollector && gc.retryParked()) continue;
       return true;
     }
   };
@@ -96,6 +100,8 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
     steps: timeline.steps,
     notes: timeline.notes,
     ...(aborted ? { aborted } : {}),
+    kubernetesVersion: kubeVersionText(version),
+    controllers: set.spec,
   };
   // Every stored object, in input order: built on first access, as most callers never read it.
   let remaining: RemainingEntry[] | undefined;

@@ -60,7 +60,9 @@ export function startState(inventory: Inventory): StartState {
   }
   const claimUsers = new Map<string, string[]>();
   for (const pod of inventory.ofKind('Pod')) {
-    for (const c of pod.facts.claimNames ?? []) {
+    // R59: an ephemeral volume's claim is named `<pod>-<volume>`.
+    const ephemeral = pod.facts.ephemeralVolumes?.map((v) => `${pod.name}-${v}`) ?? [];
+    for (const c of [...(pod.facts.claimNames ?? []), ...ephemeral]) {
       const key = `${pod.namespace}\u0000${c}`;
       const list = claimUsers.get(key);
       if (list) list.push(pod.uid);

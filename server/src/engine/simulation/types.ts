@@ -6,12 +6,14 @@ import type { NamespaceCondition, ObjectIdentity, OwnerReference } from '../mode
 export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
 
 /**
- * Who acts besides the apiserver and the garbage collector.
- * - `gc` (strict, R53): nobody. Foreign finalizers stay, no kubelet, no namespace controller.
- * - `builtin` (realistic): the kubelet, the namespace controller, pvc/pv-protection, the CRD cleanup, and
- *   the controller behind each custom finalizer for as long as its workload keeps running.
+ * Who acts besides the apiserver (controllerSet.ts parses it).
+ * - `gc` (strict, R53): only the garbage collector. Foreign finalizers stay, no kubelet, no namespace controller.
+ * - `builtin` (realistic): the kubelet, the namespace controller, pvc/pv-protection, the PV controller and volume
+ *   provisioners, the CRD cleanup, and the controller behind each custom finalizer while its workload keeps running.
+ * - a kube-controller-manager `--controllers` list (`garbage-collector-controller,namespace-controller`, `*`,
+ *   `-name`): exactly those controllers and the apiserver's CRD cleanup; no kubelet, provisioner or operator.
  */
-export type ControllersMode = 'builtin' | 'gc';
+export type ControllersMode = string;
 
 export type RequestArrival = 'settled' | 'back-to-back';
 
@@ -55,6 +57,8 @@ export interface SimulationOptions {
    * `back-to-back` sends them all before the GC or any controller acts, as `kubectl delete a b c` does.
    */
   arrival?: RequestArrival;
+  /** The Kubernetes version whose behaviour to follow (`1.32`); the newest followed (1.37) when absent. */
+  kubeVersion?: string;
 }
 
 export type StepAction =
@@ -62,6 +66,7 @@ export type StepAction =
   | 'add-finalizer'
   | 'remove-finalizer'
   | 'patch-owner-references'
+  | 'update-status' // a controller changed the object's status (detail: which field, e.g. a PersistentVolume's phase)
   | 'remove' // the object left storage
   | 'reject'; // a request the apiserver refused (detail: why)
 
@@ -142,4 +147,8 @@ export interface SimulationResult {
   notes: string[];
   /** Set when the step bound was reached: the result is partial. */
   aborted?: string;
+  /** The Kubernetes version whose behaviour the simulation followed (`1.37`); simulate() always sets it. */
+  kubernetesVersion?: string;
+  /** Who acted (`builtin`, `gc` or the kube-controller-manager list given); simulate() always sets it. */
+  controllers?: string;
 }

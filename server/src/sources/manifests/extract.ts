@@ -8,6 +8,9 @@ import type { LoadProblemCode } from './parseManifest';
 import { builtinApiVersion, inferFromPath, inferFromSelfLink, listElementKind, type InferredType } from './inferKind';
 import { formatPath, typeName, type Path, type Reader, type ValueKind } from './reader';
 
+/** The annotation that names who provisioned (and deletes) a PersistentVolume (R60). */
+const PROVISIONED_BY = 'pv.kubernetes.io/provisioned-by';
+
 export interface PendingProblem<N> {
   severity: 'error' | 'warning' | 'info';
   code: LoadProblemCode;
@@ -377,8 +380,9 @@ export class Extractor<N> {
             if (nodeName !== undefined) facts.nodeName = nodeName;
             const grace = this.int(ctx, spec, S, 'terminationGracePeriodSeconds', W);
             if (grace !== undefined) facts.terminationGracePeriodSeconds = grace;
-            const claims = this.claimNames(ctx, spec);
+            const { claims, ephemeral } = this.claimNames(ctx, spec);
             if (claims.length) facts.claimNames = claims;
+            if (ephemeral.length) facts.ephemeralVolumes = ephemeral;
             this.images(ctx, spec, S, facts);
           }
           this.phase(ctx, n, facts);
@@ -387,7 +391,9 @@ export class Extractor<N> {
         case 'Namespace': {
           const spec = this.map(ctx, n, [], 'spec', W);
           const fins = spec !== undefined ? this.strList(ctx, spec, ['spec'], 'finalizers', W) : undefined;
+          // R56: `spec: {}` is a finalized Namespace; no spec at all is a manifest (create adds `kubernetes`).
           if (fins) facts.namespaceFinalizers = fins;
+          else if (spec !== undefined) facts.namespaceFinalizers = [];
           this.phase(ctx, n, facts);
           const conditions = this.namespaceConditions(ctx, n);
           if (conditions?.length) facts.namespaceConditions = conditions;
@@ -412,6 +418,10 @@ export class Extractor<N> {
             if (uid !== undefined) claimRef.uid = uid;
             facts.claimRef = claimRef;
           }
+          const policy = spec !== undefined ? this.str(ctx, spec, ['spec'], 'persistentVolumeReclaimPolicy', W) : undefined;
+          if (policy !== undefined) facts.reclaimPolicy = policy;
+          const provisioner = this.provisionedBy(ctx, n);
+          if (provisioner !== undefined) facts.provisionedBy = provisioner;
           this.phase(ctx, n, facts);
           break;
         }
@@ -429,6 +439,13 @@ export class Extractor<N> {
       if (podSpec !== undefined) this.images(ctx, podSpec, P, facts);
     }
     return facts;
+  }
+
+  /** metadata.annotations["pv.kubernetes.io/provisioned-by"]. */
+  private provisionedBy(ctx: ObjCtx<N>, n: N): string | undefined {
+    const meta = this.map(ctx, n, [], 'metadata', 'warning');
+    const ann = meta !== undefined ? this.map(ctx, meta, ['metadata'], 'annotations', 'warning') : undefined;
+    return ann !== undefined ? this.str(ctx, ann, ['metadata', 'annotations'], PROVISIONED_BY, 'warning') : undefined;
   }
 
   private phase(ctx: ObjCtx<N>, n: N, facts: ObjectFacts): void {
@@ -462,18 +479,24 @@ export class Extractor<N> {
     return out;
   }
 
-  private claimNames(ctx: ObjCtx<N>, spec: N): string[] {
+  /** persistentVolumeClaim volumes' claims, and the names of ephemeral volumes (R59). */
+  private claimNames(ctx: ObjCtx<N>, spec: N): { claims: string[]; ephemeral: string[] } {
     const r = this.r;
-    const out: string[] = [];
+    const claims: string[] = [];
+    const ephemeral: string[] = [];
     const vols = this.list(ctx, spec, ['spec'], 'volumes', 'warning');
     vols?.forEach((v, i) => {
       if (r.kind(v) !== 'map') return;
       const P = ['spec', 'volumes', i];
       const pvc = this.map(ctx, v, P, 'persistentVolumeClaim', 'warning');
       const claim = pvc !== undefined ? this.str(ctx, pvc, [...P, 'persistentVolumeClaim'], 'claimName', 'warning') : undefined;
-      if (claim !== undefined) out.push(claim);
+      if (claim !== undefined) claims.push(claim);
+      if (this.map(ctx, v, P, 'ephemeral', 'warning') !== undefined) {
+        const name = this.str(ctx, v, P, 'name', 'warning');
+        if (name !== undefined) ephemeral.push(name);
+      }
     });
-    return out;
+    return { claims, ephemeral };
   }
 
   private images(ctx: ObjCtx<N>, podSpec: N, P: Path, facts: ObjectFacts): void {

@@ -122,8 +122,16 @@ function fastFacts(v: Obj, apiVersion: string, kind: string): ObjectFacts | unde
           if (!nullish(vols)) {
             if (!Array.isArray(vols)) return undefined;
             const claims: string[] = [];
+            const ephemeral: string[] = [];
             for (const vol of vols) {
               if (!isObj(vol)) continue;
+              const eph = optObj(vol.ephemeral);
+              if (eph === BAIL) return undefined;
+              if (eph) {
+                const name = optStr(vol.name);
+                if (name === BAIL) return undefined;
+                if (name !== undefined) ephemeral.push(name);
+              }
               const pvc = optObj(vol.persistentVolumeClaim);
               if (pvc === BAIL) return undefined;
               if (!pvc) continue;
@@ -132,6 +140,7 @@ function fastFacts(v: Obj, apiVersion: string, kind: string): ObjectFacts | unde
               if (claim !== undefined) claims.push(claim);
             }
             if (claims.length) facts.claimNames = claims;
+            if (ephemeral.length) facts.ephemeralVolumes = ephemeral;
           }
           if (!images(spec, facts)) return undefined;
         }
@@ -143,7 +152,8 @@ function fastFacts(v: Obj, apiVersion: string, kind: string): ObjectFacts | unde
         if (spec) {
           const fins = optStrList(spec.finalizers);
           if (fins === BAIL) return undefined;
-          if (fins) facts.namespaceFinalizers = fins;
+          // As the Extractor: `spec: {}` is finalized, no spec at all is a manifest (R56).
+          facts.namespaceFinalizers = fins ?? [];
         }
         return phase(v, facts) && namespaceConditions(v, facts) ? facts : undefined;
       }
@@ -170,7 +180,16 @@ function fastFacts(v: Obj, apiVersion: string, kind: string): ObjectFacts | unde
             if (ns === BAIL || name === BAIL || uid === BAIL) return undefined;
             facts.claimRef = uid === undefined ? { namespace: ns ?? '', name: name ?? '' } : { namespace: ns ?? '', name: name ?? '', uid };
           }
+          const policy = optStr(spec.persistentVolumeReclaimPolicy);
+          if (policy === BAIL) return undefined;
+          if (policy !== undefined) facts.reclaimPolicy = policy;
         }
+        const meta = optObj(v.metadata);
+        const ann = meta && meta !== BAIL ? optObj(meta.annotations) : undefined;
+        if (ann === BAIL) return undefined;
+        const provisioner = ann ? optStr(ann['pv.kubernetes.io/provisioned-by']) : undefined;
+        if (provisioner === BAIL) return undefined;
+        if (provisioner !== undefined) facts.provisionedBy = provisioner;
         return phase(v, facts) ? facts : undefined;
       }
       default:
