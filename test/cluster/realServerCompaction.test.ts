@@ -3,7 +3,7 @@
 // `--watch-cache=false`, where the storage layer answers from etcd and an old resourceVersion is gone. The product must
 // list again and end with the server's objects: nothing lost, nothing twice. Skipped only where `go` is missing.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,15 +12,15 @@ import { discover, type DiscoveredResource } from '../../server/src/sources/clus
 import { resolveTarget } from '../../server/src/sources/cluster/kubeconfig';
 import { LiveCluster } from '../../server/src/sources/cluster/liveCluster';
 import { Reflector } from '../../server/src/sources/cluster/reflector';
+import { auditLog, productRequests } from '../helpers/auditLog';
 import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../helpers/controlPlane';
 
 type Obj = Record<string, unknown>;
-const USER_AGENT = 'kube-gc-lens (read-only)';
 if (CONTROL_PLANE_SKIP) console.warn(`test/cluster/realServerCompaction.test.ts ${CONTROL_PLANE_SKIP}`);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kgl-real-compaction-'));
-const AUDIT_LOG = path.join(dir, 'audit.log');
-const AUDIT_POLICY = path.join(dir, 'audit-policy.yaml');
+const audit = auditLog(dir);
+const AUDIT_LOG = audit.log;
 let plane: ControlPlane;
 const clients: ApiClient[] = [];
 let configmaps: DiscoveredResource;
@@ -48,16 +48,9 @@ async function compact(): Promise<void> {
   await until('etcd compacted', () => done() > before);
 }
 
-interface AuditEvent { verb: string; requestURI: string; stage: string; userAgent?: string }
-function auditEvents(): AuditEvent[] {
-  return readFileSync(AUDIT_LOG, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEvent)
-    .filter((e) => e.userAgent === USER_AGENT && e.stage === 'ResponseComplete');
-}
-
 describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('410 Gone after compaction, on a real kube-apiserver without its watch cache', () => {
   beforeAll(async () => {
-    writeFileSync(AUDIT_POLICY, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
-    plane = await startControlPlane({ apiserverArgs: ['--watch-cache=false', `--audit-policy-file=${AUDIT_POLICY}`, `--audit-log-path=${AUDIT_LOG}`] });
+    plane = await startControlPlane({ apiserverArgs: ['--watch-cache=false', ...audit.apiserverArgs] });
     configmaps = (await discover(newClient())).resources.find((r) => r.group === '' && r.resource === 'configmaps')!;
   }, 900_000);
 
@@ -117,7 +110,7 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('410 Gone after compaction, on
       const events: WatchEvent[] = [];
       await client.watch(`/api/v1/namespaces/watched/configmaps?watch=1&timeoutSeconds=10&resourceVersion=${listed.metadata.resourceVersion}`, ACCEPT_METADATA_WATCH, (e) => events.push(e), new AbortController().signal);
       expect(events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ kind: 'Status', code: 410, reason: 'Expired', message: expect.stringMatching(/too old/) }) }]);
-      const lists = () => auditEvents().filter((e) => e.verb === 'list' && e.requestURI.startsWith('/api/v1/namespaces/watched/configmaps?')).length;
+      const lists = () => productRequests(AUDIT_LOG).filter((e) => e.verb === 'list' && e.requestURI.startsWith('/api/v1/namespaces/watched/configmaps?')).length;
       await until('the product lists the ConfigMaps again', () => lists() >= 2);
       // Made after the relist began or during it: the watch from the new LIST brings it.
       configMaps('watched', ['c']);
@@ -134,8 +127,8 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('410 Gone after compaction, on
   }, 120_000);
 
   it('the audit log: every request of the product here was a GET (get, list or watch)', () => {
-    const verbs = new Set(auditEvents().map((e) => e.verb));
-    expect(auditEvents().length).toBeGreaterThan(20);
+    const verbs = new Set(productRequests(AUDIT_LOG).map((e) => e.verb));
+    expect(productRequests(AUDIT_LOG).length).toBeGreaterThan(20);
     expect([...verbs].sort()).toEqual(['get', 'list', 'watch']);
   });
 });

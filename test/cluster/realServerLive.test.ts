@@ -6,7 +6,7 @@
 // after compaction need the watch cache off: realServerCompaction.test.ts. Skipped only where `go` is missing.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { discover, type DiscoveredResource } from '../../server/src/sources/clus
 import { resolveTarget } from '../../server/src/sources/cluster/kubeconfig';
 import { LiveCluster } from '../../server/src/sources/cluster/liveCluster';
 import { Reflector } from '../../server/src/sources/cluster/reflector';
+import { auditLog, productRequests } from '../helpers/auditLog';
 import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../helpers/controlPlane';
 import { startKubeApiServer } from '../kubeApiServer/kubeApiServer';
 
@@ -23,12 +24,11 @@ type Meta = Obj & { uid: string; name: string; namespace?: string; resourceVersi
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
-const USER_AGENT = 'kube-gc-lens (read-only)';
 if (CONTROL_PLANE_SKIP) console.warn(`test/cluster/realServerLive.test.ts ${CONTROL_PLANE_SKIP}`);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kgl-real-live-'));
-const AUDIT_LOG = path.join(dir, 'audit.log');
-const AUDIT_POLICY = path.join(dir, 'audit-policy.yaml');
+const audit = auditLog(dir);
+const AUDIT_LOG = audit.log;
 let plane: ControlPlane;
 /** Watching the whole cluster from the start of the file to its end: every change below goes through its watches. */
 let live: LiveCluster;
@@ -112,8 +112,7 @@ async function listPages(r: DiscoveredResource, namespace: string | undefined, a
 
 describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the live path on a real kube-apiserver', () => {
   beforeAll(async () => {
-    writeFileSync(AUDIT_POLICY, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
-    plane = await startControlPlane({ apiserverArgs: [`--audit-policy-file=${AUDIT_POLICY}`, `--audit-log-path=${AUDIT_LOG}`] });
+    plane = await startControlPlane({ apiserverArgs: audit.apiserverArgs });
     resources = (await discover(newClient())).resources;
     live = new LiveCluster({ target: target(), rediscoverMs: 0, reflector: { pageSize: 50, backoffMs: { initial: 100, max: 2000 } } });
     await live.start();
@@ -275,7 +274,7 @@ spec:
     await until('the Widgets\' reflector stopped', () => live.status().resources.total === resourcesBefore);
     await graphsAgree('the live graph is the server\'s after the CRD went');
     // No error loop: a full round trip later (a ConfigMap made and seen), no more requests for widgets were sent.
-    const widgetRequests = () => auditEvents().filter((e) => e.objectRef?.resource === 'widgets').length;
+    const widgetRequests = () => productRequests(AUDIT_LOG).filter((e) => e.objectRef?.resource === 'widgets').length;
     const before = widgetRequests();
     apply('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: after-crd, namespace: crds}\n');
     const after = uidOf('configmap', 'crds', 'after-crd');
@@ -405,11 +404,11 @@ spec: {nodeName: node-1, containers: [{name: c, image: busybox}], volumes: [{nam
   });
 
   it('the apiserver\'s audit log: every request of this file\'s product code was a GET (get, list or watch)', async () => {
-    await until('the audit log has our watches', () => auditEvents().some((e) => e.verb === 'watch'));
-    const verbs = new Set(auditEvents().map((e) => e.verb));
-    expect(auditEvents().length).toBeGreaterThan(100);
+    await until('the audit log has our watches', () => productRequests(AUDIT_LOG).some((e) => e.verb === 'watch'));
+    const verbs = new Set(productRequests(AUDIT_LOG).map((e) => e.verb));
+    expect(productRequests(AUDIT_LOG).length).toBeGreaterThan(100);
     expect([...verbs].sort()).toEqual(['get', 'list', 'watch']);
-    const lists = auditEvents().filter((e) => e.verb === 'list' && e.objectRef?.resource === 'configmaps');
+    const lists = productRequests(AUDIT_LOG).filter((e) => e.verb === 'list' && e.objectRef?.resource === 'configmaps');
     expect(lists.filter((e) => e.requestURI.includes('continue=')).length, JSON.stringify(lists.slice(0, 3))).toBeGreaterThan(10);
   });
 });
@@ -419,10 +418,3 @@ function watchesOpened(namespace: string): number {
   return readFileSync(AUDIT_LOG, 'utf8').split('\n').filter((l) => l.includes('"ResponseStarted"') && l.includes(`/namespaces/${namespace}/configmaps?`) && l.includes('"verb":"watch"')).length;
 }
 
-interface AuditEvent { verb: string; requestURI: string; objectRef?: { resource?: string; name?: string }; responseStatus?: { code?: number } }
-/** The product's requests as the apiserver recorded them (its user agent, completed). */
-function auditEvents(): AuditEvent[] {
-  return readFileSync(AUDIT_LOG, 'utf8').split('\n').filter(Boolean)
-    .map((l) => JSON.parse(l) as AuditEvent & { userAgent?: string; stage: string })
-    .filter((e) => e.userAgent === USER_AGENT && e.stage === 'ResponseComplete');
-}

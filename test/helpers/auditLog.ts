@@ -1,0 +1,29 @@
+// kube-apiserver's own audit log for suites on the real control plane: every request at the Metadata level, read back
+// to count what the product sent (its user agent) by verb.
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+/** The product's user agent (server/src/sources/cluster/apiClient.ts). */
+export const PRODUCT_USER_AGENT = 'kube-gc-lens (read-only)';
+
+export interface AuditEvent {
+  verb: string;
+  requestURI: string;
+  stage: string;
+  userAgent?: string;
+  objectRef?: { resource?: string; name?: string };
+}
+
+/** Writes the policy into `dir` and returns the log's path and the apiserver flags that turn the log on. */
+export function auditLog(dir: string): { log: string; apiserverArgs: string[] } {
+  const policy = path.join(dir, 'audit-policy.yaml');
+  const log = path.join(dir, 'audit.log');
+  writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
+  return { log, apiserverArgs: [`--audit-policy-file=${policy}`, `--audit-log-path=${log}`] };
+}
+
+/** The product's completed requests, as the apiserver recorded them. */
+export function productRequests(log: string): AuditEvent[] {
+  return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEvent)
+    .filter((e) => e.userAgent === PRODUCT_USER_AGENT && e.stage === 'ResponseComplete');
+}
