@@ -67,6 +67,9 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
   if (settle()) {
     if (options.arrival === 'back-to-back') {
       requests.forEach(send); // R63: all arrive before the GC acts on the first
+      if (requests.length > 1) {
+        timeline.note('Timing-dependent (R71): requests sent back to back usually all reach the apiserver before the garbage collector acts on the first; when it wins, a later request finds what the earlier one set off (--arrival=settled shows that outcome).');
+      }
       settle();
     } else {
       for (const [i, req] of requests.entries()) {
