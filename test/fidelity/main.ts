@@ -1,9 +1,12 @@
-// `npm run fidelity -- [--scenarios N] [--first-seed S] [--batch B] [--seed S]`: the differential check of the
+// `npm run fidelity -- [--scenarios N] [--first-seed S] [--batch B] [--seed S] [--save DIR]`: the differential check of the
 // simulation against the real garbage collector on generated scenarios (docs/fidelity.md). Without --first-seed the
 // seeds are fresh (random); each divergence is printed with the one command that replays it. `--seed S` runs that
 // one scenario and prints it whole: the world as read back, the requests, the simulation's steps and the differences.
+// `--save DIR` writes each divergent scenario's world as a List there, for `kubectl-gc simulate -f` without a cluster.
 // A report: exit 0 when nothing diverged, 1 when something did, 2 on an error.
 
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CONTROL_PLANE_SKIP, startControlPlane } from '../helpers/controlPlane';
 import { clusterWriter } from '../helpers/seedCluster';
 import { prepareControlPlane, runSeeds } from './runScenario';
@@ -20,6 +23,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const one = option('seed');
+  const saveDir = option('save');
+  if (saveDir) mkdirSync(saveDir, { recursive: true });
   const scenarios = one !== undefined ? 1 : Number(option('scenarios') ?? 10_000);
   const firstSeed = one !== undefined ? Number(one) : Number(option('first-seed') ?? Math.floor(Math.random() * 1e9));
   const plane = await startControlPlane({ controllers: 'garbage-collector-controller' });
@@ -30,6 +35,12 @@ async function main(): Promise<number> {
     const outcomes = await runSeeds(firstSeed, scenarios, {
       writer, resources, controllers: 'gc', verbose: one !== undefined, batchSize: Number(option('batch') ?? 200),
       onOutcome(outcome) {
+        if (outcome.differences.length > 0 && saveDir) {
+          const file = join(saveDir, `fidelity-${outcome.scenario.seed}.json`);
+          writeFileSync(file, `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: outcome.world }, null, 2)}\n`);
+          const targets = outcome.scenario.requests.map((r) => `${r.kind}/${r.name}${r.namespace ? ` -n ${r.namespace}` : ''} (${r.propagationPolicy ?? 'no policy'})`);
+          console.log(`seed ${outcome.scenario.seed}: the world is in ${file}; requests: ${targets.join(', ')}`);
+        }
         if (outcome.differences.length > 0 || outcome.refused.length > 0) {
           console.log(`seed ${outcome.scenario.seed}: ${[...outcome.refused.map((r) => `refused ${r}`), ...outcome.differences].join('\n  ')}\n  replay: npm run fidelity -- --seed ${outcome.scenario.seed}`);
         }

@@ -34,6 +34,8 @@ export interface ScenarioOutcome {
   /** Objects the apiserver refused at creation (a generator bug unless the refusal is the point). */
   refused: string[];
   differences: string[];
+  /** The world as read back: the simulation's input (`kubectl-gc simulate -f` reads it saved as a List). */
+  world: Manifest[];
 }
 
 /** Kinds a scenario can hold (those of generateScenario), listed across namespaces by the scenario's label. */
@@ -161,7 +163,7 @@ export async function runBatch(batch: string, scenarios: Scenario[], options: Ru
     const differences = result.aborted ? [`the simulation aborted: ${result.aborted}`] : compareOutcome(start.get(scenario.id)!, end.get(scenario.id)!, result);
     const prefix = `${scenario.id}-`;
     const own = refused.filter((f) => f.object.includes(` ${prefix}`) || f.object.includes(`/${prefix}`));
-    return { scenario, refused: own.map((f) => `${f.object}: ${f.status} ${f.message}`), differences };
+    return { scenario, refused: own.map((f) => `${f.object}: ${f.status} ${f.message}`), differences, world: start.get(scenario.id)! };
   });
 }
 

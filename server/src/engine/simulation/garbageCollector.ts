@@ -84,6 +84,8 @@ export class GarbageCollector {
   private readonly conflicted = new Set<GraphNode>();
   /** Items requeued after an error or a poll: retried only once the store has changed since (R29, R53.3). */
   private readonly parked = new Map<GraphNode, number>();
+  /** Per absent uid, the store version at which its virtual node last took another dependent's identity (R27). */
+  private readonly alternatedAt = new Map<string, number>();
   private readonly absentOwnerCache = new AbsentOwnerCache();
   /** Last failure reason per uid, for the why-chains of items retried forever. */
   readonly lastError = new Map<string, string>();
@@ -275,7 +277,12 @@ export class GarbageCollector {
               const node = existing.clone();
               node.identity = replacement;
               this.uidToNode.set(node.identity.uid, node);
-              this.delayed.push(node);
+              // Dependents that name the uid differently and cannot go (terminating, or retried forever) make the
+              // real GC alternate between their identities every few ms, changing nothing: once per store change.
+              const writes = this.storeWrites();
+              if (this.alternatedAt.get(node.identity.uid) === writes) this.parked.set(node, writes);
+              else this.delayed.push(node);
+              this.alternatedAt.set(node.identity.uid, writes);
             }
           }
         }
