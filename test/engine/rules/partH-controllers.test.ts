@@ -1,4 +1,4 @@
-// Part H of docs/gc-semantics.md (R56–R62) and the project's rules found beside them (docs/gc-rules.md, R71–R72):
+// Part H of docs/gc-semantics.md (R56–R62) and the project's rules found beside them (docs/gc-rules.md, R80–R81):
 // the built-in controllers and the apiserver's special registries, in `builtin` mode and with kube-controller-manager
 // lists. Expectations come from the rule text and from Kubernetes 1.37.2's code (namespace deleter, CRD registry,
 // pvc/pv-protection, the PV controller, rest/delete.go), each confirmed on the real control plane by
@@ -140,7 +140,7 @@ describe('R58: CustomResourceDefinition DELETE', () => {
     expect(names(r.deleted)).toEqual(['Widget/w1', 'CustomResourceDefinition/widgets.example.com']);
   });
 
-  it('R71: a repeated DELETE of a terminating CRD adds no GC finalizer either (Foreground)', () => {
+  it('R80: a repeated DELETE of a terminating CRD adds no GC finalizer either (Foreground)', () => {
     const held = scenario(manifests(crd('example.com', 'Gadget', 'gadgets', 'Namespaced', [{ name: 'v1', served: true, storage: true }], {
       ...TERMINATING, finalizers: [HOLD, 'customresourcecleanup.apiextensions.k8s.io'],
     })));

@@ -107,7 +107,7 @@ export class ApiServer {
 
   /**
    * R58: the CRD registry's Delete. The first DELETE only sets deletionTimestamp and adds the cleanup finalizer,
-   * whatever the propagation policy (no orphan, no foregroundDeletion). R70: a repeated DELETE leaves the
+   * whatever the propagation policy (no orphan, no foregroundDeletion). R80: a repeated DELETE leaves the
    * finalizers as they are too (kube-apiserver 1.37.2 adds no GC finalizer to a terminating CRD).
    */
   private deleteCustomResourceDefinition(actor: Actor, obj: KubeObject, req: DeleteRequest, info: KindInfo, why?: string): RequestOutcome {

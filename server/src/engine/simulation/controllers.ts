@@ -57,7 +57,7 @@ export class Controllers {
   }
 
   /**
-   * The PV controller (R60): a Bound volume whose claim is gone becomes Released; with reclaimPolicy Delete its
+   * The PV controller (R60, R81): a Bound volume whose claim is gone becomes Released; with reclaimPolicy Delete its
    * volume plugin or external provisioner then deletes it (assumed in builtin mode, where provisioners run; with a
    * controllers list only kube-controller-manager's in-tree plugins do, and an external provisioner is not there).
    */
