@@ -36,6 +36,10 @@ const kubectl = (args: string[], input?: string) => plane.kubectl(args, input);
 const uidOf = (ref: string, namespace?: string) => readOne(plane, ref, namespace).metadata.uid;
 const labelOf = (o: RealItem) => objectLabel({ kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name });
 const fileUri = (name: string) => uriOf(path.join(WS, name));
+const claim = (name: string) => `apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: ${name}, namespace: data}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}`;
+/** A Pod bound to a node by its spec (no scheduler, no kubelet: it never runs) that mounts the claim. */
+const mountingPod = (name: string, claimName: string) =>
+  `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}, namespace: data}\nspec: {nodeName: node-1, containers: [{name: db, image: example/db:1}], volumes: [{name: data, persistentVolumeClaim: {claimName: ${claimName}}}]}`;
 
 // A ConfigMap exported from an earlier incarnation of ConfigMap shop/web: its owner uid is not the live one.
 const PART = 'web-part.yaml';
@@ -117,12 +121,11 @@ metadata:
 `);
     // data: a claim being deleted while a scheduled Pod mounts it (no kubelet: the Pod never runs), and one no Pod
     // mounts. (The ServiceAccount admission wants the default ServiceAccount; no controller here creates it.)
-    const claim = (name: string) => `apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: ${name}, namespace: data}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}`;
     kubectl(['apply', '-f', '-'], [
       'apiVersion: v1\nkind: Namespace\nmetadata: {name: data}',
       'apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: default, namespace: data}',
       claim('data-db-0'), claim('free'),
-      'apiVersion: v1\nkind: Pod\nmetadata: {name: db-0, namespace: data}\nspec: {nodeName: node-1, containers: [{name: db, image: example/db:1}], volumes: [{name: data, persistentVolumeClaim: {claimName: data-db-0}}]}',
+      mountingPod('db-0', 'data-db-0'),
     ].join('\n---\n'));
     kubectl(['delete', 'pvc', 'data-db-0', 'free', '-n', 'data', '--wait=false']);
     kubectl(['delete', 'namespace', 'team-a', '--wait=false']);
@@ -196,15 +199,20 @@ metadata:
   });
 
   it('a claim being deleted while a scheduled Pod mounts it: stuck on pvc-protection, naming the Pod (read in full), in the Problems panel too', async () => {
-    const claim = readOne(plane, 'pvc/data-db-0', 'data');
-    expect(claim.metadata.finalizers).toEqual(['kubernetes.io/pvc-protection']); // the real controller kept it
-    const item = (await lsp.connection.sendRequest(ClusterStuckRequest, { stuckAfterMinutes: 10 })).find((i) => i.object.uid === claim.metadata.uid);
+    const mounted = readOne(plane, 'pvc/data-db-0', 'data');
+    expect(mounted.metadata.finalizers).toEqual(['kubernetes.io/pvc-protection']); // the real controller kept it
+    const item = (await lsp.connection.sendRequest(ClusterStuckRequest, { stuckAfterMinutes: 10 })).find((i) => i.object.uid === mounted.metadata.uid);
     // Before the fix, the metadata-only Pod mounted nothing: "slow" (and left out under stuckAfterMinutes).
-    expect(item).toMatchObject({ kind: 'stuck', deletionTimestamp: claim.metadata.deletionTimestamp });
+    expect(item).toMatchObject({ kind: 'stuck', deletionTimestamp: mounted.metadata.deletionTimestamp });
     expect(item!.blockedBy).toEqual([expect.objectContaining({ type: 'finalizer', finalizer: 'kubernetes.io/pvc-protection', message: 'still mounted by Pod data/db-0' })]);
-    const uri = liveObjectUri({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: 'data', name: 'data-db-0', uid: claim.metadata.uid }, 'admin');
+    const uri = liveObjectUri({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: 'data', name: 'data-db-0', uid: mounted.metadata.uid }, 'admin');
     const diags = await lsp.diagnosticsFor(uri, (d) => d.some((x) => String(x.message).includes('still mounted by Pod data/db-0')));
     expect(diags.map((d) => [d.code, d.severity])).toEqual([['stuck-terminating', DiagnosticSeverity.Warning]]); // not "still cleaning up" (Information)
+    // The same while connected: a new Pod mounts another claim, which is then deleted.
+    kubectl(['apply', '-f', '-'], `${claim('logs')}\n---\n${mountingPod('db-1', 'logs')}`);
+    kubectl(['delete', 'pvc', 'logs', '-n', 'data', '--wait=false']);
+    await stuckWhen((items) => items.some((i) => i.object.name === 'logs' && i.kind === 'stuck' && i.blockedBy[0]?.message === 'still mounted by Pod data/db-1'));
+    expect(readOne(plane, 'pvc/logs', 'data').metadata.finalizers).toEqual(['kubernetes.io/pvc-protection']);
   });
 
   it('the live graph: its edges are the ownerReferences kubectl reads; a namespace\'s scope and an object\'s component', async () => {

@@ -397,14 +397,18 @@ export class LiveCluster {
 
   /** Adds or replaces (live objects have no source document, so a new copy of a uid replaces the old one). */
   private put(run: Running, o: KubeObject): void {
+    const before = run.objects.get(o.uid);
     run.objects.set(o.uid, o);
     this.inventory.upsert(this.inventory.normalize(o));
     if (run.workloads && o.facts.specUnread && this.workloadsWanted) {
       this.staleWorkloads.add(o.uid);
       this.scheduleWorkloadReread();
     }
-    // Something terminating, or a Pod not read in full while something is: which claims the Pods mount may matter.
-    if (this.inventory.terminating.size > 0 && (o.deletionTimestamp !== undefined || (o.kind === 'Pod' && o.facts.specUnread))) this.schedulePodRead();
+    // Something starts terminating, or a Pod never read in full appears while something is: which claims the Pods
+    // mount may matter. Not on every event: a Pod read once keeps its volumes and node (podFacts).
+    const startsTerminating = o.deletionTimestamp !== undefined && before?.deletionTimestamp === undefined;
+    const newPod = o.apiVersion === 'v1' && o.kind === 'Pod' && o.facts.specUnread === true && !this.podFacts.has(o.uid);
+    if (this.inventory.terminating.size > 0 && (startsTerminating || newPod)) this.schedulePodRead();
     // A terminating object that can reach a custom finalizer: from now on workload images are needed.
     if (!this.workloadsWanted && (o.deletionTimestamp !== undefined || (this.inventory.terminating.size > 0 && o.finalizers.some(isCustomFinalizer)))) {
       this.scheduleWorkloadReread();
@@ -475,6 +479,8 @@ export class LiveCluster {
    * A watching connection keeps the Pods read in full where what is terminating can reach a claim (the namespaces
    * namespacesNeedingPodSpecs names without a target), so the stuck list and its Problems entries know what
    * pvc-protection waits for, as Simulate Delete does: without their volumes a claim a Pod mounts would look free.
+   * Read at the first sync, then when something starts terminating or a new Pod appears (put): a few LISTs, not one
+   * per watch event.
    */
   private readTerminatingPods(): Promise<void> {
     this.podReads = this.podReads.then(async () => {
