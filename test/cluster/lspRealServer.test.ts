@@ -1,11 +1,12 @@
 // The built language server's cluster requests over stdio against a real kube-apiserver and kube-controller-manager
-// (test/controlplane: Kubernetes' own code), not the API test server: connect and status, the live stuck list (a
-// namespace held by a custom finalizer, a foreground deletion in progress), the live graph and its scopes, search,
-// live documents, Simulate Delete of a live namespace (then the real deletion, which must do what was predicted),
-// the restricted user's real 403s as incomplete-preview notes, disconnect, and workspace manifests checked against the
-// live graph. Every expected value is what kubectl reads from the same server. The apiserver's audit log counts what
-// the language server sent: GET only. Skipped only where `go` is not on PATH (CI and the project's machines have it).
-
+// (test/controlplane: Kubernetes' own code), not the API test server: contexts, connect (all or chosen namespaces) and
+// status, the live stuck list (a namespace held by a custom finalizer, a foreground deletion in progress, a claim a
+// scheduled Pod mounts), the live graph and its scopes, search, live documents, Simulate Delete of a live namespace
+// (then the real deletion, which must do what was predicted), the restricted user's real 403s as incomplete-preview
+// notes, disconnect, and workspace manifests checked against the live graph. Every expected value is what kubectl reads
+// from the same server; the API test server holding the same objects must give the same answers. The apiserver's audit
+// log counts what the language server sent: GET only. Skipped only where `go` is not on PATH (CI and the project's
+// machines have it).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
