@@ -7,6 +7,7 @@
 // from the same server; the API test server holding the same objects must give the same answers. The apiserver's audit
 // log counts what the language server sent: GET only. Skipped only where `go` is not on PATH (CI and the project's
 // machines have it).
+
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -23,6 +24,7 @@ import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from 
 import { readAll, readOne, watchedTypes, type RealItem } from '../helpers/realCluster';
 import { hoverText, objectLabel } from '../helpers/lspText';
 import { startKubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { parseManifestText } from '../../server/src/sources/manifests/parseManifest';
 
 if (CONTROL_PLANE_SKIP) console.warn(`test/cluster/lspRealServer.test.ts ${CONTROL_PLANE_SKIP}`);
 
@@ -286,6 +288,11 @@ metadata:
     expect(ownedBy?.command?.arguments?.[0]).toBe(liveObjectUri({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'fg', name: 'parent', uid: owner.uid }, 'admin'));
     const impact = await lsp.connection.sendRequest(CodeLensResolveRequest.type, lenses.find((l) => !l.command)!);
     expect(impact.command).toMatchObject({ command: 'kubeGcLens.simulateDelete', arguments: [{ source: 'cluster', uid: child.metadata.uid }, 'default'] });
+    // A terminating Namespace's document has the conditions its real namespace controller wrote, as kubectl reads them.
+    const teamA = readOne(plane, 'namespace/team-a');
+    const nsUri = liveObjectUri({ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'team-a', uid: teamA.metadata.uid }, 'admin');
+    const nsText = (await lsp.connection.sendRequest(ClusterDocumentRequest, { uri: nsUri })).text;
+    expect(parseManifestText(nsText, nsUri).objects[0].facts.namespaceConditions).toEqual(teamA.status?.conditions);
   });
 
   it('workspace manifests against the live graph: collected on apply (the real owner uid), live-terminating, hover', async () => {

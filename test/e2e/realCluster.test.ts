@@ -87,6 +87,7 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
     const ns = readOne(plane, 'namespace/team-a');
     await wb.viewLine(`uid: ${ns.metadata.uid}`).waitFor(SLOW);
     await wb.viewLine(`deletionTimestamp: ${ns.metadata.deletionTimestamp}`).waitFor(SLOW);
+    await wb.viewLine('type: NamespaceFinalizersRemaining').waitFor(SLOW);
     // The impact lens above `apiVersion` (line 3): already terminating, it stays so.
     await expect.poll(() => wb.codeLensAbove(3), SLOW).toMatch(/^Delete: stays Terminating/);
     await wb.page.locator('.editor-group-container.active .codelens-decoration a', { hasText: /^Delete: / }).first().click();

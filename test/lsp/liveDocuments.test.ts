@@ -44,6 +44,17 @@ describe('renderLiveObject', () => {
     expect(text).toContain('spec:\n  finalizers:\n    - kubernetes\nstatus:\n  phase: Terminating\n');
   });
 
+  it('writes back a terminating Namespace\'s status conditions, as stored (the why-chain reads them)', () => {
+    const conditions = [
+      { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: configmaps. has 1 resource instances', lastTransitionTime: '2026-11-26T02:05:41Z' },
+      { type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization', lastTransitionTime: '2026-11-26T02:05:41Z' },
+    ];
+    const ns = scenario(manifests(namespace('team-a', { deletionTimestamp: '2026-11-26T02:05:36Z', extra: { status: { phase: 'Terminating', conditions } } }))).inventory.find('', 'Namespace', '', 'team-a')!;
+    const text = renderLiveObject(ns, ns.uid, 'kind-dev');
+    expect(text).toContain('status:\n  phase: Terminating\n  conditions:\n    - type: NamespaceContentRemaining\n      status: "True"\n');
+    expect(parseManifestText(text, 'live').objects[0].facts.namespaceConditions).toEqual(conditions);
+  });
+
   it('says when the object is gone or nothing is connected', () => {
     expect(renderLiveObject(undefined, 'u-1', 'kind-dev')).toBe('# uid u-1 is not in the live graph of context kind-dev: it was deleted, or it is outside what the connection lists.\n');
     expect(renderLiveObject(undefined, 'u-1', undefined)).toMatch(/^# Not connected to a cluster/);

@@ -52,6 +52,8 @@ function specAndStatus(o: KubeObject): Record<string, unknown> {
   if (f.claimNames?.length) spec.volumes = f.claimNames.map((claimName) => ({ persistentVolumeClaim: { claimName } }));
   if (f.volumeName) spec.volumeName = f.volumeName;
   if (f.phase) status.phase = f.phase;
+  // A Namespace's conditions: what its namespace controller reported, which the why-chain reads.
+  if (f.namespaceConditions?.length) status.conditions = f.namespaceConditions;
   return { ...(Object.keys(spec).length ? { spec } : {}), ...(Object.keys(status).length ? { status } : {}) };
 }
 
