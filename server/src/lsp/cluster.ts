@@ -17,6 +17,7 @@ import type { Finding } from '../engine/analysis/findingTypes';
 import { searchObjects } from '../engine/objectSearch';
 import { graphData, graphSummary, simulateDelete, summaryOf, terminatingItems, type EngineOptions } from './requests';
 import { selectGraph, type GraphScopeOptions } from '../engine/graph/graphScope';
+import { readServerVersion } from '../sources/cluster/serverVersion';
 
 /** JSON-RPC error code for "the cluster cannot be used" (application range). */
 export const CLUSTER_UNAVAILABLE = -32010;
@@ -40,6 +41,13 @@ export class ClusterHost {
     } catch (e) {
       return { contexts: [], error: e instanceof Error ? e.message : String(e) };
     }
+  }
+
+  /** The connected cluster's Kubernetes version (`1.33`), from its /version. */
+  private kubeVersion: string | undefined;
+
+  private versioned(options: EngineOptions): EngineOptions {
+    return this.kubeVersion === undefined ? options : { ...options, kubeVersion: this.kubeVersion };
   }
 
   /** Replaces any current connection; resolves when everything is listed (watches then keep it current). */
@@ -71,12 +79,16 @@ export class ClusterHost {
       if (generation === this.generation) this.notify({ ...status, state: 'disconnected' });
       throw new ResponseError(CLUSTER_UNAVAILABLE, `cannot reach the cluster of context "${target.context}" at ${target.server}: ${e instanceof Error ? e.message : String(e)}`);
     }
+    // Where versions differ (R57) simulations follow the cluster's own; unknown, the newest followed.
+    const { version } = await readServerVersion(live.client);
+    if (this.live === live) this.kubeVersion = version;
     return live.status();
   }
 
   async disconnect(): Promise<void> {
     const live = this.live;
     this.live = undefined;
+    this.kubeVersion = undefined;
     this.generation++;
     if (live) {
       await live.stop();
@@ -110,7 +122,7 @@ export class ClusterHost {
       throw this.live === live ? e : gone(); // a disconnect aborts the reads
     }
     if (this.live !== live) throw gone();
-    return simulateDelete(live.inventory, uid, policy, options, [...live.incompleteNotes(), ...unread]);
+    return simulateDelete(live.inventory, uid, policy, this.versioned(options), [...live.incompleteNotes(), ...unread]);
   }
 
   /** The stuck list once the Pods beside what is terminating have been read (LiveCluster.terminatingPodsRead). */
@@ -121,7 +133,7 @@ export class ClusterHost {
 
   stuck(options: EngineOptions, stuckAfterMinutes: number): StuckItem[] {
     const live = this.require();
-    return terminatingItems(live.inventory, options, Date.now(), stuckAfterMinutes * 60);
+    return terminatingItems(live.inventory, this.versioned(options), Date.now(), stuckAfterMinutes * 60);
   }
 
   /**
@@ -133,7 +145,7 @@ export class ClusterHost {
     const live = this.require();
     const inv = live.inventory;
     const stuck = new Map<string, string>();
-    if (inv.terminating.size) for (const item of terminatingItems(inv, options, Date.now())) stuck.set(item.object.uid, item.reason);
+    if (inv.terminating.size) for (const item of terminatingItems(inv, this.versioned(options), Date.now())) stuck.set(item.object.uid, item.reason);
     const selection = selectGraph(inv, scope);
     const findings: Finding[] = [];
     for (const uid of selection.uids) {

@@ -17,6 +17,8 @@ import { baselineSimulation, deletionSimulation } from './simulationCache';
 export interface EngineOptions {
   controllers: ControllersMode;
   finalizerOwners: FinalizerOwnerRule[];
+  /** The Kubernetes version whose behaviour to follow: a live cluster's own; the newest followed otherwise. */
+  kubeVersion?: string;
 }
 
 export function locationOf(o: KubeObject | undefined): SourceLocation | undefined {
@@ -62,7 +64,7 @@ export function simulateDelete(inventory: Inventory, uid: string, policy: Policy
     walk(s.blockedBy);
   }
   for (const step of result.steps) note(step.target);
-  const { deleted, orphaned, stuck, steps, aborted } = result;
+  const { deleted, orphaned, stuck, steps, aborted, kubernetesVersion } = result;
   const allNotes = notes.length ? [...result.notes, ...notes] : result.notes;
   const summary = summarizeImpact(result, uid, baseline);
   const outcome = targetOutcome(result, uid, baseline);
@@ -70,7 +72,7 @@ export function simulateDelete(inventory: Inventory, uid: string, policy: Policy
     target: { apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, uid: o.uid },
     policy,
     controllers: options.controllers,
-    result: { deleted, orphaned, stuck, steps, notes: allNotes, ...(aborted ? { aborted } : {}) },
+    result: { deleted, orphaned, stuck, steps, notes: allNotes, ...(aborted ? { aborted } : {}), kubernetesVersion },
     locations,
     summary,
     outcome,

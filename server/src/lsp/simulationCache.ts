@@ -11,6 +11,7 @@ import type { PolicyChoice } from '../protocol';
 export interface SimulationSettings {
   controllers: ControllersMode;
   finalizerOwners: FinalizerOwnerRule[];
+  kubeVersion?: string;
 }
 
 /** Results kept per inventory version (a hover holds three, a screen of lenses a few dozen, each one small). */
@@ -31,7 +32,8 @@ function slotOf(inventory: Inventory): Slot {
 }
 
 function optionsKey(options: SimulationSettings): string {
-  return options.finalizerOwners.length ? `${options.controllers}\u0000${JSON.stringify(options.finalizerOwners)}` : options.controllers;
+  const mode = options.kubeVersion === undefined ? options.controllers : `${options.controllers}\u0000${options.kubeVersion}`;
+  return options.finalizerOwners.length ? `${mode}\u0000${JSON.stringify(options.finalizerOwners)}` : mode;
 }
 
 function cached(inventory: Inventory, key: string, run: () => SimulationResult): SimulationResult {
