@@ -90,7 +90,7 @@ export class Inventory {
     if (entry === undefined) return undefined;
     const match = (uid: string) => {
       const o = this.objects.get(uid)!;
-      return o.kind === kind && o.namespace === namespace && splitApiVersion(o.apiVersion).group === group ? o : undefined;
+      return o.kind === kind && o.namespace === namespace && inGroup(o.apiVersion, group) ? o : undefined;
     };
     if (typeof entry === 'string') return match(entry);
     for (const uid of entry) {
@@ -214,6 +214,12 @@ export class Inventory {
 }
 
 /** What the apiserver and its admission plugins add on create (namespace lifecycle, storage-object-in-use). */
+/** Whether an apiVersion (`v1`, `apps/v1`) belongs to the group (`""`, `apps`), without splitting it. */
+function inGroup(apiVersion: string, group: string): boolean {
+  if (group === '') return !apiVersion.includes('/');
+  return apiVersion.length > group.length && apiVersion.charCodeAt(group.length) === 47 && apiVersion.startsWith(group);
+}
+
 function addName(index: Map<string, string | string[]>, o: KubeObject): void {
   const named = index.get(o.name);
   if (named === undefined) index.set(o.name, o.uid);

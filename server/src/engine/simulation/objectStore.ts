@@ -70,13 +70,24 @@ export class ObjectStore {
   *inNamespace(namespace: string): IterableIterator<string> {
     for (const uid of this.base.byNamespace.get(namespace) ?? []) if (this.get(uid)) yield uid;
   }
-  /** The stored objects of a namespace, in input order. */
-  *objectsInNamespace(namespace: string): IterableIterator<KubeObject> {
-    for (const uid of this.base.byNamespace.get(namespace) ?? []) {
+  /**
+   * The stored objects of a namespace, in input order. Nothing is ever created during a simulation, so the uids
+   * found removed are dropped from the list kept per namespace: the namespace controller asks on every turn.
+   */
+  objectsInNamespace(namespace: string): KubeObject[] {
+    const uids = this.stillIn.get(namespace) ?? this.base.byNamespace.get(namespace) ?? [];
+    const kept: string[] = [];
+    const out: KubeObject[] = [];
+    for (const uid of uids) {
       const o = this.get(uid);
-      if (o) yield o;
+      if (!o) continue;
+      kept.push(uid);
+      out.push(o);
     }
+    this.stillIn.set(namespace, kept);
+    return out;
   }
+  private readonly stillIn = new Map<string, string[]>();
 
   /** Whether any object is still stored in the namespace, without scanning it. */
   hasObjectsIn(namespace: string): boolean {

@@ -10,7 +10,7 @@ import { Explainer, summarize } from './explain';
 import { GarbageCollector } from './garbageCollector';
 import { ObjectStore } from './objectStore';
 import { SimulatedClock, Timeline } from './timeline';
-import type { DeleteRequest, OrphanedEntry, RemainingEntry, SimulationOptions, SimulationResult, StuckEntry } from './types';
+import type { DeletedEntry, DeleteRequest, OrphanedEntry, RemainingEntry, SimulationOptions, SimulationResult, StuckEntry } from './types';
 import { finalizerOwnersFor, startState } from './startState';
 import { controllerSet } from './controllerSet';
 import { NEWEST_KUBE_VERSION, kubeVersionText, parseKubeVersion } from './kubeVersion';
@@ -20,7 +20,7 @@ export const DEFAULT_MAX_STEPS = 5_000_000;
 export function simulate(inventory: Inventory, requests: DeleteRequest[], options: SimulationOptions): SimulationResult {
   const timeline = new Timeline();
   const clock = new SimulatedClock(options.now);
-  const { seeds, excluded, claimUsers, componentOf } = startState(inventory);
+  const { seeds, excluded, claimUsers, componentOf, volumes } = startState(inventory);
   for (const uid of excluded) {
     const o = inventory.objects.get(uid)!;
     timeline.note(`${describe(o)} is left out: ${o.apiVersion} ${o.kind} is not served by current Kubernetes`);
@@ -34,7 +34,7 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
   const owners = finalizerOwnersFor(inventory, options.finalizerOwners);
   const set = controllerSet(options.controllers);
   const version = options.kubeVersion === undefined ? NEWEST_KUBE_VERSION : parseKubeVersion(options.kubeVersion) ?? NEWEST_KUBE_VERSION;
-  const controllers = new Controllers(set, store, api, owners, timeline, version);
+  const controllers = new Controllers(set, store, api, owners, timeline, version, volumes);
 
   for (const uid of store.terminating) {
     const o = store.get(uid)!;
@@ -96,7 +96,7 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
     orphaned.push({ ...identityOf(o), ownerUID });
   }
   const result = {
-    deleted: timeline.removed.map(({ object, step }) => ({ ...identityOf(object), step })),
+    deleted: timeline.removed.map(({ object, step }): DeletedEntry => Object.assign(identityOf(object), { step })),
     orphaned,
     remaining: [] as RemainingEntry[],
     stuck,

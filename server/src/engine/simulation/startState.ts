@@ -18,6 +18,17 @@ export interface StartState {
   finalizerOwners: Map<string, FinalizerOwners>;
   /** The connected component (ownership links, both directions) of every uid in the graph. */
   componentOf: (uid: string) => readonly string[];
+  /** The PersistentVolumes, for the PV controller (built on first use). */
+  volumes: () => VolumeIndex;
+}
+
+export interface VolumeIndex {
+  /** "namespace\u0000claim" → the uids of the (v1) PersistentVolumes whose claimRef names it. */
+  byClaim: Map<string, string[]>;
+  /** PersistentVolume uid → its input order. */
+  order: Map<string, number>;
+  /** Released, or Bound to a claim that is not there: the only volumes the PV controller's first sync changes (R60). */
+  unsettled: string[];
 }
 
 const cache = new WeakMap<Inventory, { version: number; state: StartState }>();
@@ -69,9 +80,35 @@ export function startState(inventory: Inventory): StartState {
       else claimUsers.set(key, [pod.uid]);
     }
   }
-  const state = { seeds: [...seeds], excluded, claimUsers, finalizerOwners: new Map(), componentOf: components(inventory) };
+  let volumes: VolumeIndex | undefined;
+  const state = {
+    seeds: [...seeds], excluded, claimUsers, finalizerOwners: new Map(), componentOf: components(inventory),
+    volumes: () => (volumes ??= volumeIndex(inventory, excluded)),
+  };
   cache.set(inventory, { version: inventory.version, state });
   return state;
+}
+
+function volumeIndex(inventory: Inventory, excluded: Set<string>): VolumeIndex {
+  const index: VolumeIndex = { byClaim: new Map(), order: new Map(), unsettled: [] };
+  for (const pv of inventory.ofKind('PersistentVolume')) {
+    if (pv.apiVersion !== 'v1' || excluded.has(pv.uid)) continue;
+    index.order.set(pv.uid, index.order.size);
+    const ref = pv.facts.claimRef;
+    if (ref) {
+      const key = `${ref.namespace}\u0000${ref.name}`;
+      const list = index.byClaim.get(key);
+      if (list) list.push(pv.uid);
+      else index.byClaim.set(key, [pv.uid]);
+    }
+    if (pv.facts.phase === 'Released') {
+      index.unsettled.push(pv.uid);
+    } else if (pv.facts.phase === 'Bound' && ref) {
+      const claim = inventory.find('', 'PersistentVolumeClaim', ref.namespace, ref.name);
+      if (!claim || excluded.has(claim.uid) || (ref.uid && ref.uid !== claim.uid)) index.unsettled.push(pv.uid);
+    }
+  }
+  return index;
 }
 
 /** Who removes which finalizer, for these rules; cached with the start state (it scores every workload). */
