@@ -1,5 +1,7 @@
 // kubectl-gc's --controllers in kube-controller-manager's own spelling, and --kube-version (issue 15): the built
 // binary, spawned on the repository's examples/.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cliProcess';
@@ -53,5 +55,27 @@ describe('kubectl-gc --kube-version', () => {
     const bad = await runCli(['check', '-f', EXAMPLES, '--kube-version', 'latest']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('invalid --kube-version value "latest"');
+  });
+});
+
+describe('a plan\'s controllers and kubeVersion', () => {
+  it('say who acts and which version, as the flags do; the flags override them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kgl-plan-'));
+    try {
+      const plan = join(dir, 'plan.yaml');
+      writeFileSync(plan, 'controllers: "*,-namespace-controller"\nkubeVersion: "1.32"\ndeletes:\n- {apiVersion: v1, kind: Namespace, name: kafka}\n');
+      const r = await simulateJson(['--plan', plan]);
+      expect({ controllers: r.controllers, kubernetesVersion: r.kubernetesVersion }).toEqual({ controllers: '*,-namespace-controller', kubernetesVersion: '1.32' });
+      const text = await runCli(['simulate', '-f', EXAMPLES, '--plan', plan]);
+      expect(text.stdout).toContain("Kubernetes 1.32 behaviour (the plan's kubeVersion)");
+      const flags = await simulateJson(['--plan', plan, '--controllers=gc', '--kube-version=1.34']);
+      expect({ controllers: flags.controllers, kubernetesVersion: flags.kubernetesVersion }).toEqual({ controllers: 'gc', kubernetesVersion: '1.34' });
+      writeFileSync(plan, 'controllers: red-controller\ndeletes: []\n');
+      const bad = await runCli(['simulate', '-f', EXAMPLES, '--plan', plan]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('controllers must be builtin, gc or a kube-controller-manager --controllers list: "red-controller" is not in the list of known controllers');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -42,7 +42,8 @@ Flags:
       --request-timeout D     on a cluster: the most one request (a LIST page) may take, retries included
                               (default 60s; as kubectl: 30s, 2m, 1h or whole seconds; 0 = no deadline)
       --cascade POLICY        background | foreground | orphan (simulate)
-      --plan FILE             {"arrival"?, "deletes": [{"apiVersion", "kind", "namespace", "name", "propagationPolicy"}]}
+      --plan FILE             {"arrival"?, "controllers"?, "kubeVersion"?, "deletes": [{"apiVersion", "kind",
+                              "namespace", "name", "propagationPolicy"}]} (the flags override the plan's fields)
       --arrival MODE          settled (default): each request after the previous one settles; back-to-back: all
                               of them before the garbage collector acts (overrides the plan's "arrival")
       --controllers LIST      builtin (default): kubelet, namespace controller, pvc/pv-protection, the PV controller,

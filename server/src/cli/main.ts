@@ -132,13 +132,15 @@ function controllersOf(args: ParsedArgs): ControllersMode {
 }
 
 /** The Kubernetes version to follow: --kube-version, else the cluster's /version, else the newest followed. */
-function kubeVersionOf(args: ParsedArgs, input: { version?: string; problem?: string; files: number }): { kubeVersion: string; versionFrom: string } {
+function kubeVersionOf(args: ParsedArgs, input: { version?: string; problem?: string; files: number }, planVersion?: string): { kubeVersion: string; versionFrom: string } {
   const given = flag(args, 'kube-version');
   if (given !== undefined) {
     const v = parseKubeVersion(given);
     if (!v) throw new UsageError(`invalid --kube-version value "${given}": expected MAJOR.MINOR, e.g. 1.32 or v1.32.4`);
     return { kubeVersion: kubeVersionText(v), versionFrom: '--kube-version' };
   }
+  const planned = planVersion === undefined ? undefined : parseKubeVersion(planVersion);
+  if (planned) return { kubeVersion: kubeVersionText(planned), versionFrom: 'the plan\'s kubeVersion' };
   if (!input.files && input.version) return { kubeVersion: input.version, versionFrom: "the cluster's /version" };
   const newest = kubeVersionText(NEWEST_KUBE_VERSION);
   return input.files || !input.problem
@@ -206,7 +208,7 @@ function targetsOf(args: ParsedArgs, inventory: Inventory, policy: PropagationPo
 async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   allowOnly(args, [...INPUT_FLAGS, 'cascade', 'plan', 'arrival', 'controllers', 'kube-version', 'output', 'finalizer-owner', 'max-steps']);
   const output = oneOf(args, 'output', ['text', 'json', 'dot'] as const, 'text');
-  const controllers = controllersOf(args);
+  let controllers = flag(args, 'controllers') === undefined ? undefined : controllersOf(args);
   const finalizerOwners = finalizerOwnersOf(args);
   const maxSteps = flag(args, 'max-steps') === undefined ? undefined : Number(flag(args, 'max-steps'));
   if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps <= 0)) throw new UsageError('--max-steps must be a positive integer');
@@ -225,10 +227,13 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const input = await load(args, io);
   const { inventory } = input;
   let requests: DeleteRequest[];
+  let planVersion: string | undefined;
   let arrival = flag(args, 'arrival') === undefined ? undefined : oneOf(args, 'arrival', ARRIVALS, 'settled');
   if (planText !== undefined) {
     const plan = parsePlan(planText, planFile!);
     arrival ??= plan.arrival;
+    controllers ??= plan.controllers;
+    planVersion = plan.kubeVersion;
     requests = plan.deletes.map((r) => {
       const info = inventory.kinds.lookup(r.apiVersion.includes('/') ? r.apiVersion.split('/')[0] : '', r.kind);
       return info?.namespaced && !r.namespace ? { ...r, namespace: flag(args, 'namespace') ?? inventory.defaultNamespace } : r;
@@ -237,8 +242,9 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     requests = targetsOf(args, inventory, policy);
   }
   await readPodSpecs(input, requests, io);
-  const { kubeVersion, versionFrom } = kubeVersionOf(args, input);
+  const { kubeVersion, versionFrom } = kubeVersionOf(args, input, planVersion);
   arrival ??= 'settled';
+  controllers ??= 'builtin';
   const result = simulate(inventory, requests, { controllers, finalizerOwners, maxSteps, arrival, kubeVersion });
   if (input.incomplete?.length) result.notes.push(...input.incomplete);
   const findings = locate(input, analyze(inventory, { controllers, finalizerOwners, kubeVersion }));

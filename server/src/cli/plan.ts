@@ -1,15 +1,18 @@
 // `--plan FILE`: a sequence of DELETE requests, each applied after the previous one settles, or all back to back
 // (R63) with `"arrival": "back-to-back"`.
-//   {"arrival"?: "settled"|"back-to-back", "deletes": [{"apiVersion", "kind", "namespace", "name", "propagationPolicy": "Foreground"|"Background"|"Orphan"|null}]}
+// A plan may also say who acts and which version's behaviour to follow, as --controllers and --kube-version do.
+//   {"arrival"?: "settled"|"back-to-back", "controllers"?, "kubeVersion"?, "deletes": [{"apiVersion", "kind", "namespace", "name", "propagationPolicy": "Foreground"|"Background"|"Orphan"|null}]}
 
 import { LineCounter, parseDocument } from 'yaml';
 import type { DeleteRequest, RequestArrival } from '../engine/simulation/types';
 import { UsageError } from './args';
+import { parseControllers } from '../engine/simulation/controllerSet';
+import { parseKubeVersion } from '../engine/simulation/kubeVersion';
 
 const POLICIES = ['Foreground', 'Background', 'Orphan'];
 export const ARRIVALS: readonly RequestArrival[] = ['settled', 'back-to-back'];
 
-export function parsePlan(text: string, file: string): { deletes: DeleteRequest[]; arrival?: RequestArrival } {
+export function parsePlan(text: string, file: string): { deletes: DeleteRequest[]; arrival?: RequestArrival; controllers?: string; kubeVersion?: string } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
   if (doc.errors.length) {
@@ -22,6 +25,14 @@ export function parsePlan(text: string, file: string): { deletes: DeleteRequest[
   if (!Array.isArray(deletes)) throw new UsageError(`${file}: a plan is {"deletes": [ ... ]}; "deletes" is missing or not a list`);
   const arrival = (data as { arrival?: unknown }).arrival;
   if (arrival !== undefined && !ARRIVALS.includes(arrival as RequestArrival)) throw new UsageError(`${file}: arrival must be settled or back-to-back`);
+  const { controllers, kubeVersion } = data as { controllers?: unknown; kubeVersion?: unknown };
+  if (controllers !== undefined) {
+    const parsed = typeof controllers === 'string' ? parseControllers(controllers) : { error: 'it must be a string' };
+    if ('error' in parsed) throw new UsageError(`${file}: controllers must be builtin, gc or a kube-controller-manager --controllers list: ${parsed.error}`);
+  }
+  if (kubeVersion !== undefined && (typeof kubeVersion !== 'string' || !parseKubeVersion(kubeVersion))) {
+    throw new UsageError(`${file}: kubeVersion must be MAJOR.MINOR, e.g. "1.32"`);
+  }
   const requests = deletes.map((d: unknown, i: number) => {
     const where = `${file}: deletes[${i}]`;
     if (!d || typeof d !== 'object' || Array.isArray(d)) throw new UsageError(`${where} must be a mapping`);
@@ -43,5 +54,9 @@ export function parsePlan(text: string, file: string): { deletes: DeleteRequest[
       ...(e.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: e.gracePeriodSeconds as number } : {}),
     };
   });
-  return { deletes: requests, ...(arrival !== undefined ? { arrival: arrival as RequestArrival } : {}) };
+  return {
+    deletes: requests, ...(arrival !== undefined ? { arrival: arrival as RequestArrival } : {}),
+    ...(controllers !== undefined ? { controllers: (controllers as string).trim() } : {}),
+    ...(kubeVersion !== undefined ? { kubeVersion: kubeVersion as string } : {}),
+  };
 }
