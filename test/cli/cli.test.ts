@@ -1,6 +1,7 @@
 // kubectl-gc as users and scripts run it: the built binary, spawned, reading fixtures and stdin.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -188,6 +189,18 @@ describe('stuck', () => {
     const r = cli(['stuck', '-f', join(ROOT, 'examples')]);
     expect(r.stdout).toMatch(/^Stuck \(2 of 2 terminating; controllers: builtin\)/);
     expect(r.stdout).toContain('⧗ Namespace legacy-mq  terminating since 2026-11-14T09:12:44Z\n');
+  });
+
+  it('counts what terminates once the controllers have settled: content a terminating Namespace holds is part of it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kgl-stuck-'));
+    writeFileSync(join(dir, 'ns.yaml'), [
+      'apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a, uid: ns-uid, deletionTimestamp: "2026-01-01T00:00:00Z"}\nspec: {finalizers: [kubernetes]}',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: held, namespace: team-a, uid: cm-uid, finalizers: [example.com/hold]}',
+    ].join('\n---\n'));
+    const r = cli(['stuck', '-f', dir]);
+    rmSync(dir, { recursive: true, force: true });
+    // Only the Namespace was terminating; the namespace controller deletes the ConfigMap, which its finalizer holds.
+    expect(r.stdout).toMatch(/^Stuck \(2 of 2 terminating; controllers: builtin\)/);
   });
 });
 

@@ -321,7 +321,10 @@ async function stuckCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   if (output === 'json') {
     io.stdout.write(safeJson({ stuck, ...(input.incomplete?.length ? { incomplete: input.incomplete } : {}) }) + '\n');
   } else {
-    io.stdout.write(stuckText(stuck, inventory.terminating.size, controllers, makeStyle(io.stdout, io.env), input.files ? undefined : new Date()));
+    // Controllers may start deletions while settling (a terminating Namespace's content): count what terminates
+    // at the end when something is stuck, so that the stuck are a part of it.
+    const terminating = stuck.length ? result!.remaining.filter((r) => r.beingDeleted).length : inventory.terminating.size;
+    io.stdout.write(stuckText(stuck, terminating, controllers, makeStyle(io.stdout, io.env), input.files ? undefined : new Date()));
     reportProblems(input, io);
   }
   return 0;
