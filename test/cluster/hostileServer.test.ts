@@ -143,6 +143,52 @@ describe('bounded answers', () => {
   });
 });
 
+describe('gzip', () => {
+  it('a gzip bomb is refused as an oversized answer is (the cap counts decompressed bytes), without inflating it: named, the rest answers', async () => {
+    seedShop(server);
+    // 10 GB decompressed in about 10 MB on the wire; a 1 MB cap.
+    server.faults.hostile({ group: '', resource: 'configmaps' }, { kind: 'gzipBomb', bytes: 10_000 * MB });
+    const live = connect();
+    await live.start();
+    expect(live.inventory.objects.has('p-web-1')).toBe(true);
+    expect(live.inventory.objects.has('cm-settings')).toBe(false);
+    expect(live.incompleteNotes()).toEqual([
+      'this preview is incomplete: listing configmaps fails (the answer to GET /api/v1/configmaps?limit=500 is larger than 1 MB (the limit of one answer), so it was not read)',
+    ]);
+    expect(configMapLists()).toHaveLength(1);
+    // Decompressed: the cap and at most one more of zlib's 16 KB output chunks, the other resources' small answers aside.
+    const others = server.requests.filter((r) => r.resource !== 'configmaps').reduce((n, r) => n + r.bytes, 0);
+    expect(live.client.stats.decodedBytes - others).toBeLessThan(MB + 17_000);
+    expect(live.client.stats.gzipAnswers).toBe(1);
+  });
+
+  it('an endless gzip bomb stops at the cap too', async () => {
+    seedShop(server);
+    server.faults.hostile({ group: '', resource: 'configmaps' }, { kind: 'gzipBomb', bytes: Infinity });
+    const live = connect();
+    await live.start();
+    expect(live.inventory.objects.has('d-web')).toBe(true);
+    expect(live.incompleteNotes()).toEqual([expect.stringMatching(/listing configmaps fails \(the answer to GET .* is larger than 1 MB/)]);
+  });
+
+  it.each([
+    ['checksum', 'incorrect data check'],
+    ['truncated', 'it ends too early'],
+    ['notGzip', 'incorrect header check'],
+  ] as const)('a corrupt gzip stream (%s) fails that resource only, saying so; the rest answers', async (how, why) => {
+    seedShop(server);
+    server.faults.hostile({ group: '', resource: 'configmaps' }, { kind: 'corruptGzip', how });
+    const live = connect();
+    await live.start();
+    expect(live.inventory.objects.has('p-web-1')).toBe(true);
+    expect(live.inventory.objects.has('cm-settings')).toBe(false);
+    expect(live.incompleteNotes()).toEqual([
+      `this preview is incomplete: listing configmaps fails (the server's gzip-compressed answer to GET /api/v1/configmaps?limit=500 cannot be decompressed (${why}))`,
+    ]);
+    expect(configMapLists().every((r) => r.contentEncoding === 'gzip')).toBe(true);
+  });
+});
+
 describe('odd LIST items', () => {
   const odd = [
     null,

@@ -792,7 +792,7 @@ describe('requests', () => {
     expect(s.requests.filter((r) => !['discovery', 'list', 'get'].includes(r.verb)).map((r) => r.status)).toEqual([405, 405, 405, 405, 405]);
     expect(s.objects()).toHaveLength(1);
     expect(s.requests[2]).toEqual({
-      method: 'GET', path: '/api/v1/namespaces/a/pods', query: {}, accept: '', verb: 'list', group: '', version: 'v1',
+      method: 'GET', path: '/api/v1/namespaces/a/pods', query: {}, accept: '', acceptEncoding: '', verb: 'list', group: '', version: 'v1',
       resource: 'pods', namespace: 'a', status: 200, bytes: expect.any(Number),
     });
   });

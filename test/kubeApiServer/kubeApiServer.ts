@@ -9,9 +9,10 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { gzip } from 'node:zlib';
 import { Discovery, type ResourceInfo } from './discovery';
 import { readFixture } from './fixtures';
-import { type HostileAnswer, sendHuge, sendTrickle, withExtraItems } from './hostile';
+import { corruptGzip, type HostileAnswer, sendGzipBomb, sendHuge, sendTrickle, withExtraItems } from './hostile';
 import {
   acceptedForms, AGGREGATED_CONTENT_TYPE, contentType, type Form, listBody, metadataFormMismatch, objectBody, qualifiedResource,
   status,
@@ -20,7 +21,7 @@ import { kubeconfigText, type KubeconfigOptions, TEST_USER } from './kubeconfig'
 import { resolveRequest, type RequestInfo, type Verb } from './requestInfo';
 import { both, type Obj, parseFieldSelector, parseLabelSelector, type Predicate, SelectorError } from './selectors';
 import { Expired, Store, type StoreEvent } from './store';
-import { Watches } from './watch';
+import { asksGzip, GZIP_HEADERS, Watches } from './watch';
 
 export interface KubeApiServerOptions {
   /** serve HTTPS with the committed test CA (test/fixtures/kube-api-tls); default true */
@@ -42,6 +43,10 @@ export interface RequestRecord {
   path: string;
   query: Record<string, string>;
   accept: string;
+  /** the request's Accept-Encoding ('' when none) */
+  acceptEncoding: string;
+  /** 'gzip' when the answer was compressed (as kube-apiserver: asked, and over 128 KiB; a watch-list asked) */
+  contentEncoding?: 'gzip';
   verb: Verb;
   group?: string;
   version?: string;
@@ -134,6 +139,9 @@ export interface KubeApiServer {
   resetLog(): void;
   close(): Promise<void>;
 }
+
+/** responsewriters.defaultGzipThresholdBytes (apiserver v0.37.2 writers.go): smaller answers are never compressed. */
+export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 
 // The release the discovery fixture comes from (about v1.31); gitCommit is the fixture's commit. Note that a kubectl
 // that dispatches on the server's version (Google Cloud SDK's) then runs its kubectl 1.31.
@@ -235,9 +243,21 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
   function reply(res: ServerResponse, record: RequestRecord | undefined, code: number, body: unknown, headers: Record<string, string> = {}): void {
     const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
     const length = Buffer.byteLength(text);
+    if (record) record.status = code;
+    if (record && asksGzip(record.acceptEncoding) && length > GZIP_THRESHOLD_BYTES) {
+      // As kube-apiserver's deferredResponseWriter: level 1, chunked (no Content-Length), Vary added.
+      record.contentEncoding = 'gzip';
+      gzip(text, { level: 1 }, (err, zipped) => {
+        if (err) return void res.destroy(err);
+        res.writeHead(code, { 'Content-Type': 'application/json', ...headers, ...GZIP_HEADERS });
+        res.end(zipped);
+        bytes += zipped.length;
+        record.bytes += zipped.length;
+      });
+      return;
+    }
     res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': String(length), ...headers });
     res.end(text);
-    if (record) record.status = code;
     bytes += length;
     if (record) record.bytes += length;
   }
@@ -269,6 +289,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       path: parsed.pathname,
       query,
       accept: req.headers.accept ?? '',
+      acceptEncoding: req.headers['accept-encoding'] ?? '',
       verb: info.verb,
       ...(info.group !== undefined ? { group: info.group } : {}),
       ...(info.version !== undefined ? { version: info.version } : {}),
@@ -386,6 +407,14 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
         bytes += n;
       }, hostileAnswer.kind === 'tiny' ? hostileAnswer.item : undefined);
     }
+    if (hostileAnswer?.kind === 'gzipBomb') {
+      record.status = 200;
+      record.contentEncoding = 'gzip';
+      return sendGzipBomb(res, hostileAnswer.bytes, (n) => {
+        record.bytes += n;
+        bytes += n;
+      });
+    }
     const protobufServed = verb !== 'watch' && hostileAnswer?.kind !== 'items' && !jsonOnly.some((ref) => ref === 'all' || refMatches(ref, info));
     const accepted = acceptedForms(req.headers.accept).find(
       (f): f is Exclude<Form, { as: 'discovery' }> => f.as !== 'discovery' && !(f.as === 'metadata' && f.protobuf && !protobufServed),
@@ -421,13 +450,26 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
     serveWatch(res, record, r, rkey, namespace, filter, form, includeObject, query);
   }
 
-  /** reply() as a hostile answer says: the real answer trickled, or with raw items appended. */
+  /** reply() as a hostile answer says: the real answer trickled, with raw items appended, or in broken gzip. */
   function hostileReply(res: ServerResponse, answer: HostileAnswer | undefined): ReplyTo {
-    if (!answer || answer.kind === 'huge' || answer.kind === 'tiny') return { res, reply };
+    if (!answer || answer.kind === 'huge' || answer.kind === 'tiny' || answer.kind === 'gzipBomb') return { res, reply };
     return {
       res,
       reply: (to, record, code, body, headers = {}) => {
         const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+        if (answer.kind === 'corruptGzip') {
+          if (code !== 200) return reply(to, record, code, text, headers);
+          const sent = corruptGzip(Buffer.from(text), answer.how);
+          to.writeHead(code, { 'Content-Type': 'application/json', ...headers, ...GZIP_HEADERS });
+          to.end(sent);
+          if (record) {
+            record.status = code;
+            record.contentEncoding = 'gzip';
+            record.bytes += sent.length;
+          }
+          bytes += sent.length;
+          return;
+        }
         if (answer.kind === 'items') return reply(to, record, code, code === 200 ? withExtraItems(String(text), answer.items) : text, headers);
         if (record) record.status = code;
         sendTrickle(to, code, text, { 'Content-Type': 'application/json', ...headers }, answer.intervalMs, (n) => {
@@ -511,6 +553,8 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
     }
     record.status = 200;
     const timeoutSeconds = Number(query.timeoutSeconds ?? 0);
+    const gzipped = sendInitialEvents && asksGzip(record.acceptEncoding);
+    if (gzipped) record.contentEncoding = 'gzip';
     watches.open(
       res,
       {
@@ -518,6 +562,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
         ...(filter ? { filter } : {}),
         bookmarks: query.allowWatchBookmarks === 'true' || query.allowWatchBookmarks === '1',
         ...(timeoutSeconds > 0 ? { timeoutSeconds } : {}),
+        gzip: gzipped,
       },
       initial,
       sendInitialEvents,

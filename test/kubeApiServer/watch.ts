@@ -1,6 +1,7 @@
 // Open watch connections: newline-delimited JSON events, one chunk per event. Store events reach them synchronously,
 // so a watch started from a resourceVersion loses nothing between its replay and the live stream.
 import type { ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { ResourceInfo } from './discovery';
 import { type Form, metadataJson, objectJson, servedForm, status, table } from './formats';
 import type { Obj, Predicate } from './selectors';
@@ -14,6 +15,11 @@ export interface WatchOptions {
   includeObject: string;
   bookmarks: boolean;
   timeoutSeconds?: number;
+  /**
+   * gzip, as 1.37's WatchListCompression does for a watch-list (sendInitialEvents) that asks for it: a gzip member per
+   * flush (here per event), Content-Encoding: gzip; other watches are never compressed (handlers/watch.go).
+   */
+  gzip?: boolean;
   /** counts the bytes written on the request's record */
   onBytes(n: number): void;
 }
@@ -30,6 +36,14 @@ interface Conn extends WatchOptions {
   stalled?: boolean;
 }
 
+/** The headers kube-apiserver adds to a compressed answer (responsewriters/writers.go, handlers/watch.go). */
+export const GZIP_HEADERS = { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' };
+
+/** Whether Accept-Encoding asks for gzip as the apiserver reads it: a comma-separated token exactly `gzip` (compression.go). */
+export function asksGzip(acceptEncoding: string | undefined): boolean {
+  return (acceptEncoding ?? '').split(',').some((t) => t.trim() === 'gzip');
+}
+
 export class Watches {
   /** destroy each connection after this many events (0 = never) */
   dropAfter = 0;
@@ -44,7 +58,7 @@ export class Watches {
   /** Starts the stream: headers, then `initial` (a replay or synthetic ADDED events), then live events. */
   open(res: ServerResponse, opts: WatchOptions, initial: StoreEvent[], initialEventsEnd = false): void {
     const conn: Conn = { ...opts, res, openedRv: this.currentRv(), events: 0, tableHeadersSent: false, done: false };
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', ...(opts.gzip ? GZIP_HEADERS : {}) });
     res.flushHeaders();
     this.conns.add(conn);
     res.on('close', () => this.forget(conn));
@@ -155,13 +169,14 @@ export class Watches {
     // Asked as PartialObjectMetadataList: the apiserver cannot turn an event's object into a list, logs "failed to
     // transform object" and ends the stream at its first event (or bookmark), having sent nothing.
     if (conn.form.as === 'metadata' && conn.form.list) return this.end(conn);
-    conn.onBytes(Buffer.byteLength(line));
+    const data = conn.gzip ? gzipSync(line, { level: 1 }) : line;
+    conn.onBytes(Buffer.byteLength(data));
     conn.events++;
     if (this.dropAfter > 0 && conn.events >= this.dropAfter) {
-      conn.res.write(line, () => this.destroy(conn));
+      conn.res.write(data, () => this.destroy(conn));
       this.forget(conn);
     } else {
-      conn.res.write(line);
+      conn.res.write(data);
     }
   }
 

@@ -3,11 +3,15 @@
 // Authentication and TLS come from @kubernetes/client-node (kubeconfig.ts) per request, so exec plugins and
 // OIDC tokens are refreshed as the library decides; connections are kept alive and reused. Every answer is bounded
 // (limits.ts): its bytes are counted while they arrive and the reading stops at the cap, a GET has a total deadline,
-// and text the server provides is cut before it becomes a message.
+// and text the server provides is cut before it becomes a message. Answers are asked gzip-compressed, as client-go
+// asks (kube-apiserver compresses those over 128 KiB), and decompressed as they arrive: every cap counts the
+// decompressed bytes, and the compressed ones too.
 
 import * as http from 'node:http';
 import * as https from 'node:https';
+import type { Readable } from 'node:stream';
 import * as tls from 'node:tls';
+import * as zlib from 'node:zlib';
 import type { ClusterTarget } from './kubeconfig';
 import {
   formatBytes, formatSeconds, MAX_ERROR_BODY_BYTES, MAX_RETRY_WAIT_MS, resolveLimits, serverText,
@@ -43,9 +47,14 @@ export interface WatchEvent {
 
 export interface ApiStats {
   requests: number;
+  /** Response body bytes as they came over the wire (compressed where the server compressed them). */
   bytes: number;
+  /** The same bodies decompressed: what was parsed. Equals `bytes` where nothing was compressed. */
+  decodedBytes: number;
   /** Answers the server sent in protobuf (the rest were JSON). */
   protobufAnswers: number;
+  /** Answers the server sent gzip-compressed. */
+  gzipAnswers: number;
 }
 
 /**
@@ -90,7 +99,7 @@ const USER_AGENT = 'kube-gc-lens (read-only)';
 const NEWLINE = 0x0a;
 
 export class ApiClient {
-  readonly stats: ApiStats = { requests: 0, bytes: 0, protobufAnswers: 0 };
+  readonly stats: ApiStats = { requests: 0, bytes: 0, decodedBytes: 0, protobufAnswers: 0, gzipAnswers: 0 };
   readonly limits: ResolvedLimits;
   private readonly base: URL;
   private agent: http.Agent | undefined;
@@ -230,6 +239,7 @@ export class ApiClient {
     };
     const idleError = () => new ApiError(0, 'Idle', `the watch ${path} received nothing for ${Math.round(idleMs / 1000)} s, so its connection is presumed dead`, path);
     const dropped = () => new ApiError(0, 'ConnectionDropped', `the watch ${path} was cut off`, path);
+    let gunzip: Readable | undefined;
     try {
       arm();
       const res = await this.request(path, accept, own.signal, true);
@@ -239,6 +249,8 @@ export class ApiClient {
       }
       arm();
       const maxLine = this.limits.maxAnswerBytes;
+      const { body, gzip, stop: stopBody } = decodedBody(res, this.stats, path);
+      if (gzip) gunzip = body;
       await new Promise<void>((resolve, reject) => {
         // Bytes, split on newlines (never part of a multi-byte UTF-8 sequence): each line is decoded once, whole. The
         // pieces of a line still open are kept apart and joined once, when it ends (or refused past the answer cap).
@@ -249,6 +261,7 @@ export class ApiClient {
         const stop = (e: Error) => {
           cause ??= e;
           res.destroy(e);
+          if (gzip) stopBody();
         };
         const handle = (raw: Buffer): boolean => {
           const line = (read.withoutManagedFields ? withoutManagedFields(raw) : raw).toString('utf8').trim();
@@ -272,9 +285,14 @@ export class ApiClient {
           }
           return true;
         };
+        // Any byte on the wire shows the connection alive (an event may span gzip blocks).
         res.on('data', (chunk: Buffer) => {
           arm();
           this.stats.bytes += chunk.length;
+        });
+        body.on('data', (chunk: Buffer) => {
+          if (cause) return;
+          this.stats.decodedBytes += chunk.length;
           let start = 0;
           let nl: number;
           while ((nl = chunk.indexOf(NEWLINE, start)) >= 0) {
@@ -296,10 +314,12 @@ export class ApiClient {
             }
           }
         });
-        res.on('end', () => resolve());
+        body.on('end', () => (cause ? reject(cause) : resolve()));
+        if (gzip) body.on('error', (e) => stop(gzipError(e, 200, path)));
         res.on('aborted', () => reject(cause ?? (idle ? idleError() : dropped())));
         res.on('error', (e) => reject(cause ?? (idle ? idleError() : signal.aborted ? abortError(path) : transportError(e, path))));
-        res.on('close', () => (cause ? reject(cause) : idle ? reject(idleError()) : signal.aborted || res.complete ? resolve() : reject(dropped())));
+        // A whole gzip stream may still be decompressing when the response closes: its end (or error) settles it.
+        res.on('close', () => (cause ? reject(cause) : idle ? reject(idleError()) : signal.aborted ? resolve() : res.complete ? (gzip ? undefined : resolve()) : reject(dropped())));
       });
     } catch (e) {
       if (idle) throw idleError();
@@ -307,6 +327,7 @@ export class ApiClient {
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', forward);
+      gunzip?.destroy(); // its native memory, however the watch ended
     }
   }
 
@@ -325,7 +346,8 @@ export class ApiClient {
     await this.target.applyAuth(opts);
     authenticated?.();
     if (signal?.aborted) throw abortError(path);
-    const headers = { ...(opts.headers as Record<string, string>), Accept: accept, 'User-Agent': USER_AGENT };
+    // gzip as client-go asks it (Go's transport): the apiserver compresses answers over 128 KiB, full LISTs 5-10 times.
+    const headers = { ...(opts.headers as Record<string, string>), Accept: accept, 'Accept-Encoding': 'gzip', 'User-Agent': USER_AGENT };
     const url = new URL(this.base.pathname.replace(/\/$/, '') + path, this.base);
     const isHttps = url.protocol === 'https:';
     const agent = this.target.proxied ? opts.agent : (this.agent ??= makeAgent(isHttps, opts));
@@ -378,14 +400,47 @@ function makeAgent(isHttps: boolean, opts: https.RequestOptions): http.Agent {
 }
 
 /**
- * The body, counted while it arrives: past `max` bytes (or a Content-Length above it) the reading stops, what was read
- * is dropped and the connection is closed, so an oversized or endless answer costs at most `max` bytes of memory. With
- * `values` (a JSON answer), its values are counted too once it is longer than their cap (each takes a byte at least, so
- * a shorter one cannot hold more): many tiny values stop the reading early, before parsing could allocate them.
+ * The body as sent: the response itself, or, gzip-compressed, a gunzip stream it is piped into (multi-member streams
+ * too: a 1.37 watch-list closes a member per flush), so nothing is inflated faster than it is read. Another encoding
+ * was not asked for: an ApiError. `stop` ends both.
+ */
+function decodedBody(res: http.IncomingMessage, stats: ApiStats, path: string): { body: Readable; gzip: boolean; stop: () => void } {
+  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (encoding === '' || encoding === 'identity') return { body: res, gzip: false, stop: () => res.destroy() };
+  if (encoding !== 'gzip' && encoding !== 'x-gzip') {
+    res.destroy();
+    throw new ApiError(res.statusCode ?? 0, 'BadResponse', `the server answered GET ${path} in the content encoding "${serverText(encoding, 64)}", which was not asked for`, path);
+  }
+  stats.gzipAnswers++;
+  const gunzip = zlib.createGunzip();
+  res.pipe(gunzip);
+  return {
+    body: gunzip,
+    gzip: true,
+    stop: () => {
+      res.destroy();
+      gunzip.destroy();
+    },
+  };
+}
+
+/** A gzip stream that does not decompress (corrupt, cut short, not gzip at all): this answer only. */
+function gzipError(e: unknown, code: number, path: string): ApiError {
+  const why = (e as NodeJS.ErrnoException).code === 'Z_BUF_ERROR' ? 'it ends too early' : serverText((e as Error).message ?? String(e), 100);
+  return new ApiError(code, 'BadResponse', `the server's gzip-compressed answer to GET ${path} cannot be decompressed (${why})`, path);
+}
+
+/**
+ * The body, counted while it arrives: past `max` bytes, compressed or decompressed (or a Content-Length above it), the
+ * reading stops, what was read is dropped and the connection is closed, so an oversized or endless answer, or a gzip
+ * bomb, costs at most `max` bytes of memory. With `values` (a JSON answer), its values are counted too once it is
+ * longer than their cap (each takes a byte at least, so a shorter one cannot hold more): many tiny values stop the
+ * reading early, before parsing could allocate them.
  */
 function readBody(res: http.IncomingMessage, stats: ApiStats, max: number, tooLarge: () => ApiError, path: string, values?: { max: number; tooMany: () => ApiError }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    let wire = 0;
     let size = 0;
     let counted = 0;
     let structural = 0;
@@ -402,36 +457,50 @@ function readBody(res: http.IncomingMessage, stats: ApiStats, max: number, tooLa
       res.destroy();
       return;
     }
-    res.on('data', (c: Buffer) => {
+    let decoded: ReturnType<typeof decodedBody>;
+    try {
+      decoded = decodedBody(res, stats, path);
+    } catch (e) {
+      return fail(e as Error);
+    }
+    const { body, gzip, stop } = decoded;
+    const over = (e: ApiError) => {
+      fail(e);
+      stop();
+    };
+    // Compressed bytes are capped too: endless empty gzip members would decompress to nothing.
+    if (gzip) {
+      res.on('data', (c: Buffer) => {
+        stats.bytes += c.length;
+        wire += c.length;
+        if (wire > max) over(tooLarge());
+      });
+    }
+    body.on('data', (c: Buffer) => {
       if (settled) return;
-      stats.bytes += c.length;
+      if (!gzip) stats.bytes += c.length;
+      stats.decodedBytes += c.length;
       size += c.length;
-      if (size > max) {
-        fail(tooLarge());
-        res.destroy();
-        return;
-      }
+      if (size > max) return over(tooLarge());
       chunks.push(c);
       if (values && size > values.max) {
         for (; counted < chunks.length; counted++) {
           structural += structuralBytes(chunks[counted], values.max - structural);
-          if (structural + 1 > values.max) {
-            fail(values.tooMany());
-            res.destroy();
-            return;
-          }
+          if (structural + 1 > values.max) return over(values.tooMany());
         }
       }
     });
-    res.on('end', () => {
+    body.on('end', () => {
       if (settled) return;
       settled = true;
       resolve(Buffer.concat(chunks, size));
     });
     const cut = () => new ApiError(0, 'ConnectionDropped', `the answer to GET ${path} was cut off`, path);
+    if (gzip) body.on('error', (e) => fail(gzipError(e, res.statusCode ?? 0, path)));
     res.on('error', (e) => fail(e instanceof ApiError ? e : cut()));
     res.on('aborted', () => fail(cut()));
-    res.on('close', () => fail(cut()));
+    // A whole gzip answer may still be decompressing when the response closes: its end (or error) settles it.
+    res.on('close', () => (gzip && res.complete ? undefined : fail(cut())));
   });
 }
 
