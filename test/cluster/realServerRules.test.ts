@@ -190,7 +190,7 @@ spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], persistentVolumeR
     await until('the Delete volume is gone and the others Released', () => get('pv/r60-delete') === undefined
       && get('pv/r60-retain')?.status?.phase === 'Released' && get('pv/r60-external')?.status?.phase === 'Released');
     for (const p of pvs) expect(realFate(`pv/${p}`), p).toEqual(simFate(sim, 'PersistentVolume', p));
-    expect(sim.notes).toContain(`PersistentVolume r60-external stays Released: its external provisioner example.com/csi deletes it (reclaimPolicy Delete), and no provisioner runs with --controllers=${KCM}.`);
+    expect(sim.notes).toContain(`PersistentVolumes provisioned by example.com/csi stay Released: that external provisioner deletes them (reclaimPolicy Delete), and no provisioner runs with --controllers=${KCM}.`);
     expect(sim.steps.filter((s) => s.action === 'update-status').map((s) => s.target.name).sort()).toEqual([...pvs].sort());
   });
 

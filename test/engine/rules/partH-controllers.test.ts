@@ -214,7 +214,7 @@ describe('R60: pv-protection and reclaim', () => {
   it('R60: with reclaimPolicy Delete the released PV is deleted (builtin: by its provisioner, said as an assumption)', () => {
     const r = scenario(manifests(bound('vol', 'Delete'), claimFor('vol'))).simulate([del('v1', 'PersistentVolumeClaim', 'ns1', 'c-vol')], builtin);
     expect(names(r.deleted)).toEqual(['PersistentVolumeClaim/c-vol', 'PersistentVolume/vol']);
-    expect(r.notes.some((n) => n.startsWith('Assumed: its volume plugin deletes PersistentVolume vol'))).toBe(true);
+    expect(r.notes.some((n) => n.startsWith('Assumed: their volume plugins delete PersistentVolumes once released'))).toBe(true);
   });
 
   it('R60: an externally provisioned volume stays Released with a controllers list (no provisioner runs), and the output says why', () => {
@@ -222,13 +222,28 @@ describe('R60: pv-protection and reclaim', () => {
     expect(text).toContain('provisioned-by');
     const r = scenario(text).simulate([del('v1', 'PersistentVolumeClaim', 'ns1', 'c-ext')], { controllers: KCM });
     expect(present(r, 'PersistentVolume', 'ext')).toBe(true);
-    expect(r.notes).toContain('PersistentVolume ext stays Released: its external provisioner example.com/csi deletes it (reclaimPolicy Delete), and no provisioner runs with --controllers=' + KCM + '.');
+    expect(r.notes).toContain('PersistentVolumes provisioned by example.com/csi stay Released: that external provisioner deletes them (reclaimPolicy Delete), and no provisioner runs with --controllers=' + KCM + '.');
   });
 
   it('R60: without the PV controller nothing releases the volume', () => {
     const r = scenario(manifests(bound('keep', 'Delete'), claimFor('keep'))).simulate([del('v1', 'PersistentVolumeClaim', 'ns1', 'c-keep')], { controllers: 'garbage-collector-controller,persistentvolumeclaim-protection-controller' });
     expect(stepsWhere(r, { action: 'update-status' })).toEqual([]);
     expect(present(r, 'PersistentVolume', 'keep')).toBe(true);
+  });
+});
+
+describe('R81: the external provisioner\'s finalizer', () => {
+  const csi = (more: Partial<ObjectSpec>) => pv('pvc-1', { reclaimPolicy: 'Delete', phase: 'Released', finalizers: ['kubernetes.io/pv-protection', 'external-provisioner.volume.kubernetes.io/finalizer'], ...more });
+
+  it('R81: builtin assumes the provisioner runs: a released CSI volume is deleted and its provisioner\'s finalizer removed', () => {
+    const r = scenario(manifests(csi({}))).simulate([], builtin);
+    expect(names(r.deleted)).toEqual(['PersistentVolume/pvc-1']);
+    expect(r.notes.filter((n) => n.includes('PersistentVolumes'))).toHaveLength(1);
+  });
+
+  it('R81: with a kube-controller-manager list nobody removes the provisioner\'s finalizer', () => {
+    const r = scenario(manifests(csi(TERMINATING))).simulate([], { controllers: KCM });
+    expect(stuckOf(r, 'PersistentVolume', 'pvc-1').finalizers).toEqual(['external-provisioner.volume.kubernetes.io/finalizer']);
   });
 });
 

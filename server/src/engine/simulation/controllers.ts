@@ -17,6 +17,9 @@ import type { VolumeIndex } from './startState';
 import type { Timeline } from './timeline';
 import { kubeVersionText, orderedNamespaceDeletion, type KubeVersion } from './kubeVersion';
 
+/** A CSI external-provisioner's finalizer on the volumes it provisioned (R81). */
+const EXTERNAL_PROVISIONER_FINALIZER = 'external-provisioner.volume.kubernetes.io/finalizer';
+
 /** Finalizers whose controllers are modelled one by one below rather than as "remove when running". */
 const MODELLED = new Set([PVC_PROTECTION_FINALIZER, PV_PROTECTION_FINALIZER, CRD_CLEANUP_FINALIZER]);
 
@@ -96,14 +99,17 @@ export class Controllers {
         continue;
       }
       if (phase !== 'Released' || pv.deletionTimestamp !== undefined || pv.facts.reclaimPolicy !== 'Delete') continue;
-      const external = pv.facts.provisionedBy !== undefined && !pv.facts.provisionedBy.startsWith('kubernetes.io/');
+      const external = (pv.facts.provisionedBy !== undefined && !pv.facts.provisionedBy.startsWith('kubernetes.io/'))
+        || pv.finalizers.includes(EXTERNAL_PROVISIONER_FINALIZER);
+      // One note per provisioner, not per volume: a cluster can release thousands at once.
+      const by = pv.facts.provisionedBy;
       if (!this.set.realCluster && external) {
-        this.timeline.note(`PersistentVolume ${pv.name} stays Released: its external provisioner ${pv.facts.provisionedBy} deletes it (reclaimPolicy Delete), and no provisioner runs with --controllers=${this.set.spec}.`);
+        this.timeline.note(`PersistentVolumes provisioned by ${by ?? 'a CSI external provisioner'} stay Released: that external provisioner deletes them (reclaimPolicy Delete), and no provisioner runs with --controllers=${this.set.spec}.`);
         continue;
       }
       this.timeline.note(this.set.realCluster
-        ? `Assumed: ${pv.facts.provisionedBy ? `the provisioner ${pv.facts.provisionedBy}` : 'its volume plugin'} deletes PersistentVolume ${pv.name} (reclaimPolicy Delete); provisioners are not modelled: if it does not run, the volume stays Released.`
-        : `Assumed: an in-tree volume plugin of kube-controller-manager deletes PersistentVolume ${pv.name} (reclaimPolicy Delete; its hostPath plugin does for paths under /tmp); where none can, the volume goes Failed instead.`);
+        ? `Assumed: ${by ? `the provisioner ${by} deletes the PersistentVolumes it provisioned` : 'their volume plugins delete PersistentVolumes'} once released (reclaimPolicy Delete); provisioners are not modelled: where one does not run, its volumes stay Released.`
+        : 'Assumed: an in-tree volume plugin of kube-controller-manager deletes released PersistentVolumes with reclaimPolicy Delete (its hostPath plugin does for paths under /tmp); where none can, the volume goes Failed instead.');
       this.api.delete('persistentvolume-controller', { apiVersion: 'v1', kind: 'PersistentVolume', namespace: '', name: pv.name, propagationPolicy: null, preconditions: { uid: pv.uid } },
         'reclaimPolicy Delete: the released volume is deleted');
     }

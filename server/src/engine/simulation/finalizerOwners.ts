@@ -18,6 +18,8 @@ const BUILTIN_FINALIZERS: Record<string, { controller: string; kcm?: string }> =
   'kubernetes.io/pv-protection': { controller: 'pv-protection-controller', kcm: 'persistentvolume-protection-controller' },
   'customresourcecleanup.apiextensions.k8s.io': { controller: 'apiextensions-apiserver' },
   'batch.kubernetes.io/job-tracking': { controller: 'job-controller', kcm: 'job-controller' },
+  // A CSI external-provisioner's (R81): assumed to run in a real cluster, never part of a kube-controller-manager list.
+  'external-provisioner.volume.kubernetes.io/finalizer': { controller: 'external-provisioner' },
   // The cloud-controller-manager's, not kube-controller-manager's.
   'service.kubernetes.io/load-balancer-cleanup': { controller: 'service-controller' },
   'kubernetes.io/legacy-token-invalidation': { controller: 'legacy-serviceaccount-token-cleaner', kcm: 'legacy-serviceaccount-token-cleaner-controller' },
