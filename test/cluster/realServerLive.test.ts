@@ -1,7 +1,7 @@
 // The live path (server/src/sources/cluster: ApiClient, discovery, Reflector, LiveCluster) on a real kube-apiserver and
 // kube-controller-manager (test/controlplane, Kubernetes v1.37.2's own code), nothing mocked: metadata-only LISTs in
 // protobuf and in JSON and their pages, watch bookmarks, CRDs coming and going under a watch, aggregated and legacy
-// discovery, a PVC held by a Pod, a foreground deletion in progress, `drop=metadata.managedFields` on a server that
+// discovery, gzip, a PVC held by a Pod, a foreground deletion in progress, `drop=metadata.managedFields` on a server that
 // does not know it, and the apiserver's audit log counting what we sent. One control plane for the file; the 410s
 // after compaction need the watch cache off: realServerCompaction.test.ts. Skipped only where `go` is missing.
 
@@ -15,9 +15,11 @@ import { discover, type DiscoveredResource } from '../../server/src/sources/clus
 import { resolveTarget } from '../../server/src/sources/cluster/kubeconfig';
 import { LiveCluster } from '../../server/src/sources/cluster/liveCluster';
 import { Reflector } from '../../server/src/sources/cluster/reflector';
+import { gunzipSync } from 'node:zlib';
 import { auditLog, productRequests } from '../helpers/auditLog';
 import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../helpers/controlPlane';
-import { startKubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { rawGet } from '../helpers/rawGet';
+import { GZIP_THRESHOLD_BYTES, startKubeApiServer } from '../kubeApiServer/kubeApiServer';
 
 type Obj = Record<string, unknown>;
 type Meta = Obj & { uid: string; name: string; namespace?: string; resourceVersion?: string };
@@ -177,6 +179,40 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the live path on a real kube-
     expect(byName(json.items)).toEqual(byName(full).map(withoutManagedFields));
     expect(protobuf.items[0]).toMatchObject({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata' });
     expect(json.items[0]).toMatchObject({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata' });
+  });
+
+  it('gzip: a LIST over 128 KiB asked with gzip arrives compressed, with the headers the API test server sends, and decodes to the same objects', async () => {
+    const path = '/api/v1/namespaces/paged/configmaps';
+    const [plain, zipped, small] = [
+      await rawGet(target(), path, { Accept: ACCEPT_OBJECTS }),
+      await rawGet(target(), path, { Accept: ACCEPT_OBJECTS, 'Accept-Encoding': 'gzip' }),
+      await rawGet(target(), `${path}?limit=1`, { Accept: ACCEPT_OBJECTS, 'Accept-Encoding': 'gzip' }),
+    ];
+    expect(plain.body.length).toBeGreaterThan(GZIP_THRESHOLD_BYTES);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(zipped.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'Accept-Encoding', 'content-type': 'application/json' });
+    expect(zipped.headers['content-length']).toBeUndefined();
+    const objects = (b: Buffer) => (JSON.parse(b.toString('utf8')) as { items: Obj[] }).items;
+    expect(objects(gunzipSync(zipped.body))).toEqual(objects(plain.body));
+    // The product's client: asked, decompressed, both sizes counted; the same objects.
+    const client = newClient();
+    const read = await client.getJson<{ items: Obj[] }>(path, ACCEPT_OBJECTS);
+    expect(read.items).toEqual(objects(plain.body));
+    // (The list's resourceVersion may move between reads: leases are renewed.)
+    expect(client.stats.gzipAnswers).toBe(1);
+    expect(Math.abs(client.stats.decodedBytes - plain.body.length)).toBeLessThan(10);
+    expect(client.stats.bytes).toBeLessThan(client.stats.decodedBytes / 3);
+    // The API test server holding the same objects answers with the same headers.
+    const test = await startKubeApiServer({ token: 'gzip-parity' });
+    try {
+      test.addMany(objects(plain.body).map((o) => ({ ...o, apiVersion: 'v1', kind: 'ConfigMap' })));
+      const ours = await rawGet(resolveTarget({ kubeconfig: test.writeKubeconfig(dir), allowExec: false }), path, { Accept: ACCEPT_OBJECTS, 'Accept-Encoding': 'gzip' });
+      const headers = (a: typeof zipped) => ({ encoding: a.headers['content-encoding'], vary: a.headers.vary, type: a.headers['content-type'], length: a.headers['content-length'] });
+      expect(headers(ours)).toEqual(headers(zipped));
+    } finally {
+      await test.close();
+    }
   });
 
   it('metadata-only LISTs of every resource the GC watches: protobuf and JSON agree with kubectl get -o json', async () => {
