@@ -101,7 +101,7 @@ export class GarbageCollector {
     private readonly timeline: Timeline,
     private readonly storeWrites: () => number,
     /** The connected component (initial ownership graph) of a uid, and the current object of a uid. */
-    private readonly componentOf: (uid: string) => Iterable<string>,
+    private readonly componentOf: (uid: string) => readonly string[],
     private readonly current: (uid: string) => KubeObject | undefined,
   ) {}
 
@@ -112,8 +112,16 @@ export class GarbageCollector {
    */
   ensureLoaded(uid: string): void {
     if (this.loaded.has(uid)) return;
+    const members = this.componentOf(uid);
+    const lone = members.length === 1 && members[0] === uid ? this.current(uid) : undefined;
+    if (lone && lone.ownerReferences.length === 0 && lone.deletionTimestamp === undefined) {
+      // A lone live object stays lone (a simulation adds no reference): its add event would change nothing, and
+      // the event of the write that follows creates its node as R21 does (half the objects of a namespace deletion).
+      this.loaded.add(uid);
+      return;
+    }
     const added: GraphEvent[] = [];
-    for (const u of this.componentOf(uid)) {
+    for (const u of members) {
       if (this.loaded.has(u)) continue;
       this.loaded.add(u);
       const o = this.current(u);
