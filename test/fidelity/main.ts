@@ -1,4 +1,4 @@
-// `npm run fidelity -- [--scenarios N] [--first-seed S | --seeds A,B,…] [--batch B] [--seed S] [--save DIR]`: the differential check of the
+// `npm run fidelity -- [--mode strict|controllers] [--scenarios N] [--first-seed S | --seeds A,B,…] [--batch B] [--seed S] [--save DIR]`: the differential check of the
 // simulation against the real garbage collector on generated scenarios (docs/fidelity.md). Without --first-seed the
 // seeds are fresh (random); each divergence is printed with the one command that replays it. `--seed S` runs that
 // one scenario and prints it whole: the world as read back, the requests, the simulation's steps and the differences.
@@ -9,13 +9,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTROL_PLANE_SKIP, startControlPlane } from '../helpers/controlPlane';
 import { clusterWriter } from '../helpers/seedCluster';
-import { prepareControlPlane, runSeeds } from './runScenario';
+import { ORACLE_CONTROLLERS, prepareControlPlane, runSeeds } from './runScenario';
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   if (i >= 0) return process.argv[i + 1];
   return process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 }
+
+const MODES = {
+  strict: { controllers: 'garbage-collector-controller', simulation: 'gc', describe: 'strict mode (garbage-collector-controller only; simulation: gc)' },
+  controllers: { controllers: ORACLE_CONTROLLERS, simulation: ORACLE_CONTROLLERS, describe: `controllers mode (${ORACLE_CONTROLLERS}, in both)` },
+};
 
 async function main(): Promise<number> {
   if (CONTROL_PLANE_SKIP) {
@@ -28,14 +33,17 @@ async function main(): Promise<number> {
   if (saveDir) mkdirSync(saveDir, { recursive: true });
   const scenarios = one !== undefined ? 1 : Number(option('scenarios') ?? 10_000);
   const firstSeed = one !== undefined ? Number(one) : Number(option('first-seed') ?? Math.floor(Math.random() * 1e9));
-  const plane = await startControlPlane({ controllers: 'garbage-collector-controller' });
+  const mode = option('mode') ?? 'strict';
+  if (!(mode in MODES)) throw new Error(`--mode is strict or controllers, not ${mode}`);
+  const { controllers, simulation, describe } = MODES[mode as keyof typeof MODES];
+  const plane = await startControlPlane({ controllers });
   try {
     const writer = clusterWriter(plane.kubeconfig);
     const resources = await prepareControlPlane(writer);
     const started = Date.now();
     const seeds = listed ?? Array.from({ length: scenarios }, (_, i) => firstSeed + i);
     const outcomes = await runSeeds(seeds, {
-      writer, resources, controllers: 'gc', verbose: one !== undefined, batchSize: Number(option('batch') ?? 200),
+      writer, resources, controllers: simulation, verbose: one !== undefined, batchSize: Number(option('batch') ?? 200),
       onOutcome(outcome) {
         if (outcome.differences.length > 0 && saveDir) {
           const file = join(saveDir, `fidelity-${outcome.scenario.seed}.json`);
@@ -55,7 +63,7 @@ async function main(): Promise<number> {
     const range = listed ? `seeds ${listed.join(',')}` : `seeds ${firstSeed}–${firstSeed + scenarios - 1}`;
     console.log(`\n${outcomes.length} scenarios (${range}) in ${seconds.toFixed(1)} s: ${(outcomes.length / seconds).toFixed(1)} scenarios/s; ` +
       `${divergent} divergent; races: ${byOrder} matched in another order, ${declared.length} declared timing-dependent by the simulation` +
-      `${declared.length ? ` (seeds ${declared.map((o) => o.scenario.seed).join(',')})` : ''}; strict mode (garbage-collector-controller only; simulation: gc)`);
+      `${declared.length ? ` (seeds ${declared.map((o) => o.scenario.seed).join(',')})` : ''}; ${describe}`);
     return divergent > 0 ? 1 : 0;
   } finally {
     await plane.stop();

@@ -14,6 +14,10 @@ import { parseManifestText } from '../../server/src/sources/manifests/parseManif
 import { type ClusterWriter, discoverResources, type Manifest, type Resource, resourcePath, seedCluster } from '../helpers/seedCluster';
 import { FIDELITY_GROUP, fidelityCrds, generateScenario, SCENARIO_LABEL, type Scenario } from './generateScenario';
 
+/** The control plane's default controllers (scripts/controlPlane.mjs), in kube-controller-manager's spelling. */
+export const ORACLE_CONTROLLERS = 'garbage-collector-controller,namespace-controller,persistentvolumeclaim-protection-controller,' +
+  'persistentvolume-protection-controller,persistentvolume-binder-controller';
+
 /** Marks every object of one batch of scenarios, which run in lockstep. */
 const BATCH_LABEL = `${FIDELITY_GROUP}/batch`;
 
