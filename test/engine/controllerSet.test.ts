@@ -40,3 +40,16 @@ describe('--controllers', () => {
     expect(() => controllerSet('nope')).toThrow(/nope/);
   });
 });
+
+describe('predictions follow the controllers list', () => {
+  it('a blocking dependent held by a built-in finalizer deadlocks a Foreground delete only where that controller is not listed', async () => {
+    const { scenario } = await import('../helpers/scenario');
+    const { manifests, obj, ctl } = await import('../helpers/manifests');
+    const job = obj('batch/v1', 'Job', 'ns1', 'backup');
+    const held = obj('v1', 'Pod', 'ns1', 'backup-1', { finalizers: ['batch.kubernetes.io/job-tracking'], owners: [ctl(job)] });
+    const s = scenario(manifests(job, held));
+    const deadlock = (controllers: string) => s.findings({ controllers }).filter((f) => f.code === 'foreground-deadlock').map((f) => f.message);
+    expect(deadlock('garbage-collector-controller')).toEqual([expect.stringMatching(/finalizer batch.kubernetes.io\/job-tracking is never removed with --controllers=garbage-collector-controller/)]);
+    expect(deadlock('garbage-collector-controller,job-controller')).toEqual([]);
+  });
+});

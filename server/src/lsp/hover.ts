@@ -274,7 +274,7 @@ function finalizerHover(model: ObjectModel, o: KubeObject, index: number, option
   const owner = finalizerOwnersFor(inv, options.finalizerOwners).ownerOf(f);
   const set = controllerSet(options.controllers);
   // `gc`, or a kube-controller-manager list that runs no operator and only the built-in controllers it names.
-  const strict = set.strict || (!set.realCluster && !(owner.type === 'builtin' && (owner.kcm === undefined ? set.crdCleanup : set.runs(owner.kcm))));
+  const strict = set.strict || (!set.realCluster && !(owner.type === 'builtin' && (owner.kcm !== undefined ? set.runs(owner.kcm) : set.crdCleanup && owner.controller === 'apiextensions-apiserver')));
   const strictNote = set.strict
     ? 'With `kubeGcLens.simulation.controllers` set to `gc` only the apiserver and the garbage collector act, so the simulation never removes it.'
     : `With \`kubeGcLens.simulation.controllers\` set to ${codeSpan(set.spec)} only those kube-controller-manager controllers act, so the simulation never removes it.`;

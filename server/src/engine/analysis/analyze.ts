@@ -277,7 +277,8 @@ function wouldNotFinish(o: KubeObject, owners: FinalizerOwners, set: ControllerS
     const owner = owners.ownerOf(f);
     if (owner.type === 'absent') return `finalizer ${f}: ${owner.why}`;
     // A kube-controller-manager list runs no operator, and only the built-in controllers it names.
-    if (!set.realCluster && owner.type !== 'builtin') return `finalizer ${f} is never removed with --controllers=${set.spec}`;
+    const builtinRuns = owner.type === 'builtin' && (owner.kcm !== undefined ? set.runs(owner.kcm) : set.crdCleanup && owner.controller === 'apiextensions-apiserver');
+    if (!set.realCluster && !builtinRuns) return `finalizer ${f} is never removed with --controllers=${set.spec}`;
   }
   if (!set.kubelet && o.apiVersion === 'v1' && o.kind === 'Pod' && maybeScheduled(o) && o.facts.phase !== 'Succeeded' && o.facts.phase !== 'Failed') {
     return `a scheduled Pod waits for a kubelet, and none runs with --controllers=${set.spec}`;

@@ -57,9 +57,10 @@ export async function listInFull(client: ApiClient, path: string, signal: AbortS
  * and grace period, and sets nodeName once): kept when a metadata-only event replaces the Pod. Its phase and
  * images can change, so they are not.
  */
-export function lastingPodFacts(facts: ObjectFacts): Pick<ObjectFacts, 'claimNames' | 'terminationGracePeriodSeconds' | 'nodeName'> {
+export function lastingPodFacts(facts: ObjectFacts): Pick<ObjectFacts, 'claimNames' | 'ephemeralVolumes' | 'terminationGracePeriodSeconds' | 'nodeName'> {
   return {
     ...(facts.claimNames ? { claimNames: facts.claimNames } : {}),
+    ...(facts.ephemeralVolumes ? { ephemeralVolumes: facts.ephemeralVolumes } : {}),
     ...(facts.terminationGracePeriodSeconds !== undefined ? { terminationGracePeriodSeconds: facts.terminationGracePeriodSeconds } : {}),
     ...(facts.nodeName ? { nodeName: facts.nodeName } : {}),
   };
