@@ -4,7 +4,7 @@
 //     watches, the editor's connection, else the CLI's one-shot reading),
 //   - the peers' (kubectl-tree's): discovery, then a full paginated LIST of every resource in JSON, parsed and built
 //     into the same engine graph.
-// Both with the same HTTP client, pages and LISTs in flight. What the server spent is the caller's (ServerMeter).
+// Both with the same HTTP client (asking for gzip, as client-go does), pages and LISTs in flight. What the server spent is the caller's (ServerMeter).
 
 import { buildInventory, type Inventory } from '../server/src/engine/inventory';
 import type { KubeObject } from '../server/src/engine/model';
@@ -31,8 +31,10 @@ export interface PathRun<T> {
   ms: number;
   /** This process's CPU time for the run (user + system). */
   cpuMs: number;
-  /** Response body bytes received (the client's count). */
+  /** Response body bytes received on the wire (the client's count; gzip-compressed where the server compressed). */
   bytes: number;
+  /** The same bodies decompressed (what was parsed); NaN where not known (kubectl). */
+  decodedBytes: number;
   requests: number;
   objects: number;
   ownerReferences: number;
@@ -81,7 +83,7 @@ export async function ourPath<T>(meter: ServerMeter<T>, kubeconfig: string, keep
   const status = live.status();
   if (status.problems.length) throw new Error(`the live cluster reports problems: ${JSON.stringify(status.problems.slice(0, 3))}`);
   const run: PathRun<T> = {
-    ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, bytes: live.client.stats.bytes, requests: live.client.stats.requests, objects: live.inventory.objects.size,
+    ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, bytes: live.client.stats.bytes, decodedBytes: live.client.stats.decodedBytes, requests: live.client.stats.requests, objects: live.inventory.objects.size,
     ownerReferences: edges(live.inventory), server, ...(keep ? { inventory: live.inventory } : {}),
     ...(watchesOpenMs !== undefined ? { watchesOpenMs } : {}),
   };
@@ -124,7 +126,7 @@ export async function peerPath<T>(meter: ServerMeter<T>, kubeconfig: string, kee
     const cpu = process.cpuUsage(c0);
     const server = await meter.read();
     return {
-      ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, bytes: client.stats.bytes, requests: client.stats.requests, objects: inventory.objects.size,
+      ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, bytes: client.stats.bytes, decodedBytes: client.stats.decodedBytes, requests: client.stats.requests, objects: inventory.objects.size,
       ownerReferences: edges(inventory), server, buildMs, ...(keep ? { inventory } : {}),
     };
   } finally {

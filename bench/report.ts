@@ -23,7 +23,7 @@ export function percentile(xs: number[], p: number): number {
 
 export const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 export const ms = (n: number): string => (n >= 100 ? `${int(n)} ms` : `${n.toFixed(1)} ms`);
-export const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+export const mb = (bytes: number): string => (Number.isFinite(bytes) ? `${(bytes / 1e6).toFixed(1)} MB` : '—');
 export const mib = (bytes: number): string => `${int(bytes / 2 ** 20)} MB`;
 
 /** A table with a header row and a rule under it; the last column is not padded. */
