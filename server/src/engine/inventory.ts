@@ -49,6 +49,8 @@ export class Inventory {
    */
   private nameIndex: Map<string, string | string[]> | undefined;
   private namespaceIndex: Map<string, Set<string>> | undefined;
+  /** namespace → its objects in input order, until the next change. */
+  private namespaceObjects: Map<string, readonly KubeObject[]> | undefined;
   private kindIndex: Map<string, Set<string>> | undefined;
   /** Uids of objects that carry a deletionTimestamp. */
   readonly terminating = new Set<string>();
@@ -82,6 +84,18 @@ export class Inventory {
       for (const o of this.objects.values()) addTo(this.kindIndex, o.kind, o.uid);
     }
     return this.kindIndex;
+  }
+
+  /** The objects of a namespace in input order (the simulation's namespace controller lists one every turn). */
+  objectsIn(namespace: string): readonly KubeObject[] {
+    const cache = (this.namespaceObjects ??= new Map());
+    let list = cache.get(namespace);
+    if (!list) {
+      const objects: KubeObject[] = [];
+      for (const uid of this.byNamespace.get(namespace) ?? []) objects.push(this.objects.get(uid)!);
+      cache.set(namespace, (list = objects));
+    }
+    return list;
   }
 
   /** The object of (group, kind, namespace, name), whatever its uid. */
@@ -144,6 +158,7 @@ export class Inventory {
     }
     if (existing) this.unindex(existing);
     this.version++;
+    this.namespaceObjects = undefined;
     this.objects.set(o.uid, o);
     if (this.nameIndex) addName(this.nameIndex, o);
     if (this.namespaceIndex) addTo(this.namespaceIndex, o.namespace, o.uid);
@@ -161,6 +176,7 @@ export class Inventory {
     this.objects.delete(uid);
     this.unindex(o);
     this.version++;
+    this.namespaceObjects = undefined;
     this.graph.remove(uid);
     for (let i = this.conflicts.length - 1; i >= 0; i--) if (this.conflicts[i].uid === uid) this.conflicts.splice(i, 1);
   }

@@ -75,19 +75,20 @@ export class ObjectStore {
    * found removed are dropped from the list kept per namespace: the namespace controller asks on every turn.
    */
   objectsInNamespace(namespace: string): KubeObject[] {
-    const uids = this.stillIn.get(namespace) ?? this.base.byNamespace.get(namespace) ?? [];
-    const kept: string[] = [];
+    const inputs = this.stillIn.get(namespace) ?? this.base.objectsIn(namespace);
+    const kept: KubeObject[] = [];
     const out: KubeObject[] = [];
-    for (const uid of uids) {
-      const o = this.get(uid);
-      if (!o) continue;
-      kept.push(uid);
-      out.push(o);
+    for (const input of inputs) {
+      const c = this.changed.get(input.uid);
+      if (c === null || (c === undefined && this.excluded.size && this.excluded.has(input.uid))) continue;
+      kept.push(input);
+      out.push(c ?? input);
     }
     this.stillIn.set(namespace, kept);
     return out;
   }
-  private readonly stillIn = new Map<string, string[]>();
+  /** namespace → its input objects not yet found removed. */
+  private readonly stillIn = new Map<string, readonly KubeObject[]>();
 
   /** Whether any object is still stored in the namespace, without scanning it. */
   hasObjectsIn(namespace: string): boolean {
