@@ -121,7 +121,9 @@ export function generateScenario(seed: number, id = `s${seed}`): Scenario {
       pod.spec.volumes = [{ name: 'data', persistentVolumeClaim: { claimName: pick(claims).metadata.name } }];
     }
   }
-  // Claims and volumes, bound to each other or not (the binder is not running: the binding is what we write).
+  // Claims and volumes, bound to each other or not. A storage class of the scenario's own keeps the PV binder (in
+  // controllers mode) from binding a claim of one scenario to a volume of another.
+  for (const o of content) if (o.kind === 'PersistentVolume' || o.kind === 'PersistentVolumeClaim') o.spec.storageClassName = `fidelity-${id}`;
   const pvs = content.filter((o) => o.kind === 'PersistentVolume');
   for (const claim of content.filter((o) => o.kind === 'PersistentVolumeClaim')) {
     if (pvs.length > 0 && chance(0.5)) {
