@@ -190,7 +190,11 @@ function jsonListItems(text: string, file: string, bom: boolean, items: NonNulla
       return false;
     }
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
+    const first = ex.objects.length;
     ex.listItems([item], i, { apiVersion, kind });
+    // JSON results are placed by path, never by node: dropping it lets the item's parsed tree go at once (kept,
+    // the 100,000 trees of a 500 MB List cost a second of garbage collection).
+    for (let j = first; j < ex.objects.length; j++) ex.objects[j].node = undefined;
   }
   jsonResults(text, file, ex, out);
   return true;
