@@ -134,18 +134,19 @@ export class GarbageCollector {
 
   /** Whether the GC watches this object's kind (R17): deletable resources, minus Events. */
   watches(o: KubeObject): ObjectIdentity | undefined {
-    // An object's identity never changes during a simulation (writes keep kind, name and namespace).
-    const cached = this.identities.get(o.uid);
-    if (cached !== undefined) return cached ?? undefined;
-    const info = this.kinds.lookup(groupOf(o.apiVersion), o.kind);
-    const identity = info && info.gcWatched
-      ? { apiVersion: this.kinds.preferredApiVersion(info), kind: o.kind, namespace: o.namespace, name: o.name, uid: o.uid }
-      : null;
-    this.identities.set(o.uid, identity);
-    return identity ?? undefined;
+    // By kind, not by uid: a simulation has a few dozen kinds and 100,000 uids.
+    let byKind = this.preferredVersions.get(o.apiVersion);
+    if (!byKind) this.preferredVersions.set(o.apiVersion, (byKind = new Map()));
+    let preferred = byKind.get(o.kind);
+    if (preferred === undefined) {
+      const info = this.kinds.lookup(groupOf(o.apiVersion), o.kind);
+      byKind.set(o.kind, (preferred = info && info.gcWatched ? this.kinds.preferredApiVersion(info) : null));
+    }
+    return preferred === null ? undefined : { apiVersion: preferred, kind: o.kind, namespace: o.namespace, name: o.name, uid: o.uid };
   }
 
-  private readonly identities = new Map<string, ObjectIdentity | null>();
+  /** apiVersion → kind → the preferred apiVersion the GC's informer reports, or null when it does not watch it. */
+  private readonly preferredVersions = new Map<string, Map<string, string | null>>();
 
   /** Informer notification → graphChanges (R17). */
   observe(e: WatchEvent): void {
