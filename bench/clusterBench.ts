@@ -41,7 +41,7 @@ import { startKubeApiServer, type KubeApiServer } from '../test/kubeApiServer/ku
 import { generateBenchCluster } from './clusterObjects';
 import type { ListItem } from './generateCluster';
 import { addManagedFields } from './managedFields';
-import { dumpsFolder, median as medianOf, readDumps, sizesByKind, sum, type KindSizes } from './realism';
+import { dumpsFolder, readDumps, realismCheck, sizesByKind, summarize, type Sizes } from './realism';
 import { CONCURRENCY, PAGE_SIZE, missingFrom, ourPath, peerPath, type PathRun, type ServerMeter } from './listPaths';
 import { gc, int, mb, median, mib, ms, out, procMemory, table, withTimeout, type Row } from './report';
 
@@ -86,27 +86,6 @@ function parseArgs(argv: string[]): Options {
 // ---------------------------------------------------------------------------------------------------
 // The API test server's process: generates the cluster, serves it, answers the client's requests over IPC.
 
-/** One kind's sizes, as the realism check prints them (see bench/realism.ts). */
-interface SizeSummary {
-  n: number;
-  /** Medians, bytes: as an item of a full LIST, of a metadata-only LIST, and of the managedFields alone (where any). */
-  full: number;
-  metadata: number;
-  managedFields: number;
-  /** Metadata bytes ÷ full bytes, summed over the objects; over those that carry managedFields; over all without them. */
-  ratio: number;
-  managedRatio: number;
-  strippedRatio: number;
-  /** Median full size without managedFields. */
-  strippedFull: number;
-  nManaged: number;
-  fullBytes: number;
-  metadataBytes: number;
-  strippedFullBytes: number;
-  strippedMetadataBytes: number;
-  sources: string[];
-}
-
 interface Ready {
   url: string;
   kubeconfig: string;
@@ -116,20 +95,7 @@ interface Ready {
   generateMs: number;
   loadMs: number;
   managedFields: boolean;
-  sizes: { generated: Record<string, SizeSummary>; real?: { dir: string; files: number; objects: number; byKind: Record<string, SizeSummary> } };
-}
-
-function summarize(sizes: Map<string, KindSizes>): Record<string, SizeSummary> {
-  const out: Record<string, SizeSummary> = {};
-  for (const [kind, k] of sizes) {
-    out[kind] = {
-      n: k.n, full: medianOf(k.full), metadata: medianOf(k.metadata), managedFields: medianOf(k.managedFields), ratio: k.ratio(),
-      managedRatio: k.managedFull.length ? k.ratio('managed') : NaN, strippedRatio: k.ratio('stripped'), strippedFull: medianOf(k.strippedFull),
-      nManaged: k.managedFull.length, fullBytes: sum(k.full), metadataBytes: sum(k.metadata),
-      strippedFullBytes: sum(k.strippedFull), strippedMetadataBytes: sum(k.strippedMetadata), sources: [...k.sources].sort(),
-    };
-  }
-  return out;
+  sizes: Sizes;
 }
 
 /** Response bytes the server sent since the last reset, by what was asked. */
@@ -426,76 +392,6 @@ async function languageServerRss(kubeconfig: string): Promise<LspRss> {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The realism check
-
-const kb = (bytes: number): string => (Number.isFinite(bytes) ? `${(bytes / 1000).toFixed(1)} KB` : '—');
-const ratio = (r: number): string => (Number.isFinite(r) ? r.toFixed(3) : '—');
-
-/**
- * Per kind (the generated cluster's largest by bytes): the metadata-only share of the bytes, generated beside real
- * dumps, as dumped (managedFields in both forms where the dump kept them) and in the dumps that kept them; then the
- * real per-kind shares weighted by the generated cluster's bytes per kind, comparable with the generated share.
- */
-function realismCheck(ready: Ready, rows: Row[]): void {
-  const gen = ready.sizes.generated;
-  const real = ready.sizes.real;
-  const kinds = Object.entries(gen).sort((a, b) => b[1].fullBytes - a[1].fullBytes).slice(0, 16).map(([k]) => k);
-  const all = Object.values(gen);
-  const genRatio = sum(all.map((g) => g.metadataBytes)) / sum(all.map((g) => g.fullBytes));
-  if (!real) {
-    out('Realism check: ../shared/corpus/cluster-dumps is not there (or --no-realism): nothing to compare the generated sizes with');
-    out(`  generated: metadata-only ÷ full LIST bytes, all kinds: ${ratio(genRatio)}`);
-    out();
-    return;
-  }
-  out(`Realism check: bytes per object as an item of a full LIST and of a metadata-only LIST, generated beside REAL cluster dumps (${real.dir}: ${int(real.files)} files, ${int(real.objects)} objects with a uid, each once)`);
-  out('  managedFields are in both forms on a real apiserver; the dumps taken through the API keep them (sonobuoy\'s), those made by kubectl or must-gather do not: so the comparison is made twice, without them on either side, then with them on both');
-  const rowsOut: string[][] = [];
-  for (const k of kinds) {
-    const g = gen[k];
-    const r = real.byKind[k];
-    rowsOut.push([
-      k, int(g.n), kb(g.strippedFull), ratio(g.strippedRatio), ready.managedFields ? `${kb(g.full)}, ${ratio(g.ratio)}` : '—',
-      r ? `${int(r.n)}${r.n < 20 ? '*' : ''}` : '0', r ? kb(r.strippedFull) : '—', r ? ratio(r.strippedRatio) : '—',
-      r && r.nManaged ? `${int(r.nManaged)}${r.nManaged < 5 ? '*' : ''}: ${kb(r.full)}, ${ratio(r.managedRatio)}, ${kb(r.managedFields)}` : '—',
-      r ? r.sources.join(', ') : '',
-    ]);
-  }
-  table(rowsOut, ['kind', 'generated n', 'full', 'meta÷full', 'with managedFields: full, meta÷full', 'real n', 'full', 'meta÷full', 'with managedFields: n, full, meta÷full, managedFields', 'real sources']);
-  out('  (without managedFields unless said; sizes are medians per object, meta÷full a ratio of sums; * fewer than 20 (or 5) real objects)');
-  // Like with like, weighted by the generated bytes of the kinds the dumps have enough of.
-  const compare = (genPick: (g: SizeSummary) => [number, number], realPick: (r: SizeSummary) => number, enough: (r: SizeSummary) => boolean) => {
-    let genMeta = 0;
-    let genFull = 0;
-    let realWeighted = 0;
-    const used: string[] = [];
-    for (const [k, g] of Object.entries(gen)) {
-      const r = real.byKind[k];
-      if (!r || !enough(r)) continue;
-      const [m, f] = genPick(g);
-      genMeta += m;
-      genFull += f;
-      realWeighted += f * realPick(r);
-      used.push(k);
-    }
-    return { generated: genMeta / genFull, real: realWeighted / genFull, share: genFull / sum(all.map((g) => genPick(g)[1])), kinds: used };
-  };
-  const stripped = compare((g) => [g.strippedMetadataBytes, g.strippedFullBytes], (r) => r.strippedRatio, (r) => r.n >= 20);
-  out(`  without managedFields, kinds with ≥ 20 real objects (${Math.round(stripped.share * 100)} % of the generated bytes), weighted by the generated bytes: generated ${ratio(stripped.generated)}, real ${ratio(stripped.real)}`);
-  let managed: ReturnType<typeof compare> | undefined;
-  if (ready.managedFields) {
-    managed = compare((g) => [g.metadataBytes, g.fullBytes], (r) => r.managedRatio, (r) => r.nManaged >= 5);
-    out(`  with managedFields, kinds with ≥ 5 real objects that carry them (${managed.kinds.join(', ')}: ${Math.round(managed.share * 100)} % of the generated bytes): generated ${ratio(managed.generated)}, real ${ratio(managed.real)}`);
-  }
-  out(`  all kinds, as served here: metadata-only ÷ full ${ratio(genRatio)}`);
-  rows.push({
-    figure: 'realism: metadata-only ÷ full bytes, generated vs real', goal: '—', result: 'info',
-    value: `${ratio(stripped.generated)} vs ${ratio(stripped.real)} without managedFields${managed ? `; ${ratio(managed.generated)} vs ${ratio(managed.real)} with` : ''}`,
-  });
-  out();
-}
-
-// ---------------------------------------------------------------------------------------------------
 // A cluster with ManagedFieldsOptOut
 
 /**
@@ -558,7 +454,7 @@ async function run(opts: Options): Promise<void> {
     if (serverMem.memory) out(`  API server process RSS ${mib(serverMem.memory.rss)} (not measured against anything)`);
     out(`  objects served ${ready.managedFields ? 'with metadata.managedFields, as a real apiserver serves them (bench/managedFields.ts)' : 'WITHOUT managedFields (--no-managed-fields): smaller in both forms than a real apiserver serves them'}`);
     out();
-    realismCheck(ready, rows);
+    realismCheck(ready.sizes, ready.managedFields, rows);
 
     // -- bytes and time to a complete graph, alternating pairs ---------------------------------------
     const WARM_UP = 1;
