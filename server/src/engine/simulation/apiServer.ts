@@ -349,9 +349,18 @@ function isCrd(info: KindInfo): boolean {
 
 /** An RFC 3339 timestamp moved by some seconds, written as Kubernetes writes them; undefined if it does not parse. */
 function shiftTimestamp(ts: string | undefined, seconds: number): string | undefined {
-  const t = ts === undefined ? NaN : Date.parse(ts);
-  return Number.isNaN(t) ? undefined : new Date(t + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (ts === undefined) return undefined;
+  // Most terminating Pods share their timestamps: parse and format each pair once.
+  const key = `${ts}\u0000${seconds}`;
+  let shifted = shiftedTimestamps.get(key);
+  if (shifted === undefined) {
+    const t = Date.parse(ts);
+    shifted = Number.isNaN(t) ? null : new Date(t + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    if (shiftedTimestamps.size < 10_000) shiftedTimestamps.set(key, shifted);
+  }
+  return shifted ?? undefined;
 }
+const shiftedTimestamps = new Map<string, string | null>();
 
 /** How the request's policy reads in a step, including where a default came from (R5). */
 function policyText(req: DeleteRequest, obj: KubeObject, info: KindInfo, kinds: KindRegistry): string {

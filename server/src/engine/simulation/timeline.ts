@@ -5,10 +5,12 @@ import type { Actor, SimulationStep, StepAction } from './types';
 
 export class Timeline {
   readonly steps: SimulationStep[] = [];
+  /** uid → [step at which its deletion started, step at which it left storage]: one entry for both (hot on removal). */
+  private readonly stepsOf = new Map<string, [number | undefined, number | undefined]>();
   /** uid → step at which the object left storage. */
-  readonly removedAt = new Map<string, number>();
+  readonly removedAt = new StepsByUid(this.stepsOf, 1);
   /** uid → step at which the object's deletion started (deletionTimestamp first set). */
-  readonly deletionStartedAt = new Map<string, number>();
+  readonly deletionStartedAt = new StepsByUid(this.stepsOf, 0);
   /** Removal order. */
   readonly removed: { object: KubeObject; step: number }[] = [];
   /** Every ownerReference the GC patched away: (dependent uid, owner uid). */
@@ -29,6 +31,22 @@ export class Timeline {
     if (this.noteSet.has(text)) return;
     this.noteSet.add(text);
     this.notes.push(text);
+  }
+}
+
+/** One of the Timeline's per-uid steps, read and written as a Map. */
+class StepsByUid {
+  constructor(private readonly entries: Map<string, [number | undefined, number | undefined]>, private readonly slot: 0 | 1) {}
+  get(uid: string): number | undefined {
+    return this.entries.get(uid)?.[this.slot];
+  }
+  has(uid: string): boolean {
+    return this.get(uid) !== undefined;
+  }
+  set(uid: string, step: number): void {
+    const entry = this.entries.get(uid);
+    if (entry) entry[this.slot] = step;
+    else this.entries.set(uid, this.slot === 0 ? [step, undefined] : [undefined, step]);
   }
 }
 
