@@ -304,7 +304,7 @@ describe('R35 deciding: patch, Foreground delete, or delete by the item\'s own f
 
 // =========================================================================================================
 describe('R36 how the GC issues its DELETE', () => {
-  it('R36: the cycle breaker\'s Foreground DELETE conflicts with its own unblock patch and is retried before the owner it unblocked is re-examined: the item waits Terminating for its dependent', () => {
+  it('R36/R70: the cycle breaker\'s Foreground DELETE conflicts with its own unblock patch and is retried before the owner it unblocked is re-examined: the item waits Terminating for its dependent (a note says a real cluster races the two)', () => {
     // The 409 (owners changed) is retried at once, while o still waits: same branch, a no-op patch, then the
     // Foreground DELETE. o then finishes (i no longer blocks it); i waits for x forever.
     const o = cm('o', 'ns1');

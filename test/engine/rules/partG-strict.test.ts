@@ -206,7 +206,7 @@ describe('R53: quiescence semantics of the strict simulation', () => {
 // ---------------------------------------------------------------------------------------------------
 
 describe('R63: several requests at once (back to back)', () => {
-  it('R63: an Orphan DELETE of a ReplicaSet sent right after its Deployment\'s Background DELETE beats the cascade: the Pods survive, orphaned', () => {
+  it('R63/R71: an Orphan DELETE of a ReplicaSet sent right after its Deployment\'s Background DELETE beats the cascade: the Pods survive, orphaned', () => {
     const web = deploy('web', 'ns1');
     const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
     const p = pod('web-rs-a', 'ns1', { owners: [ctl(webRs)] });
