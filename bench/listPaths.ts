@@ -9,7 +9,7 @@
 import { buildInventory, type Inventory } from '../server/src/engine/inventory';
 import type { KubeObject } from '../server/src/engine/model';
 import { ACCEPT_JSON, ApiClient } from '../server/src/sources/cluster/apiClient';
-import { collectionPath, discover, forEachLimited } from '../server/src/sources/cluster/discovery';
+import { collectionPath, discover, forEachLimited, type DiscoveredResource } from '../server/src/sources/cluster/discovery';
 import { resolveTarget } from '../server/src/sources/cluster/kubeconfig';
 import { LiveCluster } from '../server/src/sources/cluster/liveCluster';
 import { toKubeObject } from '../server/src/sources/cluster/toKubeObject';
@@ -95,7 +95,7 @@ export async function ourPath<T>(meter: ServerMeter<T>, kubeconfig: string, keep
  * The peers' (kubectl-tree's): discovery, then a full paginated LIST of every resource, into the same engine graph.
  * `inspect` sees each item as received (an untimed run's: it costs time).
  */
-export async function peerPath<T>(meter: ServerMeter<T>, kubeconfig: string, keep: boolean, inspect?: (item: Record<string, unknown>) => void): Promise<PathRun<T>> {
+export async function peerPath<T>(meter: ServerMeter<T>, kubeconfig: string, keep: boolean, inspect?: (item: Record<string, unknown>, resource: DiscoveredResource) => void): Promise<PathRun<T>> {
   await meter.reset();
   gc();
   const t0 = performance.now();
@@ -112,7 +112,7 @@ export async function peerPath<T>(meter: ServerMeter<T>, kubeconfig: string, kee
         if (cont) q.set('continue', cont);
         const page = await client.getJson<{ metadata?: { continue?: string }; items?: Record<string, unknown>[] }>(`${collectionPath(r)}?${q}`, ACCEPT_JSON);
         for (const item of page.items ?? []) {
-          inspect?.(item);
+          inspect?.(item, r);
           const o = toKubeObject(item, r, false, target.context);
           if (o) objects.push(o);
         }

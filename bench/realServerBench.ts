@@ -3,8 +3,10 @@
 // (kube-apiserver v1.37 with embedded etcd, built from Kubernetes' own modules) is started with no controllers, so
 // nothing changes the world while it is measured, and loaded with the live-cluster bench's generated cluster made
 // admissible (bench/realServerCluster.ts), written as `kubectl apply` would, owners first with real uids
-// (test/helpers/seedCluster.ts); managedFields are the server's own. Then, in rounds whose order rotates after a
-// warm-up round, medians:
+// (test/helpers/seedCluster.ts); managedFields are the server's own. Each object's generated status is then written
+// through its /status subresource, as the kubelet and controllers of a running cluster would (none runs here), and a
+// realism check compares what the server then serves, kind by kind, with real cluster dumps (bench/realism.ts).
+// Then, in rounds whose order rotates after a warm-up round, medians:
 //   - ours (bench/listPaths.ts: LiveCluster, metadata-only paginated LISTs to a complete graph; the CLI's one-shot
 //     reading for information),
 //   - the peers' full LIST of every type with the same client code (asking for gzip, as client-go peers do),
@@ -31,7 +33,8 @@ import { CONTROL_PLANE_SKIP, KUBECTL, startControlPlane, type ControlPlane } fro
 import { clusterWriter, seedCluster, type Manifest, type SeedFailure } from '../test/helpers/seedCluster';
 import { generateBenchCluster, resourceOf } from './clusterObjects';
 import { CONCURRENCY, edges, missingFrom, ourPath, PAGE_SIZE, peerPath, type PathRun, type ServerMeter } from './listPaths';
-import { realServerManifests } from './realServerCluster';
+import { realServerManifests, writeStatuses, type StatusWrites } from './realServerCluster';
+import { dumpsFolder, KindSizes, readDumps, realismCheck, summarize } from './realism';
 import { gc, int, mb, median, mib, ms, out, procMemory, table, type Row } from './report';
 
 const GOAL_BYTES_RATIO = 1 / 2;
@@ -245,18 +248,21 @@ async function kubectlPath(meter: ServerMeter<ServerUse>, plane: ControlPlane, p
   }
 }
 
-/** Adds an object's JSON bytes, its metadata's and its managedFields' to `w`. */
-function weigh(w: { items: number; metadata: number; managedFields: number }, item: Record<string, unknown>): void {
+/** Adds an object's JSON bytes, its metadata's and its managedFields' to `w`, and its sizes to its kind's in `byKind`. */
+function weigh(w: { items: number; metadata: number; managedFields: number }, byKind: Map<string, KindSizes>, item: Record<string, unknown>, kind: string): void {
   const meta = item.metadata as { managedFields?: unknown } | undefined;
   w.items += JSON.stringify(item).length;
   w.metadata += JSON.stringify(meta ?? {}).length;
   w.managedFields += meta?.managedFields ? JSON.stringify(meta.managedFields).length : 0;
+  let k = byKind.get(kind);
+  if (!k) byKind.set(kind, (k = new KindSizes()));
+  k.add(item);
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Loading the cluster
 
-interface Loaded { written: number; serverMade: Record<string, number>; alreadyThere: number; refused: SeedFailure[]; seedMs: number; generated: number; types: number }
+interface Loaded { written: number; serverMade: Record<string, number>; alreadyThere: number; refused: SeedFailure[]; seedMs: number; generated: number; types: number; statuses: StatusWrites; statusMs: number }
 
 async function load(plane: ControlPlane, opts: Options): Promise<Loaded> {
   const cluster = generateBenchCluster({ objects: opts.objects, seed: opts.seed, managedFields: false });
@@ -266,17 +272,26 @@ async function load(plane: ControlPlane, opts: Options): Promise<Loaded> {
   const t0 = performance.now();
   const failures: SeedFailure[] = [];
   let written = 0;
+  let statusMs = 0;
+  const statuses: StatusWrites = { written: 0, byKind: {}, refused: [] };
   for (const batch of batches) {
     const seeded = await seedCluster(writer, batch as Manifest[], { concurrency: opts.seedConcurrency });
     failures.push(...seeded.failures);
     written += seeded.created.size;
+    // Each batch's statuses before the next batch: the webhook configurations of the last would refuse them.
+    const t1 = performance.now();
+    const s = await writeStatuses(writer, batch, seeded.created, opts.seedConcurrency);
+    statusMs += performance.now() - t1;
+    statuses.written += s.written;
+    statuses.refused.push(...s.refused);
+    for (const [k, n] of Object.entries(s.byKind)) statuses.byKind[k] = (statuses.byKind[k] ?? 0) + n;
   }
-  const seedMs = performance.now() - t0;
+  const seedMs = performance.now() - t0 - statusMs;
   // 409: the server made its own (a namespace's default ServiceAccount, the kubernetes Service).
   const refused = failures.filter((f) => f.status !== 409);
   return {
     written, serverMade, alreadyThere: failures.length - refused.length, refused, seedMs,
-    generated: cluster.items.length, types,
+    generated: cluster.items.length, types, statuses, statusMs,
   };
 }
 
@@ -305,6 +320,9 @@ async function run(opts: Options): Promise<void> {
     for (const f of loaded.refused) refusedByKind.set(f.object.split(' ')[1], (refusedByKind.get(f.object.split(' ')[1]) ?? 0) + 1);
     out(`  cluster (seed ${opts.seed}): ${int(loaded.generated)} generated objects over ${loaded.types} resource types; written ${int(loaded.written)} in ${ms(loaded.seedMs)} (${int(loaded.written / (loaded.seedMs / 1000))}/s, ${opts.seedConcurrency} requests in flight, owners first: informational)`);
     out(`  not written, the server has its own: ${Object.entries(loaded.serverMade).map(([k, n]) => `${k} ${n}`).join(', ')}, and ${loaded.alreadyThere} it answered 409 (already exists); refused: ${loaded.refused.length ? [...refusedByKind].map(([k, n]) => `${k} ${n}`).join(', ') + ` (the first: ${loaded.refused[0].object}: ${loaded.refused[0].message.slice(0, 200)})` : 'none'}`);
+    const statusRefusedByKind = new Map<string, number>();
+    for (const f of loaded.statuses.refused) statusRefusedByKind.set(f.object.split(' ')[1], (statusRefusedByKind.get(f.object.split(' ')[1]) ?? 0) + 1);
+    out(`  statuses written through /status (as the kubelet and controllers would; merge PATCH, ${opts.seedConcurrency} in flight): ${int(loaded.statuses.written)} in ${ms(loaded.statusMs)} (${Object.entries(loaded.statuses.byKind).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${int(n)}`).join(', ')}); refused: ${loaded.statuses.refused.length ? [...statusRefusedByKind].map(([k, n]) => `${k} ${n}`).join(', ') + ` (the first: ${loaded.statuses.refused[0].object}: ${loaded.statuses.refused[0].message.slice(0, 300)})` : 'none'}`);
     out(`  the server's RSS once loaded: ${mib(procMemory(pid)?.rss ?? NaN)}`);
     const meter = procMeter(pid, sampler);
     // The types every path reads: what ours discovers (every resource with list, watch and delete; events excepted).
@@ -324,6 +342,7 @@ async function run(opts: Options): Promise<void> {
     const runs: Record<PathName, PathRun<ServerUse>[]> = { ours: [], 'one-shot': [], peers: [], kubectl: [] };
     const names: PathName[] = ['ours', 'one-shot', 'peers', 'kubectl'];
     const weights = { items: 0, metadata: 0, managedFields: 0 };
+    const served = new Map<string, KindSizes>();
     const show = (x: PathRun<ServerUse>) => `${ms(x.ms).padStart(8)} ${mb(x.bytes).padStart(8)} wire ${mb(x.decodedBytes).padStart(8)} decoded CPU ${ms(x.cpuMs)} + server ${ms(x.server.cpuMs)}, ${mib(x.server.peakRss)}`;
     const roundsStarted = performance.now();
     for (let r = 0; r < WARM_UP + opts.runs; r++) {
@@ -333,7 +352,7 @@ async function run(opts: Options): Promise<void> {
       for (const name of order) {
         got[name] = name === 'ours' ? await ourPath(meter, plane.kubeconfig, keep)
           : name === 'one-shot' ? await ourPath(meter, plane.kubeconfig, keep, false)
-            : name === 'peers' ? await peerPath(meter, plane.kubeconfig, keep, keep ? (item) => weigh(weights, item) : undefined)
+            : name === 'peers' ? await peerPath(meter, plane.kubeconfig, keep, keep ? (item, res) => weigh(weights, served, item, res.kind) : undefined)
               : await kubectlPath(meter, plane, proxy, types, keep);
       }
       const label = r < WARM_UP ? 'warm-up' : `round ${r - WARM_UP + 1}`;
@@ -345,12 +364,19 @@ async function run(opts: Options): Promise<void> {
         const same = missing === 0 && [a, o, k].every((x) => x.objects === b.objects && x.ownerReferences === b.ownerReferences);
         out(`    graphs: ${names.map((n) => `${int(got[n]!.objects)} / ${int(got[n]!.ownerReferences)} (${n})`).join(', ')} objects / ownerReferences; ${same ? 'the same objects' : `DIFFERENT (${int(missing)} of the peers' objects missing from another)`}`);
         if (!same) throw new Error('the paths did not build the same graph');
-        out(`    what the full objects weigh (the peers' items, compact JSON): ${mb(weights.items)}; their metadata ${(weights.metadata / weights.items).toFixed(3)} of it, managedFields alone ${(weights.managedFields / weights.items).toFixed(3)} (the server's own, written on create)`);
+        out(`    what the full objects weigh (the peers' items, compact JSON): ${mb(weights.items)}; their metadata ${(weights.metadata / weights.items).toFixed(3)} of it, managedFields alone ${(weights.managedFields / weights.items).toFixed(3)} (the server's own: the create's, and the status write's where there was one)`);
         for (const x of [a, o, b, k]) delete x.inventory;
       }
       if (r >= WARM_UP) for (const name of names) runs[name].push(got[name]!);
     }
     const roundsMs = performance.now() - roundsStarted;
+
+    // After the measured rounds: reading the dumps costs this process time and memory.
+    const realismRows: Row[] = [];
+    const dumps = dumpsFolder(__dirname);
+    const real = dumps ? readDumps(dumps) : undefined;
+    out();
+    realismCheck({ generated: summarize(served), ...(real && dumps ? { real: { dir: dumps, files: real.files, objects: real.objects, byKind: summarize(real.byKind) } } : {}) }, true, realismRows, 'the generated cluster as the real server serves it (read back by the warm-up round\'s full LIST; managedFields the server\'s own)');
 
     const med = (name: PathName, f: (x: PathRun<ServerUse>) => number) => median(runs[name].map(f));
     const objects = runs.peers[0].objects;
@@ -377,6 +403,7 @@ async function run(opts: Options): Promise<void> {
     rows.push({ figure: 'server CPU, ours / full LIST / kubectl', value: `${ms(med('ours', (x) => x.server.cpuMs))} / ${ms(med('peers', (x) => x.server.cpuMs))} / ${ms(med('kubectl', (x) => x.server.cpuMs))}`, goal: '—', result: 'info' });
     rows.push({ figure: 'server peak RSS, ours / full LIST / kubectl', value: `${mib(med('ours', (x) => x.server.peakRss))} / ${mib(med('peers', (x) => x.server.peakRss))} / ${mib(med('kubectl', (x) => x.server.peakRss))}`, goal: '—', result: 'info' });
     rows.push({ figure: 'seeding the cluster (owners first)', value: `${int(loaded.written)} objects in ${ms(loaded.seedMs)}`, goal: '—', result: 'info' });
+    rows.push({ figure: 'writing their statuses (/status)', value: `${int(loaded.statuses.written)} in ${ms(loaded.statusMs)}`, goal: '—', result: 'info' }, ...realismRows);
     out();
     out(`Summary (real kube-apiserver: ${int(objects)} objects, ${types.length} resource types; medians of ${opts.runs} rounds; the measured rounds took ${ms(roundsMs)}, the whole real-server report ${ms(performance.now() - started)}):`);
     table(rows.map((x) => [x.figure, x.value, x.goal, x.result]), ['figure', 'value', 'goal', 'result']);

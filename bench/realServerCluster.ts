@@ -13,7 +13,11 @@
 //   - LimitRanges and ResourceQuotas are written after the rest, as their admission would change or refuse the Pods
 //     written after them (a default CPU limit below a container's request makes the Pod invalid), and webhook
 //     configurations last, as their webhooks (no server behind them) would refuse every later write.
+// Creation drops `status` (seedCluster writes as `kubectl apply` does); writeStatuses then writes each object's
+// generated status through its /status subresource, as the kubelet and the controllers of a running cluster would
+// (none runs in the bench's control plane, so nothing overwrites it).
 
+import { discoverResources, inParallel, keyOf, resourcePath, type ClusterWriter, type Manifest, type SeedFailure } from '../test/helpers/seedCluster';
 import type { ListItem } from './generateCluster';
 
 type J = Record<string, unknown>;
@@ -21,6 +25,8 @@ type J = Record<string, unknown>;
 /** Made by kube-apiserver itself at start; the generated copies would be refused (409, or 422 for the mandatory ones). */
 const SERVER_MADE_KINDS = new Set(['FlowSchema', 'PriorityLevelConfiguration', 'APIService']);
 const SERVER_MADE_NAMESPACES = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
+/** Kinds whose status the apiserver itself writes (the CRD's Established condition and accepted names). */
+const SERVER_STATUS_KINDS = new Set(['CustomResourceDefinition']);
 /** Kinds written in a later batch than the rest: 1 after everything else, 2 last. */
 const LATER: Record<string, number> = { LimitRange: 1, ResourceQuota: 1, MutatingWebhookConfiguration: 2, ValidatingWebhookConfiguration: 2 };
 
@@ -93,4 +99,25 @@ function structural(schema: unknown): unknown {
   if (out.type === 'array' && out.items === undefined) out.items = { 'x-kubernetes-preserve-unknown-fields': true };
   if (out['x-kubernetes-preserve-unknown-fields'] === true && out.properties === undefined) delete out.type;
   return out;
+}
+
+export interface StatusWrites { written: number; byKind: Record<string, number>; refused: SeedFailure[] }
+
+/**
+ * Writes each created object's generated status by a merge PATCH of its /status subresource (only where discovery
+ * lists one), `concurrency` at a time. Refusals are collected, not thrown.
+ */
+export async function writeStatuses(writer: ClusterWriter, items: ListItem[], created: Map<string, Manifest>, concurrency: number): Promise<StatusWrites> {
+  const resources = await discoverResources(writer);
+  const result: StatusWrites = { written: 0, byKind: {}, refused: [] };
+  const todo = items.filter((i) => Object.keys((i.status as J | undefined) ?? {}).length > 0 && !SERVER_STATUS_KINDS.has(i.kind)
+    && resources.get(`${i.apiVersion}/${i.kind}`)?.status && created.has(keyOf(i)));
+  await inParallel(todo, concurrency, async (item) => {
+    const path = `${resourcePath(resources.get(`${item.apiVersion}/${item.kind}`)!, item.apiVersion, item.metadata.namespace, item.metadata.name)}/status`;
+    const r = await writer.request('PATCH', path, { status: item.status }, 'application/merge-patch+json');
+    if (r.status !== 200) return void result.refused.push({ object: keyOf(item), status: r.status, message: r.body.message ?? '', created: true });
+    result.written++;
+    result.byKind[item.kind] = (result.byKind[item.kind] ?? 0) + 1;
+  });
+  return result;
 }

@@ -88,7 +88,7 @@ export function clusterWriter(kubeconfigPath: string, contextName?: string): Clu
   };
 }
 
-export interface Resource { plural: string; namespaced: boolean }
+export interface Resource { plural: string; namespaced: boolean; /** It has a /status subresource. */ status?: boolean }
 
 /** apiVersion/kind → its resource, from legacy discovery (every group version, not only the preferred). */
 export async function discoverResources(writer: ClusterWriter): Promise<Map<string, Resource>> {
@@ -96,8 +96,10 @@ export async function discoverResources(writer: ClusterWriter): Promise<Map<stri
   const read = async (prefix: string, groupVersion: string) => {
     const r = await writer.request('GET', `${prefix}/${groupVersion}`);
     if (r.status !== 200) return;
-    for (const res of r.body.resources ?? []) {
-      if (!String(res.name).includes('/')) out.set(`${groupVersion}/${res.kind}`, { plural: res.name, namespaced: res.namespaced });
+    const list: Manifest[] = r.body.resources ?? [];
+    const withStatus = new Set(list.map((res) => String(res.name)).filter((n) => n.endsWith('/status')).map((n) => n.slice(0, -'/status'.length)));
+    for (const res of list) {
+      if (!String(res.name).includes('/')) out.set(`${groupVersion}/${res.kind}`, { plural: res.name, namespaced: res.namespaced, status: withStatus.has(res.name) });
     }
   };
   await read('/api', 'v1');
@@ -129,7 +131,7 @@ export interface SeedResult {
   failures: SeedFailure[];
 }
 
-const keyOf = (m: Manifest) => `${m.apiVersion} ${m.kind} ${m.metadata?.namespace ?? ''}/${m.metadata?.name}`;
+export const keyOf = (m: Manifest): string => `${m.apiVersion} ${m.kind} ${m.metadata?.namespace ?? ''}/${m.metadata?.name}`;
 const SERVER_SET = ['uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'generation', 'selfLink'];
 
 /** Orders manifests owners first; each comes with the references to leave out at creation (cycles). */
@@ -159,7 +161,7 @@ function ownersFirst(manifests: Manifest[]): { manifest: Manifest; deferred: Set
 }
 
 /** Runs `work` over items, at most `limit` at a time. */
-async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
     while (next < items.length) await work(items[next++]);
