@@ -9,7 +9,8 @@
 //     gives none, and a field that keeps unknown fields without properties takes any type (the generator types as
 //     objects fields its objects hold as strings);
 //   - a container's resource request may not exceed its limit (the generator draws them apart);
-//   - a CertificateSigningRequest's request must be a PEM CSR: one made with openssl for a kubelet serves them all;
+//   - a CertificateSigningRequest's request must be a PEM CSR, and its certificate a PEM certificate: one pair made
+//     with openssl for a kubelet serves them all (its Approved condition goes through /approval, as kubectl's does);
 //   - LimitRanges and ResourceQuotas are written after the rest, as their admission would change or refuse the Pods
 //     written after them (a default CPU limit below a container's request makes the Pod invalid), and webhook
 //     configurations last, as their webhooks (no server behind them) would refuse every later write.
@@ -32,6 +33,9 @@ const LATER: Record<string, number> = { LimitRange: 1, ResourceQuota: 1, Mutatin
 
 /** `openssl req -new -newkey ec … -subj "/O=system:nodes/CN=system:node:ip-10-0-0-10…"`, base64 (what spec.request holds). */
 const CSR_PEM_BASE64 = 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlJQkR6Q0J0d0lCQURCVk1SVXdFd1lEVlFRS0RBeHplWE4wWlcwNmJtOWtaWE14UERBNkJnTlZCQU1NTTNONQpjM1JsYlRwdWIyUmxPbWx3TFRFd0xUQXRNQzB4TUM1bGRTMTNaWE4wTFRFdVkyOXRjSFYwWlM1cGJuUmxjbTVoCmJEQlpNQk1HQnlxR1NNNDlBZ0VHQ0NxR1NNNDlBd0VIQTBJQUJFallzblVFNDRGdzFZSXM1ZWdqc2FDY1J0K3IKU2xaZVpKM3lrQWVpVkJVb3J1R2hMT3NJWjd1bVovN295MG9hRmtpYjhsMXphQ1ZmRjREdjFwVVlseUtnQURBSwpCZ2dxaGtqT1BRUURBZ05IQURCRUFpQTlqKytIdzR2NDJnK2FRNzcxV2o5QjQwY2hhdnAwNVhTUHlsSFd0NDdyCnlnSWdRN1QzeXJ2bjBFNzVvVFpzVG9sNlcrZitFKzI5a0x1WDI4NGpoRWttTUYwPQotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K';
+
+/** The same CSR signed by a throw-away CA (openssl x509 -req …, serverAuth, the node's DNS name and IP): status.certificate. */
+const CERT_PEM_BASE64 = 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUNFRENDQWJXZ0F3SUJBZ0lVTWlIbnNCcWh0elY0N3FPT1FZME9Vd0M4cVdnd0NnWUlLb1pJemowRUF3SXcKRlRFVE1CRUdBMVVFQXd3S2EzVmlaWEp1WlhSbGN6QWVGdzB5TmpFeE1qWXdNekV4TVRKYUZ3MHlOekV4TWpZdwpNekV4TVRKYU1GVXhGVEFUQmdOVkJBb01ESE41YzNSbGJUcHViMlJsY3pFOE1Eb0dBMVVFQXd3emMzbHpkR1Z0Ck9tNXZaR1U2YVhBdE1UQXRNQzB3TFRFd0xtVjFMWGRsYzNRdE1TNWpiMjF3ZFhSbExtbHVkR1Z5Ym1Gc01Ga3cKRXdZSEtvWkl6ajBDQVFZSUtvWkl6ajBEQVFjRFFnQUVOdXF1emEvTG1hRUcwcGxGeGRJTnV5UDRmMWwvNENpTAoxb3JyMEh1TmNMYWlGdkJ2ZEdyMkJSejR4ZVVMVXByU08waXZtUSt4MUxCTmFkei9Yc1pKSzZPQm9qQ0JuekE0CkJnTlZIUkVFTVRBdmdpZHBjQzB4TUMwd0xUQXRNVEF1WlhVdGQyVnpkQzB4TG1OdmJYQjFkR1V1YVc1MFpYSnUKWVd5SEJBb0FBQW93RGdZRFZSMFBBUUgvQkFRREFnZUFNQk1HQTFVZEpRUU1NQW9HQ0NzR0FRVUZCd01CTUIwRwpBMVVkRGdRV0JCU3R1bFhJYkd0YXJ6SDVKUGZwMmZEWHdWelFtekFmQmdOVkhTTUVHREFXZ0JUVnBHUEd3c29uCkVzQnJmV2ZqWDI0YnB5TzFoakFLQmdncWhrak9QUVFEQWdOSkFEQkdBaUVBb1pqK0tLQ3U1cXdRbUZNUWxmdm8KeitxVTZGSmUrUXFKeG9mOUtmZXFqTGtDSVFDVDV5SDdxMnN2ZWRJTWY1c0J1MzZTQXpsUk1MVmJ0UzRZQTJ2SApOYWZFS1E9PQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg==';
 
 export interface RealServerManifests {
   /** Written one batch after the other; in a batch, owners before dependents (seedCluster orders them). */
@@ -59,7 +63,10 @@ function admissible(item: ListItem): ListItem {
     const { clusterIP: _ip, clusterIPs: _ips, ...rest } = spec;
     return { ...item, spec: rest };
   }
-  if (item.kind === 'CertificateSigningRequest' && spec) return { ...item, spec: { ...spec, request: CSR_PEM_BASE64 } };
+  if (item.kind === 'CertificateSigningRequest' && spec) {
+    const status = item.status as J | undefined;
+    return { ...item, spec: { ...spec, request: CSR_PEM_BASE64 }, ...(status?.certificate ? { status: { ...status, certificate: CERT_PEM_BASE64 } } : {}) };
+  }
   if (item.kind === 'CustomResourceDefinition' && spec) {
     const versions = (spec.versions as J[]).map((v) => (v.schema ? { ...v, schema: structural(v.schema) } : v));
     return { ...item, spec: { ...spec, versions } };
@@ -113,8 +120,16 @@ export async function writeStatuses(writer: ClusterWriter, items: ListItem[], cr
   const todo = items.filter((i) => Object.keys((i.status as J | undefined) ?? {}).length > 0 && !SERVER_STATUS_KINDS.has(i.kind)
     && resources.get(`${i.apiVersion}/${i.kind}`)?.status && created.has(keyOf(i)));
   await inParallel(todo, concurrency, async (item) => {
-    const path = `${resourcePath(resources.get(`${item.apiVersion}/${item.kind}`)!, item.apiVersion, item.metadata.namespace, item.metadata.name)}/status`;
-    const r = await writer.request('PATCH', path, { status: item.status }, 'application/merge-patch+json');
+    const path = resourcePath(resources.get(`${item.apiVersion}/${item.kind}`)!, item.apiVersion, item.metadata.namespace, item.metadata.name);
+    let status = item.status as J;
+    if (item.kind === 'CertificateSigningRequest') {
+      // /status may not add an Approved condition: the approver writes it through /approval.
+      const { conditions, ...rest } = status;
+      const a = await writer.request('PATCH', `${path}/approval`, { status: { conditions } }, 'application/merge-patch+json');
+      if (a.status !== 200) return void result.refused.push({ object: keyOf(item), status: a.status, message: a.body.message ?? '', created: true });
+      status = rest;
+    }
+    const r = await writer.request('PATCH', `${path}/status`, { status }, 'application/merge-patch+json');
     if (r.status !== 200) return void result.refused.push({ object: keyOf(item), status: r.status, message: r.body.message ?? '', created: true });
     result.written++;
     result.byKind[item.kind] = (result.byKind[item.kind] ?? 0) + 1;
