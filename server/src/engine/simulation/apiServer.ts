@@ -65,16 +65,17 @@ export class ApiServer {
     return object ? { status: 200, object, info } : { status: 404, info };
   }
 
-  private find(info: KindInfo, namespace: string, name: string, uidHint?: string): KubeObject | undefined {
+  private find(info: KindInfo, namespace: string, name: string, uidHint?: string, stored?: KubeObject): KubeObject | undefined {
     if (uidHint !== undefined) {
-      const o = this.store.get(uidHint);
+      const o = stored?.uid === uidHint && this.store.isStored(stored) ? stored : this.store.get(uidHint);
       if (o && o.name === name && o.namespace === namespace && o.kind === info.kind && splitApiVersion(o.apiVersion).group === info.group) return o;
     }
     return this.store.getByName(info.group, info.kind, namespace, name);
   }
 
   /** A DELETE request (R1–R11). Rejected requests are recorded as a 'reject' step and change nothing. */
-  delete(actor: Actor, req: DeleteRequest, why?: string): RequestOutcome {
+  /** `stored`: the object the caller just read, which saves the lookup while it is still the stored one. */
+  delete(actor: Actor, req: DeleteRequest, why?: string, stored?: KubeObject): RequestOutcome {
     const policy = req.propagationPolicy ?? undefined;
     const target = (): ObjectIdentity => ({ apiVersion: req.apiVersion, kind: req.kind, namespace: req.namespace, name: req.name, uid: req.preconditions?.uid ?? '' });
     // R1: DeleteOptions are validated before anything else.
@@ -86,7 +87,7 @@ export class ApiServer {
     }
     const info = this.restMapping(req.apiVersion, req.kind);
     if (!info) return this.reject(actor, target(), 404, `the server could not find the requested resource: ${req.apiVersion} ${req.kind} is not served`);
-    const obj = this.find(info, info.namespaced ? req.namespace : '', req.name, req.preconditions?.uid);
+    const obj = this.find(info, info.namespaced ? req.namespace : '', req.name, req.preconditions?.uid, stored);
     if (!obj) return this.reject(actor, target(), 404, `${describe(target())} not found`);
     if (req.preconditions?.uid !== undefined && req.preconditions.uid !== obj.uid) {
       return this.reject(actor, obj, 409, `precondition failed: uid in precondition ${req.preconditions.uid}, uid in object meta ${obj.uid}`);

@@ -120,7 +120,7 @@ export class Controllers {
     if (!maybeScheduled(pod) || !pod.deletionGracePeriodSeconds) return;
     this.api.delete('kubelet', {
       apiVersion: 'v1', kind: 'Pod', namespace: pod.namespace, name: pod.name, gracePeriodSeconds: 0, preconditions: { uid: pod.uid },
-    }, `the kubelet on ${pod.facts.nodeName ?? 'its node'} stopped the containers`);
+    }, `the kubelet on ${pod.facts.nodeName ?? 'its node'} stopped the containers`, pod);
   }
 
   /**
@@ -142,9 +142,10 @@ export class Controllers {
       if (o.deletionTimestamp !== undefined && !o.finalizers.some(isGcFinalizer)) continue;
       if (!ordered || !isCore(o, 'Pod')) content.push(o);
     }
+    const why = `namespace ${ns.name} is being deleted`;
     const del = (o: KubeObject) => this.api.delete('namespace-controller', {
       apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, propagationPolicy: 'Background', preconditions: { uid: o.uid },
-    }, `namespace ${ns.name} is being deleted`);
+    }, why, o);
     if (pods.length) {
       // R57 (OrderedNamespaceDeletion, 1.33+): Pods go first; nothing else is touched while one remains.
       for (const p of pods) if (p.deletionTimestamp === undefined || p.finalizers.some(isGcFinalizer)) del(p);

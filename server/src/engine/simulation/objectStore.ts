@@ -58,6 +58,15 @@ export class ObjectStore {
     return this.excluded.size && this.excluded.has(uid) ? undefined : this.base.objects.get(uid);
   }
 
+  /**
+   * Whether `o`, read from this store, is still what it holds under its uid: one lookup fewer than get for an input
+   * object nobody changed (only input objects have no entry in `changed`).
+   */
+  isStored(o: KubeObject): boolean {
+    const c = this.changed.get(o.uid);
+    return c === undefined ? !(this.excluded.size && this.excluded.has(o.uid)) : c === o;
+  }
+
   getByName(group: string, kind: string, namespace: string, name: string): KubeObject | undefined {
     const o = this.base.find(group, kind, namespace, name);
     return o && this.get(o.uid);
