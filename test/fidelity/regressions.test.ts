@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { del, names, scenario } from '../helpers/scenario';
-import { HOLD, manifests, namespace, obj, pvc, pod, TERMINATING, type OwnerReference } from '../helpers/manifests';
+import { bref, cm, HOLD, manifests, namespace, obj, pvc, pod, ref, TERMINATING, type OwnerReference } from '../helpers/manifests';
 
 describe('fidelity regressions (strict mode)', () => {
   it('R27, seed 221: dependents in two namespaces name one absent uid differently and cannot go: the simulation ends, as the real GC settles', () => {
@@ -24,5 +24,30 @@ describe('fidelity regressions (strict mode)', () => {
     expect(r.aborted).toBeUndefined();
     expect(names(r.deleted)).toEqual(['ConfigMap/bystander']);
     expect(names(r.stuck)).toEqual(['PersistentVolumeClaim/claim']);
+  });
+
+  // Races the real GC runs (20 workers, a Go map of dependents): the simulation shows one order and must say the
+  // outcome is timing-dependent, as Kubernetes gave the other one when the scenario ran again.
+  const racy = (r: { notes: string[] }) => r.notes.filter((n) => n.startsWith('Timing-dependent (R51)'));
+
+  it('R51, seed 1130: a non-blocking dependent with a blocking dependent of its own, of an owner deleted in the foreground, is a race', () => {
+    const owner = pod('owner', 'ns');
+    const job = obj('batch/v1', 'Job', 'ns', 'job', { owners: [ref(owner)] });
+    // The dependents are listed before their owner, so the simulation reaches the Job only after the owner is gone.
+    const s = scenario(manifests(job, pvc('claim', 'ns', { owners: [bref(job)], finalizers: ['kubernetes.io/pvc-protection'] }), owner));
+    const r = s.simulate([del('v1', 'Pod', 'ns', 'owner', 'Foreground')]);
+    expect(racy(r)).toEqual([expect.stringContaining('Job ns/job')]);
+  });
+
+  it('R51, seeds 697 and 1376: a non-blocking dependent of an owner that stays on another finalizer after its foreground wait is a race', () => {
+    const keep = { finalizers: ['kubernetes.io/pv-protection'] };
+    for (const order of ['dependent first', 'owner first'] as const) {
+      const owner = cm('owner', 'ns', keep);
+      const dependent = cm('dependent', 'ns', { owners: [ref(owner)] });
+      const s = scenario(manifests(...(order === 'owner first' ? [owner, dependent] : [dependent, owner])));
+      const r = s.simulate([del('v1', 'ConfigMap', 'ns', 'owner', 'Foreground')]);
+      expect(racy(r), order).toHaveLength(1);
+      expect(racy(r)[0], order).toContain('ConfigMap ns/dependent');
+    }
   });
 });

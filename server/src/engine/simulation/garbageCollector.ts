@@ -84,6 +84,8 @@ export class GarbageCollector {
   private readonly conflicted = new Set<GraphNode>();
   /** Items requeued after an error or a poll: retried only once the store has changed since (R29, R53.3). */
   private readonly parked = new Map<GraphNode, number>();
+  /** Owners whose non-blocking dependents' race with their foreground finalizer was noted (R51). */
+  private readonly racesNoted = new Set<string>();
   /** Per absent uid, the store version at which its virtual node last took another dependent's identity (R27). */
   private readonly alternatedAt = new Map<string, number>();
   private readonly absentOwnerCache = new AbsentOwnerCache();
@@ -466,6 +468,17 @@ export class GarbageCollector {
         'in a real cluster it is deleted in the foreground or in the background depending on which worker gets there first.',
       );
     }
+    for (const r of waiting) {
+      // R51: an owner that stays on other finalizers once it drops foregroundDeletion is solid to a worker that
+      // gets here after it: then nothing changes for this item.
+      const owner = r.blockOwnerDeletion === true || r.uid === item.identity.uid ? undefined : this.current(r.uid);
+      if (!owner || !owner.finalizers.some((f) => f !== FOREGROUND_FINALIZER) || this.racesNoted.has(owner.uid)) continue;
+      this.racesNoted.add(owner.uid);
+      this.timeline.note(
+        `Timing-dependent (R51): ${describe(item.identity)} does not block its owner ${r.kind} ${r.name}, which stays on other finalizers once it stops waiting; ` +
+        'in a real cluster the GC may reach it before (as here) or after that, and then keeps its reference and the object unchanged.',
+      );
+    }
     if (solid.length > 0) {
       // R35 (i)
       if (dangling.length === 0 && waiting.length === 0) return;
@@ -547,10 +560,32 @@ export class GarbageCollector {
   private processDeletingDependentsItem(item: GraphNode): void {
     const blocking = item.blockingDependents();
     if (blocking.length === 0) {
+      this.noteNonBlockingRace(item);
       this.removeFinalizer(item, FOREGROUND_FINALIZER, 'no blocking dependent is left');
       return;
     }
     for (const dep of blocking) if (!dep.deletingDependents) this.attemptToDelete.add(dep);
+  }
+
+  /**
+   * R51: the owner's worker drops foregroundDeletion without waiting for its non-blocking dependents, and the real
+   * GC's workers race it. A dependent reached first is handled as one of an owner waiting for its dependents
+   * (reference removed, or deleted, Foreground if it has dependents); reached after, it finds the owner gone
+   * (dangling) or staying on other finalizers (solid: nothing changes). Said where the two differ.
+   */
+  private noteNonBlockingRace(owner: GraphNode): void {
+    const obj = this.getObject(owner.identity);
+    if (!obj || obj.uid !== owner.identity.uid || this.racesNoted.has(obj.uid)) return;
+    const stays = obj.finalizers.some((f) => f !== FOREGROUND_FINALIZER);
+    const racing = [...owner.dependents].filter((dep) => dep.identity.uid !== owner.identity.uid && (stays || (dep.dependents.size > 0 && dep.owners.length === 1)));
+    if (racing.length === 0) return;
+    this.racesNoted.add(obj.uid);
+    const names = racing.slice(0, 3).map((d) => describe(d.identity)).join(', ') + (racing.length > 3 ? ` and ${racing.length - 3} more` : '');
+    this.timeline.note(
+      `Timing-dependent (R51): ${describe(owner.identity)} stops waiting without waiting for ${names}, which ${racing.length === 1 ? 'does' : 'do'} not block it; ` +
+      `in a real cluster the GC may reach ${racing.length === 1 ? 'it' : 'them'} before or after the owner drops foregroundDeletion, and the owner then ` +
+      `${stays ? 'stays on its other finalizers (a reference kept instead of removed, or an object kept instead of deleted)' : 'is gone (deleted in the background instead of the foreground)'}.`,
+    );
   }
 
   /** R39. */
