@@ -179,7 +179,7 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the real garbage collector ag
     console.log(`R36/R70 cycle on the real GC (removal order): ${tally(outcomes)}`);
   }, 300_000);
 
-  it('R63/R71: kubectl-style back-to-back DELETEs: the ReplicaSet\'s Orphan DELETE usually beats the Deployment\'s Background cascade and its Pods survive, as --arrival=back-to-back predicts; when the GC wins, as settled predicts', async () => {
+  it('R63/R71: kubectl-style back-to-back DELETEs: the ReplicaSet\'s Orphan DELETE often beats the Deployment\'s Background cascade and its Pods survive, as --arrival=back-to-back predicts; when the GC wins, as settled predicts', async () => {
     const namespaces = Array.from({ length: COPIES }, (_, i) => `r63-${i}`);
     const world = (ns: string): Manifest[] => {
       const labels = { app: 'web' };
