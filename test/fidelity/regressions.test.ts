@@ -50,4 +50,11 @@ describe('fidelity regressions (strict mode)', () => {
       expect(racy(r)[0], order).toContain('ConfigMap ns/dependent');
     }
   });
+
+  it('R51, seed 882: a non-blocking dependent of a scheduled Pod deleted in the foreground (it stays for its kubelet) is a race', () => {
+    const owner = pod('owner', 'ns', { nodeName: 'node-1' });
+    const dependent = cm('dependent', 'ns', { owners: [ref(owner)] });
+    const r = scenario(manifests(owner, dependent)).simulate([del('v1', 'Pod', 'ns', 'owner', 'Foreground')]);
+    expect(racy(r)).toEqual([expect.stringContaining('ConfigMap ns/dependent')]);
+  });
 });

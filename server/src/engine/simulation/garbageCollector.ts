@@ -469,13 +469,13 @@ export class GarbageCollector {
       );
     }
     for (const r of waiting) {
-      // R51: an owner that stays on other finalizers once it drops foregroundDeletion is solid to a worker that
-      // gets here after it: then nothing changes for this item.
+      // R51: an owner that stays once it drops foregroundDeletion is solid to a worker that gets here after it:
+      // then nothing changes for this item.
       const owner = r.blockOwnerDeletion === true || r.uid === item.identity.uid ? undefined : this.current(r.uid);
-      if (!owner || !owner.finalizers.some((f) => f !== FOREGROUND_FINALIZER) || this.racesNoted.has(owner.uid)) continue;
+      if (!owner || !staysAfterForeground(owner) || this.racesNoted.has(owner.uid)) continue;
       this.racesNoted.add(owner.uid);
       this.timeline.note(
-        `Timing-dependent (R51): ${describe(item.identity)} does not block its owner ${r.kind} ${r.name}, which stays on other finalizers once it stops waiting; ` +
+        `Timing-dependent (R51): ${describe(item.identity)} does not block its owner ${r.kind} ${r.name}, which stays once it stops waiting (other finalizers, or a graceful Pod deletion); ` +
         'in a real cluster the GC may reach it before (as here) or after that, and then keeps its reference and the object unchanged.',
       );
     }
@@ -571,12 +571,12 @@ export class GarbageCollector {
    * R51: the owner's worker drops foregroundDeletion without waiting for its non-blocking dependents, and the real
    * GC's workers race it. A dependent reached first is handled as one of an owner waiting for its dependents
    * (reference removed, or deleted, Foreground if it has dependents); reached after, it finds the owner gone
-   * (dangling) or staying on other finalizers (solid: nothing changes). Said where the two differ.
+   * (dangling) or staying (solid: nothing changes). Said where the two differ.
    */
   private noteNonBlockingRace(owner: GraphNode): void {
     const obj = this.getObject(owner.identity);
     if (!obj || obj.uid !== owner.identity.uid || this.racesNoted.has(obj.uid)) return;
-    const stays = obj.finalizers.some((f) => f !== FOREGROUND_FINALIZER);
+    const stays = staysAfterForeground(obj);
     const racing = [...owner.dependents].filter((dep) => dep.identity.uid !== owner.identity.uid && (stays || (dep.dependents.size > 0 && dep.owners.length === 1)));
     if (racing.length === 0) return;
     this.racesNoted.add(obj.uid);
@@ -584,7 +584,7 @@ export class GarbageCollector {
     this.timeline.note(
       `Timing-dependent (R51): ${describe(owner.identity)} stops waiting without waiting for ${names}, which ${racing.length === 1 ? 'does' : 'do'} not block it; ` +
       `in a real cluster the GC may reach ${racing.length === 1 ? 'it' : 'them'} before or after the owner drops foregroundDeletion, and the owner then ` +
-      `${stays ? 'stays on its other finalizers (a reference kept instead of removed, or an object kept instead of deleted)' : 'is gone (deleted in the background instead of the foreground)'}.`,
+      `${stays ? 'stays (other finalizers, or a graceful Pod deletion): a reference kept instead of removed, or an object kept instead of deleted' : 'is gone (deleted in the background instead of the foreground)'}.`,
     );
   }
 
@@ -721,6 +721,11 @@ function partitionDependents(dependents: GraphNode[], owner: ObjectIdentity): { 
     if (mismatch) nonmatching.push(dep);
   }
   return { matching, nonmatching };
+}
+
+/** Whether a terminating object outlives its foregroundDeletion: other finalizers, or a grace period a kubelet must end. */
+function staysAfterForeground(o: KubeObject): boolean {
+  return o.finalizers.some((f) => f !== FOREGROUND_FINALIZER) || (o.deletionGracePeriodSeconds ?? 0) > 0;
 }
 
 /** R27: another identity the disagreeing dependents use for this uid. */
