@@ -329,7 +329,7 @@ export class ApiServer {
     }
     const step = this.timeline.record(actor, 'remove', obj, obj.deletionTimestamp === undefined ? 'removed from storage' : detail);
     this.timeline.removedAt.set(obj.uid, step);
-    const last = this.store.remove(obj.uid) ?? obj;
+    const last = this.store.remove(obj.uid, obj) ?? obj;
     this.timeline.removed.push({ object: last, step });
     return { status: 200, message: 'removed', removed: true };
   }

@@ -112,10 +112,10 @@ export class GarbageCollector {
    * is not built yet. Components that nothing touches are inert, so the simulation only builds what a
    * deletion reaches: the cost follows the change, not the size of the input.
    */
-  ensureLoaded(uid: string): void {
+  ensureLoaded(uid: string, current: KubeObject | undefined = this.current(uid)): void {
     if (this.loaded.has(uid)) return;
     const members = this.componentOf(uid);
-    const lone = members.length === 1 && members[0] === uid ? this.current(uid) : undefined;
+    const lone = members.length === 1 && members[0] === uid ? current : undefined;
     if (lone && lone.ownerReferences.length === 0 && lone.deletionTimestamp === undefined) {
       // A lone live object stays lone (a simulation adds no reference): its add event would change nothing, and
       // the event of the write that follows creates its node as R21 does (half the objects of a namespace deletion).
@@ -126,7 +126,7 @@ export class GarbageCollector {
     for (const u of members) {
       if (this.loaded.has(u)) continue;
       this.loaded.add(u);
-      const o = this.current(u);
+      const o = u === uid ? current : this.current(u);
       const identity = o && this.watches(o);
       if (identity) added.push({ virtual: false, type: 'add', obj: o!, identity });
     }

@@ -30,8 +30,8 @@ export class ObjectStore {
   /** Bumped on every write: lets the scheduler tell "nothing changed since" (R53.3). */
   writes = 0;
   private readonly watchers: ((e: WatchEvent) => void)[] = [];
-  /** Called before a write to an object, with its uid (the GC loads that part of its graph first). */
-  beforeWrite: (uid: string) => void = () => undefined;
+  /** Called before a write to an object, with its uid and what is stored now (the GC loads that part of its graph first). */
+  beforeWrite: (uid: string, current: KubeObject | undefined) => void = () => undefined;
 
   constructor(
     private readonly base: Inventory,
@@ -141,8 +141,8 @@ export class ObjectStore {
   }
 
   write(o: KubeObject): void {
-    this.beforeWrite(o.uid);
     const old = this.get(o.uid);
+    this.beforeWrite(o.uid, old);
     this.changed.set(o.uid, o);
     if (o.deletionTimestamp !== undefined) this.terminating.add(o.uid);
     else this.terminating.delete(o.uid);
@@ -151,10 +151,11 @@ export class ObjectStore {
     for (const w of this.watchers) w({ type: old ? 'update' : 'add', obj: o, old });
   }
 
-  remove(uid: string): KubeObject | undefined {
-    const o = this.get(uid);
+  /** `stored`: the object the caller holds, used while it is still the stored one (see isStored). */
+  remove(uid: string, stored?: KubeObject): KubeObject | undefined {
+    const o = stored?.uid === uid && this.isStored(stored) ? stored : this.get(uid);
     if (!o) return undefined;
-    this.beforeWrite(uid);
+    this.beforeWrite(uid, o);
     this.changed.set(uid, null);
     this.removedCount++;
     if (o.namespace) this.removedIn.set(o.namespace, (this.removedIn.get(o.namespace) ?? 0) + 1);

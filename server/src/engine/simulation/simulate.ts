@@ -29,7 +29,7 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
   const api = new ApiServer(store, inventory.kinds, timeline, clock);
   const gc = new GarbageCollector(api, inventory.kinds, timeline, () => store.writes,
     componentOf, (uid) => store.get(uid));
-  store.beforeWrite = (uid) => gc.ensureLoaded(uid);
+  store.beforeWrite = (uid, current) => gc.ensureLoaded(uid, current);
   store.watch((e) => gc.observe(e));
   const owners = finalizerOwnersFor(inventory, options.finalizerOwners);
   const set = controllerSet(options.controllers);
