@@ -555,3 +555,19 @@ data: {a: '1'}
     expect(hasCode(fs, 'conflicting-copies')).toBe(false);
   });
 });
+
+describe('R16: the optional OwnerReferencesPermissionEnforcement plugin decides who may write a reference, not what the GC does', () => {
+  // Off in the upstream default plugins: a blockOwnerDeletion reference is accepted from anyone, and honoured.
+  const owner = cm('owner', 'default');
+  const dependent = cm('dependent', 'default', { owners: [ref(owner, { blockOwnerDeletion: true })], finalizers: ['example.com/hold'] });
+  const s = scenario(manifests(owner, dependent));
+
+  it('R16: blockOwnerDeletion on a reference is no admission error', () => {
+    expect(s.findings().filter((f) => f.severity === 'error')).toEqual([]);
+  });
+
+  it('R16: a Foreground DELETE of the owner waits for that dependent whoever set the flag', () => {
+    const r = s.simulate([{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'owner', propagationPolicy: 'Foreground' }]);
+    expect(r.stuck.map((x) => `${x.kind}/${x.name}`).sort()).toEqual(['ConfigMap/dependent', 'ConfigMap/owner']);
+  });
+});
