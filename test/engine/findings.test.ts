@@ -185,6 +185,14 @@ describe('dangling-owner (R34.4: owner absent -> the GC deletes the dependent)',
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 0 });
     expect(hasCode(fs, 'owner-uid-mismatch')).toBe(false);
   });
+
+  it('R30: an object already being deleted keeps its dangling reference: the message does not say the GC deletes it', () => {
+    const gone: OwnerReference = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-old', uid: 'uid-rs-gone', controller: true };
+    const fs = scenario(manifests(pod('leaving', 'shop', { owners: [gone], nodeName: 'node-1', containers: [C], ...DELETING }))).findings();
+    const f = findingOn(fs, 'dangling-owner', 'Pod', 'leaving');
+    expect(f.message).toContain('is already being deleted: the GC leaves its references alone (R30)');
+    expect(f.message).not.toContain('as soon as it sees it');
+  });
 });
 
 describe('owner-uid-mismatch (R34.4: found by name with another uid -> dangling)', () => {

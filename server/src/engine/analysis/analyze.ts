@@ -103,9 +103,11 @@ function checkReference(inventory: Inventory, o: KubeObject, ref: OwnerReference
   const byName = inventory.find(info.group, info.kind, namespace, ref.name);
   if (byName && byName.uid === ref.uid) return 'solid';
   const byUid = inventory.objects.get(ref.uid);
-  const fate = (hasSolid: boolean) => (hasSolid
-    ? 'The GC removes this reference (another owner is present) but keeps the object.'
-    : `The GC deletes ${describe(o)} as soon as it sees it.`);
+  const fate = (hasSolid: boolean) => (o.deletionTimestamp !== undefined
+    ? `${describe(o)} is already being deleted: the GC leaves its references alone (R30).`
+    : hasSolid
+      ? 'The GC removes this reference (another owner is present) but keeps the object.'
+      : `The GC deletes ${describe(o)} as soon as it sees it.`);
   if (byUid) {
     const sameCoords = splitApiVersion(byUid.apiVersion).group === info.group && byUid.kind === info.kind && byUid.name === ref.name;
     if (sameCoords && info.namespaced && byUid.namespace !== o.namespace) {
