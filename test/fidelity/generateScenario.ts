@@ -7,6 +7,7 @@
 // and an object already terminating with a GC finalizer (orphan or foregroundDeletion) when the world is created.
 
 import type { Manifest } from '../helpers/seedCluster';
+import { prng } from '../sources/helpers';
 
 /** The fixed CRDs every scenario may use (installed once per control plane): Widget (namespaced), Gadget (cluster). */
 export const FIDELITY_GROUP = 'fidelity.kube-gc-lens.test';
@@ -27,18 +28,6 @@ export interface Scenario {
   /** Owners need not come first: the seeder orders them. uids are placeholders the seeder maps to real ones. */
   objects: Manifest[];
   requests: ScenarioRequest[];
-}
-
-/** mulberry32: small, fast, and the same on every machine. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface KindSpec {
@@ -85,7 +74,7 @@ export function fidelityCrds(): Manifest[] {
 
 /** One scenario from its seed; `id` becomes part of every name (lower-case letters and digits). */
 export function generateScenario(seed: number, id = `s${seed}`): Scenario {
-  const rnd = random(seed);
+  const rnd = prng(seed); // mulberry32: the same scenario from a seed on every machine
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   const chance = (p: number) => rnd() < p;
   const weighted = (): KindSpec => {

@@ -11,7 +11,7 @@ import { buildInventory } from '../../server/src/engine/inventory';
 import { simulate } from '../../server/src/engine/simulation/simulate';
 import type { ControllersMode, DeleteRequest, SimulationResult } from '../../server/src/engine/simulation/types';
 import { parseManifestText } from '../../server/src/sources/manifests/parseManifest';
-import { type ClusterWriter, discoverResources, type Manifest, type Resource, resourcePath, seedCluster } from '../helpers/seedCluster';
+import { type ClusterWriter, discoverResources, inParallel, type Manifest, type Resource, resourcePath, seedCluster } from '../helpers/seedCluster';
 import { FIDELITY_GROUP, fidelityCrds, generateScenario, SCENARIO_LABEL, type Scenario } from './generateScenario';
 
 /** The control plane's default controllers (scripts/controlPlane.mjs), in kube-controller-manager's spelling. */
@@ -213,14 +213,6 @@ export async function runSeeds(seeds: number[], options: RunOptions & {
     }
   }
   return outcomes;
-}
-
-/** Runs `work` over items, at most `limit` at a time. */
-async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
 }
 
 /** The whole story of one scenario, for a person replaying a divergence. */

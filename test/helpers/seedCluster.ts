@@ -124,7 +124,7 @@ export interface SeedFailure {
 }
 
 export interface SeedResult {
-  /** Manifest uid (placeholder) → the uid the server gave. */
+  /** The uid a manifest was written with → the uid the server gave its object. */
   uids: Map<string, string>;
   /** `apiVersion kind namespace/name` → the object as the server returned it after creation. */
   created: Map<string, Manifest>;
