@@ -58,6 +58,9 @@ const KINDS: KindSpec[] = [
   { apiVersion: `${FIDELITY_GROUP}/v1`, kind: 'Gadget', namespaced: false, weight: 2, body: () => ({ spec: { size: 1 } }) },
 ];
 
+/** A Pod's status.phase as its kubelet would have written it; undefined leaves the server's Pending. */
+const PHASES = [undefined, undefined, 'Running', 'Succeeded', 'Failed'] as const;
+
 /** The CRDs of Widget and Gadget, to install once per control plane. */
 export function fidelityCrds(): Manifest[] {
   const crd = (kind: string, plural: string, scope: 'Namespaced' | 'Cluster'): Manifest => ({
@@ -101,10 +104,14 @@ export function generateScenario(seed: number, id = `s${seed}`): Scenario {
   }
   const content = objects.slice(namespaces.length);
 
-  // Pods: scheduled or not (no kubelet runs: a scheduled Pod's DELETE is graceful and never finishes), some using
-  // a claim of their namespace.
+  // Pods: scheduled or not (no kubelet runs: a scheduled Pod's DELETE is graceful and never finishes unless the Pod
+  // has ended), in any phase, some using a claim of their namespace. Phases come from a stream of their own, so a
+  // seed keeps the objects, references and requests it had before phases were generated.
+  const phases = prng(seed ^ 0x5eed9a5e);
   for (const pod of content.filter((o) => o.kind === 'Pod')) {
     if (chance(0.4)) pod.spec.nodeName = 'node-1';
+    const phase = PHASES[Math.floor(phases() * PHASES.length)];
+    if (phase) pod.status = { phase };
     const claims = content.filter((o) => o.kind === 'PersistentVolumeClaim' && o.metadata.namespace === pod.metadata.namespace);
     if (claims.length > 0 && chance(0.5)) {
       pod.spec.volumes = [{ name: 'data', persistentVolumeClaim: { claimName: pick(claims).metadata.name } }];

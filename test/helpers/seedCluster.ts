@@ -173,6 +173,11 @@ export async function seedCluster(writer: ClusterWriter, manifests: Manifest[], 
   concurrency?: number;
   /** What discoverResources gave, when the caller seeds many worlds with no new CRDs among them. */
   resources?: Map<string, Resource>;
+  /**
+   * Write each manifest's `status` after creating it, through the /status subresource, as the kubelet or a
+   * controller would have (a Pod's phase). Without it status is dropped, as `kubectl apply` drops it.
+   */
+  writeStatus?: boolean;
 } = {}): Promise<SeedResult> {
   const concurrency = options.concurrency ?? 16;
   const result: SeedResult = { uids: new Map(), created: new Map(), failures: [] };
@@ -227,6 +232,12 @@ export async function seedCluster(writer: ClusterWriter, manifests: Manifest[], 
       if (created.status !== 201 && created.status !== 200) return void fail(manifest, created.status, created.body.message ?? '');
       if (manifest.metadata?.uid) result.uids.set(manifest.metadata.uid, created.body.metadata.uid);
       result.created.set(keyOf(manifest), created.body);
+      if (options.writeStatus && manifest.status && resource.status) {
+        const path = `${resourcePath(resource, manifest.apiVersion, metadata.namespace, metadata.name)}/status`;
+        const r = await writer.request('PATCH', path, { status: manifest.status }, 'application/merge-patch+json');
+        if (r.status !== 200) fail(manifest, r.status, `writing its status: ${r.body.message ?? ''}`);
+        else result.created.set(keyOf(manifest), r.body);
+      }
     });
     if (index === 1) await waitEstablished(writer, entries.map((e) => e.manifest));
   }
