@@ -81,7 +81,7 @@ describe('kubectl-gc simulate', () => {
   it('the text timeline splits where the request starts by the steps\' request marker, one heading per request', () => {
     const r = cli(['simulate', '-f', join(FIX, 'stale'), '-f', join(FIX, 'shop'), 'deploy/web', 'rs/web-7d4b9c', '-n', 'shop', '--arrival=back-to-back']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Arrival: back to back (R63)');
+    expect(r.stdout).toContain('Arrival: back to back: every request reaches the apiserver');
     const timeline = r.stdout.slice(r.stdout.indexOf('Timeline'), r.stdout.indexOf('Deleted ('));
     const lines = timeline.split('\n');
     const before = lines.findIndex((l) => l.includes('Before the requests, the garbage collector settles the input as given:'));

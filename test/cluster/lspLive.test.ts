@@ -101,7 +101,7 @@ describe('workspace manifests against the live cluster', () => {
     await lsp.connection.sendRequest(ClusterConnectRequest, { kubeconfig, allowExec: false });
     const diags = await lsp.diagnosticsFor(fileUri(REPLICA), (d) => d.some((x) => x.code === 'collected-on-apply'));
     const d = diags.find((x) => x.code === 'collected-on-apply')!;
-    expect(d.message).toBe("Applying this file gets it garbage-collected: owner uid 3f2a4b5c… is not the live Deployment shop/web's uid d-web (R35).");
+    expect(d.message).toBe("Applying this file gets it garbage-collected: owner uid 3f2a4b5c… is not the live Deployment shop/web's uid d-web.");
     expect(d.severity).toBe(1);
     expect(d.range.start.line).toBe(9); // the reference's uid
     // Unrelated to this cluster: nothing; the live ConfigMap matches: nothing either.

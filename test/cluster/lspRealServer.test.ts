@@ -299,7 +299,7 @@ metadata:
     const web = uidOf('configmap/web', 'shop');
     const part = await lsp.diagnosticsFor(fileUri(PART), (d) => d.some((x) => x.code === 'collected-on-apply'));
     const collected = part.find((x) => x.code === 'collected-on-apply')!;
-    expect(collected.message).toBe(`Applying this file gets it garbage-collected: owner uid 3f2a4b5c… is not the live ConfigMap shop/web's uid ${web.slice(0, 8)}… (R35).`);
+    expect(collected.message).toBe(`Applying this file gets it garbage-collected: owner uid 3f2a4b5c… is not the live ConfigMap shop/web's uid ${web.slice(0, 8)}….`);
     expect(collected.range.start.line).toBe(9);
     const h = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: fileUri(PART) }, position: { line: 9, character: 10 } });
     expect(hoverText(h)).toContain(`ConfigMap shop/web exists with uid \`${web}\` (present), not this reference's`);

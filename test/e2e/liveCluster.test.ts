@@ -70,7 +70,7 @@ describe('Kube GC Lens in code-server, on a live cluster', () => {
     await wb.showProblems();
     await expect.poll(async () => (await wb.problemsOf(CHECKOUT)).map((p) => p.code), SLOW).toEqual(expect.arrayContaining(['collected-on-apply', 'live-uid-conflict']));
     const collected = (await wb.problemsOf(CHECKOUT)).find((p) => p.code === 'collected-on-apply')!;
-    expect(collected.message).toBe("Applying this file gets it garbage-collected: owner uid a476c896… is not the live Deployment storefront/checkout's uid c0ffee00… (R35).");
+    expect(collected.message).toBe("Applying this file gets it garbage-collected: owner uid a476c896… is not the live Deployment storefront/checkout's uid c0ffee00….");
     expect(collected.severity).toBe('error');
     await wb.screenshot('live-02-problems');
   });

@@ -190,7 +190,7 @@ describe('dangling-owner (R34.4: owner absent -> the GC deletes the dependent)',
     const gone: OwnerReference = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-old', uid: 'uid-rs-gone', controller: true };
     const fs = scenario(manifests(pod('leaving', 'shop', { owners: [gone], nodeName: 'node-1', containers: [C], ...DELETING }))).findings();
     const f = findingOn(fs, 'dangling-owner', 'Pod', 'leaving');
-    expect(f.message).toContain('is already being deleted: the GC leaves its references alone (R30)');
+    expect(f.message).toContain('is already being deleted: the GC leaves its references alone.');
     expect(f.message).not.toContain('as soon as it sees it');
   });
 });

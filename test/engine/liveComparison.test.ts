@@ -24,7 +24,7 @@ describe('compareWithLive', () => {
     expect(found.map((f) => f.code)).toEqual(['collected-on-apply']);
     const f = found[0];
     expect(f.severity).toBe('error');
-    expect(f.message).toBe("Applying this file gets it garbage-collected: owner uid 3f2a4b5c… is not the live Deployment shop/web's uid 9ab1c2d3… (R35).");
+    expect(f.message).toBe("Applying this file gets it garbage-collected: owner uid 3f2a4b5c… is not the live Deployment shop/web's uid 9ab1c2d3….");
     expect(f.location).toEqual({ kind: 'ownerReference', index: 0, field: 'uid' });
     expect(f.range).toBeDefined();
     expect(f.related.map((r) => r.object?.uid)).toEqual([web.uid]);
@@ -37,7 +37,7 @@ describe('compareWithLive', () => {
   it('names an owner missing from the cluster when the object itself is live', () => {
     const replica = rs('web-1', 'shop', { owners: [ctl(oldWeb)] });
     const found = compare([replica], live([{ ...replica, owners: [] }]));
-    expect(found.map((f) => f.message)).toEqual(['Applying this file gets it garbage-collected: no Deployment web exists in namespace shop in context kind-test (R35).']);
+    expect(found.map((f) => f.message)).toEqual(['Applying this file gets it garbage-collected: no Deployment web exists in namespace shop in context kind-test.']);
   });
 
   it('leaves a workspace unrelated to the cluster alone: neither the object nor an owner it names is live', () => {
@@ -48,7 +48,7 @@ describe('compareWithLive', () => {
     const keep = cm('keep', 'shop');
     const found = compare([pod('p', 'shop', { owners: [ref(keep), ref(oldWeb)] })], live([keep, web]));
     expect(found.map((f) => [f.code, f.location])).toEqual([['live-dangling-owner', { kind: 'ownerReference', index: 1, field: 'uid' }]]);
-    expect(found[0].message).toContain('so the garbage collector removes this ownerReference (another owner exists, so the Pod stays, R35)');
+    expect(found[0].message).toContain('so the garbage collector removes this ownerReference (another owner exists, so the Pod stays).');
   });
 
   it('says the object goes with an owner being deleted in the foreground', () => {

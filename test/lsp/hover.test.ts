@@ -172,7 +172,7 @@ describe('hover on an ownerReferences entry', () => {
   it('explains controller and blockOwnerDeletion with their actual values', () => {
     const md = text(hover(shop(), RS_URI, positionOf(REPLICASETS, 'controller: true')));
     expect(md).toContain('**controller: true**: Deployment shop\\/web is the managing controller of this ReplicaSet:');
-    expect(md).toContain('**blockOwnerDeletion: true**: a Foreground deletion of Deployment shop\\/web waits for this ReplicaSet: the owner stays Terminating with foregroundDeletion until this ReplicaSet is gone (R38).');
+    expect(md).toContain('**blockOwnerDeletion: true**: a Foreground deletion of Deployment shop\\/web waits for this ReplicaSet: the owner stays Terminating with foregroundDeletion until this ReplicaSet is gone.');
 
     const pod = text(hover(shop(), RS_URI, positionOf(REPLICASETS, 'blockOwnerDeletion: false', { offset: 20 })));
     expect(pod).toContain('**blockOwnerDeletion: false**: a Foreground deletion of ReplicaSet shop\\/web\\-7d9f8b6c5 does not wait for this Pod');
@@ -405,11 +405,11 @@ describe('hover on a finalizer', () => {
     const model = workspace({ 'file:///ws/gc.yaml': yaml });
     const fg = text(hover(model, 'file:///ws/gc.yaml', positionOf(yaml, '- foregroundDeletion', { offset: 4 })));
     expect(fg).toContain('**Removed by:** the garbage collector (kube-controller-manager), which always runs. `foregroundDeletion` is its own finalizer, added by a Foreground deletion.');
-    expect(fg).toContain('the GC removes the finalizer once no dependent with blockOwnerDeletion: true is left (1 now, R38).');
+    expect(fg).toContain('the GC removes the finalizer once no dependent with blockOwnerDeletion: true is left (1 now).');
     expect(fg).not.toContain('This object is not being deleted');
     const orphan = text(hover(model, 'file:///ws/gc.yaml', positionOf(yaml, '- orphan', { offset: 4 })));
     expect(orphan).toContain('`orphan` is its own finalizer');
-    expect(orphan).toContain('This object is not being deleted: the finalizer makes a later DELETE that names no policy orphan its dependents (R2).');
+    expect(orphan).toContain('This object is not being deleted: the finalizer makes a later DELETE that names no policy orphan its dependents.');
   });
 
   it('fences a finalizer with backticks in it', () => {

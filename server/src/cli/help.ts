@@ -1,4 +1,14 @@
-// `kubectl-gc --help`.
+// `kubectl-gc --help`. The finding list is read from the catalogue, so it never drifts from the docs.
+
+import { FINDING_CATALOGUE, severityWord } from '../engine/analysis/findingCatalogue';
+import { FINDING_CODES } from '../engine/analysis/findingTypes';
+
+/** The codes `check` reports (the live ones are the editor's), one line each: code, default severity, title. */
+function findingList(): string {
+  const docs = FINDING_CODES.map((c) => FINDING_CATALOGUE[c]).filter((d) => !d.live);
+  const width = Math.max(...docs.map((d) => d.code.length));
+  return docs.map((d) => `  ${d.code.padEnd(width)}  ${severityWord(d.severity).padEnd(7)}  ${d.title}`).join('\n');
+}
 
 export const HELP = `kubectl-gc: see what the Kubernetes garbage collector will do before it does it.
 
@@ -60,6 +70,9 @@ Flags:
       --fail-on LEVEL         error | warning | none (check)
       --uid UID               keep the connected component of UID (graph, repeatable)
       --version               print the version
+
+Findings (check; docs/findings.md explains each):
+${findingList()}
 
 Exit codes: 0 ok, 1 findings at or above --fail-on (check), 2 bad usage or unreadable input.
 Colour: on a terminal only; set NO_COLOR to turn it off.

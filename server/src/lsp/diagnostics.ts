@@ -8,6 +8,7 @@ import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation 
 import type { Finding, FindingLocation } from '../engine/analysis/findingTypes';
 import type { Range } from '../engine/model';
 import type { LoadProblem } from '../sources/manifests/parseManifest';
+import { LOAD_PROBLEM_CATALOGUE } from '../sources/manifests/loadProblemCatalogue';
 import type { KubeGcLensSettings, SeveritySetting } from '../protocol';
 
 export const DIAGNOSTIC_SOURCE = 'kube-gc-lens';
@@ -64,14 +65,9 @@ export function findingToDiagnostic(f: Finding, settings: KubeGcLensSettings): D
   };
 }
 
-/**
- * Editor defaults that differ from the CLI's: a Helm/Go template is a normal file in a chart, not a mistake, so the
- * editor only mentions that it is skipped (the CLI, asked to load it, reports an error).
- */
-const EDITOR_DEFAULTS: Partial<Record<string, SeveritySetting>> = { template: 'information' };
-
 export function problemToDiagnostic(p: LoadProblem, settings: KubeGcLensSettings): Diagnostic | undefined {
-  const severity = severityOf(settings.severity[p.code] ?? EDITOR_DEFAULTS[p.code], p.severity);
+  // The catalogue names the editor's own defaults (a Helm template is a normal file in a chart, not a mistake).
+  const severity = severityOf(settings.severity[p.code], LOAD_PROBLEM_CATALOGUE[p.code].editorSeverity ?? p.severity);
   if (severity === undefined) return undefined;
   return {
     range: p.range ?? { start: { line: p.line - 1, character: p.column - 1 }, end: { line: p.line - 1, character: p.column - 1 } },

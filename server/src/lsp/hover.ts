@@ -188,7 +188,7 @@ function objectState(o: KubeObject): string {
 function controllerSentence(o: KubeObject, ref: OwnerReference, owner: string): string {
   const it = `this ${esc(o.kind)}`;
   if (ref.controller === true) {
-    return `**controller: true**: ${esc(owner)} is the managing controller of ${it}: its controller adopts, updates and replaces it, and no other ownerReference may also say controller: true (the apiserver rejects a second one, R13). The garbage collector does not read this field.`;
+    return `**controller: true**: ${esc(owner)} is the managing controller of ${it}: its controller adopts, updates and replaces it, and no other ownerReference may also say controller: true (the apiserver rejects a second one). The garbage collector does not read this field.`;
   }
   const value = ref.controller === false ? 'false' : 'not set (false)';
   return `**controller: ${value}**: ${esc(owner)} owns ${it} for garbage collection only; no controller claims to manage it through this reference. The garbage collector does not read this field.`;
@@ -197,10 +197,10 @@ function controllerSentence(o: KubeObject, ref: OwnerReference, owner: string): 
 function blockingSentence(o: KubeObject, ref: OwnerReference, owner: string): string {
   const it = `this ${esc(o.kind)}`;
   if (ref.blockOwnerDeletion === true) {
-    return `**blockOwnerDeletion: true**: a Foreground deletion of ${esc(owner)} waits for ${it}: the owner stays Terminating with foregroundDeletion until ${it} is gone (R38). Background and Orphan deletions do not wait.`;
+    return `**blockOwnerDeletion: true**: a Foreground deletion of ${esc(owner)} waits for ${it}: the owner stays Terminating with foregroundDeletion until ${it} is gone. Background and Orphan deletions do not wait.`;
   }
   const value = ref.blockOwnerDeletion === false ? 'false' : 'not set (false)';
-  return `**blockOwnerDeletion: ${value}**: a Foreground deletion of ${esc(owner)} does not wait for ${it}: the owner can disappear first and ${it} is collected afterwards (R47).`;
+  return `**blockOwnerDeletion: ${value}**: a Foreground deletion of ${esc(owner)} does not wait for ${it}: the owner can disappear first and ${it} is collected afterwards.`;
 }
 
 function policyOutcomes(model: ObjectModel, o: KubeObject, owner: KubeObject, options: HoverOptions): string {
@@ -352,16 +352,16 @@ function gcFinalizerText(model: ObjectModel, o: KubeObject, f: string): string {
   const terminating = o.deletionTimestamp !== undefined;
   if (f === ORPHAN_FINALIZER) {
     return [
-      `**Removed by:** the garbage collector (kube-controller-manager), which always runs. ${codeSpan(f)} is its own finalizer, added when an object is deleted with propagationPolicy Orphan (or a default that orphans, R2/R5).`,
-      `While it is there the GC removes ${esc(describe(o))}'s uid from the ownerReferences of each of its dependents (${deps}), which stay; then it removes ${codeSpan(f)} and the object goes (R40).`,
-      terminating ? '' : 'This object is not being deleted: the finalizer makes a later DELETE that names no policy orphan its dependents (R2).',
+      `**Removed by:** the garbage collector (kube-controller-manager), which always runs. ${codeSpan(f)} is its own finalizer, added when an object is deleted with propagationPolicy Orphan (or a default that orphans).`,
+      `While it is there the GC removes ${esc(describe(o))}'s uid from the ownerReferences of each of its dependents (${deps}), which stay; then it removes ${codeSpan(f)} and the object goes.`,
+      terminating ? '' : 'This object is not being deleted: the finalizer makes a later DELETE that names no policy orphan its dependents.',
     ].filter(Boolean).join('\n\n');
   }
   const blocking = node ? new Set(node.blockingDependents().map((d) => d.identity.uid)).size : 0;
   return [
     `**Removed by:** the garbage collector (kube-controller-manager), which always runs. ${codeSpan(FOREGROUND_FINALIZER)} is its own finalizer, added by a Foreground deletion.`,
-    `${esc(describe(o))} stays visible, Terminating, while the GC deletes its dependents (${deps}); the GC removes the finalizer once no dependent with blockOwnerDeletion: true is left (${blocking} now, R38). A blocking dependent that cannot go keeps it forever (R50).`,
-    terminating ? '' : 'This object is not being deleted: the finalizer makes a later DELETE that names no policy a Foreground one (R3).',
+    `${esc(describe(o))} stays visible, Terminating, while the GC deletes its dependents (${deps}); the GC removes the finalizer once no dependent with blockOwnerDeletion: true is left (${blocking} now). A blocking dependent that cannot go keeps it forever.`,
+    terminating ? '' : 'This object is not being deleted: the finalizer makes a later DELETE that names no policy a Foreground one.',
   ].filter(Boolean).join('\n\n');
 }
 
@@ -408,7 +408,7 @@ function liveOwnerState(live: LiveView, o: KubeObject, ref: OwnerReference): str
     case 'unresolvable-kind':
       return `${head} the cluster serves no ${codeSpan(ref.apiVersion)} ${codeSpan(ref.kind)}: its GC could not resolve this reference.`;
     case 'invalid-scope':
-      return `${head} ${esc(ref.kind)} is namespaced there: its GC cannot look it up from a cluster-scoped object (R45).`;
+      return `${head} ${esc(ref.kind)} is namespaced there: its GC cannot look it up from a cluster-scoped object.`;
     case 'absent': {
       const name = describe({ kind: lookup.info.kind, namespace: lookup.namespace, name: ref.name });
       if (!live.covers(lookup.info.group, lookup.info.kind, lookup.namespace)) {

@@ -1,14 +1,18 @@
 // SARIF 2.1.0 for code scanning (GitHub, Azure DevOps): one rule per finding code, 1-based regions.
 
-import { FINDING_CODES, type Finding } from '../../engine/analysis/findingTypes';
-import { FINDING_DOCS } from './findingDocs';
+import { FINDING_CODES, type Finding, type Severity } from '../../engine/analysis/findingTypes';
+import { FINDING_CATALOGUE } from '../../engine/analysis/findingCatalogue';
+
+const level = (s: Severity) => (s === 'info' ? 'note' : s);
 
 export function toSarif(findings: Finding[], version: string, relative: (file: string) => string): object {
   const rules = FINDING_CODES.map((id) => ({
     id,
     name: id.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase()),
-    shortDescription: { text: FINDING_DOCS[id] },
-    helpUri: `https://github.com/kube-gc-lens/kube-gc-lens#${id}`,
+    shortDescription: { text: FINDING_CATALOGUE[id].title },
+    fullDescription: { text: FINDING_CATALOGUE[id].explanation },
+    defaultConfiguration: { level: level(FINDING_CATALOGUE[id].severity) },
+    helpUri: `https://github.com/kube-gc-lens/kube-gc-lens/blob/main/docs/findings.md#${id}`,
   }));
   const location = (file: string | undefined, range: Finding['range']) => ({
     physicalLocation: {
@@ -24,7 +28,7 @@ export function toSarif(findings: Finding[], version: string, relative: (file: s
       results: findings.map((f) => ({
         ruleId: f.code,
         ruleIndex: FINDING_CODES.indexOf(f.code),
-        level: f.severity === 'info' ? 'note' : f.severity,
+        level: level(f.severity),
         message: { text: f.message },
         locations: [location(f.file, f.range)],
         ...(f.related.length ? { relatedLocations: f.related.filter((r) => r.file).map((r, id) => ({ id, message: { text: r.message }, ...location(r.file, r.range) })) } : {}),

@@ -38,8 +38,8 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
   }
   if (input.requests.length > 1) {
     lines.push(s.dim(input.arrival === 'back-to-back'
-      ? 'Arrival: back to back (R63): every request reaches the apiserver before the garbage collector acts, as kubectl delete sends them'
-      : 'Arrival: settled (R53.4): each request after the previous one has settled; kubectl delete sends them back to back (--arrival=back-to-back)'));
+      ? 'Arrival: back to back: every request reaches the apiserver before the garbage collector acts, as kubectl delete sends them'
+      : 'Arrival: settled: each request after the previous one has settled; kubectl delete sends them back to back (--arrival=back-to-back)'));
   }
   lines.push(s.dim(`Controllers: ${safeText(describeControllers(controllerSet(input.controllers)))}`));
   if (result.kubernetesVersion) lines.push(s.dim(`Kubernetes ${safeText(result.kubernetesVersion)} behaviour${input.versionFrom ? ` (${safeText(input.versionFrom)})` : ''}`));

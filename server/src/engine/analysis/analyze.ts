@@ -72,7 +72,7 @@ export function analyzeObject(inventory: Inventory, o: KubeObject): Finding[] {
   const foregroundAt = o.finalizers.indexOf(FOREGROUND_FINALIZER);
   if (orphanAt >= 0 && foregroundAt >= 0) {
     out.push(finding('invalid-finalizers', 'error', o, { kind: 'finalizer', index: Math.max(orphanAt, foregroundAt) },
-      `${describe(o)} carries both orphan and foregroundDeletion: the apiserver rejects this on create and update. Were it stored, the GC would orphan its dependents, remove only orphan, and leave foregroundDeletion until something re-queued it (R52).`));
+      `${describe(o)} carries both orphan and foregroundDeletion: the apiserver rejects this on create and update. Were it stored, the GC would orphan its dependents, remove only orphan, and leave foregroundDeletion until something re-queued it.`));
   }
   return out;
 }
@@ -92,19 +92,19 @@ function checkReference(inventory: Inventory, o: KubeObject, ref: OwnerReference
   const info = inventory.kinds.restMapping(ref.apiVersion, ref.kind);
   if (!info) {
     return () => finding('unresolvable-owner-kind', 'warning', o, at('kind'),
-      `Nothing serves ${ref.apiVersion} ${ref.kind}: the GC cannot resolve this reference and retries ${describe(o)} forever, so it is never collected and its other references are never cleaned up (R46).${unresolvableHint(inventory, ref)}`);
+      `Nothing serves ${ref.apiVersion} ${ref.kind}: the GC cannot resolve this reference and retries ${describe(o)} forever, so it is never collected and its other references are never cleaned up.${unresolvableHint(inventory, ref)}`);
   }
   const ownKind = inventory.kindOf(o);
   if (ownKind && !ownKind.namespaced && info.namespaced) {
     return () => finding('cluster-scoped-dependent-of-namespaced-owner', 'warning', o, at('kind'),
-      `${describe(o)} is cluster-scoped but ${ref.kind} is namespaced: an ownerReference has no namespace, so the GC cannot look the owner up. It never collects ${o.name}, even after the owner is deleted (R45).`);
+      `${describe(o)} is cluster-scoped but ${ref.kind} is namespaced: an ownerReference has no namespace, so the GC cannot look the owner up. It never collects ${o.name}, even after the owner is deleted.`);
   }
   const namespace = info.namespaced ? o.namespace : '';
   const byName = inventory.find(info.group, info.kind, namespace, ref.name);
   if (byName && byName.uid === ref.uid) return 'solid';
   const byUid = inventory.objects.get(ref.uid);
   const fate = (hasSolid: boolean) => (o.deletionTimestamp !== undefined
-    ? `${describe(o)} is already being deleted: the GC leaves its references alone (R30).`
+    ? `${describe(o)} is already being deleted: the GC leaves its references alone.`
     : hasSolid
       ? 'The GC removes this reference (another owner is present) but keeps the object.'
       : `The GC deletes ${describe(o)} as soon as it sees it.`);
@@ -112,7 +112,7 @@ function checkReference(inventory: Inventory, o: KubeObject, ref: OwnerReference
     const sameCoords = splitApiVersion(byUid.apiVersion).group === info.group && byUid.kind === info.kind && byUid.name === ref.name;
     if (sameCoords && info.namespaced && byUid.namespace !== o.namespace) {
       return (hasSolid) => finding('owner-namespace-mismatch', 'error', o, at('uid'),
-        `The owner ${describe(byUid)} is in another namespace: an owner is looked up in its dependent's namespace (${o.namespace}), where it does not exist. ${fate(hasSolid)} (R43)`,
+        `The owner ${describe(byUid)} is in another namespace: an owner is looked up in its dependent's namespace (${o.namespace}), where it does not exist. ${fate(hasSolid)}`,
         [relatedTo(byUid, `the object with uid ${ref.uid}`)]);
     }
     const differs = [
@@ -121,7 +121,7 @@ function checkReference(inventory: Inventory, o: KubeObject, ref: OwnerReference
       byUid.name !== ref.name ? `name ${ref.name} ≠ ${byUid.name}` : '',
     ].filter(Boolean).join(', ');
     return (hasSolid) => finding('owner-coordinates-mismatch', 'error', o, at(byUid.kind !== ref.kind ? 'kind' : 'name'),
-      `uid ${ref.uid} belongs to ${describe(byUid)}, not to ${ref.kind} ${ref.name} (${differs}). The GC looks owners up by kind and name, finds nothing with this uid, and treats the reference as dangling. ${fate(hasSolid)} (R46)`,
+      `uid ${ref.uid} belongs to ${describe(byUid)}, not to ${ref.kind} ${ref.name} (${differs}). The GC looks owners up by kind and name, finds nothing with this uid, and treats the reference as dangling. ${fate(hasSolid)}`,
       [relatedTo(byUid, `the object with uid ${ref.uid}`)]);
   }
   if (byName) {
@@ -188,7 +188,7 @@ export function cycleFindings(inventory: Inventory, starts: Iterable<string> = i
         const others = objs.filter((x) => x !== o);
         const desc = self ? `${describe(o)} names itself as its owner` : `${describe(o)} is part of an ownership cycle: ${objs.map((x) => describe(x)).join(' → ')}`;
         out.push(finding('ownership-cycle', 'warning', o, { kind: 'ownerReference', index: i },
-          `${desc}. The GC leaves such a cycle alone while its members exist (R41); deleting one member with Foreground relies on the cycle breaker (R35 ii, R49).`,
+          `${desc}. The GC leaves such a cycle alone while its members exist; deleting one member with Foreground relies on the cycle breaker.`,
           others.map((x) => relatedTo(x, `cycle member ${describe(x)}`))));
       }
     }
@@ -227,7 +227,7 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
       if (ref.blockOwnerDeletion !== true) return;
       if (ref.uid === o.uid) {
         out.push(finding('foreground-deadlock', 'warning', o, { kind: 'ownerReference', index: i, field: 'blockOwnerDeletion' },
-          `${describe(o)} is its own owner with blockOwnerDeletion: true: deleting it with propagationPolicy Foreground leaves it Terminating forever with foregroundDeletion (R50).`));
+          `${describe(o)} is its own owner with blockOwnerDeletion: true: deleting it with propagationPolicy Foreground leaves it Terminating forever with foregroundDeletion.`));
         return;
       }
       const owner = inventory.objects.get(ref.uid);
@@ -236,7 +236,7 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
       const dead = stuck ? stuck.reason : wouldNotFinish(o, owners, set);
       if (!dead) return;
       out.push(finding('foreground-deadlock', 'warning', o, { kind: 'ownerReference', index: i, field: 'blockOwnerDeletion' },
-        `Deleting ${describe(owner)} with propagationPolicy Foreground would wait forever: this blocking dependent cannot finish (${dead}). Setting blockOwnerDeletion: false on this reference lets the owner go (R50).`,
+        `Deleting ${describe(owner)} with propagationPolicy Foreground would wait forever: this blocking dependent cannot finish (${dead}). Setting blockOwnerDeletion: false on this reference lets the owner go.`,
         [relatedTo(owner, `the owner that would wait: ${describe(owner)}`)]));
     });
   }
@@ -262,8 +262,8 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
         if (!stuck.has(o.uid)) continue;
         out.push(finding('finalizer-deadlock', 'warning', o, { kind: 'finalizer', index },
           orderedNamespaceDeletion(version)
-            ? `Deleting namespace ${ns} deadlocks (Kubernetes ${kubeVersionText(version)}): the namespace controller deletes the Pods of ${workload}, which runs the controller that removes ${o.finalizers[index]}, before it deletes ${describe(o)} (R57: Pods first, from 1.33 on). ${o.name} then keeps its finalizer forever and namespace ${ns} stays Terminating. Delete ${o.kind} ${o.name} first, or move the operator out of the namespace.`
-            : `Deleting namespace ${ns} can deadlock (Kubernetes ${kubeVersionText(version)}: a race): the namespace controller deletes ${workload}, which runs the controller that removes ${o.finalizers[index]}, in the same pass as ${describe(o)}, in no fixed order (R57, before 1.33). If the operator stops first, ${o.name} keeps its finalizer forever and namespace ${ns} stays Terminating. Delete ${o.kind} ${o.name} first, or move the operator out of the namespace.`,
+            ? `Deleting namespace ${ns} deadlocks (Kubernetes ${kubeVersionText(version)}): the namespace controller deletes the Pods of ${workload}, which runs the controller that removes ${o.finalizers[index]}, before it deletes ${describe(o)} (Pods first, from 1.33 on). ${o.name} then keeps its finalizer forever and namespace ${ns} stays Terminating. Delete ${o.kind} ${o.name} first, or move the operator out of the namespace.`
+            : `Deleting namespace ${ns} can deadlock (Kubernetes ${kubeVersionText(version)}: a race): the namespace controller deletes ${workload}, which runs the controller that removes ${o.finalizers[index]}, in the same pass as ${describe(o)}, in no fixed order (before 1.33). If the operator stops first, ${o.name} keeps its finalizer forever and namespace ${ns} stays Terminating. Delete ${o.kind} ${o.name} first, or move the operator out of the namespace.`,
           nsObject ? [relatedTo(nsObject, `namespace ${ns}`)] : []));
       }
     }

@@ -98,7 +98,7 @@ function referenceFindings(o: KubeObject, counterpart: KubeObject | undefined, v
     verdicts.forEach((v, i) => {
       if (v.type === 'solid') return;
       out.push(finding('live-dangling-owner', 'warning', o, where(i),
-        `Applying this file: ${why(refs[i], v, view)}, so the garbage collector removes this ownerReference (another owner exists, so the ${o.kind} stays, R35).`,
+        `Applying this file: ${why(refs[i], v, view)}, so the garbage collector removes this ownerReference (another owner exists, so the ${o.kind} stays).`,
         relatedOf(v)));
     });
     return out;
@@ -107,7 +107,7 @@ function referenceFindings(o: KubeObject, counterpart: KubeObject | undefined, v
   const first = verdicts.findIndex((v) => v.type !== 'solid');
   const reasons = verdicts.map((v, i) => why(refs[i], v, view));
   out.push(finding('collected-on-apply', 'error', o, where(first),
-    `Applying this file gets it garbage-collected: ${reasons.join('; ')} (R35).`,
+    `Applying this file gets it garbage-collected: ${reasons.join('; ')}.`,
     verdicts.flatMap((v) => relatedOf(v))));
   return out;
 }
