@@ -10,11 +10,13 @@ import type { NamespaceCondition, ObjectIdentity, Range } from './engine/model';
 import type { ContextInfo } from './sources/cluster/kubeconfig';
 import type { LiveStatus } from './sources/cluster/liveCluster';
 import type {
-  BlockReason, ControllersMode, FinalizerOwnerRule, PropagationPolicy, SimulationResult,
+  BlockReason, ControllersMode, DeletedEntry, FinalizerOwnerRule, OrphanedEntry, PropagationPolicy, SimulationStep, StuckEntry,
 } from './engine/simulation/types';
 import { parseControllers } from './engine/simulation/controllerSet';
 
-export const PROTOCOL_VERSION = 2;
+import { PROTOCOL_VERSION } from '../../shared/src/protocolVersion';
+
+export { PROTOCOL_VERSION };
 
 // ------------------------------------------------------------------------------------------------
 // Shared shapes
@@ -69,24 +71,62 @@ export interface SimulateParams {
   controllers?: ControllersMode;
 }
 
-export interface SimulateReport {
+/**
+ * Why an object is in a report's list: `request`, a consequence of the DELETE(s); `settling`, the garbage collector
+ * does it to the input as given anyway (absent owners, objects already terminating), with no DELETE at all.
+ */
+export type Cause = 'request' | 'settling';
+
+/** The version of the Report shape (`kubectl gc simulate -o json` prints it as `version`). */
+export const REPORT_VERSION = 2;
+
+/** What became of the object one request named. */
+export interface TargetReport {
+  /** The request's index in the plan (0 for a single DELETE). */
+  request: number;
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  /** Absent when the input holds no such object. */
+  uid?: string;
+  outcome: TargetOutcome;
+}
+
+/**
+ * What a simulation means, the same for every front end (server/src/app/report.ts builds it): `kubectl gc simulate
+ * -o json`, the editor's Simulate Delete report and the graph's playback. Version 1's fields (the simulation
+ * result's) keep their place; each list entry gains its `cause`.
+ */
+export interface Report {
+  version: typeof REPORT_VERSION;
+  /** One line, what the request causes: "Deleting Deployment shop/web: 5 objects deleted (…), 0 stuck, 0 orphaned". */
+  summary: string;
+  targets: TargetReport[];
+  /** The counts the summary gives: caused by the request(s), not what the GC does anyway. */
+  counts: ImpactSummary;
+  deleted: (DeletedEntry & { cause: Cause })[];
+  orphaned: (OrphanedEntry & { cause: Cause })[];
+  stuck: (StuckEntry & { cause: Cause })[];
+  steps: SimulationStep[];
+  notes: string[];
+  /** Set when the step bound was reached: the result is partial. */
+  aborted?: string;
+  /** The Kubernetes version whose behaviour the simulation followed. */
+  kubernetesVersion?: string;
+  /** Who acted: `builtin`, `gc` or a kube-controller-manager list. */
+  controllers: ControllersMode;
+}
+
+/** kubeGcLens/simulate (v3: the Report itself, with what the editor needs besides). */
+export interface SimulateReport extends Report {
   target: ObjectIdentity;
   policy: PolicyChoice;
-  controllers: ControllersMode;
-  /** The simulation result, `remaining` left out (the workspace is the rest). */
-  result: Omit<SimulationResult, 'remaining'>;
   /** uid → where the object is written, for every object the report names. */
   locations: Record<string, SourceLocation>;
-  /** Counts for a one-line summary: deleted by kind, orphaned, stuck (against the no-DELETE baseline). */
-  summary: ImpactSummary;
   outcome: TargetOutcome;
   /** The same one line as the code lens, e.g. "Delete: also 1 ReplicaSet, 3 Pods · 1 stuck (pvc-protection)". */
   title: string;
-  /**
-   * Uids in `result.deleted` / `result.stuck` that are deleted / stuck even without this DELETE (the GC settling
-   * the input as given: absent owners, objects already terminating). The summary leaves them out.
-   */
-  anyway: { deleted: string[]; stuck: string[] };
 }
 
 export interface ImpactSummary {

@@ -1,7 +1,8 @@
 // Names, places, ages and counts as the client writes them.
 
 import { describe, expect, it } from 'vitest';
-import { countOf, describeObject, formatAge, locationLabel } from '../../client/src/logic/objects';
+import { countOf } from '../../shared/src/kinds';
+import { describeObject, formatAge, locationLabel } from '../../client/src/logic/objects';
 
 describe('objects', () => {
   it('names objects as the CLI does', () => {

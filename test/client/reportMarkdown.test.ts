@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { ObjectIdentity } from '../../server/src/engine/model';
 import type { SimulateReport, SourceLocation } from '../../server/src/protocol';
 import { commandUri } from '../../client/src/logic/markdown';
-import { impactLine, renderSimulateReport, reportTitle } from '../../client/src/logic/reportMarkdown';
+import { renderSimulateReport, reportTitle } from '../../client/src/logic/reportMarkdown';
+import { simulateReportOf, type ReportParts } from '../helpers/simulateReports';
 
 const id = (kind: string, namespace: string, name: string, apiVersion = 'v1'): ObjectIdentity => ({
   apiVersion, kind, namespace, name, uid: `uid-${kind}-${name}`,
@@ -20,7 +21,7 @@ const pod = id('Pod', 'shop', 'web-7d9-x');
 const pvc = id('PersistentVolumeClaim', 'shop', 'data');
 const cm = id('ConfigMap', 'shop', 'settings');
 
-function sample(): SimulateReport {
+function parts(): ReportParts {
   return {
     target: deploy,
     policy: 'Background',
@@ -49,12 +50,13 @@ function sample(): SimulateReport {
       notes: ['Timing may differ (R51).'],
     },
     locations: { [deploy.uid]: at('web.yaml', 2), [pvc.uid]: at('data.yaml', 4), [pod.uid]: at('pods.yaml', 0) },
-    summary: { deletedByKind: { Deployment: 1, ReplicaSet: 1, Pod: 3 }, orphaned: 2, stuck: 1, stuckBecause: 'pvc-protection' },
+    counts: { deletedByKind: { Deployment: 1, ReplicaSet: 1, Pod: 3 }, orphaned: 2, stuck: 1, stuckBecause: 'pvc-protection' },
     outcome: 'deleted',
     title: 'Delete: also 1 ReplicaSet, 3 Pods · 2 orphaned · 1 stuck (pvc-protection)',
-    anyway: { deleted: [], stuck: [] },
   };
 }
+
+const sample = (): SimulateReport => simulateReportOf(parts());
 
 describe('renderSimulateReport', () => {
   it('renders title, summary, lists, why-chain, timeline and notes, each object linked to its source', () => {
@@ -68,7 +70,7 @@ describe('renderSimulateReport', () => {
       '- **Policy:** Background: the object goes at once\\, then the garbage collector deletes its dependents',
       '- **Controllers:** builtin: the kubelet\\, the namespace controller\\, pvc/pv-protection\\, the CRD cleanup and each custom finalizer\\\'s controller \\(while its workload runs\\) act besides the apiserver and the garbage collector',
       '',
-      '**Because of this DELETE: Deletes 1 Deployment\\, 1 ReplicaSet\\, 3 Pods · 2 orphaned · 1 stuck \\(pvc-protection\\)**',
+      '**Deleting Deployment shop/web\\: 5 objects deleted \\(1 Deployment\\, 1 ReplicaSet\\, 3 Pods\\)\\, 1 stuck \\(pvc-protection\\)\\, 2 orphaned**',
       '',
       '## Deleted (2)',
       '',
@@ -110,7 +112,7 @@ describe('renderSimulateReport', () => {
   });
 
   it('marks what the garbage collector deletes or leaves stuck without this DELETE too', () => {
-    const report = { ...sample(), anyway: { deleted: [rs.uid], stuck: [pvc.uid] } };
+    const report = simulateReportOf({ ...parts(), settling: { deleted: [rs.uid], stuck: [pvc.uid] } });
     const md = renderSimulateReport(report);
     expect(md).toContain('_Marked "anyway": the garbage collector deletes (or leaves stuck) these objects without this DELETE too, settling the input as given._');
     expect(md).toContain('\n2. ReplicaSet shop/web-7d9: step 6 _(anyway)_\n');
@@ -120,19 +122,21 @@ describe('renderSimulateReport', () => {
   });
 
   it('says when a list is empty, shows the abort and the stuck reason when there is no chain', () => {
-    const r = sample();
-    r.policy = 'default';
-    r.controllers = 'gc';
-    r.result = {
+    const r = simulateReportOf({
+      ...parts(),
+      policy: 'default',
+      controllers: 'gc',
+      result: {
       deleted: [], orphaned: [], steps: [], notes: [], aborted: 'maxSteps (10) reached',
       stuck: [{ ...pvc, finalizers: [], reason: 'PersistentVolumeClaim shop/data is terminating and nothing is left to finish it', blockedBy: [] }],
-    };
-    r.summary = { deletedByKind: {}, orphaned: 0, stuck: 1 };
+      },
+      counts: { deletedByKind: {}, orphaned: 0, stuck: 1 },
+    });
     const md = renderSimulateReport(r);
     expect(md).toContain('# Simulate Delete\\: Deployment shop/web \\(API default\\)\n');
     expect(md).toContain('- **Policy:** API default: no propagationPolicy is sent\\, so the type\\\'s own default applies \\(the first step says which\\)\n');
     expect(md).toContain('- **Controllers:** gc: strict\\: only the apiserver and the garbage collector act\\; nobody else removes a finalizer\n');
-    expect(md).toContain('**Because of this DELETE: Deletes nothing · 0 orphaned · 1 stuck**\n\n> **Aborted, the result is partial:** maxSteps \\(10\\) reached\n');
+    expect(md).toContain('**Deleting Deployment shop/web\\: 0 objects deleted\\, 1 stuck\\, 0 orphaned**\n\n> **Aborted, the result is partial:** maxSteps \\(10\\) reached\n');
     expect(md).toContain('## Deleted (0)\n\n_None._\n');
     expect(md).toContain('## Orphaned (0)\n\n_None._\n');
     expect(md).toContain('  - PersistentVolumeClaim shop/data is terminating and nothing is left to finish it\n');
@@ -143,10 +147,11 @@ describe('renderSimulateReport', () => {
   it('renders hostile names, finalizers and messages as text', () => {
     const evil = { ...id('Pod', 'ns', '<img src=x onerror=alert(1)>'), uid: 'u-evil' };
     const linky = { ...id('ConfigMap', 'a|b', '[x](command:workbench.action.terminal.new)'), uid: 'u-linky' };
-    const r = sample();
-    r.target = evil;
-    r.locations = { 'u-evil': { uri: 'file:///ws/a (1).yaml', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } } };
-    r.result = {
+    const r = simulateReportOf({
+      ...parts(),
+      target: evil,
+      locations: { 'u-evil': { uri: 'file:///ws/a (1).yaml', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } } },
+      result: {
       deleted: [{ ...evil, step: 1 }],
       orphaned: [],
       stuck: [{
@@ -155,14 +160,15 @@ describe('renderSimulateReport', () => {
       }],
       steps: [{ step: 1, actor: 'op|erator', action: 'remove', target: linky, detail: '<script>alert(1)</script> | cell' }],
       notes: ['![img](http://evil.example/x.png)'],
-    };
-    r.summary = { deletedByKind: { '<b>Pod</b>': 1 }, orphaned: 0, stuck: 1, stuckBecause: '_f_' };
+      },
+      counts: { deletedByKind: { '<b>Pod</b>': 1 }, orphaned: 0, stuck: 1, stuckBecause: '_f_' },
+    });
     const md = renderSimulateReport(r);
     const evilLink = `[Pod ns/\\<img src\\=x onerror\\=alert\\(1\\)\\>](${commandUri('kubeGcLens.revealLocation', ['file:///ws/a (1).yaml', r.locations['u-evil'].range])})`;
     const linkyText = 'ConfigMap a\\|b/\\[x\\]\\(command\\:workbench\\.action\\.terminal\\.new\\)';
     expect(md).toContain('# Simulate Delete\\: Pod ns/\\<img src\\=x onerror\\=alert\\(1\\)\\> \\(Background\\)\n');
     expect(md).toContain(`1. ${evilLink}: step 1\n`);
-    expect(md).toContain('**Because of this DELETE: Deletes 1 \\<b\\>Pod\\</b\\> · 0 orphaned · 1 stuck \\(\\_f\\_\\)**');
+    expect(md).toContain('**Deleting Pod ns/\\<img src\\=x onerror\\=alert\\(1\\)\\>\\: 1 object deleted \\(1 \\<b\\>Pod\\</b\\>\\)\\, 1 stuck \\(\\_f\\_\\)\\, 0 orphaned**');
     expect(md).toContain(`- ${linkyText}, finalizers \`\` \`rm -rf\` \`\`, \`x<b>y</b>\`\n`);
     expect(md).toContain(`  - **finalizer** \`**f**\`: nobody removes \\*\\*f\\*\\*\\: \\# not a heading (${evilLink})\n`);
     expect(md).toContain(`| 1 | op\\|erator | remove | ${linkyText} | \\<script\\>alert\\(1\\)\\</script\\> \\| cell |\n`);
@@ -179,12 +185,7 @@ describe('renderSimulateReport', () => {
   });
 });
 
-describe('impactLine and reportTitle', () => {
-  it('counts deleted objects by kind with plurals', () => {
-    expect(impactLine({ deletedByKind: { NetworkPolicy: 2, Ingress: 2, Endpoints: 2, Pod: 1 }, orphaned: 0, stuck: 0 }))
-      .toBe('Deletes 2 NetworkPolicies, 2 Ingresses, 2 Endpoints, 1 Pod · 0 orphaned · 0 stuck');
-  });
-
+describe('reportTitle', () => {
   it('titles a report in plain text', () => {
     expect(reportTitle({ target: id('Namespace', '', 'kafka'), policy: 'Foreground' })).toBe('Simulate Delete: Namespace kafka (Foreground)');
   });
@@ -193,7 +194,7 @@ describe('impactLine and reportTitle', () => {
 describe('a report on the live cluster', () => {
   const live = (notes: string[]): SimulateReport => {
     const r = sample();
-    return { ...r, locations: {}, result: { ...r.result, notes } };
+    return { ...r, locations: {}, notes };
   };
 
   it('says it is the live cluster, in the title and the header', () => {
@@ -218,7 +219,7 @@ describe('a report on the live cluster', () => {
       '>',
       '> - cannot list secrets in team-a \\(secrets is forbidden\\)',
       '',
-      '**Because of this DELETE:',
+      '**Deleting Deployment shop/web\\:',
     ].join('\n'));
     expect(md.endsWith('## Notes\n\n- Timing may differ \\(R51\\)\\.\n')).toBe(true);
   });

@@ -9,7 +9,7 @@ import { resolveTarget } from '../../server/src/sources/cluster/kubeconfig';
 import { ACCEPT_OBJECTS } from '../../server/src/sources/cluster/apiClient';
 import { simulate } from '../../server/src/engine/simulation/simulate';
 import { namespacesNeedingPodSpecs } from '../../server/src/engine/simulation/podSpecScope';
-import { terminatingItems } from '../../server/src/lsp/requests';
+import { terminatingItems } from '../../server/src/app/stuck';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
 import { seedShop, ns, replicaSet, pod, configMap, pvc, terminatingNs, STUCK_NAMESPACE_CONDITIONS } from './clusterFixtures';
 

@@ -67,10 +67,10 @@ describe('the language server on a live cluster', () => {
   it('Simulate Delete on the live graph, with the incomplete-preview note', async () => {
     const report = await lsp.connection.sendRequest(ClusterSimulateRequest, { uid: 'd-web', policy: 'Background' });
     expect(report?.target.name).toBe('web');
-    expect(report?.summary.deletedByKind).toEqual({ Deployment: 1, ReplicaSet: 1, Pod: 1 });
-    expect(report?.result.notes).toEqual(expect.arrayContaining([expect.stringMatching(/this preview is incomplete: cannot list secrets/)]));
+    expect(report?.counts.deletedByKind).toEqual({ Deployment: 1, ReplicaSet: 1, Pod: 1 });
+    expect(report?.notes).toEqual(expect.arrayContaining([expect.stringMatching(/this preview is incomplete: cannot list secrets/)]));
     // The cluster's own version (the test server's /version says v1.31.0), where versions differ (R57).
-    expect(report?.result.kubernetesVersion).toBe('1.31');
+    expect(report?.kubernetesVersion).toBe('1.31');
     // Foreground: the held Pod blocks its ReplicaSet (blockOwnerDeletion), which blocks the Deployment.
     const foreground = await lsp.connection.sendRequest(ClusterSimulateRequest, { uid: 'd-web', policy: 'Foreground' });
     expect(foreground?.outcome).toBe('stuck');

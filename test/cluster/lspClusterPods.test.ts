@@ -57,29 +57,29 @@ describe('Simulate Delete on the live graph reads the Pods it needs in full', ()
   it('a claim being deleted while a Pod mounts it: pvc-protection holds it, naming the Pod', async () => {
     const report = await lsp.connection.sendRequest(ClusterSimulateRequest, { uid: 'cm-data-settings', policy: 'Background' });
     // Deleting a ConfigMap changes nothing for the claim: it stays, held by db-0, with or without this delete.
-    const claim = report!.result.stuck.find((s) => s.uid === 'pvc-data-db-0');
+    const claim = report!.stuck.find((s) => s.uid === 'pvc-data-db-0');
     expect(claim?.blockedBy[0]).toMatchObject({ type: 'finalizer', finalizer: 'kubernetes.io/pvc-protection', message: 'still mounted by Pod data/db-0' });
-    expect(report!.anyway.stuck).toContain('pvc-data-db-0');
+    expect(report!.stuck.filter((s) => s.cause === 'settling').map((s) => s.uid)).toContain('pvc-data-db-0');
     // One full LIST, of the Pods in data: the only namespace this simulation (and what is terminating) can reach with claims.
     expect(podReads().map((r) => [r.namespace, r.accept])).toEqual([['data', ACCEPT_OBJECTS]]);
-    expect(report!.result.notes.filter((n) => n.startsWith('this preview is incomplete'))).toEqual([]);
+    expect(report!.notes.filter((n) => n.startsWith('this preview is incomplete'))).toEqual([]);
   });
 
   it('deleting the StatefulSet: its Pod goes, then pvc-protection lets the claim go', async () => {
     const report = await lsp.connection.sendRequest(ClusterSimulateRequest, { uid: 'sts-db', policy: 'Background' });
-    const deleted = report!.result.deleted.map((d) => d.uid);
+    const deleted = report!.deleted.map((d) => d.uid);
     expect(deleted).toEqual(expect.arrayContaining(['sts-db', 'p-db-0', 'pvc-data-db-0']));
     expect(deleted.indexOf('pvc-data-db-0')).toBeGreaterThan(deleted.indexOf('p-db-0'));
-    expect(report!.result.steps).toContainEqual(expect.objectContaining({
+    expect(report!.steps).toContainEqual(expect.objectContaining({
       actor: 'pvc-protection-controller', action: 'remove-finalizer', target: expect.objectContaining({ uid: 'pvc-data-db-0' }),
     }));
-    expect(report!.result.stuck.find((s) => s.uid === 'pvc-data-db-0')).toBeUndefined();
+    expect(report!.stuck.find((s) => s.uid === 'pvc-data-db-0')).toBeUndefined();
   });
 
   it('Pods that may not be read in full: the preview says it is incomplete, and why', async () => {
     server.faults.forbid({ group: '', resource: 'pods', namespace: 'vault' });
     const report = await lsp.connection.sendRequest(ClusterSimulateRequest, { uid: 'cm-vault-settings', policy: 'Background' });
-    expect(report!.result.notes).toContainEqual(expect.stringMatching(
+    expect(report!.notes).toContainEqual(expect.stringMatching(
       /^this preview is incomplete: cannot read the Pods in vault in full \(pods is forbidden: User ".*" cannot list resource "pods" in API group "" in the namespace "vault"\), so which PersistentVolumeClaims its Pods mount \(and their nodes and phases\) is unknown$/,
     ));
     expect(report!.target.name).toBe('settings');

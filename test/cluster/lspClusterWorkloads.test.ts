@@ -55,9 +55,9 @@ describe('custom finalizers on a live cluster with metadata-only Deployments', (
 
   it('Simulate Delete of another object with that finalizer: removed by the guessed controller, said so in a note', async () => {
     const report = await lsp.connection.sendRequest(ClusterSimulateRequest, { uid: 'cm-other', policy: 'Background' });
-    expect(report!.result.deleted.map((d) => d.uid)).toContain('cm-other');
-    expect(report!.result.notes).toContainEqual(expect.stringMatching(/^Assumed: widgets\.example\.com\/cleanup is removed by Deployment platform\/ops-manager \(guessed from the words "example", "widgets"/));
-    expect(report!.result.notes.filter((n) => n.startsWith('this preview is incomplete'))).toEqual([]);
+    expect(report!.deleted.map((d) => d.uid)).toContain('cm-other');
+    expect(report!.notes).toContainEqual(expect.stringMatching(/^Assumed: widgets\.example\.com\/cleanup is removed by Deployment platform\/ops-manager \(guessed from the words "example", "widgets"/));
+    expect(report!.notes.filter((n) => n.startsWith('this preview is incomplete'))).toEqual([]);
     expect(server.writes()).toBe(0);
   });
 });

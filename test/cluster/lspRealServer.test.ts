@@ -316,11 +316,11 @@ metadata:
     expect(report.target).toMatchObject({ kind: 'Namespace', name: 'fg', uid: fg.metadata.uid });
     // The namespace controller's Background delete replaces parent's foregroundDeletion; child's finalizer holds it,
     // and so the namespace.
-    const deleted = report.result.deleted.map((d) => d.uid).sort();
+    const deleted = report.deleted.map((d) => d.uid).sort();
     const survivors = before.map((o) => o.metadata.uid).filter((u) => !deleted.includes(u)).sort();
     expect(deleted).toEqual([uidOf('configmap/parent', 'fg')]);
-    expect(report.result.stuck.map((s) => s.uid)).toEqual(expect.arrayContaining(survivors));
-    expect(report.result.notes).toEqual([]);
+    expect(report.stuck.map((s) => s.uid)).toEqual(expect.arrayContaining(survivors));
+    expect(report.notes).toEqual([]);
     kubectl(['delete', 'namespace', 'fg', '--wait=false']);
     const inFg = () => readAll(plane).items.filter((o) => o.metadata.namespace === 'fg' || (o.kind === 'Namespace' && o.metadata.name === 'fg')).map((o) => o.metadata.uid).sort();
     await until('the real deletion leaves what the simulation left', () => isDeepStrictEqual(inFg(), survivors));
@@ -345,8 +345,8 @@ metadata:
     const real = plane.kubectlResult(['--context', 'restricted', 'get', 'secrets', '-A']).stderr.trim().replace(/^Error from server \(Forbidden\): /, '');
     expect(status.problems.find((p) => p.resource === 'secrets')!.message).toBe(real);
     const report = (await lsp.connection.sendRequest(ClusterSimulateRequest, { uid: uidOf('namespace/shop'), policy: 'Background' }))!;
-    expect(report.result.notes).toContain(`this preview is incomplete: cannot list secrets (${real})`);
-    expect(report.result.deleted.map((d) => d.name)).toEqual(expect.arrayContaining(['shop', 'web']));
+    expect(report.notes).toContain(`this preview is incomplete: cannot list secrets (${real})`);
+    expect(report.deleted.map((d) => d.name)).toEqual(expect.arrayContaining(['shop', 'web']));
   });
 
   it('disconnects: the null status, cluster requests say so, the live findings go', async () => {

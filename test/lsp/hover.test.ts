@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Hover, MarkupContent, Position } from 'vscode-languageserver-protocol';
 import { hoverAt } from '../../server/src/lsp/hover';
-import { codeSpan, escapeMarkdown, markdownLink, pluralKind } from '../../server/src/lsp/markdown';
+import { pluralKind } from '../../shared/src/kinds';
+import { codeSpan, escapeMarkdown, markdownLink } from '../../server/src/lsp/markdown';
 import type { WorkspaceModel } from '../../server/src/workspace/workspaceModel';
 import {
   DELETING, HOLD, busybox, ctl, deploy, manifests, obj, pod, ref, rs,

@@ -46,7 +46,7 @@ describe('language server over stdio', () => {
     const exportDiags = await s.diagnosticsFor(checkout);
     expect(exportDiags.map((d) => `${d.code}@${at(d)}`)).toEqual(['owner-uid-mismatch@111:12', 'dangling-owner@584:12']);
     expect(exportDiags.every((d) => d.severity === DiagnosticSeverity.Error && d.source === 'kube-gc-lens')).toBe(true);
-    expect(exportDiags[0].codeDescription?.href).toMatch(/README\.md#owner-uid-mismatch$/);
+    expect(exportDiags[0].codeDescription?.href).toMatch(/\/docs\/findings\.md#owner-uid-mismatch$/);
     // The owner with the other uid is the related information, with its location.
     expect(exportDiags[0].relatedInformation?.[0].location.uri).toBe(checkout);
     expect(exportDiags[0].relatedInformation?.[0].message).toContain('64b1c1b1-59ad-4af3-a756-871bd6965119');
@@ -149,11 +149,11 @@ describe('language server over stdio', () => {
     expect(at).toMatchObject({ kind: 'ReplicaSet', name: 'web-5d4f', namespace: 'shop', ownerCount: 1, syntheticUid: false });
     expect(at?.location?.uri).toBe(rsUri);
     const report = await s.connection.sendRequest(SimulateRequest, { uid: '11111111-1111-1111-1111-111111111111', policy: 'Foreground' });
-    expect(report?.result.deleted.map((d) => `${d.kind}/${d.name}`)).toEqual(['ReplicaSet/web-5d4f', 'Deployment/web']);
-    expect(report?.summary.deletedByKind).toEqual({ ReplicaSet: 1, Deployment: 1 });
+    expect(report?.deleted.map((d) => `${d.kind}/${d.name}`)).toEqual(['ReplicaSet/web-5d4f', 'Deployment/web']);
+    expect(report?.counts.deletedByKind).toEqual({ ReplicaSet: 1, Deployment: 1 });
     expect(report?.locations['22222222-2222-2222-2222-222222222222']?.uri).toBe(rsUri);
     const orphan = await s.connection.sendRequest(SimulateRequest, { uid: '11111111-1111-1111-1111-111111111111', policy: 'Orphan' });
-    expect(orphan?.result.orphaned.map((o) => o.name)).toEqual(['web-5d4f']);
+    expect(orphan?.orphaned.map((o) => o.name)).toEqual(['web-5d4f']);
     expect(await s.connection.sendRequest(SimulateRequest, { uid: 'nope', policy: 'default' })).toBeNull();
     const graph = await s.connection.sendRequest(GraphRequest, { uid: '22222222-2222-2222-2222-222222222222' });
     expect(graph.nodes.map((n) => n.name).sort()).toEqual(['web', 'web-5d4f']);

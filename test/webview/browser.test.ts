@@ -4,6 +4,7 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { PROTOCOL_VERSION } from '../../shared/src/protocolVersion';
 import type { GraphData } from '../../server/src/protocol';
 import { Harness } from './harness';
 import { deploymentReport, deploymentTree, fanOut, HOSTILE_NAME, hostileGraph, largeGraph, orphanReport, statesGraph } from './fixtures';
@@ -46,7 +47,7 @@ describe('the graph webview in Chromium', () => {
 
   it('says ready with the protocol version, and renders a Deployment tree: owners above dependents', async () => {
     const x = await open(deploymentTree());
-    expect((await x.posted())[0]).toEqual({ type: 'ready', protocolVersion: 2 });
+    expect((await x.posted())[0]).toEqual({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
     expect(await nodeIds(x)).toEqual(['d1', 'rs1', 'p1', 'p2', 'p3', 'cm1']);
     expect(await x.page.locator('.graph-svg path.edge').count()).toBe(4);
     const y = async (id: string) => (await x.page.locator(`g.node[data-id="${id}"]`).boundingBox())!.y;

@@ -1,5 +1,6 @@
 // Graphs and simulation reports for the webview's tests (pure and in Chromium) and its benchmark.
 
+import { simulateReportOf } from '../helpers/simulateReports';
 import type { GraphData, GraphEdgeData, GraphNodeData, SimulateReport } from '../../server/src/protocol';
 
 type NodeInit = Partial<GraphNodeData> & { uid: string; kind: string; name: string };
@@ -91,7 +92,7 @@ export function deploymentReport(): SimulateReport {
   const p1 = id('p1', 'Pod', 'web-1-a');
   const p2 = id('p2', 'Pod', 'web-1-b');
   const p3 = id('p3', 'Pod', 'web-1-c');
-  return {
+  return simulateReportOf({
     target: d, policy: 'Background', controllers: 'builtin',
     result: {
       steps: [
@@ -111,18 +112,17 @@ export function deploymentReport(): SimulateReport {
       notes: [],
     },
     locations: {},
-    summary: { deletedByKind: { Deployment: 1, ReplicaSet: 1, Pod: 2 }, orphaned: 0, stuck: 1, stuckBecause: 'finalizer' },
+    counts: { deletedByKind: { Deployment: 1, ReplicaSet: 1, Pod: 2 }, orphaned: 0, stuck: 1, stuckBecause: 'finalizer' },
     outcome: 'deleted',
     title: 'Delete: also 1 ReplicaSet, 2 Pods · 1 stuck (finalizer)',
-    anyway: { deleted: [], stuck: [] },
-  };
+  });
 }
 
 /** Deleting the ReplicaSet with Orphan: its Pods' references are cut. */
 export function orphanReport(): SimulateReport {
   const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespace: 'shop', name: 'web-1', uid: 'rs1' };
   const pod = (uid: string, name: string) => ({ apiVersion: 'v1', kind: 'Pod', namespace: 'shop', name, uid });
-  return {
+  return simulateReportOf({
     target: rs, policy: 'Orphan', controllers: 'builtin',
     result: {
       steps: [
@@ -139,11 +139,10 @@ export function orphanReport(): SimulateReport {
       notes: [],
     },
     locations: {},
-    summary: { deletedByKind: { ReplicaSet: 1 }, orphaned: 3, stuck: 0 },
+    counts: { deletedByKind: { ReplicaSet: 1 }, orphaned: 3, stuck: 0 },
     outcome: 'deleted',
     title: 'Delete: only this ReplicaSet · orphans 3',
-    anyway: { deleted: [], stuck: [] },
-  };
+  });
 }
 
 /**

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { componentsOf, indexGraph } from '../../webview/src/model/graphIndex';
 import { buildView, COLLAPSE_ABOVE, groupId, type ViewFilters } from '../../webview/src/model/viewModel';
-import { kindBadge, kindCategory, pluralKind } from '../../webview/src/model/kinds';
+import { pluralKind } from '../../shared/src/kinds';
+import { kindBadge, kindCategory } from '../../webview/src/model/kinds';
 import { deploymentTree, fanOut, statesGraph } from './fixtures';
 
 const filters = (over: Partial<ViewFilters> = {}): ViewFilters => ({ hidden: { namespaces: [], kinds: [], states: [] }, search: '', expanded: [], ...over });

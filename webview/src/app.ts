@@ -5,6 +5,7 @@
 import { select } from 'd3-selection';
 import 'd3-transition';
 import { zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3-zoom';
+import { PROTOCOL_VERSION } from '../../shared/src/protocolVersion';
 import { toDot, toSvg } from './model/exportFormats';
 import { componentsOf, indexGraph, type GraphIndex } from './model/graphIndex';
 import { boundsOf, layeredLayout, stabilize, type Point } from './model/layout';
@@ -157,7 +158,7 @@ export class App {
 
   /** Tell the host we listen (again, after every reload of the page). */
   start(): void {
-    this.post({ type: 'ready', protocolVersion: 2 });
+    this.post({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
   }
 
   // ------------------------------------------------------------------------------------------ state
@@ -456,7 +457,7 @@ export class App {
     this.stopPlaying();
     const report = this.model.report;
     if (!report) return;
-    const total = report.result.steps.length;
+    const total = report.steps.length;
     if ((this.model.ui.step ?? 0) >= total) this.dispatch({ type: 'step', step: 0 });
     // The whole timeline in at most about 12 s, each step shown for 120–700 ms.
     const every = Math.max(120, Math.min(700, 12_000 / Math.max(1, total)));

@@ -5,6 +5,7 @@
 import type {
   GraphData, GraphExportFormat, GraphScope, GraphSource, HostToWebviewMessage, ShowInGraphArgs, SimulateReport, WebviewToHostMessage,
 } from '../../../server/src/protocol';
+import { PROTOCOL_VERSION } from '../../../shared/src/protocolVersion';
 import { scopeTitleSuffix } from './graphScope';
 import { isPolicyChoice } from './pickItems';
 
@@ -21,7 +22,7 @@ export function parseWebviewMessage(raw: unknown): WebviewToHostMessage | undefi
   const m = raw as Record<string, unknown>;
   switch (m.type) {
     case 'ready':
-      return typeof m.protocolVersion === 'number' ? { type: 'ready', protocolVersion: m.protocolVersion as 2 } : undefined;
+      return typeof m.protocolVersion === 'number' ? { type: 'ready', protocolVersion: m.protocolVersion as typeof PROTOCOL_VERSION } : undefined;
     case 'reveal':
       return isId(m.uid) ? { type: 'reveal', uid: m.uid } : undefined;
     case 'simulate':

@@ -34,17 +34,6 @@ export function formatAge(seconds: number): string {
   return h % 24 ? `${d}d ${h % 24}h` : `${d}d`;
 }
 
-/** `1 Pod`, `3 Pods`, `2 NetworkPolicies`, `2 Ingresses`, `2 Endpoints`. */
-export function countOf(kind: string, n: number): string {
-  if (n === 1) return `1 ${kind}`;
-  let plural: string;
-  if (/[^aeiou]y$/i.test(kind)) plural = `${kind.slice(0, -1)}ies`;
-  else if (/(ss|x|z|ch|sh)$/i.test(kind)) plural = `${kind}es`;
-  else if (/s$/i.test(kind)) plural = kind; // already plural (Endpoints)
-  else plural = `${kind}s`;
-  return `${n} ${plural}`;
-}
-
 /** `1 object`, `2 objects`: for English nouns with a regular plural. */
 export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -5,10 +5,10 @@
 
 import type { ObjectIdentity } from '../../../server/src/engine/model';
 import type { BlockReason, SimulationStep } from '../../../server/src/engine/simulation/types';
-import type { ImpactSummary, PolicyChoice, SimulateReport, SourceLocation } from '../../../server/src/protocol';
+import type { PolicyChoice, SimulateReport, SourceLocation } from '../../../server/src/protocol';
 import { reasonHeading } from './blockReasons';
 import { code, commandUri, link, text } from './markdown';
-import { count, countOf, describeObject } from './objects';
+import { count, describeObject } from './objects';
 
 /** The command our links run: (uri, range) → open the document and select the range. */
 export const REVEAL_LOCATION_COMMAND = 'kubeGcLens.revealLocation';
@@ -55,16 +55,9 @@ export function reportTitle(report: Pick<SimulateReport, 'target' | 'policy'>, s
   return `Simulate Delete${on}: ${describeObject(report.target)} (${POLICY_LABELS[report.policy]})`;
 }
 
-/** `Deletes 1 Deployment, 3 Pods · 1 orphaned · 1 stuck (pvc-protection)`, as plain text. */
-export function impactLine(summary: ImpactSummary): string {
-  const deleted = Object.entries(summary.deletedByKind).map(([kind, n]) => countOf(kind, n));
-  const stuck = `${summary.stuck} stuck${summary.stuck && summary.stuckBecause ? ` (${summary.stuckBecause})` : ''}`;
-  return `${deleted.length ? `Deletes ${deleted.join(', ')}` : 'Deletes nothing'} · ${summary.orphaned} orphaned · ${stuck}`;
-}
-
 export function renderSimulateReport(report: SimulateReport, source: ReportSource = {}): string {
   const refs = new ObjectReferences(report);
-  const { result } = report;
+  const result = report;
   const out: string[] = [];
   const live = source.cluster !== undefined;
   // On a live cluster the missing resources matter before anything else: they go first, the other notes last.
@@ -79,7 +72,7 @@ export function renderSimulateReport(report: SimulateReport, source: ReportSourc
   out.push(`- **Object:** ${refs.ref(t)}, ${text(t.apiVersion)}, uid ${code(t.uid)}`);
   out.push(`- **Policy:** ${text(POLICY_LABELS[report.policy])}: ${text(POLICY_EXPLANATIONS[report.policy])}`);
   out.push(`- **Controllers:** ${text(report.controllers)}: ${text(CONTROLLERS_EXPLANATIONS[report.controllers] ?? 'only these kube-controller-manager controllers and the apiserver\'s CRD cleanup act besides the apiserver; no kubelet, no volume provisioner, no operator')}`, '');
-  if (report.result.kubernetesVersion) out.push(`- **Kubernetes:** ${text(report.result.kubernetesVersion)} behaviour`, '');
+  if (report.kubernetesVersion) out.push(`- **Kubernetes:** ${text(report.kubernetesVersion)} behaviour`, '');
   if (source.graphLink) {
     const args = { uid: t.uid, source: live ? 'cluster' : 'workspace', policy: report.policy };
     out.push(`${link('Show in Graph', commandUri(SHOW_IN_GRAPH, [args]))}: this deletion played out on the ownership graph, step by step.`, '');
@@ -89,8 +82,11 @@ export function renderSimulateReport(report: SimulateReport, source: ReportSourc
     for (const n of incomplete) out.push(`> - ${text(n.replace(INCOMPLETE_NOTE, ''))}`);
     out.push('');
   }
-  out.push(`**Because of this DELETE: ${text(impactLine(report.summary))}**`, '');
-  const anyway = { deleted: new Set(report.anyway.deleted), stuck: new Set(report.anyway.stuck) };
+  out.push(`**${text(report.summary)}**`, '');
+  const anyway = {
+    deleted: new Set(report.deleted.filter((d) => d.cause === 'settling').map((d) => d.uid)),
+    stuck: new Set(report.stuck.filter((s) => s.cause === 'settling').map((s) => s.uid)),
+  };
   if (anyway.deleted.size || anyway.stuck.size) {
     out.push(`_Marked "anyway": the garbage collector deletes (or leaves stuck) these objects without this DELETE too, settling the input as given._`, '');
   }
@@ -170,7 +166,7 @@ class ObjectReferences {
   private readonly identities = new Map<string, ObjectIdentity>();
 
   constructor(private readonly report: SimulateReport) {
-    const { result } = report;
+    const result = report;
     const note = (id: ObjectIdentity) => {
       if (!this.identities.has(id.uid)) this.identities.set(id.uid, id);
     };

@@ -15,7 +15,11 @@ import type { Inventory } from '../engine/inventory';
 import { analyzeObject } from '../engine/analysis/analyze';
 import type { Finding } from '../engine/analysis/findingTypes';
 import { searchObjects } from '../engine/objectSearch';
-import { graphData, graphSummary, simulateDelete, summaryOf, terminatingItems, type EngineOptions } from './requests';
+import { graphData, graphSummary } from '../app/graph';
+import { summaryOf } from '../app/objects';
+import { simulateDelete } from '../app/report';
+import type { SimulationSettings as EngineOptions } from '../app/simulationCache';
+import { terminatingItems } from '../app/stuck';
 import { selectGraph, type GraphScopeOptions } from '../engine/graph/graphScope';
 import { readServerVersion } from '../sources/cluster/serverVersion';
 

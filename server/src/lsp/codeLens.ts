@@ -6,10 +6,10 @@ import type { CodeLens, Command, Range } from 'vscode-languageserver-protocol';
 import { describe, type KubeObject } from '../engine/model';
 import type { ObjectModel } from '../workspace/workspaceModel';
 import { SHOW_IN_GRAPH_COMMAND } from '../protocol';
-import { impactTitle, summarizeImpact, targetOutcome } from './impact';
+import { impactTitle, summarizeImpact, targetOutcome } from '../app/impact';
 import { lensText } from './markdown';
 import { lookupOwner, primaryReference } from '../engine/analysis/ownerLookup';
-import { baselineSimulation, deletionSimulation, type SimulationSettings } from './simulationCache';
+import { baselineSimulation, deletionSimulation, type SimulationSettings } from '../app/simulationCache';
 
 /** Client commands the lenses run (the VS Code client registers them). */
 export const SIMULATE_DELETE_COMMAND = 'kubeGcLens.simulateDelete';

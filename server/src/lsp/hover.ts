@@ -15,11 +15,12 @@ import {
 import { startState, finalizerOwnersFor } from '../engine/simulation/startState';
 import type { ControllersMode, FinalizerOwnerRule, PropagationPolicy, SimulationResult } from '../engine/simulation/types';
 import type { ObjectModel } from '../workspace/workspaceModel';
-import { shortReason } from './impact';
-import { codeSpan, countOf, escapeMarkdown as esc, fileLabel, markdownLink } from './markdown';
+import { shortReason } from '../app/impact';
+import { countOf } from '../../../shared/src/kinds';
+import { codeSpan, escapeMarkdown as esc, fileLabel, markdownLink } from './markdown';
 import { lookupOwner, type OwnerLookup } from '../engine/analysis/ownerLookup';
 import type { LiveView } from '../engine/analysis/liveComparison';
-import { baselineSimulation, deletionSimulation } from './simulationCache';
+import { baselineSimulation, deletionSimulation } from '../app/simulationCache';
 import { controllerSet } from '../engine/simulation/controllerSet';
 
 export interface HoverOptions {

@@ -130,7 +130,7 @@ export function withLiveLocations<T extends ObjectSummary | StuckItem | Simulate
     return { ...x, object: withLiveLocations(x.object, context), locations };
   }
   const report = x as SimulateReport;
-  const r = report.result;
+  const r = report;
   for (const o of [report.target, ...r.deleted, ...r.orphaned, ...r.stuck, ...r.steps.map((s) => s.target)]) note(o);
   for (const s of r.stuck) walk(s.blockedBy);
   return { ...report, locations } as T;

@@ -77,23 +77,6 @@ export function lensText(text: string, max = 80): string {
   return plainText(text, max).replace(/\$\(/g, '\\$(');
 }
 
-/** English plural of a kind for counts: Pod → Pods, Ingress → Ingresses, NetworkPolicy → NetworkPolicies. */
-export function pluralKind(kind: string, n: number): string {
-  if (n === 1) return kind;
-  if (INVARIANT_PLURALS.has(kind)) return kind;
-  if (/(s|x|z|ch|sh)$/.test(kind)) return `${kind}es`;
-  if (/[^aeiouAEIOU]y$/.test(kind)) return `${kind.slice(0, -1)}ies`;
-  return `${kind}s`;
-}
-
-/** Kinds already plural (or uncountable) in their singular form. */
-const INVARIANT_PLURALS = new Set(['Endpoints', 'ComponentStatus']);
-
-/** "3 Pods", "1 ReplicaSet". */
-export function countOf(kind: string, n: number): string {
-  return `${n} ${pluralKind(kind, n)}`;
-}
-
 /**
  * A link that runs one of the client's commands with JSON arguments (`command:NAME?ARGS`). The label is ours (never
  * manifest text); the arguments are JSON, percent-encoded (a `%` inside them written as the JSON escape `\u0025`,

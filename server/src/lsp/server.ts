@@ -30,7 +30,10 @@ import { listWorkspaceFiles, makeMatcher, readWorkspaceFile, readWorkspaceFileSy
 import { makeProblem } from '../sources/manifests/parseManifest';
 import { WorkspaceModel, type DocumentState } from '../workspace/workspaceModel';
 import { DIAGNOSTIC_SOURCE, findingToDiagnostic, problemToDiagnostic, sortDiagnostics } from './diagnostics';
-import { graphScopeOf, simulateDelete, stuckItems, summaryOf, workspaceGraph } from './requests';
+import { graphScopeOf, workspaceGraph } from '../app/graph';
+import { summaryOf } from '../app/objects';
+import { simulateDelete } from '../app/report';
+import { stuckItems } from '../app/stuck';
 import { hoverAt } from './hover';
 import { codeLenses, resolveCodeLens } from './codeLens';
 import { quickFixes } from './codeActions';

@@ -56,11 +56,3 @@ export function kindBadge(kind: string): string {
   const short = capitals.length >= 2 && !BUILTIN_BADGES.has(capitals) ? capitals : kind.toLowerCase();
   return short.slice(0, 6) || '?';
 }
-
-/** English plural of a kind for counts: Pod → Pods, Ingress → Ingresses, NetworkPolicy → NetworkPolicies. */
-export function pluralKind(kind: string, n: number): string {
-  if (n === 1 || kind === 'Endpoints') return kind;
-  if (/(s|x|z|ch|sh)$/.test(kind)) return `${kind}es`;
-  if (/[^aeiouAEIOU]y$/.test(kind)) return `${kind.slice(0, -1)}ies`;
-  return `${kind}s`;
-}

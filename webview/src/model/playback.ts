@@ -32,7 +32,7 @@ export interface PlaybackFrame {
 const DELETING_ACTIONS = new Set(['delete', 'add-finalizer', 'remove-finalizer']);
 
 export function affectedUids(report: SimulateReport): Set<string> {
-  const r = report.result;
+  const r = report;
   const out = new Set<string>([report.target.uid]);
   for (const x of r.deleted) out.add(x.uid);
   for (const x of r.orphaned) out.add(x.uid);
@@ -42,18 +42,18 @@ export function affectedUids(report: SimulateReport): Set<string> {
 }
 
 export function clampStep(report: SimulateReport, index: number): number {
-  const total = report.result.steps.length;
+  const total = report.steps.length;
   return Number.isFinite(index) ? Math.max(0, Math.min(total, Math.round(index))) : total;
 }
 
 export function playbackFrame(report: SimulateReport, requested: number): PlaybackFrame {
-  const steps = report.result.steps;
+  const steps = report.steps;
   const index = clampStep(report, requested);
   const total = steps.length;
   const reached = index > 0 ? steps[index - 1].step : -Infinity;
   const removed = new Set<string>();
   const removalOrder = new Map<string, number>();
-  const byStep = [...report.result.deleted].sort((a, b) => a.step - b.step);
+  const byStep = [...report.deleted].sort((a, b) => a.step - b.step);
   byStep.forEach((d, i) => removalOrder.set(d.uid, i + 1));
   for (const d of byStep) if (d.step <= reached) removed.add(d.uid);
   // Objects that leave storage without a step of the timeline (should not happen) go at the end.
@@ -69,14 +69,14 @@ export function playbackFrame(report: SimulateReport, requested: number): Playba
   for (const uid of removed) deleting.delete(uid);
 
   const cut = new Set<string>();
-  for (const o of report.result.orphaned) {
+  for (const o of report.orphaned) {
     const patchedNow = patched.has(o.uid);
     const everPatched = steps.some((s) => s.action === 'patch-owner-references' && s.target.uid === o.uid);
     if (patchedNow || (!everPatched && (removed.has(o.ownerUID) || index === total))) cut.add(edgeId(o.uid, o.ownerUID));
   }
 
   const stuck = new Map<string, string>();
-  if (index === total) for (const s of report.result.stuck) stuck.set(s.uid, s.reason);
+  if (index === total) for (const s of report.stuck) stuck.set(s.uid, s.reason);
 
   return { index, total, current: index > 0 ? steps[index - 1] : undefined, removed, deleting, cut, stuck, affected: affectedUids(report), removalOrder };
 }

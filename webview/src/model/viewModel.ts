@@ -4,7 +4,7 @@
 
 import type { FindingCode, GraphEdgeData, GraphNodeData } from './protocolTypes';
 import { dependentsOf, ownersOf, type GraphIndex } from './graphIndex';
-import { pluralKind } from './kinds';
+import { pluralKind } from '../../../shared/src/kinds';
 
 /** The state an object is drawn in (one per node). */
 export type NodeStatus = 'present' | 'virtual' | 'being-deleted' | 'deleting-dependents' | 'stuck';

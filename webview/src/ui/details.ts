@@ -101,7 +101,7 @@ export class DetailsPanel {
 
   private inSimulation(o: GraphNodeData, report: SimulateReport, frame: PlaybackFrame, node: ViewNode): Node[] {
     const overlay = nodeOverlay(node, frame);
-    const r = report.result;
+    const r = report;
     const lines: string[] = [];
     const deleted = r.deleted.find((d) => d.uid === o.uid);
     if (deleted) lines.push(`Deleted: leaves storage at step ${deleted.step} (#${frame.removalOrder.get(o.uid)} to go).`);

@@ -1,4 +1,4 @@
-// From a deletion simulation to the one-line impact a code lens (and the Simulate Delete report) shows:
+// From a deletion simulation to the counts and the one-line impact a code lens (and every report) shows:
 // SimulationResult → ImpactSummary (protocol.ts) → "Delete: also 1 ReplicaSet, 3 Pods · 1 stuck (pvc-protection)".
 // Pure functions; no LSP types.
 
@@ -6,29 +6,30 @@ import type { BlockReason, SimulationResult } from '../engine/simulation/types';
 import type { ImpactSummary, TargetOutcome } from '../protocol';
 
 export type { TargetOutcome };
-import { countOf } from './markdown';
+import { countOf } from '../../../shared/src/kinds';
 
 type ResultParts = Pick<SimulationResult, 'deleted' | 'orphaned' | 'stuck'>;
 
 /**
- * Counts what deleting `targetUid` does. With `baseline` (the same inventory simulated with no DELETE, see
+ * Counts what deleting the target(s) does. With `baseline` (the same inventory simulated with no DELETE, see
  * simulationCache.baselineSimulation) only what this deletion changes is counted: garbage the GC collects anyway
- * (absent owners) and objects that were already stuck are left out. The target itself is always counted.
+ * (absent owners) and objects that were already stuck are left out. The targets themselves are always counted.
  */
-export function summarizeImpact(result: ResultParts, targetUid: string, baseline?: ResultParts): ImpactSummary {
+export function summarizeImpact(result: ResultParts, target: string | readonly string[], baseline?: ResultParts): ImpactSummary {
+  const targets = new Set(typeof target === 'string' ? [target] : target);
   const goneAnyway = new Set(baseline?.deleted.map((d) => d.uid));
   const stuckAnyway = new Set(baseline?.stuck.map((s) => s.uid));
   const orphanedAnyway = new Set(baseline?.orphaned.map((o) => `${o.uid}\u0000${o.ownerUID}`));
   const deletedByKind: Record<string, number> = {};
   for (const d of result.deleted) {
-    if (d.uid !== targetUid && goneAnyway.has(d.uid)) continue;
+    if (!targets.has(d.uid) && goneAnyway.has(d.uid)) continue;
     deletedByKind[d.kind] = (deletedByKind[d.kind] ?? 0) + 1;
   }
   const orphaned = new Set<string>();
   for (const o of result.orphaned) if (!orphanedAnyway.has(`${o.uid}\u0000${o.ownerUID}`)) orphaned.add(o.uid);
-  const stuck = result.stuck.filter((s) => s.uid === targetUid || !stuckAnyway.has(s.uid));
-  // The target's own reason first: it is the one the title names.
-  const first = stuck.find((s) => s.uid === targetUid) ?? stuck[0];
+  const stuck = result.stuck.filter((s) => targets.has(s.uid) || !stuckAnyway.has(s.uid));
+  // A target's own reason first: it is the one the title names.
+  const first = stuck.find((s) => targets.has(s.uid)) ?? stuck[0];
   const because = shortReason(first?.blockedBy[0]);
   return { deletedByKind, orphaned: orphaned.size, stuck: stuck.length, ...(because ? { stuckBecause: because } : {}) };
 }
@@ -99,7 +100,7 @@ export function impactTitle(summary: ImpactSummary, target: { kind: string; outc
 }
 
 /** "1 ReplicaSet, 3 Pods" in the order the kinds were first deleted; beyond MAX_KINDS, "and N more". */
-function kindList(byKind: Record<string, number>): string {
+export function kindList(byKind: Record<string, number>): string {
   const entries = Object.entries(byKind).filter(([, n]) => n > 0);
   const shown = entries.slice(0, MAX_KINDS).map(([kind, n]) => countOf(kind, n));
   const rest = entries.slice(MAX_KINDS).reduce((sum, [, n]) => sum + n, 0);

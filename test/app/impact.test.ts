@@ -1,9 +1,9 @@
-// The impact summary and the lens title (server/src/lsp/impact.ts), from hand-made simulation results.
+// The impact summary and the lens title (server/src/app/impact.ts), from hand-made simulation results.
 
 import { describe, expect, it } from 'vitest';
 import type { ObjectIdentity } from '../../server/src/engine/model';
 import type { SimulationResult, StuckEntry } from '../../server/src/engine/simulation/types';
-import { impactTitle, shortFinalizer, summarizeImpact, targetOutcome } from '../../server/src/lsp/impact';
+import { impactTitle, shortFinalizer, summarizeImpact, targetOutcome } from '../../server/src/app/impact';
 
 const id = (kind: string, name: string): ObjectIdentity => ({ apiVersion: 'v1', kind, namespace: 'shop', name, uid: `uid-${name}` });
 const gone = (kind: string, name: string, step: number) => ({ ...id(kind, name), step });

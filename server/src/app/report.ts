@@ -1,0 +1,124 @@
+// From a simulation to the Report every front end shows (protocol.ts): the CLI's text and JSON, the editor's
+// Simulate Delete, the graph's playback. What the request causes is told apart from what the garbage collector does
+// to the input anyway, by a second simulation with no DELETE (the baseline).
+
+import type { Inventory } from '../engine/inventory';
+import type { ObjectIdentity } from '../engine/model';
+import { simulate } from '../engine/simulation/simulate';
+import type { DeleteRequest, SimulationOptions, SimulationResult } from '../engine/simulation/types';
+import { REPORT_VERSION, type Cause, type ImpactSummary, type PolicyChoice, type Report, type SimulateReport, type SourceLocation, type TargetReport } from '../protocol';
+import { impactTitle, kindList, summarizeImpact, targetOutcome } from './impact';
+import { locationOf } from './objects';
+import { baselineSimulation, deletionSimulation, type SimulationSettings } from './simulationCache';
+
+/** The Report of `requests` on `inventory`; `result` and `baseline` when the caller has them already. */
+export function buildReport(inventory: Inventory, requests: readonly DeleteRequest[], result: SimulationResult, baseline: SimulationResult): Report {
+  const targets: TargetReport[] = requests.map((r, i) => {
+    const info = inventory.kinds.lookup(r.apiVersion.includes('/') ? r.apiVersion.split('/')[0] : '', r.kind);
+    const o = inventory.find(info?.group ?? '', r.kind, info && !info.namespaced ? '' : r.namespace, r.name);
+    const uid = r.preconditions?.uid ?? o?.uid;
+    const rejected = result.steps.some((s) => s.request === i && s.action === 'reject');
+    const outcome = uid !== undefined ? targetOutcome(result, uid, baseline) : rejected ? 'rejected' : 'unchanged';
+    return { request: i, apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace, name: r.name, ...(uid !== undefined ? { uid } : {}), outcome };
+  });
+  const targetUids = targets.flatMap((t) => (t.uid !== undefined ? [t.uid] : []));
+  // With no DELETE everything is the GC settling the input: the counts are then of that.
+  const counts = requests.length ? summarizeImpact(result, targetUids, baseline) : summarizeImpact(result, []);
+  const isTarget = new Set(targetUids);
+  const before = {
+    deleted: new Set(baseline.deleted.map((d) => d.uid)),
+    stuck: new Set(baseline.stuck.map((s) => s.uid)),
+    orphaned: new Set(baseline.orphaned.map((o) => `${o.uid}\u0000${o.ownerUID}`)),
+  };
+  const cause = (anyway: boolean, uid: string): Cause => (requests.length === 0 || (anyway && !isTarget.has(uid)) ? 'settling' : 'request');
+  return {
+    version: REPORT_VERSION,
+    summary: summaryLine(targets, counts),
+    targets,
+    counts,
+    deleted: result.deleted.map((d) => ({ ...d, cause: cause(before.deleted.has(d.uid), d.uid) })),
+    orphaned: result.orphaned.map((o) => ({ ...o, cause: cause(before.orphaned.has(`${o.uid}\u0000${o.ownerUID}`), o.uid) })),
+    stuck: result.stuck.map((s) => ({ ...s, cause: cause(before.stuck.has(s.uid), s.uid) })),
+    steps: result.steps,
+    notes: result.notes,
+    ...(result.aborted ? { aborted: result.aborted } : {}),
+    ...(result.kubernetesVersion ? { kubernetesVersion: result.kubernetesVersion } : {}),
+    controllers: result.controllers ?? 'builtin',
+  };
+}
+
+/** Simulates `requests` and its baseline, and reports (the CLI's path; the editor's caches: simulateDelete). */
+export function simulateReport(inventory: Inventory, requests: DeleteRequest[], options: SimulationOptions): { report: Report; result: SimulationResult } {
+  const result = simulate(inventory, requests, options);
+  const baseline = requests.length ? simulate(inventory, [], { ...options, arrival: undefined }) : result;
+  return { report: buildReport(inventory, requests, result, baseline), result };
+}
+
+/**
+ * The one line that leads every report: what the request causes, the target's fate first when it is not simply
+ * deleted. "Deleting Namespace kafka: 4 objects deleted (…), 2 stuck (kafka.strimzi.io/finalizer), 0 orphaned".
+ */
+export function summaryLine(targets: readonly TargetReport[], counts: ImpactSummary): string {
+  const subject = targets.length === 0 ? 'No DELETE, the garbage collector settling the input as given'
+    : targets.length === 1 ? `Deleting ${describeTarget(targets[0])}`
+      : `Deleting ${targets.length} objects`;
+  const single = targets.length === 1 ? targets[0].outcome : undefined;
+  if (single === 'rejected') return `${subject}: rejected by the apiserver`;
+  const parts: string[] = [];
+  if (single === 'collected') parts.push('the garbage collector deletes it anyway');
+  if (single === 'stuck') parts.push(`it stays Terminating${counts.stuckBecause ? ` (${counts.stuckBecause})` : ''}`);
+  const deleted = Object.values(counts.deletedByKind).reduce((sum, n) => sum + n, 0);
+  const kinds = kindList(counts.deletedByKind);
+  parts.push(`${deleted} ${deleted === 1 ? 'object' : 'objects'} deleted${deleted ? ` (${kinds})` : ''}`);
+  parts.push(`${counts.stuck} stuck${counts.stuck && counts.stuckBecause && single !== 'stuck' ? ` (${counts.stuckBecause})` : ''}`);
+  parts.push(`${counts.orphaned} orphaned`);
+  return `${subject}: ${parts.join(', ')}`;
+}
+
+const describeTarget = (t: { kind: string; namespace: string; name: string }) => `${t.kind} ${t.namespace ? `${t.namespace}/` : ''}${t.name}`;
+
+/** Simulate Delete of one object on an inventory (the workspace's or the live cluster's); `notes` are added. */
+export function simulateDelete(inventory: Inventory, uid: string, policy: PolicyChoice, options: SimulationSettings, notes: string[] = []): SimulateReport | null {
+  const o = inventory.objects.get(uid);
+  if (!o) return null;
+  const result = deletionSimulation(inventory, o, policy, options);
+  const baseline = baselineSimulation(inventory, options);
+  const request: DeleteRequest = {
+    apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name,
+    propagationPolicy: policy === 'default' ? null : policy, preconditions: { uid: o.uid },
+  };
+  const report = buildReport(inventory, [request], result, baseline);
+  const outcome = report.targets[0].outcome;
+  return {
+    ...report,
+    notes: notes.length ? [...report.notes, ...notes] : report.notes,
+    controllers: options.controllers,
+    target: { apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, uid: o.uid },
+    policy,
+    locations: locationsOf(inventory, [o, ...result.deleted, ...result.orphaned, ...result.steps.map((s) => s.target)], result),
+    outcome,
+    title: impactTitle(report.counts, { kind: o.kind, outcome }),
+  };
+}
+
+/** uid → where it is written, for the objects given and every object a stuck entry's why-chain names. */
+function locationsOf(inventory: Inventory, objects: ObjectIdentity[], result: SimulationResult): Record<string, SourceLocation> {
+  const locations: Record<string, SourceLocation> = {};
+  const note = (id: ObjectIdentity | undefined) => {
+    if (!id || locations[id.uid]) return;
+    const loc = locationOf(inventory.objects.get(id.uid));
+    if (loc) locations[id.uid] = loc;
+  };
+  const walk = (reasons: SimulationResult['stuck'][number]['blockedBy']): void => {
+    for (const r of reasons) {
+      note(r.object);
+      if (r.blockedBy) walk(r.blockedBy);
+    }
+  };
+  for (const o of objects) note(o);
+  for (const s of result.stuck) {
+    note(s);
+    walk(s.blockedBy);
+  }
+  return locations;
+}

@@ -1,0 +1,105 @@
+// "What is stuck, and why": objects terminating now that cannot finish (the no-DELETE simulation says so), those
+// only slow to finish, and predicted deadlocks. One answer for `kubectl gc stuck` and the editor's Stuck Objects.
+
+import type { Inventory } from '../engine/inventory';
+import type { KubeObject, NamespaceCondition } from '../engine/model';
+import { heldConditions } from '../engine/simulation/namespaceConditions';
+import type { BlockReason } from '../engine/simulation/types';
+import type { SourceLocation, StuckItem } from '../protocol';
+import type { WorkspaceModel } from '../workspace/workspaceModel';
+import { locationOf, summaryOf } from './objects';
+import { baselineSimulation, type SimulationSettings } from './simulationCache';
+
+/** Objects terminating now that cannot finish, then predicted deadlocks, each once. */
+export function stuckItems(model: WorkspaceModel, options: SimulationSettings): StuckItem[] {
+  // A manifest has no clock: ages are measured against the newest timestamp in the input.
+  const items = terminatingItems(model.inventory, options, newestTimestamp(model.inventory.objects.values()));
+  for (const f of model.predictions()) {
+    if (f.code !== 'finalizer-deadlock' && f.code !== 'foreground-deadlock') continue;
+    const o = model.inventory.objects.get(f.object.uid);
+    if (!o) continue;
+    items.push({ object: summaryOf(o), kind: f.code, reason: f.message, blockedBy: [] });
+  }
+  return items;
+}
+
+/**
+ * Terminating objects of an inventory that cannot finish (the no-DELETE simulation says so), aged against `now`
+ * (ms); with `slowAfterSeconds`, also those that can finish but have been terminating longer (kind "slow").
+ */
+export function terminatingItems(inv: Inventory, options: SimulationSettings, now: number | undefined, slowAfterSeconds?: number): StuckItem[] {
+  const items: StuckItem[] = [];
+  if (!inv.terminating.size) return items;
+  const result = baselineSimulation(inv, options);
+  const ageOf = (o: KubeObject) => {
+    const since = o.deletionTimestamp ? Date.parse(o.deletionTimestamp) : NaN;
+    return Number.isFinite(since) && now !== undefined && now >= since ? Math.round((now - since) / 1000) : undefined;
+  };
+  const listed = new Set<string>();
+  for (const s of result.stuck) {
+    const o = inv.objects.get(s.uid);
+    if (!o) continue;
+    listed.add(o.uid);
+    const age = ageOf(o);
+    items.push({
+      object: summaryOf(o), kind: 'stuck', reason: s.reason, blockedBy: s.blockedBy, locations: reasonLocations(inv, s.blockedBy),
+      ...(o.deletionTimestamp ? { deletionTimestamp: o.deletionTimestamp } : {}),
+      ...(age !== undefined ? { ageSeconds: age } : {}),
+      ...conditionsOf(o),
+    });
+  }
+  if (slowAfterSeconds !== undefined) {
+    for (const uid of inv.terminating) {
+      const o = inv.objects.get(uid);
+      const age = o && !listed.has(uid) ? ageOf(o) : undefined;
+      if (!o || age === undefined || age < slowAfterSeconds) continue;
+      const waits = o.finalizers.length ? `waits for finalizer${o.finalizers.length > 1 ? 's' : ''} ${o.finalizers.join(', ')}` : 'is still being removed';
+      const reported = conditionsOf(o).namespaceConditions;
+      items.push({
+        object: summaryOf(o), kind: 'slow', blockedBy: [], deletionTimestamp: o.deletionTimestamp, ageSeconds: age,
+        reason: reported
+          ? `terminating for ${Math.round(age / 60)} min and ${waits}; its namespace controller reports ${reported.map((c) => c.type).join(', ')}`
+          : `terminating for ${Math.round(age / 60)} min and ${waits}: the controllers that should finish it are running, so it is still cleaning up or stuck for a reason not visible in the metadata`,
+        ...(reported ? { namespaceConditions: reported } : {}),
+      });
+    }
+  }
+  return items;
+}
+
+/** A Namespace's conditions that hold, as StuckItem carries them (nothing for other objects or when none hold). */
+function conditionsOf(o: KubeObject): { namespaceConditions?: NamespaceCondition[] } {
+  if (o.apiVersion !== 'v1' || o.kind !== 'Namespace') return {};
+  const held = heldConditions(o);
+  return held.length ? { namespaceConditions: held } : {};
+}
+
+/** Where each object named in a why-chain is written, so the client can reveal it. */
+function reasonLocations(inv: Inventory, reasons: BlockReason[]): Record<string, SourceLocation> {
+  const out: Record<string, SourceLocation> = {};
+  const walk = (list: BlockReason[]): void => {
+    for (const r of list) {
+      const loc = r.object && !out[r.object.uid] ? locationOf(inv.objects.get(r.object.uid)) : undefined;
+      if (loc) out[r.object!.uid] = loc;
+      if (r.blockedBy) walk(r.blockedBy);
+    }
+  };
+  walk(reasons);
+  return out;
+}
+
+/**
+ * The input has no clock: "age" is measured against the newest creation or deletion timestamp in it,
+ * i.e. how long the object had been terminating when the dump was taken.
+ */
+function newestTimestamp(objects: Iterable<KubeObject>): number | undefined {
+  let newest: number | undefined;
+  for (const o of objects) {
+    for (const t of [o.creationTimestamp, o.deletionTimestamp]) {
+      if (!t) continue;
+      const ms = Date.parse(t);
+      if (Number.isFinite(ms) && (newest === undefined || ms > newest)) newest = ms;
+    }
+  }
+  return newest;
+}
