@@ -22,7 +22,7 @@ execFileSync(process.execPath, ['esbuild.mjs', '--production', `--outdir=${join(
   cwd: REPO,
   stdio: 'inherit',
 });
-for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'images/icon.png', 'walkthrough']) {
+for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'docs/findings.md', 'LICENSE', '.vscodeignore', 'images/icon.png', 'walkthrough']) {
   cpSync(join(REPO, file), join(STAGE, file), { recursive: true });
 }
 

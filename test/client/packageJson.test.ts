@@ -55,6 +55,11 @@ describe('package.json settings', () => {
     expect(settings['kubeGcLens.severity'].additionalProperties).toBe(false);
   });
 
+  it('ships docs/findings.md, which every diagnostic links to', () => {
+    expect(read('.vscodeignore').split('\n')).toContain('!docs/findings.md');
+    expect(read('scripts/package.mjs')).toContain("'docs/findings.md'");
+  });
+
   it('describes a finalizer owner rule with the fields of FinalizerOwnerRule', () => {
     const item = settings['kubeGcLens.finalizerOwners'].items;
     expect(Object.keys(item.properties)).toEqual(['finalizer', 'workload', 'external', 'running']);

@@ -1,7 +1,6 @@
-// Findings and load problems as LSP diagnostics: the engine's code as `code`, a link to its README entry,
+// Findings and load problems as LSP diagnostics: the engine's code as `code`, a link to its docs/findings.md entry,
 // the other party as relatedInformation, and the user's per-code severity (or "off").
 
-import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
@@ -22,17 +21,13 @@ export interface DiagnosticData {
 const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
 /**
- * README next to the bundle (dist/server.js → package root): the docs ship with the extension and the npm package.
- * vsce stores it as readme.md, a checkout as README.md.
+ * docs/findings.md next to the bundle (dist/server.js → package root), generated from the finding catalogue: it
+ * ships with the extension (.vscodeignore) and a checkout has it. Each code, and the load problems, has an anchor.
  */
-const README = (() => {
-  const root = path.join(__dirname, '..');
-  const found = ['README.md', 'readme.md'].map((n) => path.join(root, n)).find((f) => existsSync(f));
-  return pathToFileURL(found ?? path.join(root, 'README.md')).toString();
-})();
+const FINDINGS_DOC = pathToFileURL(path.join(__dirname, '..', 'docs', 'findings.md')).toString();
 
 export function docsLink(code: string): string {
-  return `${README}#${code}`;
+  return `${FINDINGS_DOC}#${code}`;
 }
 
 function severityOf(setting: SeveritySetting | undefined, fallback: 'error' | 'warning' | 'info'): DiagnosticSeverity | undefined {
