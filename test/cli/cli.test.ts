@@ -23,7 +23,12 @@ describe('kubectl-gc simulate', () => {
   it('prints the documented JSON contract', () => {
     const { code, data } = json(['simulate', '-f', join(FIX, 'shop'), 'deployment/web', '-n', 'shop', '--cascade=foreground', '-o', 'json']);
     expect(code).toBe(0);
-    expect(Object.keys(data).sort()).toEqual(['controllers', 'deleted', 'findings', 'kubernetesVersion', 'notes', 'orphaned', 'remaining', 'steps', 'stuck']);
+    // Version 2 (the Report every front end shows): version 1's fields where they were, and summary, targets, counts.
+    expect(Object.keys(data).sort()).toEqual(['controllers', 'counts', 'deleted', 'findings', 'kubernetesVersion', 'notes', 'orphaned', 'remaining', 'steps', 'stuck', 'summary', 'targets', 'version']);
+    expect(data.version).toBe(2);
+    expect(data.summary).toBe('Deleting Deployment shop/web: 5 objects deleted (1 Secret, 2 Pods, 1 ReplicaSet, 1 Deployment), 0 stuck, 0 orphaned');
+    expect(data.targets).toEqual([{ request: 0, apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web', uid: expect.any(String), outcome: 'deleted' }]);
+    expect(data.counts).toEqual({ deletedByKind: { Secret: 1, Pod: 2, ReplicaSet: 1, Deployment: 1 }, orphaned: 0, stuck: 0 });
     expect({ controllers: data.controllers, kubernetesVersion: data.kubernetesVersion }).toEqual({ controllers: 'builtin', kubernetesVersion: '1.37' });
     // The Secret's reference does not block (no blockOwnerDeletion), so the GC deletes it at once (R35 iii);
     // the ReplicaSet waits for its Pods, and the Deployment for the ReplicaSet.
@@ -31,7 +36,8 @@ describe('kubectl-gc simulate', () => {
     expect(order[0]).toBe('Secret/web-token');
     expect(order.slice(1, 3).sort()).toEqual(['Pod/web-7d4b9c-abcde', 'Pod/web-7d4b9c-fghij']); // siblings: any order
     expect(order.slice(3)).toEqual(['ReplicaSet/web-7d4b9c', 'Deployment/web']);
-    for (const d of data.deleted) expect(Object.keys(d).sort()).toEqual(['apiVersion', 'kind', 'name', 'namespace', 'step', 'uid']);
+    for (const d of data.deleted) expect(Object.keys(d).sort()).toEqual(['apiVersion', 'cause', 'kind', 'name', 'namespace', 'step', 'uid']);
+    expect(data.deleted.every((d: { cause: string }) => d.cause === 'request')).toBe(true);
     const steps = data.deleted.map((d: { step: number }) => d.step);
     expect([...steps].sort((a: number, b: number) => a - b)).toEqual(steps);
     expect(data.remaining.map((r: { name: string }) => r.name).sort()).toEqual(['settings', 'shop']);
@@ -234,6 +240,21 @@ describe('bad usage and unreadable input: exit 2 with a clear message', () => {
 
 describe('the examples workspace (examples/README.md lists these outcomes)', () => {
   const EX = join(ROOT, 'examples');
+
+  it('tells what the request causes from what the GC does anyway: the summary, each entry\'s cause, "(anyway)" in text', () => {
+    const args = ['simulate', '-f', EX, 'deployment/checkout', '-n', 'storefront'];
+    const { data } = json([...args, '-o', 'json']);
+    expect(data.summary).toBe('Deleting Deployment storefront/checkout: 1 object deleted (1 Deployment), 0 stuck, 0 orphaned');
+    const cause = (kind: string, name: string) => [...data.deleted, ...data.stuck].find((x: { kind: string; name: string }) => x.kind === kind && x.name === name)?.cause;
+    expect(cause('Deployment', 'checkout')).toBe('request');
+    expect(cause('ReplicaSet', 'checkout-7d9f8b6c5d')).toBe('settling'); // its owner uid is absent already
+    expect(cause('Namespace', 'legacy-mq')).toBe('settling'); // already stuck terminating
+    const text = cli(args).stdout.split('\n');
+    expect(text).toContain(data.summary); // the same line leads the text
+    expect(text).toContain('  ✗ ReplicaSet storefront/checkout-7d9f8b6c5d  step 2 (anyway)');
+    expect(text).toContain('  ✗ Deployment storefront/checkout  step 16');
+    expect(text).toContain('  ⧗ Namespace legacy-mq (anyway)');
+  });
   it('check finds exactly the documented findings', () => {
     const { code, data } = json(['check', '-f', EX, '-o', 'json']);
     expect(code).toBe(1);

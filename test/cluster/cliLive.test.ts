@@ -46,7 +46,9 @@ describe('kubectl-gc on a live cluster', () => {
     expect(r.code).toBe(0);
     const data = JSON.parse(r.stdout);
     expect(data.deleted.map((d: { uid: string }) => d.uid)).toEqual(expect.arrayContaining(['d-web', 'rs-web', 'p-web-1']));
-    expect(Object.keys(data).sort()).toEqual(['aborted', 'controllers', 'deleted', 'findings', 'kubernetesVersion', 'notes', 'orphaned', 'remaining', 'steps', 'stuck'].filter((k) => k in data).sort());
+    expect(Object.keys(data).sort()).toEqual(['aborted', 'controllers', 'counts', 'deleted', 'findings', 'kubernetesVersion', 'notes', 'orphaned', 'remaining', 'steps', 'stuck', 'summary', 'targets', 'version'].filter((k) => k in data).sort());
+    expect(data.version).toBe(2);
+    expect(data.summary).toMatch(/^Deleting Deployment \S+\/web: \d+ objects deleted/);
     // The simulation follows the cluster's own version (the test server's /version says v1.31.0).
     expect(data.kubernetesVersion).toBe('1.31');
     // A one-shot reading lists workloads in full (every command but graph may attribute a custom finalizer by their

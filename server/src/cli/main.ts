@@ -10,6 +10,7 @@ import { writeGcDot } from '../engine/graph/dotWriter';
 import type { Inventory } from '../engine/inventory';
 import type { KubeObject } from '../engine/model';
 import { simulate } from '../engine/simulation/simulate';
+import { simulateReport } from '../app/report';
 import type { ControllersMode, DeleteRequest, FinalizerOwnerRule, PropagationPolicy } from '../engine/simulation/types';
 import { UsageError, allowOnly, flag, flagList, oneOf, parseArgs, type ParsedArgs } from './args';
 import { HELP } from './help';
@@ -245,12 +246,13 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const { kubeVersion, versionFrom } = kubeVersionOf(args, input, planVersion);
   arrival ??= 'settled';
   controllers ??= 'builtin';
-  const result = simulate(inventory, requests, { controllers, finalizerOwners, maxSteps, arrival, kubeVersion });
-  if (input.incomplete?.length) result.notes.push(...input.incomplete);
+  const { report, result } = simulateReport(inventory, requests, { controllers, finalizerOwners, maxSteps, arrival, kubeVersion });
+  if (input.incomplete?.length) report.notes = [...report.notes, ...input.incomplete];
   const findings = locate(input, analyze(inventory, { controllers, finalizerOwners, kubeVersion }));
   const relative = relativeTo(io.cwd);
   if (output === 'json') {
-    io.stdout.write(safeJson({ ...result, findings: findings.map(findingToJson) }) + '\n');
+    // The Report (version 2), with version 1's `remaining` where it was.
+    io.stdout.write(safeJson({ ...report, remaining: result.remaining, findings: findings.map(findingToJson) }) + '\n');
   } else if (output === 'dot') {
     io.stdout.write(simulateDot(inventory, result));
   } else {
@@ -258,11 +260,11 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
       request,
       defaultPolicy: inventory.kinds.defaultGcPolicy(request.apiVersion, request.kind) === 'orphan' ? 'Orphan' : 'Background',
     }));
-    io.stdout.write(simulateText({ requests: withDefaults, arrival, controllers, versionFrom, result, findings, relative }, makeStyle(io.stdout, io.env)));
+    io.stdout.write(simulateText({ requests: withDefaults, arrival, controllers, versionFrom, report, remaining: result.remaining, findings, relative }, makeStyle(io.stdout, io.env)));
     reportProblems(input, io);
   }
-  if (result.aborted) {
-    io.stderr.write(`error: ${safeText(result.aborted)}\n`);
+  if (report.aborted) {
+    io.stderr.write(`error: ${safeText(report.aborted)}\n`);
     return 2;
   }
   return 0;

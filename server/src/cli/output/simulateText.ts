@@ -2,7 +2,8 @@
 // stuck (with the why-chain as a tree), a count of what remains, notes and findings. Every value from the input
 // (names, finalizers, messages, what a cluster reported) is printed through safeText before it is styled.
 
-import type { BlockReason, DeleteRequest, RequestArrival, SimulationResult } from '../../engine/simulation/types';
+import type { BlockReason, DeleteRequest, RemainingEntry, RequestArrival } from '../../engine/simulation/types';
+import type { Report } from '../../protocol';
 import { describeCondition } from '../../engine/simulation/namespaceConditions';
 import { controllerSet, describeControllers } from '../../engine/simulation/controllerSet';
 import type { Finding } from '../../engine/analysis/findingTypes';
@@ -18,13 +19,14 @@ export interface SimulateTextInput {
   controllers: string;
   /** Where the Kubernetes version came from (`--kube-version`, `the cluster's /version`, `the default`). */
   versionFrom?: string;
-  result: SimulationResult;
+  report: Report;
+  remaining: RemainingEntry[];
   findings: Finding[];
   relative: (file: string) => string;
 }
 
 export function simulateText(input: SimulateTextInput, s: Style): string {
-  const { result } = input;
+  const result = input.report;
   const lines: string[] = [];
   if (input.requests.length === 0) {
     lines.push(s.bold('No deletion requested: the garbage collector runs on the state as given.'));
@@ -44,6 +46,9 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
   lines.push(s.dim(`Controllers: ${safeText(describeControllers(controllerSet(input.controllers)))}`));
   if (result.kubernetesVersion) lines.push(s.dim(`Kubernetes ${safeText(result.kubernetesVersion)} behaviour${input.versionFrom ? ` (${safeText(input.versionFrom)})` : ''}`));
   if (result.aborted) lines.push(s.red(`Aborted: ${safeText(result.aborted)}`));
+  lines.push('', s.bold(safeText(result.summary)));
+  const settling = result.deleted.some((d) => d.cause === 'settling') || result.stuck.some((st) => st.cause === 'settling');
+  if (settling && input.requests.length) lines.push(s.dim('Marked (anyway): the garbage collector deletes (or leaves stuck) these without the request too, settling the input as given.'));
 
   lines.push('', s.bold(`Timeline (${result.steps.length} steps)`));
   const width = String(result.steps.length).length;
@@ -59,19 +64,20 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
   });
 
   lines.push('', s.bold(`Deleted (${result.deleted.length})`));
-  for (const d of result.deleted) lines.push(`  ${s.red('✗')} ${safeDescribe(d)}  ${s.dim(`step ${d.step}`)}`);
+  const anyway = (cause: string) => (cause === 'settling' && input.requests.length ? s.dim(' (anyway)') : '');
+  for (const d of result.deleted) lines.push(`  ${s.red('✗')} ${safeDescribe(d)}  ${s.dim(`step ${d.step}`)}${anyway(d.cause)}`);
 
   lines.push('', s.bold(`Orphaned (${result.orphaned.length})`));
   for (const o of result.orphaned) lines.push(`  ${s.yellow('○')} ${safeDescribe(o)}  ${s.dim(`lost its reference to uid ${safeText(o.ownerUID)}`)}`);
 
   lines.push('', s.bold(`Stuck (${result.stuck.length})`));
   for (const st of result.stuck) {
-    lines.push(`  ${s.magenta('⧗')} ${safeDescribe(st)}${st.finalizers.length ? s.dim(`  finalizers: ${st.finalizers.map(safeText).join(', ')}`) : ''}`);
+    lines.push(`  ${s.magenta('⧗')} ${safeDescribe(st)}${st.finalizers.length ? s.dim(`  finalizers: ${st.finalizers.map(safeText).join(', ')}`) : ''}${anyway(st.cause)}`);
     renderReasons(st.blockedBy, '    ', lines, s, 0);
   }
 
-  const terminating = result.remaining.filter((r) => r.beingDeleted).length;
-  const count = result.remaining.length;
+  const terminating = input.remaining.filter((r) => r.beingDeleted).length;
+  const count = input.remaining.length;
   lines.push('', `${s.bold('Remaining')}: ${count} object${count === 1 ? '' : 's'}${terminating ? ` (${terminating} terminating)` : ''}`);
   if (result.notes.length) {
     lines.push('', s.bold('Notes'));
