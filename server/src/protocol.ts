@@ -164,17 +164,24 @@ export const ObjectAtRequest = new RequestType<ObjectAtParams, ObjectSummary | n
 // ------------------------------------------------------------------------------------------------
 // kubeGcLens/stuck: objects being deleted that cannot finish, and predicted deadlocks (client → server)
 
-export interface StuckItem {
-  object: ObjectSummary;
-  /** "stuck" is terminating now; the others are predicted by a simulation. */
-  kind: 'stuck' | 'slow' | 'finalizer-deadlock' | 'foreground-deadlock';
+/**
+ * (v3: the object's fields at the top, as `kubectl gc stuck -o json` has always printed them; `state` was `kind`.)
+ * One answer for the editor's Stuck Objects and `kubectl gc stuck` (server/src/app/stuck.ts).
+ */
+export interface StuckItem extends ObjectSummary {
+  /**
+   * `stuck`: terminating now and cannot finish; `slow`: terminating longer than the threshold but able to finish;
+   * the deadlocks are predicted: what a DELETE would leave hanging.
+   */
+  state: 'stuck' | 'slow' | 'finalizer-deadlock' | 'foreground-deadlock';
   /** One sentence for a person. */
   reason: string;
   /** The why-chain: finalizer → controller → its state; foreground wait → dependent → its reason. */
   blockedBy: BlockReason[];
+  /** Its deletionTimestamp, or null when it is not terminating (a predicted deadlock). */
+  since: string | null;
   /** Seconds since deletionTimestamp, when known relative to the newest timestamp in the input. */
   ageSeconds?: number;
-  deletionTimestamp?: string;
   /**
    * uid → where it is written, for the objects `blockedBy` names (a blocking dependent, a controller's workload),
    * so the client can reveal them. Optional: without it only the root object (`object.location`) is revealable.

@@ -181,6 +181,30 @@ describe('kubectl-gc graph', () => {
 });
 
 describe('stuck', () => {
+  it('stuck gives the editor\'s answer (version 2): each object\'s state, stuck or slow (--slow-after, measured to the newest timestamp of files)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kgc-slow-'));
+    try {
+      // Scheduled and being deleted for an hour before the dump: the kubelet finishes it, so it is slow, not stuck.
+      writeFileSync(join(dir, 'pods.yaml'), [
+        'apiVersion: v1\nkind: Pod\nmetadata: {name: draining, namespace: shop, uid: u-draining, deletionTimestamp: "2026-01-01T10:00:00Z", deletionGracePeriodSeconds: 30}\nspec: {nodeName: node-1, containers: [{name: c, image: x}]}',
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: held, namespace: shop, uid: u-held, finalizers: [example.com/hold], deletionTimestamp: "2026-01-01T10:50:00Z"}',
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: new, namespace: shop, uid: u-new, creationTimestamp: "2026-01-01T11:00:00Z"}',
+      ].join('\n---\n'));
+      const { code, data } = json(['stuck', '-f', dir, '-o', 'json']);
+      expect(code).toBe(0);
+      expect(data.version).toBe(2);
+      expect(data.stuck.map((i: { name: string; state: string; since: string; ageSeconds: number }) => [i.name, i.state, i.since, i.ageSeconds])).toEqual([
+        ['held', 'stuck', '2026-01-01T10:50:00Z', 600], ['draining', 'slow', '2026-01-01T10:00:00Z', 3600],
+      ]);
+      expect(json(['stuck', '-f', dir, '-o', 'json', '--slow-after', '2h']).data.stuck.map((i: { name: string }) => i.name)).toEqual(['held']);
+      const text = cli(['stuck', '-f', dir]).stdout;
+      expect(text).toContain('Slow (1): terminating for longer than 10m, though nothing visible stops them\n  … Pod shop/draining  terminating since 2026-01-01T10:00:00Z\n');
+      expect(cli(['stuck', '-f', dir, '--slow-after', 'soon']).stderr).toContain('invalid value "soon" for --slow-after');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('lists what is terminating and cannot finish in the examples, with since and the why-chain', () => {
     const { code, data } = json(['stuck', '-f', join(ROOT, 'examples'), '-o', 'json']);
     expect(code).toBe(0);

@@ -78,7 +78,8 @@ describe('colours around escaped values', () => {
   });
 
   it('stuck: names and finalizers', () => {
-    const out = stuckText([{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'demo', name: evil, uid: 'u', finalizers: [evil], reason: evil, blockedBy: [{ type: 'finalizer', message: evil }], since: evil }], 1, 'gc', tty);
+    const item = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'demo', name: evil, uid: 'u', syntheticUid: false, beingDeleted: true, ownerCount: 0, finalizers: [evil], reason: evil, blockedBy: [{ type: 'finalizer' as const, message: evil }], since: evil };
+    const out = stuckText([{ ...item, state: 'stuck' }, { ...item, state: 'slow', uid: 'u2' }], 2, 'gc', tty, new Date(), 600_000);
     expect(onlyOurColours(out)).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     expect(out.split('\n').filter((l) => l.startsWith('file.yaml'))).toEqual([]);
     expect(out).toContain('\u001b[35m⧗\u001b[39m ConfigMap demo/e\\x1b]0;pwned');

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ObjectIdentity } from '../../server/src/engine/model';
-import type { SourceLocation, StuckItem } from '../../server/src/protocol';
+import type { ObjectSummary, SourceLocation, StuckItem } from '../../server/src/protocol';
 import { childrenOf, stuckRoots, type StuckTreeNode } from '../../client/src/logic/stuckTree';
 
 const id = (kind: string, namespace: string, name: string, apiVersion = 'v1'): ObjectIdentity => ({
@@ -11,7 +11,7 @@ const id = (kind: string, namespace: string, name: string, apiVersion = 'v1'): O
 const at = (file: string, line: number): SourceLocation => ({
   uri: `file:///ws/${file}`, range: { start: { line, character: 0 }, end: { line, character: 5 } },
 });
-const summaryOf = (o: ObjectIdentity, extra: Partial<StuckItem['object']> = {}): StuckItem['object'] => ({
+const summaryOf = (o: ObjectIdentity, extra: Partial<ObjectSummary> = {}): ObjectSummary => ({
   ...o, syntheticUid: false, beingDeleted: true, finalizers: [], ownerCount: 0, ...extra,
 });
 
@@ -21,10 +21,10 @@ const ns = id('Namespace', '', 'kafka');
 
 const items: StuckItem[] = [
   {
-    object: summaryOf(kafka, { finalizers: ['kafka.strimzi.io/finalizer'], location: at('kafka.yaml', 3) }),
-    kind: 'stuck',
+    ...summaryOf(kafka, { finalizers: ['kafka.strimzi.io/finalizer'], location: at('kafka.yaml', 3) }),
+    state: 'stuck',
     reason: 'Kafka kafka/cluster stays Terminating: its controller Deployment kafka/strimzi-cluster-operator is being deleted',
-    deletionTimestamp: '2024-05-01T10:00:00Z',
+    since: '2024-05-01T10:00:00Z',
     ageSeconds: 273600,
     blockedBy: [{
       type: 'finalizer', finalizer: 'kafka.strimzi.io/finalizer', controller: 'Deployment kafka/strimzi-cluster-operator',
@@ -38,10 +38,11 @@ const items: StuckItem[] = [
     locations: { [operator.uid]: at('operator.yaml', 0) },
   },
   {
-    object: summaryOf(ns, { beingDeleted: false }),
-    kind: 'finalizer-deadlock',
+    ...summaryOf(ns, { beingDeleted: false }),
+    state: 'finalizer-deadlock',
     reason: 'Deleting Namespace kafka deletes the controller that removes kafka.strimzi.io/finalizer.',
     blockedBy: [],
+    since: null,
   },
 ];
 
@@ -128,7 +129,7 @@ describe('childrenOf', () => {
     loop.blockedBy = [loop];
     // A uid may contain `/` (synthetic uids do): depth is counted, not read from the id.
     const object = summaryOf({ ...ns, uid: 'synthetic:core/Namespace/-/a/b/c' });
-    const [root] = stuckRoots([{ ...items[1], object, kind: 'foreground-deadlock', blockedBy: [loop] }]);
+    const [root] = stuckRoots([{ ...items[1], ...object, state: 'foreground-deadlock', blockedBy: [loop] }]);
     let node = root;
     let depth = 0;
     while (node.hasChildren) {

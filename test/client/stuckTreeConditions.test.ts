@@ -22,9 +22,9 @@ const finalizersOnly: NamespaceCondition = { type: 'NamespaceFinalizersRemaining
 const summary = (o: typeof ns) => ({ ...o, syntheticUid: false, beingDeleted: true, finalizers: [], ownerCount: 0 });
 
 const stuck: StuckItem = {
-  object: summary(ns), kind: 'stuck',
+  ...summary(ns), state: 'stuck',
   reason: 'Namespace legacy-mq stays Terminating: NamespaceContentRemaining: Some resources are remaining: RabbitmqCluster has 1 resource instances',
-  deletionTimestamp: '2026-11-14T09:12:44Z', ageSeconds: 600,
+  since: '2026-11-14T09:12:44Z', ageSeconds: 600,
   blockedBy: [{
     type: 'namespace-content', finalizer: 'kubernetes', controller: 'namespace-controller',
     message: 'NamespaceContentRemaining: Some resources are remaining: RabbitmqCluster has 1 resource instances',
@@ -58,7 +58,7 @@ describe('a Namespace\'s conditions in the Stuck Objects tree', () => {
 
   it('a "slow" Namespace (no why-chain): the sentence, then its conditions', () => {
     const slow: StuckItem = {
-      object: summary(ns), kind: 'slow', blockedBy: [], ageSeconds: 1200, deletionTimestamp: '2026-11-14T09:12:44Z',
+      ...summary(ns), state: 'slow', blockedBy: [], ageSeconds: 1200, since: '2026-11-14T09:12:44Z',
       reason: 'terminating for 20 min and is still being removed; its namespace controller reports NamespaceDeletionDiscoveryFailure',
       namespaceConditions: [discovery],
     };

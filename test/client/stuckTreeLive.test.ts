@@ -3,13 +3,13 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ObjectIdentity } from '../../server/src/engine/model';
-import type { StuckItem } from '../../server/src/protocol';
+import type { ObjectSummary, StuckItem } from '../../server/src/protocol';
 import { childrenOf, sectionSummary, stuckRoots, stuckSections, type StuckTreeNode } from '../../client/src/logic/stuckTree';
 
 const id = (kind: string, namespace: string, name: string, apiVersion = 'v1'): ObjectIdentity => ({
   apiVersion, kind, namespace, name, uid: `uid-${name}`,
 });
-const summaryOf = (o: ObjectIdentity, extra: Partial<StuckItem['object']> = {}): StuckItem['object'] => ({
+const summaryOf = (o: ObjectIdentity, extra: Partial<ObjectSummary> = {}): ObjectSummary => ({
   ...o, syntheticUid: false, beingDeleted: true, finalizers: [], ownerCount: 0, ...extra,
 });
 
@@ -17,10 +17,10 @@ const NOW = Date.parse('2026-11-21T12:00:00Z');
 const rs = id('ReplicaSet', 'shop', 'web-rs', 'apps/v1');
 
 const held: StuckItem = {
-  object: summaryOf(id('Pod', 'shop', 'held'), { finalizers: ['storage.acme.io/protect'] }),
-  kind: 'stuck',
+  ...summaryOf(id('Pod', 'shop', 'held'), { finalizers: ['storage.acme.io/protect'] }),
+  state: 'stuck',
   reason: 'Pod shop/held stays Terminating: nobody removes storage.acme.io/protect',
-  deletionTimestamp: '2026-11-20T09:00:00Z',
+  since: '2026-11-20T09:00:00Z',
   ageSeconds: 5, // the server's age at its request time; the tree counts to now
   blockedBy: [{
     type: 'finalizer', finalizer: 'storage.acme.io/protect', message: 'nobody removes it',
@@ -28,10 +28,10 @@ const held: StuckItem = {
   }],
 };
 const slow: StuckItem = {
-  object: summaryOf(id('PersistentVolumeClaim', 'shop', 'data'), { finalizers: ['kubernetes.io/pvc-protection'] }),
-  kind: 'slow',
+  ...summaryOf(id('PersistentVolumeClaim', 'shop', 'data'), { finalizers: ['kubernetes.io/pvc-protection'] }),
+  state: 'slow',
   reason: 'terminating for 25 min and waits for finalizer kubernetes.io/pvc-protection: the controllers that should finish it are running, so it is still cleaning up or stuck for a reason not visible in the metadata',
-  deletionTimestamp: '2026-11-21T11:35:00Z',
+  since: '2026-11-21T11:35:00Z',
   ageSeconds: 1500,
   blockedBy: [],
 };
@@ -55,7 +55,7 @@ describe('live roots', () => {
   });
 
   it('fall back to the server\'s age when the timestamp does not parse', () => {
-    const [root] = stuckRoots([{ ...held, deletionTimestamp: 'yesterday' }], { live: { now: NOW } });
+    const [root] = stuckRoots([{ ...held, since: 'yesterday' }], { live: { now: NOW } });
     expect(root.description).toBe('stuck terminating · 5s');
   });
 
@@ -71,7 +71,7 @@ describe('live roots', () => {
   it('let live objects with a live document be revealed (the server fills in their locations)', () => {
     const location = { uri: 'kube-gc-lens-live:/ctx/shop/Pod/held.yaml?uid=uid-held', range: { start: { line: 5, character: 2 }, end: { line: 5, character: 12 } } };
     const ownerLoc = { ...location, uri: 'kube-gc-lens-live:/ctx/shop/ReplicaSet.apps/web-rs.yaml?uid=uid-web-rs' };
-    const [root] = stuckRoots([{ ...held, object: { ...held.object, location }, locations: { 'uid-web-rs': ownerLoc } }], { live: { now: NOW } });
+    const [root] = stuckRoots([{ ...held, location, locations: { 'uid-web-rs': ownerLoc } }], { live: { now: NOW } });
     expect(shape(root).contextValue).toBe('object.live.revealable');
     expect(root.location).toEqual(location);
     const [owner] = childrenOf(childrenOf(root)[0]);
@@ -116,9 +116,9 @@ describe('sections', () => {
   });
 
   it('summarise by kind', () => {
-    const deadlock: StuckItem = { ...held, kind: 'finalizer-deadlock' };
+    const deadlock: StuckItem = { ...held, state: 'finalizer-deadlock' };
     expect(sectionSummary([])).toBe('nothing stuck');
-    expect(sectionSummary([held, held, slow, deadlock, { ...deadlock, kind: 'foreground-deadlock' }])).toBe('2 stuck · 1 still cleaning up · 2 predicted deadlocks');
+    expect(sectionSummary([held, held, slow, deadlock, { ...deadlock, state: 'foreground-deadlock' }])).toBe('2 stuck · 1 still cleaning up · 2 predicted deadlocks');
     expect(sectionSummary([deadlock])).toBe('1 predicted deadlock');
   });
 });

@@ -235,8 +235,8 @@ describe('LiveCluster against the API test server', () => {
     // Listed in full: a real apiserver's list items carry no kind, and the spec and status are read all the same.
     expect(live.inventory.objects.get('ns-legacy')?.facts).toMatchObject({ namespaceFinalizers: ['kubernetes'], phase: 'Terminating', namespaceConditions: STUCK_NAMESPACE_CONDITIONS });
     const builtin = { controllers: 'builtin' as const, finalizerOwners: [] };
-    const item = () => terminatingItems(live.inventory, builtin, Date.now(), 600).find((i) => i.object.uid === 'ns-legacy');
-    expect(item()).toMatchObject({ kind: 'stuck' });
+    const item = () => terminatingItems(live.inventory, builtin, Date.now(), 600).find((i) => i.uid === 'ns-legacy');
+    expect(item()).toMatchObject({ state: 'stuck' });
     expect(item()!.namespaceConditions?.map((c) => c.type)).toEqual(['NamespaceDeletionDiscoveryFailure', 'NamespaceContentRemaining', 'NamespaceFinalizersRemaining']);
     expect(item()!.blockedBy[0]).toMatchObject({ type: 'namespace-content', conditions: item()!.namespaceConditions });
     // The namespace controller's next pass: discovery works again. A watch event brings the new conditions.

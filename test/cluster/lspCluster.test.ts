@@ -58,8 +58,8 @@ describe('the language server on a live cluster', () => {
 
   it('live stuck objects with age and why-chain', async () => {
     const items = await lsp.connection.sendRequest(ClusterStuckRequest, { stuckAfterMinutes: 10 });
-    const held = items.find((i) => i.object.uid === 'p-held');
-    expect(held).toMatchObject({ kind: 'stuck', deletionTimestamp: '2026-11-20T09:00:00Z' });
+    const held = items.find((i) => i.uid === 'p-held');
+    expect(held).toMatchObject({ state: 'stuck', since: '2026-11-20T09:00:00Z' });
     expect(held!.ageSeconds).toBeGreaterThan(3600);
     expect(held!.blockedBy[0]).toMatchObject({ type: 'finalizer', finalizer: 'storage.acme.io/protect' });
   });
@@ -80,7 +80,7 @@ describe('the language server on a live cluster', () => {
     server.update(pod('shop', 'web-1', 'p-web-1', { owner: replicaSet('shop', 'web-rs', 'rs-web'), deletionTimestamp: '2026-11-21T00:00:00Z', finalizers: ['storage.acme.io/protect'] }));
     for (let i = 0; i < 100; i++) {
       const items = await lsp.connection.sendRequest(ClusterStuckRequest, {});
-      if (items.some((x) => x.object.uid === 'p-web-1')) return;
+      if (items.some((x) => x.uid === 'p-web-1')) return;
       await new Promise((r) => setTimeout(r, 20));
     }
     throw new Error('the updated Pod never showed as stuck');

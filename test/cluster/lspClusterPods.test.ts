@@ -89,15 +89,15 @@ describe('Simulate Delete on the live graph reads the Pods it needs in full', ()
 describe('the live stuck list and a terminating Namespace', () => {
   it('a claim being deleted that a Pod mounts is stuck, naming the Pod: the Pods beside it were read in full on connecting', async () => {
     const items = await lsp.connection.sendRequest(ClusterStuckRequest, { stuckAfterMinutes: 10 });
-    const claim = items.find((i) => i.object.uid === 'pvc-data-db-0');
-    expect(claim).toMatchObject({ kind: 'stuck' });
+    const claim = items.find((i) => i.uid === 'pvc-data-db-0');
+    expect(claim).toMatchObject({ state: 'stuck' });
     expect(claim!.blockedBy[0]).toMatchObject({ type: 'finalizer', finalizer: 'kubernetes.io/pvc-protection', message: 'still mounted by Pod data/db-0' });
   });
 
   it('shows its real status conditions (those that hold) beside what is left inside', async () => {
     const items = await lsp.connection.sendRequest(ClusterStuckRequest, { stuckAfterMinutes: 10 });
-    const legacy = items.find((i) => i.object.uid === 'ns-legacy');
-    expect(legacy).toMatchObject({ kind: 'stuck', deletionTimestamp: '2026-11-20T09:00:00Z' });
+    const legacy = items.find((i) => i.uid === 'ns-legacy');
+    expect(legacy).toMatchObject({ state: 'stuck', since: '2026-11-20T09:00:00Z' });
     expect(legacy!.namespaceConditions).toEqual(STUCK_NAMESPACE_CONDITIONS.filter((c) => c.status === 'True'));
     const content = legacy!.blockedBy.find((b) => b.type === 'namespace-content')!;
     expect(content.blockedBy?.map((b) => b.object?.uid)).toEqual(['p-legacy-held']);

@@ -50,7 +50,7 @@ describe('custom finalizers on a live cluster with metadata-only Deployments', (
     expect(deployments.map((r) => /PartialObjectMetadata/.test(r.accept) ? 'metadata' : 'full')).toEqual(['metadata', 'full']);
     const items = await lsp.connection.sendRequest(ClusterStuckRequest, { stuckAfterMinutes: 1e9 });
     // Without the image, no workload would match widgets.example.com: "nobody removes" it, and it would be listed as stuck.
-    expect(items.find((i) => i.object.uid === 'cm-held')).toBeUndefined();
+    expect(items.find((i) => i.uid === 'cm-held')).toBeUndefined();
   });
 
   it('Simulate Delete of another object with that finalizer: removed by the guessed controller, said so in a note', async () => {

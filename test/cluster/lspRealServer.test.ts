@@ -88,7 +88,7 @@ async function liveAnswers(session: LspSession): Promise<LiveAnswers> {
     objects: (await session.connection.sendRequest(ClusterSearchObjectsRequest, { limit: 0 })).total,
     graph: placeless({ nodes: [...g.nodes].sort(byUid), edges: g.edges.map((e) => JSON.stringify(e)).sort() }),
     summary: await session.connection.sendRequest(ClusterGraphSummaryRequest),
-    stuck: placeless([...stuck].sort((a, b) => byUid(a.object, b.object))),
+    stuck: placeless([...stuck].sort((a, b) => byUid(a, b))),
     search: placeless(search),
   };
 }
@@ -185,10 +185,10 @@ metadata:
     const held = (teamA.status?.conditions ?? []).filter((c) => c.status === 'True');
     expect(held.map((c) => c.type)).toEqual(expect.arrayContaining(['NamespaceContentRemaining', 'NamespaceFinalizersRemaining']));
     // The namespace controller rewrites its conditions on every pass: wait until the watch has brought kubectl's.
-    const items = await stuckWhen((i) => isDeepStrictEqual(i.find((x) => x.object.uid === teamA.metadata.uid)?.namespaceConditions, held));
-    expect(items.map((i) => [i.object.uid, i.kind, i.deletionTimestamp, i.object.finalizers]).sort())
+    const items = await stuckWhen((i) => isDeepStrictEqual(i.find((x) => x.uid === teamA.metadata.uid)?.namespaceConditions, held));
+    expect(items.map((i) => [i.uid, i.state, i.since, i.finalizers]).sort())
       .toEqual(terminating.map((o) => [o.metadata.uid, 'stuck', o.metadata.deletionTimestamp, o.metadata.finalizers ?? []]).sort());
-    const byName = (name: string) => items.find((i) => i.object.name === name)!;
+    const byName = (name: string) => items.find((i) => i.name === name)!;
     const child = readOne(plane, 'configmap/child', 'fg');
     expect(readOne(plane, 'configmap/parent', 'fg').metadata.finalizers).toEqual(['foregroundDeletion']);
     expect(byName('parent').blockedBy[0]).toMatchObject({ type: 'waiting-for-dependents', finalizer: 'foregroundDeletion', object: { uid: child.metadata.uid } });
@@ -204,9 +204,9 @@ metadata:
   it('a claim being deleted while a scheduled Pod mounts it: stuck on pvc-protection, naming the Pod (read in full), in the Problems panel too', async () => {
     const mounted = readOne(plane, 'pvc/data-db-0', 'data');
     expect(mounted.metadata.finalizers).toEqual(['kubernetes.io/pvc-protection']); // the real controller kept it
-    const item = (await lsp.connection.sendRequest(ClusterStuckRequest, { stuckAfterMinutes: 10 })).find((i) => i.object.uid === mounted.metadata.uid);
+    const item = (await lsp.connection.sendRequest(ClusterStuckRequest, { stuckAfterMinutes: 10 })).find((i) => i.uid === mounted.metadata.uid);
     // Before the fix, the metadata-only Pod mounted nothing: "slow" (and left out under stuckAfterMinutes).
-    expect(item).toMatchObject({ kind: 'stuck', deletionTimestamp: mounted.metadata.deletionTimestamp });
+    expect(item).toMatchObject({ state: 'stuck', since: mounted.metadata.deletionTimestamp });
     expect(item!.blockedBy).toEqual([expect.objectContaining({ type: 'finalizer', finalizer: 'kubernetes.io/pvc-protection', message: 'still mounted by Pod data/db-0' })]);
     const uri = liveObjectUri({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: 'data', name: 'data-db-0', uid: mounted.metadata.uid }, 'admin');
     const diags = await lsp.diagnosticsFor(uri, (d) => d.some((x) => String(x.message).includes('still mounted by Pod data/db-0')));
@@ -214,7 +214,7 @@ metadata:
     // The same while connected: a new Pod mounts another claim, which is then deleted.
     kubectl(['apply', '-f', '-'], `${claim('logs')}\n---\n${mountingPod('db-1', 'logs')}`);
     kubectl(['delete', 'pvc', 'logs', '-n', 'data', '--wait=false']);
-    await stuckWhen((items) => items.some((i) => i.object.name === 'logs' && i.kind === 'stuck' && i.blockedBy[0]?.message === 'still mounted by Pod data/db-1'));
+    await stuckWhen((items) => items.some((i) => i.name === 'logs' && i.state === 'stuck' && i.blockedBy[0]?.message === 'still mounted by Pod data/db-1'));
     expect(readOne(plane, 'pvc/logs', 'data').metadata.finalizers).toEqual(['kubernetes.io/pvc-protection']);
   });
 
@@ -326,7 +326,7 @@ metadata:
     await until('the real deletion leaves what the simulation left', () => isDeepStrictEqual(inFg(), survivors));
     expect(readOne(plane, 'namespace/fg').metadata.deletionTimestamp).toBeDefined();
     // The live graph follows: parent is gone, the namespace is stuck.
-    await stuckWhen((i) => !i.some((x) => x.object.name === 'parent') && i.some((x) => x.object.uid === fg.metadata.uid));
+    await stuckWhen((i) => !i.some((x) => x.name === 'parent') && i.some((x) => x.uid === fg.metadata.uid));
   });
 
   it('namespaces chosen: their objects and every cluster-scoped one, as kubectl reads them', async () => {

@@ -89,11 +89,11 @@ describe('withLiveLocations', () => {
     expect(withLiveLocations(summary, undefined)).toBe(summary);
     const owner = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web', uid: 'uid-web' };
     const item: StuckItem = {
-      object: summary, kind: 'stuck', reason: 'held',
+      ...summary, state: 'stuck', reason: 'held', since: null,
       blockedBy: [{ type: 'finalizer', message: 'x', blockedBy: [{ type: 'waiting-for-dependents', message: 'y', object: owner }] }],
     };
     const out = withLiveLocations(item, 'kind-dev');
-    expect(out.object.location?.uri).toBe(liveObjectUri(summary, 'kind-dev'));
+    expect(out.location?.uri).toBe(liveObjectUri(summary, 'kind-dev'));
     expect(out.locations).toEqual({ 'uid-web': liveObjectLocation(owner, 'kind-dev') });
   });
 });

@@ -1,6 +1,7 @@
 // The built language server over stdio, driven like an editor: workspace loading, diagnostics with exact
 // ranges and related information, incremental edits, cross-file owners, settings, custom requests, bad input.
 
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -164,13 +165,22 @@ describe('language server over stdio', () => {
   it('lists stuck objects with their why-chain', async () => {
     const s = await start(path.join(EXAMPLES, 'namespace-stuck-terminating'));
     const stuck = await s.connection.sendRequest(StuckRequest);
-    expect(stuck.map((i) => `${i.kind} ${i.object.kind}/${i.object.name}`).sort()).toEqual(['stuck Namespace/legacy-mq', 'stuck RabbitmqCluster/orders']);
-    const ns = stuck.find((i) => i.object.kind === 'Namespace')!;
+    expect(stuck.map((i) => `${i.state} ${i.kind}/${i.name}`).sort()).toEqual(['stuck Namespace/legacy-mq', 'stuck RabbitmqCluster/orders']);
+    const ns = stuck.find((i) => i.kind === 'Namespace')!;
     expect(ns.blockedBy[0].type).toBe('namespace-content');
     expect(ns.blockedBy[0].blockedBy?.[0].object?.name).toBe('orders');
     expect(ns.blockedBy[0].blockedBy?.[0].blockedBy?.[0].finalizer).toBe('deletion.finalizers.rabbitmqclusters.rabbitmq.com');
     expect(ns.ageSeconds).toBeGreaterThan(0);
     expect(ns.locations?.['d39f74d1-8022-49db-adb6-b79231b166b0']?.uri).toBe(uriOf(path.join(EXAMPLES, 'namespace-stuck-terminating/orders-rabbitmqcluster.yaml')));
+  });
+
+  it('gives the same stuck answer as kubectl gc stuck -o json on the same files (but where each object is written)', async () => {
+    const dir = path.join(EXAMPLES, 'namespace-stuck-terminating');
+    const s = await start(dir);
+    const editor = await s.connection.sendRequest(StuckRequest);
+    const cli = spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/cli.js'), 'stuck', '-f', dir, '-o', 'json'], { encoding: 'utf8' });
+    const placeless = ({ location: _location, locations: _locations, ...rest }: { location?: unknown; locations?: unknown }) => rest;
+    expect(editor.map(placeless)).toEqual(JSON.parse(cli.stdout).stuck.map(placeless));
   });
 
   it('refuses to start without a transport and prints usage on stderr only', async () => {

@@ -45,14 +45,14 @@ export interface StuckTreeNode {
   conditions?: NamespaceCondition[];
 }
 
-const ROOT_DESCRIPTIONS: Record<StuckItem['kind'], string> = {
+const ROOT_DESCRIPTIONS: Record<StuckItem['state'], string> = {
   'stuck': 'stuck terminating',
   'slow': 'still cleaning up',
   'finalizer-deadlock': 'predicted finalizer deadlock',
   'foreground-deadlock': 'predicted foreground deadlock',
 };
 
-const ROOT_ICONS: Record<StuckItem['kind'], string> = {
+const ROOT_ICONS: Record<StuckItem['state'], string> = {
   'stuck': 'watch',
   'slow': 'history',
   'finalizer-deadlock': 'lock',
@@ -92,29 +92,29 @@ export function stuckRoots(items: StuckItem[], options: StuckRootOptions = {}): 
   const seen = new Map<string, number>();
   const live = options.live;
   return items.map((item) => {
-    const o = item.object;
-    const base = `${live ? 'live/' : ''}${item.kind}:${o.uid}`;
+    const o = item;
+    const base = `${live ? 'live/' : ''}${item.state}:${o.uid}`;
     // The server lists each object once per kind; a repeat still gets its own id.
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
-    const seconds = (live ? secondsSince(item.deletionTimestamp, live.now) : undefined) ?? item.ageSeconds;
+    const seconds = (live ? secondsSince(item.since ?? undefined, live.now) : undefined) ?? item.ageSeconds;
     const age = seconds !== undefined ? formatAge(seconds) : undefined;
     const ageNote = live ? ' ago' : ' before the newest timestamp in the input';
     const tooltip = [
       `${describeObject(o)} (${o.apiVersion})`,
       item.reason,
-      item.deletionTimestamp ? `Terminating since ${item.deletionTimestamp}${age ? `, ${age}${ageNote}` : ''}` : undefined,
+      item.since ? `Terminating since ${item.since}${age ? `, ${age}${ageNote}` : ''}` : undefined,
       o.finalizers.length ? `Finalizers: ${o.finalizers.join(', ')}` : undefined,
       o.location ? `Written in ${locationLabel(o.location)}` : undefined,
     ].filter((x): x is string => x !== undefined);
     return {
       id: n ? `${base}#${n}` : base,
       label: describeObject(o),
-      description: age ? `${ROOT_DESCRIPTIONS[item.kind]} · ${age}` : ROOT_DESCRIPTIONS[item.kind],
+      description: age ? `${ROOT_DESCRIPTIONS[item.state]} · ${age}` : ROOT_DESCRIPTIONS[item.state],
       tooltip: tooltip.join('\n'),
-      icon: ROOT_ICONS[item.kind],
+      icon: ROOT_ICONS[item.state],
       // A slow one is probably still cleaning up: no alarm colour.
-      warning: item.kind !== 'slow',
+      warning: item.state !== 'slow',
       contextValue: live ? (o.location ? 'object.live.revealable' : 'object.live') : o.location ? 'object.revealable' : 'object',
       depth: 0,
       uid: o.uid,
@@ -212,7 +212,7 @@ export interface LiveSectionInput {
 
 /** `2 stuck · 1 still cleaning up · 1 predicted deadlock`, or `nothing stuck`. */
 export function sectionSummary(items: StuckItem[]): string {
-  const n = (kinds: StuckItem['kind'][]) => items.filter((i) => kinds.includes(i.kind)).length;
+  const n = (states: StuckItem['state'][]) => items.filter((i) => states.includes(i.state)).length;
   const parts = [
     n(['stuck']) ? `${n(['stuck'])} stuck` : undefined,
     n(['slow']) ? `${n(['slow'])} still cleaning up` : undefined,

@@ -64,7 +64,7 @@ export function graphData(inventory: Inventory, selection: GraphSelection, findi
 export function workspaceGraph(model: WorkspaceModel, options: SimulationSettings, scope: GraphScopeOptions = {}): GraphData {
   const findings = model.allFindings();
   const stuck = new Map<string, string>();
-  if (model.inventory.terminating.size) for (const item of terminatingItems(model.inventory, options, undefined)) stuck.set(item.object.uid, item.reason);
+  if (model.inventory.terminating.size) for (const item of terminatingItems(model.inventory, options, undefined)) stuck.set(item.uid, item.reason);
   return graphData(model.inventory, selectGraph(model.inventory, scope), findings, stuck);
 }
 

@@ -10,22 +10,25 @@ import type { WorkspaceModel } from '../workspace/workspaceModel';
 import { locationOf, summaryOf } from './objects';
 import { baselineSimulation, type SimulationSettings } from './simulationCache';
 
-/** Objects terminating now that cannot finish, then predicted deadlocks, each once. */
-export function stuckItems(model: WorkspaceModel, options: SimulationSettings): StuckItem[] {
+/**
+ * The workspace's answer: objects terminating now that cannot finish, those slower than `slowAfterSeconds`, then
+ * predicted deadlocks, each once. `kubectl gc stuck -f` gives the same, without the predictions.
+ */
+export function stuckItems(model: WorkspaceModel, options: SimulationSettings, slowAfterSeconds?: number): StuckItem[] {
   // A manifest has no clock: ages are measured against the newest timestamp in the input.
-  const items = terminatingItems(model.inventory, options, newestTimestamp(model.inventory.objects.values()));
+  const items = terminatingItems(model.inventory, options, newestTimestamp(model.inventory.objects.values()), slowAfterSeconds);
   for (const f of model.predictions()) {
     if (f.code !== 'finalizer-deadlock' && f.code !== 'foreground-deadlock') continue;
     const o = model.inventory.objects.get(f.object.uid);
     if (!o) continue;
-    items.push({ object: summaryOf(o), kind: f.code, reason: f.message, blockedBy: [] });
+    items.push({ ...summaryOf(o), state: f.code, reason: f.message, blockedBy: [], since: o.deletionTimestamp ?? null });
   }
   return items;
 }
 
 /**
  * Terminating objects of an inventory that cannot finish (the no-DELETE simulation says so), aged against `now`
- * (ms); with `slowAfterSeconds`, also those that can finish but have been terminating longer (kind "slow").
+ * (ms); with `slowAfterSeconds`, also those that can finish but have been terminating longer (state "slow").
  */
 export function terminatingItems(inv: Inventory, options: SimulationSettings, now: number | undefined, slowAfterSeconds?: number): StuckItem[] {
   const items: StuckItem[] = [];
@@ -42,8 +45,8 @@ export function terminatingItems(inv: Inventory, options: SimulationSettings, no
     listed.add(o.uid);
     const age = ageOf(o);
     items.push({
-      object: summaryOf(o), kind: 'stuck', reason: s.reason, blockedBy: s.blockedBy, locations: reasonLocations(inv, s.blockedBy),
-      ...(o.deletionTimestamp ? { deletionTimestamp: o.deletionTimestamp } : {}),
+      ...summaryOf(o), state: 'stuck', reason: s.reason, blockedBy: s.blockedBy, since: o.deletionTimestamp ?? null,
+      locations: reasonLocations(inv, s.blockedBy),
       ...(age !== undefined ? { ageSeconds: age } : {}),
       ...conditionsOf(o),
     });
@@ -56,7 +59,7 @@ export function terminatingItems(inv: Inventory, options: SimulationSettings, no
       const waits = o.finalizers.length ? `waits for finalizer${o.finalizers.length > 1 ? 's' : ''} ${o.finalizers.join(', ')}` : 'is still being removed';
       const reported = conditionsOf(o).namespaceConditions;
       items.push({
-        object: summaryOf(o), kind: 'slow', blockedBy: [], deletionTimestamp: o.deletionTimestamp, ageSeconds: age,
+        ...summaryOf(o), state: 'slow', blockedBy: [], since: o.deletionTimestamp ?? null, ageSeconds: age,
         reason: reported
           ? `terminating for ${Math.round(age / 60)} min and ${waits}; its namespace controller reports ${reported.map((c) => c.type).join(', ')}`
           : `terminating for ${Math.round(age / 60)} min and ${waits}: the controllers that should finish it are running, so it is still cleaning up or stuck for a reason not visible in the metadata`,
@@ -92,7 +95,7 @@ function reasonLocations(inv: Inventory, reasons: BlockReason[]): Record<string,
  * The input has no clock: "age" is measured against the newest creation or deletion timestamp in it,
  * i.e. how long the object had been terminating when the dump was taken.
  */
-function newestTimestamp(objects: Iterable<KubeObject>): number | undefined {
+export function newestTimestamp(objects: Iterable<KubeObject>): number | undefined {
   let newest: number | undefined;
   for (const o of objects) {
     for (const t of [o.creationTimestamp, o.deletionTimestamp]) {

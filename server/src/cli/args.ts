@@ -37,6 +37,7 @@ const FLAGS: FlagSpec[] = [
   { long: 'kubeconfig', value: true },
   { long: 'context', value: true },
   { long: 'request-timeout', value: true },
+  { long: 'slow-after', value: true },
 ];
 
 export function parseArgs(argv: string[]): ParsedArgs {

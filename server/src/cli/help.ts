@@ -17,7 +17,7 @@ Usage:
                       [--plan FILE] [--arrival=settled|back-to-back] [--controllers=LIST] [--kube-version V] [-o text|json|dot]
   kubectl-gc check    -f PATH... [-o text|json|sarif] [--fail-on error|warning|none] [--controllers=LIST] [--kube-version V]
   kubectl-gc graph    -f PATH... [-o dot|json] [--uid UID ...]
-  kubectl-gc stuck    -f PATH... [-o text|json] [--controllers=LIST] [--kube-version V]
+  kubectl-gc stuck    -f PATH... [-o text|json] [--slow-after D] [--controllers=LIST] [--kube-version V]
 
 Without -f, each command reads the cluster of the kubeconfig's current context instead (metadata only, GET
 requests only: nothing is ever written): --kubeconfig FILE, --context NAME, -n NS (that namespace and the
@@ -39,7 +39,8 @@ check      Findings about ownerReferences and finalizers, with file:line:col. Ex
            --fail-on (default error). -o sarif writes SARIF 2.1.0 for code scanning.
 graph      The ownership graph in the shape of kube-controller-manager's debug dump; --uid keeps the objects
            connected to those uids.
-stuck      Objects being deleted that cannot finish, with how long they have been terminating and why.
+stuck      Objects being deleted that cannot finish, with how long they have been terminating and why; then those
+           that can finish but have been terminating longer than --slow-after (the editor's Stuck Objects answer).
 
 Flags:
   -f, --filename PATH         input file, folder or - (repeatable); folders are always read recursively
@@ -52,6 +53,8 @@ Flags:
       --request-timeout D     on a cluster: the most one request (a LIST page) may take, retries included
                               (default 60s; as kubectl: 30s, 2m, 1h or whole seconds; 0 = no deadline)
       --cascade POLICY        background | foreground | orphan (simulate)
+      --slow-after D          stuck: list objects terminating longer than this, though able to finish, as slow
+                              (default 10m; files count to their newest timestamp; 0 = every one)
       --plan FILE             {"arrival"?, "controllers"?, "kubeVersion"?, "deletes": [{"apiVersion", "kind",
                               "namespace", "name", "propagationPolicy"}]} (the flags override the plan's fields)
       --arrival MODE          settled (default): each request after the previous one settles; back-to-back: all

@@ -9,7 +9,6 @@ import { attachRanges } from '../engine/analysis/locate';
 import { writeGcDot } from '../engine/graph/dotWriter';
 import type { Inventory } from '../engine/inventory';
 import type { KubeObject } from '../engine/model';
-import { simulate } from '../engine/simulation/simulate';
 import { simulateReport } from '../app/report';
 import type { ControllersMode, DeleteRequest, FinalizerOwnerRule, PropagationPolicy } from '../engine/simulation/types';
 import { UsageError, allowOnly, flag, flagList, oneOf, parseArgs, type ParsedArgs } from './args';
@@ -23,7 +22,9 @@ import { simulateDot } from './output/simulateDot';
 import { simulateText } from './output/simulateText';
 import { stuckText } from './output/stuckText';
 import { loadCluster } from './clusterInput';
-import { parseRequestTimeout } from './duration';
+import { parseDuration, parseRequestTimeout } from './duration';
+import { baselineSimulation } from '../app/simulationCache';
+import { newestTimestamp, terminatingItems } from '../app/stuck';
 import { makeStyle } from './output/style';
 import { safeJson, safeText } from './output/safeText';
 import { ARRIVALS, parsePlan } from './plan';
@@ -310,23 +311,28 @@ async function graphCommand(args: ParsedArgs, io: CliIo): Promise<number> {
 }
 
 async function stuckCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  allowOnly(args, [...INPUT_FLAGS, 'output', 'controllers', 'kube-version', 'finalizer-owner']);
+  allowOnly(args, [...INPUT_FLAGS, 'output', 'controllers', 'kube-version', 'finalizer-owner', 'slow-after']);
   const output = oneOf(args, 'output', ['text', 'json'] as const, 'text');
   const controllers = controllersOf(args);
+  const slowAfterMs = parseDuration('slow-after', flag(args, 'slow-after') ?? '10m', '0 lists every terminating object that can finish as slow');
   const input = await load(args, io);
   const { inventory } = input;
   if (inventory.terminating.size) await readPodSpecs(input, [], io);
-  // What is terminating now and cannot finish: the garbage collector and the controllers run, nothing is deleted.
+  // What is terminating now and cannot finish (the garbage collector and the controllers run, nothing is deleted),
+  // and what can finish but has taken longer than --slow-after: the editor's Stuck Objects answer (app/stuck.ts).
+  // Files have no clock: what is slow is measured to the newest timestamp in them, and the text gives no age.
   const { kubeVersion } = kubeVersionOf(args, input);
-  const result = inventory.terminating.size ? simulate(inventory, [], { controllers, finalizerOwners: finalizerOwnersOf(args), kubeVersion }) : undefined;
-  const stuck = (result?.stuck ?? []).map((s) => ({ ...s, since: inventory.objects.get(s.uid)?.deletionTimestamp ?? null }));
+  const options = { controllers, finalizerOwners: finalizerOwnersOf(args), kubeVersion };
+  const now = input.files ? newestTimestamp(inventory.objects.values()) : Date.now();
+  const items = terminatingItems(inventory, options, now, slowAfterMs / 1000);
   if (output === 'json') {
-    io.stdout.write(safeJson({ stuck, ...(input.incomplete?.length ? { incomplete: input.incomplete } : {}) }) + '\n');
+    io.stdout.write(safeJson({ version: 2, stuck: items, ...(input.incomplete?.length ? { incomplete: input.incomplete } : {}) }) + '\n');
   } else {
     // Controllers may start deletions while settling (a terminating Namespace's content): count what terminates
     // at the end when something is stuck, so that the stuck are a part of it.
-    const terminating = stuck.length ? result!.remaining.filter((r) => r.beingDeleted).length : inventory.terminating.size;
-    io.stdout.write(stuckText(stuck, terminating, controllers, makeStyle(io.stdout, io.env), input.files ? undefined : new Date()));
+    const stuck = items.filter((i) => i.state === 'stuck').length;
+    const terminating = stuck ? baselineSimulation(inventory, options).remaining.filter((r) => r.beingDeleted).length : inventory.terminating.size;
+    io.stdout.write(stuckText(items, terminating, controllers, makeStyle(io.stdout, io.env), input.files ? undefined : new Date(now!), slowAfterMs));
     reportProblems(input, io);
   }
   return 0;

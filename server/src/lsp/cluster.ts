@@ -149,7 +149,7 @@ export class ClusterHost {
     const live = this.require();
     const inv = live.inventory;
     const stuck = new Map<string, string>();
-    if (inv.terminating.size) for (const item of terminatingItems(inv, this.versioned(options), Date.now())) stuck.set(item.object.uid, item.reason);
+    if (inv.terminating.size) for (const item of terminatingItems(inv, this.versioned(options), Date.now())) stuck.set(item.uid, item.reason);
     const selection = selectGraph(inv, scope);
     const findings: Finding[] = [];
     for (const uid of selection.uids) {
@@ -197,7 +197,7 @@ export class ClusterHost {
       covers: live.coverage(),
       // Only simulated when a workspace object matches a terminating live object (cached per live version).
       stuckReason: (uid) => {
-        stuck ??= new Map(terminatingItems(live.inventory, options, Date.now()).map((i) => [i.object.uid, i.reason]));
+        stuck ??= new Map(terminatingItems(live.inventory, options, Date.now()).map((i) => [i.uid, i.reason]));
         return stuck.get(uid);
       },
     };

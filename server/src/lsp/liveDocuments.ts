@@ -114,7 +114,7 @@ export function withLiveGraphLocations(graph: GraphData, context: string | undef
 export function withLiveLocations<T extends ObjectSummary | StuckItem | SimulateReport | null>(x: T, context: string | undefined): T {
   if (!x || !context) return x;
   const at = (o: ObjectIdentity) => liveObjectLocation(o, context);
-  if ('syntheticUid' in x) return { ...x, location: x.location ?? at(x) };
+  if ('syntheticUid' in x && !('state' in x)) return { ...x, location: x.location ?? at(x) };
   const locations: Record<string, SourceLocation> = { ...x.locations };
   const note = (o: ObjectIdentity | undefined) => {
     if (o) locations[o.uid] ??= at(o);
@@ -125,13 +125,12 @@ export function withLiveLocations<T extends ObjectSummary | StuckItem | Simulate
       if (r.blockedBy) walk(r.blockedBy);
     }
   };
-  if ('blockedBy' in x) {
+  if ('state' in x) {
     walk(x.blockedBy);
-    return { ...x, object: withLiveLocations(x.object, context), locations };
+    return { ...x, location: x.location ?? at(x), locations };
   }
-  const report = x as SimulateReport;
-  const r = report;
-  for (const o of [report.target, ...r.deleted, ...r.orphaned, ...r.stuck, ...r.steps.map((s) => s.target)]) note(o);
+  const r = x as SimulateReport;
+  for (const o of [r.target, ...r.deleted, ...r.orphaned, ...r.stuck, ...r.steps.map((s) => s.target)]) note(o);
   for (const s of r.stuck) walk(s.blockedBy);
-  return { ...report, locations } as T;
+  return { ...r, locations } as T;
 }

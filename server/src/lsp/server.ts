@@ -159,7 +159,7 @@ export class KubeGcLensServer {
     }));
     onCustomRequest(c, StuckRequest, (token) => this.answer(token, () => {
       this.refreshPredictions();
-      return stuckItems(this.model, this.engineOptions());
+      return stuckItems(this.model, this.engineOptions(), this.settings.cluster.stuckAfterMinutes * 60);
     }));
     onCustomRequest(c, GraphRequest, (p, token) => this.answer(token, () => {
       this.refreshPredictions();
@@ -502,12 +502,12 @@ export class KubeGcLensServer {
     const stuck = findingToDiagnostic(STUCK_PROBE, this.settings);
     if (!stuck) return out; // stuck-terminating is off
     for (const item of this.cluster.stuck(this.engineOptions(), this.settings.cluster.stuckAfterMinutes)) {
-      const uri = liveObjectUri(item.object, live.context);
-      const o = live.inventory.objects.get(item.object.uid);
-      const range = o?.deletionTimestamp ? deletionTimestampRange(o) : liveObjectLocation(item.object, live.context).range;
+      const uri = liveObjectUri(item, live.context);
+      const o = live.inventory.objects.get(item.uid);
+      const range = o?.deletionTimestamp ? deletionTimestampRange(o) : liveObjectLocation(item, live.context).range;
       out.set(uri, [{
         range,
-        severity: item.kind === 'slow' ? DiagnosticSeverity.Information : stuck.severity,
+        severity: item.state === 'slow' ? DiagnosticSeverity.Information : stuck.severity,
         code: 'stuck-terminating',
         codeDescription: stuck.codeDescription,
         source: DIAGNOSTIC_SOURCE,

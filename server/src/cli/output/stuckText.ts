@@ -1,26 +1,35 @@
-// `kubectl-gc stuck` for people: every terminating object that cannot finish, how long it has been
-// terminating, its finalizers and the why-chain as a tree. Values from the input go through safeText.
+// `kubectl-gc stuck` for people: every terminating object that cannot finish, how long it has been terminating,
+// its finalizers and the why-chain as a tree; then those that can finish but are slow. Values from the input go
+// through safeText.
 
-import type { StuckEntry } from '../../engine/simulation/types';
+import type { StuckItem } from '../../protocol';
 import { safeDescribe, safeText } from './safeText';
 import { renderReasons } from './simulateText';
 import type { Style } from './style';
 
-export function stuckText(stuck: (StuckEntry & { since: string | null })[], terminating: number, controllers: string, s: Style, now?: Date): string {
+export function stuckText(items: StuckItem[], terminating: number, controllers: string, s: Style, now?: Date, slowAfterMs?: number): string {
   const lines: string[] = [];
+  const stuck = items.filter((i) => i.state === 'stuck');
+  const slow = items.filter((i) => i.state === 'slow');
+  const since = (i: StuckItem) => {
+    const age = i.since && now ? ` for ${formatAge(now.getTime() - Date.parse(i.since))}` : '';
+    return i.since ? s.dim(`  terminating since ${safeText(i.since)}${age}`) : '';
+  };
   if (stuck.length === 0) {
     lines.push(terminating
       ? `Nothing is stuck: the ${terminating} terminating object${terminating === 1 ? '' : 's'} can finish (controllers: ${controllers}).`
       : 'Nothing is terminating.');
-    return lines.join('\n') + '\n';
+  } else {
+    lines.push(s.bold(`Stuck (${stuck.length} of ${terminating} terminating; controllers: ${controllers})`));
+    for (const st of stuck) {
+      lines.push(`  ${s.magenta('⧗')} ${safeDescribe(st)}${since(st)}`);
+      if (st.finalizers.length) lines.push(s.dim(`    finalizers: ${st.finalizers.map(safeText).join(', ')}`));
+      renderReasons(st.blockedBy, '    ', lines, s, 0);
+    }
   }
-  lines.push(s.bold(`Stuck (${stuck.length} of ${terminating} terminating; controllers: ${controllers})`));
-  for (const st of stuck) {
-    const age = st.since && now ? ` for ${formatAge(now.getTime() - Date.parse(st.since))}` : '';
-    const since = st.since ? s.dim(`  terminating since ${safeText(st.since)}${age}`) : '';
-    lines.push(`  ${s.magenta('⧗')} ${safeDescribe(st)}${since}`);
-    if (st.finalizers.length) lines.push(s.dim(`    finalizers: ${st.finalizers.map(safeText).join(', ')}`));
-    renderReasons(st.blockedBy, '    ', lines, s, 0);
+  if (slow.length) {
+    lines.push('', s.bold(`Slow (${slow.length}): terminating for longer than ${formatAge(slowAfterMs ?? 0)}, though nothing visible stops them`));
+    for (const st of slow) lines.push(`  ${s.yellow('…')} ${safeDescribe(st)}${since(st)}`, s.dim(`    ${safeText(st.reason)}`));
   }
   return lines.join('\n') + '\n';
 }
