@@ -47,7 +47,7 @@ function parts(): ReportParts {
         { step: 2, actor: 'apiserver', action: 'delete', target: deploy, detail: 'requested by the user; propagationPolicy=Background', request: 0 },
         { step: 3, actor: 'apiserver', action: 'remove', target: deploy, detail: 'no finalizers left' },
       ],
-      notes: ['Timing may differ (R51).'],
+      notes: ['Timing may differ (a race).'],
     },
     locations: { [deploy.uid]: at('web.yaml', 2), [pvc.uid]: at('data.yaml', 4), [pod.uid]: at('pods.yaml', 0) },
     counts: { deletedByKind: { Deployment: 1, ReplicaSet: 1, Pod: 3 }, orphaned: 2, stuck: 1, stuckBecause: 'pvc-protection' },
@@ -106,7 +106,7 @@ describe('renderSimulateReport', () => {
       '',
       '## Notes',
       '',
-      '- Timing may differ \\(R51\\)\\.',
+      '- Timing may differ \\(a race\\)\\.',
       '',
     ].join('\n'));
   });
@@ -212,7 +212,7 @@ describe('a report on the live cluster', () => {
   it('puts what could not be read first, and keeps the other notes last', () => {
     const md = renderSimulateReport(live([
       'this preview is incomplete: cannot list secrets in team-a (secrets is forbidden)',
-      'Timing may differ (R51).',
+      'Timing may differ (a race).',
     ]), { cluster: 'kind-dev' });
     expect(md).toContain([
       '> **This preview is incomplete:** not every resource of the cluster could be read, so objects may be missing from it.',
@@ -221,7 +221,7 @@ describe('a report on the live cluster', () => {
       '',
       '**Deleting Deployment shop/web\\:',
     ].join('\n'));
-    expect(md.endsWith('## Notes\n\n- Timing may differ \\(R51\\)\\.\n')).toBe(true);
+    expect(md.endsWith('## Notes\n\n- Timing may differ \\(a race\\)\\.\n')).toBe(true);
   });
 
   it('a workspace report is unchanged by the option\'s absence', () => {

@@ -61,21 +61,18 @@ describe('the finding catalogue', () => {
 describe('finding messages', () => {
   it('never name an internal rule id', async () => {
     for (const f of await fixtureFindings()) {
-      // stuck-terminating's message is the simulation's why-chain (engine/simulation/explain.ts), not yet reworded.
-      if (f.code === 'stuck-terminating') continue;
       expect(f.message, f.code).not.toMatch(RULE_ID);
       for (const r of f.related) expect(r.message, f.code).not.toMatch(RULE_ID);
     }
   });
 
-  it('are written without rule ids in the analysis and the front ends (string literals outside the simulation)', () => {
+  it('are written without rule ids in the analysis, the simulation and the front ends (string literals)', () => {
     const offenders: string[] = [];
     const scan = (dir: string) => {
       for (const name of readdirSync(dir)) {
         const file = path.join(dir, name);
         if (statSync(file).isDirectory()) {
-          // The simulation's timeline notes and why-chains still carry ids (another change rewords them).
-          if (path.relative(root, file) !== path.join('server', 'src', 'engine', 'simulation')) scan(file);
+          scan(file);
           continue;
         }
         if (!file.endsWith('.ts')) continue;

@@ -38,13 +38,13 @@ describe('raceReach', () => {
   ];
 
   it('reaches the named object and everything connected to it by ownership, and nothing else', () => {
-    const notes = ['Timing-dependent (R51): ConfigMap ns/dependent does not block its owner ConfigMap owner …'];
+    const notes = ['Timing-dependent: ConfigMap ns/dependent does not block its owner ConfigMap owner …'];
     expect([...raceReach(world, notes)].sort()).toEqual(['u1', 'u2', 'u3']);
   });
 
   it('does not take a name for the start of a longer one, nor a note that is not about timing', () => {
-    expect(raceReach(world, ['Timing-dependent (R51): ConfigMap ns/owner-2x …']).size).toBe(0);
+    expect(raceReach(world, ['Timing-dependent: ConfigMap ns/owner-2x …']).size).toBe(0);
     expect(raceReach(world, ['Blocked: ConfigMap ns/owner …']).size).toBe(0);
-    expect([...raceReach(world, ['Timing-dependent (R51): ConfigMap ns/owner-2 stops waiting'])].sort()).toEqual(['u4', 'u5']);
+    expect([...raceReach(world, ['Timing-dependent: ConfigMap ns/owner-2 stops waiting'])].sort()).toEqual(['u4', 'u5']);
   });
 });

@@ -220,7 +220,7 @@ describe('R63: several requests at once (back to back)', () => {
     // Both requests are applied before the GC's first step; settled, the same two cascade (R53.4).
     const firstGc = r.steps.findIndex((x) => x.actor === 'garbage-collector');
     expect(r.steps.slice(0, firstGc).map((x) => x.request)).toEqual([0, 0, 1, 1]);
-    expect(r.notes.join('\n')).toMatch(/R71/);
+    expect(r.notes.join('\n')).toMatch(/^Timing-dependent: requests sent back to back often all reach the apiserver before the garbage collector acts/m);
     expect(names(s.simulate(requests).deleted)).toEqual(['Deployment/web', 'ReplicaSet/web-rs', 'Pod/web-rs-a']);
   });
 

@@ -117,7 +117,7 @@ export class ApiServer {
       if (obj.finalizers.length === 0) return this.removeNow(actor, obj, `${policyText(req, obj, info, this.kinds)}; no finalizers left, removed at once${because}`);
       return { status: 200, message: `${describe(obj)} is already terminating; nothing changes`, object: obj, removed: false };
     }
-    const step = this.timeline.record(actor, 'delete', obj, `${policyText(req, obj, info, this.kinds)}, which a CustomResourceDefinition ignores (R58); condition Terminating${because}`);
+    const step = this.timeline.record(actor, 'delete', obj, `${policyText(req, obj, info, this.kinds)}, which a CustomResourceDefinition ignores; condition Terminating${because}`);
     this.timeline.deletionStartedAt.set(obj.uid, step);
     const finalizers = obj.finalizers.includes(CRD_CLEANUP_FINALIZER) ? obj.finalizers : [...obj.finalizers, CRD_CLEANUP_FINALIZER];
     if (finalizers !== obj.finalizers) this.timeline.record(actor, 'add-finalizer', obj, `${CRD_CLEANUP_FINALIZER} (the apiextensions-apiserver deletes every instance first)`);
@@ -189,7 +189,7 @@ export class ApiServer {
     if (unchanged) return { status: 200, message: `${describe(obj)} is already terminating; nothing changes`, object: obj, removed: false };
     const detailParts = [policyText(req, obj, info, this.kinds)];
     if (gracefulNow) detailParts.push(`grace period ${deletionGracePeriodSeconds}s`);
-    if (wasTerminatingGracefully(obj) && patch.deletionTimestamp !== obj.deletionTimestamp) detailParts.push(`deletionTimestamp moved earlier to ${patch.deletionTimestamp} (R62)`);
+    if (wasTerminatingGracefully(obj) && patch.deletionTimestamp !== obj.deletionTimestamp) detailParts.push(`deletionTimestamp moved earlier to ${patch.deletionTimestamp}`);
     if (finalizers.length) detailParts.push(`waits for finalizers [${finalizers.join(', ')}]`);
     const step = this.timeline.record(actor, 'delete', obj, detailParts.join('; ') + because);
     if (!wasTerminating) this.timeline.deletionStartedAt.set(obj.uid, step);

@@ -177,7 +177,7 @@ export class Controllers {
         if (isGcFinalizer(f) || MODELLED.has(f)) continue;
         const owner = this.owners.ownerOf(f);
         if (owner.type !== 'workload' || !deleted.has(owner.workload.uid)) continue;
-        this.timeline.note(`Timing-dependent (R57, Kubernetes ${kubeVersionText(this.version)}): before 1.33 the namespace controller deletes every resource type of namespace ${ns.name} in one pass, in no fixed order, so ${describe(owner.workload)} may still remove ${f} from ${describe(o)} before its Pods stop. This simulation shows the outcome where it does not (from 1.33 on, Pods go first and that outcome is certain).`);
+        this.timeline.note(`Timing-dependent (Kubernetes ${kubeVersionText(this.version)}): before 1.33 the namespace controller deletes every resource type of namespace ${ns.name} in one pass, in no fixed order, so ${describe(owner.workload)} may still remove ${f} from ${describe(o)} before its Pods stop. This simulation shows the outcome where it does not (from 1.33 on, Pods go first and that outcome is certain).`);
       }
     }
   }

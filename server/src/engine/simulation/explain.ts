@@ -122,7 +122,7 @@ export class Explainer {
         if (w.deletionTimestamp === undefined) {
           return {
             type: 'finalizer', finalizer: f, controller: describe(owner.workload), object: owner.workload,
-            message: `its controller ${describe(owner.workload)} has stopped: namespace ${w.namespace} is being deleted, and its Pods go first (R57, Kubernetes 1.33+), so nobody removes ${f}${guessed}`,
+            message: `its controller ${describe(owner.workload)} has stopped: namespace ${w.namespace} is being deleted, and its Pods go first (Kubernetes 1.33+), so nobody removes ${f}${guessed}`,
           };
         }
         const startedAt = this.timeline.deletionStartedAt.get(w.uid);
@@ -143,7 +143,7 @@ export class Explainer {
     if (blocking.some((d) => d.identity.uid === o.uid)) {
       return [{
         ...base, object: identityOf(o),
-        message: 'it is its own blocking dependent (self reference with blockOwnerDeletion: true); the GC never removes foregroundDeletion (R50)',
+        message: 'it is its own blocking dependent (self reference with blockOwnerDeletion: true); the GC never removes foregroundDeletion',
       }];
     }
     if (blocking.length === 0) {
@@ -176,14 +176,14 @@ export class Explainer {
     if (spec.length === 0) {
       return ns.finalizers.length ? [] : [{
         type: 'namespace-controller', controller: 'apiserver',
-        message: 'spec.finalizers is empty, so the namespace controller leaves it alone (R57) and its content is not deleted; only another DELETE removes it (R56)',
+        message: 'spec.finalizers is empty, so the namespace controller leaves it alone and its content is not deleted; only another DELETE removes it',
       }];
     }
     const out: BlockReason[] = [];
     if (spec.includes(NAMESPACE_FINALIZER) || (this.set.namespace && this.store.hasObjectsIn(ns.name))) out.push(this.namespaceReason(ns, seen, depth));
     for (const f of spec) {
       if (f === NAMESPACE_FINALIZER) continue;
-      out.push({ type: 'finalizer', finalizer: f, message: `spec.finalizers holds ${f}: the namespace controller removes only "kubernetes" (R57), so whoever owns ${f} must finalize the namespace` });
+      out.push({ type: 'finalizer', finalizer: f, message: `spec.finalizers holds ${f}: the namespace controller removes only "kubernetes", so whoever owns ${f} must finalize the namespace` });
     }
     return out;
   }
@@ -195,7 +195,7 @@ export class Explainer {
     if (!this.set.namespace) {
       return {
         type: 'namespace-controller', finalizer: NAMESPACE_FINALIZER, controller: 'namespace-controller',
-        message: `spec.finalizers still holds "kubernetes" and no namespace controller runs with --controllers=${this.set.spec}, so its content is never deleted (R11)`,
+        message: `spec.finalizers still holds "kubernetes" and no namespace controller runs with --controllers=${this.set.spec}, so its content is never deleted`,
         ...conditions,
       };
     }

@@ -464,7 +464,7 @@ export class GarbageCollector {
       // is gone decides between a Foreground (R35 ii) and a Background (R35 iii) delete.
       const owner = waiting.find((r) => r.blockOwnerDeletion !== true)!;
       this.timeline.note(
-        `Timing-dependent (R51): ${describe(item.identity)} does not block its owner ${owner.kind} ${owner.name} but has blocking dependents of its own; ` +
+        `Timing-dependent: ${describe(item.identity)} does not block its owner ${owner.kind} ${owner.name} but has blocking dependents of its own; ` +
         'in a real cluster it is deleted in the foreground or in the background depending on which worker gets there first.',
       );
     }
@@ -475,7 +475,7 @@ export class GarbageCollector {
       if (!owner || !staysAfterForeground(owner) || this.racesNoted.has(owner.uid)) continue;
       this.racesNoted.add(owner.uid);
       this.timeline.note(
-        `Timing-dependent (R51): ${describe(item.identity)} does not block its owner ${r.kind} ${r.name}, which stays once it stops waiting (other finalizers, or a graceful Pod deletion); ` +
+        `Timing-dependent: ${describe(item.identity)} does not block its owner ${r.kind} ${r.name}, which stays once it stops waiting (other finalizers, or a graceful Pod deletion); ` +
         'in a real cluster the GC may reach it before (as here) or after that, and then keeps its reference and the object unchanged.',
       );
     }
@@ -582,7 +582,7 @@ export class GarbageCollector {
     this.racesNoted.add(obj.uid);
     const names = racing.slice(0, 3).map((d) => describe(d.identity)).join(', ') + (racing.length > 3 ? ` and ${racing.length - 3} more` : '');
     this.timeline.note(
-      `Timing-dependent (R51): ${describe(owner.identity)} stops waiting without waiting for ${names}, which ${racing.length === 1 ? 'does' : 'do'} not block it; ` +
+      `Timing-dependent: ${describe(owner.identity)} stops waiting without waiting for ${names}, which ${racing.length === 1 ? 'does' : 'do'} not block it; ` +
       `in a real cluster the GC may reach ${racing.length === 1 ? 'it' : 'them'} before or after the owner drops foregroundDeletion, and the owner then ` +
       `${stays ? 'stays (other finalizers, or a graceful Pod deletion): a reference kept instead of removed, or an object kept instead of deleted' : 'is gone (deleted in the background instead of the foreground)'}.`,
     );
@@ -614,7 +614,7 @@ export class GarbageCollector {
         outcome = this.api.delete(ACTOR, { ...request, preconditions: { uid: id.uid } }, why);
       } else if (live.status === 200) {
         this.timeline.note(
-          `Timing-dependent (R36/R70): the GC's ${policy} DELETE of ${describe(id)} conflicted with its own change of its ownerReferences; ` +
+          `Timing-dependent: the GC's ${policy} DELETE of ${describe(id)} conflicted with its own change of its ownerReferences; ` +
           'it is retried at once and shown deleted while its owner still waits, but in a real cluster the owner\'s worker races that retry, ' +
           'and when the owner goes first the object is deleted in the background instead.',
         );

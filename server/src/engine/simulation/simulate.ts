@@ -39,7 +39,7 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
   for (const uid of store.terminating) {
     const o = store.get(uid)!;
     if (o.finalizers.includes(ORPHAN_FINALIZER)) {
-      timeline.note(`Timing-dependent (R48/R51): ${describe(o)} is already orphaning at start; a real controller-manager may run it before its graph knows every dependent, and a missed dependent is deleted instead of orphaned.`);
+      timeline.note(`Timing-dependent: ${describe(o)} is already orphaning at start; a real controller-manager may run it before its graph knows every dependent, and a missed dependent is deleted instead of orphaned.`);
     }
   }
 
@@ -68,7 +68,7 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
     if (options.arrival === 'back-to-back') {
       requests.forEach(send); // R63: all arrive before the GC acts on the first
       if (requests.length > 1) {
-        timeline.note('Timing-dependent (R71): requests sent back to back often all reach the apiserver before the garbage collector acts on the first; when it wins, a later request finds what the earlier one set off (--arrival=settled shows that outcome).');
+        timeline.note('Timing-dependent: requests sent back to back often all reach the apiserver before the garbage collector acts on the first; when it wins, a later request finds what the earlier one set off (--arrival=settled shows that outcome).');
       }
       settle();
     } else {
