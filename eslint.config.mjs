@@ -30,7 +30,7 @@ const serverRestrictions = {
   ],
 };
 
-const WEBVIEW_MESSAGE = 'The webview is a browser page: it talks to the extension only through postMessage (protocol.ts), never through VS Code or Node modules.';
+const WEBVIEW_MESSAGE = 'The webview is a browser page: it talks to the extension only through postMessage (shared/src/wire/webview.ts), never through VS Code or Node modules.';
 
 const CLIENT_LOGIC_MESSAGE = 'client/src/logic is plain TypeScript, unit-tested without VS Code: keep `vscode` in the modules around it.';
 
@@ -132,7 +132,7 @@ export default defineConfig(
   },
   {
     // The webview runs in a browser page under a strict CSP: no VS Code API module, no Node, and from the rest of the
-    // repository only types (the protocol module's shapes): a value import would bundle the LSP libraries into it.
+    // repository only the wire module (shared/), which has no runtime dependency.
     files: ['webview/src/**/*.{ts,tsx,mts,cts}'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
@@ -140,8 +140,30 @@ export default defineConfig(
         patterns: [
           { regex: '^vscode', message: WEBVIEW_MESSAGE },
           { regex: NODE_BUILTIN_REGEX, message: WEBVIEW_MESSAGE },
-          { regex: '^(\\.\\./)+(server|client)/', allowTypeImports: true, message: 'The webview imports only types from server/ and client/ (`import type`).' },
+          { regex: '^(\\.\\./)+(server|client)/', message: 'The webview talks to the rest only through the wire module (shared/src/protocol.ts).' },
         ],
+      }],
+    },
+  },
+  {
+    // The wire module crosses every boundary (server, client, webview): it depends on nothing, not even a package.
+    files: ['shared/src/**/*.{ts,tsx,mts,cts}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [
+          { regex: '^(\\.\\./)+(server|client|webview)/', message: 'shared/ is the wire module: it imports nothing outside shared/.' },
+          { regex: '^[^.]', message: 'shared/ is the wire module: no runtime dependency, no Node module.' },
+        ],
+      }],
+    },
+  },
+  {
+    // The client reaches the server only through the language server protocol and the wire module (shared/).
+    files: ['client/src/**/*.{ts,tsx,mts,cts}'],
+    ignores: ['client/src/logic/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ regex: '^(\\.\\./)+server/', message: 'The client talks to the server only through the wire module (shared/src/protocol.ts).' }],
       }],
     },
   },

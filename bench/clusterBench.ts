@@ -34,7 +34,8 @@ import {
   CodeLensRefreshRequest, ConfigurationRequest, DiagnosticRefreshRequest, ExitNotification, InitializedNotification, InitializeRequest,
   RegistrationRequest, ShutdownRequest, WorkDoneProgressCreateRequest,
 } from 'vscode-languageserver-protocol';
-import { ClusterConnectRequest, StatusNotification, type ServerStatus } from '../server/src/protocol';
+import { type ServerStatus } from '../shared/src/protocol';
+import { ClusterConnectRequest, StatusNotification } from '../server/src/lsp/methods';
 import { resolveTarget } from '../server/src/sources/cluster/kubeconfig';
 import { LiveCluster } from '../server/src/sources/cluster/liveCluster';
 import { startKubeApiServer, type KubeApiServer } from '../test/kubeApiServer/kubeApiServer';

@@ -23,10 +23,8 @@ import {
   CodeLensRefreshRequest, ConfigurationRequest, DiagnosticRefreshRequest, ExitNotification, InitializedNotification, InitializeRequest,
   RegistrationRequest, ShutdownRequest, WorkDoneProgressCreateRequest,
 } from 'vscode-languageserver-protocol';
-import {
-  ClusterConnectRequest, ClusterGraphRequest, ClusterGraphSummaryRequest, GRAPH_LIMIT, StatusNotification,
-  type GraphData, type GraphParams, type GraphSummary, type ServerStatus,
-} from '../server/src/protocol';
+import { GRAPH_LIMIT, type GraphData, type GraphParams, type GraphSummary, type ServerStatus } from '../shared/src/protocol';
+import { ClusterConnectRequest, ClusterGraphRequest, ClusterGraphSummaryRequest, StatusNotification } from '../server/src/lsp/methods';
 import { startKubeApiServer } from '../test/kubeApiServer/kubeApiServer';
 import { Harness } from '../test/webview/harness';
 import { generateBenchCluster } from './clusterObjects';

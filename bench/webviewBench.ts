@@ -23,7 +23,7 @@ import { interact } from './webviewPage';
 import { indexGraph } from '../webview/src/model/graphIndex';
 import { layeredLayout } from '../webview/src/model/layout';
 import { buildView } from '../webview/src/model/viewModel';
-import type { GraphData, GraphRenderer } from '../server/src/protocol';
+import type { GraphData, GraphRenderer } from '../shared/src/protocol';
 
 const GOAL_FIRST_PAINT_MS = 1500;
 const GOAL_FPS = 30;

@@ -9,7 +9,7 @@
 // user's back. The setting stays for pinning a context on purpose; changing it forgets the picked one.
 
 import * as vscode from 'vscode';
-import { ClusterConnectRequest, ClusterContextsRequest, ClusterDisconnectRequest, type ClusterContext, type ClusterStatus } from '../../server/src/protocol';
+import { ClusterConnectRequest, ClusterContextsRequest, ClusterDisconnectRequest, type ClusterContext, type ClusterStatus } from '../../shared/src/protocol';
 import type { LazyLanguageClient } from './lazyClient';
 import {
   CLUSTER_SECTION, connectionChange, connectParams, effectiveContext, forgetsPickedContext, readClusterSettingsTrusted, resolveKubeconfigPath,

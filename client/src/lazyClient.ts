@@ -2,17 +2,13 @@
 // view is used. Until then the extension costs nothing in a workspace of unrelated YAML and JSON.
 
 import * as vscode from 'vscode';
+import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
-  LanguageClient, State, TransportKind, type LanguageClientOptions, type RequestType, type RequestType0, type ServerOptions,
-} from 'vscode-languageclient/node';
-import {
-  ClusterStatusNotification, LIVE_SCHEME, PROTOCOL_VERSION, SHOW_IN_GRAPH_COMMAND, StatusNotification, type ClusterStatus, type ServerStatus,
-} from '../../server/src/protocol';
+  ClusterStatusNotification, LIVE_SCHEME, PROTOCOL_VERSION, SHOW_IN_GRAPH_COMMAND, StatusNotification, type ClusterStatus, type RequestDescriptor,
+  type ServerStatus,
+} from '../../shared/src/protocol';
 import { SERVER_SETTING_SECTIONS } from './logic/clusterSettings';
 import { KUBERNETES_LANGUAGES } from './logic/looksLikeKubernetes';
-
-/** How vscode-jsonrpc types a request's parameter (its own `RequestParam`, not re-exported by the client). */
-type RequestParam<P> = P extends null ? P | undefined : P;
 
 export class LazyLanguageClient implements vscode.Disposable {
   private starting: Promise<LanguageClient> | undefined;
@@ -54,14 +50,15 @@ export class LazyLanguageClient implements vscode.Disposable {
     return this.starting;
   }
 
-  async request<P, R>(type: RequestType<P, R, void>, params: RequestParam<P>, token?: vscode.CancellationToken): Promise<R> {
+  /** A request of the editor protocol (shared/src/wire/methods.ts), by its method. */
+  async request<P, R>(method: RequestDescriptor<P, R>, params: P, token?: vscode.CancellationToken): Promise<R> {
     const client = await this.start();
-    return client.sendRequest(type, params, token);
+    return client.sendRequest<R>(method.method, params, token);
   }
 
-  async request0<R>(type: RequestType0<R, void>, token?: vscode.CancellationToken): Promise<R> {
+  async request0<R>(method: RequestDescriptor<void, R>, token?: vscode.CancellationToken): Promise<R> {
     const client = await this.start();
-    return client.sendRequest(type, token);
+    return client.sendRequest<R>(method.method, token);
   }
 
   /** The URI string the server knows a document by (the client's own conversion, as in didOpen). */
@@ -120,12 +117,12 @@ export class LazyLanguageClient implements vscode.Disposable {
       outputChannelName: 'Kube GC Lens',
     };
     const client = new LanguageClient('kubeGcLens', 'Kube GC Lens', serverOptions, clientOptions);
-    client.onNotification(StatusNotification, (status) => {
+    client.onNotification(StatusNotification.method, (status: ServerStatus) => {
       this.checkVersion(status);
       this.status = status;
       this.statusEmitter.fire(status);
     });
-    client.onNotification(ClusterStatusNotification, (status) => this.clusterStatusEmitter.fire(status));
+    client.onNotification(ClusterStatusNotification.method, (status: ClusterStatus | null) => this.clusterStatusEmitter.fire(status));
     client.onDidChangeState(({ oldState, newState }) => {
       if (newState === State.Running) this.runningEmitter.fire();
       else if (oldState === State.Running) this.stoppedEmitter.fire();

@@ -1,10 +1,10 @@
-// Live objects as read-only documents (`kube-gc-lens-live:` URIs, server/src/protocol.ts): the text comes from the
+// Live objects as read-only documents (`kube-gc-lens-live:` URIs, shared/src/wire/liveDocuments.ts): the text comes from the
 // server (kubeGcLens/cluster/document) and is re-read when the live graph changes (the cluster status's `version`),
 // so an open live document follows the watch. A content provider's documents are read-only in VS Code.
 // "Open Live Object…" picks one from the live graph, searched on the server as the user types (liveObjectPicker.ts).
 
 import * as vscode from 'vscode';
-import { ClusterDocumentRequest, LIVE_SCHEME, liveObjectUri } from '../../server/src/protocol';
+import { ClusterDocumentRequest, LIVE_SCHEME, liveObjectUri } from '../../shared/src/protocol';
 import type { ClusterConnection } from './cluster';
 import type { LazyLanguageClient } from './lazyClient';
 import { pickLiveObject } from './liveObjectPicker';

@@ -3,7 +3,7 @@
 // (modes, debounce, stale answers, items) is client/src/logic/liveObjectSearch.ts; this module only shows it.
 
 import * as vscode from 'vscode';
-import { ClusterSearchObjectsRequest, type ObjectSummary } from '../../server/src/protocol';
+import { ClusterSearchObjectsRequest, type ObjectSummary } from '../../shared/src/protocol';
 import type { LazyLanguageClient } from './lazyClient';
 import { LiveObjectSearch, type SearchPickItem, type SearchView } from './logic/liveObjectSearch';
 

@@ -10,7 +10,7 @@
 // virtual document opens in a text editor, where the same `command:` links are ctrl+click-able.
 
 import * as vscode from 'vscode';
-import type { SimulateReport } from '../../server/src/protocol';
+import type { SimulateReport } from '../../shared/src/protocol';
 import { reportPage } from './logic/reportHtml';
 import { REVEAL_LOCATION_COMMAND, renderSimulateReport, reportTitle, SHOW_IN_GRAPH, type ReportSource } from './logic/reportMarkdown';
 

@@ -8,7 +8,7 @@
 // events; throttled here to one refresh per LIVE_REFRESH_MS, so a busy cluster still gets refreshed). No polling.
 
 import * as vscode from 'vscode';
-import { ClusterStuckRequest, StuckRequest, type ServerStatus } from '../../server/src/protocol';
+import { ClusterStuckRequest, StuckRequest, type ServerStatus } from '../../shared/src/protocol';
 import type { ClusterConnection } from './cluster';
 import type { LazyLanguageClient } from './lazyClient';
 import { CLUSTER_SECTION } from './logic/clusterSettings';

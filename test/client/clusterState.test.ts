@@ -2,7 +2,7 @@
 // progress and failure messages, and the cluster quick picks.
 
 import { describe, expect, it } from 'vitest';
-import type { ClusterContext, ClusterStatus } from '../../server/src/protocol';
+import type { ClusterContext, ClusterStatus } from '../../shared/src/protocol';
 import {
   applyStatus, CLUSTER_OFF, clusterActionItems, clusterStatusBarModel, connected, connectFailure, connecting, connectProgress,
   contextPickItems, degradedMessage, failed, formatBytes, isClusterActive, problemLines, scopeText, syncText,

@@ -7,7 +7,7 @@ import {
   asksForScope, defaultScope, GRAPH_SCOPE_THRESHOLD, graphScopeLabel, parseScope, refinedScope, sameScope, scopeForObject, scopeFromState, scopeParams,
   scopePickItems, scopePickPlaceholder, scopeTitleSuffix,
 } from '../../client/src/logic/graphScope';
-import { GRAPH_LIMIT, type GraphData, type GraphSummary, type HostToWebviewMessage } from '../../server/src/protocol';
+import { GRAPH_LIMIT, type GraphData, type GraphSummary, type HostToWebviewMessage } from '../../shared/src/protocol';
 
 const summary: GraphSummary = {
   objects: 100_000,

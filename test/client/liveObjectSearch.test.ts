@@ -3,8 +3,8 @@
 // waiting), with at most `limit` items and a note when there are more; the live object at the cursor first.
 
 import { describe, expect, it } from 'vitest';
-import { searchObjects } from '../../server/src/engine/objectSearch';
-import type { ClusterObjectSearchResult, ObjectSummary } from '../../server/src/protocol';
+import { searchObjects } from '../../shared/src/search';
+import type { ClusterObjectSearchResult, ObjectSummary } from '../../shared/src/protocol';
 import {
   formatCount, LiveObjectSearch, objectQuery, queryKey, searchNote, searchPickItems, type SearchRequest, type SearchView, type Timers,
 } from '../../client/src/logic/liveObjectSearch';

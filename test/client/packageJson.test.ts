@@ -1,11 +1,11 @@
-// package.json's contributions against the code: settings and their defaults match protocol.ts, every code
+// package.json's contributions against the code: settings and their defaults match shared/src/wire/settings.ts, every code
 // the server can report has a severity setting, every command a menu or link names exists and is registered.
 
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FINDING_CODES } from '../../server/src/engine/analysis/findingTypes';
-import { DEFAULT_SETTINGS } from '../../server/src/protocol';
+import { DEFAULT_SETTINGS } from '../../shared/src/protocol';
 import { CLUSTER_SETTING_DEFAULTS, CONNECTION_SETTINGS, SERVER_SETTING_SECTIONS } from '../../client/src/logic/clusterSettings';
 import { parseControllers } from '../../server/src/engine/simulation/controllerSet';
 
@@ -208,7 +208,7 @@ describe('package.json: the ownership graph', () => {
     expect(read('client/src/logic/graphHtml.ts')).toContain("GRAPH_VIEW_TYPE = 'kubeGcLens.graph'");
     expect(read('client/src/graph/graphPanel.ts')).toContain('registerWebviewPanelSerializer(GRAPH_VIEW_TYPE');
     // The command the server's lenses and hovers run is the one registered (and trusted in hovers).
-    expect(read('server/src/protocol.ts')).toContain("SHOW_IN_GRAPH_COMMAND = 'kubeGcLens.showInGraph'");
+    expect(read('shared/src/wire/webview.ts')).toContain("SHOW_IN_GRAPH_COMMAND = 'kubeGcLens.showInGraph'");
     expect(read('client/src/lazyClient.ts')).toContain('enabledCommands: [SHOW_IN_GRAPH_COMMAND]');
   });
 

@@ -1,7 +1,7 @@
 // The Simulate Delete quick picks: objects (the one at the cursor first) and policies.
 
 import { describe, expect, it } from 'vitest';
-import type { ObjectSummary } from '../../server/src/protocol';
+import type { ObjectSummary } from '../../shared/src/protocol';
 import {
   escapeIcons, isPolicyChoice, matchingLiveObject, objectPickItems, parseSimulateTarget, POLICY_PICK_ITEMS, sourcePickItems,
 } from '../../client/src/logic/pickItems';

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ObjectIdentity } from '../../server/src/engine/model';
-import type { SimulateReport, SourceLocation } from '../../server/src/protocol';
+import type { SimulateReport, SourceLocation } from '../../shared/src/protocol';
 import { commandUri } from '../../client/src/logic/markdown';
 import { renderSimulateReport, reportTitle } from '../../client/src/logic/reportMarkdown';
 import { simulateReportOf, type ReportParts } from '../helpers/simulateReports';

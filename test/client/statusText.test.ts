@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../server/src/engine/analysis/findingTypes';
-import type { CheckResult, ServerStatus } from '../../server/src/protocol';
+import type { CheckResult, ServerStatus } from '../../shared/src/protocol';
 import { checkSummary, effectiveSeverity, statusBarModel } from '../../client/src/logic/statusText';
 
 const status = (extra: Partial<ServerStatus>): ServerStatus => ({

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ObjectIdentity } from '../../server/src/engine/model';
-import type { ObjectSummary, SourceLocation, StuckItem } from '../../server/src/protocol';
+import type { ObjectSummary, SourceLocation, StuckItem } from '../../shared/src/protocol';
 import { childrenOf, stuckRoots, type StuckTreeNode } from '../../client/src/logic/stuckTree';
 
 const id = (kind: string, namespace: string, name: string, apiVersion = 'v1'): ObjectIdentity => ({

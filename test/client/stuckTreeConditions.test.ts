@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { NamespaceCondition } from '../../server/src/engine/model';
-import type { StuckItem } from '../../server/src/protocol';
+import type { StuckItem } from '../../shared/src/protocol';
 import { childrenOf, stuckRoots } from '../../client/src/logic/stuckTree';
 
 const ns = { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'legacy-mq', uid: 'uid-ns' };

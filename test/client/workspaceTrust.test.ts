@@ -15,7 +15,7 @@ import {
   isRestricted, readTrusted, RESTRICTED_MODE_NOTE, RESTRICTED_SETTINGS, UNRESTRICTED_SETTINGS, type SettingInspection,
 } from '../../client/src/logic/workspaceTrust';
 import { mergeSettings } from '../../server/src/lsp/server';
-import type { ClusterStatus } from '../../server/src/protocol';
+import type { ClusterStatus } from '../../shared/src/protocol';
 
 const root = path.resolve(__dirname, '../..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));

@@ -5,10 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ClusterConnectRequest, ClusterContextsRequest, ClusterDisconnectRequest, ClusterSimulateRequest, ClusterStatusNotification,
-  ClusterStuckRequest, ObjectsRequest, type ClusterStatus,
-} from '../../server/src/protocol';
+import { type ClusterStatus } from '../../shared/src/protocol';
+import { ClusterConnectRequest, ClusterContextsRequest, ClusterDisconnectRequest, ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, ObjectsRequest } from '../../server/src/lsp/methods';
 import { LspSession } from '../lsp/lspSession';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
 import { pod, replicaSet, seedShop } from './clusterFixtures';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClusterConnectRequest, ClusterSimulateRequest, ClusterStuckRequest } from '../../server/src/protocol';
+import { ClusterConnectRequest, ClusterSimulateRequest, ClusterStuckRequest } from '../../server/src/lsp/methods';
 import { LspSession } from '../lsp/lspSession';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
 import { ns } from './clusterFixtures';

@@ -6,9 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ClusterConnectRequest, ClusterDisconnectRequest, ClusterGraphRequest, ClusterGraphSummaryRequest, GraphRequest, LIVE_SCHEME,
-} from '../../server/src/protocol';
+import { LIVE_SCHEME } from '../../shared/src/protocol';
+import { ClusterConnectRequest, ClusterDisconnectRequest, ClusterGraphRequest, ClusterGraphSummaryRequest, GraphRequest } from '../../server/src/lsp/methods';
 import { LspSession } from '../lsp/lspSession';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
 import { ns, pod, replicaSet, seedShop } from './clusterFixtures';

@@ -7,10 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeLensRequest, CodeLensResolveRequest, DidChangeConfigurationNotification, HoverRequest, type CodeLens } from 'vscode-languageserver-protocol';
-import {
-  ClusterConnectRequest, ClusterDisconnectRequest, ClusterDocumentRequest, ClusterStatusNotification, LIVE_NAME_LINE,
-  LIVE_SCHEME, ObjectsRequest, liveObjectUri, type ClusterStatus,
-} from '../../server/src/protocol';
+import { LIVE_NAME_LINE, LIVE_SCHEME, liveObjectUri, type ClusterStatus } from '../../shared/src/protocol';
+import { ClusterConnectRequest, ClusterDisconnectRequest, ClusterDocumentRequest, ClusterStatusNotification, ObjectsRequest } from '../../server/src/lsp/methods';
 import { LspSession, uriOf } from '../lsp/lspSession';
 import { hoverText } from '../helpers/lspText';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';

@@ -14,11 +14,8 @@ import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeLensRequest, CodeLensResolveRequest, DiagnosticSeverity, HoverRequest, type CodeLens } from 'vscode-languageserver-protocol';
-import {
-  ClusterConnectRequest, ClusterContextsRequest, ClusterDisconnectRequest, ClusterDocumentRequest, ClusterGraphRequest, ClusterGraphSummaryRequest,
-  ClusterSearchObjectsRequest, ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, liveObjectUri,
-  type ClusterStatus, type StuckItem,
-} from '../../server/src/protocol';
+import { liveObjectUri, type ClusterStatus, type StuckItem } from '../../shared/src/protocol';
+import { ClusterConnectRequest, ClusterContextsRequest, ClusterDisconnectRequest, ClusterDocumentRequest, ClusterGraphRequest, ClusterGraphSummaryRequest, ClusterSearchObjectsRequest, ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest } from '../../server/src/lsp/methods';
 import { LspSession, uriOf } from '../lsp/lspSession';
 import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../helpers/controlPlane';
 import { readAll, readOne, watchedTypes, type RealItem } from '../helpers/realCluster';

@@ -5,10 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ClusterConnectRequest, ClusterDisconnectRequest, ClusterObjectsRequest, ClusterSearchObjectsRequest,
-  LIVE_SCHEME, type ClusterStatus,
-} from '../../server/src/protocol';
+import { LIVE_SCHEME, type ClusterStatus } from '../../shared/src/protocol';
+import { ClusterConnectRequest, ClusterDisconnectRequest, ClusterObjectsRequest, ClusterSearchObjectsRequest } from '../../server/src/lsp/methods';
 import { LspSession } from '../lsp/lspSession';
 import { objectLabel } from '../helpers/lspText';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';

@@ -7,9 +7,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeLensRequest, HoverRequest } from 'vscode-languageserver-protocol';
-import {
-  ClusterConnectRequest, ClusterDisconnectRequest, ClusterGraphRequest, GraphRequest, LIVE_SCHEME, SHOW_IN_GRAPH_COMMAND,
-} from '../../server/src/protocol';
+import { LIVE_SCHEME, SHOW_IN_GRAPH_COMMAND } from '../../shared/src/protocol';
+import { ClusterConnectRequest, ClusterDisconnectRequest, ClusterGraphRequest, GraphRequest } from '../../server/src/lsp/methods';
 import { commandLink } from '../../server/src/lsp/markdown';
 import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
 import { pod, replicaSet, seedShop } from '../cluster/clusterFixtures';

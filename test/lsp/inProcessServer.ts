@@ -9,7 +9,8 @@ import {
 import { InitializedNotification, InitializeRequest } from 'vscode-languageserver-protocol';
 import { createConnection, ProposedFeatures, type Connection } from 'vscode-languageserver/node';
 import { KubeGcLensServer } from '../../server/src/lsp/server';
-import { StatusNotification, type ServerStatus } from '../../server/src/protocol';
+import { type ServerStatus } from '../../shared/src/protocol';
+import { StatusNotification } from '../../server/src/lsp/methods';
 
 /** A JSON-RPC answer as it came over the wire. */
 export interface RawResponse {

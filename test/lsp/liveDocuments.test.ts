@@ -1,8 +1,8 @@
-// Live documents without a server: the URI contract (protocol.ts), the rendered text (name on LIVE_NAME_LINE, what
+// Live documents without a server: the URI contract (shared/src/wire/liveDocuments.ts), the rendered text (name on LIVE_NAME_LINE, what
 // the GC sees), the parsed copy that gives hover and lenses their positions, and live locations on results.
 import { describe, expect, it } from 'vitest';
 import { parseManifestText } from '../../server/src/sources/manifests/parseManifest';
-import { LIVE_NAME_LINE, liveObjectLocation, liveObjectUri, liveUidOf, type ObjectSummary, type StuckItem } from '../../server/src/protocol';
+import { LIVE_NAME_LINE, liveObjectLocation, liveObjectUri, liveUidOf, type ObjectSummary, type StuckItem } from '../../shared/src/protocol';
 import { LiveDocuments, deletionTimestampRange, renderLiveObject, withLiveLocations } from '../../server/src/lsp/liveDocuments';
 import { cm, ctl, deploy, manifests, namespace, rs } from '../helpers/manifests';
 import { scenario } from '../helpers/scenario';

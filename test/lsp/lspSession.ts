@@ -15,7 +15,8 @@ import {
   type Diagnostic, type PublishDiagnosticsParams, type ProgressToken, type WorkDoneProgressBegin,
   type WorkDoneProgressEnd, type WorkDoneProgressReport,
 } from 'vscode-languageserver-protocol';
-import { StatusNotification, type ServerStatus } from '../../server/src/protocol';
+import { type ServerStatus } from '../../shared/src/protocol';
+import { StatusNotification } from '../../server/src/lsp/methods';
 
 export const SERVER = path.resolve(__dirname, '../../dist/server.js');
 

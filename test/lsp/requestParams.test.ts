@@ -1,6 +1,6 @@
 // Params of the custom requests are checked at the boundary (issue 13, defect 10): null, missing or wrongly typed
 // params get JSON-RPC InvalidParams (-32602) naming the first bad field, never an internal error (-32603), and the
-// server keeps answering. Every request method protocol.ts exports is covered: the list comes from its exports, so a
+// server keeps answering. Every request method shared/src/wire/methods.ts declares is covered: the list comes from its exports, so a
 // new method without a validator (or not registered through the validating helper) fails here. The cases are written
 // by hand, not derived from the validators. In process (exact wire messages: `params: null`, no params, arrays) and
 // over stdio (the built dist/server.js, as an editor drives it), plus the params the VS Code client builds.
@@ -8,12 +8,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
-import * as protocol from '../../server/src/protocol';
-import {
-  ObjectsRequest, REQUEST_PARAMS, validateRequestParams,
-  obj, optional, str, type ObjectsParams, type SimulateParams, type Validator,
-} from '../../server/src/protocol';
+import * as methods from '../../shared/src/wire/methods';
+import { DEFAULT_SEARCH_LIMIT, LIVE_SCHEME, obj, optional, str, type ObjectsParams, type SimulateParams, type Validator } from '../../shared/src/protocol';
+import { ObjectsRequest, REQUEST_PARAMS, validateRequestParams } from '../../server/src/lsp/methods';
 import { connectParams } from '../../client/src/logic/clusterSettings';
 import { scopeParams } from '../../client/src/logic/graphScope';
 import { InProcessServer, NO_PARAMS, type RawResponse } from './inProcessServer';
@@ -23,15 +20,15 @@ const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
 const CLUSTER_UNAVAILABLE = -32010;
 
-/** Every request method protocol.ts exports (RequestType and RequestType0 instances). */
-const METHODS = (Object.values(protocol) as unknown[])
-  .filter((v) => v instanceof RequestType || v instanceof RequestType0)
-  .map((t) => (t as { method: string }).method)
+/** Every request method the wire module declares (shared/src/wire/methods.ts). */
+const METHODS = (Object.values(methods) as { kind?: string; method?: string }[])
+  .filter((v) => v.kind === 'request')
+  .map((t) => t.method!)
   .sort();
 
-const NOTIFICATIONS = (Object.values(protocol) as unknown[])
-  .filter((v) => v instanceof NotificationType)
-  .map((t) => (t as { method: string }).method);
+const NOTIFICATIONS = (Object.values(methods) as { kind?: string; method?: string }[])
+  .filter((v) => v.kind === 'notification')
+  .map((t) => t.method!);
 
 /** [params as sent, the field the answer must name]. */
 type Bad = [params: unknown, field: string];
@@ -154,7 +151,7 @@ const CASES: Record<string, Cases> = {
   'kubeGcLens/cluster/objects': OBJECTS_IN_CLUSTER,
   'kubeGcLens/cluster/searchObjects': OBJECTS_IN_CLUSTER,
   'kubeGcLens/cluster/document': {
-    good: [{ uri: `${protocol.LIVE_SCHEME}:/dev/shop/Pod/web.yaml?uid=u` }, { uri: 'file:///not-live.yaml' }],
+    good: [{ uri: `${LIVE_SCHEME}:/dev/shop/Pod/web.yaml?uid=u` }, { uri: 'file:///not-live.yaml' }],
     bad: [...NOT_AN_OBJECT, [{}, 'params.uri'], [{ uri: null }, 'params.uri'], [{ uri: 7 }, 'params.uri']],
   },
 };
@@ -210,7 +207,7 @@ describe('the protocol module', () => {
       ['kubeGcLens/cluster/contexts', {}],
       ['kubeGcLens/cluster/contexts', { kubeconfig: '/k' }],
       ['kubeGcLens/cluster/stuck', { stuckAfterMinutes: 10 }],
-      ['kubeGcLens/cluster/searchObjects', { query: 'web', limit: protocol.DEFAULT_SEARCH_LIMIT }],
+      ['kubeGcLens/cluster/searchObjects', { query: 'web', limit: DEFAULT_SEARCH_LIMIT }],
     ];
     for (const [method, p] of sent) expect(validateRequestParams(method, p), `${method} ${label(p)}`).toBeUndefined();
   });

@@ -14,9 +14,8 @@ import {
   DidChangeWatchedFilesNotification, FileChangeType, HoverRequest, LSPErrorCodes, type CodeLens, type Diagnostic,
   type Hover, type MarkupContent,
 } from 'vscode-languageserver-protocol';
-import {
-  GraphRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, StuckRequest, type ObjectSummary,
-} from '../../server/src/protocol';
+import { type ObjectSummary } from '../../shared/src/protocol';
+import { GraphRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, StuckRequest } from '../../server/src/lsp/methods';
 import { clusterJson, generateCluster, Rng, type GeneratedCluster } from '../../bench/generateCluster';
 import { LspSession, uriOf, type SessionOptions, type TimelineEntry } from './lspSession';
 import { DEPLOYMENT, replicaSet } from './fixtures';

@@ -7,9 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DiagnosticSeverity, DidChangeWatchedFilesNotification, FileChangeType, type Diagnostic } from 'vscode-languageserver-protocol';
-import {
-  CheckRequest, GraphRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, StuckRequest,
-} from '../../server/src/protocol';
+import { CheckRequest, GraphRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, StuckRequest } from '../../server/src/lsp/methods';
 import { LspSession, uriOf } from './lspSession';
 import { DEPLOYMENT, replicaSet } from './fixtures';
 

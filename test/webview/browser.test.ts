@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { PROTOCOL_VERSION } from '../../shared/src/protocolVersion';
-import type { GraphData } from '../../server/src/protocol';
+import type { GraphData } from '../../shared/src/protocol';
 import { Harness } from './harness';
 import { deploymentReport, deploymentTree, fanOut, HOSTILE_NAME, hostileGraph, largeGraph, orphanReport, statesGraph } from './fixtures';
 

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { graphPage } from '../../client/src/logic/graphHtml';
-import type { HostToWebviewMessage, WebviewToHostMessage } from '../../server/src/protocol';
+import type { HostToWebviewMessage, WebviewToHostMessage } from '../../shared/src/protocol';
 
 // The callbacks given to page.evaluate and addInitScript run in the page; this project's lib has no DOM types.
 /* eslint-disable @typescript-eslint/no-explicit-any */

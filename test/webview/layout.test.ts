@@ -5,7 +5,7 @@ import { boundsOf, closestOrderedFit, layeredLayout, NODE_HEIGHT, NODE_WIDTH, st
 import { indexGraph } from '../../webview/src/model/graphIndex';
 import { buildView } from '../../webview/src/model/viewModel';
 import { deploymentTree, largeGraph, statesGraph } from './fixtures';
-import type { GraphData } from '../../server/src/protocol';
+import type { GraphData } from '../../shared/src/protocol';
 
 const NO_FILTERS = { hidden: { namespaces: [], kinds: [], states: [] }, search: '', expanded: [] };
 

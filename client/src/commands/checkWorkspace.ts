@@ -2,7 +2,7 @@
 // where the findings are (as diagnostics with source "kube-gc-lens").
 
 import * as vscode from 'vscode';
-import { CheckRequest, type SeveritySetting } from '../../../server/src/protocol';
+import { CheckRequest, type SeveritySetting } from '../../../shared/src/protocol';
 import type { LazyLanguageClient } from '../lazyClient';
 import { checkSummary } from '../logic/statusText';
 

@@ -5,9 +5,7 @@
 // ClusterSimulateRequest on the live graph; the report says so, and what the connection could not read.
 
 import * as vscode from 'vscode';
-import {
-  ClusterSimulateRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, type ObjectSummary, type PolicyChoice,
-} from '../../../server/src/protocol';
+import { ClusterSimulateRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, type ObjectSummary, type PolicyChoice } from '../../../shared/src/protocol';
 import type { ClusterConnection } from '../cluster';
 import type { LazyLanguageClient } from '../lazyClient';
 import { pickLiveObject as pickFromCluster } from '../liveObjectPicker';

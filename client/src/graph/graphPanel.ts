@@ -10,10 +10,7 @@
 
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import {
-  ClusterGraphRequest, ClusterGraphSummaryRequest, ClusterSimulateRequest, GraphRequest, SimulateRequest,
-  type GraphScope, type GraphSource, type PolicyChoice, type ShowInGraphArgs, type SimulateReport, type WebviewToHostMessage,
-} from '../../../server/src/protocol';
+import { ClusterGraphRequest, ClusterGraphSummaryRequest, ClusterSimulateRequest, GraphRequest, SimulateRequest, type GraphScope, type GraphSource, type PolicyChoice, type ShowInGraphArgs, type SimulateReport, type WebviewToHostMessage } from '../../../shared/src/protocol';
 import type { ClusterConnection } from '../cluster';
 import { revealLocation } from '../commands/revealLocation';
 import type { LazyLanguageClient } from '../lazyClient';

@@ -1,6 +1,6 @@
 // One link of a why-chain (BlockReason), as the report and the stuck-objects tree name it.
 
-import type { BlockReason, BlockType } from '../../../server/src/engine/simulation/types';
+import type { BlockReason, BlockType } from '../../../shared/src/protocol';
 import { describeObject } from './objects';
 
 const TITLES: Record<BlockType, string> = {

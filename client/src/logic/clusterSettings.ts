@@ -3,7 +3,7 @@
 
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import type { ClusterConnectParams } from '../../../server/src/protocol';
+import type { ClusterConnectParams } from '../../../shared/src/protocol';
 import { readTrusted, type SettingInspection } from './workspaceTrust';
 
 export interface ClusterSettings {

@@ -2,7 +2,7 @@
 // kubeGcLens/cluster/status notifications and the connect/disconnect requests, the cluster status bar item,
 // progress and error messages, and the quick picks of the cluster commands.
 
-import type { ClusterContext, ClusterStatus } from '../../../server/src/protocol';
+import type { ClusterContext, ClusterStatus } from '../../../shared/src/protocol';
 import { count } from './objects';
 import { escapeIcons } from './pickItems';
 import { RESTRICTED_MODE_NOTE } from './workspaceTrust';

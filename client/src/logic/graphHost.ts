@@ -2,9 +2,7 @@
 // is a page that renders untrusted text), the arguments of kubeGcLens.showInGraph, the ready handshake and what
 // to send once the page listens, and the export files. No `vscode` import: unit-tested in test/client.
 
-import type {
-  GraphData, GraphExportFormat, GraphScope, GraphSource, HostToWebviewMessage, ShowInGraphArgs, SimulateReport, WebviewToHostMessage,
-} from '../../../server/src/protocol';
+import type { GraphData, GraphExportFormat, GraphScope, GraphSource, HostToWebviewMessage, ShowInGraphArgs, SimulateReport, WebviewToHostMessage } from '../../../shared/src/protocol';
 import { PROTOCOL_VERSION } from '../../../shared/src/protocolVersion';
 import { scopeTitleSuffix } from './graphScope';
 import { isPolicyChoice } from './pickItems';

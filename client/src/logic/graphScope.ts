@@ -3,7 +3,7 @@
 // cluster), the request each scope makes, what Show in Graph does with a panel's scope, and the words for titles.
 // No `vscode` import: unit-tested in test/client.
 
-import { GRAPH_LIMIT, type GraphData, type GraphParams, type GraphScope, type GraphSummary } from '../../../server/src/protocol';
+import { GRAPH_LIMIT, type GraphData, type GraphParams, type GraphScope, type GraphSummary } from '../../../shared/src/protocol';
 import { describeObject } from './objects';
 import { escapeIcons } from './pickItems';
 

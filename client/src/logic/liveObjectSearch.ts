@@ -15,8 +15,8 @@
 // With `atCursor` (Simulate Delete from a manifest), the live object that manifest describes (same uid, or same group,
 // kind, namespace and name) comes first, marked "at cursor", for as long as it matches the text.
 
-import { matchRank, queryWords } from '../../../server/src/engine/objectSearch';
-import type { ClusterObjectSearchResult, ObjectSummary } from '../../../server/src/protocol';
+import { matchRank, queryWords } from '../../../shared/src/search';
+import type { ClusterObjectSearchResult, ObjectSummary } from '../../../shared/src/protocol';
 import { matchingLiveObject, objectPickItems, type ObjectPickItem } from './pickItems';
 
 /** At most this many objects are shown (and asked for). */

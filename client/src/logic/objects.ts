@@ -1,12 +1,9 @@
 // How the client names objects, places and durations: the same words the CLI uses (`Kind namespace/name`).
 
-import type { ObjectIdentity } from '../../../server/src/engine/model';
-import { LIVE_SCHEME, type SourceLocation } from '../../../server/src/protocol';
+import { LIVE_SCHEME, type SourceLocation } from '../../../shared/src/protocol';
 
-/** `Deployment shop/web`, or `Namespace shop` for a cluster-scoped object (as the CLI writes it). */
-export function describeObject(id: Pick<ObjectIdentity, 'kind' | 'namespace' | 'name'>): string {
-  return id.namespace ? `${id.kind} ${id.namespace}/${id.name}` : `${id.kind} ${id.name}`;
-}
+/** `Deployment shop/web`, or `Namespace shop` for a cluster-scoped object: the wire module's one spelling. */
+export { describeObject } from '../../../shared/src/protocol';
 
 /** `web.yaml:12` (1-based line) for a document URI and range; `held.yaml (live, read-only)` for a live object. */
 export function locationLabel(location: SourceLocation): string {

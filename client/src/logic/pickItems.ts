@@ -1,6 +1,6 @@
 // The two quick picks of Simulate Delete: which object (the one at the cursor first), then which policy.
 
-import type { ObjectSummary, PolicyChoice } from '../../../server/src/protocol';
+import type { ObjectSummary, PolicyChoice } from '../../../shared/src/protocol';
 import { locationLabel, describeObject } from './objects';
 import { POLICY_LABELS } from './reportMarkdown';
 

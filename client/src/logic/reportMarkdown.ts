@@ -3,9 +3,8 @@
 // it is written. All user-derived text goes through markdown.ts (`text`, `code`): nothing from a manifest can
 // become markup.
 
-import type { ObjectIdentity } from '../../../server/src/engine/model';
-import type { BlockReason, SimulationStep } from '../../../server/src/engine/simulation/types';
-import type { PolicyChoice, SimulateReport, SourceLocation } from '../../../server/src/protocol';
+import type { BlockReason, ObjectIdentity, SimulationStep } from '../../../shared/src/protocol';
+import type { PolicyChoice, SimulateReport, SourceLocation } from '../../../shared/src/protocol';
 import { reasonHeading } from './blockReasons';
 import { code, commandUri, link, text } from './markdown';
 import { count, describeObject } from './objects';

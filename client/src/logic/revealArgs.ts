@@ -1,7 +1,7 @@
 // kubeGcLens.revealLocation(uri, range): the arguments come from code lenses, report links and the tree, as
 // JSON. They are checked before use: a bad link must give a clear message, not a half-opened editor.
 
-import type { Range } from '../../../server/src/engine/model';
+import type { Range } from '../../../shared/src/protocol';
 
 export interface RevealTarget {
   uri: string;

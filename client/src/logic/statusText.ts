@@ -1,7 +1,6 @@
 // Words for what the server reports: the status bar item and the Check Workspace summary.
 
-import type { Finding } from '../../../server/src/engine/analysis/findingTypes';
-import type { CheckResult, ServerStatus, SeveritySetting } from '../../../server/src/protocol';
+import type { CheckResult, Finding, ServerStatus, SeveritySetting } from '../../../shared/src/protocol';
 import { count } from './objects';
 
 export interface StatusBarModel {

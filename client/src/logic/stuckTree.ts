@@ -1,9 +1,8 @@
 // The Stuck Objects tree as plain data: one root per StuckItem (stuck now, or a predicted deadlock), its
 // why-chain (BlockReason.blockedBy) as children. stuckObjectsView.ts turns nodes into VS Code tree items.
 
-import type { NamespaceCondition } from '../../../server/src/engine/model';
-import type { BlockReason, BlockType } from '../../../server/src/engine/simulation/types';
-import type { SourceLocation, StuckItem } from '../../../server/src/protocol';
+import type { BlockReason, BlockType, NamespaceCondition } from '../../../shared/src/protocol';
+import type { SourceLocation, StuckItem } from '../../../shared/src/protocol';
 import { reasonFacts, reasonHeading } from './blockReasons';
 import { count, describeObject, formatAge, locationLabel } from './objects';
 

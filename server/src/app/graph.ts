@@ -3,7 +3,7 @@
 import type { Finding } from '../engine/analysis/findingTypes';
 import type { Inventory } from '../engine/inventory';
 import { namespaceCounts, selectGraph, type GraphScopeOptions, type GraphSelection } from '../engine/graph/graphScope';
-import type { GraphData, GraphEdgeData, GraphNodeData, GraphParams, GraphSummary } from '../protocol';
+import type { GraphData, GraphEdgeData, GraphNodeData, GraphParams, GraphSummary } from '../../../shared/src/protocol';
 import type { WorkspaceModel } from '../workspace/workspaceModel';
 import { locationOf } from './objects';
 import type { SimulationSettings } from './simulationCache';

@@ -1,9 +1,9 @@
 // From a deletion simulation to the counts and the one-line impact a code lens (and every report) shows:
-// SimulationResult → ImpactSummary (protocol.ts) → "Delete: also 1 ReplicaSet, 3 Pods · 1 stuck (pvc-protection)".
+// SimulationResult → ImpactSummary (shared/src/wire/simulation.ts) → "Delete: also 1 ReplicaSet, 3 Pods · 1 stuck (pvc-protection)".
 // Pure functions; no LSP types.
 
 import type { BlockReason, SimulationResult } from '../engine/simulation/types';
-import type { ImpactSummary, TargetOutcome } from '../protocol';
+import type { ImpactSummary, TargetOutcome } from '../../../shared/src/protocol';
 
 export type { TargetOutcome };
 import { countOf } from '../../../shared/src/kinds';

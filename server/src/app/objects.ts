@@ -1,7 +1,7 @@
 // An object as every front end lists it: its summary and where it is written.
 
 import type { KubeObject } from '../engine/model';
-import type { ObjectSummary, SourceLocation } from '../protocol';
+import type { ObjectSummary, SourceLocation } from '../../../shared/src/protocol';
 
 export function locationOf(o: KubeObject | undefined): SourceLocation | undefined {
   const r = o?.source?.ranges;

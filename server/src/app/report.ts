@@ -1,4 +1,4 @@
-// From a simulation to the Report every front end shows (protocol.ts): the CLI's text and JSON, the editor's
+// From a simulation to the Report every front end shows (shared/src/wire/simulation.ts): the CLI's text and JSON, the editor's
 // Simulate Delete, the graph's playback. What the request causes is told apart from what the garbage collector does
 // to the input anyway, by a second simulation with no DELETE (the baseline).
 
@@ -6,7 +6,7 @@ import type { Inventory } from '../engine/inventory';
 import type { ObjectIdentity } from '../engine/model';
 import { simulate } from '../engine/simulation/simulate';
 import type { DeleteRequest, SimulationOptions, SimulationResult } from '../engine/simulation/types';
-import { REPORT_VERSION, type Cause, type ImpactSummary, type PolicyChoice, type Report, type SimulateReport, type SourceLocation, type TargetReport } from '../protocol';
+import { REPORT_VERSION, type Cause, type ImpactSummary, type PolicyChoice, type Report, type SimulateReport, type SourceLocation, type TargetReport } from '../../../shared/src/protocol';
 import { impactTitle, kindList, summarizeImpact, targetOutcome } from './impact';
 import { locationOf } from './objects';
 import { baselineSimulation, deletionSimulation, type SimulationSettings } from './simulationCache';

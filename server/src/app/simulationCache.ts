@@ -6,7 +6,7 @@ import type { Inventory } from '../engine/inventory';
 import type { KubeObject } from '../engine/model';
 import { simulate } from '../engine/simulation/simulate';
 import type { ControllersMode, FinalizerOwnerRule, SimulationResult } from '../engine/simulation/types';
-import type { PolicyChoice } from '../protocol';
+import type { PolicyChoice } from '../../../shared/src/protocol';
 
 export interface SimulationSettings {
   controllers: ControllersMode;

@@ -5,7 +5,7 @@ import type { Inventory } from '../engine/inventory';
 import type { KubeObject, NamespaceCondition } from '../engine/model';
 import { heldConditions } from '../engine/simulation/namespaceConditions';
 import type { BlockReason } from '../engine/simulation/types';
-import type { SourceLocation, StuckItem } from '../protocol';
+import type { SourceLocation, StuckItem } from '../../../shared/src/protocol';
 import type { WorkspaceModel } from '../workspace/workspaceModel';
 import { locationOf, summaryOf } from './objects';
 import { baselineSimulation, type SimulationSettings } from './simulationCache';

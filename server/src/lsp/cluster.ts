@@ -3,10 +3,7 @@
 // A failing or dropped connection only changes the status: the workspace features never depend on it.
 
 import { ResponseError } from 'vscode-languageserver';
-import {
-  DEFAULT_SEARCH_LIMIT, type ClusterConnectParams, type ClusterContextsResult, type ClusterObjectSearchResult, type ClusterObjectsParams,
-  type ClusterStatus, type GraphData, type GraphSummary, type ObjectSummary, type PolicyChoice, type SimulateReport, type StuckItem,
-} from '../protocol';
+import { DEFAULT_SEARCH_LIMIT, type ClusterConnectParams, type ClusterContextsResult, type ClusterObjectSearchResult, type ClusterObjectsParams, type ClusterStatus, type GraphData, type GraphSummary, type ObjectSummary, type PolicyChoice, type SimulateReport, type StuckItem } from '../../../shared/src/protocol';
 import { KubeconfigError, listContexts, loadKubeConfig, resolveTarget } from '../sources/cluster/kubeconfig';
 import { LiveCluster } from '../sources/cluster/liveCluster';
 import { namespacesNeedingPodSpecs } from '../engine/simulation/podSpecScope';
@@ -14,7 +11,7 @@ import type { LiveView } from '../engine/analysis/liveComparison';
 import type { Inventory } from '../engine/inventory';
 import { analyzeObject } from '../engine/analysis/analyze';
 import type { Finding } from '../engine/analysis/findingTypes';
-import { searchObjects } from '../engine/objectSearch';
+import { searchObjects } from '../../../shared/src/search';
 import { graphData, graphSummary } from '../app/graph';
 import { summaryOf } from '../app/objects';
 import { simulateDelete } from '../app/report';

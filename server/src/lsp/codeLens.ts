@@ -5,7 +5,7 @@
 import type { CodeLens, Command, Range } from 'vscode-languageserver-protocol';
 import { describe, type KubeObject } from '../engine/model';
 import type { ObjectModel } from '../workspace/workspaceModel';
-import { SHOW_IN_GRAPH_COMMAND } from '../protocol';
+import { SHOW_IN_GRAPH_COMMAND } from '../../../shared/src/protocol';
 import { impactTitle, summarizeImpact, targetOutcome } from '../app/impact';
 import { lensText } from './markdown';
 import { lookupOwner, primaryReference } from '../engine/analysis/ownerLookup';

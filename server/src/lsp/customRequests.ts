@@ -1,10 +1,10 @@
-// The one way the server registers a custom request (protocol.ts): its params are checked first, against the
-// method's validator in REQUEST_PARAMS, and params that are not what protocol.ts says get JSON-RPC InvalidParams
+// The one way the server registers a custom request (shared/src/wire/methods.ts): its params are checked first, against the
+// method's validator in REQUEST_PARAMS, and params that are not what the wire module says get JSON-RPC InvalidParams
 // (-32602) naming the first bad field ("kubeGcLens/simulate: params.uid must be a string"), so no handler ever
 // reads a field of null or of the wrong type. A method without a validator cannot be registered.
 
 import { ErrorCodes, ResponseError, type CancellationToken, type Connection, type RequestType, type RequestType0 } from 'vscode-languageserver';
-import { REQUEST_PARAMS, validateRequestParams } from '../protocol';
+import { REQUEST_PARAMS, validateRequestParams } from './methods';
 
 type Answer<R> = R | Promise<R>;
 
@@ -14,7 +14,7 @@ export function onCustomRequest(
   c: Connection, type: RequestType<unknown, unknown, void> | RequestType0<unknown, void>, handler: (...args: never[]) => Answer<unknown>,
 ): void {
   const method = type.method;
-  if (!REQUEST_PARAMS.has(method)) throw new Error(`${method} has no params validator in protocol.ts (REQUEST_PARAMS)`);
+  if (!REQUEST_PARAMS.has(method)) throw new Error(`${method} has no params validator (shared/src/wire/validate.ts)`);
   const takesParams = type.numberOfParams > 0;
   // Registered by name, so the connection checks nothing itself and calls the handler with (params, token), (token)
   // when there are none, or (...array, token) for positional params: [x] reads as x, as vscode-jsonrpc sends it.

@@ -8,7 +8,7 @@ import type { Finding, FindingLocation } from '../engine/analysis/findingTypes';
 import type { Range } from '../engine/model';
 import type { LoadProblem } from '../sources/manifests/parseManifest';
 import { LOAD_PROBLEM_CATALOGUE } from '../sources/manifests/loadProblemCatalogue';
-import type { KubeGcLensSettings, SeveritySetting } from '../protocol';
+import type { KubeGcLensSettings, SeveritySetting } from '../../../shared/src/protocol';
 
 export const DIAGNOSTIC_SOURCE = 'kube-gc-lens';
 

@@ -1,4 +1,4 @@
-// Live objects as read-only documents (`kube-gc-lens-live:` URIs, protocol.ts): the server renders an object's
+// Live objects as read-only documents (`kube-gc-lens-live:` URIs, shared/src/wire/liveDocuments.ts): the server renders an object's
 // metadata as the GC sees it, the client shows it, and when the editor opens it the server keeps a parsed copy
 // for positions only. Hover and code lenses then read the live inventory through an ObjectModel whose objects
 // carry those positions. These documents are never part of the workspace model.
@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import type { Inventory } from '../engine/inventory';
 import { describe, type KubeObject, type ObjectIdentity } from '../engine/model';
 import type { BlockReason } from '../engine/simulation/types';
-import { LIVE_NAME_LINE, liveObjectLocation, liveUidOf, type GraphData, type ObjectSummary, type SimulateReport, type SourceLocation, type StuckItem } from '../protocol';
+import { LIVE_NAME_LINE, liveObjectLocation, liveUidOf, type GraphData, type ObjectSummary, type SimulateReport, type SourceLocation, type StuckItem } from '../../../shared/src/protocol';
 import { parseManifestText } from '../sources/manifests/parseManifest';
 import { contains, type ObjectModel } from '../workspace/workspaceModel';
 

@@ -1,6 +1,6 @@
 // The language server: the only layer that knows LSP. It keeps a WorkspaceModel (every Kubernetes document of
 // the workspace, open editors overriding files on disk), re-analyses what each change affects, publishes
-// diagnostics, and answers hover, code lenses, quick fixes and the custom requests of protocol.ts.
+// diagnostics, and answers hover, code lenses, quick fixes and the custom requests of the wire module (shared/src/wire/methods.ts).
 //
 // Scheduling: changes are queued and applied once the message queue is drained (a burst of keystrokes is one
 // update); stuck/deadlock predictions need the simulation and run only after the editor has been idle for
@@ -14,12 +14,8 @@ import {
   type WorkspaceFolder,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import {
-  CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDocumentRequest, ClusterGraphRequest, liveObjectLocation, liveObjectUri, liveUidOf, ClusterDisconnectRequest, ClusterObjectsRequest, ClusterSearchObjectsRequest,
-  ClusterGraphSummaryRequest, ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, DEFAULT_SETTINGS, GraphRequest, ObjectAtRequest,
-  ObjectsRequest, PROTOCOL_VERSION, SHOW_IN_GRAPH_COMMAND, SimulateRequest, StatusNotification, StuckRequest, type KubeGcLensSettings, type ServerStatus,
-  type ShowInGraphArgs,
-} from '../protocol';
+import { liveObjectLocation, liveObjectUri, liveUidOf, DEFAULT_SETTINGS, PROTOCOL_VERSION, SHOW_IN_GRAPH_COMMAND, type KubeGcLensSettings, type ServerStatus, type ShowInGraphArgs } from '../../../shared/src/protocol';
+import { CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDocumentRequest, ClusterGraphRequest, ClusterDisconnectRequest, ClusterObjectsRequest, ClusterSearchObjectsRequest, ClusterGraphSummaryRequest, ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, GraphRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, StatusNotification, StuckRequest } from './methods';
 import type { KubeObject } from '../engine/model';
 import { commandLink } from './markdown';
 import { ClusterHost } from './cluster';
@@ -144,7 +140,7 @@ export class KubeGcLensServer {
       return quickFixes(this.model, p.textDocument.uri, doc.getText(), p.context.diagnostics.filter((d) => d.source === 'kube-gc-lens'));
     }));
 
-    // Custom requests: params checked against protocol.ts first (InvalidParams naming the field), see customRequests.ts.
+    // Custom requests: params checked against the wire module first (InvalidParams naming the field), see customRequests.ts.
     onCustomRequest(c, SimulateRequest, (p, token) => this.answer(token, () => simulateDelete(this.model.inventory, p.uid, p.policy, {
       ...this.engineOptions(), ...(p.controllers ? { controllers: p.controllers } : {}),
     })));

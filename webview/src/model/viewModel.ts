@@ -5,6 +5,7 @@
 import type { FindingCode, GraphEdgeData, GraphNodeData } from './protocolTypes';
 import { dependentsOf, ownersOf, type GraphIndex } from './graphIndex';
 import { pluralKind } from '../../../shared/src/kinds';
+import { describeObject } from '../../../shared/src/protocol';
 
 /** The state an object is drawn in (one per node). */
 export type NodeStatus = 'present' | 'virtual' | 'being-deleted' | 'deleting-dependents' | 'stuck';
@@ -116,10 +117,8 @@ export function nodeTags(index: GraphIndex, n: GraphNodeData): StateTag[] {
   return tags;
 }
 
-/** "Deployment shop/web", "Namespace shop". */
-export function describeObject(o: { kind: string; namespace: string; name: string }): string {
-  return `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
-}
+/** "Deployment shop/web", "Namespace shop": the wire module's one spelling. */
+export { describeObject };
 
 function matches(n: GraphNodeData, terms: string[]): boolean {
   if (!terms.length) return false;

@@ -3,7 +3,7 @@
 // (names, finalizers, messages, what a cluster reported) is printed through safeText before it is styled.
 
 import type { BlockReason, DeleteRequest, RemainingEntry, RequestArrival } from '../../engine/simulation/types';
-import type { Report } from '../../protocol';
+import type { Report } from '../../../../shared/src/protocol';
 import { describeCondition } from '../../engine/simulation/namespaceConditions';
 import { controllerSet, describeControllers } from '../../engine/simulation/controllerSet';
 import type { Finding } from '../../engine/analysis/findingTypes';

@@ -2,7 +2,7 @@
 // its finalizers and the why-chain as a tree; then those that can finish but are slow. Values from the input go
 // through safeText.
 
-import type { StuckItem } from '../../protocol';
+import type { StuckItem } from '../../../../shared/src/protocol';
 import { safeDescribe, safeText } from './safeText';
 import { renderReasons } from './simulateText';
 import type { Style } from './style';

@@ -8,7 +8,7 @@
 // query on 100,000 objects costs O(n log limit), never a sort of everything. Pure: shared by the language server and
 // the VS Code client (which filters locally what it already holds, with the same answers).
 
-import type { ObjectIdentity } from './model';
+import type { ObjectIdentity } from './wire/objects';
 
 export type Searchable = Pick<ObjectIdentity, 'apiVersion' | 'kind' | 'namespace' | 'name' | 'uid'>;
 

@@ -2,7 +2,7 @@
 // group` or a uid prefix, exact names first, then namespace/kind/name; the first `limit` and the total count.
 
 import { describe, expect, it } from 'vitest';
-import { matchesQuery, matchRank, queryWords, searchObjects, searchText, type Searchable } from '../../server/src/engine/objectSearch';
+import { matchesQuery, matchRank, queryWords, searchObjects, searchText, type Searchable } from '../../shared/src/search';
 
 const obj = (kind: string, namespace: string, name: string, apiVersion = 'v1', uid = `uid-${kind}-${namespace}-${name}`): Searchable => ({ apiVersion, kind, namespace, name, uid });
 const label = (o: Searchable) => (o.namespace ? `${o.kind} ${o.namespace}/${o.name}` : `${o.kind} ${o.name}`);

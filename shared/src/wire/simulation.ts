@@ -1,0 +1,172 @@
+// A simulation as it crosses a boundary: what the editor asks (SimulateParams), the Report every front end shows
+// (`kubectl gc simulate -o json`, the editor's Simulate Delete, the graph's playback) and the stuck list.
+
+import type { NamespaceCondition, ObjectIdentity, ObjectSummary, SourceLocation } from './objects';
+
+export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
+
+/** "API default" sends no propagationPolicy, so the per-type default applies (R5). */
+export type PolicyChoice = 'default' | PropagationPolicy;
+
+/** Every choice, in the order pickers offer them. */
+export const POLICY_CHOICES: readonly PolicyChoice[] = ['default', 'Background', 'Foreground', 'Orphan'];
+
+/** `builtin`, `gc`, or a kube-controller-manager `--controllers` list (`garbage-collector-controller,…`, `*`, `-name`). */
+export type ControllersMode = string;
+
+export interface SimulationStep {
+  step: number;
+  /** apiserver, garbage-collector, namespace-controller, kubelet, or a named controller. */
+  actor: string;
+  action: 'delete' | 'add-finalizer' | 'remove-finalizer' | 'patch-owner-references' | 'update-status' | 'remove' | 'reject';
+  target: ObjectIdentity;
+  detail: string;
+  /** Set on the steps of the user's own request: its index in the requests. */
+  request?: number;
+}
+
+export interface DeletedEntry extends ObjectIdentity {
+  /** The step at which the object left storage. */
+  step: number;
+}
+
+export interface OrphanedEntry extends ObjectIdentity {
+  /** The owner whose reference was removed while the object stayed. */
+  ownerUID: string;
+}
+
+export type BlockType =
+  | 'finalizer' | 'waiting-for-dependents' | 'graceful-termination' | 'namespace-content' | 'namespace-controller'
+  | 'unresolvable-owner' | 'invalid-scope';
+
+/** One link of a "why is this stuck" chain (docs/cli.md, JSON contracts). */
+export interface BlockReason {
+  type: BlockType;
+  message: string;
+  finalizer?: string;
+  controller?: string;
+  object?: ObjectIdentity;
+  step?: number;
+  blockedBy?: BlockReason[];
+  conditions?: NamespaceCondition[];
+}
+
+export interface StuckEntry extends ObjectIdentity {
+  finalizers: string[];
+  /** One sentence for a person. */
+  reason: string;
+  blockedBy: BlockReason[];
+}
+
+export interface SimulateParams {
+  uid: string;
+  policy: PolicyChoice;
+  /** Defaults to the `kubeGcLens.simulation.controllers` setting. */
+  controllers?: ControllersMode;
+}
+
+/**
+ * Why an object is in a report's list: `request`, a consequence of the DELETE(s); `settling`, the garbage collector
+ * does it to the input as given anyway (absent owners, objects already terminating), with no DELETE at all.
+ */
+/**
+ * Why an object is in a report's list: `request`, a consequence of the DELETE(s); `settling`, the garbage collector
+ * does it to the input as given anyway (absent owners, objects already terminating), with no DELETE at all.
+ */
+export type Cause = 'request' | 'settling';
+
+/** The version of the Report shape (`kubectl gc simulate -o json` prints it as `version`). */
+export const REPORT_VERSION = 2;
+
+/** What became of the object one request named. */
+export interface TargetReport {
+  /** The request's index in the plan (0 for a single DELETE). */
+  request: number;
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  /** Absent when the input holds no such object. */
+  uid?: string;
+  outcome: TargetOutcome;
+}
+
+/**
+ * What a simulation means, the same for every front end (server/src/app/report.ts builds it): `kubectl gc simulate
+ * -o json`, the editor's Simulate Delete report and the graph's playback. Version 1's fields (the simulation
+ * result's) keep their place; each list entry gains its `cause`.
+ */
+export interface Report {
+  version: typeof REPORT_VERSION;
+  /** One line, what the request causes: "Deleting Deployment shop/web: 5 objects deleted (…), 0 stuck, 0 orphaned". */
+  summary: string;
+  targets: TargetReport[];
+  /** The counts the summary gives: caused by the request(s), not what the GC does anyway. */
+  counts: ImpactSummary;
+  deleted: (DeletedEntry & { cause: Cause })[];
+  orphaned: (OrphanedEntry & { cause: Cause })[];
+  stuck: (StuckEntry & { cause: Cause })[];
+  steps: SimulationStep[];
+  notes: string[];
+  /** Set when the step bound was reached: the result is partial. */
+  aborted?: string;
+  /** The Kubernetes version whose behaviour the simulation followed. */
+  kubernetesVersion?: string;
+  /** Who acted: `builtin`, `gc` or a kube-controller-manager list. */
+  controllers: ControllersMode;
+}
+
+/** kubeGcLens/simulate (v3: the Report itself, with what the editor needs besides). */
+export interface SimulateReport extends Report {
+  target: ObjectIdentity;
+  policy: PolicyChoice;
+  /** uid → where the object is written, for every object the report names. */
+  locations: Record<string, SourceLocation>;
+  outcome: TargetOutcome;
+  /** The same one line as the code lens, e.g. "Delete: also 1 ReplicaSet, 3 Pods · 1 stuck (pvc-protection)". */
+  title: string;
+}
+
+export interface ImpactSummary {
+  /** kind → how many objects of it are deleted because of this DELETE (the target included; garbage the GC collects anyway is not). */
+  deletedByKind: Record<string, number>;
+  orphaned: number;
+  stuck: number;
+  /** The first stuck object's first blocking reason, e.g. "pvc-protection". */
+  stuckBecause?: string;
+}
+
+/** What became of the object the DELETE named; `collected`: the GC removes it even without the DELETE. */
+export type TargetOutcome = 'deleted' | 'collected' | 'stuck' | 'rejected' | 'unchanged';
+
+/**
+ * (v3: the object's fields at the top, as `kubectl gc stuck -o json` has always printed them; `state` was `kind`.)
+ * One answer for the editor's Stuck Objects and `kubectl gc stuck` (server/src/app/stuck.ts).
+ */
+export interface StuckItem extends ObjectSummary {
+  /**
+   * `stuck`: terminating now and cannot finish; `slow`: terminating longer than the threshold but able to finish;
+   * the deadlocks are predicted: what a DELETE would leave hanging.
+   */
+  state: 'stuck' | 'slow' | 'finalizer-deadlock' | 'foreground-deadlock';
+  /** One sentence for a person. */
+  reason: string;
+  /** The why-chain: finalizer → controller → its state; foreground wait → dependent → its reason. */
+  blockedBy: BlockReason[];
+  /** Its deletionTimestamp, or null when it is not terminating (a predicted deadlock). */
+  since: string | null;
+  /** Seconds since deletionTimestamp, when known relative to the newest timestamp in the input. */
+  ageSeconds?: number;
+  /**
+   * uid → where it is written, for the objects `blockedBy` names (a blocking dependent, a controller's workload),
+   * so the client can reveal them. Optional: without it only the root object (`object.location`) is revealable.
+   */
+  locations?: Record<string, SourceLocation>;
+  /**
+   * A Namespace's status conditions that hold (status "True"), as its namespace controller last reported them
+   * (NamespaceContentRemaining, NamespaceFinalizersRemaining, NamespaceDeletionDiscoveryFailure, …): what the
+   * cluster says, beside the engine's why-chain. Only on Namespaces that have some.
+   */
+  namespaceConditions?: NamespaceCondition[];
+}
+
