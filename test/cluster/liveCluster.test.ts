@@ -481,7 +481,7 @@ describe('LiveCluster against the API test server', () => {
       await live.start();
       await until('the Deployments watched', () => server.requests.some((r) => r.verb === 'watch' && r.resource === 'deployments' && r.status === 200));
       server.faults.fail({ group: 'apps', resource: 'deployments' }, { status: 500, times: 1 });
-      // What the simulation is told: its notes are the Pods' (none here) and incompleteNotes(), as ClusterHost.simulate does.
+      // What the simulation is told: its notes are the Pods' (none here) and incompleteNotes(), as LiveSession.simulate does.
       expect(await live.readPodSpecs([])).toEqual([]);
       expect(live.incompleteNotes()).toEqual([expect.stringMatching(/^this preview is incomplete: reading the deployments\.apps in full fails \(.*\), so which workload runs the controller of a custom finalizer is guessed without their container images$/)]);
       expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ specUnread: true });

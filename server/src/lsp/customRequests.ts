@@ -4,6 +4,7 @@
 // reads a field of null or of the wrong type. A method without a validator cannot be registered.
 
 import { ErrorCodes, ResponseError, type CancellationToken, type Connection, type RequestType, type RequestType0 } from 'vscode-languageserver';
+import { ClusterUnavailable } from '../app/liveSession';
 import { REQUEST_PARAMS, validateRequestParams } from './methods';
 
 type Answer<R> = R | Promise<R>;
@@ -24,7 +25,7 @@ export function onCustomRequest(
     const problem = validateRequestParams(method, params);
     if (problem) throw new ResponseError(ErrorCodes.InvalidParams, problem);
     const call = handler as (...a: unknown[]) => Answer<unknown>;
-    return takesParams ? call(params, token) : call(token);
+    return asResponseError(() => (takesParams ? call(params, token) : call(token)));
   });
 }
 
@@ -40,4 +41,14 @@ export function ignoreCustomNotifications(c: Connection): void {
     said.add(method);
     c.console.log(`Ignored the notification ${method.slice(0, 200)}: the server does not listen to it.`);
   });
+}
+
+/** The application layer's errors as JSON-RPC errors: a cluster that cannot be used keeps its own code. */
+async function asResponseError<T>(answer: () => Answer<T>): Promise<T> {
+  try {
+    return await answer();
+  } catch (e) {
+    if (e instanceof ClusterUnavailable) throw new ResponseError(e.code, e.message);
+    throw e;
+  }
 }

@@ -18,7 +18,8 @@ import { liveObjectLocation, liveObjectUri, liveUidOf, DEFAULT_SETTINGS, PROTOCO
 import { CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDocumentRequest, ClusterGraphRequest, ClusterDisconnectRequest, ClusterObjectsRequest, ClusterSearchObjectsRequest, ClusterGraphSummaryRequest, ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, GraphRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, StatusNotification, StuckRequest } from './methods';
 import type { KubeObject } from '../engine/model';
 import { commandLink } from './markdown';
-import { ClusterHost } from './cluster';
+import { LiveSession } from '../app/liveSession';
+import { WorkspaceSession } from '../app/workspaceSession';
 import { LiveDocuments, deletionTimestampRange, liveRevealTarget, renderLiveObject, withLiveGraphLocations, withLiveLocations } from './liveDocuments';
 import type { Finding } from '../engine/analysis/findingTypes';
 import { compareWithLive } from '../engine/analysis/liveComparison';
@@ -26,10 +27,8 @@ import { listWorkspaceFiles, makeMatcher, readWorkspaceFile, readWorkspaceFileSy
 import { makeProblem } from '../sources/manifests/parseManifest';
 import { WorkspaceModel, type DocumentState } from '../workspace/workspaceModel';
 import { DIAGNOSTIC_SOURCE, findingToDiagnostic, problemToDiagnostic, sortDiagnostics } from './diagnostics';
-import { graphScopeOf, workspaceGraph } from '../app/graph';
+import { graphScopeOf } from '../app/graph';
 import { summaryOf } from '../app/objects';
-import { simulateDelete } from '../app/report';
-import { stuckItems } from '../app/stuck';
 import { hoverAt } from './hover';
 import { codeLenses, resolveCodeLens } from './codeLens';
 import { quickFixes } from './codeActions';
@@ -64,7 +63,9 @@ export class KubeGcLensServer {
   private loaded: () => void = () => undefined;
 
   /** The live cluster, when the client connected one (never on the server's own initiative). */
-  private readonly cluster: ClusterHost;
+  private readonly cluster: LiveSession;
+  /** The workspace's answers (the live cluster's are `cluster`'s). */
+  private readonly workspace = new WorkspaceSession(() => this.model);
   /** Findings of workspace manifests against the live cluster, by document (empty when not connected). */
   private readonly liveFindings = new Map<string, Finding[]>();
   /** Problems panel entries of stuck and slow live objects, on their live documents. */
@@ -74,7 +75,7 @@ export class KubeGcLensServer {
   private liveTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly connection: Connection) {
-    this.cluster = new ClusterHost(
+    this.cluster = new LiveSession(
       (status) => {
         void this.connection.sendNotification(ClusterStatusNotification, status);
         if (status === null || status.state === 'disconnected') this.scheduleLive();
@@ -141,13 +142,10 @@ export class KubeGcLensServer {
     }));
 
     // Custom requests: params checked against the wire module first (InvalidParams naming the field), see customRequests.ts.
-    onCustomRequest(c, SimulateRequest, (p, token) => this.answer(token, () => simulateDelete(this.model.inventory, p.uid, p.policy, {
+    onCustomRequest(c, SimulateRequest, (p, token) => this.answer(token, () => this.workspace.simulate(p.uid, p.policy, {
       ...this.engineOptions(), ...(p.controllers ? { controllers: p.controllers } : {}),
     })));
-    onCustomRequest(c, ObjectsRequest, (p, token) => this.answer(token, () => {
-      const objects = p.uri ? this.model.objectsIn(p.uri) : [...this.model.inventory.objects.values()];
-      return objects.map(summaryOf);
-    }));
+    onCustomRequest(c, ObjectsRequest, (p, token) => this.answer(token, () => this.workspace.objects(p.uri)));
     onCustomRequest(c, ObjectAtRequest, (p, token) => this.answer(token, () => {
       const live = isLive(p.uri) ? this.cluster.current : undefined;
       const o = live ? this.liveDocs.model(live.inventory, live.context).objectAt(p.uri, p.position) : this.model.objectAt(p.uri, p.position);
@@ -155,11 +153,11 @@ export class KubeGcLensServer {
     }));
     onCustomRequest(c, StuckRequest, (token) => this.answer(token, () => {
       this.refreshPredictions();
-      return stuckItems(this.model, this.engineOptions(), this.settings.cluster.stuckAfterMinutes * 60);
+      return this.workspace.stuck(this.engineOptions(), this.settings.cluster.stuckAfterMinutes * 60);
     }));
     onCustomRequest(c, GraphRequest, (p, token) => this.answer(token, () => {
       this.refreshPredictions();
-      return workspaceGraph(this.model, this.engineOptions(), graphScopeOf(p));
+      return this.workspace.graph(this.engineOptions(), graphScopeOf(p));
     }));
     onCustomRequest(c, CheckRequest, async () => {
       await this.reloadWorkspace();
@@ -187,7 +185,7 @@ export class KubeGcLensServer {
     onCustomRequest(c, ClusterSimulateRequest, (p, token) => this.answer(token, async () => withLiveLocations(await this.cluster.simulate(p.uid, p.policy, {
       ...this.engineOptions(), ...(p.controllers ? { controllers: p.controllers } : {}),
     }), this.cluster.current?.context)));
-    onCustomRequest(c, ClusterStuckRequest, (p, token) => this.answer(token, async () => (await this.cluster.stuckSettled(this.engineOptions(), p.stuckAfterMinutes ?? this.settings.cluster.stuckAfterMinutes))
+    onCustomRequest(c, ClusterStuckRequest, (p, token) => this.answer(token, async () => (await this.cluster.stuck(this.engineOptions(), (p.stuckAfterMinutes ?? this.settings.cluster.stuckAfterMinutes) * 60))
       .map((item) => withLiveLocations(item, this.cluster.current?.context))));
     onCustomRequest(c, ClusterDocumentRequest, (p) => {
       const uid = liveUidOf(p.uri) ?? '';
@@ -497,7 +495,7 @@ export class KubeGcLensServer {
     if (!live || live.inventory.terminating.size === 0) return out;
     const stuck = findingToDiagnostic(STUCK_PROBE, this.settings);
     if (!stuck) return out; // stuck-terminating is off
-    for (const item of this.cluster.stuck(this.engineOptions(), this.settings.cluster.stuckAfterMinutes)) {
+    for (const item of this.cluster.stuckNow(this.engineOptions(), this.settings.cluster.stuckAfterMinutes * 60)) {
       const uri = liveObjectUri(item, live.context);
       const o = live.inventory.objects.get(item.uid);
       const range = o?.deletionTimestamp ? deletionTimestampRange(o) : liveObjectLocation(item, live.context).range;

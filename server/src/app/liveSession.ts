@@ -1,8 +1,8 @@
-// The live cluster behind the language server's cluster/* requests: one LiveCluster at a time, connected on
-// request only (never on its own), answering Simulate Delete and the stuck list from the live inventory.
-// A failing or dropped connection only changes the status: the workspace features never depend on it.
+// The live session: one LiveCluster at a time, connected on request only (never on its own), answering Simulate
+// Delete, the stuck list, the graph and search from the live inventory, as the workspace session does from files.
+// A failing or dropped connection only changes the status: the workspace features never depend on it. No LSP: the
+// language server turns a ClusterUnavailable into its JSON-RPC error.
 
-import { ResponseError } from 'vscode-languageserver';
 import { DEFAULT_SEARCH_LIMIT, type ClusterConnectParams, type ClusterContextsResult, type ClusterObjectSearchResult, type ClusterObjectsParams, type ClusterStatus, type GraphData, type GraphSummary, type ObjectSummary, type PolicyChoice, type SimulateReport, type StuckItem } from '../../../shared/src/protocol';
 import { KubeconfigError, listContexts, loadKubeConfig, resolveTarget } from '../sources/cluster/kubeconfig';
 import { LiveCluster } from '../sources/cluster/liveCluster';
@@ -12,18 +12,24 @@ import type { Inventory } from '../engine/inventory';
 import { analyzeObject } from '../engine/analysis/analyze';
 import type { Finding } from '../engine/analysis/findingTypes';
 import { searchObjects } from '../../../shared/src/search';
-import { graphData, graphSummary } from '../app/graph';
-import { summaryOf } from '../app/objects';
-import { simulateDelete } from '../app/report';
-import type { SimulationSettings as EngineOptions } from '../app/simulationCache';
-import { terminatingItems } from '../app/stuck';
+import { graphData, graphSummary } from './graph';
+import { summaryOf } from './objects';
+import { simulateDelete } from './report';
+import type { SimulationSettings as EngineOptions } from './simulationCache';
+import type { Session } from './session';
+import { terminatingItems } from './stuck';
 import { selectGraph, type GraphScopeOptions } from '../engine/graph/graphScope';
 import { readServerVersion } from '../sources/cluster/serverVersion';
 
 /** JSON-RPC error code for "the cluster cannot be used" (application range). */
 export const CLUSTER_UNAVAILABLE = -32010;
 
-export class ClusterHost {
+/** The cluster cannot be used: not connected, unreachable, disconnected meanwhile. */
+export class ClusterUnavailable extends Error {
+  readonly code = CLUSTER_UNAVAILABLE;
+}
+
+export class LiveSession implements Session {
   private live: LiveCluster | undefined;
   private generation = 0;
 
@@ -59,7 +65,7 @@ export class ClusterHost {
     try {
       target = resolveTarget({ kubeconfig: p.kubeconfig || undefined, context: p.context || undefined, allowExec: p.allowExec });
     } catch (e) {
-      if (e instanceof KubeconfigError) throw new ResponseError(CLUSTER_UNAVAILABLE, e.message);
+      if (e instanceof KubeconfigError) throw new ClusterUnavailable(e.message);
       throw e;
     }
     const live = new LiveCluster({
@@ -78,7 +84,7 @@ export class ClusterHost {
       if (this.live === live) this.live = undefined;
       await live.stop();
       if (generation === this.generation) this.notify({ ...status, state: 'disconnected' });
-      throw new ResponseError(CLUSTER_UNAVAILABLE, `cannot reach the cluster of context "${target.context}" at ${target.server}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new ClusterUnavailable(`cannot reach the cluster of context "${target.context}" at ${target.server}: ${e instanceof Error ? e.message : String(e)}`);
     }
     // Where versions differ (R57) simulations follow the cluster's own; unknown, the newest followed.
     const { version } = await readServerVersion(live.client);
@@ -115,7 +121,7 @@ export class ClusterHost {
     const live = this.require();
     const o = live.inventory.objects.get(uid);
     if (!o) return null;
-    const gone = () => new ResponseError(CLUSTER_UNAVAILABLE, 'the cluster was disconnected during the simulation');
+    const gone = () => new ClusterUnavailable('the cluster was disconnected during the simulation');
     let unread: string[];
     try {
       unread = await live.readPodSpecs(namespacesNeedingPodSpecs(live.inventory, [o]));
@@ -127,14 +133,15 @@ export class ClusterHost {
   }
 
   /** The stuck list once the Pods beside what is terminating have been read (LiveCluster.terminatingPodsRead). */
-  async stuckSettled(options: EngineOptions, stuckAfterMinutes: number): Promise<StuckItem[]> {
+  async stuck(options: EngineOptions, slowAfterSeconds: number): Promise<StuckItem[]> {
     await this.require().terminatingPodsRead();
-    return this.stuck(options, stuckAfterMinutes);
+    return this.stuckNow(options, slowAfterSeconds);
   }
 
-  stuck(options: EngineOptions, stuckAfterMinutes: number): StuckItem[] {
+  /** The stuck list from what is read so far (the live documents' diagnostics, refreshed as more arrives). */
+  stuckNow(options: EngineOptions, slowAfterSeconds: number): StuckItem[] {
     const live = this.require();
-    return terminatingItems(live.inventory, this.versioned(options), Date.now(), stuckAfterMinutes * 60);
+    return terminatingItems(live.inventory, this.versioned(options), Date.now(), slowAfterSeconds);
   }
 
   /**
@@ -201,7 +208,7 @@ export class ClusterHost {
   }
 
   private require(): LiveCluster {
-    if (!this.live) throw new ResponseError(CLUSTER_UNAVAILABLE, 'not connected to a cluster: run "Kubernetes GC: Connect to Cluster" first');
+    if (!this.live) throw new ClusterUnavailable('not connected to a cluster: run "Kubernetes GC: Connect to Cluster" first');
     return this.live;
   }
 }
