@@ -60,10 +60,12 @@ async function main(): Promise<number> {
     const divergent = outcomes.filter((o) => o.differences.length > 0).length;
     const byOrder = outcomes.filter((o) => o.race === 'order').length;
     const declared = outcomes.filter((o) => o.race === 'declared');
+    const late = outcomes.filter((o) => o.settledLateSeconds !== undefined);
     const range = listed ? `seeds ${listed.join(',')}` : `seeds ${firstSeed}–${firstSeed + scenarios - 1}`;
     console.log(`\n${outcomes.length} scenarios (${range}) in ${seconds.toFixed(1)} s: ${(outcomes.length / seconds).toFixed(1)} scenarios/s; ` +
       `${divergent} divergent; races: ${byOrder} matched in another order, ${declared.length} declared timing-dependent by the simulation` +
-      `${declared.length ? ` (seeds ${declared.map((o) => o.scenario.seed).join(',')})` : ''}; ${describe}`);
+      `${declared.length ? ` (seeds ${declared.map((o) => o.scenario.seed).join(',')})` : ''}; ` +
+      `${late.length} settled late, after a GC retry's backoff${late.length ? ` (${late.map((o) => `seed ${o.scenario.seed} after ${o.settledLateSeconds} s`).join(', ')})` : ''}; ${describe}`);
     return divergent > 0 ? 1 : 0;
   } finally {
     await plane.stop();

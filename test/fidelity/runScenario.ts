@@ -31,6 +31,8 @@ export interface RunOptions {
   quietMs?: number;
   /** Print the world, the requests, the simulation's steps and the end state (one scenario replayed). */
   verbose?: boolean;
+  /** How long to keep reading a scenario whose end state differs, for a GC retry after its backoff (ms). */
+  lateSettleMs?: number;
 }
 
 export interface ScenarioOutcome {
@@ -47,6 +49,8 @@ export interface ScenarioOutcome {
    */
   race?: 'order' | 'declared';
   declared?: string[];
+  /** Kubernetes reached the simulation's end state only this long after the quiet period (a GC retry's backoff). */
+  settledLateSeconds?: number;
 }
 
 /** Kinds a scenario can hold (those of generateScenario), listed across namespaces by the scenario's label. */
@@ -169,37 +173,67 @@ export async function runBatch(batch: string, scenarios: Scenario[], options: Ru
     await inParallel(sends, 24, (sc) => sendDelete(options, sc.requests[round]));
     end = byScenario(await quiet(options, selector));
   }
-  return scenarios.map((scenario) => {
+  const judged = scenarios.map((scenario) => {
     const result = simulated.get(scenario.id)!;
     const world = start.get(scenario.id)!;
     if (options.verbose) printScenario(world, scenario.requests, result, end.get(scenario.id)!);
-    let differences = result.aborted ? [`the simulation aborted: ${result.aborted}`] : compareOutcome(world, end.get(scenario.id)!, result);
-    // The real GC's 20 workers and Go's map order make some outcomes a race (docs/fidelity.md, "Races"); the
-    // simulation's queue follows input order instead. Another order of the same world is another interleaving:
-    // an outcome it gives is one the real GC can give.
-    // Where the simulation itself says the outcome is timing-dependent (R51, R70, …), the difference is kept for
-    // the report but is not a divergence.
-    let race: ScenarioOutcome['race'];
-    let declared: string[] = [];
-    if (differences.length > 0 && !result.aborted) {
-      const reversed = simulate(scenario, [...world].reverse());
-      if (!reversed.aborted && compareOutcome(world, end.get(scenario.id)!, reversed).length === 0) {
-        differences = [];
-        race = 'order';
-      } else {
-        // Only differences the declared races can reach: objects outside them must still agree.
-        const reach = raceReach(world, result.notes);
-        if (reach.size > 0 && compareOutcome(world.filter((o) => !reach.has(o.metadata.uid)), end.get(scenario.id)!, result).length === 0) {
-          declared = differences;
-          differences = [];
-          race = 'declared';
-        }
-      }
-    }
+    const judgement: Judgement & { settledLateSeconds?: number } = judge(scenario, world, end.get(scenario.id)!, result, options);
+    return { scenario, world, result, ...judgement };
+  });
+  await awaitLateSettling(judged, options, selector, byScenario);
+  return judged.map(({ scenario, world, differences, race, declared, settledLateSeconds }) => {
     const prefix = `${scenario.id}-`;
     const own = refused.filter((f) => f.object.includes(` ${prefix}`) || f.object.includes(`/${prefix}`));
-    return { scenario, refused: own.map((f) => `${f.object}: ${f.status} ${f.message}`), differences, world, ...(race ? { race, declared } : {}) };
+    return {
+      scenario, refused: own.map((f) => `${f.object}: ${f.status} ${f.message}`), differences, world,
+      ...(race ? { race, declared } : {}), ...(settledLateSeconds !== undefined ? { settledLateSeconds } : {}),
+    };
   });
+}
+
+type Judgement = Pick<ScenarioOutcome, 'differences' | 'race' | 'declared'>;
+
+/** Kubernetes' end state against the simulation's: the differences, or the race that excuses them. */
+function judge(scenario: Scenario, world: Manifest[], end: Manifest[], result: SimulationResult, options: RunOptions): Judgement {
+  if (result.aborted) return { differences: [`the simulation aborted: ${result.aborted}`] };
+  const differences = compareOutcome(world, end, result);
+  if (differences.length === 0) return { differences };
+  // The real GC's 20 workers and Go's map order make some outcomes a race (docs/fidelity.md, "Races"); the
+  // simulation's queue follows input order instead. Another order of the same world is another interleaving:
+  // an outcome it gives is one the real GC can give.
+  const reversed = simulateWorld([...world].reverse(), scenario.requests.map((r) => ({ ...r })), options.controllers);
+  if (!reversed.aborted && compareOutcome(world, end, reversed).length === 0) return { differences: [], race: 'order' };
+  // Where the simulation itself says the outcome is timing-dependent (R51, R70, …), a difference within the race's
+  // reach is kept for the report but is not a divergence; objects outside it must still agree.
+  const reach = raceReach(world, result.notes);
+  if (reach.size > 0 && compareOutcome(world.filter((o) => !reach.has(o.metadata.uid)), end, result).length === 0) {
+    return { differences: [], race: 'declared', declared: differences };
+  }
+  return { differences };
+}
+
+/**
+ * The GC retries an item that failed (an owner whose kind nothing serves, R46) with a per-item exponential backoff
+ * that, after a world has stood for a while, is longer than the quiet period: a retry that now succeeds (the
+ * unservable reference was orphaned away) comes seconds or minutes later. So where the end states differ, the
+ * runner keeps reading those scenarios, up to `lateSettleMs` (default 2 min), before it calls a divergence.
+ */
+async function awaitLateSettling(
+  judged: (Judgement & { scenario: Scenario; world: Manifest[]; result: SimulationResult; settledLateSeconds?: number })[],
+  options: RunOptions, selector: string, byScenario: (world: Manifest[]) => Map<string, Manifest[]>,
+): Promise<void> {
+  const started = Date.now();
+  const limit = options.lateSettleMs ?? 120_000;
+  let open = judged.filter((j) => j.differences.length > 0);
+  while (open.length > 0 && Date.now() - started < limit) {
+    await new Promise((r) => setTimeout(r, 5000));
+    const now = byScenario(await readWorld(options, selector));
+    for (const j of open) {
+      const again = judge(j.scenario, j.world, now.get(j.scenario.id)!, j.result, options);
+      if (again.differences.length === 0) Object.assign(j, again, { settledLateSeconds: Math.round((Date.now() - started) / 1000) });
+    }
+    open = open.filter((j) => j.differences.length > 0);
+  }
 }
 
 /**
