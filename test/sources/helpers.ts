@@ -1,6 +1,6 @@
 // Shared helpers for the loader tests.
 import type { Range } from '../../server/src/engine/model';
-import type { LoadProblem } from '../../server/src/sources/manifests/parseManifest';
+import type { LoadProblem } from '../../server/src/sources/manifests/loadProblem';
 
 /** The text a 0-based range covers (single- or multi-line). */
 export function textAt(text: string, range: Range | undefined): string | undefined {

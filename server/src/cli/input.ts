@@ -2,7 +2,8 @@
 // touches sources; everything after it is the engine.
 
 import { loadPaths } from '../sources/files';
-import { resolveRanges, type LoadProblem } from '../sources/manifests/parseManifest';
+import type { LoadProblem } from '../sources/manifests/loadProblem';
+import { resolveRanges } from '../sources/manifests/parseManifest';
 import { buildInventory, type Inventory } from '../engine/inventory';
 import type { KubeObject } from '../engine/model';
 import { UsageError } from './args';

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
 import type { Finding, FindingLocation } from '../engine/analysis/findingTypes';
 import type { Range } from '../engine/model';
-import type { LoadProblem } from '../sources/manifests/parseManifest';
+import type { LoadProblem } from '../sources/manifests/loadProblem';
 import { LOAD_PROBLEM_CATALOGUE } from '../sources/manifests/loadProblemCatalogue';
 import type { KubeGcLensSettings, SeveritySetting } from '../../../shared/src/protocol';
 

@@ -5,7 +5,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { KubeObject } from '../engine/model';
-import { makeProblem, parseManifestText, type LoadProblem } from './manifests/parseManifest';
+import { makeProblem, type LoadProblem } from './manifests/loadProblem';
+import { parseManifestText } from './manifests/parseManifest';
 import { dotToObjects, parseGcDot } from './gcDot/parseGcDot';
 import { describeFileType, readBounded } from './boundedRead';
 

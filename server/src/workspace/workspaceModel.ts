@@ -14,7 +14,8 @@ import { rangeOf } from '../engine/analysis/locate';
 import { buildInventory, type Inventory } from '../engine/inventory';
 import type { KubeObject, Range } from '../engine/model';
 import type { ControllersMode, FinalizerOwnerRule } from '../engine/simulation/types';
-import { parseManifestText, resolveRanges, type LoadProblem } from '../sources/manifests/parseManifest';
+import type { LoadProblem } from '../sources/manifests/loadProblem';
+import { parseManifestText, resolveRanges } from '../sources/manifests/parseManifest';
 
 export interface WorkspaceOptions {
   controllers: ControllersMode;

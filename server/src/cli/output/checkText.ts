@@ -2,7 +2,7 @@
 // input is printed through safeText, so a line is always ours.
 
 import type { Finding } from '../../engine/analysis/findingTypes';
-import type { LoadProblem } from '../../sources/manifests/parseManifest';
+import type { LoadProblem } from '../../sources/manifests/loadProblem';
 import { safeDescribe, safeText } from './safeText';
 import type { Style } from './style';
 

@@ -7,7 +7,7 @@
 import type { GraphSnapshot, GraphSnapshotEdge, GraphSnapshotNode } from '../../engine/graph/graphSnapshot';
 import { FOREGROUND_FINALIZER, type FieldRanges, type KubeObject, type OwnerReference, type Range } from '../../engine/model';
 import { LineIndex, ZERO_RANGE } from '../manifests/lineIndex';
-import { makeProblem, type LoadProblem } from '../manifests/parseManifest';
+import { makeProblem, type LoadProblem } from '../manifests/loadProblem';
 import { goUnquote } from './goString';
 
 export type GcDotFormat = 'current' | 'gonum';

@@ -4,7 +4,7 @@
 // (YAML, for its range) and the path from the document root (JSON, located later by the scanner).
 
 import { splitApiVersion, type CrdFacts, type KubeObject, type NamespaceCondition, type ObjectFacts, type OwnerReference } from '../../engine/model';
-import type { LoadProblemCode } from './parseManifest';
+import type { LoadProblemCode } from './loadProblem';
 import { builtinApiVersion, inferFromPath, inferFromSelfLink, listElementKind, type InferredType } from './inferKind';
 import { formatPath, typeName, type Path, type Reader, type ValueKind } from './reader';
 

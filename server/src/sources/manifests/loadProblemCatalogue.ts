@@ -3,7 +3,7 @@
 
 import type { CodeDoc } from '../../engine/analysis/findingCatalogue';
 import type { Severity } from '../../engine/analysis/findingTypes';
-import type { LoadProblemCode } from './parseManifest';
+import type { LoadProblemCode } from './loadProblem';
 
 export interface LoadProblemDoc extends CodeDoc {
   code: LoadProblemCode;

@@ -11,6 +11,7 @@ import { Extractor, type PendingProblem } from './extract';
 import { fastObject } from './fastJson';
 import { addWant, locateJsonError, pnodeAt, scanJson, type PNode, type Want } from './jsonScan';
 import { LineIndex, ZERO_RANGE } from './lineIndex';
+import { makeProblem, type LoadProblem, type LoadProblemCode } from './loadProblem';
 import { buildRanges, type RangeSource } from './ranges';
 import { formatPath, plainReader, YamlReader, type YNode } from './reader';
 import { auditDocument, pathTo } from './yamlAudit';
@@ -20,25 +21,8 @@ import { splitLargeList, type LargeList } from './yamlList';
 import { findTooDeep } from './yamlDepth';
 import { JSON_DEPTH_SCAN_ABOVE, MAX_JSON_DEPTH, prettyListItems, scanJsonStructure, type JsonScan } from './jsonDepth';
 
-export interface LoadProblem {
-  file: string;
-  /** 1-based, for humans. */
-  line: number;
-  /** 1-based (UTF-16 code units), for humans. */
-  column: number;
-  severity: 'error' | 'warning' | 'info';
-  code: LoadProblemCode;
-  /** One clear sentence. */
-  reason: string;
-  /** 0-based, for the editor. */
-  range?: Range;
-}
-
-export type LoadProblemCode =
-  | 'yaml-syntax' | 'json-syntax' | 'not-kubernetes' | 'template' | 'wrong-type' | 'binary' | 'too-large'
-  | 'too-deep' | 'alias-limit' | 'duplicate-key' | 'kind-inferred' | 'unreadable'
-  /** A malformed garbage-collector graph dump (sources/gcDot). */
-  | 'dot-syntax';
+// TEMPORARY: server/src/lsp/server.ts still imports makeProblem from here; it moves to ./loadProblem with that file.
+export { makeProblem } from './loadProblem';
 
 export interface ParseResult {
   objects: KubeObject[];
@@ -50,10 +34,6 @@ const MAX_PROBLEMS_PER_DOCUMENT = 100;
 /** Alias expansion beyond this (and beyond 10× the written size) is refused, as Kubernetes' decoder does. */
 const MAX_EXPANDED_NODES = 100_000;
 const COMPOSER_OPTIONS = { uniqueKeys: false, version: '1.2', schema: 'core', merge: false, intAsBigInt: false } as const;
-
-export function makeProblem(file: string, severity: LoadProblem['severity'], code: LoadProblemCode, reason: string, range: Range = ZERO_RANGE): LoadProblem {
-  return { file, line: range.start.line + 1, column: range.start.character + 1, severity, code, reason, range };
-}
 
 /** Limits a test may lower (the defaults are the documented ones). */
 export interface ParseLimits {
