@@ -24,7 +24,7 @@ import { LiveDocuments, deletionTimestampRange, liveRevealTarget, renderLiveObje
 import type { Finding } from '../engine/analysis/findingTypes';
 import { compareWithLive } from '../engine/analysis/liveComparison';
 import { listWorkspaceFiles, makeMatcher, readWorkspaceFile, readWorkspaceFileSync } from '../sources/workspaceFiles';
-import { makeProblem } from '../sources/manifests/parseManifest';
+import { makeProblem } from '../sources/manifests/loadProblem';
 import { WorkspaceModel, type DocumentState } from '../workspace/workspaceModel';
 import { DIAGNOSTIC_SOURCE, findingToDiagnostic, problemToDiagnostic, sortDiagnostics } from './diagnostics';
 import { graphScopeOf } from '../app/graph';

@@ -21,9 +21,6 @@ import { splitLargeList, type LargeList } from './yamlList';
 import { findTooDeep } from './yamlDepth';
 import { JSON_DEPTH_SCAN_ABOVE, MAX_JSON_DEPTH, prettyListItems, scanJsonStructure, type JsonScan } from './jsonDepth';
 
-// TEMPORARY: server/src/lsp/server.ts still imports makeProblem from here; it moves to ./loadProblem with that file.
-export { makeProblem } from './loadProblem';
-
 export interface ParseResult {
   objects: KubeObject[];
   problems: LoadProblem[];
