@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { del, names, scenario } from '../helpers/scenario';
-import { bref, cm, HOLD, manifests, namespace, obj, pvc, pod, ref, TERMINATING, type OwnerReference } from '../helpers/manifests';
+import { bref, clusterRole, cm, HOLD, manifests, namespace, obj, pvc, pod, ref, TERMINATING, type OwnerReference } from '../helpers/manifests';
 
 describe('fidelity regressions (strict mode)', () => {
   it('R27, seed 221: dependents in two namespaces name one absent uid differently and cannot go: the simulation ends, as the real GC settles', () => {
@@ -50,6 +50,16 @@ describe('fidelity regressions (strict mode)', () => {
       expect(racy(r), order).toHaveLength(1);
       expect(racy(r)[0], order).toContain('ConfigMap ns/dependent');
     }
+  });
+
+  it('R51, seed 7313579 (controllers mode): a non-blocking dependent of a Namespace deleted in the foreground (it stays on its spec.finalizers) is a race', () => {
+    // The owner's worker drops foregroundDeletion at once (nothing blocks it); a dependent's worker that reads the
+    // Namespace after that finds it solid and keeps the reference, as Kubernetes did; before, it drops the reference.
+    const ns0 = namespace('ns0');
+    const role = clusterRole('role');
+    const job = obj('batch/v1', 'Job', 'ns1', 'job', { owners: [ref(role), ref(ns0)] });
+    const r = scenario(manifests(namespace('ns1'), ns0, role, job)).simulate([del('v1', 'Namespace', '', 'ns0', 'Foreground')]);
+    expect(racy(r)).toEqual([expect.stringContaining('Job ns1/job does not block its owner Namespace ns0')]);
   });
 
   it('R51, seed 882: a non-blocking dependent of a scheduled Pod deleted in the foreground (it stays for its kubelet) is a race', () => {

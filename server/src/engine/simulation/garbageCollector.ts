@@ -475,7 +475,7 @@ export class GarbageCollector {
       if (!owner || !staysAfterForeground(owner) || this.racesNoted.has(owner.uid)) continue;
       this.racesNoted.add(owner.uid);
       this.timeline.note(
-        `Timing-dependent: ${describe(item.identity)} does not block its owner ${r.kind} ${r.name}, which stays once it stops waiting (other finalizers, or a graceful Pod deletion); ` +
+        `Timing-dependent: ${describe(item.identity)} does not block its owner ${r.kind} ${r.name}, which stays once it stops waiting (other finalizers, a Namespace's spec.finalizers, or a graceful Pod deletion); ` +
         'in a real cluster the GC may reach it before (as here) or after that, and then keeps its reference and the object unchanged.',
       );
     }
@@ -725,7 +725,8 @@ function partitionDependents(dependents: GraphNode[], owner: ObjectIdentity): { 
 
 /** Whether a terminating object outlives its foregroundDeletion: other finalizers, or a grace period a kubelet must end. */
 function staysAfterForeground(o: KubeObject): boolean {
-  return o.finalizers.some((f) => f !== FOREGROUND_FINALIZER) || (o.deletionGracePeriodSeconds ?? 0) > 0;
+  const namespaceWaits = o.apiVersion === 'v1' && o.kind === 'Namespace' && (o.facts.namespaceFinalizers ?? []).length > 0; // R11
+  return o.finalizers.some((f) => f !== FOREGROUND_FINALIZER) || (o.deletionGracePeriodSeconds ?? 0) > 0 || namespaceWaits;
 }
 
 /** R27: another identity the disagreeing dependents use for this uid. */
