@@ -27,7 +27,7 @@ const entries = {
   // `npm run fidelity`: the simulation against the real garbage collector (test/fidelity).
   fidelity: { entryPoints: ['test/fidelity/main.ts'], outfile: `${outdir}/fidelity.js` },
   // `npm run demo -- --cluster` writes examples/ into the local control plane with it (test infrastructure, not shipped).
-  seedCluster: { entryPoints: ['test/helpers/seedClusterMain.ts'], outfile: `${outdir}/seedCluster.js` },
+  seedCluster: { entryPoints: ['testkit/cluster/seedClusterMain.ts'], outfile: `${outdir}/seedCluster.js` },
   // The graph webview: a browser bundle (d3 modules included) and its stylesheet (webview.css, beside it).
   webview: { entryPoints: ['webview/src/main.ts'], outfile: `${outdir}/webview/webview.js`, platform: 'browser', format: 'iife', target: 'es2022' },
   // playwright-core stays a package (it loads its own files at run time).

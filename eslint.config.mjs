@@ -84,7 +84,7 @@ export default defineConfig(
     ignores: ['**/dist/**', '**/out/**', '**/node_modules/**', 'examples/**', 'test/fixtures/**', 'test-output/**', '**/*.vsix', '.cache/**'],
   },
   {
-    files: ['shared/src/**/*.ts', 'server/src/**/*.ts', 'client/src/**/*.ts', 'webview/src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['shared/src/**/*.ts', 'server/src/**/*.ts', 'client/src/**/*.ts', 'webview/src/**/*.ts', 'test/**/*.ts', 'testkit/**/*.ts', 'bench/**/*.ts'],
     extends: [...tseslint.configs.recommended],
     rules: {
       // Same convention as tsc's noUnusedLocals/noUnusedParameters: a leading underscore marks "unused on purpose".

@@ -1,6 +1,6 @@
 // The live-cluster report (`npm run bench` runs it after the engine report unless --no-cluster; alone:
 // `node --expose-gc dist/clusterBench.js`). A generated cluster of 100,000 objects over 50 resource types
-// (bench/clusterObjects.ts) is loaded into the Kubernetes API test server (test/kubeApiServer), which runs in a
+// (bench/clusterObjects.ts) is loaded into the Kubernetes API test server (testkit/kubeApiServer), which runs in a
 // child process of its own (HTTPS on loopback, bearer token), so that this process's time and memory are only the
 // client's. Its objects carry metadata.managedFields as a real apiserver serves them (bench/managedFields.ts; not with
 // --no-managed-fields), and a realism check prints, kind by kind, the metadata-only share of the bytes in the generated
@@ -38,7 +38,7 @@ import { type ServerStatus } from '../shared/src/protocol';
 import { ClusterConnectRequest, StatusNotification } from '../server/src/lsp/methods';
 import { resolveTarget } from '../server/src/sources/cluster/kubeconfig';
 import { LiveCluster } from '../server/src/sources/cluster/liveCluster';
-import { startKubeApiServer, type KubeApiServer } from '../test/kubeApiServer/kubeApiServer';
+import { startKubeApiServer, type KubeApiServer } from '../testkit/kubeApiServer/kubeApiServer';
 import { generateBenchCluster } from './clusterObjects';
 import type { ListItem } from './generateCluster';
 import { addManagedFields } from './managedFields';

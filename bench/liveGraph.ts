@@ -25,8 +25,8 @@ import {
 } from 'vscode-languageserver-protocol';
 import { GRAPH_LIMIT, type GraphData, type GraphParams, type GraphSummary, type ServerStatus } from '../shared/src/protocol';
 import { ClusterConnectRequest, ClusterGraphRequest, ClusterGraphSummaryRequest, StatusNotification } from '../server/src/lsp/methods';
-import { startKubeApiServer } from '../test/kubeApiServer/kubeApiServer';
-import { Harness } from '../test/webview/harness';
+import { startKubeApiServer } from '../testkit/kubeApiServer/kubeApiServer';
+import { Harness } from '../testkit/webview/harness';
 import { generateBenchCluster } from './clusterObjects';
 import { int, mb, median, ms, out } from './report';
 import { interact } from './webviewPage';

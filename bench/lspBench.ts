@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { CodeLensRequest, CodeLensResolveRequest, HoverRequest, type CodeLens, type Diagnostic } from 'vscode-languageserver-protocol';
 import { generateCluster, type ListItem } from './generateCluster';
-import { LspSession, uriOf } from '../test/lsp/lspSession';
+import { LspSession, uriOf } from '../testkit/lsp/lspSession';
 
 const GOAL_EDIT_P95_MS = 20;
 const GOAL_HOVER_P95_MS = 5;

@@ -3,7 +3,7 @@
 // (kube-apiserver v1.37 with embedded etcd, built from Kubernetes' own modules) is started with no controllers, so
 // nothing changes the world while it is measured, and loaded with the live-cluster bench's generated cluster made
 // admissible (bench/realServerCluster.ts), written as `kubectl apply` would, owners first with real uids
-// (test/helpers/seedCluster.ts); managedFields are the server's own. Each object's generated status is then written
+// (testkit/cluster/seedCluster.ts); managedFields are the server's own. Each object's generated status is then written
 // through its /status subresource, as the kubelet and controllers of a running cluster would (none runs here), and a
 // realism check compares what the server then serves, kind by kind, with real cluster dumps (bench/realism.ts).
 // Then, in rounds whose order rotates after a warm-up round, medians:
@@ -29,8 +29,8 @@ import { ApiClient } from '../server/src/sources/cluster/apiClient';
 import { apiVersionOf, discover, type DiscoveredResource } from '../server/src/sources/cluster/discovery';
 import { resolveTarget } from '../server/src/sources/cluster/kubeconfig';
 import { toKubeObject } from '../server/src/sources/cluster/toKubeObject';
-import { CONTROL_PLANE_SKIP, KUBECTL, startControlPlane, type ControlPlane } from '../test/helpers/controlPlane';
-import { clusterWriter, seedCluster, type Manifest, type SeedFailure } from '../test/helpers/seedCluster';
+import { CONTROL_PLANE_SKIP, KUBECTL, startControlPlane, type ControlPlane } from '../testkit/cluster/controlPlane';
+import { clusterWriter, seedCluster, type Manifest, type SeedFailure } from '../testkit/cluster/seedCluster';
 import { generateBenchCluster, resourceOf } from './clusterObjects';
 import { CONCURRENCY, edges, missingFrom, ourPath, PAGE_SIZE, peerPath, type PathRun, type ServerMeter } from './listPaths';
 import { realServerManifests, writeStatuses, type StatusWrites } from './realServerCluster';

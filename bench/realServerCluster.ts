@@ -18,7 +18,7 @@
 // generated status through its /status subresource, as the kubelet and the controllers of a running cluster would
 // (none runs in the bench's control plane, so nothing overwrites it).
 
-import { discoverResources, inParallel, keyOf, resourcePath, type ClusterWriter, type Manifest, type SeedFailure } from '../test/helpers/seedCluster';
+import { discoverResources, inParallel, keyOf, resourcePath, type ClusterWriter, type Manifest, type SeedFailure } from '../testkit/cluster/seedCluster';
 import type { ListItem } from './generateCluster';
 
 type J = Record<string, unknown>;

@@ -1,6 +1,6 @@
 // The graph webview's performance report (`npm run bench`, after the engine's; `--no-webview` skips it): the built
-// bundle (dist/webview) in Debian's headless Chromium, in the production page with its CSP (test/webview/harness.ts),
-// fed generated graphs (test/webview/fixtures.ts largeGraph: Deployments → ReplicaSets → 3 Pods each, none collapsed).
+// bundle (dist/webview) in Debian's headless Chromium, in the production page with its CSP (testkit/webview/harness.ts),
+// fed generated graphs (testkit/webview/fixtures.ts largeGraph: Deployments → ReplicaSets → 3 Pods each, none collapsed).
 // For each size and renderer it measures:
 //   - first paint: from posting the graph message to the frame after it is drawn (the message's structured clone,
 //     index, view, layout and the renderer's DOM or canvas work included), median of --webview-runs;
@@ -16,8 +16,8 @@
 import * as path from 'node:path';
 import { cpus } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
-import { Harness } from '../test/webview/harness';
-import { largeGraph } from '../test/webview/fixtures';
+import { Harness } from '../testkit/webview/harness';
+import { largeGraph } from '../testkit/webview/fixtures';
 import { liveGraphReport } from './liveGraph';
 import { interact } from './webviewPage';
 import { indexGraph } from '../webview/src/model/graphIndex';

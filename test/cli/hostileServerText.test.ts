@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cliProcess';
-import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { pod, pvc, terminatingNs } from '../cluster/clusterFixtures';
 
 /** A namespace name that sets the terminal's title, turns it red and starts a fake finding on a new line. */

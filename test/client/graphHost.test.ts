@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { graphCsp, graphPage } from '../../client/src/logic/graphHtml';
 import { exportFile, exportName, GraphChannel, panelTitle, parseShowInGraphArgs, parseWebviewMessage, sourceFromState, sourceKey } from '../../client/src/logic/graphHost';
 import type { HostToWebviewMessage } from '../../shared/src/protocol';
-import { deploymentReport, deploymentTree } from '../webview/fixtures';
+import { deploymentReport, deploymentTree } from '../../testkit/webview/fixtures';
 
 const NONCE = 'q1w2e3r4t5y6u7i8o9p0aA==';
 

@@ -5,7 +5,7 @@ import type { ObjectIdentity } from '../../server/src/engine/model';
 import type { SimulateReport, SourceLocation } from '../../shared/src/protocol';
 import { commandUri } from '../../client/src/logic/markdown';
 import { renderSimulateReport, reportTitle } from '../../client/src/logic/reportMarkdown';
-import { simulateReportOf, type ReportParts } from '../helpers/simulateReports';
+import { simulateReportOf, type ReportParts } from '../../testkit/reports/simulateReports';
 
 const id = (kind: string, namespace: string, name: string, apiVersion = 'v1'): ObjectIdentity => ({
   apiVersion, kind, namespace, name, uid: `uid-${kind}-${name}`,
@@ -233,7 +233,7 @@ describe('a report on the live cluster', () => {
 describe('the report\'s Show in Graph link', () => {
   it('plays the same deletion out on the graph of the same source', async () => {
     const { renderSimulateReport: render } = await import('../../client/src/logic/reportMarkdown');
-    const { deploymentReport } = await import('../webview/fixtures');
+    const { deploymentReport } = await import('../../testkit/webview/fixtures');
     const report = deploymentReport();
     const decode = (md: string) => JSON.parse(decodeURIComponent(/\[Show in Graph\]\(command:kubeGcLens\.showInGraph\?([^)]*)\)/.exec(md)![1]));
     expect(decode(render(report, { graphLink: true }))).toEqual([{ uid: 'd1', source: 'workspace', policy: 'Background' }]);

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCEPT_METADATA_LIST, ApiClient, ApiError } from '../../server/src/sources/cluster/apiClient';
 import type { ClusterTarget } from '../../server/src/sources/cluster/kubeconfig';
-import { status } from '../kubeApiServer/formats';
-import { metadataListProtobuf, partialObjectMetadataBytes, statusProtobuf } from '../kubeApiServer/protobuf';
+import { status } from '../../testkit/kubeApiServer/formats';
+import { metadataListProtobuf, partialObjectMetadataBytes, statusProtobuf } from '../../testkit/kubeApiServer/protobuf';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const LIST = metadataListProtobuf('v1', { resourceVersion: '42' }, [

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { STUCK_NAMESPACE_CONDITIONS, configMap, ns, pod, pvc, replicaSet, seedShop, terminatingNs } from './clusterFixtures';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');

@@ -1,7 +1,7 @@
 // Small live-cluster states for the API test server: a shop namespace with a Deployment tree, a ConfigMap,
 // a Secret and an Event (which the GC does not watch). Uids are readable on purpose.
 
-import type { KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import type { KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 
 type Obj = Record<string, unknown>;
 interface Ref { apiVersion: string; kind: string; metadata: { name: string; uid: string } }

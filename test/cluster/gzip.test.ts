@@ -11,7 +11,7 @@ import { ACCEPT_METADATA_LIST, ACCEPT_METADATA_WATCH, ACCEPT_OBJECTS, ApiClient,
 import { resolveTarget, type ClusterTarget } from '../../server/src/sources/cluster/kubeconfig';
 import { LiveCluster } from '../../server/src/sources/cluster/liveCluster';
 import { rawGet } from '../helpers/rawGet';
-import { GZIP_THRESHOLD_BYTES, startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { GZIP_THRESHOLD_BYTES, startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { configMap, ns } from './clusterFixtures';
 
 let server: KubeApiServer;

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LiveCluster, type LiveClusterOptions } from '../../server/src/sources/cluster/liveCluster';
 import { resolveTarget } from '../../server/src/sources/cluster/kubeconfig';
-import type { HostileAnswer } from '../kubeApiServer/hostile';
-import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import type { HostileAnswer } from '../../testkit/kubeApiServer/hostile';
+import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { configMap, seedShop } from './clusterFixtures';
 
 let server: KubeApiServer;

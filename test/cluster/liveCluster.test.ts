@@ -10,7 +10,7 @@ import { ACCEPT_OBJECTS } from '../../server/src/sources/cluster/apiClient';
 import { simulate } from '../../server/src/engine/simulation/simulate';
 import { namespacesNeedingPodSpecs } from '../../server/src/engine/simulation/podSpecScope';
 import { terminatingItems } from '../../server/src/app/stuck';
-import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { seedShop, ns, replicaSet, pod, configMap, pvc, terminatingNs, STUCK_NAMESPACE_CONDITIONS } from './clusterFixtures';
 
 const TOKEN = 'test-token-123';

@@ -10,7 +10,7 @@ import { ACCEPT_METADATA_LIST, ACCEPT_METADATA_WATCH, ACCEPT_OBJECTS } from '../
 import { resolveTarget } from '../../server/src/sources/cluster/kubeconfig';
 import { LiveCluster } from '../../server/src/sources/cluster/liveCluster';
 import type { KubeObject } from '../../server/src/engine/model';
-import { startKubeApiServer, type KubeApiServer, type RequestRecord } from '../kubeApiServer/kubeApiServer';
+import { startKubeApiServer, type KubeApiServer, type RequestRecord } from '../../testkit/kubeApiServer/kubeApiServer';
 import { configMap, deployment, ns, pod, pvc, replicaSet } from './clusterFixtures';
 
 type Obj = Record<string, unknown>;

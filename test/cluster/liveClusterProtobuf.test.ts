@@ -9,7 +9,7 @@ import { ACCEPT_OBJECTS, ACCEPT_METADATA_LIST, ACCEPT_METADATA_WATCH } from '../
 import { resolveTarget } from '../../server/src/sources/cluster/kubeconfig';
 import { LiveCluster, type LiveClusterOptions } from '../../server/src/sources/cluster/liveCluster';
 import type { KubeObject } from '../../server/src/engine/model';
-import { startKubeApiServer, type KubeApiServer, type RequestRecord } from '../kubeApiServer/kubeApiServer';
+import { startKubeApiServer, type KubeApiServer, type RequestRecord } from '../../testkit/kubeApiServer/kubeApiServer';
 import { configMap, pod, replicaSet, seedShop } from './clusterFixtures';
 
 const TOKEN = 'test-token-pb';

@@ -10,7 +10,7 @@ import { formatBytes, serverText } from '../../server/src/sources/cluster/limits
 import { decodeProtobuf } from '../../server/src/sources/cluster/protobuf';
 import { MalformedItems } from '../../server/src/sources/cluster/malformedItems';
 import { isMalformed, readLiveObject } from '../../server/src/sources/cluster/toKubeObject';
-import { metadataListProtobuf, partialObjectMetadataBytes } from '../kubeApiServer/protobuf';
+import { metadataListProtobuf, partialObjectMetadataBytes } from '../../testkit/kubeApiServer/protobuf';
 
 const CONFIGMAPS: DiscoveredResource = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, singular: 'configmap', shortNames: ['cm'], verbs: ['list', 'watch', 'delete'] };
 const read = (item: unknown, metadataOnly = true) => readLiveObject(item, CONFIGMAPS, metadataOnly, 'ctx');

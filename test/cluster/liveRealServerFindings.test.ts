@@ -11,8 +11,8 @@ import { discover } from '../../server/src/sources/cluster/discovery';
 import { resolveTarget } from '../../server/src/sources/cluster/kubeconfig';
 import { LiveCluster } from '../../server/src/sources/cluster/liveCluster';
 import { Reflector } from '../../server/src/sources/cluster/reflector';
-import { until } from '../helpers/controlPlane';
-import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { until } from '../../testkit/cluster/controlPlane';
+import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { configMap, seedShop } from './clusterFixtures';
 
 const TOKEN = 'test-token-findings';

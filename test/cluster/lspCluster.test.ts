@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClusterStatus } from '../../shared/src/protocol';
 import { ClusterConnectRequest, ClusterContextsRequest, ClusterDisconnectRequest, ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, ObjectsRequest } from '../../server/src/lsp/methods';
-import { LspSession } from '../lsp/lspSession';
-import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { LspSession } from '../../testkit/lsp/lspSession';
+import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { pod, replicaSet, seedShop } from './clusterFixtures';
 
 let server: KubeApiServer;

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterConnectRequest, ClusterSimulateRequest, ClusterStuckRequest } from '../../server/src/lsp/methods';
 import { ACCEPT_OBJECTS } from '../../server/src/sources/cluster/apiClient';
-import { LspSession } from '../lsp/lspSession';
-import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { LspSession } from '../../testkit/lsp/lspSession';
+import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { STUCK_NAMESPACE_CONDITIONS, configMap, ns, pod, pvc, terminatingNs } from './clusterFixtures';
 
 let server: KubeApiServer;

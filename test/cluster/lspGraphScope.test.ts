@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_SCHEME } from '../../shared/src/protocol';
 import { ClusterConnectRequest, ClusterDisconnectRequest, ClusterGraphRequest, ClusterGraphSummaryRequest, GraphRequest } from '../../server/src/lsp/methods';
-import { LspSession } from '../lsp/lspSession';
-import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { LspSession } from '../../testkit/lsp/lspSession';
+import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { ns, pod, replicaSet, seedShop } from './clusterFixtures';
 
 const EXAMPLES = path.resolve(__dirname, '../../examples');

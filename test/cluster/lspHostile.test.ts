@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterConnectRequest, ClusterDisconnectRequest, ClusterSimulateRequest } from '../../server/src/lsp/methods';
-import { LspSession } from '../lsp/lspSession';
-import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { LspSession } from '../../testkit/lsp/lspSession';
+import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { seedShop } from './clusterFixtures';
 
 let server: KubeApiServer;

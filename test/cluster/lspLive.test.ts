@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeLensRequest, CodeLensResolveRequest, DidChangeConfigurationNotification, HoverRequest, type CodeLens } from 'vscode-languageserver-protocol';
 import { LIVE_NAME_LINE, LIVE_SCHEME, liveObjectUri, type ClusterStatus } from '../../shared/src/protocol';
 import { ClusterConnectRequest, ClusterDisconnectRequest, ClusterDocumentRequest, ClusterStatusNotification, ObjectsRequest } from '../../server/src/lsp/methods';
-import { LspSession, uriOf } from '../lsp/lspSession';
+import { LspSession, uriOf } from '../../testkit/lsp/lspSession';
 import { hoverText } from '../helpers/lspText';
-import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { configMap, pod, replicaSet, seedShop } from './clusterFixtures';
 
 let server: KubeApiServer;

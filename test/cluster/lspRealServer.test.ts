@@ -16,11 +16,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeLensRequest, CodeLensResolveRequest, DiagnosticSeverity, HoverRequest, type CodeLens } from 'vscode-languageserver-protocol';
 import { liveObjectUri, type ClusterStatus, type StuckItem } from '../../shared/src/protocol';
 import { ClusterConnectRequest, ClusterContextsRequest, ClusterDisconnectRequest, ClusterDocumentRequest, ClusterGraphRequest, ClusterGraphSummaryRequest, ClusterSearchObjectsRequest, ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest } from '../../server/src/lsp/methods';
-import { LspSession, uriOf } from '../lsp/lspSession';
-import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../helpers/controlPlane';
+import { LspSession, uriOf } from '../../testkit/lsp/lspSession';
+import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../../testkit/cluster/controlPlane';
 import { readAll, readOne, watchedTypes, type RealItem } from '../helpers/realCluster';
 import { hoverText, objectLabel } from '../helpers/lspText';
-import { startKubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { startKubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { parseManifestText } from '../../server/src/sources/manifests/parseManifest';
 
 if (CONTROL_PLANE_SKIP) console.warn(`test/cluster/lspRealServer.test.ts ${CONTROL_PLANE_SKIP}`);
@@ -244,7 +244,7 @@ metadata:
   });
 
   it('the API test server holding what kubectl reads from the real one: the language server answers the same', async () => {
-    // Every difference here is one between the API test server (test/kubeApiServer) and kube-apiserver.
+    // Every difference here is one between the API test server (testkit/kubeApiServer) and kube-apiserver.
     const api = await startKubeApiServer({ token: 'same-cluster' });
     const twin = new LspSession({});
     try {

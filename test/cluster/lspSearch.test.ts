@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_SCHEME, type ClusterStatus } from '../../shared/src/protocol';
 import { ClusterConnectRequest, ClusterDisconnectRequest, ClusterObjectsRequest, ClusterSearchObjectsRequest } from '../../server/src/lsp/methods';
-import { LspSession } from '../lsp/lspSession';
+import { LspSession } from '../../testkit/lsp/lspSession';
 import { objectLabel } from '../helpers/lspText';
-import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { configMap, ns, pod, seedShop } from './clusterFixtures';
 
 let server: KubeApiServer;

@@ -1,6 +1,6 @@
 // The protobuf answers to metadata-only requests (server/src/sources/cluster/protobuf.ts): cross-checked with protobufjs
 // over a transcription of k8s.io/apimachinery's generated.proto (test/fixtures/k8s-meta.proto), an implementation that
-// shares nothing with the product's decoder nor with the test server's encoder (test/kubeApiServer/protobuf.ts), which
+// shares nothing with the product's decoder nor with the test server's encoder (testkit/kubeApiServer/protobuf.ts), which
 // it checks too; a round trip of real objects; and the edge cases of the wire format.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeProtobuf, ProtobufError } from '../../server/src/sources/cluster/protobuf';
 import { toKubeObject } from '../../server/src/sources/cluster/toKubeObject';
 import type { DiscoveredResource } from '../../server/src/sources/cluster/discovery';
-import { metadataListProtobuf, metadataProtobuf, partialObjectMetadataBytes, statusProtobuf } from '../kubeApiServer/protobuf';
-import { status } from '../kubeApiServer/formats';
+import { metadataListProtobuf, metadataProtobuf, partialObjectMetadataBytes, statusProtobuf } from '../../testkit/kubeApiServer/protobuf';
+import { status } from '../../testkit/kubeApiServer/formats';
 
 type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

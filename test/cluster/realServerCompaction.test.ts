@@ -13,7 +13,7 @@ import { resolveTarget } from '../../server/src/sources/cluster/kubeconfig';
 import { LiveCluster } from '../../server/src/sources/cluster/liveCluster';
 import { Reflector } from '../../server/src/sources/cluster/reflector';
 import { auditLog, productRequests } from '../helpers/auditLog';
-import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../helpers/controlPlane';
+import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../../testkit/cluster/controlPlane';
 
 type Obj = Record<string, unknown>;
 if (CONTROL_PLANE_SKIP) console.warn(`test/cluster/realServerCompaction.test.ts ${CONTROL_PLANE_SKIP}`);

@@ -1,7 +1,7 @@
 // The garbage collector's own answers on the real control plane (only garbage-collector-controller runs, so the
 // simulation's strict mode, --controllers=gc, is the same world), compared with `kubectl-gc simulate` reading the
 // same cluster: R36's cycle-breaker retry (and R70, the race it runs) and R63's back-to-back requests (R71). One control
-// plane for the file; each scenario in its own namespace, created by test/helpers/seedCluster.ts with real uids.
+// plane for the file; each scenario in its own namespace, created by testkit/cluster/seedCluster.ts with real uids.
 // Where the real GC races itself (R70), every copy's outcome must be one the rule names, and the simulation's
 // must be the one it picks; how often each came is printed, never asserted.
 
@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTROL_PLANE_SKIP, type ControlPlane, KUBECTL, startControlPlane, until } from '../helpers/controlPlane';
-import { type ClusterWriter, clusterWriter, HOLD_FINALIZER, type Manifest, seedCluster } from '../helpers/seedCluster';
+import { CONTROL_PLANE_SKIP, type ControlPlane, KUBECTL, startControlPlane, until } from '../../testkit/cluster/controlPlane';
+import { type ClusterWriter, clusterWriter, HOLD_FINALIZER, type Manifest, seedCluster } from '../../testkit/cluster/seedCluster';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');

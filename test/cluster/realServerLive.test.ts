@@ -17,10 +17,10 @@ import { LiveCluster } from '../../server/src/sources/cluster/liveCluster';
 import { Reflector } from '../../server/src/sources/cluster/reflector';
 import { gunzipSync } from 'node:zlib';
 import { auditLog, productRequests } from '../helpers/auditLog';
-import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../helpers/controlPlane';
+import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../../testkit/cluster/controlPlane';
 import { rawGet } from '../helpers/rawGet';
-import { clusterWriter } from '../helpers/seedCluster';
-import { GZIP_THRESHOLD_BYTES, startKubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { clusterWriter } from '../../testkit/cluster/seedCluster';
+import { GZIP_THRESHOLD_BYTES, startKubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 
 type Obj = Record<string, unknown>;
 type Meta = Obj & { uid: string; name: string; namespace?: string; resourceVersion?: string };

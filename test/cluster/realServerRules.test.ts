@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../helpers/controlPlane';
+import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../../testkit/cluster/controlPlane';
 import type { RealItem } from '../helpers/realCluster';
 import type { SimulationResult } from '../../server/src/engine/simulation/types';
 

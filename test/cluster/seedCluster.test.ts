@@ -1,12 +1,12 @@
-// test/helpers/seedCluster.ts on the real control plane: examples/ written into it as `kubectl apply` would (owners
+// testkit/cluster/seedCluster.ts on the real control plane: examples/ written into it as `kubectl apply` would (owners
 // first, real uids), objects made terminating, a reference cycle, and a deliberately dangling reference kept. The
 // live demo, the cluster bench and the differential runner stand on it.
 
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane } from '../helpers/controlPlane';
-import { clusterWriter, HOLD_FINALIZER, manifestsIn, seedCluster, type SeedResult } from '../helpers/seedCluster';
+import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane } from '../../testkit/cluster/controlPlane';
+import { clusterWriter, HOLD_FINALIZER, manifestsIn, seedCluster, type SeedResult } from '../../testkit/cluster/seedCluster';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');

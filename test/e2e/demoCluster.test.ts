@@ -10,8 +10,8 @@ import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CONTROL_PLANE_SKIP } from '../helpers/controlPlane';
-import { manifestsIn } from '../helpers/seedCluster';
+import { CONTROL_PLANE_SKIP } from '../../testkit/cluster/controlPlane';
+import { manifestsIn } from '../../testkit/cluster/seedCluster';
 import { ROOT, step as story, Workbench } from './workbench';
 
 const SLOW = { timeout: 30_000, interval: 200 };

@@ -1,5 +1,5 @@
 // The packaged extension in a real VS Code (code-server) with a live cluster: the Kubernetes API test server
-// (test/kubeApiServer) reached through a kubeconfig named in the user settings. As a user: connect from the command
+// (testkit/kubeApiServer) reached through a kubeconfig named in the user settings. As a user: connect from the command
 // palette and read the cluster status bar item, see a workspace manifest checked against the live graph in the
 // Problems panel, find the live stuck objects in the Stuck Objects view and open one (its read-only live
 // document, with its lens), simulate deleting a live namespace, and find a live object among hundreds by typing (the
@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
-import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { configMap, ns, pod, replicaSet, seedShop } from '../cluster/clusterFixtures';
 import { step as story, Workbench } from './workbench';
 

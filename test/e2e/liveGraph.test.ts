@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { GRAPH_LIMIT } from '../../shared/src/protocol';
-import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { configMap, ns, pod, replicaSet, seedShop } from '../cluster/clusterFixtures';
 import { step as story, Workbench } from './workbench';
 

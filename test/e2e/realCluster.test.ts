@@ -7,7 +7,7 @@
 // not on PATH (CI and the project's machines have it).
 
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
-import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../helpers/controlPlane';
+import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../../testkit/cluster/controlPlane';
 import { readAll, readOne } from '../helpers/realCluster';
 import { step as story, Workbench } from './workbench';
 

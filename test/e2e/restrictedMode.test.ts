@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { seedShop } from '../cluster/clusterFixtures';
-import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { step as story, Workbench } from './workbench';
 
 const CHECKOUT = 'checkout-export.yaml';

@@ -5,8 +5,8 @@
 // `npm run fidelity -- --mode M --seed N` replays one.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane } from '../helpers/controlPlane';
-import { clusterWriter, type ClusterWriter, type Resource } from '../helpers/seedCluster';
+import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane } from '../../testkit/cluster/controlPlane';
+import { clusterWriter, type ClusterWriter, type Resource } from '../../testkit/cluster/seedCluster';
 import { ORACLE_CONTROLLERS, prepareControlPlane, runSeeds } from './runScenario';
 
 if (CONTROL_PLANE_SKIP) console.warn(`test/fidelity/fidelity.test.ts ${CONTROL_PLANE_SKIP}`);

@@ -6,7 +6,7 @@
 // Left out on purpose, because the real GC is racy there (docs/fidelity.md): an object carrying both GC finalizers,
 // and an object already terminating with a GC finalizer (orphan or foregroundDeletion) when the world is created.
 
-import type { Manifest } from '../helpers/seedCluster';
+import type { Manifest } from '../../testkit/cluster/seedCluster';
 import { prng } from '../sources/helpers';
 
 /** The fixed CRDs every scenario may use (installed once per control plane): Widget (namespaced), Gadget (cluster). */

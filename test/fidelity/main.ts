@@ -7,8 +7,8 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONTROL_PLANE_SKIP, startControlPlane } from '../helpers/controlPlane';
-import { clusterWriter } from '../helpers/seedCluster';
+import { CONTROL_PLANE_SKIP, startControlPlane } from '../../testkit/cluster/controlPlane';
+import { clusterWriter } from '../../testkit/cluster/seedCluster';
 import { ORACLE_CONTROLLERS, prepareControlPlane, runSeeds } from './runScenario';
 
 function option(name: string): string | undefined {

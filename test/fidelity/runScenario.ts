@@ -1,5 +1,5 @@
 // Scenarios against the real control plane and the simulation (issue 15), in batches run in lockstep (runBatch):
-//  1. the world is created through the API, owners first, with real uids (test/helpers/seedCluster.ts);
+//  1. the world is created through the API, owners first, with real uids (testkit/cluster/seedCluster.ts);
 //  2. when the cluster is quiet, it is read back as `kubectl get -o json` would give it: the product's input;
 //  3. the simulation runs on that input with the same DELETE requests;
 //  4. the same requests go to the real apiserver, each after the cluster is quiet again (R53.4);
@@ -11,7 +11,7 @@ import { buildInventory } from '../../server/src/engine/inventory';
 import { simulate } from '../../server/src/engine/simulation/simulate';
 import type { ControllersMode, DeleteRequest, SimulationResult } from '../../server/src/engine/simulation/types';
 import { parseManifestText } from '../../server/src/sources/manifests/parseManifest';
-import { type ClusterWriter, discoverResources, inParallel, type Manifest, type Resource, resourcePath, seedCluster } from '../helpers/seedCluster';
+import { type ClusterWriter, discoverResources, inParallel, type Manifest, type Resource, resourcePath, seedCluster } from '../../testkit/cluster/seedCluster';
 import { FIDELITY_GROUP, fidelityCrds, generateScenario, SCENARIO_LABEL, type Scenario } from './generateScenario';
 
 /** The control plane's default controllers (scripts/controlPlane.mjs), in kube-controller-manager's spelling. */

@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Manifest } from '../helpers/seedCluster';
+import type { Manifest } from '../../testkit/cluster/seedCluster';
 import { generateScenario, type Scenario } from './generateScenario';
 import { raceReach } from './runScenario';
 

@@ -1,7 +1,7 @@
-// What a real control plane (test/helpers/controlPlane.ts) holds, read with its own kubectl: the expected values of
+// What a real control plane (testkit/cluster/controlPlane.ts) holds, read with its own kubectl: the expected values of
 // suites that check the product's live answers against the real server's.
 
-import type { ControlPlane } from './controlPlane';
+import type { ControlPlane } from '../../testkit/cluster/controlPlane';
 
 export interface RealItem {
   apiVersion: string;

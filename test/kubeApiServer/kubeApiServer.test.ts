@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeProtobuf } from '../../server/src/sources/cluster/protobuf';
-import { type KubeApiServer, type KubeApiServerOptions, startKubeApiServer } from './kubeApiServer';
-import { metadataListProtobuf, partialObjectMetadataBytes } from './protobuf';
+import { type KubeApiServer, type KubeApiServerOptions, startKubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
+import { metadataListProtobuf, partialObjectMetadataBytes } from '../../testkit/kubeApiServer/protobuf';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type KubeApiServer, startKubeApiServer } from './kubeApiServer';
+import { type KubeApiServer, startKubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -10,9 +10,9 @@ import { CodeLensRequest, HoverRequest } from 'vscode-languageserver-protocol';
 import { LIVE_SCHEME, SHOW_IN_GRAPH_COMMAND } from '../../shared/src/protocol';
 import { ClusterConnectRequest, ClusterDisconnectRequest, ClusterGraphRequest, GraphRequest } from '../../server/src/lsp/methods';
 import { commandLink } from '../../server/src/lsp/markdown';
-import { startKubeApiServer, type KubeApiServer } from '../kubeApiServer/kubeApiServer';
+import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { pod, replicaSet, seedShop } from '../cluster/clusterFixtures';
-import { LspSession, uriOf } from './lspSession';
+import { LspSession, uriOf } from '../../testkit/lsp/lspSession';
 
 const EXAMPLES = path.resolve(__dirname, '../../examples');
 

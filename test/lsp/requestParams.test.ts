@@ -14,7 +14,7 @@ import { ObjectsRequest, REQUEST_PARAMS, validateRequestParams } from '../../ser
 import { connectParams } from '../../client/src/logic/clusterSettings';
 import { scopeParams } from '../../client/src/logic/graphScope';
 import { InProcessServer, NO_PARAMS, type RawResponse } from './inProcessServer';
-import { LspSession } from './lspSession';
+import { LspSession } from '../../testkit/lsp/lspSession';
 
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;

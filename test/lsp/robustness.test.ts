@@ -17,7 +17,7 @@ import {
 import { type ObjectSummary } from '../../shared/src/protocol';
 import { GraphRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, StuckRequest } from '../../server/src/lsp/methods';
 import { clusterJson, generateCluster, Rng, type GeneratedCluster } from '../../bench/generateCluster';
-import { LspSession, uriOf, type SessionOptions, type TimelineEntry } from './lspSession';
+import { LspSession, uriOf, type SessionOptions, type TimelineEntry } from '../../testkit/lsp/lspSession';
 import { DEPLOYMENT, replicaSet } from './fixtures';
 
 const sessions: LspSession[] = [];

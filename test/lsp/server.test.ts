@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DiagnosticSeverity, DidChangeWatchedFilesNotification, FileChangeType, type Diagnostic } from 'vscode-languageserver-protocol';
 import { CheckRequest, GraphRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, StuckRequest } from '../../server/src/lsp/methods';
-import { LspSession, uriOf } from './lspSession';
+import { LspSession, uriOf } from '../../testkit/lsp/lspSession';
 import { DEPLOYMENT, replicaSet } from './fixtures';
 
 const EXAMPLES = path.resolve(__dirname, '../../examples');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigurationRequest, DidChangeConfigurationNotification } from 'vscode-languageserver-protocol';
-import { LspSession, uriOf } from './lspSession';
+import { LspSession, uriOf } from '../../testkit/lsp/lspSession';
 
 const sessions: LspSession[] = [];
 const dirs: string[] = [];

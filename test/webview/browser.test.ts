@@ -6,8 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { PROTOCOL_VERSION } from '../../shared/src/protocolVersion';
 import type { GraphData } from '../../shared/src/protocol';
-import { Harness } from './harness';
-import { deploymentReport, deploymentTree, fanOut, HOSTILE_NAME, hostileGraph, largeGraph, orphanReport, statesGraph } from './fixtures';
+import { Harness } from '../../testkit/webview/harness';
+import { deploymentReport, deploymentTree, fanOut, HOSTILE_NAME, hostileGraph, largeGraph, orphanReport, statesGraph } from '../../testkit/webview/fixtures';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- page.evaluate callbacks run in the page (no DOM types here) */
 declare const document: any;

@@ -7,7 +7,7 @@ import { layeredLayout } from '../../webview/src/model/layout';
 import { DEFAULT_PALETTE } from '../../webview/src/model/palette';
 import { playbackFrame } from '../../webview/src/model/playback';
 import { buildView } from '../../webview/src/model/viewModel';
-import { deploymentReport, deploymentTree, HOSTILE_NAME, hostileGraph } from './fixtures';
+import { deploymentReport, deploymentTree, HOSTILE_NAME, hostileGraph } from '../../testkit/webview/fixtures';
 
 const NO_FILTERS = { hidden: { namespaces: [], kinds: [], states: [] }, search: '', expanded: [] };
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { boundsOf, closestOrderedFit, layeredLayout, NODE_HEIGHT, NODE_WIDTH, stabilize, type LayoutInput, type Point } from '../../webview/src/model/layout';
 import { indexGraph } from '../../webview/src/model/graphIndex';
 import { buildView } from '../../webview/src/model/viewModel';
-import { deploymentTree, largeGraph, statesGraph } from './fixtures';
+import { deploymentTree, largeGraph, statesGraph } from '../../testkit/webview/fixtures';
 import type { GraphData } from '../../shared/src/protocol';
 
 const NO_FILTERS = { hidden: { namespaces: [], kinds: [], states: [] }, search: '', expanded: [] };

@@ -5,7 +5,7 @@ import { playbackFrame, stepCaption } from '../../webview/src/model/playback';
 import { edgeOverlay, nodeOverlay } from '../../webview/src/model/scene';
 import { indexGraph } from '../../webview/src/model/graphIndex';
 import { buildView } from '../../webview/src/model/viewModel';
-import { deploymentReport, deploymentTree, fanOut, orphanReport } from './fixtures';
+import { deploymentReport, deploymentTree, fanOut, orphanReport } from '../../testkit/webview/fixtures';
 
 describe('playbackFrame', () => {
   it('removes objects in the order of their removal steps, and shows stuck ones only at the end', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { indexGraph } from '../../webview/src/model/graphIndex';
 import { omittedText, sameScope, scopeLabel, truncationText } from '../../webview/src/model/scope';
 import { initialModel, reduce, restoreUiState } from '../../webview/src/model/state';
-import { deploymentTree } from './fixtures';
+import { deploymentTree } from '../../testkit/webview/fixtures';
 
 const cluster = { kind: 'cluster' as const, context: 'kind-dev' };
 

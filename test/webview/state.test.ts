@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialModel, initialUiState, reduce, restoreUiState, type AppModel } from '../../webview/src/model/state';
 import { groupId } from '../../webview/src/model/viewModel';
-import { deploymentReport, deploymentTree, fanOut } from './fixtures';
+import { deploymentReport, deploymentTree, fanOut } from '../../testkit/webview/fixtures';
 
 const workspace = { kind: 'workspace' as const };
 

@@ -5,7 +5,7 @@ import { componentsOf, indexGraph } from '../../webview/src/model/graphIndex';
 import { buildView, COLLAPSE_ABOVE, groupId, type ViewFilters } from '../../webview/src/model/viewModel';
 import { pluralKind } from '../../shared/src/kinds';
 import { kindBadge, kindCategory } from '../../webview/src/model/kinds';
-import { deploymentTree, fanOut, statesGraph } from './fixtures';
+import { deploymentTree, fanOut, statesGraph } from '../../testkit/webview/fixtures';
 
 const filters = (over: Partial<ViewFilters> = {}): ViewFilters => ({ hidden: { namespaces: [], kinds: [], states: [] }, search: '', expanded: [], ...over });
 

@@ -1,4 +1,4 @@
-// Writes a world of manifests into a real cluster (the control plane of test/helpers/controlPlane.ts) the way
+// Writes a world of manifests into a real cluster (the control plane of testkit/cluster/controlPlane.ts) the way
 // `kubectl apply` would, for tests, the cluster bench and the live demo. The product itself never writes: this is
 // test infrastructure, with its own small HTTPS client (client certificates from the kubeconfig).
 //

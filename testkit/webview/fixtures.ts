@@ -1,6 +1,6 @@
 // Graphs and simulation reports for the webview's tests (pure and in Chromium) and its benchmark.
 
-import { simulateReportOf } from '../helpers/simulateReports';
+import { simulateReportOf } from '../reports/simulateReports';
 import type { GraphData, GraphEdgeData, GraphNodeData, SimulateReport } from '../../shared/src/protocol';
 
 type NodeInit = Partial<GraphNodeData> & { uid: string; kind: string; name: string };

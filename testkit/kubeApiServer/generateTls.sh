@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Generates the TLS material of the Kubernetes API test server (test/kubeApiServer) ONCE; the output is committed
+# Generates the TLS material of the Kubernetes API test server (testkit/kubeApiServer) ONCE; the output is committed
 # under test/fixtures/kube-api-tls/ so that tests never run openssl. A real cluster serves HTTPS with its own CA, and
 # clients (kubectl, @kubernetes/client-node) verify it from the kubeconfig's certificate-authority-data.
 #   ca.crt      the test CA (valid 100 years; its key is thrown away: run this script again to change anything)
 #   server.crt  the server certificate for 127.0.0.1, ::1 and localhost, signed by the CA (100 years)
 #   server.key  its private key (test-only, deliberately public)
-# Usage: bash test/kubeApiServer/generateTls.sh
+# Usage: bash testkit/kubeApiServer/generateTls.sh
 set -euo pipefail
 
-out="$(cd "$(dirname "${BASH_SOURCE[0]}")/../fixtures" && pwd)/kube-api-tls"
+out="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../test/fixtures" && pwd)/kube-api-tls"
 mkdir -p "$out"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
