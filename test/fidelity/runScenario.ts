@@ -216,14 +216,15 @@ function judge(scenario: Scenario, world: Manifest[], end: Manifest[], result: S
  * The GC retries an item that failed (an owner whose kind nothing serves, R46) with a per-item exponential backoff
  * that, after a world has stood for a while, is longer than the quiet period: a retry that now succeeds (the
  * unservable reference was orphaned away) comes seconds or minutes later. So where the end states differ, the
- * runner keeps reading those scenarios, up to `lateSettleMs` (default 2 min), before it calls a divergence.
+ * runner keeps reading those scenarios, up to `lateSettleMs` (default 3 min: the next retry comes at most as long after as
+ * the item has been failing, and a batch of 200 lasts about 2.5 minutes), before it calls a divergence.
  */
 async function awaitLateSettling(
   judged: (Judgement & { scenario: Scenario; world: Manifest[]; result: SimulationResult; settledLateSeconds?: number })[],
   options: RunOptions, selector: string, byScenario: (world: Manifest[]) => Map<string, Manifest[]>,
 ): Promise<void> {
   const started = Date.now();
-  const limit = options.lateSettleMs ?? 120_000;
+  const limit = options.lateSettleMs ?? 180_000;
   let open = judged.filter((j) => j.differences.length > 0);
   while (open.length > 0 && Date.now() - started < limit) {
     await new Promise((r) => setTimeout(r, 5000));
