@@ -17,7 +17,7 @@ const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
 /** LoadProblemCode is a type: read its members from the source. */
 function loadProblemCodes(): string[] {
-  const source = read('server/src/sources/manifests/parseManifest.ts');
+  const source = read('server/src/sources/manifests/loadProblem.ts');
   const union = /export type LoadProblemCode =([^;]*);/.exec(source)?.[1] ?? '';
   return [...union.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/'([a-z-]+)'/g)].map((m) => m[1]);
 }
