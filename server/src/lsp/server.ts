@@ -7,7 +7,6 @@
 // PREDICTION_DELAY_MS. Requests first apply pending changes, so answers always match the text.
 
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   CodeActionKind, CodeLensRefreshRequest, DiagnosticSeverity, ErrorCodes, FileChangeType, ResponseError, LSPErrorCodes, TextDocuments, TextDocumentSyncKind,
   type CancellationToken, type Connection, type Diagnostic, type InitializeParams, type InitializeResult,
@@ -23,8 +22,7 @@ import { WorkspaceSession } from '../app/workspaceSession';
 import { LiveDocuments, deletionTimestampRange, liveRevealTarget, renderLiveObject, withLiveGraphLocations, withLiveLocations } from './liveDocuments';
 import type { Finding } from '../engine/analysis/findingTypes';
 import { compareWithLive } from '../engine/analysis/liveComparison';
-import { listWorkspaceFiles, makeMatcher, readWorkspaceFile, readWorkspaceFileSync } from '../sources/workspaceFiles';
-import { makeProblem } from '../sources/manifests/loadProblem';
+import { fileOf, readClosedState, readWorkspaceStates, type WorkspaceFiles } from '../app/workspaceLoader';
 import { WorkspaceModel, type DocumentState } from '../workspace/workspaceModel';
 import { DIAGNOSTIC_SOURCE, findingToDiagnostic, problemToDiagnostic, sortDiagnostics } from './diagnostics';
 import { graphScopeOf } from '../app/graph';
@@ -332,44 +330,21 @@ export class KubeGcLensServer {
     const progress = this.progressSupported ? await this.connection.window.createWorkDoneProgress().catch(() => undefined) : undefined;
     progress?.begin('Kube GC Lens', 0, 'Finding Kubernetes manifests…', false);
     try {
-      const cancelled = () => generation !== this.loadGeneration;
-      const files: string[] = [];
-      for (const folder of this.folders) {
-        const root = fileOf(folder.uri);
-        if (!root) continue;
-        files.push(...await listWorkspaceFiles(root, {
-          include: this.settings.files.include, exclude: [...this.settings.files.exclude, ...this.filesExclude],
-        }, cancelled));
-      }
-      const states: DocumentState[] = [];
-      const seen = new Set<string>();
-      let done = 0;
-      for (const file of files) {
-        if (cancelled()) return undefined;
-        const uri = pathToFileURL(file).toString();
-        const open = this.documents.get(uri);
-        const state = open ? this.model.parse(uri, open.getText()) : await this.parseFromDisk(uri, file);
-        seen.add(uri);
-        if (state) states.push(state);
-        done++;
-        if (done % 50 === 0) progress?.report(Math.round((100 * done) / files.length), `${done}/${files.length} files`);
-      }
-      // Open documents outside the folders (or untitled) still count.
-      for (const doc of this.documents.all()) {
-        if (seen.has(doc.uri) || isLive(doc.uri)) continue;
-        const state = this.model.parse(doc.uri, doc.getText());
-        if (state) states.push(state);
-      }
-      return cancelled() ? undefined : states;
+      return await readWorkspaceStates(this.model, this.workspaceFiles(), {
+        openText: (uri) => this.documents.get(uri)?.getText(),
+        // Open documents outside the folders (or untitled) still count; live documents never do.
+        openDocuments: this.documents.all().filter((d) => !isLive(d.uri)).map((d) => ({ uri: d.uri, text: d.getText() })),
+        cancelled: () => generation !== this.loadGeneration,
+        progress: (percent, message) => progress?.report(percent, message),
+      });
     } finally {
       progress?.done();
     }
   }
 
-  private async parseFromDisk(uri: string, file: string): Promise<DocumentState | undefined> {
-    const read = await readWorkspaceFile(file);
-    if ('text' in read) return this.model.parse(uri, read.text);
-    return { uri, raw: [], uids: [], problems: [makeProblem(uri, 'error', 'unreadable', read.error)], kindSignature: '' };
+  /** Which files of the folders are the workspace's manifests (the settings, and VS Code's files.exclude). */
+  private workspaceFiles(): WorkspaceFiles {
+    return { folders: this.folders.map((f) => f.uri), include: this.settings.files.include, exclude: [...this.settings.files.exclude, ...this.filesExclude] };
   }
 
   // ------------------------------------------------------------------------------------------ changes
@@ -410,16 +385,9 @@ export class KubeGcLensServer {
 
   /** A closed document: its file on disk if it is a workspace manifest, else nothing. */
   private readClosed(uri: string): DocumentState | undefined {
-    const file = fileOf(uri);
-    if (!file || !this.inWorkspace(uri)) return undefined;
-    const root = this.folders.map((f) => fileOf(f.uri)).find((r) => r !== undefined && !path.relative(r, file).startsWith('..'));
-    if (!root || !matchesFilter(path.relative(root, file), this.settings, this.filesExclude)) return undefined;
-    // Synchronous on purpose: one file, and the update that follows must see it before any request is answered.
-    const read = readWorkspaceFileSync(file);
-    if (read === undefined) return undefined;
-    if ('text' in read) return this.model.parse(uri, read.text);
-    return { uri, raw: [], uids: [], problems: [makeProblem(uri, 'error', 'unreadable', read.error)], kindSignature: '' };
+    return this.inWorkspace(uri) ? readClosedState(this.model, uri, this.workspaceFiles()) : undefined;
   }
+
 
   private schedulePredictions(): void {
     if (this.predictionTimer) clearTimeout(this.predictionTimer);
@@ -560,15 +528,6 @@ const STUCK_PROBE: Finding = {
   object: { apiVersion: '', kind: '', namespace: '', name: '', uid: '' },
 };
 
-function fileOf(uri: string): string | undefined {
-  if (!uri.startsWith('file:')) return undefined;
-  try {
-    return fileURLToPath(uri);
-  } catch {
-    return undefined;
-  }
-}
-
 /** `builtin`, `gc` or a kube-controller-manager list; anything else is the default (builtin). */
 function validControllers(v: unknown): string {
   if (typeof v !== 'string') return 'builtin';
@@ -593,8 +552,4 @@ export function mergeSettings(raw: Partial<KubeGcLensSettings> | null | undefine
         ? r.cluster.stuckAfterMinutes : DEFAULT_SETTINGS.cluster.stuckAfterMinutes,
     },
   };
-}
-
-function matchesFilter(rel: string, settings: KubeGcLensSettings, filesExclude: string[]): boolean {
-  return makeMatcher({ include: settings.files.include, exclude: [...settings.files.exclude, ...filesExclude] })(rel);
 }
