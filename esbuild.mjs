@@ -1,6 +1,6 @@
-// Bundles every entry point (or only those named: `node esbuild.mjs cli`). Type checking is separate
-// (`tsc -p .`), as esbuild does not type-check. `--production` minifies and drops source maps. `--outdir=DIR` writes
-// the bundles there instead of dist/ (scripts/package.mjs stages the .vsix that way).
+// Bundles every entry point (or only those named: `node esbuild.mjs cli`). Type checking is separate (`tsc -b`: the
+// projects of tsconfig.json, one per layer), as esbuild does not type-check. `--production` minifies and drops source
+// maps. `--outdir=DIR` writes the bundles there instead of dist/ (scripts/package.mjs stages the .vsix that way).
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
