@@ -23,7 +23,7 @@ import { LiveDocuments, deletionTimestampRange, liveRevealTarget, renderLiveObje
 import type { Finding } from '../engine/analysis/findingTypes';
 import { compareWithLive } from '../engine/analysis/liveComparison';
 import { fileOf, readClosedState, readWorkspaceStates, type WorkspaceFiles } from '../app/workspaceLoader';
-import { WorkspaceModel, type DocumentState } from '../workspace/workspaceModel';
+import { WorkspaceModel, type DocumentState, type ObjectModel } from '../workspace/workspaceModel';
 import { DIAGNOSTIC_SOURCE, findingToDiagnostic, problemToDiagnostic, sortDiagnostics } from './diagnostics';
 import { graphScopeOf } from '../app/graph';
 import { summaryOf } from '../app/objects';
@@ -113,25 +113,23 @@ export class KubeGcLensServer {
       else this.queue(e.document.uri);
     });
 
+    // Every document request goes to the objects of its URI's source: the workspace, or the connected cluster.
     c.onHover((p, token) => this.answer(token, () => {
-      const uri = p.textDocument.uri;
-      if (!isLive(uri)) return hoverAt(this.model, uri, p.position, { ...this.engineOptions(), graphLink: this.graphLink('workspace') }, this.cluster.liveView(this.engineOptions()));
-      const live = this.cluster.current;
-      return live ? hoverAt(this.liveDocs.model(live.inventory, live.context), uri, p.position, { ...this.engineOptions(), graphLink: this.graphLink('cluster') }) : null;
+      const at = this.route(p.textDocument.uri);
+      if (!at) return null;
+      const liveView = at.source === 'workspace' ? this.cluster.liveView(this.engineOptions()) : undefined;
+      return hoverAt(at.model, p.textDocument.uri, p.position, { ...this.engineOptions(), graphLink: this.graphLink(at.source) }, liveView);
     }));
     c.onCodeLens((p, token) => this.answer(token, () => {
-      const uri = p.textDocument.uri;
-      if (!isLive(uri)) return codeLenses(this.model, uri, undefined, this.graphTarget('workspace'));
-      const live = this.cluster.current;
-      return live ? codeLenses(this.liveDocs.model(live.inventory, live.context), uri, liveRevealTarget(live.context), this.graphTarget('cluster')) : [];
+      const at = this.route(p.textDocument.uri);
+      return at ? codeLenses(at.model, p.textDocument.uri, at.context === undefined ? undefined : liveRevealTarget(at.context), this.graphTarget(at.source)) : [];
     }));
     c.onCodeLensResolve((lens, token) => this.answer(token, () => {
       if (!lens || typeof lens !== 'object' || !lens.range) throw new ResponseError(ErrorCodes.InvalidParams, 'codeLens/resolve: params must be a code lens');
       const uri = (lens.data as { uri?: unknown } | undefined)?.uri;
-      if (typeof uri !== 'string' || !isLive(uri)) return resolveCodeLens(this.model, lens, this.engineOptions());
-      const live = this.cluster.current;
-      if (!live) return { ...lens, command: { title: '(not connected)', command: '' } };
-      return resolveCodeLens(this.liveDocs.model(live.inventory, live.context), lens, this.engineOptions(), true);
+      const at = this.route(typeof uri === 'string' ? uri : '');
+      if (!at) return { ...lens, command: { title: '(not connected)', command: '' } };
+      return resolveCodeLens(at.model, lens, this.engineOptions(), at.source === 'cluster');
     }));
     c.onCodeAction((p, token) => this.answer(token, () => {
       const doc = isLive(p.textDocument.uri) ? undefined : this.documents.get(p.textDocument.uri);
@@ -145,8 +143,7 @@ export class KubeGcLensServer {
     })));
     onCustomRequest(c, ObjectsRequest, (p, token) => this.answer(token, () => this.workspace.objects(p.uri)));
     onCustomRequest(c, ObjectAtRequest, (p, token) => this.answer(token, () => {
-      const live = isLive(p.uri) ? this.cluster.current : undefined;
-      const o = live ? this.liveDocs.model(live.inventory, live.context).objectAt(p.uri, p.position) : this.model.objectAt(p.uri, p.position);
+      const o = this.route(p.uri)?.model.objectAt(p.uri, p.position);
       return o ? summaryOf(o) : null;
     }));
     onCustomRequest(c, StuckRequest, (token) => this.answer(token, () => {
@@ -236,6 +233,16 @@ export class KubeGcLensServer {
   private graphLink(source: 'workspace' | 'cluster'): ((o: KubeObject) => string) | undefined {
     const target = this.graphTarget(source);
     return target && ((o) => commandLink('Show in Graph', SHOW_IN_GRAPH_COMMAND, [target(o)]));
+  }
+
+  /**
+   * The objects a document shows: a live document's are the connected cluster's (undefined when none is), every
+   * other document's the workspace's.
+   */
+  private route(uri: string): { model: ObjectModel; source: 'workspace' | 'cluster'; context?: string } | undefined {
+    if (!isLive(uri)) return { model: this.model, source: 'workspace' };
+    const live = this.cluster.current;
+    return live && { model: this.liveDocs.model(live.inventory, live.context), source: 'cluster', context: live.context };
   }
 
   private engineOptions() {
