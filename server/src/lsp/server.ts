@@ -8,13 +8,13 @@
 
 import * as path from 'node:path';
 import {
-  CodeActionKind, CodeLensRefreshRequest, DiagnosticSeverity, ErrorCodes, FileChangeType, ResponseError, LSPErrorCodes, TextDocuments, TextDocumentSyncKind,
+  CodeActionKind, DiagnosticSeverity, ErrorCodes, FileChangeType, ResponseError, LSPErrorCodes, TextDocuments, TextDocumentSyncKind,
   type CancellationToken, type Connection, type Diagnostic, type InitializeParams, type InitializeResult,
   type WorkspaceFolder,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { liveObjectLocation, liveObjectUri, liveUidOf, DEFAULT_SETTINGS, PROTOCOL_VERSION, SHOW_IN_GRAPH_COMMAND, type KubeGcLensSettings, type ServerStatus, type ShowInGraphArgs } from '../../../shared/src/protocol';
-import { CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDocumentRequest, ClusterGraphRequest, ClusterDisconnectRequest, ClusterObjectsRequest, ClusterSearchObjectsRequest, ClusterGraphSummaryRequest, ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, GraphRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, StatusNotification, StuckRequest } from './methods';
+import { CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDocumentRequest, ClusterGraphRequest, ClusterDisconnectRequest, ClusterObjectsRequest, ClusterSearchObjectsRequest, ClusterGraphSummaryRequest, ClusterSimulateRequest, ClusterStuckRequest, GraphRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, StuckRequest } from './methods';
 import type { KubeObject } from '../engine/model';
 import { commandLink } from './markdown';
 import { LiveSession } from '../app/liveSession';
@@ -30,6 +30,7 @@ import { summaryOf } from '../app/objects';
 import { hoverAt } from './hover';
 import { codeLenses, resolveCodeLens } from './codeLens';
 import { quickFixes } from './codeActions';
+import { connectionClient, type LspClient } from './client';
 import { ignoreCustomNotifications, onCustomRequest } from './customRequests';
 import { parseControllers } from '../engine/simulation/controllerSet';
 
@@ -72,10 +73,14 @@ export class KubeGcLensServer {
   private readonly liveDocs = new LiveDocuments();
   private liveTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly connection: Connection) {
+  /** What goes to the editor (diagnostics, notifications, settings, progress, the log). */
+  private readonly client: LspClient;
+
+  constructor(private readonly connection: Connection, client?: LspClient) {
+    this.client = client ?? connectionClient(connection);
     this.cluster = new LiveSession(
       (status) => {
-        void this.connection.sendNotification(ClusterStatusNotification, status);
+        this.client.sendClusterStatus(status);
         if (status === null || status.state === 'disconnected') this.scheduleLive();
       },
       () => this.scheduleLive(),
@@ -265,11 +270,11 @@ export class KubeGcLensServer {
   private async readSettings(): Promise<void> {
     if (!this.configurationSupported) return;
     try {
-      const [ours, files] = await this.connection.workspace.getConfiguration([{ section: 'kubeGcLens' }, { section: 'files' }]) as [Partial<KubeGcLensSettings> | null, { exclude?: Record<string, boolean> } | null];
+      const [ours, files] = await this.client.settings();
       this.settings = mergeSettings(ours);
       this.filesExclude = Object.entries(files?.exclude ?? {}).filter(([, on]) => on === true).map(([glob]) => glob);
     } catch (e) {
-      this.connection.console.warn(`Could not read settings, using defaults: ${e instanceof Error ? e.message : String(e)}`);
+      this.client.warn(`Could not read settings, using defaults: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 
@@ -316,7 +321,7 @@ export class KubeGcLensServer {
       states = await this.readWorkspace(generation);
     } catch (e) {
       // Never leave requests waiting on a load that failed: keep what the model had and go on serving.
-      this.connection.console.error(`Loading the workspace failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+      this.client.error(`Loading the workspace failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
     }
     if (generation !== this.loadGeneration) return; // a newer reload owns the outcome
     if (states) this.model.loadAll(states);
@@ -334,8 +339,7 @@ export class KubeGcLensServer {
   private async readWorkspace(generation: number): Promise<DocumentState[] | undefined> {
     await this.readSettings();
     this.model.setOptions(this.engineOptions());
-    const progress = this.progressSupported ? await this.connection.window.createWorkDoneProgress().catch(() => undefined) : undefined;
-    progress?.begin('Kube GC Lens', 0, 'Finding Kubernetes manifests…', false);
+    const progress = this.progressSupported ? await this.client.progress('Kube GC Lens', 'Finding Kubernetes manifests…') : undefined;
     try {
       return await readWorkspaceStates(this.model, this.workspaceFiles(), {
         openText: (uri) => this.documents.get(uri)?.getText(),
@@ -387,7 +391,7 @@ export class KubeGcLensServer {
 
   /** Asks the client to re-request code lenses (their titles depend on the whole workspace). */
   private refreshCodeLenses(): void {
-    if (this.codeLensRefreshSupported) void this.connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+    if (this.codeLensRefreshSupported) this.client.refreshCodeLenses();
   }
 
   /** A closed document: its file on disk if it is a workspace manifest, else nothing. */
@@ -437,7 +441,7 @@ export class KubeGcLensServer {
     if (diagnostics.length === 0 && !this.published.has(uri)) return;
     if (diagnostics.length === 0) this.published.delete(uri);
     else this.published.set(uri, key);
-    void this.connection.sendDiagnostics({ uri, diagnostics });
+    this.client.publishDiagnostics(uri, diagnostics);
   }
 
   // ------------------------------------------------------------------------------------------ live cluster
@@ -460,7 +464,7 @@ export class KubeGcLensServer {
     for (const uri of [...this.liveFindings.keys(), ...this.liveDiagnostics.keys()]) before.add(uri);
     for (const uri of before) this.publish(uri);
     const status = this.cluster.status();
-    if (status) void this.connection.sendNotification(ClusterStatusNotification, status);
+    if (status) this.client.sendClusterStatus(status);
   }
 
   /** A diagnostic on the live document of every live object that is stuck, or terminating for too long. */
@@ -519,7 +523,7 @@ export class KubeGcLensServer {
     const key = JSON.stringify(status);
     if (key === this.lastStatus) return;
     this.lastStatus = key;
-    void this.connection.sendNotification(StatusNotification, status);
+    this.client.sendStatus(status);
   }
 
   private lastStatus = '';
