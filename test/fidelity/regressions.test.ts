@@ -4,22 +4,44 @@
 
 import { describe, expect, it } from 'vitest';
 import { del, names, scenario } from '../helpers/scenario';
-import { bref, clusterRole, cm, HOLD, manifests, namespace, obj, pvc, pod, ref, TERMINATING, type OwnerReference } from '../helpers/manifests';
+import {
+  bref,
+  clusterRole,
+  cm,
+  HOLD,
+  manifests,
+  namespace,
+  obj,
+  pvc,
+  pod,
+  ref,
+  TERMINATING,
+  type OwnerReference,
+} from '../helpers/manifests';
 
 describe('fidelity regressions (strict mode)', () => {
   it('R27, seed 221: dependents in two namespaces name one absent uid differently and cannot go: the simulation ends, as the real GC settles', () => {
     // The real GC alternates the virtual owner between the two identities every few ms forever, changing nothing;
     // the simulation used to do the same until its step bound.
     const absent = 'uid-absent-rc';
-    const asPodSees: OwnerReference = { apiVersion: 'v1', kind: 'ReplicationController', name: 'rc', uid: absent, blockOwnerDeletion: true };
+    const asPodSees: OwnerReference = {
+      apiVersion: 'v1',
+      kind: 'ReplicationController',
+      name: 'rc',
+      uid: absent,
+      blockOwnerDeletion: true,
+    };
     const asClaimSees: OwnerReference = { ...asPodSees, name: 'rc-x' };
     const unservable: OwnerReference = { apiVersion: 'nothere.example.com/v1', kind: 'Thing', name: 'thing', uid: 'uid-thing' };
-    const s = scenario(manifests(
-      namespace('ns0'), namespace('ns1'),
-      pod('held', 'ns1', { owners: [asPodSees, unservable], finalizers: [HOLD] }),
-      pvc('claim', 'ns0', { owners: [asClaimSees], finalizers: ['kubernetes.io/pvc-protection'], ...TERMINATING }),
-      obj('v1', 'ConfigMap', 'ns0', 'bystander'),
-    ));
+    const s = scenario(
+      manifests(
+        namespace('ns0'),
+        namespace('ns1'),
+        pod('held', 'ns1', { owners: [asPodSees, unservable], finalizers: [HOLD] }),
+        pvc('claim', 'ns0', { owners: [asClaimSees], finalizers: ['kubernetes.io/pvc-protection'], ...TERMINATING }),
+        obj('v1', 'ConfigMap', 'ns0', 'bystander'),
+      ),
+    );
     const r = s.simulate([del('v1', 'ConfigMap', 'ns0', 'bystander', 'Background')]);
     expect(r.aborted).toBeUndefined();
     expect(names(r.deleted)).toEqual(['ConfigMap/bystander']);
@@ -29,7 +51,8 @@ describe('fidelity regressions (strict mode)', () => {
   // Races the real GC runs (20 workers, a Go map of dependents): the simulation shows one order and must say the
   // outcome is timing-dependent, as Kubernetes gave the other one when the scenario ran again.
   // The R51 kind of note: a dependent that does not block its owner deleted in the foreground.
-  const racy = (r: { notes: string[] }) => r.notes.filter((n) => n.startsWith('Timing-dependent: ') && /\b(does|do) not block (its owner|it)\b/.test(n));
+  const racy = (r: { notes: string[] }) =>
+    r.notes.filter((n) => n.startsWith('Timing-dependent: ') && /\b(does|do) not block (its owner|it)\b/.test(n));
 
   it('R51, seed 1130: a non-blocking dependent with a blocking dependent of its own, of an owner deleted in the foreground, is a race', () => {
     const owner = pod('owner', 'ns');
@@ -60,6 +83,23 @@ describe('fidelity regressions (strict mode)', () => {
     const job = obj('batch/v1', 'Job', 'ns1', 'job', { owners: [ref(role), ref(ns0)] });
     const r = scenario(manifests(namespace('ns1'), ns0, role, job)).simulate([del('v1', 'Namespace', '', 'ns0', 'Foreground')]);
     expect(racy(r)).toEqual([expect.stringContaining('Job ns1/job does not block its owner Namespace ns0')]);
+  });
+
+  it('R72, seed 4750868: a blocking dependent created after its owner started waiting for its dependents is timing-dependent', () => {
+    // Kubernetes, running since before the dependent appeared, never looked at it: it kept its reference to the
+    // waiting owner. The simulation, like a freshly started GC, drops it (R35 (i): another owner is solid) and says so.
+    const since = '2026-11-26T06:55:59Z';
+    const owner = obj('v1', 'ReplicationController', 'ns', 'rc', {
+      finalizers: ['foregroundDeletion'],
+      deletionTimestamp: since,
+      creationTimestamp: '2026-11-26T06:55:58Z',
+    });
+    const solid = cm('solid', 'ns');
+    const late = pod('late', 'ns', { owners: [bref(owner), ref(solid)], creationTimestamp: since });
+    const early = pod('early', 'ns', { owners: [bref(owner), ref(solid)], creationTimestamp: '2026-11-26T06:55:58Z' });
+    const r = scenario(manifests(owner, solid, late, early)).simulate([]);
+    const notes = r.notes.filter((n) => n.startsWith('Timing-dependent: ') && n.includes('started waiting for its dependents'));
+    expect(notes).toEqual([expect.stringContaining('Pod ns/late was created after ReplicationController ns/rc')]);
   });
 
   it('R51, seed 882: a non-blocking dependent of a scheduled Pod deleted in the foreground (it stays for its kubelet) is a race', () => {

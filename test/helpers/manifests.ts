@@ -16,6 +16,7 @@ export interface ObjectSpec {
   uid: string;
   labels?: Record<string, string>;
   resourceVersion?: string;
+  creationTimestamp?: string;
   /** Set when the object is already Terminating in the input (see DELETING, TERMINATING). */
   deletionTimestamp?: string;
   deletionGracePeriodSeconds?: number;
@@ -47,6 +48,7 @@ export function objectYaml(o: ObjectSpec): string {
     uid: o.uid,
     labels: o.labels,
     resourceVersion: o.resourceVersion,
+    creationTimestamp: o.creationTimestamp,
     deletionTimestamp: o.deletionTimestamp,
     deletionGracePeriodSeconds: o.deletionGracePeriodSeconds,
   };
@@ -81,14 +83,22 @@ export const ctl = (o: ObjectSpec): OwnerReference => ref(o, { controller: true,
 // ---------------------------------------------------------------------------------------------------------
 // Objects. The uid is `uid-<name>` unless `more` says otherwise.
 
-export function obj(apiVersion: string, kind: string, namespace: string | undefined, name: string, more: Partial<ObjectSpec> = {}): ObjectSpec {
+export function obj(
+  apiVersion: string,
+  kind: string,
+  namespace: string | undefined,
+  name: string,
+  more: Partial<ObjectSpec> = {},
+): ObjectSpec {
   return { apiVersion, kind, namespace, name, uid: `uid-${name}`, ...more };
 }
 
 export const cm = (name: string, namespace: string, more: Partial<ObjectSpec> = {}) => obj('v1', 'ConfigMap', namespace, name, more);
-export const deploy = (name: string, namespace: string, more: Partial<ObjectSpec> = {}) => obj('apps/v1', 'Deployment', namespace, name, more);
+export const deploy = (name: string, namespace: string, more: Partial<ObjectSpec> = {}) =>
+  obj('apps/v1', 'Deployment', namespace, name, more);
 export const rs = (name: string, namespace: string, more: Partial<ObjectSpec> = {}) => obj('apps/v1', 'ReplicaSet', namespace, name, more);
-export const clusterRole = (name: string, more: Partial<ObjectSpec> = {}) => obj('rbac.authorization.k8s.io/v1', 'ClusterRole', undefined, name, more);
+export const clusterRole = (name: string, more: Partial<ObjectSpec> = {}) =>
+  obj('rbac.authorization.k8s.io/v1', 'ClusterRole', undefined, name, more);
 
 export interface NamespaceOptions extends Partial<ObjectSpec> {
   /** status.phase; no status when absent. */
@@ -124,7 +134,15 @@ export interface PodOptions extends Partial<ObjectSpec> {
 }
 
 export function pod(name: string, namespace: string, options: PodOptions = {}): ObjectSpec {
-  const { nodeName, phase, grace, restartPolicy, containers = [{ name: 'main', image: 'registry.k8s.io/pause:3.9' }], claims, ...more } = options;
+  const {
+    nodeName,
+    phase,
+    grace,
+    restartPolicy,
+    containers = [{ name: 'main', image: 'registry.k8s.io/pause:3.9' }],
+    claims,
+    ...more
+  } = options;
   const volumes = claims?.map((c) => ({ name: c.volume, persistentVolumeClaim: { claimName: c.claimName } }));
   return obj('v1', 'Pod', namespace, name, {
     ...more,
@@ -144,7 +162,11 @@ export const busybox = (nodeName?: string): PodOptions => ({
 });
 
 /** spec of a workload (Deployment, ReplicaSet, StatefulSet, ...) whose Pods carry `labels` and run `containers`. */
-export function workloadSpec(labels: Record<string, string>, containers: Container[], more: Record<string, unknown> = {}): Record<string, unknown> {
+export function workloadSpec(
+  labels: Record<string, string>,
+  containers: Container[],
+  more: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { ...more, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers } } };
 }
 
@@ -207,6 +229,9 @@ export function crd(
   return obj('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, `${plural}.${group}`, {
     uid: `uid-crd-${plural}`,
     ...more,
-    extra: { spec: { group, scope, names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List`, shortNames }, versions }, ...more.extra },
+    extra: {
+      spec: { group, scope, names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List`, shortNames }, versions },
+      ...more.extra,
+    },
   });
 }

@@ -3,7 +3,7 @@
 // R63); report what went, what was orphaned, what remains and why anything is stuck.
 
 import type { Inventory } from '../inventory';
-import { identityOf, ORPHAN_FINALIZER, describe, type KubeObject } from '../model';
+import { identityOf, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, describe, type KubeObject } from '../model';
 import { ApiServer } from './apiServer';
 import { Controllers } from './controllers';
 import { Explainer, summarize } from './explain';
@@ -27,20 +27,29 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
   }
   const store = new ObjectStore(inventory, excluded, (ns, claim) => claimUsers.get(`${ns}\u0000${claim}`) ?? []);
   const api = new ApiServer(store, inventory.kinds, timeline, clock);
-  const gc = new GarbageCollector(api, inventory.kinds, timeline, () => store.writes,
-    componentOf, (uid) => store.get(uid));
+  const gc = new GarbageCollector(
+    api,
+    inventory.kinds,
+    timeline,
+    () => store.writes,
+    componentOf,
+    (uid) => store.get(uid),
+  );
   store.beforeWrite = (uid, current) => gc.ensureLoaded(uid, current);
   store.watch((e) => gc.observe(e));
   const owners = finalizerOwnersFor(inventory, options.finalizerOwners);
   const set = controllerSet(options.controllers);
-  const version = options.kubeVersion === undefined ? NEWEST_KUBE_VERSION : parseKubeVersion(options.kubeVersion) ?? NEWEST_KUBE_VERSION;
+  const version = options.kubeVersion === undefined ? NEWEST_KUBE_VERSION : (parseKubeVersion(options.kubeVersion) ?? NEWEST_KUBE_VERSION);
   const controllers = new Controllers(set, store, api, owners, timeline, version, volumes);
 
   for (const uid of store.terminating) {
     const o = store.get(uid)!;
     if (o.finalizers.includes(ORPHAN_FINALIZER)) {
-      timeline.note(`Timing-dependent: ${describe(o)} is already orphaning at start; a real controller-manager may run it before its graph knows every dependent, and a missed dependent is deleted instead of orphaned.`);
+      timeline.note(
+        `Timing-dependent: ${describe(o)} is already orphaning at start; a real controller-manager may run it before its graph knows every dependent, and a missed dependent is deleted instead of orphaned.`,
+      );
     }
+    if (o.finalizers.includes(FOREGROUND_FINALIZER)) noteLateBlockers(inventory, o, timeline);
   }
 
   let budget = options.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -68,7 +77,9 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
     if (options.arrival === 'back-to-back') {
       requests.forEach(send); // R63: all arrive before the GC acts on the first
       if (requests.length > 1) {
-        timeline.note('Timing-dependent: requests sent back to back often all reach the apiserver before the garbage collector acts on the first; when it wins, a later request finds what the earlier one set off (--arrival=settled shows that outcome).');
+        timeline.note(
+          'Timing-dependent: requests sent back to back often all reach the apiserver before the garbage collector acts on the first; when it wins, a later request finds what the earlier one set off (--arrival=settled shows that outcome).',
+        );
       }
       settle();
     } else {
@@ -110,9 +121,33 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
   let remaining: RemainingEntry[] | undefined;
   Object.defineProperty(result, 'remaining', {
     enumerable: true,
-    get: () => (remaining ??= [...store.all()].map((o) => ({
-      ...identityOf(o), finalizers: o.finalizers, beingDeleted: o.deletionTimestamp !== undefined, ownerReferences: o.ownerReferences,
-    }))),
+    get: () =>
+      (remaining ??= [...store.all()].map((o) => ({
+        ...identityOf(o),
+        finalizers: o.finalizers,
+        beingDeleted: o.deletionTimestamp !== undefined,
+        ownerReferences: o.ownerReferences,
+      }))),
   });
   return result;
+}
+
+/**
+ * R72: a garbage collector already running when a blocking dependent appears (created, or its reference added,
+ * after its owner started waiting for its dependents) does not look at it until something enqueues the owner again:
+ * the dependent keeps its reference and the owner keeps waiting. The simulation, like a freshly started one, reaches
+ * it; a dependent created no earlier than the owner's deletionTimestamp is therefore timing-dependent.
+ */
+function noteLateBlockers(inventory: Inventory, owner: KubeObject, timeline: Timeline): void {
+  const since = owner.deletionTimestamp ? Date.parse(owner.deletionTimestamp) : NaN;
+  if (!Number.isFinite(since)) return;
+  for (const dep of inventory.graph.get(owner.uid)?.dependents ?? []) {
+    const o = inventory.objects.get(dep.identity.uid);
+    const created = o?.creationTimestamp ? Date.parse(o.creationTimestamp) : NaN;
+    const blocks = o?.ownerReferences.some((r) => r.uid === owner.uid && r.blockOwnerDeletion === true);
+    if (!o || !blocks || !(created >= since)) continue;
+    timeline.note(
+      `Timing-dependent: ${describe(o)} was created after ${describe(owner)} started waiting for its dependents; a garbage collector running since before may not look at it until the owner is enqueued again (a controller-manager restart), and then it keeps its reference and the owner keeps waiting.`,
+    );
+  }
 }
