@@ -29,7 +29,13 @@ const entries = {
   // `npm run demo -- --cluster` writes examples/ into the local control plane with it (test infrastructure, not shipped).
   seedCluster: { entryPoints: ['testkit/cluster/seedClusterMain.ts'], outfile: `${outdir}/seedCluster.js` },
   // The graph webview: a browser bundle (d3 modules included) and its stylesheet (webview.css, beside it).
-  webview: { entryPoints: ['webview/src/main.ts'], outfile: `${outdir}/webview/webview.js`, platform: 'browser', format: 'iife', target: 'es2022' },
+  webview: {
+    entryPoints: ['webview/src/main.ts'],
+    outfile: `${outdir}/webview/webview.js`,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
   // playwright-core stays a package (it loads its own files at run time).
   webviewBench: { entryPoints: ['bench/webviewBench.ts'], outfile: `${outdir}/webviewBench.js`, external: ['playwright-core'] },
 };

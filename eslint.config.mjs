@@ -8,16 +8,39 @@ import tseslint from 'typescript-eslint';
 
 export default defineConfig(
   {
-    ignores: ['**/dist/**', '**/out/**', '**/node_modules/**', 'examples/**', 'test/fixtures/**', 'test-output/**', '**/*.vsix', '.cache/**'],
+    ignores: [
+      '**/dist/**',
+      '**/out/**',
+      '**/node_modules/**',
+      'examples/**',
+      'test/fixtures/**',
+      'test-output/**',
+      '**/*.vsix',
+      '.cache/**',
+    ],
   },
   {
-    files: ['shared/src/**/*.ts', 'server/src/**/*.ts', 'client/src/**/*.ts', 'webview/src/**/*.ts', 'test/**/*.ts', 'testkit/**/*.ts', 'bench/**/*.ts'],
+    files: [
+      'shared/src/**/*.ts',
+      'server/src/**/*.ts',
+      'client/src/**/*.ts',
+      'webview/src/**/*.ts',
+      'test/**/*.ts',
+      'testkit/**/*.ts',
+      'bench/**/*.ts',
+    ],
     extends: [...tseslint.configs.recommended],
     rules: {
       // Same convention as tsc's noUnusedLocals/noUnusedParameters: a leading underscore marks "unused on purpose".
-      '@typescript-eslint/no-unused-vars': ['error', {
-        argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_',
-      }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+        },
+      ],
     },
   },
   {
@@ -32,8 +55,12 @@ export default defineConfig(
     // The engine loads no code: an import() whose specifier is computed is invisible to the dependency rules.
     files: ['server/src/engine/**/*.ts', 'shared/src/**/*.ts'],
     rules: {
-      'no-restricted-syntax': ['error',
-        { selector: 'ImportExpression', message: 'The engine and the wire module load no code at run time (objects in, results out): use a static import.' },
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression',
+          message: 'The engine and the wire module load no code at run time (objects in, results out): use a static import.',
+        },
       ],
     },
   },

@@ -83,8 +83,15 @@ export async function ourPath<T>(meter: ServerMeter<T>, kubeconfig: string, keep
   const status = live.status();
   if (status.problems.length) throw new Error(`the live cluster reports problems: ${JSON.stringify(status.problems.slice(0, 3))}`);
   const run: PathRun<T> = {
-    ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, bytes: live.client.stats.bytes, decodedBytes: live.client.stats.decodedBytes, requests: live.client.stats.requests, objects: live.inventory.objects.size,
-    ownerReferences: edges(live.inventory), server, ...(keep ? { inventory: live.inventory } : {}),
+    ms: elapsed,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    bytes: live.client.stats.bytes,
+    decodedBytes: live.client.stats.decodedBytes,
+    requests: live.client.stats.requests,
+    objects: live.inventory.objects.size,
+    ownerReferences: edges(live.inventory),
+    server,
+    ...(keep ? { inventory: live.inventory } : {}),
     ...(watchesOpenMs !== undefined ? { watchesOpenMs } : {}),
   };
   await live.stop();
@@ -95,7 +102,12 @@ export async function ourPath<T>(meter: ServerMeter<T>, kubeconfig: string, keep
  * The peers' (kubectl-tree's): discovery, then a full paginated LIST of every resource, into the same engine graph.
  * `inspect` sees each item as received (an untimed run's: it costs time).
  */
-export async function peerPath<T>(meter: ServerMeter<T>, kubeconfig: string, keep: boolean, inspect?: (item: Record<string, unknown>, resource: DiscoveredResource) => void): Promise<PathRun<T>> {
+export async function peerPath<T>(
+  meter: ServerMeter<T>,
+  kubeconfig: string,
+  keep: boolean,
+  inspect?: (item: Record<string, unknown>, resource: DiscoveredResource) => void,
+): Promise<PathRun<T>> {
   await meter.reset();
   gc();
   const t0 = performance.now();
@@ -110,7 +122,10 @@ export async function peerPath<T>(meter: ServerMeter<T>, kubeconfig: string, kee
       do {
         const q = new URLSearchParams({ limit: String(PAGE_SIZE) });
         if (cont) q.set('continue', cont);
-        const page = await client.getJson<{ metadata?: { continue?: string }; items?: Record<string, unknown>[] }>(`${collectionPath(r)}?${q}`, ACCEPT_JSON);
+        const page = await client.getJson<{ metadata?: { continue?: string }; items?: Record<string, unknown>[] }>(
+          `${collectionPath(r)}?${q}`,
+          ACCEPT_JSON,
+        );
         for (const item of page.items ?? []) {
           inspect?.(item, r);
           const o = toKubeObject(item, r, false, target.context);
@@ -126,8 +141,16 @@ export async function peerPath<T>(meter: ServerMeter<T>, kubeconfig: string, kee
     const cpu = process.cpuUsage(c0);
     const server = await meter.read();
     return {
-      ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, bytes: client.stats.bytes, decodedBytes: client.stats.decodedBytes, requests: client.stats.requests, objects: inventory.objects.size,
-      ownerReferences: edges(inventory), server, buildMs, ...(keep ? { inventory } : {}),
+      ms: elapsed,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      bytes: client.stats.bytes,
+      decodedBytes: client.stats.decodedBytes,
+      requests: client.stats.requests,
+      objects: inventory.objects.size,
+      ownerReferences: edges(inventory),
+      server,
+      buildMs,
+      ...(keep ? { inventory } : {}),
     };
   } finally {
     client.close();

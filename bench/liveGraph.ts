@@ -17,11 +17,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
 import {
-  CodeLensRefreshRequest, ConfigurationRequest, DiagnosticRefreshRequest, ExitNotification, InitializedNotification, InitializeRequest,
-  RegistrationRequest, ShutdownRequest, WorkDoneProgressCreateRequest,
+  CodeLensRefreshRequest,
+  ConfigurationRequest,
+  DiagnosticRefreshRequest,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  RegistrationRequest,
+  ShutdownRequest,
+  WorkDoneProgressCreateRequest,
 } from 'vscode-languageserver-protocol';
 import { GRAPH_LIMIT, type GraphData, type GraphParams, type GraphSummary, type ServerStatus } from '../shared/src/protocol';
 import { ClusterConnectRequest, ClusterGraphRequest, ClusterGraphSummaryRequest, StatusNotification } from '../server/src/lsp/methods';
@@ -66,9 +76,14 @@ class Server {
   private stderr = '';
   readonly exited: Promise<never>;
 
-  constructor(serverPath: string, private readonly folder: string) {
+  constructor(
+    serverPath: string,
+    private readonly folder: string,
+  ) {
     this.proc = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.proc.stderr!.on('data', (d) => { this.stderr = (this.stderr + String(d)).slice(-4000); });
+    this.proc.stderr!.on('data', (d) => {
+      this.stderr = (this.stderr + String(d)).slice(-4000);
+    });
     this.connection = createProtocolConnection(new StreamMessageReader(this.proc.stdout!), new StreamMessageWriter(this.proc.stdin!));
     this.connection.onNotification(StatusNotification, (s) => {
       this.status = s;
@@ -79,22 +94,34 @@ class Server {
     this.connection.onRequest(CodeLensRefreshRequest.type, () => undefined);
     this.connection.onRequest(DiagnosticRefreshRequest.type, () => undefined);
     this.connection.onRequest(RegistrationRequest.type, () => undefined);
-    this.exited = new Promise<never>((_, reject) => this.proc.on('exit', (code, signal) => reject(new Error(`the language server exited (${signal ?? code}): ${this.stderr.trim()}`))));
+    this.exited = new Promise<never>((_, reject) =>
+      this.proc.on('exit', (code, signal) => reject(new Error(`the language server exited (${signal ?? code}): ${this.stderr.trim()}`))),
+    );
     this.exited.catch(() => undefined);
     this.connection.listen();
   }
 
   async start(): Promise<void> {
     const uri = `file://${this.folder}`;
-    await Promise.race([this.exited, this.connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid, rootUri: uri, workspaceFolders: [{ uri, name: 'empty' }],
-      capabilities: { workspace: { configuration: true, workspaceFolders: true }, window: { workDoneProgress: true } },
-    })]);
+    await Promise.race([
+      this.exited,
+      this.connection.sendRequest(InitializeRequest.type, {
+        processId: process.pid,
+        rootUri: uri,
+        workspaceFolders: [{ uri, name: 'empty' }],
+        capabilities: { workspace: { configuration: true, workspaceFolders: true }, window: { workDoneProgress: true } },
+      }),
+    ]);
     await this.connection.sendNotification(InitializedNotification.type, {});
-    await Promise.race([this.exited, new Promise<void>((resolve) => {
-      this.wake = () => { if (this.status?.state === 'ready') resolve(); };
-      this.wake();
-    })]);
+    await Promise.race([
+      this.exited,
+      new Promise<void>((resolve) => {
+        this.wake = () => {
+          if (this.status?.state === 'ready') resolve();
+        };
+        this.wake();
+      }),
+    ]);
   }
 
   request<R>(run: () => Promise<R>): Promise<R> {
@@ -115,22 +142,29 @@ class Server {
 
 /** Posts a graph to the page and resolves with the time until the frame after it is drawn, or undefined after `timeoutMs`. */
 async function firstPaint(page: Page, graph: GraphData, revision: number, timeoutMs: number): Promise<number | undefined> {
-  return page.evaluate(({ graph, revision, timeoutMs }) => new Promise<number | undefined>((resolve) => {
-    const t0 = performance.now();
-    const timer = setTimeout(() => resolve(undefined), timeoutMs);
-    const done = () => requestAnimationFrame(() => requestAnimationFrame(() => {
-      clearTimeout(timer);
-      resolve(performance.now() - t0);
-    }));
-    const observer = new MutationObserver(() => {
-      if (document.body.dataset.rendered === String(revision)) {
-        observer.disconnect();
-        done();
-      }
-    });
-    observer.observe(document.body, { attributes: true, attributeFilter: ['data-rendered'] });
-    window.postMessage({ type: 'graph', source: { kind: 'cluster', context: 'bench' }, graph, revision }, '*');
-  }), { graph, revision, timeoutMs });
+  return page.evaluate(
+    ({ graph, revision, timeoutMs }) =>
+      new Promise<number | undefined>((resolve) => {
+        const t0 = performance.now();
+        const timer = setTimeout(() => resolve(undefined), timeoutMs);
+        const done = () =>
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() => {
+              clearTimeout(timer);
+              resolve(performance.now() - t0);
+            }),
+          );
+        const observer = new MutationObserver(() => {
+          if (document.body.dataset.rendered === String(revision)) {
+            observer.disconnect();
+            done();
+          }
+        });
+        observer.observe(document.body, { attributes: true, attributeFilter: ['data-rendered'] });
+        window.postMessage({ type: 'graph', source: { kind: 'cluster', context: 'bench' }, graph, revision }, '*');
+      }),
+    { graph, revision, timeoutMs },
+  );
 }
 
 /** The largest connected component's most connected object (Show in Graph on it is the worst case), and the component's size. */
@@ -160,7 +194,9 @@ function hubOf(graph: GraphData): { uid: string; component: number } | undefined
 }
 
 export async function liveGraphReport(browser: Browser, opts: LiveGraphOptions): Promise<void> {
-  out(`== The live graph of a ${int(opts.objects)}-object cluster: the language server (${opts.serverPath}) on the Kubernetes API test server, then the webview`);
+  out(
+    `== The live graph of a ${int(opts.objects)}-object cluster: the language server (${opts.serverPath}) on the Kubernetes API test server, then the webview`,
+  );
   let t = performance.now();
   const cluster = generateBenchCluster({ objects: opts.objects, seed: opts.seed, managedFields: false });
   const api = await startKubeApiServer({ token: 'live-graph-bench' });
@@ -210,17 +246,39 @@ export async function liveGraphReport(browser: Browser, opts: LiveGraphOptions):
       summaryMs = median(ts);
     } catch (e) {
       scoped = false;
-      out(`  kubeGcLens/cluster/graphSummary: not answered (${e instanceof Error ? e.message : String(e)}): only the whole cluster is measured`);
+      out(
+        `  kubeGcLens/cluster/graphSummary: not answered (${e instanceof Error ? e.message : String(e)}): only the whole cluster is measured`,
+      );
     }
     if (scoped && summary) {
       const top = summary.namespaces.find((n) => n.namespace !== '')!;
-      out(`  graphSummary: ${int(summary.namespaces.length)} namespaces (the cluster-scoped objects one of them), in ${ms(summaryMs)}; the largest: ${summary.namespaces.slice(0, 4).map((n) => `${n.namespace || '(cluster-scoped)'} ${int(n.objects)}`).join(', ')}`);
+      out(
+        `  graphSummary: ${int(summary.namespaces.length)} namespaces (the cluster-scoped objects one of them), in ${ms(summaryMs)}; the largest: ${summary.namespaces
+          .slice(0, 4)
+          .map((n) => `${n.namespace || '(cluster-scoped)'} ${int(n.objects)}`)
+          .join(', ')}`,
+      );
       rows.push({ figure: `whole cluster, limit ${int(GRAPH_LIMIT)}`, request: await timed({ limit: GRAPH_LIMIT }) });
-      rows.push({ figure: `default scope: namespace ${top.namespace} (${int(top.objects)} objects), limit ${int(GRAPH_LIMIT)}`, request: await timed({ namespace: top.namespace, limit: GRAPH_LIMIT }), interact: true });
+      rows.push({
+        figure: `default scope: namespace ${top.namespace} (${int(top.objects)} objects), limit ${int(GRAPH_LIMIT)}`,
+        request: await timed({ namespace: top.namespace, limit: GRAPH_LIMIT }),
+        interact: true,
+      });
       const second = summary.namespaces.filter((n) => n.namespace !== '')[1];
-      if (second) rows.push({ figure: `namespace ${second.namespace} (${int(second.objects)} objects), limit ${int(GRAPH_LIMIT)}`, request: await timed({ namespace: second.namespace, limit: GRAPH_LIMIT }) });
-      rows.push({ figure: `cluster-scoped objects, limit ${int(GRAPH_LIMIT)}`, request: await timed({ namespace: '', limit: GRAPH_LIMIT }) });
-      if (hub) rows.push({ figure: `Show in Graph on ${hubName}, limit ${int(GRAPH_LIMIT)}`, request: await timed({ uid: hub, limit: GRAPH_LIMIT }) });
+      if (second)
+        rows.push({
+          figure: `namespace ${second.namespace} (${int(second.objects)} objects), limit ${int(GRAPH_LIMIT)}`,
+          request: await timed({ namespace: second.namespace, limit: GRAPH_LIMIT }),
+        });
+      rows.push({
+        figure: `cluster-scoped objects, limit ${int(GRAPH_LIMIT)}`,
+        request: await timed({ namespace: '', limit: GRAPH_LIMIT }),
+      });
+      if (hub)
+        rows.push({
+          figure: `Show in Graph on ${hubName}, limit ${int(GRAPH_LIMIT)}`,
+          request: await timed({ uid: hub, limit: GRAPH_LIMIT }),
+        });
     }
 
     // The webview: one page per graph.
@@ -236,7 +294,9 @@ export async function liveGraphReport(browser: Browser, opts: LiveGraphOptions):
           // With everything in view, as it opens (the fit), one input event per frame for 2 s.
           const pan = await interact(h.page, 'pan', 2000);
           const zoom = await interact(h.page, 'zoom', 2000);
-          fps.push(`  ${row.figure}: pan ${pan.fps.toFixed(0)} fps (p95 frame ${ms(pan.p95)}), zoom ${zoom.fps.toFixed(0)} fps (p95 frame ${ms(zoom.p95)}), all in view`);
+          fps.push(
+            `  ${row.figure}: pan ${pan.fps.toFixed(0)} fps (p95 frame ${ms(pan.p95)}), zoom ${zoom.fps.toFixed(0)} fps (p95 frame ${ms(zoom.p95)}), all in view`,
+          );
         }
       } catch (e) {
         out(`  first paint of "${row.figure}" failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
@@ -246,13 +306,19 @@ export async function liveGraphReport(browser: Browser, opts: LiveGraphOptions):
       }
     }
     out();
-    out(`  ${'answer'.padEnd(96)} ${'nodes'.padStart(8)} ${'cut from'.padStart(9)} ${'request'.padStart(9)} ${'JSON'.padStart(9)} ${'first paint'.padStart(12)}`);
+    out(
+      `  ${'answer'.padEnd(96)} ${'nodes'.padStart(8)} ${'cut from'.padStart(9)} ${'request'.padStart(9)} ${'JSON'.padStart(9)} ${'first paint'.padStart(12)}`,
+    );
     rows.forEach((r, i) => {
       const g = r.request.graph;
       const p = paints[i];
-      out(`  ${r.figure.padEnd(96)} ${int(g.nodes.length).padStart(8)} ${(g.truncated ? int(g.truncated.total) : '—').padStart(9)} ${ms(r.request.ms).padStart(9)} ${mb(r.request.bytes).padStart(9)} ${(p === undefined ? `> ${opts.paintTimeoutS} s` : ms(p)).padStart(12)}`);
+      out(
+        `  ${r.figure.padEnd(96)} ${int(g.nodes.length).padStart(8)} ${(g.truncated ? int(g.truncated.total) : '—').padStart(9)} ${ms(r.request.ms).padStart(9)} ${mb(r.request.bytes).padStart(9)} ${(p === undefined ? `> ${opts.paintTimeoutS} s` : ms(p)).padStart(12)}`,
+      );
     });
-    out(`  (request: ${opts.runs} requests, the median, from sending to the parsed answer at the client over stdio; first paint: one page each, from posting the graph message to the frame after it is drawn)`);
+    out(
+      `  (request: ${opts.runs} requests, the median, from sending to the parsed answer at the client over stdio; first paint: one page each, from posting the graph message to the frame after it is drawn)`,
+    );
     for (const line of fps) out(line);
   } finally {
     await server.stop();

@@ -30,7 +30,12 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
-interface Options { objects: number; perFile: number; edits: number; hovers: number }
+interface Options {
+  objects: number;
+  perFile: number;
+  edits: number;
+  hovers: number;
+}
 
 function parseArgs(argv: string[]): Options {
   const o: Options = { objects: 10_000, perFile: 10, edits: 200, hovers: 500 };
@@ -79,7 +84,9 @@ async function run(opts: Options): Promise<void> {
     await session.initialize();
     const firstMs = performance.now() - t0;
     const files = session.status?.files ?? 0;
-    out(`  first complete diagnostics        ${ms(firstMs)}  (${files.toLocaleString('en-US')} files, ${session.status?.objects.toLocaleString('en-US')} objects, ${session.status?.findings} findings)`);
+    out(
+      `  first complete diagnostics        ${ms(firstMs)}  (${files.toLocaleString('en-US')} files, ${session.status?.objects.toLocaleString('en-US')} objects, ${session.status?.findings} findings)`,
+    );
 
     // One-line edits on an open document: break an owner uid (the owner then exists with another uid), then fix it, alternately.
     const uri = uriOf(podFile);
@@ -99,22 +106,33 @@ async function run(opts: Options): Promise<void> {
       const value = broken ? '00000000-0000-0000-0000-000000000000' : original.slice(col);
       const wanted = (d: Diagnostic[]) => d.some((x) => x.code === 'owner-uid-mismatch') === broken;
       const a = performance.now();
-      await session.edit(uri, { start: { line: uidLine, character: col }, end: { line: uidLine, character: lines[uidLine].length } }, value);
+      await session.edit(
+        uri,
+        { start: { line: uidLine, character: col }, end: { line: uidLine, character: lines[uidLine].length } },
+        value,
+      );
       lines[uidLine] = original.slice(0, col) + value;
       session.diagnostics.delete(uri);
       await session.diagnosticsFor(uri, wanted);
       editTimes.push(performance.now() - a);
     }
-    out(`  diagnostics after a one-line edit median ${ms(pct(editTimes, 50))}, p95 ${ms(pct(editTimes, 95))}  (goal p95 ≤ ${GOAL_EDIT_P95_MS} ms; ${opts.edits} edits)`);
+    out(
+      `  diagnostics after a one-line edit median ${ms(pct(editTimes, 50))}, p95 ${ms(pct(editTimes, 95))}  (goal p95 ≤ ${GOAL_EDIT_P95_MS} ms; ${opts.edits} edits)`,
+    );
 
     const hoverTimes: number[] = [];
     for (let i = 0; i < opts.hovers; i++) {
       const a = performance.now();
-      const h = await session.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: uidLine, character: col + 2 } });
+      const h = await session.connection.sendRequest(HoverRequest.type, {
+        textDocument: { uri },
+        position: { line: uidLine, character: col + 2 },
+      });
       hoverTimes.push(performance.now() - a);
       if (!h) throw new Error('no hover on an ownerReference uid');
     }
-    out(`  hover on an ownerReference        median ${ms(pct(hoverTimes, 50))}, p95 ${ms(pct(hoverTimes, 95))}  (goal p95 ≤ ${GOAL_HOVER_P95_MS} ms; ${opts.hovers} hovers)`);
+    out(
+      `  hover on an ownerReference        median ${ms(pct(hoverTimes, 50))}, p95 ${ms(pct(hoverTimes, 95))}  (goal p95 ≤ ${GOAL_HOVER_P95_MS} ms; ${opts.hovers} hovers)`,
+    );
 
     const lenses = (await session.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) ?? [];
     const resolveTimes: number[] = [];
@@ -127,20 +145,32 @@ async function run(opts: Options): Promise<void> {
         if (!resolved.command) throw new Error('a resolved code lens has no command');
       }
     }
-    if (resolveTimes.length) out(`  code lens resolve                 median ${ms(pct(resolveTimes, 50))}, p95 ${ms(pct(resolveTimes, 95))}  (${resolveTimes.length} resolves)`);
+    if (resolveTimes.length)
+      out(
+        `  code lens resolve                 median ${ms(pct(resolveTimes, 50))}, p95 ${ms(pct(resolveTimes, 95))}  (${resolveTimes.length} resolves)`,
+      );
     const rss = session.peakRssBytes();
     if (rss) out(`  server peak RSS                   ${(rss / 2 ** 20).toFixed(0)} MB`);
     out();
     out('Summary (language server)');
-    out(`  edit → diagnostics p95  ${ms(pct(editTimes, 95))}  goal ≤ ${GOAL_EDIT_P95_MS} ms  ${pct(editTimes, 95) <= GOAL_EDIT_P95_MS ? 'PASS' : 'MISS'}`);
-    out(`  hover p95               ${ms(pct(hoverTimes, 95))}  goal ≤ ${GOAL_HOVER_P95_MS} ms  ${pct(hoverTimes, 95) <= GOAL_HOVER_P95_MS ? 'PASS' : 'MISS'}`);
+    out(
+      `  edit → diagnostics p95  ${ms(pct(editTimes, 95))}  goal ≤ ${GOAL_EDIT_P95_MS} ms  ${pct(editTimes, 95) <= GOAL_EDIT_P95_MS ? 'PASS' : 'MISS'}`,
+    );
+    out(
+      `  hover p95               ${ms(pct(hoverTimes, 95))}  goal ≤ ${GOAL_HOVER_P95_MS} ms  ${pct(hoverTimes, 95) <= GOAL_HOVER_P95_MS ? 'PASS' : 'MISS'}`,
+    );
   } finally {
     await session.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-run(parseArgs(process.argv.slice(2))).then(() => { process.exitCode = 0; }, (e: unknown) => {
-  out(`lsp bench failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
-  process.exitCode = 2;
-});
+run(parseArgs(process.argv.slice(2))).then(
+  () => {
+    process.exitCode = 0;
+  },
+  (e: unknown) => {
+    out(`lsp bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    process.exitCode = 2;
+  },
+);

@@ -28,7 +28,14 @@ import type { KubeObject, OwnerReference } from '../server/src/engine/model';
 import { simulate } from '../server/src/engine/simulation/simulate';
 import type { DeleteRequest, SimulationOptions } from '../server/src/engine/simulation/types';
 import { parseManifestText } from '../server/src/sources/manifests/parseManifest';
-import { clusterJson, generateCluster, validateCluster, writeClusterToTempFile, type GeneratedCluster, type KubeList } from './generateCluster';
+import {
+  clusterJson,
+  generateCluster,
+  validateCluster,
+  writeClusterToTempFile,
+  type GeneratedCluster,
+  type KubeList,
+} from './generateCluster';
 import { gc, int, mb, median, ms, out, percentile } from './report';
 
 // ---------------------------------------------------------------------------------------------------
@@ -53,7 +60,12 @@ const ratio = (r: number): string => `${r.toFixed(2)}×`;
 function table(rows: string[][], header?: string[]): void {
   const all = header ? [header, ...rows] : rows;
   const widths = all[0].map((_, c) => Math.max(...all.map((r) => (r[c] ?? '').length)));
-  const line = (r: string[]) => '  ' + r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]))).join('   ').trimEnd();
+  const line = (r: string[]) =>
+    '  ' +
+    r
+      .map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c])))
+      .join('   ')
+      .trimEnd();
   if (header) {
     out(line(header));
     out('  ' + widths.map((w) => '-'.repeat(w)).join('   '));
@@ -85,7 +97,23 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { objects: 100_000, big: 20_000, seed: 20250601, runs: 5, updates: 5_000, yaml: true, yamlTimeoutMin: 5, lsp: true, cluster: true, clusterObjects: 100_000, clusterRuns: 5, realServer: true, realServerArgs: [], webview: true, webviewArgs: [] };
+  const o: Options = {
+    objects: 100_000,
+    big: 20_000,
+    seed: 20250601,
+    runs: 5,
+    updates: 5_000,
+    yaml: true,
+    yamlTimeoutMin: 5,
+    lsp: true,
+    cluster: true,
+    clusterObjects: 100_000,
+    clusterRuns: 5,
+    realServer: true,
+    realServerArgs: [],
+    webview: true,
+    webviewArgs: [],
+  };
   for (const a of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
     if (!m) throw new UsageError(`unknown argument ${a}`);
@@ -106,10 +134,12 @@ function parseArgs(argv: string[]): Options {
     else if (key === 'cluster-objects') o.clusterObjects = num();
     else if (key === 'cluster-runs') o.clusterRuns = num();
     else if (key === 'no-real-server') o.realServer = false;
-    else if (key === 'real-server-objects' || key === 'real-server-runs') o.realServerArgs.push(`--${key.slice('real-server-'.length)}=${num()}`);
+    else if (key === 'real-server-objects' || key === 'real-server-runs')
+      o.realServerArgs.push(`--${key.slice('real-server-'.length)}=${num()}`);
     else if (key === 'yaml-timeout-min') o.yamlTimeoutMin = num();
     else if (key === 'no-webview') o.webview = false;
-    else if (['webview-sizes', 'webview-runs', 'no-live-graph', 'live-graph-objects', 'live-graph-paint-timeout'].includes(key)) o.webviewArgs.push(a);
+    else if (['webview-sizes', 'webview-runs', 'no-live-graph', 'live-graph-objects', 'live-graph-paint-timeout'].includes(key))
+      o.webviewArgs.push(a);
     else throw new UsageError(`unknown option --${key}`);
   }
   return o;
@@ -142,7 +172,9 @@ interface Row {
 function run(opts: Options): void {
   const rows: Row[] = [];
   const heapLimit = getHeapStatistics().heap_size_limit;
-  out(`Kube GC Lens benchmark: node ${process.version}, ${process.platform} ${process.arch}, ${cpus().length} CPUs, heap limit ${int(heapLimit / 2 ** 20)} MB${globalThis.gc ? '' : ' (no --expose-gc: runs are not separated by a forced GC)'}`);
+  out(
+    `Kube GC Lens benchmark: node ${process.version}, ${process.platform} ${process.arch}, ${cpus().length} CPUs, heap limit ${int(heapLimit / 2 ** 20)} MB${globalThis.gc ? '' : ' (no --expose-gc: runs are not separated by a forced GC)'}`,
+  );
   out();
 
   // -- the cluster (made in a child process, so that its memory does not count here) --------------
@@ -160,11 +192,17 @@ function run(opts: Options): void {
   }
   const readMs = performance.now() - t0;
 
-  out(`Cluster (seed ${opts.seed}): ${int(itemCount)} objects, ${mb(bytes)} of JSON as \`kubectl get -A -o json\` prints it (generated in ${ms(gen.generateMs)}, serialised in ${ms(gen.serialiseMs)}, read back in ${ms(readMs)})`);
+  out(
+    `Cluster (seed ${opts.seed}): ${int(itemCount)} objects, ${mb(bytes)} of JSON as \`kubectl get -A -o json\` prints it (generated in ${ms(gen.generateMs)}, serialised in ${ms(gen.serialiseMs)}, read back in ${ms(readMs)})`,
+  );
   const kinds = Object.entries(cluster.countsByKind).sort((a, b) => b[1] - a[1]);
   out(`  kinds: ${kinds.map(([k, n]) => `${k} ${int(n)}`).join(', ')}`);
-  const namespaces = Object.entries(cluster.countsByNamespace).filter(([ns]) => ns !== '').sort((a, b) => b[1] - a[1]);
-  out(`  namespaces: ${namespaces.map(([ns, n]) => `${ns} ${int(n)}`).join(', ')}; cluster-scoped ${int(cluster.countsByNamespace[''] ?? 0)}`);
+  const namespaces = Object.entries(cluster.countsByNamespace)
+    .filter(([ns]) => ns !== '')
+    .sort((a, b) => b[1] - a[1]);
+  out(
+    `  namespaces: ${namespaces.map(([ns, n]) => `${ns} ${int(n)}`).join(', ')}; cluster-scoped ${int(cluster.countsByNamespace[''] ?? 0)}`,
+  );
   out(`  average Pod: ${(gen.podCompactBytes / 1000).toFixed(1)} KB compact, ${(gen.podIndentedBytes / 1000).toFixed(1)} KB indented`);
   out(`  consistency: ${int(gen.ownerReferences)} ownerReferences, all resolve to an object with the same kind, name and namespace`);
   out(`  written to ${file}, read back and deleted`);
@@ -214,10 +252,27 @@ function run(opts: Options): void {
   out(`  parseManifestText                 median ${ms(median(loadTimes))}`);
   out(`  buildInventory                    median ${ms(median(buildTimes))}`);
   out(`  load + build                      median ${ms(loadBuildMs)}   (runs: ${totalTimes.map((t) => int(t)).join(', ')} ms)`);
-  out(`  ratio load + build / JSON.parse   ${ratio(loadRatio)}   (goal ≤ ${GOAL_LOAD_RATIO}×; pair by pair: ${totalTimes.map((t, i) => ratio(t / parseTimes[i])).join(', ')})`);
-  out(`  loaded ${int(loaded.length)} objects, inventory holds ${int(inventory.objects.size)}, ${problems.length} load problems${problems.length ? ': ' + problems.slice(0, 3).map((p) => `${p.severity} ${p.code}: ${p.reason}`).join(' | ') : ''}`);
+  out(
+    `  ratio load + build / JSON.parse   ${ratio(loadRatio)}   (goal ≤ ${GOAL_LOAD_RATIO}×; pair by pair: ${totalTimes.map((t, i) => ratio(t / parseTimes[i])).join(', ')})`,
+  );
+  out(
+    `  loaded ${int(loaded.length)} objects, inventory holds ${int(inventory.objects.size)}, ${problems.length} load problems${
+      problems.length
+        ? ': ' +
+          problems
+            .slice(0, 3)
+            .map((p) => `${p.severity} ${p.code}: ${p.reason}`)
+            .join(' | ')
+        : ''
+    }`,
+  );
   if (loaded.length !== itemCount) out(`  WARNING: ${int(itemCount)} objects were generated but ${int(loaded.length)} were loaded`);
-  rows.push({ figure: 'load + build / JSON.parse (JSON)', value: `${ratio(loadRatio)} (${ms(loadBuildMs)} / ${ms(parseMs)})`, goal: `≤ ${GOAL_LOAD_RATIO}×`, result: loadRatio <= GOAL_LOAD_RATIO ? 'PASS' : 'MISS' });
+  rows.push({
+    figure: 'load + build / JSON.parse (JSON)',
+    value: `${ratio(loadRatio)} (${ms(loadBuildMs)} / ${ms(parseMs)})`,
+    goal: `≤ ${GOAL_LOAD_RATIO}×`,
+    result: loadRatio <= GOAL_LOAD_RATIO ? 'PASS' : 'MISS',
+  });
   gc();
   const afterBuild = process.memoryUsage();
   out(`  after build: heap used ${mb(afterBuild.heapUsed)} (the JSON text alone is ${mb(bytes)}), RSS ${mb(afterBuild.rss)}`);
@@ -227,20 +282,31 @@ function run(opts: Options): void {
   const inv = inventory;
   const bigNs = cluster.bigNamespace;
   const nsRequest: DeleteRequest = { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: bigNs, propagationPolicy: null };
-  const deployRequest: DeleteRequest = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: cluster.bigDeployment.namespace, name: cluster.bigDeployment.name, propagationPolicy: 'Foreground' };
+  const deployRequest: DeleteRequest = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    namespace: cluster.bigDeployment.namespace,
+    name: cluster.bigDeployment.name,
+    propagationPolicy: 'Foreground',
+  };
   const sizeBefore = inv.objects.size;
   const simulateRuns = (label: string, requests: DeleteRequest[], options: SimulationOptions, expected: string): number => {
     let summary = '';
-    const times = timeRuns(opts.runs, () => simulate(inv, requests, options), (res) => {
-      const stuckBy = new Map<string, number>();
-      for (const s of res.stuck) {
-        const key = s.blockedBy[0]?.type ?? 'unknown';
-        stuckBy.set(key, (stuckBy.get(key) ?? 0) + 1);
-      }
-      summary = `deleted ${int(res.deleted.length)}, orphaned ${int(res.orphaned.length)}, stuck ${int(res.stuck.length)}`
-        + (stuckBy.size ? ` (${[...stuckBy].map(([k, n]) => `${k} ${int(n)}`).join(', ')})` : '')
-        + `, ${int(res.steps.length)} steps${res.aborted ? `, ABORTED: ${res.aborted}` : ''}`;
-    });
+    const times = timeRuns(
+      opts.runs,
+      () => simulate(inv, requests, options),
+      (res) => {
+        const stuckBy = new Map<string, number>();
+        for (const s of res.stuck) {
+          const key = s.blockedBy[0]?.type ?? 'unknown';
+          stuckBy.set(key, (stuckBy.get(key) ?? 0) + 1);
+        }
+        summary =
+          `deleted ${int(res.deleted.length)}, orphaned ${int(res.orphaned.length)}, stuck ${int(res.stuck.length)}` +
+          (stuckBy.size ? ` (${[...stuckBy].map(([k, n]) => `${k} ${int(n)}`).join(', ')})` : '') +
+          `, ${int(res.steps.length)} steps${res.aborted ? `, ABORTED: ${res.aborted}` : ''}`;
+      },
+    );
     const m = median(times);
     out(`  ${label.padEnd(52)} median ${ms(m)}   (runs: ${times.map((t) => int(t)).join(', ')} ms)`);
     out(`  ${''.padEnd(52)} ${summary}; ${expected}`);
@@ -248,31 +314,77 @@ function run(opts: Options): void {
   };
   out(`Simulation: ${opts.runs} timed runs each after a warm-up`);
   const nsObjects = cluster.countsByNamespace[bigNs];
-  const nsBuiltin = simulateRuns(`delete Namespace ${bigNs}, controllers: builtin`, [nsRequest], { controllers: 'builtin' }, `the namespace holds ${int(nsObjects)} objects`);
-  const nsGc = simulateRuns(`delete Namespace ${bigNs}, controllers: gc`, [nsRequest], { controllers: 'gc' }, 'strict mode: no namespace controller runs');
-  const fg = simulateRuns(`Foreground delete Deployment ${cluster.bigDeployment.name}`, [deployRequest], { controllers: 'builtin' }, `its tree holds ${int(cluster.bigDeployment.treeObjects)} objects`);
-  if (inv.objects.size !== sizeBefore) out(`  WARNING: simulate() changed the inventory (${int(sizeBefore)} → ${int(inv.objects.size)} objects)`);
-  rows.push({ figure: `delete ${int(nsObjects)}-object namespace (builtin)`, value: ms(nsBuiltin), goal: `≤ ${GOAL_NAMESPACE_DELETE_MS} ms`, result: nsBuiltin <= GOAL_NAMESPACE_DELETE_MS ? 'PASS' : 'MISS' });
+  const nsBuiltin = simulateRuns(
+    `delete Namespace ${bigNs}, controllers: builtin`,
+    [nsRequest],
+    { controllers: 'builtin' },
+    `the namespace holds ${int(nsObjects)} objects`,
+  );
+  const nsGc = simulateRuns(
+    `delete Namespace ${bigNs}, controllers: gc`,
+    [nsRequest],
+    { controllers: 'gc' },
+    'strict mode: no namespace controller runs',
+  );
+  const fg = simulateRuns(
+    `Foreground delete Deployment ${cluster.bigDeployment.name}`,
+    [deployRequest],
+    { controllers: 'builtin' },
+    `its tree holds ${int(cluster.bigDeployment.treeObjects)} objects`,
+  );
+  if (inv.objects.size !== sizeBefore)
+    out(`  WARNING: simulate() changed the inventory (${int(sizeBefore)} → ${int(inv.objects.size)} objects)`);
+  rows.push({
+    figure: `delete ${int(nsObjects)}-object namespace (builtin)`,
+    value: ms(nsBuiltin),
+    goal: `≤ ${GOAL_NAMESPACE_DELETE_MS} ms`,
+    result: nsBuiltin <= GOAL_NAMESPACE_DELETE_MS ? 'PASS' : 'MISS',
+  });
   const nsRatio = nsBuiltin / parseMs;
-  out(`  ratio namespace delete / JSON.parse ${ratio(nsRatio)}   (goal ≤ ${GOAL_NAMESPACE_DELETE_RATIO}×: ${ms(nsBuiltin)} / ${ms(parseMs)})`);
-  rows.push({ figure: 'delete that namespace / JSON.parse', value: `${ratio(nsRatio)} (${ms(nsBuiltin)} / ${ms(parseMs)})`, goal: `≤ ${GOAL_NAMESPACE_DELETE_RATIO}×`, result: nsRatio <= GOAL_NAMESPACE_DELETE_RATIO ? 'PASS' : 'MISS' });
+  out(
+    `  ratio namespace delete / JSON.parse ${ratio(nsRatio)}   (goal ≤ ${GOAL_NAMESPACE_DELETE_RATIO}×: ${ms(nsBuiltin)} / ${ms(parseMs)})`,
+  );
+  rows.push({
+    figure: 'delete that namespace / JSON.parse',
+    value: `${ratio(nsRatio)} (${ms(nsBuiltin)} / ${ms(parseMs)})`,
+    goal: `≤ ${GOAL_NAMESPACE_DELETE_RATIO}×`,
+    result: nsRatio <= GOAL_NAMESPACE_DELETE_RATIO ? 'PASS' : 'MISS',
+  });
   rows.push({ figure: `delete ${int(nsObjects)}-object namespace (gc)`, value: ms(nsGc), goal: '—', result: 'info' });
-  rows.push({ figure: `Foreground delete of a ${int(cluster.bigDeployment.treeObjects)}-object Deployment`, value: ms(fg), goal: '—', result: 'info' });
+  rows.push({
+    figure: `Foreground delete of a ${int(cluster.bigDeployment.treeObjects)}-object Deployment`,
+    value: ms(fg),
+    goal: '—',
+    result: 'info',
+  });
   out();
 
   // -- incremental updates ------------------------------------------------------------------------
-  out(`Incremental update: one Pod of ${cluster.bigDeployment.namespace}/${cluster.bigDeployment.name}, ${int(opts.updates)} timed updates after 200 warm-up ones`);
+  out(
+    `Incremental update: one Pod of ${cluster.bigDeployment.namespace}/${cluster.bigDeployment.name}, ${int(opts.updates)} timed updates after 200 warm-up ones`,
+  );
   const prefix = `${cluster.bigDeployment.name}-`;
   let pod: KubeObject | undefined;
   for (const o of inv.objects.values()) {
-    if (o.kind === 'Pod' && o.namespace === bigNs && o.ownerReferences[0]?.kind === 'ReplicaSet' && o.ownerReferences[0].name.startsWith(prefix)) { pod = o; break; }
+    if (
+      o.kind === 'Pod' &&
+      o.namespace === bigNs &&
+      o.ownerReferences[0]?.kind === 'ReplicaSet' &&
+      o.ownerReferences[0].name.startsWith(prefix)
+    ) {
+      pod = o;
+      break;
+    }
   }
   if (!pod) throw new Error(`no Pod of Deployment ${bigNs}/${cluster.bigDeployment.name} in the inventory`);
   const original = pod;
   const currentRef = original.ownerReferences[0];
   let otherRs: KubeObject | undefined;
   for (const o of inv.objects.values()) {
-    if (o.kind === 'ReplicaSet' && o.namespace === bigNs && o.name.startsWith(prefix) && o.uid !== currentRef.uid) { otherRs = o; break; }
+    if (o.kind === 'ReplicaSet' && o.namespace === bigNs && o.name.startsWith(prefix) && o.uid !== currentRef.uid) {
+      otherRs = o;
+      break;
+    }
   }
   if (!otherRs) throw new Error(`no second ReplicaSet of Deployment ${bigNs}/${cluster.bigDeployment.name}`);
   const otherRef: OwnerReference = { ...currentRef, name: otherRs.name, uid: otherRs.uid };
@@ -281,9 +393,12 @@ function run(opts: Options): void {
   const edit = (i: number): KubeObject => {
     const phase = Math.floor(i / 3) % 2 === 0;
     switch (i % 3) {
-      case 0: return { ...original, labels: { ...original.labels, 'bench.kube-gc-lens.dev/rev': String(i) } };
-      case 1: return { ...original, ownerReferences: [phase ? otherRef : currentRef] };
-      default: return { ...original, finalizers: phase ? [...original.finalizers, HOLD] : original.finalizers };
+      case 0:
+        return { ...original, labels: { ...original.labels, 'bench.kube-gc-lens.dev/rev': String(i) } };
+      case 1:
+        return { ...original, ownerReferences: [phase ? otherRef : currentRef] };
+      default:
+        return { ...original, finalizers: phase ? [...original.finalizers, HOLD] : original.finalizers };
     }
   };
   const timeOps = (n: number, op: (i: number) => void): number[] => {
@@ -307,7 +422,8 @@ function run(opts: Options): void {
     inv.upsert(edits[i]);
   });
   inv.upsert(original);
-  if (inv.objects.get(uid) !== original || inv.objects.size !== sizeBefore) out('  WARNING: the inventory did not return to its original state after the updates');
+  if (inv.objects.get(uid) !== original || inv.objects.size !== sizeBefore)
+    out('  WARNING: the inventory did not return to its original state after the updates');
   const upMed = median(upsertTimes);
   const upP99 = percentile(upsertTimes, 99);
   const reMed = median(readdTimes);
@@ -317,8 +433,18 @@ function run(opts: Options): void {
   const verdict = (x: number) => (x <= GOAL_UPDATE_MS ? 'PASS' : 'MISS');
   rows.push({ figure: 'one-object update: upsert, median', value: us(upMed), goal: `≤ ${GOAL_UPDATE_MS} ms`, result: verdict(upMed) });
   rows.push({ figure: 'one-object update: upsert, p99', value: us(upP99), goal: `≤ ${GOAL_UPDATE_MS} ms`, result: verdict(upP99) });
-  rows.push({ figure: 'one-object update: remove + re-add, median', value: us(reMed), goal: `≤ ${GOAL_UPDATE_MS} ms`, result: verdict(reMed) });
-  rows.push({ figure: 'one-object update: remove + re-add, p99', value: us(reP99), goal: `≤ ${GOAL_UPDATE_MS} ms`, result: verdict(reP99) });
+  rows.push({
+    figure: 'one-object update: remove + re-add, median',
+    value: us(reMed),
+    goal: `≤ ${GOAL_UPDATE_MS} ms`,
+    result: verdict(reMed),
+  });
+  rows.push({
+    figure: 'one-object update: remove + re-add, p99',
+    value: us(reP99),
+    goal: `≤ ${GOAL_UPDATE_MS} ms`,
+    result: verdict(reP99),
+  });
   out();
 
   // -- memory -------------------------------------------------------------------------------------
@@ -338,16 +464,30 @@ function run(opts: Options): void {
     inventory = undefined;
     loaded = [];
     gc();
-    out(`YAML (informational): the same objects as multi-document YAML (yaml.stringify per object), one run in a separate process, at most ${opts.yamlTimeoutMin} min`);
+    out(
+      `YAML (informational): the same objects as multi-document YAML (yaml.stringify per object), one run in a separate process, at most ${opts.yamlTimeoutMin} min`,
+    );
     const y = runChild<YamlResult>(['--yaml-child', String(opts.objects), String(opts.big), String(opts.seed)], opts.yamlTimeoutMin);
     if ('error' in y) {
       out(`  the YAML run ${y.error}${/did not finish/.test(y.error) ? ' (--yaml-timeout-min=N waits longer)' : ''}`);
-      rows.push({ figure: 'YAML load + build / JSON.parse of the JSON', value: /did not finish/.test(y.error) ? `> ${opts.yamlTimeoutMin} min, did not finish` : 'failed', goal: '—', result: 'info' });
+      rows.push({
+        figure: 'YAML load + build / JSON.parse of the JSON',
+        value: /did not finish/.test(y.error) ? `> ${opts.yamlTimeoutMin} min, did not finish` : 'failed',
+        goal: '—',
+        result: 'info',
+      });
     } else {
       out(`  YAML text ${mb(y.bytes)} (made in ${ms(y.stringifyMs)}), ${int(y.objects)} objects loaded, ${y.problems} load problems`);
       out(`  parseManifestText ${ms(y.loadMs)}, buildInventory ${ms(y.buildMs)}, load + build ${ms(y.loadMs + y.buildMs)}`);
-      out(`  ratio to JSON.parse of the JSON text: load ${ratio(y.loadMs / parseMs)}, load + build ${ratio((y.loadMs + y.buildMs) / parseMs)}; peak RSS of that process ${mb(y.maxRss)}`);
-      rows.push({ figure: 'YAML load + build / JSON.parse of the JSON', value: `${ratio((y.loadMs + y.buildMs) / parseMs)} (${ms(y.loadMs + y.buildMs)})`, goal: '—', result: 'info' });
+      out(
+        `  ratio to JSON.parse of the JSON text: load ${ratio(y.loadMs / parseMs)}, load + build ${ratio((y.loadMs + y.buildMs) / parseMs)}; peak RSS of that process ${mb(y.maxRss)}`,
+      );
+      rows.push({
+        figure: 'YAML load + build / JSON.parse of the JSON',
+        value: `${ratio((y.loadMs + y.buildMs) / parseMs)} (${ms(y.loadMs + y.buildMs)})`,
+        goal: '—',
+        result: 'info',
+      });
       rows.push({ figure: 'peak RSS (YAML path, separate process)', value: mb(y.maxRss), goal: '—', result: 'info' });
     }
     out();
@@ -355,7 +495,10 @@ function run(opts: Options): void {
 
   // -- summary ------------------------------------------------------------------------------------
   out(`Summary (${int(itemCount)} objects, ${mb(bytes)} JSON; medians of ${opts.runs} runs):`);
-  table(rows.map((r) => [r.figure, r.value, r.goal, r.result]), ['figure', 'value', 'goal', 'result']);
+  table(
+    rows.map((r) => [r.figure, r.value, r.goal, r.result]),
+    ['figure', 'value', 'goal', 'result'],
+  );
   const missed = rows.filter((r) => r.result === 'MISS').length;
   out();
   out(missed ? `${missed} goal(s) missed.` : 'All goals met.');
@@ -395,7 +538,10 @@ const RESULT_MARK = 'KUBE_GC_BENCH_RESULT ';
 /** Runs this script again in child mode (`args`) with a big heap; returns what it reported. */
 function runChild<T>(args: string[], timeoutMin: number): T | { error: string } {
   const r = spawnSync(process.execPath, ['--expose-gc', `--max-old-space-size=${HEAP_MB}`, process.argv[1], ...args], {
-    encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: timeoutMin * 60_000, env: { ...process.env, [CHILD_ENV]: '1' },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: timeoutMin * 60_000,
+    env: { ...process.env, [CHILD_ENV]: '1' },
   });
   const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith(RESULT_MARK));
   if (line) return JSON.parse(line.slice(RESULT_MARK.length)) as T;
@@ -410,7 +556,8 @@ function generateChild(objects: number, big: number, seed: number): void {
   const cluster = generateCluster({ objects, bigNamespaceObjects: big, seed });
   const generateMs = performance.now() - t;
   const validity = validateCluster(cluster.list);
-  if (validity.problems.length) throw new Error(`the generated cluster is inconsistent (a generator bug):\n  ${validity.problems.slice(0, 10).join('\n  ')}`);
+  if (validity.problems.length)
+    throw new Error(`the generated cluster is inconsistent (a generator bug):\n  ${validity.problems.slice(0, 10).join('\n  ')}`);
   let compact = 0;
   let indented = 0;
   let pods = 0;
@@ -426,8 +573,14 @@ function generateChild(objects: number, big: number, seed: number): void {
   const serialiseMs = performance.now() - t;
   const { list, ...rest } = cluster;
   const summary: GeneratedSummary = {
-    cluster: { ...rest, objects: list.items.length }, file, bytes, generateMs, serialiseMs,
-    ownerReferences: validity.ownerReferences, podCompactBytes: compact / Math.max(1, pods), podIndentedBytes: indented / Math.max(1, pods),
+    cluster: { ...rest, objects: list.items.length },
+    file,
+    bytes,
+    generateMs,
+    serialiseMs,
+    ownerReferences: validity.ownerReferences,
+    podCompactBytes: compact / Math.max(1, pods),
+    podIndentedBytes: indented / Math.max(1, pods),
   };
   out(RESULT_MARK + JSON.stringify(summary));
 }
@@ -450,8 +603,13 @@ function yamlChild(objects: number, big: number, seed: number): void {
   const inventory = buildInventory(parsed.objects, { defaultNamespace: 'default' });
   const buildMs = performance.now() - t;
   const result: YamlResult = {
-    bytes: Buffer.byteLength(yamlText), objects: inventory.objects.size, problems: parsed.problems.length,
-    stringifyMs, loadMs, buildMs, maxRss: process.resourceUsage().maxRSS * 1024,
+    bytes: Buffer.byteLength(yamlText),
+    objects: inventory.objects.size,
+    problems: parsed.problems.length,
+    stringifyMs,
+    loadMs,
+    buildMs,
+    maxRss: process.resourceUsage().maxRSS * 1024,
   };
   out(RESULT_MARK + JSON.stringify(result));
 }
@@ -475,7 +633,8 @@ function main(): number {
     // this script with a bigger one, once.
     if (!process.env[CHILD_ENV] && getHeapStatistics().heap_size_limit < HEAP_MB * 0.9 * 2 ** 20) {
       const r = spawnSync(process.execPath, ['--expose-gc', `--max-old-space-size=${HEAP_MB}`, process.argv[1], ...argv], {
-        stdio: 'inherit', env: { ...process.env, [CHILD_ENV]: '1' },
+        stdio: 'inherit',
+        env: { ...process.env, [CHILD_ENV]: '1' },
       });
       if (r.error) throw r.error;
       if (r.signal) {
@@ -488,13 +647,27 @@ function main(): number {
     if (opts.cluster) {
       // The live-cluster report: its own process (which starts the API test server in another), as a client would run.
       out();
-      const r = spawnSync(process.execPath, ['--expose-gc', join(dirname(process.argv[1]), 'clusterBench.js'), `--objects=${opts.clusterObjects}`, `--seed=${opts.seed}`, `--runs=${opts.clusterRuns}`], { stdio: 'inherit' });
+      const r = spawnSync(
+        process.execPath,
+        [
+          '--expose-gc',
+          join(dirname(process.argv[1]), 'clusterBench.js'),
+          `--objects=${opts.clusterObjects}`,
+          `--seed=${opts.seed}`,
+          `--runs=${opts.clusterRuns}`,
+        ],
+        { stdio: 'inherit' },
+      );
       if (r.status !== 0) return 2;
     }
     if (opts.realServer) {
       // The same on the real kube-apiserver (test/controlplane), which it starts, loads and stops.
       out();
-      const r = spawnSync(process.execPath, ['--expose-gc', join(dirname(process.argv[1]), 'realServerBench.js'), `--seed=${opts.seed}`, ...opts.realServerArgs], { stdio: 'inherit' });
+      const r = spawnSync(
+        process.execPath,
+        ['--expose-gc', join(dirname(process.argv[1]), 'realServerBench.js'), `--seed=${opts.seed}`, ...opts.realServerArgs],
+        { stdio: 'inherit' },
+      );
       if (r.status !== 0) return 2;
     }
     if (opts.lsp) {
@@ -507,13 +680,21 @@ function main(): number {
       // The graph webview's report: the built bundle in headless Chromium (its own process).
       out();
       // Its live-graph part serves a generated cluster in the same process: a heap of its own size.
-      const r = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MB}`, join(dirname(process.argv[1]), 'webviewBench.js'), ...opts.webviewArgs], { stdio: 'inherit' });
+      const r = spawnSync(
+        process.execPath,
+        [`--max-old-space-size=${HEAP_MB}`, join(dirname(process.argv[1]), 'webviewBench.js'), ...opts.webviewArgs],
+        { stdio: 'inherit' },
+      );
       if (r.status !== 0) return 2;
     }
     return 0;
   } catch (e) {
-    const detail = e instanceof UsageError ? `${e.message}\n  options: --objects=N --big=N --seed=N --runs=N --updates=N --no-yaml --no-cluster --cluster-objects=N --cluster-runs=N --no-real-server --real-server-objects=N --real-server-runs=N --no-lsp --no-webview --webview-sizes=N,N --webview-runs=N --no-live-graph --live-graph-objects=N --live-graph-paint-timeout=S --yaml-timeout-min=N`
-      : e instanceof Error ? (e.stack ?? e.message) : String(e);
+    const detail =
+      e instanceof UsageError
+        ? `${e.message}\n  options: --objects=N --big=N --seed=N --runs=N --updates=N --no-yaml --no-cluster --cluster-objects=N --cluster-runs=N --no-real-server --real-server-objects=N --real-server-runs=N --no-lsp --no-webview --webview-sizes=N,N --webview-runs=N --no-live-graph --live-graph-objects=N --live-graph-paint-timeout=S --yaml-timeout-min=N`
+        : e instanceof Error
+          ? (e.stack ?? e.message)
+          : String(e);
     out(`bench failed: ${detail}`);
     return 2;
   }

@@ -19,9 +19,20 @@ type J = Record<string, unknown>;
 
 /** Keyed lists: which fields identify an entry (structured-merge-diff's listMapKeys for these fields). */
 const LIST_KEYS: Record<string, string[]> = {
-  containers: ['name'], initContainers: ['name'], ephemeralContainers: ['name'], volumes: ['name'], env: ['name'], imagePullSecrets: ['name'],
-  volumeMounts: ['mountPath'], volumeDevices: ['devicePath'], conditions: ['type'], ownerReferences: ['uid'], podIPs: ['ip'], hostIPs: ['ip'],
-  resourceClaims: ['name'], topologySpreadConstraints: ['topologyKey', 'whenUnsatisfiable'],
+  containers: ['name'],
+  initContainers: ['name'],
+  ephemeralContainers: ['name'],
+  volumes: ['name'],
+  env: ['name'],
+  imagePullSecrets: ['name'],
+  volumeMounts: ['mountPath'],
+  volumeDevices: ['devicePath'],
+  conditions: ['type'],
+  ownerReferences: ['uid'],
+  podIPs: ['ip'],
+  hostIPs: ['ip'],
+  resourceClaims: ['name'],
+  topologySpreadConstraints: ['topologyKey', 'whenUnsatisfiable'],
 };
 
 /** Keyed lists whose key depends on where they are: container ports and Service ports. */
@@ -84,7 +95,8 @@ function sentByCreator(o: ListItem): ListItem {
       spec: {
         ...rest,
         containers: (rest.containers as J[] | undefined)?.map((c) => ({
-          ...c, volumeMounts: (c.volumeMounts as J[] | undefined)?.filter((m) => m.mountPath !== '/var/run/secrets/kubernetes.io/serviceaccount'),
+          ...c,
+          volumeMounts: (c.volumeMounts as J[] | undefined)?.filter((m) => m.mountPath !== '/var/run/secrets/kubernetes.io/serviceaccount'),
         })),
         volumes: (rest.volumes as J[] | undefined)?.filter((v) => !token(v.name)),
       },
@@ -124,7 +136,8 @@ const CREATOR_METADATA = ['annotations', 'finalizers', 'generateName', 'labels',
 /** Who writes a kind's object, and who its status, in the cluster bench/generateCluster.ts and clusterObjects.ts describe. */
 function managers(o: ListItem): { creator: string; status?: string } {
   const controlled = (o.metadata.ownerReferences ?? []).some((r) => r.controller);
-  const applied = o.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'] !== undefined ? 'kubectl-client-side-apply' : 'helm';
+  const applied =
+    o.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'] !== undefined ? 'kubectl-client-side-apply' : 'helm';
   switch (o.kind) {
     case 'Pod':
       return { creator: controlled ? 'kube-controller-manager' : applied, status: 'kubelet' };
@@ -149,7 +162,11 @@ function managers(o: ListItem): { creator: string; status?: string } {
       return { creator: applied, status: o.kind === 'Namespace' ? 'kube-controller-manager' : undefined };
     default: {
       const group = o.apiVersion.includes('/') ? o.apiVersion.split('/')[0] : '';
-      const operator = group.endsWith('cert-manager.io') ? 'cert-manager-controller' : group === 'db.acme.io' ? 'postgres-operator' : undefined;
+      const operator = group.endsWith('cert-manager.io')
+        ? 'cert-manager-controller'
+        : group === 'db.acme.io'
+          ? 'postgres-operator'
+          : undefined;
       return { creator: controlled ? (operator ?? 'kube-controller-manager') : applied, status: operator ?? 'kube-controller-manager' };
     }
   }
@@ -160,12 +177,25 @@ export function addManagedFields(o: ListItem): void {
   const { creator, status } = managers(o);
   const time = o.metadata.creationTimestamp;
   const body = Object.keys(o).filter((k) => k !== 'apiVersion' && k !== 'kind' && k !== 'metadata' && k !== 'status');
-  const entries: J[] = [{
-    apiVersion: o.apiVersion, fieldsType: 'FieldsV1', fieldsV1: ownedFields(sentByCreator(o), body, CREATOR_METADATA), manager: creator, operation: 'Update', time,
-  }];
+  const entries: J[] = [
+    {
+      apiVersion: o.apiVersion,
+      fieldsType: 'FieldsV1',
+      fieldsV1: ownedFields(sentByCreator(o), body, CREATOR_METADATA),
+      manager: creator,
+      operation: 'Update',
+      time,
+    },
+  ];
   if (statusWritten(o) && status) {
     entries.push({
-      apiVersion: o.apiVersion, fieldsType: 'FieldsV1', fieldsV1: ownedFields(o, ['status'], []), manager: status, operation: 'Update', subresource: 'status', time,
+      apiVersion: o.apiVersion,
+      fieldsType: 'FieldsV1',
+      fieldsV1: ownedFields(o, ['status'], []),
+      manager: status,
+      operation: 'Update',
+      subresource: 'status',
+      time,
     });
   }
   (o.metadata as unknown as J).managedFields = entries;

@@ -41,7 +41,12 @@ const GOAL_BYTES_RATIO = 1 / 2;
 const GOAL_TIME_RATIO = 1 / 3;
 const WARM_UP = 1;
 
-interface Options { objects: number; seed: number; runs: number; seedConcurrency: number }
+interface Options {
+  objects: number;
+  seed: number;
+  runs: number;
+  seedConcurrency: number;
+}
 
 function parseArgs(argv: string[]): Options {
   const o: Options = { objects: 30_000, seed: 20250601, runs: 3, seedConcurrency: 16 };
@@ -101,7 +106,7 @@ function controlPlanePid(): number {
     const binary = childrenOf(script).find((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('kube-gc-lens-control-plane'));
     if (binary) return binary;
   }
-  throw new Error('cannot find the control plane process among this process\'s grandchildren');
+  throw new Error("cannot find the control plane process among this process's grandchildren");
 }
 
 /** Samples a process's RSS every 10 ms in a process of its own (the client's event loop, busy parsing, would miss peaks). */
@@ -110,8 +115,9 @@ class RssSampler {
   private readonly answers: ((peak: number) => void)[] = [];
 
   constructor(pid: number) {
-    const src = `const fs=require('fs');let peak=0;const rd=()=>{try{const m=/VmRSS:\\s+(\\d+) kB/.exec(fs.readFileSync('/proc/${pid}/status','utf8'));if(m)peak=Math.max(peak,1024*m[1]);}catch{}};rd();setInterval(rd,10);`
-      + 'process.stdin.on(\'data\',()=>{rd();process.stdout.write(peak+\'\\n\');peak=0;rd();});';
+    const src =
+      `const fs=require('fs');let peak=0;const rd=()=>{try{const m=/VmRSS:\\s+(\\d+) kB/.exec(fs.readFileSync('/proc/${pid}/status','utf8'));if(m)peak=Math.max(peak,1024*m[1]);}catch{}};rd();setInterval(rd,10);` +
+      "process.stdin.on('data',()=>{rd();process.stdout.write(peak+'\\n');peak=0;rd();});";
     this.proc = spawn(process.execPath, ['-e', src], { stdio: ['pipe', 'pipe', 'ignore'] });
     let buf = '';
     this.proc.stdout!.on('data', (d) => {
@@ -140,7 +146,11 @@ class RssSampler {
   }
 }
 
-interface ServerUse { cpuMs: number; peakRss: number; rssBefore: number }
+interface ServerUse {
+  cpuMs: number;
+  peakRss: number;
+  rssBefore: number;
+}
 
 /** The control plane process's CPU time and peak RSS over one run. */
 function procMeter(pid: number, sampler: RssSampler): ServerMeter<ServerUse> {
@@ -171,9 +181,14 @@ async function countingProxy(server: string): Promise<{ url: string; received: (
     for (const s of [down, up]) {
       sockets.add(s);
       s.on('close', () => sockets.delete(s));
-      s.on('error', () => { down.destroy(); up.destroy(); });
+      s.on('error', () => {
+        down.destroy();
+        up.destroy();
+      });
     }
-    up.on('data', (d: Buffer) => { received += d.length; });
+    up.on('data', (d: Buffer) => {
+      received += d.length;
+    });
     down.pipe(up);
     up.pipe(down);
   });
@@ -181,7 +196,9 @@ async function countingProxy(server: string): Promise<{ url: string; received: (
   return {
     url: `https://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
     received: () => received,
-    reset: () => { received = 0; },
+    reset: () => {
+      received = 0;
+    },
     close: () => {
       for (const s of sockets) s.destroy();
       proxy.close();
@@ -202,7 +219,13 @@ interface KubectlRun extends PathRun<ServerUse> {
  * `kubectl get <types> -A -o json` as a user runs it (chunks of 500, its default; a fresh discovery cache, so its
  * discovery counts as ours does), through the counting proxy; its JSON output parsed and built into the same graph.
  */
-async function kubectlPath(meter: ServerMeter<ServerUse>, plane: ControlPlane, proxy: Awaited<ReturnType<typeof countingProxy>>, types: DiscoveredResource[], keep: boolean): Promise<KubectlRun> {
+async function kubectlPath(
+  meter: ServerMeter<ServerUse>,
+  plane: ControlPlane,
+  proxy: Awaited<ReturnType<typeof countingProxy>>,
+  types: DiscoveredResource[],
+  keep: boolean,
+): Promise<KubectlRun> {
   const byKind = new Map(types.map((r) => [`${apiVersionOf(r)}/${r.kind}`, r]));
   const names = types.map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource)).join(',');
   const cache = mkdtempSync(join(tmpdir(), 'kube-gc-bench-kubectl-cache-'));
@@ -212,12 +235,18 @@ async function kubectlPath(meter: ServerMeter<ServerUse>, plane: ControlPlane, p
     gc();
     const cpu0 = cpuMsOf('self', true);
     const t0 = performance.now();
-    const child = spawn(KUBECTL, ['--kubeconfig', plane.kubeconfig, '--server', proxy.url, '--cache-dir', cache, 'get', names, '-A', '-o', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      KUBECTL,
+      ['--kubeconfig', plane.kubeconfig, '--server', proxy.url, '--cache-dir', cache, 'get', names, '-A', '-o', 'json'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const sampler = new RssSampler(child.pid!);
     const chunks: Buffer[] = [];
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => chunks.push(d));
-    child.stderr!.on('data', (d) => { stderr = (stderr + String(d)).slice(-2000); });
+    child.stderr!.on('data', (d) => {
+      stderr = (stderr + String(d)).slice(-2000);
+    });
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     const kubectlMs = performance.now() - t0;
     const kubectlCpuMs = cpuMsOf('self', true) - cpu0;
@@ -240,8 +269,20 @@ async function kubectlPath(meter: ServerMeter<ServerUse>, plane: ControlPlane, p
     const cpu = process.cpuUsage(c0);
     const parseCpuMs = (cpu.user + cpu.system) / 1000;
     return {
-      ms: elapsed, cpuMs: kubectlCpuMs + parseCpuMs, bytes: proxy.received(), decodedBytes: NaN, requests: NaN, objects: inventory.objects.size, ownerReferences: edges(inventory),
-      server, kubectlMs, kubectlCpuMs, kubectlPeakRss, outputBytes: text.length, parseCpuMs, ...(keep ? { inventory } : {}),
+      ms: elapsed,
+      cpuMs: kubectlCpuMs + parseCpuMs,
+      bytes: proxy.received(),
+      decodedBytes: NaN,
+      requests: NaN,
+      objects: inventory.objects.size,
+      ownerReferences: edges(inventory),
+      server,
+      kubectlMs,
+      kubectlCpuMs,
+      kubectlPeakRss,
+      outputBytes: text.length,
+      parseCpuMs,
+      ...(keep ? { inventory } : {}),
     };
   } finally {
     rmSync(cache, { recursive: true, force: true });
@@ -249,7 +290,12 @@ async function kubectlPath(meter: ServerMeter<ServerUse>, plane: ControlPlane, p
 }
 
 /** Adds an object's JSON bytes, its metadata's and its managedFields' to `w`, and its sizes to its kind's in `byKind`. */
-function weigh(w: { items: number; metadata: number; managedFields: number }, byKind: Map<string, KindSizes>, item: Record<string, unknown>, kind: string): void {
+function weigh(
+  w: { items: number; metadata: number; managedFields: number },
+  byKind: Map<string, KindSizes>,
+  item: Record<string, unknown>,
+  kind: string,
+): void {
   const meta = item.metadata as { managedFields?: unknown } | undefined;
   w.items += JSON.stringify(item).length;
   w.metadata += JSON.stringify(meta ?? {}).length;
@@ -262,7 +308,17 @@ function weigh(w: { items: number; metadata: number; managedFields: number }, by
 // ---------------------------------------------------------------------------------------------------
 // Loading the cluster
 
-interface Loaded { written: number; serverMade: Record<string, number>; alreadyThere: number; refused: SeedFailure[]; seedMs: number; generated: number; types: number; statuses: StatusWrites; statusMs: number }
+interface Loaded {
+  written: number;
+  serverMade: Record<string, number>;
+  alreadyThere: number;
+  refused: SeedFailure[];
+  seedMs: number;
+  generated: number;
+  types: number;
+  statuses: StatusWrites;
+  statusMs: number;
+}
 
 async function load(plane: ControlPlane, opts: Options): Promise<Loaded> {
   const cluster = generateBenchCluster({ objects: opts.objects, seed: opts.seed, managedFields: false });
@@ -290,8 +346,15 @@ async function load(plane: ControlPlane, opts: Options): Promise<Loaded> {
   // 409: the server made its own (a namespace's default ServiceAccount, the kubernetes Service).
   const refused = failures.filter((f) => f.status !== 409);
   return {
-    written, serverMade, alreadyThere: failures.length - refused.length, refused, seedMs,
-    generated: cluster.items.length, types, statuses, statusMs,
+    written,
+    serverMade,
+    alreadyThere: failures.length - refused.length,
+    refused,
+    seedMs,
+    generated: cluster.items.length,
+    types,
+    statuses,
+    statusMs,
   };
 }
 
@@ -301,7 +364,9 @@ async function load(plane: ControlPlane, opts: Options): Promise<Loaded> {
 type PathName = 'ours' | 'one-shot' | 'peers' | 'kubectl';
 
 async function run(opts: Options): Promise<void> {
-  out('Live cluster on the REAL kube-apiserver (test/controlplane: Kubernetes v1.37 with embedded etcd, built from its Go modules; no controllers, so nothing changes the world while it is measured)');
+  out(
+    'Live cluster on the REAL kube-apiserver (test/controlplane: Kubernetes v1.37 with embedded etcd, built from its Go modules; no controllers, so nothing changes the world while it is measured)',
+  );
   if (CONTROL_PLANE_SKIP) {
     out(`  ${CONTROL_PLANE_SKIP}`);
     return;
@@ -313,16 +378,36 @@ async function run(opts: Options): Promise<void> {
   const sampler = new RssSampler(pid);
   const proxy = await countingProxy(plane.server);
   try {
-    out(`  control plane started in ${ms(performance.now() - t)} (built first if needed), pid ${pid}, RSS ${mib(procMemory(pid)?.rss ?? NaN)}; kubectl ${spawnSync(KUBECTL, ['version', '--client', '-o', 'json'], { encoding: 'utf8' }).stdout.match(/"gitVersion":\s*"([^"]+)"/)?.[1] ?? '?'}`);
+    out(
+      `  control plane started in ${ms(performance.now() - t)} (built first if needed), pid ${pid}, RSS ${mib(procMemory(pid)?.rss ?? NaN)}; kubectl ${spawnSync(KUBECTL, ['version', '--client', '-o', 'json'], { encoding: 'utf8' }).stdout.match(/"gitVersion":\s*"([^"]+)"/)?.[1] ?? '?'}`,
+    );
     t = performance.now();
     const loaded = await load(plane, opts);
     const refusedByKind = new Map<string, number>();
     for (const f of loaded.refused) refusedByKind.set(f.object.split(' ')[1], (refusedByKind.get(f.object.split(' ')[1]) ?? 0) + 1);
-    out(`  cluster (seed ${opts.seed}): ${int(loaded.generated)} generated objects over ${loaded.types} resource types; written ${int(loaded.written)} in ${ms(loaded.seedMs)} (${int(loaded.written / (loaded.seedMs / 1000))}/s, ${opts.seedConcurrency} requests in flight, owners first: informational)`);
-    out(`  not written, the server has its own: ${Object.entries(loaded.serverMade).map(([k, n]) => `${k} ${n}`).join(', ')}, and ${loaded.alreadyThere} it answered 409 (already exists); refused: ${loaded.refused.length ? [...refusedByKind].map(([k, n]) => `${k} ${n}`).join(', ') + ` (the first: ${loaded.refused[0].object}: ${loaded.refused[0].message.slice(0, 200)})` : 'none'}`);
+    out(
+      `  cluster (seed ${opts.seed}): ${int(loaded.generated)} generated objects over ${loaded.types} resource types; written ${int(loaded.written)} in ${ms(loaded.seedMs)} (${int(loaded.written / (loaded.seedMs / 1000))}/s, ${opts.seedConcurrency} requests in flight, owners first: informational)`,
+    );
+    out(
+      `  not written, the server has its own: ${Object.entries(loaded.serverMade)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(
+          ', ',
+        )}, and ${loaded.alreadyThere} it answered 409 (already exists); refused: ${loaded.refused.length ? [...refusedByKind].map(([k, n]) => `${k} ${n}`).join(', ') + ` (the first: ${loaded.refused[0].object}: ${loaded.refused[0].message.slice(0, 200)})` : 'none'}`,
+    );
     const statusRefusedByKind = new Map<string, number>();
-    for (const f of loaded.statuses.refused) statusRefusedByKind.set(f.object.split(' ')[1], (statusRefusedByKind.get(f.object.split(' ')[1]) ?? 0) + 1);
-    out(`  statuses written through /status (as the kubelet and controllers would; merge PATCH, ${opts.seedConcurrency} in flight): ${int(loaded.statuses.written)} in ${ms(loaded.statusMs)} (${Object.entries(loaded.statuses.byKind).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${int(n)}`).join(', ')}); refused: ${loaded.statuses.refused.length ? [...statusRefusedByKind].map(([k, n]) => `${k} ${n}`).join(', ') + ` (the first: ${loaded.statuses.refused[0].object}: ${loaded.statuses.refused[0].message.slice(0, 300)})` : 'none'}`);
+    for (const f of loaded.statuses.refused)
+      statusRefusedByKind.set(f.object.split(' ')[1], (statusRefusedByKind.get(f.object.split(' ')[1]) ?? 0) + 1);
+    out(
+      `  statuses written through /status (as the kubelet and controllers would; merge PATCH, ${opts.seedConcurrency} in flight): ${int(loaded.statuses.written)} in ${ms(loaded.statusMs)} (${Object.entries(
+        loaded.statuses.byKind,
+      )
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, n]) => `${k} ${int(n)}`)
+        .join(
+          ', ',
+        )}); refused: ${loaded.statuses.refused.length ? [...statusRefusedByKind].map(([k, n]) => `${k} ${n}`).join(', ') + ` (the first: ${loaded.statuses.refused[0].object}: ${loaded.statuses.refused[0].message.slice(0, 300)})` : 'none'}`,
+    );
     out(`  the server's RSS once loaded: ${mib(procMemory(pid)?.rss ?? NaN)}`);
     const meter = procMeter(pid, sampler);
     // The types every path reads: what ours discovers (every resource with list, watch and delete; events excepted).
@@ -336,24 +421,35 @@ async function run(opts: Options): Promise<void> {
     }
     out();
 
-    out(`Time and bytes to a complete graph: ${opts.runs} timed rounds after ${WARM_UP} warm-up round, the order rotating: ours (the editor's: LISTs, then watches), ours one-shot (the CLI's: no watches, workloads in full), the peers' (full LISTs, same client), kubectl get -A -o json`);
-    out(`  the in-process paths: pages of ${PAGE_SIZE}, ${CONCURRENCY} LISTs in flight, gzip asked (the server compresses answers over 128 KiB), wire = response bodies as received, decoded = decompressed; kubectl: its defaults (chunks of 500, one type after another, gzip asked), wire = what the server sent it (TLS records, headers included)`);
-    out('  CPU: the client\'s (kubectl: its process, plus parsing its output and building the graph here) + the server process\'s; server RSS: its peak during the run (sampled every 10 ms), after its RSS before');
+    out(
+      `Time and bytes to a complete graph: ${opts.runs} timed rounds after ${WARM_UP} warm-up round, the order rotating: ours (the editor's: LISTs, then watches), ours one-shot (the CLI's: no watches, workloads in full), the peers' (full LISTs, same client), kubectl get -A -o json`,
+    );
+    out(
+      `  the in-process paths: pages of ${PAGE_SIZE}, ${CONCURRENCY} LISTs in flight, gzip asked (the server compresses answers over 128 KiB), wire = response bodies as received, decoded = decompressed; kubectl: its defaults (chunks of 500, one type after another, gzip asked), wire = what the server sent it (TLS records, headers included)`,
+    );
+    out(
+      "  CPU: the client's (kubectl: its process, plus parsing its output and building the graph here) + the server process's; server RSS: its peak during the run (sampled every 10 ms), after its RSS before",
+    );
     const runs: Record<PathName, PathRun<ServerUse>[]> = { ours: [], 'one-shot': [], peers: [], kubectl: [] };
     const names: PathName[] = ['ours', 'one-shot', 'peers', 'kubectl'];
     const weights = { items: 0, metadata: 0, managedFields: 0 };
     const served = new Map<string, KindSizes>();
-    const show = (x: PathRun<ServerUse>) => `${ms(x.ms).padStart(8)} ${mb(x.bytes).padStart(8)} wire ${mb(x.decodedBytes).padStart(8)} decoded CPU ${ms(x.cpuMs)} + server ${ms(x.server.cpuMs)}, ${mib(x.server.peakRss)}`;
+    const show = (x: PathRun<ServerUse>) =>
+      `${ms(x.ms).padStart(8)} ${mb(x.bytes).padStart(8)} wire ${mb(x.decodedBytes).padStart(8)} decoded CPU ${ms(x.cpuMs)} + server ${ms(x.server.cpuMs)}, ${mib(x.server.peakRss)}`;
     const roundsStarted = performance.now();
     for (let r = 0; r < WARM_UP + opts.runs; r++) {
       const keep = r === 0;
       const order = names.map((_, i) => names[(i + r) % names.length]);
       const got: Partial<Record<PathName, PathRun<ServerUse>>> = {};
       for (const name of order) {
-        got[name] = name === 'ours' ? await ourPath(meter, plane.kubeconfig, keep)
-          : name === 'one-shot' ? await ourPath(meter, plane.kubeconfig, keep, false)
-            : name === 'peers' ? await peerPath(meter, plane.kubeconfig, keep, keep ? (item, res) => weigh(weights, served, item, res.kind) : undefined)
-              : await kubectlPath(meter, plane, proxy, types, keep);
+        got[name] =
+          name === 'ours'
+            ? await ourPath(meter, plane.kubeconfig, keep)
+            : name === 'one-shot'
+              ? await ourPath(meter, plane.kubeconfig, keep, false)
+              : name === 'peers'
+                ? await peerPath(meter, plane.kubeconfig, keep, keep ? (item, res) => weigh(weights, served, item, res.kind) : undefined)
+                : await kubectlPath(meter, plane, proxy, types, keep);
       }
       const label = r < WARM_UP ? 'warm-up' : `round ${r - WARM_UP + 1}`;
       out(`  ${label}: ${order.join(', ')}`);
@@ -362,9 +458,13 @@ async function run(opts: Options): Promise<void> {
       if (a.inventory && o.inventory && b.inventory && k.inventory) {
         const missing = missingFrom(b.inventory, a.inventory, o.inventory, k.inventory);
         const same = missing === 0 && [a, o, k].every((x) => x.objects === b.objects && x.ownerReferences === b.ownerReferences);
-        out(`    graphs: ${names.map((n) => `${int(got[n]!.objects)} / ${int(got[n]!.ownerReferences)} (${n})`).join(', ')} objects / ownerReferences; ${same ? 'the same objects' : `DIFFERENT (${int(missing)} of the peers' objects missing from another)`}`);
+        out(
+          `    graphs: ${names.map((n) => `${int(got[n]!.objects)} / ${int(got[n]!.ownerReferences)} (${n})`).join(', ')} objects / ownerReferences; ${same ? 'the same objects' : `DIFFERENT (${int(missing)} of the peers' objects missing from another)`}`,
+        );
         if (!same) throw new Error('the paths did not build the same graph');
-        out(`    what the full objects weigh (the peers' items, compact JSON): ${mb(weights.items)}; their metadata ${(weights.metadata / weights.items).toFixed(3)} of it, managedFields alone ${(weights.managedFields / weights.items).toFixed(3)} (the server's own: the create's, and the status write's where there was one)`);
+        out(
+          `    what the full objects weigh (the peers' items, compact JSON): ${mb(weights.items)}; their metadata ${(weights.metadata / weights.items).toFixed(3)} of it, managedFields alone ${(weights.managedFields / weights.items).toFixed(3)} (the server's own: the create's, and the status write's where there was one)`,
+        );
         for (const x of [a, o, b, k]) delete x.inventory;
       }
       if (r >= WARM_UP) for (const name of names) runs[name].push(got[name]!);
@@ -376,37 +476,116 @@ async function run(opts: Options): Promise<void> {
     const dumps = dumpsFolder(__dirname);
     const real = dumps ? readDumps(dumps) : undefined;
     out();
-    realismCheck({ generated: summarize(served), ...(real && dumps ? { real: { dir: dumps, files: real.files, objects: real.objects, byKind: summarize(real.byKind) } } : {}) }, true, realismRows, 'the generated cluster as the real server serves it (read back by the warm-up round\'s full LIST; managedFields the server\'s own)');
+    realismCheck(
+      {
+        generated: summarize(served),
+        ...(real && dumps ? { real: { dir: dumps, files: real.files, objects: real.objects, byKind: summarize(real.byKind) } } : {}),
+      },
+      true,
+      realismRows,
+      "the generated cluster as the real server serves it (read back by the warm-up round's full LIST; managedFields the server's own)",
+    );
 
     const med = (name: PathName, f: (x: PathRun<ServerUse>) => number) => median(runs[name].map(f));
     const objects = runs.peers[0].objects;
     const rows: Row[] = [];
     const summary: string[][] = names.map((n) => [
-      n, ms(med(n, (x) => x.ms)), mb(med(n, (x) => x.bytes)), mb(med(n, (x) => x.decodedBytes)), ms(med(n, (x) => x.cpuMs)), ms(med(n, (x) => x.server.cpuMs)), `${mib(med(n, (x) => x.server.peakRss))} (from ${mib(med(n, (x) => x.server.rssBefore))})`,
+      n,
+      ms(med(n, (x) => x.ms)),
+      mb(med(n, (x) => x.bytes)),
+      mb(med(n, (x) => x.decodedBytes)),
+      ms(med(n, (x) => x.cpuMs)),
+      ms(med(n, (x) => x.server.cpuMs)),
+      `${mib(med(n, (x) => x.server.peakRss))} (from ${mib(med(n, (x) => x.server.rssBefore))})`,
     ]);
     out();
     out(`Medians of ${opts.runs} rounds (${int(objects)} objects in the graph):`);
     table(summary, ['path', 'time to graph', 'wire bytes', 'decoded', 'client CPU', 'server CPU', 'server peak RSS']);
     const k = runs.kubectl as KubectlRun[];
-    out(`  kubectl itself: exits after ${ms(median(k.map((x) => x.kubectlMs)))}, CPU ${ms(median(k.map((x) => x.kubectlCpuMs)))}, peak RSS ${mib(median(k.map((x) => x.kubectlPeakRss)))}, prints ${mb(median(k.map((x) => x.outputBytes)))} of JSON; parsing it and building the graph here: CPU ${ms(median(k.map((x) => x.parseCpuMs)))}`);
+    out(
+      `  kubectl itself: exits after ${ms(median(k.map((x) => x.kubectlMs)))}, CPU ${ms(median(k.map((x) => x.kubectlCpuMs)))}, peak RSS ${mib(median(k.map((x) => x.kubectlPeakRss)))}, prints ${mb(median(k.map((x) => x.outputBytes)))} of JSON; parsing it and building the graph here: CPU ${ms(median(k.map((x) => x.parseCpuMs)))}`,
+    );
     const ratio = (n: PathName, d: PathName, f: (x: PathRun<ServerUse>) => number) => med(n, f) / med(d, f);
     const bytesRatio = ratio('ours', 'peers', (x) => x.bytes);
     const decodedRatio = ratio('ours', 'peers', (x) => x.decodedBytes);
     const timeRatio = ratio('ours', 'peers', (x) => x.ms);
-    rows.push({ figure: 'bytes on the wire to a complete graph, ours / full LIST', value: `${bytesRatio.toFixed(3)} (${mb(med('ours', (x) => x.bytes))} / ${mb(med('peers', (x) => x.bytes))})`, goal: `≤ ${GOAL_BYTES_RATIO.toFixed(2)}`, result: bytesRatio <= GOAL_BYTES_RATIO ? 'PASS' : 'MISS' });
-    rows.push({ figure: 'bytes decoded (parsed), ours / full LIST', value: `${decodedRatio.toFixed(3)} (${mb(med('ours', (x) => x.decodedBytes))} / ${mb(med('peers', (x) => x.decodedBytes))})`, goal: `≤ ${GOAL_BYTES_RATIO.toFixed(2)}`, result: decodedRatio <= GOAL_BYTES_RATIO ? 'PASS' : 'MISS' });
-    rows.push({ figure: 'time to a complete graph, ours / full LIST', value: `${timeRatio.toFixed(3)} (${ms(med('ours', (x) => x.ms))} / ${ms(med('peers', (x) => x.ms))})`, goal: `≤ ${GOAL_TIME_RATIO.toFixed(2)}`, result: timeRatio <= GOAL_TIME_RATIO + 1e-9 ? 'PASS' : 'MISS' });
-    rows.push({ figure: 'time, one-shot (CLI, no watches) / full LIST', value: `${ratio('one-shot', 'peers', (x) => x.ms).toFixed(3)} (${ms(med('one-shot', (x) => x.ms))})`, goal: '—', result: 'info' });
-    rows.push({ figure: 'bytes on the wire, ours / kubectl get -o json', value: `${ratio('ours', 'kubectl', (x) => x.bytes).toFixed(3)} (${mb(med('kubectl', (x) => x.bytes))} for kubectl)`, goal: '—', result: 'info' });
-    rows.push({ figure: 'time, ours / kubectl get -o json', value: `${ratio('ours', 'kubectl', (x) => x.ms).toFixed(3)} (${ms(med('kubectl', (x) => x.ms))} for kubectl)`, goal: '—', result: 'info' });
-    rows.push({ figure: 'client CPU, ours / full LIST / kubectl', value: `${ms(med('ours', (x) => x.cpuMs))} / ${ms(med('peers', (x) => x.cpuMs))} / ${ms(med('kubectl', (x) => x.cpuMs))}`, goal: '—', result: 'info' });
-    rows.push({ figure: 'server CPU, ours / full LIST / kubectl', value: `${ms(med('ours', (x) => x.server.cpuMs))} / ${ms(med('peers', (x) => x.server.cpuMs))} / ${ms(med('kubectl', (x) => x.server.cpuMs))}`, goal: '—', result: 'info' });
-    rows.push({ figure: 'server peak RSS, ours / full LIST / kubectl', value: `${mib(med('ours', (x) => x.server.peakRss))} / ${mib(med('peers', (x) => x.server.peakRss))} / ${mib(med('kubectl', (x) => x.server.peakRss))}`, goal: '—', result: 'info' });
-    rows.push({ figure: 'seeding the cluster (owners first)', value: `${int(loaded.written)} objects in ${ms(loaded.seedMs)}`, goal: '—', result: 'info' });
-    rows.push({ figure: 'writing their statuses (/status)', value: `${int(loaded.statuses.written)} in ${ms(loaded.statusMs)}`, goal: '—', result: 'info' }, ...realismRows);
+    rows.push({
+      figure: 'bytes on the wire to a complete graph, ours / full LIST',
+      value: `${bytesRatio.toFixed(3)} (${mb(med('ours', (x) => x.bytes))} / ${mb(med('peers', (x) => x.bytes))})`,
+      goal: `≤ ${GOAL_BYTES_RATIO.toFixed(2)}`,
+      result: bytesRatio <= GOAL_BYTES_RATIO ? 'PASS' : 'MISS',
+    });
+    rows.push({
+      figure: 'bytes decoded (parsed), ours / full LIST',
+      value: `${decodedRatio.toFixed(3)} (${mb(med('ours', (x) => x.decodedBytes))} / ${mb(med('peers', (x) => x.decodedBytes))})`,
+      goal: `≤ ${GOAL_BYTES_RATIO.toFixed(2)}`,
+      result: decodedRatio <= GOAL_BYTES_RATIO ? 'PASS' : 'MISS',
+    });
+    rows.push({
+      figure: 'time to a complete graph, ours / full LIST',
+      value: `${timeRatio.toFixed(3)} (${ms(med('ours', (x) => x.ms))} / ${ms(med('peers', (x) => x.ms))})`,
+      goal: `≤ ${GOAL_TIME_RATIO.toFixed(2)}`,
+      result: timeRatio <= GOAL_TIME_RATIO + 1e-9 ? 'PASS' : 'MISS',
+    });
+    rows.push({
+      figure: 'time, one-shot (CLI, no watches) / full LIST',
+      value: `${ratio('one-shot', 'peers', (x) => x.ms).toFixed(3)} (${ms(med('one-shot', (x) => x.ms))})`,
+      goal: '—',
+      result: 'info',
+    });
+    rows.push({
+      figure: 'bytes on the wire, ours / kubectl get -o json',
+      value: `${ratio('ours', 'kubectl', (x) => x.bytes).toFixed(3)} (${mb(med('kubectl', (x) => x.bytes))} for kubectl)`,
+      goal: '—',
+      result: 'info',
+    });
+    rows.push({
+      figure: 'time, ours / kubectl get -o json',
+      value: `${ratio('ours', 'kubectl', (x) => x.ms).toFixed(3)} (${ms(med('kubectl', (x) => x.ms))} for kubectl)`,
+      goal: '—',
+      result: 'info',
+    });
+    rows.push({
+      figure: 'client CPU, ours / full LIST / kubectl',
+      value: `${ms(med('ours', (x) => x.cpuMs))} / ${ms(med('peers', (x) => x.cpuMs))} / ${ms(med('kubectl', (x) => x.cpuMs))}`,
+      goal: '—',
+      result: 'info',
+    });
+    rows.push({
+      figure: 'server CPU, ours / full LIST / kubectl',
+      value: `${ms(med('ours', (x) => x.server.cpuMs))} / ${ms(med('peers', (x) => x.server.cpuMs))} / ${ms(med('kubectl', (x) => x.server.cpuMs))}`,
+      goal: '—',
+      result: 'info',
+    });
+    rows.push({
+      figure: 'server peak RSS, ours / full LIST / kubectl',
+      value: `${mib(med('ours', (x) => x.server.peakRss))} / ${mib(med('peers', (x) => x.server.peakRss))} / ${mib(med('kubectl', (x) => x.server.peakRss))}`,
+      goal: '—',
+      result: 'info',
+    });
+    rows.push({
+      figure: 'seeding the cluster (owners first)',
+      value: `${int(loaded.written)} objects in ${ms(loaded.seedMs)}`,
+      goal: '—',
+      result: 'info',
+    });
+    rows.push(
+      {
+        figure: 'writing their statuses (/status)',
+        value: `${int(loaded.statuses.written)} in ${ms(loaded.statusMs)}`,
+        goal: '—',
+        result: 'info',
+      },
+      ...realismRows,
+    );
     out();
-    out(`Summary (real kube-apiserver: ${int(objects)} objects, ${types.length} resource types; medians of ${opts.runs} rounds; the measured rounds took ${ms(roundsMs)}, the whole real-server report ${ms(performance.now() - started)}):`);
-    table(rows.map((x) => [x.figure, x.value, x.goal, x.result]), ['figure', 'value', 'goal', 'result']);
+    out(
+      `Summary (real kube-apiserver: ${int(objects)} objects, ${types.length} resource types; medians of ${opts.runs} rounds; the measured rounds took ${ms(roundsMs)}, the whole real-server report ${ms(performance.now() - started)}):`,
+    );
+    table(
+      rows.map((x) => [x.figure, x.value, x.goal, x.result]),
+      ['figure', 'value', 'goal', 'result'],
+    );
     const missed = rows.filter((x) => x.result === 'MISS').length;
     out();
     out(missed ? `${missed} goal(s) missed on the real server.` : 'All goals met on the real server.');
@@ -428,8 +607,13 @@ try {
   process.exitCode = 2;
 }
 if (opts) {
-  run(opts).then(() => { process.exitCode = 0; }, (e: unknown) => {
-    out(`real-server bench failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
-    process.exitCode = 2;
-  });
+  run(opts).then(
+    () => {
+      process.exitCode = 0;
+    },
+    (e: unknown) => {
+      out(`real-server bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      process.exitCode = 2;
+    },
+  );
 }

@@ -18,7 +18,15 @@
 // generated status through its /status subresource, as the kubelet and the controllers of a running cluster would
 // (none runs in the bench's control plane, so nothing overwrites it).
 
-import { discoverResources, inParallel, keyOf, resourcePath, type ClusterWriter, type Manifest, type SeedFailure } from '../testkit/cluster/seedCluster';
+import {
+  discoverResources,
+  inParallel,
+  keyOf,
+  resourcePath,
+  type ClusterWriter,
+  type Manifest,
+  type SeedFailure,
+} from '../testkit/cluster/seedCluster';
 import type { ListItem } from './generateCluster';
 
 type J = Record<string, unknown>;
@@ -29,13 +37,20 @@ const SERVER_MADE_NAMESPACES = new Set(['default', 'kube-system', 'kube-public',
 /** Kinds whose status the apiserver itself writes (the CRD's Established condition and accepted names). */
 const SERVER_STATUS_KINDS = new Set(['CustomResourceDefinition']);
 /** Kinds written in a later batch than the rest: 1 after everything else, 2 last. */
-const LATER: Record<string, number> = { LimitRange: 1, ResourceQuota: 1, MutatingWebhookConfiguration: 2, ValidatingWebhookConfiguration: 2 };
+const LATER: Record<string, number> = {
+  LimitRange: 1,
+  ResourceQuota: 1,
+  MutatingWebhookConfiguration: 2,
+  ValidatingWebhookConfiguration: 2,
+};
 
 /** `openssl req -new -newkey ec … -subj "/O=system:nodes/CN=system:node:ip-10-0-0-10…"`, base64 (what spec.request holds). */
-const CSR_PEM_BASE64 = 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlJQkR6Q0J0d0lCQURCVk1SVXdFd1lEVlFRS0RBeHplWE4wWlcwNmJtOWtaWE14UERBNkJnTlZCQU1NTTNONQpjM1JsYlRwdWIyUmxPbWx3TFRFd0xUQXRNQzB4TUM1bGRTMTNaWE4wTFRFdVkyOXRjSFYwWlM1cGJuUmxjbTVoCmJEQlpNQk1HQnlxR1NNNDlBZ0VHQ0NxR1NNNDlBd0VIQTBJQUJFallzblVFNDRGdzFZSXM1ZWdqc2FDY1J0K3IKU2xaZVpKM3lrQWVpVkJVb3J1R2hMT3NJWjd1bVovN295MG9hRmtpYjhsMXphQ1ZmRjREdjFwVVlseUtnQURBSwpCZ2dxaGtqT1BRUURBZ05IQURCRUFpQTlqKytIdzR2NDJnK2FRNzcxV2o5QjQwY2hhdnAwNVhTUHlsSFd0NDdyCnlnSWdRN1QzeXJ2bjBFNzVvVFpzVG9sNlcrZitFKzI5a0x1WDI4NGpoRWttTUYwPQotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K';
+const CSR_PEM_BASE64 =
+  'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlJQkR6Q0J0d0lCQURCVk1SVXdFd1lEVlFRS0RBeHplWE4wWlcwNmJtOWtaWE14UERBNkJnTlZCQU1NTTNONQpjM1JsYlRwdWIyUmxPbWx3TFRFd0xUQXRNQzB4TUM1bGRTMTNaWE4wTFRFdVkyOXRjSFYwWlM1cGJuUmxjbTVoCmJEQlpNQk1HQnlxR1NNNDlBZ0VHQ0NxR1NNNDlBd0VIQTBJQUJFallzblVFNDRGdzFZSXM1ZWdqc2FDY1J0K3IKU2xaZVpKM3lrQWVpVkJVb3J1R2hMT3NJWjd1bVovN295MG9hRmtpYjhsMXphQ1ZmRjREdjFwVVlseUtnQURBSwpCZ2dxaGtqT1BRUURBZ05IQURCRUFpQTlqKytIdzR2NDJnK2FRNzcxV2o5QjQwY2hhdnAwNVhTUHlsSFd0NDdyCnlnSWdRN1QzeXJ2bjBFNzVvVFpzVG9sNlcrZitFKzI5a0x1WDI4NGpoRWttTUYwPQotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K';
 
 /** The same CSR signed by a throw-away CA (openssl x509 -req …, serverAuth, the node's DNS name and IP): status.certificate. */
-const CERT_PEM_BASE64 = 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUNFRENDQWJXZ0F3SUJBZ0lVTWlIbnNCcWh0elY0N3FPT1FZME9Vd0M4cVdnd0NnWUlLb1pJemowRUF3SXcKRlRFVE1CRUdBMVVFQXd3S2EzVmlaWEp1WlhSbGN6QWVGdzB5TmpFeE1qWXdNekV4TVRKYUZ3MHlOekV4TWpZdwpNekV4TVRKYU1GVXhGVEFUQmdOVkJBb01ESE41YzNSbGJUcHViMlJsY3pFOE1Eb0dBMVVFQXd3emMzbHpkR1Z0Ck9tNXZaR1U2YVhBdE1UQXRNQzB3TFRFd0xtVjFMWGRsYzNRdE1TNWpiMjF3ZFhSbExtbHVkR1Z5Ym1Gc01Ga3cKRXdZSEtvWkl6ajBDQVFZSUtvWkl6ajBEQVFjRFFnQUVOdXF1emEvTG1hRUcwcGxGeGRJTnV5UDRmMWwvNENpTAoxb3JyMEh1TmNMYWlGdkJ2ZEdyMkJSejR4ZVVMVXByU08waXZtUSt4MUxCTmFkei9Yc1pKSzZPQm9qQ0JuekE0CkJnTlZIUkVFTVRBdmdpZHBjQzB4TUMwd0xUQXRNVEF1WlhVdGQyVnpkQzB4TG1OdmJYQjFkR1V1YVc1MFpYSnUKWVd5SEJBb0FBQW93RGdZRFZSMFBBUUgvQkFRREFnZUFNQk1HQTFVZEpRUU1NQW9HQ0NzR0FRVUZCd01CTUIwRwpBMVVkRGdRV0JCU3R1bFhJYkd0YXJ6SDVKUGZwMmZEWHdWelFtekFmQmdOVkhTTUVHREFXZ0JUVnBHUEd3c29uCkVzQnJmV2ZqWDI0YnB5TzFoakFLQmdncWhrak9QUVFEQWdOSkFEQkdBaUVBb1pqK0tLQ3U1cXdRbUZNUWxmdm8KeitxVTZGSmUrUXFKeG9mOUtmZXFqTGtDSVFDVDV5SDdxMnN2ZWRJTWY1c0J1MzZTQXpsUk1MVmJ0UzRZQTJ2SApOYWZFS1E9PQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg==';
+const CERT_PEM_BASE64 =
+  'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUNFRENDQWJXZ0F3SUJBZ0lVTWlIbnNCcWh0elY0N3FPT1FZME9Vd0M4cVdnd0NnWUlLb1pJemowRUF3SXcKRlRFVE1CRUdBMVVFQXd3S2EzVmlaWEp1WlhSbGN6QWVGdzB5TmpFeE1qWXdNekV4TVRKYUZ3MHlOekV4TWpZdwpNekV4TVRKYU1GVXhGVEFUQmdOVkJBb01ESE41YzNSbGJUcHViMlJsY3pFOE1Eb0dBMVVFQXd3emMzbHpkR1Z0Ck9tNXZaR1U2YVhBdE1UQXRNQzB3TFRFd0xtVjFMWGRsYzNRdE1TNWpiMjF3ZFhSbExtbHVkR1Z5Ym1Gc01Ga3cKRXdZSEtvWkl6ajBDQVFZSUtvWkl6ajBEQVFjRFFnQUVOdXF1emEvTG1hRUcwcGxGeGRJTnV5UDRmMWwvNENpTAoxb3JyMEh1TmNMYWlGdkJ2ZEdyMkJSejR4ZVVMVXByU08waXZtUSt4MUxCTmFkei9Yc1pKSzZPQm9qQ0JuekE0CkJnTlZIUkVFTVRBdmdpZHBjQzB4TUMwd0xUQXRNVEF1WlhVdGQyVnpkQzB4TG1OdmJYQjFkR1V1YVc1MFpYSnUKWVd5SEJBb0FBQW93RGdZRFZSMFBBUUgvQkFRREFnZUFNQk1HQTFVZEpRUU1NQW9HQ0NzR0FRVUZCd01CTUIwRwpBMVVkRGdRV0JCU3R1bFhJYkd0YXJ6SDVKUGZwMmZEWHdWelFtekFmQmdOVkhTTUVHREFXZ0JUVnBHUEd3c29uCkVzQnJmV2ZqWDI0YnB5TzFoakFLQmdncWhrak9QUVFEQWdOSkFEQkdBaUVBb1pqK0tLQ3U1cXdRbUZNUWxmdm8KeitxVTZGSmUrUXFKeG9mOUtmZXFqTGtDSVFDVDV5SDdxMnN2ZWRJTWY1c0J1MzZTQXpsUk1MVmJ0UzRZQTJ2SApOYWZFS1E9PQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg==';
 
 export interface RealServerManifests {
   /** Written one batch after the other; in a batch, owners before dependents (seedCluster orders them). */
@@ -65,7 +80,11 @@ function admissible(item: ListItem): ListItem {
   }
   if (item.kind === 'CertificateSigningRequest' && spec) {
     const status = item.status as J | undefined;
-    return { ...item, spec: { ...spec, request: CSR_PEM_BASE64 }, ...(status?.certificate ? { status: { ...status, certificate: CERT_PEM_BASE64 } } : {}) };
+    return {
+      ...item,
+      spec: { ...spec, request: CSR_PEM_BASE64 },
+      ...(status?.certificate ? { status: { ...status, certificate: CERT_PEM_BASE64 } } : {}),
+    };
   }
   if (item.kind === 'CustomResourceDefinition' && spec) {
     const versions = (spec.versions as J[]).map((v) => (v.schema ? { ...v, schema: structural(v.schema) } : v));
@@ -87,7 +106,7 @@ function capRequests(spec: J): void {
   const at = (o: unknown, key: string) => (o as J | undefined)?.[key];
   const podSpecs = [spec, at(at(spec, 'template'), 'spec'), at(at(at(at(spec, 'jobTemplate'), 'spec'), 'template'), 'spec')];
   for (const ps of podSpecs) {
-    for (const c of [...(at(ps, 'containers') as J[] | undefined) ?? [], ...(at(ps, 'initContainers') as J[] | undefined) ?? []]) {
+    for (const c of [...((at(ps, 'containers') as J[] | undefined) ?? []), ...((at(ps, 'initContainers') as J[] | undefined) ?? [])]) {
       const r = c.resources as { requests?: J; limits?: J } | undefined;
       if (!r?.requests || !r.limits) continue;
       for (const [name, limit] of Object.entries(r.limits)) {
@@ -108,29 +127,50 @@ function structural(schema: unknown): unknown {
   return out;
 }
 
-export interface StatusWrites { written: number; byKind: Record<string, number>; refused: SeedFailure[] }
+export interface StatusWrites {
+  written: number;
+  byKind: Record<string, number>;
+  refused: SeedFailure[];
+}
 
 /**
  * Writes each created object's generated status by a merge PATCH of its /status subresource (only where discovery
  * lists one), `concurrency` at a time. Refusals are collected, not thrown.
  */
-export async function writeStatuses(writer: ClusterWriter, items: ListItem[], created: Map<string, Manifest>, concurrency: number): Promise<StatusWrites> {
+export async function writeStatuses(
+  writer: ClusterWriter,
+  items: ListItem[],
+  created: Map<string, Manifest>,
+  concurrency: number,
+): Promise<StatusWrites> {
   const resources = await discoverResources(writer);
   const result: StatusWrites = { written: 0, byKind: {}, refused: [] };
-  const todo = items.filter((i) => Object.keys((i.status as J | undefined) ?? {}).length > 0 && !SERVER_STATUS_KINDS.has(i.kind)
-    && resources.get(`${i.apiVersion}/${i.kind}`)?.status && created.has(keyOf(i)));
+  const todo = items.filter(
+    (i) =>
+      Object.keys((i.status as J | undefined) ?? {}).length > 0 &&
+      !SERVER_STATUS_KINDS.has(i.kind) &&
+      resources.get(`${i.apiVersion}/${i.kind}`)?.status &&
+      created.has(keyOf(i)),
+  );
   await inParallel(todo, concurrency, async (item) => {
-    const path = resourcePath(resources.get(`${item.apiVersion}/${item.kind}`)!, item.apiVersion, item.metadata.namespace, item.metadata.name);
+    const path = resourcePath(
+      resources.get(`${item.apiVersion}/${item.kind}`)!,
+      item.apiVersion,
+      item.metadata.namespace,
+      item.metadata.name,
+    );
     let status = item.status as J;
     if (item.kind === 'CertificateSigningRequest') {
       // /status may not add an Approved condition: the approver writes it through /approval.
       const { conditions, ...rest } = status;
       const a = await writer.request('PATCH', `${path}/approval`, { status: { conditions } }, 'application/merge-patch+json');
-      if (a.status !== 200) return void result.refused.push({ object: keyOf(item), status: a.status, message: a.body.message ?? '', created: true });
+      if (a.status !== 200)
+        return void result.refused.push({ object: keyOf(item), status: a.status, message: a.body.message ?? '', created: true });
       status = rest;
     }
     const r = await writer.request('PATCH', `${path}/status`, { status }, 'application/merge-patch+json');
-    if (r.status !== 200) return void result.refused.push({ object: keyOf(item), status: r.status, message: r.body.message ?? '', created: true });
+    if (r.status !== 200)
+      return void result.refused.push({ object: keyOf(item), status: r.status, message: r.body.message ?? '', created: true });
     result.written++;
     result.byKind[item.kind] = (result.byKind[item.kind] ?? 0) + 1;
   });

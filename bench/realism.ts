@@ -32,7 +32,10 @@ export class KindSizes {
   add(o: J, source?: string): void {
     const sizes = (x: J) => {
       const { apiVersion: _a, kind: _k, ...item } = x;
-      return [Buffer.byteLength(JSON.stringify(item)), Buffer.byteLength(JSON.stringify({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: x.metadata }))];
+      return [
+        Buffer.byteLength(JSON.stringify(item)),
+        Buffer.byteLength(JSON.stringify({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: x.metadata })),
+      ];
     };
     const [full, metadata] = sizes(o);
     this.full.push(full);
@@ -64,7 +67,12 @@ export class KindSizes {
    * as they are, those that carry managedFields, or all of them without managedFields.
    */
   ratio(which: 'as-is' | 'managed' | 'stripped' = 'as-is'): number {
-    const [m, f] = which === 'managed' ? [this.managedMetadata, this.managedFull] : which === 'stripped' ? [this.strippedMetadata, this.strippedFull] : [this.metadata, this.full];
+    const [m, f] =
+      which === 'managed'
+        ? [this.managedMetadata, this.managedFull]
+        : which === 'stripped'
+          ? [this.strippedMetadata, this.strippedFull]
+          : [this.metadata, this.full];
     return sum(m) / sum(f);
   }
 }
@@ -182,17 +190,31 @@ export interface SizeSummary {
 }
 
 /** The generated (or served) sizes per kind, and the real dumps' where they are. */
-export interface Sizes { generated: Record<string, SizeSummary>; real?: { dir: string; files: number; objects: number; byKind: Record<string, SizeSummary> } }
+export interface Sizes {
+  generated: Record<string, SizeSummary>;
+  real?: { dir: string; files: number; objects: number; byKind: Record<string, SizeSummary> };
+}
 
 export function summarize(sizes: Map<string, KindSizes>): Record<string, SizeSummary> {
   const out: Record<string, SizeSummary> = {};
   for (const [kind, k] of sizes) {
     out[kind] = {
-      n: k.n, full: median(k.full), metadata: median(k.metadata), managedFields: median(k.managedFields), ratio: k.ratio(),
-      managedRatio: k.managedFull.length ? k.ratio('managed') : NaN, strippedRatio: k.ratio('stripped'), strippedFull: median(k.strippedFull),
-      nManaged: k.managedFull.length, fullBytes: sum(k.full), metadataBytes: sum(k.metadata),
-      strippedFullBytes: sum(k.strippedFull), strippedMetadataBytes: sum(k.strippedMetadata),
-      status: median(k.status), statusShare: sum(k.status) / sum(k.strippedFull), sources: [...k.sources].sort(),
+      n: k.n,
+      full: median(k.full),
+      metadata: median(k.metadata),
+      managedFields: median(k.managedFields),
+      ratio: k.ratio(),
+      managedRatio: k.managedFull.length ? k.ratio('managed') : NaN,
+      strippedRatio: k.ratio('stripped'),
+      strippedFull: median(k.strippedFull),
+      nManaged: k.managedFull.length,
+      fullBytes: sum(k.full),
+      metadataBytes: sum(k.metadata),
+      strippedFullBytes: sum(k.strippedFull),
+      strippedMetadataBytes: sum(k.strippedMetadata),
+      status: median(k.status),
+      statusShare: sum(k.status) / sum(k.strippedFull),
+      sources: [...k.sources].sort(),
     };
   }
   return out;
@@ -213,7 +235,10 @@ const share = (k: SizeSummary): string => `${kb(k.status)}, ${Math.round(k.statu
 export function realismCheck(sizes: Sizes, managedFields: boolean, rows: Row[], what = 'generated'): void {
   const gen = sizes.generated;
   const real = sizes.real;
-  const kinds = Object.entries(gen).sort((a, b) => b[1].fullBytes - a[1].fullBytes).slice(0, 16).map(([k]) => k);
+  const kinds = Object.entries(gen)
+    .sort((a, b) => b[1].fullBytes - a[1].fullBytes)
+    .slice(0, 16)
+    .map(([k]) => k);
   const all = Object.values(gen);
   const genRatio = sum(all.map((g) => g.metadataBytes)) / sum(all.map((g) => g.fullBytes));
   if (!real) {
@@ -222,23 +247,56 @@ export function realismCheck(sizes: Sizes, managedFields: boolean, rows: Row[], 
     out();
     return;
   }
-  out(`Realism check: bytes per object as an item of a full LIST and of a metadata-only LIST, ${what} beside REAL cluster dumps (${real.dir}: ${int(real.files)} files, ${int(real.objects)} objects with a uid, each once)`);
-  out('  managedFields are in both forms on a real apiserver; the dumps taken through the API keep them (sonobuoy\'s), those made by kubectl or must-gather do not: so the comparison is made twice, without them on either side, then with them on both');
+  out(
+    `Realism check: bytes per object as an item of a full LIST and of a metadata-only LIST, ${what} beside REAL cluster dumps (${real.dir}: ${int(real.files)} files, ${int(real.objects)} objects with a uid, each once)`,
+  );
+  out(
+    "  managedFields are in both forms on a real apiserver; the dumps taken through the API keep them (sonobuoy's), those made by kubectl or must-gather do not: so the comparison is made twice, without them on either side, then with them on both",
+  );
   const rowsOut: string[][] = [];
   for (const k of kinds) {
     const g = gen[k];
     const r = real.byKind[k];
     rowsOut.push([
-      k, int(g.n), kb(g.strippedFull), share(g), ratio(g.strippedRatio), managedFields ? `${kb(g.full)}, ${ratio(g.ratio)}` : '—',
-      r ? `${int(r.n)}${r.n < 20 ? '*' : ''}` : '0', r ? kb(r.strippedFull) : '—', r ? share(r) : '—', r ? ratio(r.strippedRatio) : '—',
-      r && r.nManaged ? `${int(r.nManaged)}${r.nManaged < 5 ? '*' : ''}: ${kb(r.full)}, ${ratio(r.managedRatio)}, ${kb(r.managedFields)}` : '—',
+      k,
+      int(g.n),
+      kb(g.strippedFull),
+      share(g),
+      ratio(g.strippedRatio),
+      managedFields ? `${kb(g.full)}, ${ratio(g.ratio)}` : '—',
+      r ? `${int(r.n)}${r.n < 20 ? '*' : ''}` : '0',
+      r ? kb(r.strippedFull) : '—',
+      r ? share(r) : '—',
+      r ? ratio(r.strippedRatio) : '—',
+      r && r.nManaged
+        ? `${int(r.nManaged)}${r.nManaged < 5 ? '*' : ''}: ${kb(r.full)}, ${ratio(r.managedRatio)}, ${kb(r.managedFields)}`
+        : '—',
       r ? r.sources.join(', ') : '',
     ]);
   }
-  table(rowsOut, ['kind', 'generated n', 'full', 'status', 'meta÷full', 'with managedFields: full, meta÷full', 'real n', 'full', 'status', 'meta÷full', 'with managedFields: n, full, meta÷full, managedFields', 'real sources']);
-  out('  (without managedFields unless said; sizes are medians per object, status its median and share of the bytes, meta÷full a ratio of sums; * fewer than 20 (or 5) real objects)');
+  table(rowsOut, [
+    'kind',
+    'generated n',
+    'full',
+    'status',
+    'meta÷full',
+    'with managedFields: full, meta÷full',
+    'real n',
+    'full',
+    'status',
+    'meta÷full',
+    'with managedFields: n, full, meta÷full, managedFields',
+    'real sources',
+  ]);
+  out(
+    '  (without managedFields unless said; sizes are medians per object, status its median and share of the bytes, meta÷full a ratio of sums; * fewer than 20 (or 5) real objects)',
+  );
   // Like with like, weighted by the generated bytes of the kinds the dumps have enough of.
-  const compare = (genPick: (g: SizeSummary) => [number, number], realPick: (r: SizeSummary) => number, enough: (r: SizeSummary) => boolean) => {
+  const compare = (
+    genPick: (g: SizeSummary) => [number, number],
+    realPick: (r: SizeSummary) => number,
+    enough: (r: SizeSummary) => boolean,
+  ) => {
     let genMeta = 0;
     let genFull = 0;
     let realWeighted = 0;
@@ -252,18 +310,37 @@ export function realismCheck(sizes: Sizes, managedFields: boolean, rows: Row[], 
       realWeighted += f * realPick(r);
       used.push(k);
     }
-    return { generated: genMeta / genFull, real: realWeighted / genFull, share: genFull / sum(all.map((g) => genPick(g)[1])), kinds: used.sort() };
+    return {
+      generated: genMeta / genFull,
+      real: realWeighted / genFull,
+      share: genFull / sum(all.map((g) => genPick(g)[1])),
+      kinds: used.sort(),
+    };
   };
-  const stripped = compare((g) => [g.strippedMetadataBytes, g.strippedFullBytes], (r) => r.strippedRatio, (r) => r.n >= 20);
-  out(`  without managedFields, kinds with ≥ 20 real objects (${Math.round(stripped.share * 100)} % of the generated bytes), weighted by the generated bytes: generated ${ratio(stripped.generated)}, real ${ratio(stripped.real)}`);
+  const stripped = compare(
+    (g) => [g.strippedMetadataBytes, g.strippedFullBytes],
+    (r) => r.strippedRatio,
+    (r) => r.n >= 20,
+  );
+  out(
+    `  without managedFields, kinds with ≥ 20 real objects (${Math.round(stripped.share * 100)} % of the generated bytes), weighted by the generated bytes: generated ${ratio(stripped.generated)}, real ${ratio(stripped.real)}`,
+  );
   let managed: ReturnType<typeof compare> | undefined;
   if (managedFields) {
-    managed = compare((g) => [g.metadataBytes, g.fullBytes], (r) => r.managedRatio, (r) => r.nManaged >= 5);
-    out(`  with managedFields, kinds with ≥ 5 real objects that carry them (${managed.kinds.join(', ')}: ${Math.round(managed.share * 100)} % of the generated bytes): generated ${ratio(managed.generated)}, real ${ratio(managed.real)}`);
+    managed = compare(
+      (g) => [g.metadataBytes, g.fullBytes],
+      (r) => r.managedRatio,
+      (r) => r.nManaged >= 5,
+    );
+    out(
+      `  with managedFields, kinds with ≥ 5 real objects that carry them (${managed.kinds.join(', ')}: ${Math.round(managed.share * 100)} % of the generated bytes): generated ${ratio(managed.generated)}, real ${ratio(managed.real)}`,
+    );
   }
   out(`  all kinds, as served here: metadata-only ÷ full ${ratio(genRatio)}`);
   rows.push({
-    figure: 'realism: metadata-only ÷ full bytes, generated vs real', goal: '—', result: 'info',
+    figure: 'realism: metadata-only ÷ full bytes, generated vs real',
+    goal: '—',
+    result: 'info',
     value: `${ratio(stripped.generated)} vs ${ratio(stripped.real)} without managedFields${managed ? `; ${ratio(managed.generated)} vs ${ratio(managed.real)} with` : ''}`,
   });
   out();

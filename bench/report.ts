@@ -30,14 +30,24 @@ export const mib = (bytes: number): string => `${int(bytes / 2 ** 20)} MB`;
 export function table(rows: string[][], header: string[]): void {
   const all = [header, ...rows];
   const widths = header.map((_, c) => Math.max(...all.map((r) => (r[c] ?? '').length)));
-  const line = (r: string[]) => '  ' + r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]))).join('   ').trimEnd();
+  const line = (r: string[]) =>
+    '  ' +
+    r
+      .map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c])))
+      .join('   ')
+      .trimEnd();
   out(line(header));
   out('  ' + widths.map((w) => '-'.repeat(w)).join('   '));
   for (const r of rows) out(line(r));
 }
 
 /** One line of a report's summary table. */
-export interface Row { figure: string; value: string; goal: string; result: 'PASS' | 'MISS' | 'info' }
+export interface Row {
+  figure: string;
+  value: string;
+  goal: string;
+  result: 'PASS' | 'MISS' | 'info';
+}
 
 /** Peak and current resident memory of a process (Linux /proc; this process when `pid` is undefined). */
 export function procMemory(pid: number | undefined): { peak: number; rss: number } | undefined {

@@ -53,17 +53,31 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { sizes: [1000, 2000, GOAL_NODES], runs: 3, liveGraph: true, liveGraphOnly: false, liveGraphObjects: 100_000, paintTimeoutS: 300 };
+  const o: Options = {
+    sizes: [1000, 2000, GOAL_NODES],
+    runs: 3,
+    liveGraph: true,
+    liveGraphOnly: false,
+    liveGraphObjects: 100_000,
+    paintTimeoutS: 300,
+  };
   for (const a of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
     const num = () => Math.max(1, Math.floor(Number(m![2])) || 1);
-    if (m?.[1] === 'webview-sizes' && m[2]) o.sizes = m[2].split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+    if (m?.[1] === 'webview-sizes' && m[2])
+      o.sizes = m[2]
+        .split(',')
+        .map(Number)
+        .filter((n) => Number.isInteger(n) && n > 0);
     else if (m?.[1] === 'webview-runs' && m[2]) o.runs = num();
     else if (m?.[1] === 'no-live-graph' && m[2] === undefined) o.liveGraph = false;
     else if (m?.[1] === 'live-graph-only' && m[2] === undefined) o.liveGraphOnly = true;
     else if (m?.[1] === 'live-graph-objects' && m[2]) o.liveGraphObjects = Math.max(5_000, num());
     else if (m?.[1] === 'live-graph-paint-timeout' && m[2]) o.paintTimeoutS = num();
-    else throw new Error(`unknown argument ${a} (options: --webview-sizes=1000,2000,5000 --webview-runs=3 --no-live-graph --live-graph-only --live-graph-objects=N --live-graph-paint-timeout=S)`);
+    else
+      throw new Error(
+        `unknown argument ${a} (options: --webview-sizes=1000,2000,5000 --webview-runs=3 --no-live-graph --live-graph-only --live-graph-objects=N --live-graph-paint-timeout=S)`,
+      );
   }
   return o;
 }
@@ -99,7 +113,15 @@ async function zoomTo(h: Harness, k: number): Promise<void> {
     const el = document.querySelector('.graph');
     const r = el.getBoundingClientRect();
     for (let i = 0; i < Math.abs(steps); i++) {
-      el.dispatchEvent(new WheelEvent('wheel', { bubbles: true, cancelable: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, deltaY: steps > 0 ? -100 : 100 }));
+      el.dispatchEvent(
+        new WheelEvent('wheel', {
+          bubbles: true,
+          cancelable: true,
+          clientX: r.left + r.width / 2,
+          clientY: r.top + r.height / 2,
+          deltaY: steps > 0 ? -100 : 100,
+        }),
+      );
     }
   }, steps);
   await h.settle();
@@ -107,18 +129,22 @@ async function zoomTo(h: Harness, k: number): Promise<void> {
 
 /** Posts the graph and resolves, in the page, with the time until the frame after it is drawn. */
 async function firstPaint(page: Page, graph: GraphData, renderer: GraphRenderer, revision: number): Promise<number> {
-  return page.evaluate(({ graph, renderer, revision }) => new Promise<number>((resolve) => {
-    const t0 = performance.now();
-    const done = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
-    const observer = new MutationObserver(() => {
-      if (document.body.dataset.rendered === String(revision)) {
-        observer.disconnect();
-        done();
-      }
-    });
-    observer.observe(document.body, { attributes: true, attributeFilter: ['data-rendered'] });
-    window.postMessage({ type: 'graph', source: { kind: 'workspace' }, graph, revision, renderer }, '*');
-  }), { graph, renderer, revision });
+  return page.evaluate(
+    ({ graph, renderer, revision }) =>
+      new Promise<number>((resolve) => {
+        const t0 = performance.now();
+        const done = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
+        const observer = new MutationObserver(() => {
+          if (document.body.dataset.rendered === String(revision)) {
+            observer.disconnect();
+            done();
+          }
+        });
+        observer.observe(document.body, { attributes: true, attributeFilter: ['data-rendered'] });
+        window.postMessage({ type: 'graph', source: { kind: 'workspace' }, graph, revision, renderer }, '*');
+      }),
+    { graph, renderer, revision },
+  );
 }
 
 async function measure(browser: Browser, bundleDir: string, graph: GraphData, renderer: GraphRenderer, runs: number): Promise<Row> {
@@ -145,8 +171,13 @@ async function measure(browser: Browser, bundleDir: string, graph: GraphData, re
   if (problems.length) throw new Error(`the page reported problems: ${problems.join('; ')}`);
   await h.close();
   return {
-    nodes: graph.nodes.length, renderer: renderer === 'auto' ? `auto (${used})` : renderer, firstPaint: median(paints),
-    overview, reading, heap: metric('JSHeapUsedSize'), domNodes: metric('Nodes'),
+    nodes: graph.nodes.length,
+    renderer: renderer === 'auto' ? `auto (${used})` : renderer,
+    firstPaint: median(paints),
+    overview,
+    reading,
+    heap: metric('JSHeapUsedSize'),
+    domNodes: metric('Nodes'),
   };
 }
 
@@ -180,7 +211,9 @@ async function main(): Promise<number> {
     layeredLayout({ nodes: view.nodes, edges: view.edges });
     pure.push(performance.now() - t0);
   }
-  out(`  index + view + layout of ${GOAL_NODES.toLocaleString('en-US')} nodes in Node: ${ms(median(pure.slice(1)))} (median of 4 after a warm-up)`);
+  out(
+    `  index + view + layout of ${GOAL_NODES.toLocaleString('en-US')} nodes in Node: ${ms(median(pure.slice(1)))} (median of 4 after a warm-up)`,
+  );
   out();
 
   const browser = await Harness.launch(bundleDir);
@@ -188,22 +221,43 @@ async function main(): Promise<number> {
   try {
     for (const n of opts.sizes) {
       const graph = largeGraph(n);
-      for (const renderer of ['svg', 'canvas', 'auto'] as GraphRenderer[]) rows.push(await measure(browser, bundleDir, graph, renderer, opts.runs));
+      for (const renderer of ['svg', 'canvas', 'auto'] as GraphRenderer[])
+        rows.push(await measure(browser, bundleDir, graph, renderer, opts.runs));
     }
   } finally {
     await browser.close();
   }
   const fps = (f: Fps) => `${f.fps.toFixed(0)} (${ms(f.p95)})`;
-  table(rows.map((r) => [
-    `${r.nodes.toLocaleString('en-US')} ${r.renderer}`, ms(r.firstPaint), fps(r.overview.pan), fps(r.overview.zoom), fps(r.reading.pan), fps(r.reading.zoom),
-    mb(r.heap), Math.round(r.domNodes).toLocaleString('en-US'),
-  ]), ['nodes, renderer', 'first paint', 'pan fps (p95), all in view', 'zoom fps (p95), all in view', 'pan fps, scale 1', 'zoom fps, scale 1', 'JS heap', 'DOM nodes']);
+  table(
+    rows.map((r) => [
+      `${r.nodes.toLocaleString('en-US')} ${r.renderer}`,
+      ms(r.firstPaint),
+      fps(r.overview.pan),
+      fps(r.overview.zoom),
+      fps(r.reading.pan),
+      fps(r.reading.zoom),
+      mb(r.heap),
+      Math.round(r.domNodes).toLocaleString('en-US'),
+    ]),
+    [
+      'nodes, renderer',
+      'first paint',
+      'pan fps (p95), all in view',
+      'zoom fps (p95), all in view',
+      'pan fps, scale 1',
+      'zoom fps, scale 1',
+      'JS heap',
+      'DOM nodes',
+    ],
+  );
   out();
   const goal = rows.filter((r) => r.nodes === GOAL_NODES && r.renderer.startsWith('auto'));
   for (const r of goal) {
     const worst = Math.min(r.overview.pan.fps, r.overview.zoom.fps, r.reading.pan.fps, r.reading.zoom.fps);
-    out(`  ${GOAL_NODES.toLocaleString('en-US')} nodes as shipped (${r.renderer}): first paint ${ms(r.firstPaint)} = ${(r.firstPaint / GOAL_FIRST_PAINT_MS).toFixed(2)}× the 1.5 s goal; `
-      + `the slowest of panning and zooming ${worst.toFixed(0)} fps = ${(worst / GOAL_FPS).toFixed(2)}× the 30 fps goal`);
+    out(
+      `  ${GOAL_NODES.toLocaleString('en-US')} nodes as shipped (${r.renderer}): first paint ${ms(r.firstPaint)} = ${(r.firstPaint / GOAL_FIRST_PAINT_MS).toFixed(2)}× the 1.5 s goal; ` +
+        `the slowest of panning and zooming ${worst.toFixed(0)} fps = ${(worst / GOAL_FPS).toFixed(2)}× the 30 fps goal`,
+    );
   }
   if (opts.liveGraph) {
     out();
@@ -216,15 +270,24 @@ async function liveGraph(opts: Options, bundleDir: string): Promise<void> {
   const browser = await Harness.launch(bundleDir);
   try {
     await liveGraphReport(browser, {
-      objects: opts.liveGraphObjects, seed: 20250601, runs: opts.runs, paintTimeoutS: opts.paintTimeoutS,
-      serverPath: path.join(__dirname, 'server.js'), bundleDir,
+      objects: opts.liveGraphObjects,
+      seed: 20250601,
+      runs: opts.runs,
+      paintTimeoutS: opts.paintTimeoutS,
+      serverPath: path.join(__dirname, 'server.js'),
+      bundleDir,
     });
   } finally {
     await browser.close();
   }
 }
 
-main().then((code) => { process.exitCode = code; }, (e: unknown) => {
-  out(`webview bench failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
-  process.exitCode = 2;
-});
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    out(`webview bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    process.exitCode = 2;
+  },
+);

@@ -53,4 +53,7 @@ export interface Companion {
  * Keeps `server` running until Ctrl-C (or SIGTERM), then stops it and exits 0; exits 1 if it dies by itself.
  * `others` run and stop with it, after it; `cleanup` runs last, in every case.
  */
-export function runUntilInterrupted(server: CodeServer, options?: { others?: Companion[]; cleanup?: () => void | Promise<void> }): Promise<void>;
+export function runUntilInterrupted(
+  server: CodeServer,
+  options?: { others?: Companion[]; cleanup?: () => void | Promise<void> },
+): Promise<void>;

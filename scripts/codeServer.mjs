@@ -111,7 +111,9 @@ export async function freePort(host = '127.0.0.1') {
 async function waitForHttp(url, exited, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   let stopped = false;
-  void exited.then(() => { stopped = true; });
+  void exited.then(() => {
+    stopped = true;
+  });
   let last = '';
   while (Date.now() < deadline) {
     if (stopped) throw new Error(`code-server exited before answering ${url}`);
@@ -150,7 +152,10 @@ export async function startCodeServer({
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
   const trustSettings = workspaceTrust ? UNTRUSTED_SETTINGS : {};
-  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...trustSettings, ...settings }, null, 2));
+  writeFileSync(
+    join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ ...DEFAULT_SETTINGS, ...trustSettings, ...settings }, null, 2),
+  );
   if (vsix) installExtension({ vsix, extensionsDir, userDataDir, installDir });
 
   port ??= await freePort(host);
@@ -158,23 +163,32 @@ export async function startCodeServer({
   writeFileSync(configFile, `bind-addr: ${host}:${port}\nauth: none\ncert: false\n`);
   const logFile = join(dir, 'code-server.log');
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, [
-    entry(installDir),
-    '--config', configFile,
-    '--auth', 'none',
-    '--bind-addr', `${host}:${port}`,
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
-    '--disable-telemetry',
-    '--disable-update-check',
-    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
-    '--ignore-last-opened',
-    resolve(workspace),
-  ], {
-    detached: true, // its own process group: stop() ends code-server and the extension hosts it forked
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, XDG_CONFIG_HOME: join(dir, '.config'), XDG_DATA_HOME: join(dir, '.local', 'share') },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      entry(installDir),
+      '--config',
+      configFile,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `${host}:${port}`,
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      extensionsDir,
+      '--disable-telemetry',
+      '--disable-update-check',
+      ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
+      '--ignore-last-opened',
+      resolve(workspace),
+    ],
+    {
+      detached: true, // its own process group: stop() ends code-server and the extension hosts it forked
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, XDG_CONFIG_HOME: join(dir, '.config'), XDG_DATA_HOME: join(dir, '.local', 'share') },
+    },
+  );
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
   const exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
@@ -184,8 +198,18 @@ export async function startCodeServer({
   const stop = () => {
     stopping ??= (async () => {
       if (child.exitCode === null && child.signalCode === null) {
-        try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
-        const timer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, 5000);
+        try {
+          process.kill(-child.pid, 'SIGTERM');
+        } catch {
+          /* already gone */
+        }
+        const timer = setTimeout(() => {
+          try {
+            process.kill(-child.pid, 'SIGKILL');
+          } catch {
+            /* gone */
+          }
+        }, 5000);
         await exited;
         clearTimeout(timer);
       }
@@ -236,13 +260,16 @@ async function main() {
   const [command, ...rest] = process.argv.slice(2);
   const { options, positional } = parseArgs(rest);
   if (command === 'install-extension') {
-    if (!positional[0] || !options['extensions-dir']) throw new Error('usage: install-extension FILE.vsix --extensions-dir DIR [--user-data-dir DIR]');
+    if (!positional[0] || !options['extensions-dir'])
+      throw new Error('usage: install-extension FILE.vsix --extensions-dir DIR [--user-data-dir DIR]');
     console.log(installExtension({ vsix: positional[0], extensionsDir: options['extensions-dir'], userDataDir: options['user-data-dir'] }));
     return;
   }
   if (command !== 'start') {
-    throw new Error('usage: node scripts/codeServer.mjs start [WORKSPACE] [--vsix FILE] [--host H] [--port N] [--dir DIR]\n'
-      + '       node scripts/codeServer.mjs install-extension FILE.vsix --extensions-dir DIR [--user-data-dir DIR]');
+    throw new Error(
+      'usage: node scripts/codeServer.mjs start [WORKSPACE] [--vsix FILE] [--host H] [--port N] [--dir DIR]\n' +
+        '       node scripts/codeServer.mjs install-extension FILE.vsix --extensions-dir DIR [--user-data-dir DIR]',
+    );
   }
   if (options.dir) mkdirSync(options.dir, { recursive: true });
   const server = await startCodeServer({

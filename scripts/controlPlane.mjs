@@ -91,7 +91,10 @@ export function buildControlPlane({ force = false } = {}) {
   mkdirSync(CACHE_DIR, { recursive: true });
   process.stderr.write(`control-plane: building ${BINARY} (${go}; k8s.io/kubernetes ${kubernetesVersion()})\n`);
   const started = Date.now();
-  for (const [output, pkg] of [[BINARY, './'], [KUBECTL, 'k8s.io/kubernetes/cmd/kubectl']]) {
+  for (const [output, pkg] of [
+    [BINARY, './'],
+    [KUBECTL, 'k8s.io/kubernetes/cmd/kubectl'],
+  ]) {
     const r = spawnSync('go', ['build', '-ldflags', flags, '-o', output, pkg], { cwd: SOURCE_DIR, stdio: ['ignore', 2, 2] });
     if (r.error) throw r.error;
     if (r.status !== 0) throw new Error(`go build ${pkg} failed (exit ${r.status ?? r.signal})`);

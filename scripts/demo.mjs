@@ -59,7 +59,10 @@ function kubectlGc(...args) {
  * shown); resolves with { kubeconfig, server, exited, stop, logFile } once it has printed its JSON line.
  */
 function startControlPlane(logFile) {
-  const child = spawn(process.execPath, [join(REPO, 'scripts', 'controlPlane.mjs'), 'start'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(REPO, 'scripts', 'controlPlane.mjs'), 'start'], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const log = createWriteStream(logFile);
   const tail = []; // the failure message quotes it: the log's folder is removed on the way out
   createInterface({ input: child.stderr }).on('line', (line) => {
@@ -76,8 +79,12 @@ function startControlPlane(logFile) {
     log.end();
   };
   return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', (line) => resolve({ ...JSON.parse(line), exited, stop, logFile, name: 'the control plane' }));
-    void exited.then(({ code, signal }) => reject(new Error(`the control plane exited (${code ?? signal}) before it was ready; the end of its log:\n${tail.join('\n')}`)));
+    createInterface({ input: child.stdout }).once('line', (line) =>
+      resolve({ ...JSON.parse(line), exited, stop, logFile, name: 'the control plane' }),
+    );
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`the control plane exited (${code ?? signal}) before it was ready; the end of its log:\n${tail.join('\n')}`)),
+    );
   });
 }
 
@@ -119,7 +126,7 @@ async function main() {
 async function mainCluster() {
   const dir = mkdtempSync(join(tmpdir(), 'kube-gc-lens-demo-'));
   heading('1/3  A local Kubernetes v1.37.2 control plane, with examples/ in it');
-  console.log('kube-apiserver, the garbage collector and the namespace controller, built from Kubernetes\' Go modules');
+  console.log("kube-apiserver, the garbage collector and the namespace controller, built from Kubernetes' Go modules");
   console.log('(test/controlplane; the first time this builds them: about 6 minutes with Go, cached after). No kubelet:');
   console.log('Pods never run, and a Pod deleted with a grace period stays Terminating.\n');
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
@@ -141,7 +148,10 @@ async function mainCluster() {
     console.log(`Running: ${plane.server}, kubeconfig ${kubeconfig}\n`);
     console.log('$ node dist/seedCluster.js --kubeconfig … examples');
     try {
-      execFileSync(process.execPath, [join(REPO, 'dist', 'seedCluster.js'), '--kubeconfig', kubeconfig, EXAMPLES], { cwd: REPO, stdio: 'inherit' });
+      execFileSync(process.execPath, [join(REPO, 'dist', 'seedCluster.js'), '--kubeconfig', kubeconfig, EXAMPLES], {
+        cwd: REPO,
+        stdio: 'inherit',
+      });
     } catch (e) {
       if (e?.status !== 1) throw new Error(`writing examples/ into the cluster failed (exit ${e?.status ?? e?.signal})`);
       console.log('The demo goes on without the refused objects.');
@@ -153,10 +163,15 @@ async function mainCluster() {
     kubectlGc('simulate', '--kubeconfig', kubeconfig, 'ns/kafka');
 
     heading(`3/3  The VS Code extension on examples/, connected to the cluster, in code-server ${CODE_SERVER_VERSION}`);
-    server = await startCodeServer(codeServerOptions({
-      'kubeGcLens.cluster.kubeconfig': kubeconfig,
-      'kubeGcLens.cluster.autoConnect': true,
-    }, join(dir, 'code-server')));
+    server = await startCodeServer(
+      codeServerOptions(
+        {
+          'kubeGcLens.cluster.kubeconfig': kubeconfig,
+          'kubeGcLens.cluster.autoConnect': true,
+        },
+        join(dir, 'code-server'),
+      ),
+    );
     heading('Kube GC Lens is running in code-server, connected to the cluster. Open this URL in a browser:');
     console.log(`  ${server.folderUrl}\n`);
     console.log('Open a file such as deployment-export-from-another-cluster/checkout-export.yaml: the status bar shows');
@@ -165,10 +180,14 @@ async function mainCluster() {
     console.log('live cluster, "Kubernetes GC: Show Ownership Graph" draws it; checkout-export.yaml gets collected-on-apply.');
     console.log('\nChange the cluster with kubectl (built from the same modules; from this folder) and watch the editor follow:');
     console.log(`  ${KUBECTL} --kubeconfig ${kubeconfig} get all -A`);
-    console.log(`  ${KUBECTL} --kubeconfig ${kubeconfig} patch rabbitmqcluster orders -n legacy-mq --type=merge -p '{"metadata":{"finalizers":null}}'`);
+    console.log(
+      `  ${KUBECTL} --kubeconfig ${kubeconfig} patch rabbitmqcluster orders -n legacy-mq --type=merge -p '{"metadata":{"finalizers":null}}'`,
+    );
     console.log('      (legacy-mq un-sticks: the RabbitmqCluster goes, then the namespace controller removes the namespace)');
     console.log(`  ${KUBECTL} --kubeconfig ${kubeconfig} delete namespace kafka --wait=false`);
-    console.log('      (what `kubectl-gc simulate ns/kafka` said: the operator goes, the Kafkas and the namespace hang; without\n      --wait=false kubectl would wait for the namespace to go, forever)');
+    console.log(
+      '      (what `kubectl-gc simulate ns/kafka` said: the operator goes, the Kafkas and the namespace hang; without\n      --wait=false kubectl would wait for the namespace to go, forever)',
+    );
     console.log(`  node dist/cli.js stuck --kubeconfig ${kubeconfig}`);
     console.log(`\nProfile and logs: ${dir} (removed on exit). Ctrl-C stops code-server and the control plane.`);
   } catch (e) {

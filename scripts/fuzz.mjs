@@ -28,5 +28,9 @@ for (let i = 0; i < args.length; i++) {
 if (env.FUZZ_RUNS === undefined && env.FUZZ_SEED === undefined) env.FUZZ_RUNS = '500';
 
 const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
-const r = spawnSync(process.execPath, [vitest, 'run', '--project', 'unit', '--hideSkippedTests', 'test/fuzz/manifestFuzz.test.ts'], { cwd: root, env, stdio: 'inherit' });
+const r = spawnSync(process.execPath, [vitest, 'run', '--project', 'unit', '--hideSkippedTests', 'test/fuzz/manifestFuzz.test.ts'], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
 process.exit(r.status ?? 1);

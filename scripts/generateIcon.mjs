@@ -18,13 +18,15 @@ const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'images', 'icon.
 const circle = (cx, cy, r) => (x, y) => Math.hypot(x - cx, y - cy) - r;
 const ring = (cx, cy, r, width) => (x, y) => Math.abs(Math.hypot(x - cx, y - cy) - r) - width / 2;
 const segment = (x1, y1, x2, y2, width) => (x, y) => {
-  const dx = x2 - x1, dy = y2 - y1;
+  const dx = x2 - x1,
+    dy = y2 - y1;
   const t = Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy)));
   return Math.hypot(x - (x1 + t * dx), y - (y1 + t * dy)) - width / 2;
 };
 const roundedSquare = (x0, y0, size, r) => (x, y) => {
   const half = size / 2;
-  const qx = Math.abs(x - (x0 + half)) - (half - r), qy = Math.abs(y - (y0 + half)) - (half - r);
+  const qx = Math.abs(x - (x0 + half)) - (half - r),
+    qy = Math.abs(y - (y0 + half)) - (half - r);
   return Math.hypot(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - r;
 };
 /** A ring with gaps: dashes of `dash` radians every `period` radians, starting at `phase`. */
@@ -38,7 +40,8 @@ const dashedRing = (cx, cy, r, width, dash, period, phase) => (x, y) => {
 /** Dashes along a segment, each `dash` long with `gap` between them. */
 const dashedSegment = (x1, y1, x2, y2, width, dash, gap) => {
   const length = Math.hypot(x2 - x1, y2 - y1);
-  const ux = (x2 - x1) / length, uy = (y2 - y1) / length;
+  const ux = (x2 - x1) / length,
+    uy = (y2 - y1) / length;
   const parts = [];
   for (let s = 0; s < length; s += dash + gap) {
     const e = Math.min(length, s + dash);
@@ -46,7 +49,10 @@ const dashedSegment = (x1, y1, x2, y2, width, dash, gap) => {
   }
   return (x, y) => Math.min(...parts.map((p) => p(x, y)));
 };
-const union = (...shapes) => (x, y) => Math.min(...shapes.map((s) => s(x, y)));
+const union =
+  (...shapes) =>
+  (x, y) =>
+    Math.min(...shapes.map((s) => s(x, y)));
 
 // --- Colours (r, g, b, a), and the background's vertical gradient.
 const WHITE = [255, 255, 255, 1];
@@ -59,13 +65,22 @@ const background = (y) => {
 };
 
 // --- The picture, painted in order.
-const root = [128, 62], left = [70, 132], gone = [186, 132];
-const leftKids = [[40, 202], [100, 202]];
-const goneKids = [[160, 202], [214, 202]];
+const root = [128, 62],
+  left = [70, 132],
+  gone = [186, 132];
+const leftKids = [
+  [40, 202],
+  [100, 202],
+];
+const goneKids = [
+  [160, 202],
+  [214, 202],
+];
 /** The segment from a to b, shortened by ra at a and rb at b (edges stop at the nodes' rims). */
 const between = (a, ra, b, rb) => {
   const length = Math.hypot(b[0] - a[0], b[1] - a[1]);
-  const ux = (b[0] - a[0]) / length, uy = (b[1] - a[1]) / length;
+  const ux = (b[0] - a[0]) / length,
+    uy = (b[1] - a[1]) / length;
   return [a[0] + ux * ra, a[1] + uy * ra, b[0] - ux * rb, b[1] - uy * rb];
 };
 const layers = [
@@ -98,10 +113,14 @@ const tile = roundedSquare(8, 8, SIZE - 16, 44);
 const pixels = Buffer.alloc(SIZE * SIZE * 4);
 for (let py = 0; py < SIZE; py++) {
   for (let px = 0; px < SIZE; px++) {
-    let r = 0, g = 0, b = 0, a = 0;
+    let r = 0,
+      g = 0,
+      b = 0,
+      a = 0;
     for (let sy = 0; sy < SAMPLES; sy++) {
       for (let sx = 0; sx < SAMPLES; sx++) {
-        const x = px + (sx + 0.5) / SAMPLES, y = py + (sy + 0.5) / SAMPLES;
+        const x = px + (sx + 0.5) / SAMPLES,
+          y = py + (sy + 0.5) / SAMPLES;
         if (tile(x, y) > 0) continue; // transparent outside the tile
         let c = background(y);
         for (const { shape, color } of layers) {
@@ -110,7 +129,10 @@ for (let py = 0; py < SIZE; py++) {
             c = [c[0] * (1 - alpha) + color[0] * alpha, c[1] * (1 - alpha) + color[1] * alpha, c[2] * (1 - alpha) + color[2] * alpha, 1];
           }
         }
-        r += c[0]; g += c[1]; b += c[2]; a += 1;
+        r += c[0];
+        g += c[1];
+        b += c[2];
+        a += 1;
       }
     }
     const i = (py * SIZE + px) * 4;

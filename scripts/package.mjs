@@ -22,17 +22,32 @@ execFileSync(process.execPath, ['esbuild.mjs', '--production', `--outdir=${join(
   cwd: REPO,
   stdio: 'inherit',
 });
-for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'docs/findings.md', 'LICENSE', '.vscodeignore', 'images/icon.png', 'walkthrough']) {
+for (const file of [
+  'package.json',
+  'README.md',
+  'CHANGELOG.md',
+  'docs/findings.md',
+  'LICENSE',
+  '.vscodeignore',
+  'images/icon.png',
+  'walkthrough',
+]) {
   cpSync(join(REPO, file), join(STAGE, file), { recursive: true });
 }
 
 mkdirSync(dirname(vsix), { recursive: true });
-execFileSync(process.execPath, [
-  join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package',
-  '--no-dependencies', // everything the extension runs is bundled
-  '--allow-missing-repository',
-  '--out', vsix,
-], { cwd: STAGE, stdio: ['ignore', 'inherit', 'inherit'] });
+execFileSync(
+  process.execPath,
+  [
+    join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce'),
+    'package',
+    '--no-dependencies', // everything the extension runs is bundled
+    '--allow-missing-repository',
+    '--out',
+    vsix,
+  ],
+  { cwd: STAGE, stdio: ['ignore', 'inherit', 'inherit'] },
+);
 
 const size = statSync(vsix).size;
 console.log(`${relative(REPO, vsix)}: ${(size / 1024).toFixed(0)} KB`);

@@ -9,15 +9,41 @@
 // user's back. The setting stays for pinning a context on purpose; changing it forgets the picked one.
 
 import * as vscode from 'vscode';
-import { ClusterConnectRequest, ClusterContextsRequest, ClusterDisconnectRequest, type ClusterContext, type ClusterStatus } from '../../shared/src/protocol';
+import {
+  ClusterConnectRequest,
+  ClusterContextsRequest,
+  ClusterDisconnectRequest,
+  type ClusterContext,
+  type ClusterStatus,
+} from '../../shared/src/protocol';
 import type { LazyLanguageClient } from './lazyClient';
 import {
-  CLUSTER_SECTION, connectionChange, connectParams, effectiveContext, forgetsPickedContext, readClusterSettingsTrusted, resolveKubeconfigPath,
-  type ClusterSettings, type ConnectTarget, type SettingsSeen,
+  CLUSTER_SECTION,
+  connectionChange,
+  connectParams,
+  effectiveContext,
+  forgetsPickedContext,
+  readClusterSettingsTrusted,
+  resolveKubeconfigPath,
+  type ClusterSettings,
+  type ConnectTarget,
+  type SettingsSeen,
 } from './logic/clusterSettings';
 import {
-  applyStatus, CLUSTER_OFF, clusterActionItems, connected, connectFailure, connecting, connectProgress, contextName, contextPickItems,
-  degradedMessage, failed, isClusterActive, type ClusterState, type ConnectFailure,
+  applyStatus,
+  CLUSTER_OFF,
+  clusterActionItems,
+  connected,
+  connectFailure,
+  connecting,
+  connectProgress,
+  contextName,
+  contextPickItems,
+  degradedMessage,
+  failed,
+  isClusterActive,
+  type ClusterState,
+  type ConnectFailure,
 } from './logic/clusterState';
 import { RESTRICTED_MODE_NOTE } from './logic/workspaceTrust';
 
@@ -61,7 +87,10 @@ export class ClusterConnection implements vscode.Disposable {
   readonly onDidChange = this.emitter.event;
   private readonly disposables: vscode.Disposable[];
 
-  constructor(private readonly lsp: LazyLanguageClient, private readonly workspaceState: vscode.Memento) {
+  constructor(
+    private readonly lsp: LazyLanguageClient,
+    private readonly workspaceState: vscode.Memento,
+  ) {
     this.seen = { settings: this.settings(), trusted: vscode.workspace.isTrusted };
     this.disposables = [
       this.emitter,
@@ -86,7 +115,11 @@ export class ClusterConnection implements vscode.Disposable {
    */
   settings(): ClusterSettings {
     const config = vscode.workspace.getConfiguration(CLUSTER_SECTION);
-    return readClusterSettingsTrusted((key) => config.get(key), (key) => config.inspect(key), vscode.workspace.isTrusted);
+    return readClusterSettingsTrusted(
+      (key) => config.get(key),
+      (key) => config.inspect(key),
+      vscode.workspace.isTrusted,
+    );
   }
 
   /** In Restricted Mode: only the user's cluster settings apply, and kubeconfig commands do not run. */
@@ -126,7 +159,11 @@ export class ClusterConnection implements vscode.Disposable {
     const kubeconfig = this.kubeconfig(settings);
     const contexts = await this.contexts(kubeconfig);
     if (contexts === undefined) return;
-    const context = await this.pickContext(contexts, 'Select Cluster Context', 'Connect to which kubeconfig context? (read-only: GET requests only)');
+    const context = await this.pickContext(
+      contexts,
+      'Select Cluster Context',
+      'Connect to which kubeconfig context? (read-only: GET requests only)',
+    );
     if (context === undefined) return;
     await this.remember(context);
     await this.open(context, kubeconfig, settings, true);
@@ -136,17 +173,25 @@ export class ClusterConnection implements vscode.Disposable {
   async showActions(): Promise<void> {
     const next = effectiveContext(this.settings(), this.selected()).context;
     const picked = await vscode.window.showQuickPick(clusterActionItems(this.current, next), {
-      title: this.restricted ? 'Kube GC Lens: Cluster (Restricted Mode: your settings only, no kubeconfig commands)' : 'Kube GC Lens: Cluster',
+      title: this.restricted
+        ? 'Kube GC Lens: Cluster (Restricted Mode: your settings only, no kubeconfig commands)'
+        : 'Kube GC Lens: Cluster',
       placeHolder: this.describe(),
     });
     switch (picked?.action) {
       case 'connect':
-      case 'reconnect': return void vscode.commands.executeCommand('kubeGcLens.cluster.connect');
-      case 'disconnect': return void vscode.commands.executeCommand('kubeGcLens.cluster.disconnect');
-      case 'selectContext': return void vscode.commands.executeCommand('kubeGcLens.cluster.selectContext');
-      case 'showStuck': return void vscode.commands.executeCommand('kubeGcLens.showStuckObjects');
-      case 'settings': return void vscode.commands.executeCommand('workbench.action.openSettings', CLUSTER_SECTION);
-      default: return undefined;
+      case 'reconnect':
+        return void vscode.commands.executeCommand('kubeGcLens.cluster.connect');
+      case 'disconnect':
+        return void vscode.commands.executeCommand('kubeGcLens.cluster.disconnect');
+      case 'selectContext':
+        return void vscode.commands.executeCommand('kubeGcLens.cluster.selectContext');
+      case 'showStuck':
+        return void vscode.commands.executeCommand('kubeGcLens.showStuckObjects');
+      case 'settings':
+        return void vscode.commands.executeCommand('workbench.action.openSettings', CLUSTER_SECTION);
+      default:
+        return undefined;
     }
   }
 
@@ -158,7 +203,11 @@ export class ClusterConnection implements vscode.Disposable {
 
   /** `targetContext`: the context the settings (and the pick) name for it, which a settings change is compared with. */
   private async open(
-    context: string | undefined, kubeconfig: string | undefined, settings: ClusterSettings, interactive: boolean, targetContext = context,
+    context: string | undefined,
+    kubeconfig: string | undefined,
+    settings: ClusterSettings,
+    interactive: boolean,
+    targetContext = context,
   ): Promise<void> {
     const attempt = ++this.attempt;
     this.retryOnTrust = false;
@@ -191,45 +240,54 @@ export class ClusterConnection implements vscode.Disposable {
 
   /** The connect request behind a cancellable notification that follows the server's listing progress. */
   private withProgress(context: string | undefined, attempt: number, request: () => Promise<ClusterStatus>): Thenable<ClusterStatus> {
-    const title = `Kube GC Lens: connecting to ${context ? `context ${context}` : 'the kubeconfig\'s current context'}`;
-    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) =>
-      new Promise<ClusterStatus>((resolve, reject) => {
-        let done = 0;
-        const report = (status: ClusterStatus | null) => {
-          const p = connectProgress(status);
-          const increment = p.percent !== undefined && p.percent > done ? p.percent - done : 0;
-          done += increment;
-          progress.report({ message: p.message, ...(increment ? { increment } : {}) });
-        };
-        const statuses = this.lsp.onClusterStatus((s) => {
-          if (attempt === this.attempt) report(s);
-        });
-        const finish = () => {
-          statuses.dispose();
-          cancelled.dispose();
-        };
-        // The server's connect cannot be cancelled, but a disconnect stops it (and supersedes this attempt).
-        const cancelled = token.onCancellationRequested(() => {
-          finish();
-          reject(new vscode.CancellationError());
-          void this.disconnect().catch(() => undefined);
-        });
-        report(null);
-        request().then((s) => {
-          finish();
-          resolve(s);
-        }, (e: unknown) => {
-          finish();
-          reject(e);
-        });
-      }));
+    const title = `Kube GC Lens: connecting to ${context ? `context ${context}` : "the kubeconfig's current context"}`;
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      (progress, token) =>
+        new Promise<ClusterStatus>((resolve, reject) => {
+          let done = 0;
+          const report = (status: ClusterStatus | null) => {
+            const p = connectProgress(status);
+            const increment = p.percent !== undefined && p.percent > done ? p.percent - done : 0;
+            done += increment;
+            progress.report({ message: p.message, ...(increment ? { increment } : {}) });
+          };
+          const statuses = this.lsp.onClusterStatus((s) => {
+            if (attempt === this.attempt) report(s);
+          });
+          const finish = () => {
+            statuses.dispose();
+            cancelled.dispose();
+          };
+          // The server's connect cannot be cancelled, but a disconnect stops it (and supersedes this attempt).
+          const cancelled = token.onCancellationRequested(() => {
+            finish();
+            reject(new vscode.CancellationError());
+            void this.disconnect().catch(() => undefined);
+          });
+          report(null);
+          request().then(
+            (s) => {
+              finish();
+              resolve(s);
+            },
+            (e: unknown) => {
+              finish();
+              reject(e);
+            },
+          );
+        }),
+    );
   }
 
   private async reportFailure(failure: ConnectFailure, interactive: boolean): Promise<void> {
     const actions = [...(failure.offerTrust ? [TRUST] : []), SELECT, SETTINGS];
     const choice = interactive
       ? await vscode.window.showErrorMessage(`Kube GC Lens: cannot connect to the cluster: ${failure.message}`, ...actions)
-      : await vscode.window.showWarningMessage(`Kube GC Lens: could not connect to the cluster automatically: ${failure.message}`, ...actions);
+      : await vscode.window.showWarningMessage(
+          `Kube GC Lens: could not connect to the cluster automatically: ${failure.message}`,
+          ...actions,
+        );
     if (choice === TRUST) await vscode.commands.executeCommand('workbench.trust.manage');
     else if (choice === SELECT) await vscode.commands.executeCommand('kubeGcLens.cluster.selectContext');
     else if (choice === SETTINGS) await vscode.commands.executeCommand('workbench.action.openSettings', CLUSTER_SECTION);
@@ -243,7 +301,11 @@ export class ClusterConnection implements vscode.Disposable {
     const contexts = await this.contexts(kubeconfig, false);
     if (contexts === undefined || contexts.length === 0) return undefined; // the connect request says why
     if (contexts.length === 1) return contexts[0].name;
-    const context = await this.pickContext(contexts, 'Connect to Cluster', 'Which kubeconfig context? (remembered for this workspace; read-only: GET requests only)');
+    const context = await this.pickContext(
+      contexts,
+      'Connect to Cluster',
+      'Which kubeconfig context? (remembered for this workspace; read-only: GET requests only)',
+    );
     if (context === undefined) return null;
     await this.remember(context);
     return context;
@@ -259,7 +321,11 @@ export class ClusterConnection implements vscode.Disposable {
     if (!report) return [];
     const why = result.error ?? 'the kubeconfig has no contexts';
     const note = this.restricted ? ` (${RESTRICTED_MODE_NOTE})` : '';
-    const choice = await vscode.window.showErrorMessage(`Kube GC Lens: no cluster context to choose from: ${why}${note}`, ...(this.restricted ? [TRUST] : []), SETTINGS);
+    const choice = await vscode.window.showErrorMessage(
+      `Kube GC Lens: no cluster context to choose from: ${why}${note}`,
+      ...(this.restricted ? [TRUST] : []),
+      SETTINGS,
+    );
     if (choice === TRUST) await vscode.commands.executeCommand('workbench.trust.manage');
     if (choice === SETTINGS) await vscode.commands.executeCommand('workbench.action.openSettings', CLUSTER_SECTION);
     return undefined;
@@ -270,17 +336,26 @@ export class ClusterConnection implements vscode.Disposable {
       ...(this.current.phase === 'connected' && this.current.status ? { connected: this.current.status.context } : {}),
       ...(this.selected() ? { selected: this.selected() } : {}),
     };
-    const picked = await vscode.window.showQuickPick(contextPickItems(contexts, marks), { title, placeHolder, matchOnDescription: true, matchOnDetail: true });
+    const picked = await vscode.window.showQuickPick(contextPickItems(contexts, marks), {
+      title,
+      placeHolder,
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
     return picked?.context;
   }
 
   private describe(): string {
     const name = contextName(this.current);
     switch (this.current.phase) {
-      case 'connected': return `Connected to ${name}`;
-      case 'connecting': return `Connecting to ${name ?? 'the kubeconfig\'s current context'}…`;
-      case 'failed': return `Not connected${name ? ` (${name})` : ''}: ${this.current.error ?? ''}`;
-      default: return 'Not connected to a cluster';
+      case 'connected':
+        return `Connected to ${name}`;
+      case 'connecting':
+        return `Connecting to ${name ?? "the kubeconfig's current context"}…`;
+      case 'failed':
+        return `Not connected${name ? ` (${name})` : ''}: ${this.current.error ?? ''}`;
+      default:
+        return 'Not connected to a cluster';
     }
   }
 
@@ -329,9 +404,18 @@ export class ClusterConnection implements vscode.Disposable {
   /** Reconnects when the connection would now be opened on another target, or connects when autoConnect turned on. */
   private applySettings(before: ClusterSettings, after: ClusterSettings): void {
     const wanted: ConnectTarget = {
-      context: effectiveContext(after, this.selected()).context, kubeconfig: this.kubeconfig(after), namespaces: after.namespaces,
+      context: effectiveContext(after, this.selected()).context,
+      kubeconfig: this.kubeconfig(after),
+      namespaces: after.namespaces,
     };
-    const change = connectionChange({ active: isClusterActive(this.current), opened: this.opened, wanted, before, after, serverStarted: this.lsp.started });
+    const change = connectionChange({
+      active: isClusterActive(this.current),
+      opened: this.opened,
+      wanted,
+      before,
+      after,
+      serverStarted: this.lsp.started,
+    });
     if (change !== 'none') void this.connect({ interactive: false });
   }
 

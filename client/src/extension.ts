@@ -60,55 +60,89 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
 
     // (uid, policy?) for a workspace object; ({source: 'cluster', uid}, policy?) for a live one (pickItems.ts).
-    vscode.commands.registerCommand('kubeGcLens.simulateDelete', reportingErrors('Simulate Delete',
-      (target?: unknown, policy?: unknown) => simulateDelete(simulate, target, policy))),
-    vscode.commands.registerCommand('kubeGcLens.checkWorkspace', reportingErrors('Check Workspace',
-      () => checkWorkspace(lsp))),
-    vscode.commands.registerCommand('kubeGcLens.showStuckObjects', reportingErrors('Show Stuck Objects', async () => {
-      start();
-      await vscode.commands.executeCommand('setContext', STARTED_KEY, true);
-      await vscode.commands.executeCommand(`${STUCK_VIEW_ID}.focus`);
-      stuckView.refresh();
-    })),
+    vscode.commands.registerCommand(
+      'kubeGcLens.simulateDelete',
+      reportingErrors('Simulate Delete', (target?: unknown, policy?: unknown) => simulateDelete(simulate, target, policy)),
+    ),
+    vscode.commands.registerCommand(
+      'kubeGcLens.checkWorkspace',
+      reportingErrors('Check Workspace', () => checkWorkspace(lsp)),
+    ),
+    vscode.commands.registerCommand(
+      'kubeGcLens.showStuckObjects',
+      reportingErrors('Show Stuck Objects', async () => {
+        start();
+        await vscode.commands.executeCommand('setContext', STARTED_KEY, true);
+        await vscode.commands.executeCommand(`${STUCK_VIEW_ID}.focus`);
+        stuckView.refresh();
+      }),
+    ),
     // The ownership graph (graph/graphPanel.ts, webview/): whole, or focused on one object (and its simulated deletion).
-    vscode.commands.registerCommand('kubeGcLens.showGraph', reportingErrors('Show Ownership Graph', async () => {
-      start();
-      await showGraph(graphs, cluster);
-    })),
+    vscode.commands.registerCommand(
+      'kubeGcLens.showGraph',
+      reportingErrors('Show Ownership Graph', async () => {
+        start();
+        await showGraph(graphs, cluster);
+      }),
+    ),
     // SHOW_IN_GRAPH_COMMAND: lenses, hovers and the report's link run it with {uid, source?, policy?}.
-    vscode.commands.registerCommand('kubeGcLens.showInGraph', reportingErrors('Show in Graph', async (target?: unknown, policy?: unknown) => {
-      const args = parseShowInGraphArgs(target, policy);
-      if (!args) return showGraph(graphs, cluster);
-      start();
-      await graphs.showObject(args);
-    })),
-    vscode.commands.registerCommand('kubeGcLens.revealLocation', reportingErrors('Reveal',
-      (uri?: unknown, range?: unknown) => revealLocation(uri, range))),
+    vscode.commands.registerCommand(
+      'kubeGcLens.showInGraph',
+      reportingErrors('Show in Graph', async (target?: unknown, policy?: unknown) => {
+        const args = parseShowInGraphArgs(target, policy);
+        if (!args) return showGraph(graphs, cluster);
+        start();
+        await graphs.showObject(args);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'kubeGcLens.revealLocation',
+      reportingErrors('Reveal', (uri?: unknown, range?: unknown) => revealLocation(uri, range)),
+    ),
 
     // The live cluster (cluster.ts): read-only, off until the user connects or sets kubeGcLens.cluster.autoConnect.
-    vscode.commands.registerCommand('kubeGcLens.cluster.connect', reportingErrors('Connect to Cluster',
-      () => cluster.connect({ interactive: true }))),
-    vscode.commands.registerCommand('kubeGcLens.cluster.disconnect', reportingErrors('Disconnect from Cluster',
-      () => cluster.disconnect())),
-    vscode.commands.registerCommand('kubeGcLens.cluster.selectContext', reportingErrors('Select Cluster Context',
-      () => cluster.selectContext())),
-    vscode.commands.registerCommand('kubeGcLens.cluster.openObject', reportingErrors('Open Live Object',
-      () => openLiveObject(lsp, cluster))),
+    vscode.commands.registerCommand(
+      'kubeGcLens.cluster.connect',
+      reportingErrors('Connect to Cluster', () => cluster.connect({ interactive: true })),
+    ),
+    vscode.commands.registerCommand(
+      'kubeGcLens.cluster.disconnect',
+      reportingErrors('Disconnect from Cluster', () => cluster.disconnect()),
+    ),
+    vscode.commands.registerCommand(
+      'kubeGcLens.cluster.selectContext',
+      reportingErrors('Select Cluster Context', () => cluster.selectContext()),
+    ),
+    vscode.commands.registerCommand(
+      'kubeGcLens.cluster.openObject',
+      reportingErrors('Open Live Object', () => openLiveObject(lsp, cluster)),
+    ),
     // The cluster status bar item's click (CLUSTER_ACTIONS_COMMAND).
-    vscode.commands.registerCommand('kubeGcLens.cluster.actions', reportingErrors('Cluster',
-      () => cluster.showActions())),
+    vscode.commands.registerCommand(
+      'kubeGcLens.cluster.actions',
+      reportingErrors('Cluster', () => cluster.showActions()),
+    ),
 
     // The tree's own actions receive the node they were invoked on.
     vscode.commands.registerCommand('kubeGcLens.stuckObjects.refresh', () => stuckView.refresh()),
-    vscode.commands.registerCommand('kubeGcLens.stuckObjects.reveal', reportingErrors('Reveal in Editor', async (node?: StuckTreeNode) => {
-      if (node?.location) await revealLocation(node.location.uri, node.location.range);
-    })),
-    vscode.commands.registerCommand('kubeGcLens.stuckObjects.simulate', reportingErrors('Simulate Delete', async (node?: StuckTreeNode) => {
-      if (node?.uid !== undefined) await simulateDelete(simulate, node.live ? { source: 'cluster', uid: node.uid } : node.uid);
-    })),
-    vscode.commands.registerCommand('kubeGcLens.stuckObjects.showInGraph', reportingErrors('Show in Graph', async (node?: StuckTreeNode) => {
-      if (node?.uid !== undefined) await graphs.showObject({ uid: node.uid, source: node.live ? 'cluster' : 'workspace' });
-    })),
+    vscode.commands.registerCommand(
+      'kubeGcLens.stuckObjects.reveal',
+      reportingErrors('Reveal in Editor', async (node?: StuckTreeNode) => {
+        if (node?.location) await revealLocation(node.location.uri, node.location.range);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'kubeGcLens.stuckObjects.simulate',
+      reportingErrors('Simulate Delete', async (node?: StuckTreeNode) => {
+        if (node?.uid !== undefined) await simulateDelete(simulate, node.live ? { source: 'cluster', uid: node.uid } : node.uid);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'kubeGcLens.stuckObjects.showInGraph',
+      reportingErrors('Show in Graph', async (node?: StuckTreeNode) => {
+        if (node?.uid !== undefined) await graphs.showObject({ uid: node.uid, source: node.live ? 'cluster' : 'workspace' });
+      }),
+    ),
   );
 }
 

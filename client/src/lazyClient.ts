@@ -4,7 +4,13 @@
 import * as vscode from 'vscode';
 import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
-  ClusterStatusNotification, LIVE_SCHEME, PROTOCOL_VERSION, SHOW_IN_GRAPH_COMMAND, StatusNotification, type ClusterStatus, type RequestDescriptor,
+  ClusterStatusNotification,
+  LIVE_SCHEME,
+  PROTOCOL_VERSION,
+  SHOW_IN_GRAPH_COMMAND,
+  StatusNotification,
+  type ClusterStatus,
+  type RequestDescriptor,
   type ServerStatus,
 } from '../../shared/src/protocol';
 import { SERVER_SETTING_SECTIONS } from './logic/clusterSettings';
@@ -99,7 +105,10 @@ export class LazyLanguageClient implements vscode.Disposable {
     const clientOptions: LanguageClientOptions = {
       // Live objects' read-only documents too (liveDocuments.ts): hover and lenses there read the live graph.
       documentSelector: [
-        ...KUBERNETES_LANGUAGES.flatMap((language) => [{ scheme: 'file', language }, { scheme: 'untitled', language }]),
+        ...KUBERNETES_LANGUAGES.flatMap((language) => [
+          { scheme: 'file', language },
+          { scheme: 'untitled', language },
+        ]),
         { scheme: LIVE_SCHEME },
       ],
       synchronize: {

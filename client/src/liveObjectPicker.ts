@@ -73,14 +73,17 @@ export function pickLiveObject(lsp: LazyLanguageClient, options: LiveObjectPickO
       }),
     ];
     quickPick.show();
-    search.start().then((first) => {
-      if (hidden || first.total > 0) return;
-      quickPick.hide();
-      void vscode.window.showInformationMessage(options.emptyMessage);
-    }, (e: unknown) => {
-      if (hidden) return;
-      quickPick.hide();
-      void vscode.window.showErrorMessage(`Kube GC Lens: cannot list the live objects: ${e instanceof Error ? e.message : String(e)}`);
-    });
+    search.start().then(
+      (first) => {
+        if (hidden || first.total > 0) return;
+        quickPick.hide();
+        void vscode.window.showInformationMessage(options.emptyMessage);
+      },
+      (e: unknown) => {
+        if (hidden) return;
+        quickPick.hide();
+        void vscode.window.showErrorMessage(`Kube GC Lens: cannot list the live objects: ${e instanceof Error ? e.message : String(e)}`);
+      },
+    );
   });
 }

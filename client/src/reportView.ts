@@ -63,7 +63,11 @@ export class ReportView implements vscode.TextDocumentContentProvider, vscode.Di
 
   private remember(title: string, markdown: string): vscode.Uri {
     // The path ends in .md, so the document opens as markdown; the number keeps reports apart.
-    const file = title.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 120) || 'report';
+    const file =
+      title
+        .replace(/[^A-Za-z0-9._-]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 120) || 'report';
     const uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${++this.sequence}/${file}.md` });
     this.reports.set(uri.toString(), markdown);
     while (this.reports.size > KEPT_REPORTS) this.reports.delete(this.reports.keys().next().value!);
@@ -76,13 +80,18 @@ export class ReportView implements vscode.TextDocumentContentProvider, vscode.Di
       this.panel.reveal(this.panel.viewColumn ?? vscode.ViewColumn.Beside, false);
       return this.panel;
     }
-    const panel = vscode.window.createWebviewPanel('kubeGcLens.report', title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
-      enableScripts: false,
-      enableForms: false,
-      enableCommandUris: [REVEAL_LOCATION_COMMAND, SHOW_IN_GRAPH],
-      enableFindWidget: true,
-      localResourceRoots: [],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      'kubeGcLens.report',
+      title,
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      {
+        enableScripts: false,
+        enableForms: false,
+        enableCommandUris: [REVEAL_LOCATION_COMMAND, SHOW_IN_GRAPH],
+        enableFindWidget: true,
+        localResourceRoots: [],
+      },
+    );
     panel.onDidDispose(() => {
       if (this.panel === panel) this.panel = undefined;
     });

@@ -12,7 +12,10 @@ export class StatusBar implements vscode.Disposable {
 
   constructor(private readonly client: LazyLanguageClient) {
     this.item.name = 'Kube GC Lens';
-    this.subscription = vscode.Disposable.from(client.onStatus(() => this.update()), client.onStart(() => this.update()));
+    this.subscription = vscode.Disposable.from(
+      client.onStatus(() => this.update()),
+      client.onStart(() => this.update()),
+    );
   }
 
   setActiveEditorIsKubernetes(kubernetes: boolean): void {

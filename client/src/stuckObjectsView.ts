@@ -39,7 +39,10 @@ export class StuckObjectsView implements vscode.TreeDataProvider<StuckTreeNode>,
   private liveKey = '';
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly client: LazyLanguageClient, private readonly cluster: ClusterConnection) {
+  constructor(
+    private readonly client: LazyLanguageClient,
+    private readonly cluster: ClusterConnection,
+  ) {
     this.view = vscode.window.createTreeView(STUCK_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(
       this.view,
@@ -75,7 +78,9 @@ export class StuckObjectsView implements vscode.TreeDataProvider<StuckTreeNode>,
       stuckAfterMinutes: this.cluster.settings().stuckAfterMinutes,
     });
     const listed = [workspace, live].reduce((n, s) => n + ('items' in s ? s.items.length : 0), 0);
-    this.view.badge = listed ? { value: listed, tooltip: `${count(listed, 'object')} stuck, predicted to deadlock or still cleaning up` } : undefined;
+    this.view.badge = listed
+      ? { value: listed, tooltip: `${count(listed, 'object')} stuck, predicted to deadlock or still cleaning up` }
+      : undefined;
     this.view.message = undefined;
     await setState(this.client.status?.state === 'loading' ? 'loading' : 'ready');
     return roots;
@@ -141,7 +146,9 @@ export class StuckObjectsView implements vscode.TreeDataProvider<StuckTreeNode>,
     if (!part.stale && part.source) return part.source;
     part.stale = false;
     try {
-      part.source = { items: await this.client.request(ClusterStuckRequest, { stuckAfterMinutes: this.cluster.settings().stuckAfterMinutes }) };
+      part.source = {
+        items: await this.client.request(ClusterStuckRequest, { stuckAfterMinutes: this.cluster.settings().stuckAfterMinutes }),
+      };
     } catch (e) {
       part.source = { error: e instanceof Error ? e.message : String(e) };
       part.stale = true;

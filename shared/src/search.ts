@@ -37,7 +37,14 @@ export interface QueryWord {
 
 /** The query's words: lower case, without duplicates, longest first (the most selective is tried first). */
 export function queryWords(query: string | undefined): QueryWord[] {
-  const words = [...new Set((query ?? '').toLowerCase().split(/\s+/).filter((w) => w !== ''))].sort((a, b) => b.length - a.length);
+  const words = [
+    ...new Set(
+      (query ?? '')
+        .toLowerCase()
+        .split(/\s+/)
+        .filter((w) => w !== ''),
+    ),
+  ].sort((a, b) => b.length - a.length);
   return words.map((text) => {
     const slash = text.indexOf('/');
     return slash >= 0 && text.indexOf('/', slash + 1) < 0 ? { text, ns: text.slice(0, slash), name: text.slice(slash + 1) } : { text };
@@ -117,11 +124,17 @@ const cmp = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
 
 /** The result order: rank, then namespace, kind, name (and uid, so that it is total and deterministic). */
 function compareRanked<T extends Searchable>(a: Ranked<T>, b: Ranked<T>): number {
-  return a.rank - b.rank || cmp(a.o.namespace, b.o.namespace) || cmp(a.o.kind, b.o.kind) || cmp(a.o.name, b.o.name) || cmp(a.o.uid, b.o.uid);
+  return (
+    a.rank - b.rank || cmp(a.o.namespace, b.o.namespace) || cmp(a.o.kind, b.o.kind) || cmp(a.o.name, b.o.name) || cmp(a.o.uid, b.o.uid)
+  );
 }
 
 /** The objects that match `query`, best first, at most `limit` of them, and how many match in all. */
-export function searchObjects<T extends Searchable>(objects: Iterable<T>, query: string | undefined, options: SearchOptions = {}): SearchResult<T> {
+export function searchObjects<T extends Searchable>(
+  objects: Iterable<T>,
+  query: string | undefined,
+  options: SearchOptions = {},
+): SearchResult<T> {
   const words = queryWords(query);
   const limit = options.limit === undefined || !Number.isFinite(options.limit) ? Infinity : Math.max(0, Math.floor(options.limit));
   const { namespace } = options;

@@ -12,20 +12,29 @@ const OPTIONS = { controllers: 'gc', finalizerOwners: [] };
 // ConfigMap held by a finalizer nobody removes, already terminating (stuck anyway).
 const web = deploy('web', 'shop');
 const replicas = rs('web-1', 'shop', { owners: [ctl(web)] });
-const world = () => scenario(manifests(
-  namespace('shop'), web, replicas,
-  cm('a', 'shop', { owners: [ref(replicas)] }),
-  cm('orphan-of-gone', 'shop', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'gone', uid: 'uid-gone' }] }),
-  cm('held', 'shop', { finalizers: [HOLD], ...TERMINATING }),
-));
+const world = () =>
+  scenario(
+    manifests(
+      namespace('shop'),
+      web,
+      replicas,
+      cm('a', 'shop', { owners: [ref(replicas)] }),
+      cm('orphan-of-gone', 'shop', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'gone', uid: 'uid-gone' }] }),
+      cm('held', 'shop', { finalizers: [HOLD], ...TERMINATING }),
+    ),
+  );
 
 describe('the Report', () => {
-  it('marks what the request causes and what the GC does anyway, and leads with one line of the request\'s own effect', () => {
+  it("marks what the request causes and what the GC does anyway, and leads with one line of the request's own effect", () => {
     const { report } = simulateReport(world().inventory, [del('apps/v1', 'Deployment', 'shop', 'web', 'Background')], OPTIONS);
     const causes = Object.fromEntries([...report.deleted, ...report.stuck].map((e) => [e.name, e.cause]));
     expect(causes).toEqual({ web: 'request', 'web-1': 'request', a: 'request', 'orphan-of-gone': 'settling', held: 'settling' });
-    expect(report.summary).toBe('Deleting Deployment shop/web: 3 objects deleted (1 Deployment, 1 ReplicaSet, 1 ConfigMap), 0 stuck, 0 orphaned');
-    expect(report.targets).toEqual([{ request: 0, apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web', uid: web.uid, outcome: 'deleted' }]);
+    expect(report.summary).toBe(
+      'Deleting Deployment shop/web: 3 objects deleted (1 Deployment, 1 ReplicaSet, 1 ConfigMap), 0 stuck, 0 orphaned',
+    );
+    expect(report.targets).toEqual([
+      { request: 0, apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web', uid: web.uid, outcome: 'deleted' },
+    ]);
     expect(report.version).toBe(2);
   });
 
@@ -33,35 +42,65 @@ describe('the Report', () => {
     const s = world();
     const collected = simulateReport(s.inventory, [del('v1', 'ConfigMap', 'shop', 'orphan-of-gone')], OPTIONS).report;
     expect(collected.targets[0].outcome).toBe('collected');
-    expect(collected.summary).toBe('Deleting ConfigMap shop/orphan-of-gone: the garbage collector deletes it anyway, 1 object deleted (1 ConfigMap), 0 stuck, 0 orphaned');
+    expect(collected.summary).toBe(
+      'Deleting ConfigMap shop/orphan-of-gone: the garbage collector deletes it anyway, 1 object deleted (1 ConfigMap), 0 stuck, 0 orphaned',
+    );
     const stuck = simulateReport(s.inventory, [del('v1', 'ConfigMap', 'shop', 'held')], OPTIONS).report;
     expect(stuck.targets[0].outcome).toBe('stuck');
     expect(stuck.summary).toBe(`Deleting ConfigMap shop/held: it stays Terminating (${HOLD}), 0 objects deleted, 1 stuck, 0 orphaned`);
     // NamespaceLifecycle refuses the DELETE of kube-system (R55): nothing is caused.
-    const refused = simulateReport(scenario(manifests(namespace('kube-system'))).inventory, [del('v1', 'Namespace', '', 'kube-system')], OPTIONS).report;
+    const refused = simulateReport(
+      scenario(manifests(namespace('kube-system'))).inventory,
+      [del('v1', 'Namespace', '', 'kube-system')],
+      OPTIONS,
+    ).report;
     expect(refused.targets[0].outcome).toBe('rejected');
     expect(refused.summary).toBe('Deleting Namespace kube-system: rejected by the apiserver');
   });
 
   it('counts a plan as a whole, and with no DELETE everything is the GC settling the input', () => {
     const s = world();
-    const plan = simulateReport(s.inventory, [del('v1', 'ConfigMap', 'shop', 'a'), del('apps/v1', 'ReplicaSet', 'shop', 'web-1', 'Orphan')], OPTIONS).report;
+    const plan = simulateReport(
+      s.inventory,
+      [del('v1', 'ConfigMap', 'shop', 'a'), del('apps/v1', 'ReplicaSet', 'shop', 'web-1', 'Orphan')],
+      OPTIONS,
+    ).report;
     expect(plan.summary).toBe('Deleting 2 objects: 2 objects deleted (1 ConfigMap, 1 ReplicaSet), 0 stuck, 0 orphaned');
     expect(plan.targets.map((t) => t.outcome)).toEqual(['deleted', 'deleted']);
     const none = simulateReport(s.inventory, [], OPTIONS).report;
     expect(none.targets).toEqual([]);
     expect([...none.deleted, ...none.stuck].every((e) => e.cause === 'settling')).toBe(true);
-    expect(none.summary).toBe('No DELETE, the garbage collector settling the input as given: 1 object deleted (1 ConfigMap), 1 stuck (example.com/hold), 0 orphaned');
+    expect(none.summary).toBe(
+      'No DELETE, the garbage collector settling the input as given: 1 object deleted (1 ConfigMap), 1 stuck (example.com/hold), 0 orphaned',
+    );
   });
 
-  it('is one answer: the editor\'s Simulate Delete and the CLI\'s report agree field by field', () => {
+  it("is one answer: the editor's Simulate Delete and the CLI's report agree field by field", () => {
     const s = world();
     for (const policy of ['Background', 'Foreground', 'Orphan', 'default'] as const) {
       const editor = simulateDelete(s.inventory, web.uid!, policy, OPTIONS)!;
-      const { report: cli } = simulateReport(s.inventory, [{
-        ...del('apps/v1', 'Deployment', 'shop', 'web', policy === 'default' ? null : policy), preconditions: { uid: web.uid },
-      }], OPTIONS);
-      for (const field of ['version', 'summary', 'targets', 'counts', 'deleted', 'orphaned', 'stuck', 'steps', 'notes', 'kubernetesVersion'] as const) {
+      const { report: cli } = simulateReport(
+        s.inventory,
+        [
+          {
+            ...del('apps/v1', 'Deployment', 'shop', 'web', policy === 'default' ? null : policy),
+            preconditions: { uid: web.uid },
+          },
+        ],
+        OPTIONS,
+      );
+      for (const field of [
+        'version',
+        'summary',
+        'targets',
+        'counts',
+        'deleted',
+        'orphaned',
+        'stuck',
+        'steps',
+        'notes',
+        'kubernetesVersion',
+      ] as const) {
         expect(editor[field], `${policy}: ${field}`).toEqual(cli[field]);
       }
     }

@@ -31,17 +31,25 @@ const ALLOWED: Record<string, string> = {
     'export const report: unknown[] = [model, request];',
     'export type R = Wire;',
   ].join('\n'),
-  'server/src/lsp/main.ts': "import { createConnection } from 'vscode-languageserver/node';\nimport { report } from '../app/report';\nexport const main = [createConnection, report];",
-  'server/src/cli/main.ts': "import { report } from '../app/report';\nimport { model } from '../workspace/workspaceModel';\nexport const main = [report, model];",
+  'server/src/lsp/main.ts':
+    "import { createConnection } from 'vscode-languageserver/node';\nimport { report } from '../app/report';\nexport const main = [createConnection, report];",
+  'server/src/cli/main.ts':
+    "import { report } from '../app/report';\nimport { model } from '../workspace/workspaceModel';\nexport const main = [report, model];",
   'shared/src/protocol.ts': "import { KINDS } from './kinds';\nexport type Wire = typeof KINDS;",
   'shared/src/kinds.ts': 'export const KINDS = [];',
-  'client/src/extension.ts': "import * as vscode from 'vscode';\nimport { LanguageClient } from 'vscode-languageclient/node';\nimport { describe } from './logic/objects';\nexport const e = [vscode, LanguageClient, describe];",
-  'client/src/logic/objects.ts': "import type { Wire } from '../../../shared/src/protocol';\nimport * as path from 'node:path';\nexport const describe = (w: Wire) => [w, path];",
-  'webview/src/ui/dom.ts': "import { select } from 'd3-selection';\nimport { state } from '../model/state';\nexport const dom = [select, state];",
+  'client/src/extension.ts':
+    "import * as vscode from 'vscode';\nimport { LanguageClient } from 'vscode-languageclient/node';\nimport { describe } from './logic/objects';\nexport const e = [vscode, LanguageClient, describe];",
+  'client/src/logic/objects.ts':
+    "import type { Wire } from '../../../shared/src/protocol';\nimport * as path from 'node:path';\nexport const describe = (w: Wire) => [w, path];",
+  'webview/src/ui/dom.ts':
+    "import { select } from 'd3-selection';\nimport { state } from '../model/state';\nexport const dom = [select, state];",
   'webview/src/model/state.ts': "import type { Wire } from '../../../shared/src/protocol';\nexport const state = (w: Wire) => w;",
-  'testkit/cluster/seedCluster.ts': "import { main } from '../../server/src/cli/main';\nimport { dom } from '../../webview/src/ui/dom';\nexport const seed = [main, dom];",
-  'bench/generateCluster.ts': "import { seed } from '../testkit/cluster/seedCluster';\nimport { x } from '../server/src/engine/model';\nexport const g = [seed, x];",
-  'test/helpers/manifests.ts': "import { g } from '../../bench/generateCluster';\nimport { main } from '../../server/src/lsp/main';\nexport const m = [g, main];",
+  'testkit/cluster/seedCluster.ts':
+    "import { main } from '../../server/src/cli/main';\nimport { dom } from '../../webview/src/ui/dom';\nexport const seed = [main, dom];",
+  'bench/generateCluster.ts':
+    "import { seed } from '../testkit/cluster/seedCluster';\nimport { x } from '../server/src/engine/model';\nexport const g = [seed, x];",
+  'test/helpers/manifests.ts':
+    "import { g } from '../../bench/generateCluster';\nimport { main } from '../../server/src/lsp/main';\nexport const m = [g, main];",
 };
 
 /** Each sample file, what it imports, and the rules it breaks. */
@@ -50,7 +58,11 @@ const BROKEN: [file: string, text: string, rules: string[]][] = [
   ['server/src/engine/vscode.ts', "import * as vscode from 'vscode';", ['engine-is-pure', 'vscode-only-in-the-extension']],
   ['server/src/engine/lsp.ts', "import type { Connection } from 'vscode-languageserver/node';", ['engine-is-pure', 'lsp-only-in-lsp']],
   ['server/src/engine/jsonrpc.ts', "import { createMessageConnection } from 'vscode-jsonrpc';", ['engine-is-pure', 'lsp-only-in-lsp']],
-  ['server/src/engine/kube.ts', "import { KubeConfig } from '@kubernetes/client-node';", ['engine-is-pure', 'only-sources-cluster-reaches-a-cluster']],
+  [
+    'server/src/engine/kube.ts',
+    "import { KubeConfig } from '@kubernetes/client-node';",
+    ['engine-is-pure', 'only-sources-cluster-reaches-a-cluster'],
+  ],
   ['server/src/engine/fs.ts', "import { readFileSync } from 'fs';", ['engine-is-pure']],
   ['server/src/engine/fsPromises.ts', "import { readFile } from 'node:fs/promises';", ['engine-is-pure']],
   ['server/src/engine/timers.ts', "import { setTimeout as sleep } from 'node:timers/promises';", ['engine-is-pure']],
@@ -84,7 +96,11 @@ const BROKEN: [file: string, text: string, rules: string[]][] = [
   // The cluster: read only, one module sends requests.
   ['server/src/cli/https.ts', "import 'node:https';", ['only-sources-cluster-reaches-a-cluster']],
   ['client/src/kube.ts', "import '@kubernetes/client-node';", ['only-sources-cluster-reaches-a-cluster']],
-  ['server/src/sources/cluster/http.ts', "import * as http from 'node:http';\nexport const get = http.get;", ['only-apiClient-sends-requests']],
+  [
+    'server/src/sources/cluster/http.ts',
+    "import * as http from 'node:http';\nexport const get = http.get;",
+    ['only-apiClient-sends-requests'],
+  ],
   // Tests, testkit/ and benchmarks.
   ['bench/test.ts', "import '../test/helpers/manifests';", ['bench-never-imports-test']],
   ['testkit/test.ts', "import '../test/helpers/manifests';", ['testkit-below-test']],
@@ -108,7 +124,11 @@ beforeAll(async () => {
   symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'), 'dir');
   const options = await extractDepcruiseOptions(path.join(REPO, '.dependency-cruiser.cjs'));
   // preserveSymlinks: packages resolve under the sample's node_modules/, as they do in the repository.
-  const cruised = await cruise(['server', 'shared', 'client', 'webview', 'testkit', 'bench', 'test'], { ...options, baseDir: root, preserveSymlinks: true });
+  const cruised = await cruise(['server', 'shared', 'client', 'webview', 'testkit', 'bench', 'test'], {
+    ...options,
+    baseDir: root,
+    preserveSymlinks: true,
+  });
   result = cruised.output as ICruiseResult;
 }, 60_000);
 

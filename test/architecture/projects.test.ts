@@ -12,11 +12,18 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const rel = (file: string) => path.relative(REPO, file).split(path.sep).join('/');
 
 function parse(configFile: string): ts.ParsedCommandLine {
-  const parsed = ts.getParsedCommandLineOfConfigFile(configFile, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); },
-  });
-  if (!parsed || parsed.errors.length > 0) throw new Error(`${configFile}: ${parsed?.errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))}`);
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    configFile,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    },
+  );
+  if (!parsed || parsed.errors.length > 0)
+    throw new Error(`${configFile}: ${parsed?.errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))}`);
   return parsed;
 }
 
@@ -41,8 +48,19 @@ describe('the TypeScript projects', () => {
 
   it('are one per layer', () => {
     expect([...all.keys()].sort()).toEqual([
-      'bench', 'client/src', 'server/src/app', 'server/src/cli', 'server/src/engine', 'server/src/lsp', 'server/src/sources',
-      'server/src/workspace', 'shared/src', 'test', 'testkit', 'webview', 'webview/src/model',
+      'bench',
+      'client/src',
+      'server/src/app',
+      'server/src/cli',
+      'server/src/engine',
+      'server/src/lsp',
+      'server/src/sources',
+      'server/src/workspace',
+      'shared/src',
+      'test',
+      'testkit',
+      'webview',
+      'webview/src/model',
     ]);
   });
 
@@ -53,7 +71,9 @@ describe('the TypeScript projects', () => {
     }
     const files = sourceFiles(REPO);
     expect(files.length).toBeGreaterThan(300);
-    expect(files.filter((f) => (owners.get(f) ?? []).length !== 1).map((f) => `${f}: ${owners.get(f)?.join(', ') ?? 'no project'}`)).toEqual([]);
+    expect(
+      files.filter((f) => (owners.get(f) ?? []).length !== 1).map((f) => `${f}: ${owners.get(f)?.join(', ') ?? 'no project'}`),
+    ).toEqual([]);
   });
 });
 
@@ -69,27 +89,57 @@ describe('the pure projects', () => {
     writeFileSync(file, lines.map((l, i) => `export const g${i} = ${l};`).join('\n'));
     const options: ts.CompilerOptions = {
       ...parse(path.join(REPO, project, 'tsconfig.json')).options,
-      noEmit: true, composite: false, declaration: false, emitDeclarationOnly: false, incremental: false, rootDir: undefined, outDir: undefined,
+      noEmit: true,
+      composite: false,
+      declaration: false,
+      emitDeclarationOnly: false,
+      incremental: false,
+      rootDir: undefined,
+      outDir: undefined,
     };
     const program = ts.createProgram([file], options);
-    return [...new Set(ts.getPreEmitDiagnostics(program)
-      .map((d) => (d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0)))].sort((a, b) => a - b);
+    return [
+      ...new Set(
+        ts
+          .getPreEmitDiagnostics(program)
+          .map((d) => (d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0)),
+      ),
+    ].sort((a, b) => a - b);
   }
 
   const PURE = '[1, 2].map((n) => Math.max(n, 0)).join(",")';
   const NODE_AND_TIMERS = [
-    'process.env.HOME', 'setTimeout(() => 0, 1)', 'setInterval(() => 0, 1)', 'setImmediate(() => 0)', 'queueMicrotask(() => 0)',
-    'require("fs")', '__dirname', 'module.exports', 'Buffer.from("")', 'globalThis.process', 'console.log("")',
+    'process.env.HOME',
+    'setTimeout(() => 0, 1)',
+    'setInterval(() => 0, 1)',
+    'setImmediate(() => 0)',
+    'queueMicrotask(() => 0)',
+    'require("fs")',
+    '__dirname',
+    'module.exports',
+    'Buffer.from("")',
+    'globalThis.process',
+    'console.log("")',
   ];
   const NETWORK_AND_PAGE = [
-    'fetch("http://example.com")', 'new XMLHttpRequest()', 'new WebSocket("ws://example.com")', 'globalThis.fetch',
-    'document.title', 'window.name', 'navigator.userAgent', 'requestAnimationFrame(() => 0)', 'getComputedStyle',
+    'fetch("http://example.com")',
+    'new XMLHttpRequest()',
+    'new WebSocket("ws://example.com")',
+    'globalThis.fetch',
+    'document.title',
+    'window.name',
+    'navigator.userAgent',
+    'requestAnimationFrame(() => 0)',
+    'getComputedStyle',
   ];
 
-  it.each(['server/src/engine', 'shared/src', 'webview/src/model'])('%s: no process, timer, module, network or page global compiles', (project) => {
-    const lines = [PURE, ...NODE_AND_TIMERS, ...NETWORK_AND_PAGE];
-    expect(failingLines(project, lines)).toEqual(lines.map((_, i) => i + 1).slice(1));
-  });
+  it.each(['server/src/engine', 'shared/src', 'webview/src/model'])(
+    '%s: no process, timer, module, network or page global compiles',
+    (project) => {
+      const lines = [PURE, ...NODE_AND_TIMERS, ...NETWORK_AND_PAGE];
+      expect(failingLines(project, lines)).toEqual(lines.map((_, i) => i + 1).slice(1));
+    },
+  );
 
   it('webview/src/model: the VS Code webview API is not there either', () => {
     expect(failingLines('webview/src/model', [PURE, 'acquireVsCodeApi()'])).toEqual([2]);

@@ -11,9 +11,20 @@ const dir = mkdtempSync(join(tmpdir(), 'kgl-pipe-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('stops quietly when its output pipe is closed', async () => {
-  const items = Array.from({ length: 20_000 }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'n', uid: `u-${i}`, ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'gone', uid: 'gone' }] } }));
+  const items = Array.from({ length: 20_000 }, (_, i) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: `cm-${i}`,
+      namespace: 'n',
+      uid: `u-${i}`,
+      ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'gone', uid: 'gone' }],
+    },
+  }));
   writeFileSync(join(dir, 'many.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'check', '-f', join(dir, 'many.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'check', '-f', join(dir, 'many.json')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   // Read one chunk, then close the pipe, as `head -c` does; 20,000 findings, written line by line, are far more than a pipe holds.

@@ -21,31 +21,85 @@ const json = (args: string[], input?: string) => {
 
 describe('kubectl-gc simulate', () => {
   it('prints the documented JSON contract', () => {
-    const { code, data } = json(['simulate', '-f', join(FIX, 'shop'), 'deployment/web', '-n', 'shop', '--cascade=foreground', '-o', 'json']);
+    const { code, data } = json([
+      'simulate',
+      '-f',
+      join(FIX, 'shop'),
+      'deployment/web',
+      '-n',
+      'shop',
+      '--cascade=foreground',
+      '-o',
+      'json',
+    ]);
     expect(code).toBe(0);
     // Version 2 (the Report every front end shows): version 1's fields where they were, and summary, targets, counts.
-    expect(Object.keys(data).sort()).toEqual(['controllers', 'counts', 'deleted', 'findings', 'kubernetesVersion', 'notes', 'orphaned', 'remaining', 'steps', 'stuck', 'summary', 'targets', 'version']);
+    expect(Object.keys(data).sort()).toEqual([
+      'controllers',
+      'counts',
+      'deleted',
+      'findings',
+      'kubernetesVersion',
+      'notes',
+      'orphaned',
+      'remaining',
+      'steps',
+      'stuck',
+      'summary',
+      'targets',
+      'version',
+    ]);
     expect(data.version).toBe(2);
-    expect(data.summary).toBe('Deleting Deployment shop/web: 5 objects deleted (1 Secret, 2 Pods, 1 ReplicaSet, 1 Deployment), 0 stuck, 0 orphaned');
-    expect(data.targets).toEqual([{ request: 0, apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web', uid: expect.any(String), outcome: 'deleted' }]);
+    expect(data.summary).toBe(
+      'Deleting Deployment shop/web: 5 objects deleted (1 Secret, 2 Pods, 1 ReplicaSet, 1 Deployment), 0 stuck, 0 orphaned',
+    );
+    expect(data.targets).toEqual([
+      {
+        request: 0,
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        namespace: 'shop',
+        name: 'web',
+        uid: expect.any(String),
+        outcome: 'deleted',
+      },
+    ]);
     expect(data.counts).toEqual({ deletedByKind: { Secret: 1, Pod: 2, ReplicaSet: 1, Deployment: 1 }, orphaned: 0, stuck: 0 });
-    expect({ controllers: data.controllers, kubernetesVersion: data.kubernetesVersion }).toEqual({ controllers: 'builtin', kubernetesVersion: '1.37' });
+    expect({ controllers: data.controllers, kubernetesVersion: data.kubernetesVersion }).toEqual({
+      controllers: 'builtin',
+      kubernetesVersion: '1.37',
+    });
     // The Secret's reference does not block (no blockOwnerDeletion), so the GC deletes it at once (R35 iii);
     // the ReplicaSet waits for its Pods, and the Deployment for the ReplicaSet.
     const order = data.deleted.map((d: { kind: string; name: string }) => `${d.kind}/${d.name}`);
     expect(order[0]).toBe('Secret/web-token');
     expect(order.slice(1, 3).sort()).toEqual(['Pod/web-7d4b9c-abcde', 'Pod/web-7d4b9c-fghij']); // siblings: any order
     expect(order.slice(3)).toEqual(['ReplicaSet/web-7d4b9c', 'Deployment/web']);
-    for (const d of data.deleted) expect(Object.keys(d).sort()).toEqual(['apiVersion', 'cause', 'kind', 'name', 'namespace', 'step', 'uid']);
+    for (const d of data.deleted)
+      expect(Object.keys(d).sort()).toEqual(['apiVersion', 'cause', 'kind', 'name', 'namespace', 'step', 'uid']);
     expect(data.deleted.every((d: { cause: string }) => d.cause === 'request')).toBe(true);
     const steps = data.deleted.map((d: { step: number }) => d.step);
     expect([...steps].sort((a: number, b: number) => a - b)).toEqual(steps);
     expect(data.remaining.map((r: { name: string }) => r.name).sort()).toEqual(['settings', 'shop']);
     const ns = data.remaining.find((r: { kind: string }) => r.kind === 'Namespace');
-    expect(ns).toEqual({ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop', uid: '0b6c9a51-7c55-4f54-9a41-6f2d10c0a001', finalizers: [], beingDeleted: false, ownerReferences: [] });
-    for (const s of data.steps) expect(Object.keys(s).sort()).toEqual(['action', 'actor', 'detail', 'step', 'target', ...(s.request === undefined ? [] : ['request'])].sort());
+    expect(ns).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      namespace: '',
+      name: 'shop',
+      uid: '0b6c9a51-7c55-4f54-9a41-6f2d10c0a001',
+      finalizers: [],
+      beingDeleted: false,
+      ownerReferences: [],
+    });
+    for (const s of data.steps)
+      expect(Object.keys(s).sort()).toEqual(
+        ['action', 'actor', 'detail', 'step', 'target', ...(s.request === undefined ? [] : ['request'])].sort(),
+      );
     expect(data.steps[0]).toMatchObject({ actor: 'apiserver', action: 'delete', target: { kind: 'Deployment', name: 'web' }, request: 0 });
-    expect(data.steps.filter((s: { actor: string }) => s.actor !== 'apiserver').every((s: { request?: number }) => s.request === undefined)).toBe(true);
+    expect(
+      data.steps.filter((s: { actor: string }) => s.actor !== 'apiserver').every((s: { request?: number }) => s.request === undefined),
+    ).toBe(true);
     expect(data.stuck).toEqual([]);
   });
 
@@ -74,8 +128,17 @@ describe('kubectl-gc simulate', () => {
   it('R63: --arrival=back-to-back (or the plan\'s "arrival") sends every request before the GC acts: an Orphan DELETE of the ReplicaSet beats the Deployment\'s cascade', () => {
     const plan = join(FIX, 'plan-race.yaml');
     const settled = json(['simulate', '-f', join(FIX, 'shop'), '--plan', plan, '--arrival=settled', '-o', 'json']).data;
-    expect(settled.deleted.map((d: { name: string }) => d.name)).toEqual(['web', 'web-token', 'web-7d4b9c', 'web-7d4b9c-abcde', 'web-7d4b9c-fghij']);
-    for (const args of [['--plan', plan], ['--plan', plan, '--arrival', 'back-to-back']]) {
+    expect(settled.deleted.map((d: { name: string }) => d.name)).toEqual([
+      'web',
+      'web-token',
+      'web-7d4b9c',
+      'web-7d4b9c-abcde',
+      'web-7d4b9c-fghij',
+    ]);
+    for (const args of [
+      ['--plan', plan],
+      ['--plan', plan, '--arrival', 'back-to-back'],
+    ]) {
       const { code, data } = json(['simulate', '-f', join(FIX, 'shop'), ...args, '-o', 'json']);
       expect(code).toBe(0);
       expect(data.deleted.map((d: { name: string }) => d.name).sort()).toEqual(['web', 'web-7d4b9c', 'web-token']);
@@ -84,8 +147,19 @@ describe('kubectl-gc simulate', () => {
     expect(cli(['simulate', '-f', join(FIX, 'shop'), '--plan', plan, '--arrival=later']).stderr).toMatch(/arrival/);
   });
 
-  it('the text timeline splits where the request starts by the steps\' request marker, one heading per request', () => {
-    const r = cli(['simulate', '-f', join(FIX, 'stale'), '-f', join(FIX, 'shop'), 'deploy/web', 'rs/web-7d4b9c', '-n', 'shop', '--arrival=back-to-back']);
+  it("the text timeline splits where the request starts by the steps' request marker, one heading per request", () => {
+    const r = cli([
+      'simulate',
+      '-f',
+      join(FIX, 'stale'),
+      '-f',
+      join(FIX, 'shop'),
+      'deploy/web',
+      'rs/web-7d4b9c',
+      '-n',
+      'shop',
+      '--arrival=back-to-back',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Arrival: back to back: every request reaches the apiserver');
     const timeline = r.stdout.slice(r.stdout.indexOf('Timeline'), r.stdout.indexOf('Deleted ('));
@@ -167,12 +241,29 @@ describe('kubectl-gc check', () => {
 describe('kubectl-gc graph', () => {
   it('-o json is the debug dump as JSON; --uid keeps the component', () => {
     const { data } = json(['graph', '-f', join(FIX, 'shop'), '-o', 'json', '--uid', '5f1d2c3b-3333-4a2b-8c3d-000000000003']);
-    expect(data.nodes.map((n: { name: string }) => n.name)).toEqual(['web', 'web-7d4b9c', 'web-7d4b9c-abcde', 'web-7d4b9c-fghij', 'web-token']);
-    expect(data.nodes[0]).toEqual({ group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'shop', name: 'web', uid: '5f1d2c3b-1111-4a2b-8c3d-000000000001', missing: false, beingDeleted: false, deletingDependents: false, virtual: false });
+    expect(data.nodes.map((n: { name: string }) => n.name)).toEqual([
+      'web',
+      'web-7d4b9c',
+      'web-7d4b9c-abcde',
+      'web-7d4b9c-fghij',
+      'web-token',
+    ]);
+    expect(data.nodes[0]).toEqual({
+      group: 'apps',
+      version: 'v1',
+      kind: 'Deployment',
+      namespace: 'shop',
+      name: 'web',
+      uid: '5f1d2c3b-1111-4a2b-8c3d-000000000001',
+      missing: false,
+      beingDeleted: false,
+      deletingDependents: false,
+      virtual: false,
+    });
     expect(data.edges).toContainEqual({ from: '5f1d2c3b-2222-4a2b-8c3d-000000000002', to: '5f1d2c3b-1111-4a2b-8c3d-000000000001' });
   });
 
-  it('-o dot is kube-controller-manager\'s format', () => {
+  it("-o dot is kube-controller-manager's format", () => {
     const r = cli(['graph', '-f', join(FIX, 'shop')]);
     expect(r.stdout.split('\n')[0]).toBe('strict digraph full {');
     expect(r.stdout).toContain('  // Node definitions.');
@@ -181,24 +272,34 @@ describe('kubectl-gc graph', () => {
 });
 
 describe('stuck', () => {
-  it('stuck gives the editor\'s answer (version 2): each object\'s state, stuck or slow (--slow-after, measured to the newest timestamp of files)', () => {
+  it("stuck gives the editor's answer (version 2): each object's state, stuck or slow (--slow-after, measured to the newest timestamp of files)", () => {
     const dir = mkdtempSync(join(tmpdir(), 'kgc-slow-'));
     try {
       // Scheduled and being deleted for an hour before the dump: the kubelet finishes it, so it is slow, not stuck.
-      writeFileSync(join(dir, 'pods.yaml'), [
-        'apiVersion: v1\nkind: Pod\nmetadata: {name: draining, namespace: shop, uid: u-draining, deletionTimestamp: "2026-01-01T10:00:00Z", deletionGracePeriodSeconds: 30}\nspec: {nodeName: node-1, containers: [{name: c, image: x}]}',
-        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: held, namespace: shop, uid: u-held, finalizers: [example.com/hold], deletionTimestamp: "2026-01-01T10:50:00Z"}',
-        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: new, namespace: shop, uid: u-new, creationTimestamp: "2026-01-01T11:00:00Z"}',
-      ].join('\n---\n'));
+      writeFileSync(
+        join(dir, 'pods.yaml'),
+        [
+          'apiVersion: v1\nkind: Pod\nmetadata: {name: draining, namespace: shop, uid: u-draining, deletionTimestamp: "2026-01-01T10:00:00Z", deletionGracePeriodSeconds: 30}\nspec: {nodeName: node-1, containers: [{name: c, image: x}]}',
+          'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: held, namespace: shop, uid: u-held, finalizers: [example.com/hold], deletionTimestamp: "2026-01-01T10:50:00Z"}',
+          'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: new, namespace: shop, uid: u-new, creationTimestamp: "2026-01-01T11:00:00Z"}',
+        ].join('\n---\n'),
+      );
       const { code, data } = json(['stuck', '-f', dir, '-o', 'json']);
       expect(code).toBe(0);
       expect(data.version).toBe(2);
-      expect(data.stuck.map((i: { name: string; state: string; since: string; ageSeconds: number }) => [i.name, i.state, i.since, i.ageSeconds])).toEqual([
-        ['held', 'stuck', '2026-01-01T10:50:00Z', 600], ['draining', 'slow', '2026-01-01T10:00:00Z', 3600],
+      expect(
+        data.stuck.map((i: { name: string; state: string; since: string; ageSeconds: number }) => [i.name, i.state, i.since, i.ageSeconds]),
+      ).toEqual([
+        ['held', 'stuck', '2026-01-01T10:50:00Z', 600],
+        ['draining', 'slow', '2026-01-01T10:00:00Z', 3600],
       ]);
-      expect(json(['stuck', '-f', dir, '-o', 'json', '--slow-after', '2h']).data.stuck.map((i: { name: string }) => i.name)).toEqual(['held']);
+      expect(json(['stuck', '-f', dir, '-o', 'json', '--slow-after', '2h']).data.stuck.map((i: { name: string }) => i.name)).toEqual([
+        'held',
+      ]);
       const text = cli(['stuck', '-f', dir]).stdout;
-      expect(text).toContain('Slow (1): terminating for longer than 10m, though nothing visible stops them\n  … Pod shop/draining  terminating since 2026-01-01T10:00:00Z\n');
+      expect(text).toContain(
+        'Slow (1): terminating for longer than 10m, though nothing visible stops them\n  … Pod shop/draining  terminating since 2026-01-01T10:00:00Z\n',
+      );
       expect(cli(['stuck', '-f', dir, '--slow-after', 'soon']).stderr).toContain('invalid value "soon" for --slow-after');
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -209,7 +310,8 @@ describe('stuck', () => {
     const { code, data } = json(['stuck', '-f', join(ROOT, 'examples'), '-o', 'json']);
     expect(code).toBe(0);
     expect(data.stuck.map((s: { kind: string; name: string; since: string }) => `${s.kind}/${s.name} ${s.since}`)).toEqual([
-      'Namespace/legacy-mq 2026-11-14T09:12:44Z', 'RabbitmqCluster/orders 2026-11-14T09:12:46Z',
+      'Namespace/legacy-mq 2026-11-14T09:12:44Z',
+      'RabbitmqCluster/orders 2026-11-14T09:12:46Z',
     ]);
     expect(data.stuck[0].blockedBy[0].type).toBe('namespace-content');
     expect(data.incomplete).toBeUndefined();
@@ -223,10 +325,13 @@ describe('stuck', () => {
 
   it('counts what terminates once the controllers have settled: content a terminating Namespace holds is part of it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kgl-stuck-'));
-    writeFileSync(join(dir, 'ns.yaml'), [
-      'apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a, uid: ns-uid, deletionTimestamp: "2026-01-01T00:00:00Z"}\nspec: {finalizers: [kubernetes]}',
-      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: held, namespace: team-a, uid: cm-uid, finalizers: [example.com/hold]}',
-    ].join('\n---\n'));
+    writeFileSync(
+      join(dir, 'ns.yaml'),
+      [
+        'apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a, uid: ns-uid, deletionTimestamp: "2026-01-01T00:00:00Z"}\nspec: {finalizers: [kubernetes]}',
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: held, namespace: team-a, uid: cm-uid, finalizers: [example.com/hold]}',
+      ].join('\n---\n'),
+    );
     const r = cli(['stuck', '-f', dir]);
     rmSync(dir, { recursive: true, force: true });
     // Only the Namespace was terminating; the namespace controller deletes the ConfigMap, which its finalizer holds.
@@ -242,10 +347,18 @@ describe('bad usage and unreadable input: exit 2 with a clear message', () => {
     ['bad -o', ['check', '-f', FIX, '-o', 'yaml'], /invalid value "yaml" for --output/],
     ['missing file', ['check', '-f', join(FIX, 'does-not-exist.yaml')], /does-not-exist\.yaml/],
     ['unknown type', ['simulate', '-f', join(FIX, 'shop'), 'gizmo/web'], /doesn't have a resource type "gizmo"/],
-    ['target not in input', ['simulate', '-f', join(FIX, 'shop'), 'deploy/nope', '-n', 'shop'], /deployments\.apps "nope" not found in namespace "shop"/],
+    [
+      'target not in input',
+      ['simulate', '-f', join(FIX, 'shop'), 'deploy/nope', '-n', 'shop'],
+      /deployments\.apps "nope" not found in namespace "shop"/,
+    ],
     ['flag of another command', ['graph', '-f', FIX, '--cascade=orphan'], /--cascade is not used by "graph"/],
     ['plan without deletes', ['simulate', '-f', join(FIX, 'shop'), '--plan', join(FIX, 'shop', 'namespace.yaml')], /"deletes" is missing/],
-    ['plan that is not one document', ['simulate', '-f', join(FIX, 'shop'), '--plan', join(FIX, 'shop', 'web.yaml')], /web\.yaml:8:1: the plan is not valid YAML or JSON/],
+    [
+      'plan that is not one document',
+      ['simulate', '-f', join(FIX, 'shop'), '--plan', join(FIX, 'shop', 'web.yaml')],
+      /web\.yaml:8:1: the plan is not valid YAML or JSON/,
+    ],
   ];
   it('no -f and no kubeconfig', () => {
     const r = cli(['check'], undefined, { KUBECONFIG: join(ROOT, 'no-such-kubeconfig') });
@@ -269,7 +382,8 @@ describe('the examples workspace (examples/README.md lists these outcomes)', () 
     const args = ['simulate', '-f', EX, 'deployment/checkout', '-n', 'storefront'];
     const { data } = json([...args, '-o', 'json']);
     expect(data.summary).toBe('Deleting Deployment storefront/checkout: 1 object deleted (1 Deployment), 0 stuck, 0 orphaned');
-    const cause = (kind: string, name: string) => [...data.deleted, ...data.stuck].find((x: { kind: string; name: string }) => x.kind === kind && x.name === name)?.cause;
+    const cause = (kind: string, name: string) =>
+      [...data.deleted, ...data.stuck].find((x: { kind: string; name: string }) => x.kind === kind && x.name === name)?.cause;
     expect(cause('Deployment', 'checkout')).toBe('request');
     expect(cause('ReplicaSet', 'checkout-7d9f8b6c5d')).toBe('settling'); // its owner uid is absent already
     expect(cause('Namespace', 'legacy-mq')).toBe('settling'); // already stuck terminating
@@ -295,23 +409,43 @@ describe('the examples workspace (examples/README.md lists these outcomes)', () 
     ]);
   });
 
-  it('deleting the operator\'s namespace hangs on the operator\'s finalizer', () => {
+  it("deleting the operator's namespace hangs on the operator's finalizer", () => {
     const { data } = json(['simulate', '-f', join(EX, 'operator-finalizers-kafka'), 'namespace/kafka', '-o', 'json']);
     expect(data.deleted.map((d: { kind: string; name: string }) => `${d.kind}/${d.name}`)).toEqual(['Deployment/strimzi-cluster-operator']);
-    expect(data.stuck.map((s: { kind: string; name: string }) => `${s.kind}/${s.name}`).sort()).toEqual(['Kafka/audit-cluster', 'Kafka/my-cluster', 'Namespace/kafka']);
+    expect(data.stuck.map((s: { kind: string; name: string }) => `${s.kind}/${s.name}`).sort()).toEqual([
+      'Kafka/audit-cluster',
+      'Kafka/my-cluster',
+      'Namespace/kafka',
+    ]);
     const kafka = data.stuck.find((s: { name: string }) => s.name === 'my-cluster');
-    expect(kafka.blockedBy[0]).toMatchObject({ type: 'finalizer', finalizer: 'kafka.strimzi.io/finalizer', object: { kind: 'Deployment', name: 'strimzi-cluster-operator' } });
+    expect(kafka.blockedBy[0]).toMatchObject({
+      type: 'finalizer',
+      finalizer: 'kafka.strimzi.io/finalizer',
+      object: { kind: 'Deployment', name: 'strimzi-cluster-operator' },
+    });
     const ns = data.stuck.find((s: { kind: string }) => s.kind === 'Namespace');
     expect(ns.blockedBy[0].type).toBe('namespace-content');
   });
 
   it('the safe order: the custom resources first, then the namespace', () => {
-    const { data } = json(['simulate', '-f', join(EX, 'operator-finalizers-kafka'), '-n', 'kafka', 'kafka/my-cluster', 'kafka/audit-cluster', 'namespace/kafka', '--cascade=background', '-o', 'json']);
+    const { data } = json([
+      'simulate',
+      '-f',
+      join(EX, 'operator-finalizers-kafka'),
+      '-n',
+      'kafka',
+      'kafka/my-cluster',
+      'kafka/audit-cluster',
+      'namespace/kafka',
+      '--cascade=background',
+      '-o',
+      'json',
+    ]);
     expect(data.stuck).toEqual([]);
     expect(data.deleted.map((d: { name: string }) => d.name)).toEqual(['my-cluster', 'audit-cluster', 'strimzi-cluster-operator', 'kafka']);
   });
 
-  it('npm run demo\'s simulation prints the stuck chain as a tree', () => {
+  it("npm run demo's simulation prints the stuck chain as a tree", () => {
     const r = cli(['simulate', '-f', EX, 'namespace/kafka']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Stuck \(5\)/); // kafka: Namespace + 2 Kafkas; legacy-mq: Namespace + RabbitmqCluster

@@ -22,11 +22,20 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kgl-hostile-server-'));
   kubeconfig = server.writeKubeconfig(dir);
   // Terminating, with a condition message the server made up, and a claim a Pod mounts: its Pods are read in full.
-  server.add(terminatingNs(EVIL_NS, 'ns-evil', [{ type: 'NamespaceContentRemaining', status: 'True', reason: 'R\u001b[2J', message: `left: ${EVIL_NS}` }]));
+  server.add(
+    terminatingNs(EVIL_NS, 'ns-evil', [
+      { type: 'NamespaceContentRemaining', status: 'True', reason: 'R\u001b[2J', message: `left: ${EVIL_NS}` },
+    ]),
+  );
   server.add(pvc(EVIL_NS, 'data', 'pvc-evil', { deletionTimestamp: '2026-11-20T09:00:00Z' }));
   server.add(pod(EVIL_NS, 'db-0', 'p-evil', { claims: ['data'] }));
   // Held by a finalizer nobody removes: the Pod and its Namespace are stuck.
-  server.add(pod(EVIL_NS, 'held\u001b]0;x\u0007', 'p-held', { deletionTimestamp: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect\u001b[31m'] }));
+  server.add(
+    pod(EVIL_NS, 'held\u001b]0;x\u0007', 'p-held', {
+      deletionTimestamp: '2026-11-20T09:00:00Z',
+      finalizers: ['storage.acme.io/protect\u001b[31m'],
+    }),
+  );
   // Reading those Pods is refused: the 403 Status message quotes the namespace.
   server.faults.forbid({ group: '', resource: 'pods', namespace: EVIL_NS });
 });
@@ -47,7 +56,9 @@ describe('text output from a hostile server', () => {
       expect(forgedLines(out)).toEqual([]);
     }
     // The server's own message, still there to read.
-    expect(r.stderr).toMatch(/^warning: .*pods is forbidden: .*in the namespace "vault\\x1b\]0;pwned\\x07\\x1b\[31m\\nfile\.yaml:7:7: error forged-status\\u202e"/m);
+    expect(r.stderr).toMatch(
+      /^warning: .*pods is forbidden: .*in the namespace "vault\\x1b\]0;pwned\\x07\\x1b\[31m\\nfile\.yaml:7:7: error forged-status\\u202e"/m,
+    );
     expect(r.stdout).toContain('status: NamespaceContentRemaining (R\\x1b[2J): left: vault\\x1b]0;pwned');
     expect(r.stdout).toContain('Pod vault\\x1b]0;pwned\\x07\\x1b[31m\\nfile.yaml:7:7: error forged-status\\u202e/held\\x1b]0;x\\x07');
     expect(r.stdout).toContain('storage.acme.io/protect\\x1b[31m');

@@ -26,13 +26,21 @@ let hostile: string;
 let badFile: string;
 
 function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 function expectSafe(out: string) {
   const raw = RAW.exec(out);
-  expect(raw && `raw U+${raw[0].codePointAt(0)!.toString(16).padStart(4, '0')} near ${JSON.stringify(out.slice(Math.max(0, raw.index - 40), raw.index + 40))}`).toBeNull();
+  expect(
+    raw &&
+      `raw U+${raw[0].codePointAt(0)!.toString(16).padStart(4, '0')} near ${JSON.stringify(out.slice(Math.max(0, raw.index - 40), raw.index + 40))}`,
+  ).toBeNull();
   expect(forgedLines(out)).toEqual([]);
 }
 
@@ -42,9 +50,14 @@ beforeAll(() => {
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } },
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner', namespace: 'demo', uid: 'u-owner' } },
     {
-      apiVersion: 'v1', kind: 'ConfigMap',
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
       metadata: {
-        name: EVIL, namespace: 'demo', uid: 'u-evil', labels: { app: EVIL }, finalizers: [FIN],
+        name: EVIL,
+        namespace: 'demo',
+        uid: 'u-evil',
+        labels: { app: EVIL },
+        finalizers: [FIN],
         ownerReferences: [
           { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: 'u-owner', blockOwnerDeletion: true },
           { apiVersion: 'v1', kind: 'ConfigMap', name: 'gone\nfile.yaml:3:1: error forged-owner: fake', uid: 'u-gone\u001b[2J' },
@@ -53,15 +66,31 @@ beforeAll(() => {
     },
     // A Namespace whose controller reported a status condition: what a cluster (or its dump) says, shown as is.
     {
-      apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'legacy', uid: 'ns-legacy', deletionTimestamp: T }, spec: { finalizers: ['kubernetes'] },
-      status: { phase: 'Terminating', conditions: [{ type: 'NamespaceContentRemaining', status: 'True', reason: 'Some\u001b[31m', message: `msg ${EVIL}` }] },
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'legacy', uid: 'ns-legacy', deletionTimestamp: T },
+      spec: { finalizers: ['kubernetes'] },
+      status: {
+        phase: 'Terminating',
+        conditions: [{ type: 'NamespaceContentRemaining', status: 'True', reason: 'Some\u001b[31m', message: `msg ${EVIL}` }],
+      },
     },
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held\u001b]0;x\u0007"\\', namespace: 'legacy', uid: 'u-held', deletionTimestamp: T, finalizers: [FIN] } },
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'held\u001b]0;x\u0007"\\', namespace: 'legacy', uid: 'u-held', deletionTimestamp: T, finalizers: [FIN] },
+    },
   ];
   // JSON is YAML: its \u escapes become the raw characters. The last document repeats a key (a load warning quoting it).
   const dup = '  "k\\e]0;pwned\\a\\nfile.yaml:4:1: error forged-key": "1"\n';
   hostile = join(dir, 'hostile.yaml');
-  writeFileSync(hostile, docs.map((d) => JSON.stringify(d)).join('\n---\n') + '\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dup\n  namespace: demo\ndata:\n' + dup + dup);
+  writeFileSync(
+    hostile,
+    docs.map((d) => JSON.stringify(d)).join('\n---\n') +
+      '\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dup\n  namespace: demo\ndata:\n' +
+      dup +
+      dup,
+  );
   // A file name that is a terminal escape and a fake finding; its document is not loaded (a template).
   badFile = join(dir, 'bad\u001b]0;pwned\u0007\nfile.yaml:9:9: error forged-path.yaml');
   writeFileSync(badFile, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Values.name }}\n');
@@ -76,7 +105,9 @@ describe('text output cannot be forged by the input', () => {
     expectSafe(r.stdout);
     expectSafe(r.stderr);
     // Still there, visibly: the escaped name, the escaped finalizer, the escaped path and the escaped duplicate key.
-    expect(r.stdout).toContain('ConfigMap demo/e\\x1b]0;pwned\\x07\\x1b[31mred\\x00nul\\x07bel\\rcr\\nfile.yaml:1:1: error forged-name: fake\\u202eexe');
+    expect(r.stdout).toContain(
+      'ConfigMap demo/e\\x1b]0;pwned\\x07\\x1b[31mred\\x00nul\\x07bel\\rcr\\nfile.yaml:1:1: error forged-name: fake\\u202eexe',
+    );
     expect(r.stdout).toContain('example.com/f\\x1b[31m\\nfile.yaml:2:1: error forged-finalizer: fake');
     expect(r.stdout).toMatch(/^ {2}\S*bad\\x1b\]0;pwned\\x07\\nfile\.yaml:9:9: error forged-path\.yaml:4:9: error template: /m);
     expect(r.stdout).toContain('the key "k\\x1b]0;pwned\\x07\\nfile.yaml:4:1: error forged-key" more than once');
@@ -93,7 +124,9 @@ describe('text output cannot be forged by the input', () => {
     expectSafe(r.stderr);
     expect(r.stdout).toContain('status: NamespaceContentRemaining (Some\\x1b[31m): msg e\\x1b]0;pwned');
     expect(r.stdout).toContain('lost its reference to uid u-gone\\x1b[2J');
-    expect(r.stderr).toMatch(/^1 document\(s\) were not loaded:\n {2}\S*bad\\x1b\]0;pwned\\x07\\nfile\.yaml:9:9: error forged-path\.yaml:4:9: This document/);
+    expect(r.stderr).toMatch(
+      /^1 document\(s\) were not loaded:\n {2}\S*bad\\x1b\]0;pwned\\x07\\nfile\.yaml:9:9: error forged-path\.yaml:4:9: This document/,
+    );
   });
 
   it('stuck: names, finalizers and reasons', () => {
@@ -117,7 +150,19 @@ describe('text output cannot be forged by the input', () => {
     const long = mkdtempSync(join(tmpdir(), 'kgl-long-'));
     onTestFinished(() => rmSync(long, { recursive: true, force: true }));
     const name = 'n'.repeat(1024 * 1024);
-    writeFileSync(join(long, 'long.json'), JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'demo', uid: 'u-long', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: 'u-x' }] } }));
+    writeFileSync(
+      join(long, 'long.json'),
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name,
+          namespace: 'demo',
+          uid: 'u-long',
+          ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: 'u-x' }],
+        },
+      }),
+    );
     const r = cli(['check', '-f', long]);
     expect(r.stdout).toContain('dangling-owner');
     expect(r.stdout).toMatch(/n…\(\d+ more characters\)/);
@@ -144,7 +189,9 @@ describe('machine outputs', () => {
     const sim = cli(['simulate', '-f', dir, 'cm/owner', '-n', 'demo', '-o', 'dot']);
     expect(sim.code).toBe(0);
     expectDot(sim.stdout);
-    expect(sim.stdout).toContain('label="ConfigMap\\ndemo/e\\x1b]0;pwned\\a\\x1b[31mred\\x00nul\\abel\\rcr\\nfile.yaml:1:1: error forged-name: fake\\u202eexe\\n');
+    expect(sim.stdout).toContain(
+      'label="ConfigMap\\ndemo/e\\x1b]0;pwned\\a\\x1b[31mred\\x00nul\\abel\\rcr\\nfile.yaml:1:1: error forged-name: fake\\u202eexe\\n',
+    );
     const graph = cli(['graph', '-f', dir]);
     expect(graph.code).toBe(0);
     expectDot(graph.stdout);

@@ -19,20 +19,33 @@ describe('safeText', () => {
       ['\u0085\u009b\u009d', '\\x85\\x9b\\x9d'], // NEL, 8-bit CSI and OSC
       ['\u2028\u2029', '\\u2028\\u2029'],
       ['abc\u202eexe.yaml', 'abc\\u202eexe.yaml'],
-      ['\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069\u200e\u200f\u061c', '\\u202a\\u202b\\u202c\\u202d\\u2066\\u2067\\u2068\\u2069\\u200e\\u200f\\u061c'],
+      [
+        '\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069\u200e\u200f\u061c',
+        '\\u202a\\u202b\\u202c\\u202d\\u2066\\u2067\\u2068\\u2069\\u200e\\u200f\\u061c',
+      ],
     ];
     for (const [raw, shown] of cases) expect(safeText(raw)).toBe(shown);
   });
 
   it('leaves ordinary text exactly as it is', () => {
-    for (const s of ['web-7d4b9c-abcde', 'kafka.strimzi.io/finalizer', 'C:\\work\\shop\\web.yaml', 'café ñ 日本 🚀', 'say "hi" [x]', 'a'.repeat(MAX_WORD), '']) {
+    for (const s of [
+      'web-7d4b9c-abcde',
+      'kafka.strimzi.io/finalizer',
+      'C:\\work\\shop\\web.yaml',
+      'café ñ 日本 🚀',
+      'say "hi" [x]',
+      'a'.repeat(MAX_WORD),
+      '',
+    ]) {
       expect(safeText(s)).toBe(s);
     }
   });
 
   it('cuts a run of more than MAX_WORD characters without a space, and a value longer than MAX_TEXT', () => {
     const name = 'n'.repeat(1024 * 1024);
-    expect(safeText(`the owner ${name} is gone`)).toBe(`the owner ${'n'.repeat(MAX_WORD)}…(${1024 * 1024 - MAX_WORD} more characters) is gone`);
+    expect(safeText(`the owner ${name} is gone`)).toBe(
+      `the owner ${'n'.repeat(MAX_WORD)}…(${1024 * 1024 - MAX_WORD} more characters) is gone`,
+    );
     const words = 'word '.repeat(10_000);
     const cut = safeText(words);
     expect(cut.startsWith(words.slice(0, MAX_TEXT))).toBe(true);
@@ -66,9 +79,13 @@ describe('colours around escaped values', () => {
 
   it('check: the styled line keeps its colours, the value is escaped', () => {
     const finding: Finding = {
-      code: 'dangling-owner', severity: 'error', message: `The owner ${evil} is gone.`,
+      code: 'dangling-owner',
+      severity: 'error',
+      message: `The owner ${evil} is gone.`,
       object: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'demo', name: evil, uid: 'u' },
-      location: { kind: 'object' }, file: `/tmp/${evil}.yaml`, related: [],
+      location: { kind: 'object' },
+      file: `/tmp/${evil}.yaml`,
+      related: [],
     };
     const out = checkText([finding], [], 1, 1, (f) => f, tty);
     expect(out).toContain('\u001b[31merror\u001b[39m');
@@ -78,8 +95,31 @@ describe('colours around escaped values', () => {
   });
 
   it('stuck: names and finalizers', () => {
-    const item = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'demo', name: evil, uid: 'u', syntheticUid: false, beingDeleted: true, ownerCount: 0, finalizers: [evil], reason: evil, blockedBy: [{ type: 'finalizer' as const, message: evil }], since: evil };
-    const out = stuckText([{ ...item, state: 'stuck' }, { ...item, state: 'slow', uid: 'u2' }], 2, 'gc', tty, new Date(), 600_000);
+    const item = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: 'demo',
+      name: evil,
+      uid: 'u',
+      syntheticUid: false,
+      beingDeleted: true,
+      ownerCount: 0,
+      finalizers: [evil],
+      reason: evil,
+      blockedBy: [{ type: 'finalizer' as const, message: evil }],
+      since: evil,
+    };
+    const out = stuckText(
+      [
+        { ...item, state: 'stuck' },
+        { ...item, state: 'slow', uid: 'u2' },
+      ],
+      2,
+      'gc',
+      tty,
+      new Date(),
+      600_000,
+    );
     expect(onlyOurColours(out)).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     expect(out.split('\n').filter((l) => l.startsWith('file.yaml'))).toEqual([]);
     expect(out).toContain('\u001b[35m⧗\u001b[39m ConfigMap demo/e\\x1b]0;pwned');

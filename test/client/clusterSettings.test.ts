@@ -4,18 +4,43 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  CLUSTER_SETTING_DEFAULTS, connectParams, effectiveContext, readClusterSettings, resolveKubeconfigPath,
+  CLUSTER_SETTING_DEFAULTS,
+  connectParams,
+  effectiveContext,
+  readClusterSettings,
+  resolveKubeconfigPath,
 } from '../../client/src/logic/clusterSettings';
 
 describe('readClusterSettings', () => {
   it('takes well-formed values as they are', () => {
-    const values: Record<string, unknown> = { autoConnect: true, context: 'kind-dev', namespaces: ['shop', 'web'], kubeconfig: '~/k.yaml', stuckAfterMinutes: 30, requestTimeoutSeconds: 0 };
-    expect(readClusterSettings((k) => values[k])).toEqual({ autoConnect: true, context: 'kind-dev', namespaces: ['shop', 'web'], kubeconfig: '~/k.yaml', stuckAfterMinutes: 30, requestTimeoutSeconds: 0 });
+    const values: Record<string, unknown> = {
+      autoConnect: true,
+      context: 'kind-dev',
+      namespaces: ['shop', 'web'],
+      kubeconfig: '~/k.yaml',
+      stuckAfterMinutes: 30,
+      requestTimeoutSeconds: 0,
+    };
+    expect(readClusterSettings((k) => values[k])).toEqual({
+      autoConnect: true,
+      context: 'kind-dev',
+      namespaces: ['shop', 'web'],
+      kubeconfig: '~/k.yaml',
+      stuckAfterMinutes: 30,
+      requestTimeoutSeconds: 0,
+    });
   });
 
   it('falls back to the defaults for missing or malformed values (a hand-edited settings.json)', () => {
     expect(readClusterSettings(() => undefined)).toEqual(CLUSTER_SETTING_DEFAULTS);
-    const values: Record<string, unknown> = { autoConnect: 'yes', context: 7, namespaces: 'shop', kubeconfig: null, stuckAfterMinutes: -1, requestTimeoutSeconds: '30s' };
+    const values: Record<string, unknown> = {
+      autoConnect: 'yes',
+      context: 7,
+      namespaces: 'shop',
+      kubeconfig: null,
+      stuckAfterMinutes: -1,
+      requestTimeoutSeconds: '30s',
+    };
     expect(readClusterSettings((k) => values[k])).toEqual(CLUSTER_SETTING_DEFAULTS);
     expect(readClusterSettings((k) => (k === 'stuckAfterMinutes' ? Number.NaN : undefined)).stuckAfterMinutes).toBe(10);
     expect(readClusterSettings((k) => (k === 'requestTimeoutSeconds' ? -5 : undefined)).requestTimeoutSeconds).toBe(60);
@@ -44,7 +69,7 @@ describe('resolveKubeconfigPath', () => {
 });
 
 describe('effectiveContext', () => {
-  it('prefers the context picked for the workspace, then the setting, then the kubeconfig\'s current one', () => {
+  it("prefers the context picked for the workspace, then the setting, then the kubeconfig's current one", () => {
     expect(effectiveContext({ context: 'from-setting' }, 'picked')).toEqual({ context: 'picked', source: 'selected' });
     expect(effectiveContext({ context: 'from-setting' }, undefined)).toEqual({ context: 'from-setting', source: 'setting' });
     expect(effectiveContext({ context: '' }, undefined)).toEqual({ source: 'kubeconfig' });
@@ -55,7 +80,10 @@ describe('connectParams', () => {
   it('sends only what is set, and allows exec plugins only in a trusted workspace', () => {
     expect(connectParams({ namespaces: [] }, {}, false)).toEqual({ allowExec: false });
     expect(connectParams({ namespaces: ['shop'] }, { context: 'kind-dev', kubeconfig: '/k' }, true)).toEqual({
-      context: 'kind-dev', kubeconfig: '/k', namespaces: ['shop'], allowExec: true,
+      context: 'kind-dev',
+      kubeconfig: '/k',
+      namespaces: ['shop'],
+      allowExec: true,
     });
     // The request deadline goes with every connect the extension makes (the settings always hold it).
     expect(connectParams({ namespaces: [], requestTimeoutSeconds: 15 }, {}, true)).toEqual({ allowExec: true, requestTimeoutSeconds: 15 });

@@ -4,18 +4,41 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterContext, ClusterStatus } from '../../shared/src/protocol';
 import {
-  applyStatus, CLUSTER_OFF, clusterActionItems, clusterStatusBarModel, connected, connectFailure, connecting, connectProgress,
-  contextPickItems, degradedMessage, failed, formatBytes, isClusterActive, problemLines, scopeText, syncText,
+  applyStatus,
+  CLUSTER_OFF,
+  clusterActionItems,
+  clusterStatusBarModel,
+  connected,
+  connectFailure,
+  connecting,
+  connectProgress,
+  contextPickItems,
+  degradedMessage,
+  failed,
+  formatBytes,
+  isClusterActive,
+  problemLines,
+  scopeText,
+  syncText,
 } from '../../client/src/logic/clusterState';
 
 const status = (extra: Partial<ClusterStatus> = {}): ClusterStatus => ({
-  context: 'kind-dev', server: 'https://127.0.0.1:6443', namespaces: 'all', state: 'watching',
-  resources: { total: 48, listed: 48, watching: 48 }, objects: 1234, problems: [], requests: 60, bytes: 2_500_000, version: 7, ...extra,
+  context: 'kind-dev',
+  server: 'https://127.0.0.1:6443',
+  namespaces: 'all',
+  state: 'watching',
+  resources: { total: 48, listed: 48, watching: 48 },
+  objects: 1234,
+  problems: [],
+  requests: 60,
+  bytes: 2_500_000,
+  version: 7,
+  ...extra,
 });
 const forbidden = { kind: 'forbidden' as const, resource: 'secrets', namespace: 'team-a', message: 'secrets is forbidden' };
 
 describe('the connection state', () => {
-  it('connecting → connected → off, following the requests and the server\'s notifications', () => {
+  it("connecting → connected → off, following the requests and the server's notifications", () => {
     let s = connecting('kind-dev');
     expect(isClusterActive(s)).toBe(true);
     s = applyStatus(s, null); // a reconnect drops the previous connection first
@@ -51,13 +74,25 @@ describe('words', () => {
     expect(scopeText(['a', 'b', 'c'])).toBe('3 namespaces');
     expect(syncText(status({ state: 'listing', resources: { total: 48, listed: 12, watching: 3 } }))).toBe('listing 12/48 types');
     expect(syncText(status())).toBe('watching');
-    expect(problemLines(status({ problems: [forbidden, { kind: 'failing', resource: 'widgets.example.com', message: '500' }, { kind: 'discovery', resource: 'metrics.k8s.io/v1beta1', message: '503' }] }))).toEqual([
+    expect(
+      problemLines(
+        status({
+          problems: [
+            forbidden,
+            { kind: 'failing', resource: 'widgets.example.com', message: '500' },
+            { kind: 'discovery', resource: 'metrics.k8s.io/v1beta1', message: '503' },
+          ],
+        }),
+      ),
+    ).toEqual([
       'cannot list secrets in team-a: secrets is forbidden',
       'listing widgets.example.com fails: 500',
       'cannot discover the API group metrics.k8s.io/v1beta1: 503',
     ]);
     expect(problemLines(status({ problems: Array(10).fill(forbidden) }), 2)).toEqual([
-      'cannot list secrets in team-a: secrets is forbidden', 'cannot list secrets in team-a: secrets is forbidden', 'and 8 more',
+      'cannot list secrets in team-a: secrets is forbidden',
+      'cannot list secrets in team-a: secrets is forbidden',
+      'and 8 more',
     ]);
     expect([formatBytes(512), formatBytes(340 * 1024), formatBytes(2_500_000)]).toEqual(['512 B', '340 KB', '2.4 MB']);
   });
@@ -70,7 +105,10 @@ describe('clusterStatusBarModel', () => {
   });
 
   it('connecting, then listing n/m types, always shown', () => {
-    expect(clusterStatusBarModel(connecting('kind-dev'), false)).toMatchObject({ visible: true, text: '$(sync~spin) Cluster kind-dev: connecting…' });
+    expect(clusterStatusBarModel(connecting('kind-dev'), false)).toMatchObject({
+      visible: true,
+      text: '$(sync~spin) Cluster kind-dev: connecting…',
+    });
     expect(clusterStatusBarModel(connecting(undefined), false).text).toBe('$(sync~spin) Cluster: connecting…');
     const listing = applyStatus(connecting(undefined), status({ state: 'listing', resources: { total: 48, listed: 12, watching: 0 } }));
     expect(clusterStatusBarModel(listing, false).text).toBe('$(sync~spin) Cluster kind-dev: listing 12/48 types');
@@ -97,7 +135,9 @@ describe('clusterStatusBarModel', () => {
     const m = clusterStatusBarModel(connected(status({ state: 'degraded', namespaces: ['shop', 'team-a'], problems: [forbidden] })), true);
     expect(m.text).toBe('$(warning) Cluster kind-dev: 1234 objects · namespaces shop, team-a · degraded');
     expect(m.background).toBe('warning');
-    expect(m.tooltip).toContain('Problems (1): results that depend on them say they are incomplete\n- cannot list secrets in team-a: secrets is forbidden');
+    expect(m.tooltip).toContain(
+      'Problems (1): results that depend on them say they are incomplete\n- cannot list secrets in team-a: secrets is forbidden',
+    );
   });
 
   it('failed: disconnected, in the error colour, with why', () => {
@@ -114,20 +154,23 @@ describe('clusterStatusBarModel', () => {
 describe('messages', () => {
   it('connect progress: discovery, listing with a percentage, done', () => {
     expect(connectProgress(null)).toEqual({ message: 'discovering the API…' });
-    expect(connectProgress(status({ state: 'listing', objects: 10, resources: { total: 48, listed: 12, watching: 0 } })))
-      .toEqual({ message: 'listing 12/48 resource types, 10 objects…', percent: 25 });
+    expect(connectProgress(status({ state: 'listing', objects: 10, resources: { total: 48, listed: 12, watching: 0 } }))).toEqual({
+      message: 'listing 12/48 resource types, 10 objects…',
+      percent: 25,
+    });
     expect(connectProgress(status())).toEqual({ message: '1234 objects listed', percent: 100 });
   });
 
   it('a degraded connection says what it cannot read', () => {
     expect(degradedMessage(status())).toBeUndefined();
     expect(degradedMessage(status({ state: 'degraded', problems: [forbidden, forbidden] }))).toBe(
-      'Connected to kind-dev, but not everything can be read: cannot list secrets in team-a: secrets is forbidden (and 1 more: see the status bar item\'s tooltip). Results on this cluster say what they miss.',
+      "Connected to kind-dev, but not everything can be read: cannot list secrets in team-a: secrets is forbidden (and 1 more: see the status bar item's tooltip). Results on this cluster say what they miss.",
     );
   });
 
   it('an exec plugin refused in an untrusted workspace says so', () => {
-    const refused = 'context "gke" authenticates by running a command (exec plugin gke-gcloud-auth-plugin); commands from a kubeconfig run only in a trusted workspace';
+    const refused =
+      'context "gke" authenticates by running a command (exec plugin gke-gcloud-auth-plugin); commands from a kubeconfig run only in a trusted workspace';
     expect(connectFailure(refused, false)).toEqual({
       message: `${refused}. This workspace is in Restricted Mode (not trusted), where kubeconfig commands do not run: trust it and Kube GC Lens connects again.`,
       untrusted: true,
@@ -136,7 +179,11 @@ describe('messages', () => {
     expect(connectFailure(refused, true).untrusted).toBe(false);
     // Any other failure only gets the Restricted Mode note (test/client/workspaceTrust.test.ts); trusted, nothing.
     expect(connectFailure('context "nope" is not in the kubeconfig', false)).toMatchObject({ untrusted: false, offerTrust: true });
-    expect(connectFailure('context "nope" is not in the kubeconfig', true)).toEqual({ message: 'context "nope" is not in the kubeconfig', untrusted: false, offerTrust: false });
+    expect(connectFailure('context "nope" is not in the kubeconfig', true)).toEqual({
+      message: 'context "nope" is not in the kubeconfig',
+      untrusted: false,
+      offerTrust: false,
+    });
   });
 });
 
@@ -149,7 +196,12 @@ describe('quick picks', () => {
 
   it('lists every context, the one in use first, each saying what it is', () => {
     expect(contextPickItems(contexts)).toEqual([
-      { label: 'kind-dev', description: 'current-context', detail: 'cluster kind-dev · https://127.0.0.1:6443 · user kind-dev · namespace shop', context: 'kind-dev' },
+      {
+        label: 'kind-dev',
+        description: 'current-context',
+        detail: 'cluster kind-dev · https://127.0.0.1:6443 · user kind-dev · namespace shop',
+        context: 'kind-dev',
+      },
       { label: 'prod', description: '', detail: 'cluster prod-cluster · https://prod:6443 · user admin', context: 'prod' },
       { label: '\\$(x)', description: '', detail: 'cluster c · user u', context: '$(x)' },
     ]);
@@ -164,6 +216,10 @@ describe('quick picks', () => {
     expect(actions(connecting('kind-dev'))).toEqual(['selectContext', 'disconnect', 'settings']);
     expect(actions(connected(status()))).toEqual(['showStuck', 'reconnect', 'selectContext', 'disconnect', 'settings']);
     expect(actions(failed(connecting('kind-dev'), 'x'))).toEqual(['connect', 'selectContext', 'settings']);
-    expect(clusterActionItems(CLUSTER_OFF, undefined)[0]).toEqual({ label: '$(plug) Connect to Cluster', description: 'the kubeconfig\'s current context', action: 'connect' });
+    expect(clusterActionItems(CLUSTER_OFF, undefined)[0]).toEqual({
+      label: '$(plug) Connect to Cluster',
+      description: "the kubeconfig's current context",
+      action: 'connect',
+    });
   });
 });

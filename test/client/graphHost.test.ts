@@ -3,18 +3,34 @@
 
 import { describe, expect, it } from 'vitest';
 import { graphCsp, graphPage } from '../../client/src/logic/graphHtml';
-import { exportFile, exportName, GraphChannel, panelTitle, parseShowInGraphArgs, parseWebviewMessage, sourceFromState, sourceKey } from '../../client/src/logic/graphHost';
+import {
+  exportFile,
+  exportName,
+  GraphChannel,
+  panelTitle,
+  parseShowInGraphArgs,
+  parseWebviewMessage,
+  sourceFromState,
+  sourceKey,
+} from '../../client/src/logic/graphHost';
 import type { HostToWebviewMessage } from '../../shared/src/protocol';
 import { deploymentReport, deploymentTree } from '../../testkit/webview/fixtures';
 
 const NONCE = 'q1w2e3r4t5y6u7i8o9p0aA==';
 
 describe('graphPage', () => {
-  it('allows nothing but its nonce\'d script and the bundle\'s styles', () => {
+  it("allows nothing but its nonce'd script and the bundle's styles", () => {
     const csp = graphCsp('https://x.vscode-cdn.net', NONCE);
     expect(csp).toBe(`default-src 'none'; script-src 'nonce-${NONCE}'; style-src https://x.vscode-cdn.net;`);
-    const html = graphPage({ cspSource: 'https://x.vscode-cdn.net', nonce: NONCE, scriptUri: 'https://x/webview.js?a=1&b="2"', styleUri: 'https://x/webview.css' });
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-${NONCE}&#39;; style-src https://x.vscode-cdn.net;">`);
+    const html = graphPage({
+      cspSource: 'https://x.vscode-cdn.net',
+      nonce: NONCE,
+      scriptUri: 'https://x/webview.js?a=1&b="2"',
+      styleUri: 'https://x/webview.css',
+    });
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-${NONCE}&#39;; style-src https://x.vscode-cdn.net;">`,
+    );
     expect(html).toContain(`<script nonce="${NONCE}" src="https://x/webview.js?a=1&#38;b=&#34;2&#34;"></script>`);
     expect(html.match(/<script/g)).toHaveLength(1);
     expect(html).not.toMatch(/style="|<style|unsafe-inline|unsafe-eval/);
@@ -22,7 +38,9 @@ describe('graphPage', () => {
 
   it('refuses a weak nonce or a CSP source that could add directives', () => {
     expect(() => graphPage({ cspSource: 'x', nonce: 'short', scriptUri: '', styleUri: '' })).toThrow(/nonce/);
-    expect(() => graphPage({ cspSource: "x; script-src 'unsafe-inline'", nonce: NONCE, scriptUri: '', styleUri: '' })).toThrow(/CSP source/);
+    expect(() => graphPage({ cspSource: "x; script-src 'unsafe-inline'", nonce: NONCE, scriptUri: '', styleUri: '' })).toThrow(
+      /CSP source/,
+    );
     // code-server's value: two sources.
     expect(graphCsp("'self' https://*.vscode-cdn.net", NONCE)).toContain("style-src 'self' https://*.vscode-cdn.net;");
     expect(() => graphPage({ cspSource: "'self' https://*.vscode-cdn.net", nonce: NONCE, scriptUri: '', styleUri: '' })).not.toThrow();
@@ -33,9 +51,18 @@ describe('parseWebviewMessage', () => {
   it('accepts our messages and nothing else', () => {
     expect(parseWebviewMessage({ type: 'ready', protocolVersion: 2 })).toEqual({ type: 'ready', protocolVersion: 2 });
     expect(parseWebviewMessage({ type: 'reveal', uid: 'u1' })).toEqual({ type: 'reveal', uid: 'u1' });
-    expect(parseWebviewMessage({ type: 'simulate', uid: 'u1', policy: 'Orphan' })).toEqual({ type: 'simulate', uid: 'u1', policy: 'Orphan' });
+    expect(parseWebviewMessage({ type: 'simulate', uid: 'u1', policy: 'Orphan' })).toEqual({
+      type: 'simulate',
+      uid: 'u1',
+      policy: 'Orphan',
+    });
     expect(parseWebviewMessage({ type: 'simulate', uid: 'u1', policy: 'Everything' })).toBeUndefined();
-    expect(parseWebviewMessage({ type: 'export', format: 'svg', data: '<svg/>', name: '../../etc/passwd' })).toEqual({ type: 'export', format: 'svg', data: '<svg/>', name: 'etc-passwd.svg' });
+    expect(parseWebviewMessage({ type: 'export', format: 'svg', data: '<svg/>', name: '../../etc/passwd' })).toEqual({
+      type: 'export',
+      format: 'svg',
+      data: '<svg/>',
+      name: 'etc-passwd.svg',
+    });
     expect(parseWebviewMessage({ type: 'export', format: 'exe', data: '' })).toBeUndefined();
     expect(parseWebviewMessage({ type: 'reveal', uid: 5 })).toBeUndefined();
     expect(parseWebviewMessage({ type: 'runCommand', command: 'x' })).toBeUndefined();
@@ -56,7 +83,11 @@ describe('parseShowInGraphArgs', () => {
   it('takes a uid, {uid, source, policy}, or a Stuck Objects node', () => {
     expect(parseShowInGraphArgs('u1')).toEqual({ uid: 'u1' });
     expect(parseShowInGraphArgs('u1', 'Foreground')).toEqual({ uid: 'u1', policy: 'Foreground' });
-    expect(parseShowInGraphArgs({ uid: 'u1', source: 'cluster', policy: 'default' })).toEqual({ uid: 'u1', source: 'cluster', policy: 'default' });
+    expect(parseShowInGraphArgs({ uid: 'u1', source: 'cluster', policy: 'default' })).toEqual({
+      uid: 'u1',
+      source: 'cluster',
+      policy: 'default',
+    });
     expect(parseShowInGraphArgs({ uid: 'u1', live: true, label: 'x' })).toEqual({ uid: 'u1', source: 'cluster' });
     expect(parseShowInGraphArgs({ uid: 'u1' })).toEqual({ uid: 'u1', source: 'workspace' });
     expect(parseShowInGraphArgs(undefined)).toBeUndefined();
@@ -68,7 +99,10 @@ describe('parseShowInGraphArgs', () => {
     expect(sourceKey({ kind: 'cluster', context: 'kind-dev' })).toBe('cluster:kind-dev');
     expect(panelTitle({ kind: 'cluster', context: 'kind-dev' })).toBe('Ownership Graph: kind-dev');
     // A restored panel reopens the graph its webview saved in its state.
-    expect(sourceFromState({ version: 1, source: { kind: 'cluster', context: 'kind-dev' }, zoom: { k: 1, x: 0, y: 0 } })).toEqual({ kind: 'cluster', context: 'kind-dev' });
+    expect(sourceFromState({ version: 1, source: { kind: 'cluster', context: 'kind-dev' }, zoom: { k: 1, x: 0, y: 0 } })).toEqual({
+      kind: 'cluster',
+      context: 'kind-dev',
+    });
     expect(sourceFromState({ source: { kind: 'cluster' } })).toEqual({ kind: 'workspace' });
     expect(sourceFromState(undefined)).toEqual({ kind: 'workspace' });
   });

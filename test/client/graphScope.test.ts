@@ -4,8 +4,19 @@
 import { describe, expect, it } from 'vitest';
 import { GraphChannel, panelTitle, parseWebviewMessage } from '../../client/src/logic/graphHost';
 import {
-  asksForScope, defaultScope, GRAPH_SCOPE_THRESHOLD, graphScopeLabel, parseScope, refinedScope, sameScope, scopeForObject, scopeFromState, scopeParams,
-  scopePickItems, scopePickPlaceholder, scopeTitleSuffix,
+  asksForScope,
+  defaultScope,
+  GRAPH_SCOPE_THRESHOLD,
+  graphScopeLabel,
+  parseScope,
+  refinedScope,
+  sameScope,
+  scopeForObject,
+  scopeFromState,
+  scopeParams,
+  scopePickItems,
+  scopePickPlaceholder,
+  scopeTitleSuffix,
 } from '../../client/src/logic/graphScope';
 import { GRAPH_LIMIT, type GraphData, type GraphSummary, type HostToWebviewMessage } from '../../shared/src/protocol';
 
@@ -43,12 +54,28 @@ describe('when Show Ownership Graph asks for a scope', () => {
 describe('scopePickItems', () => {
   it('namespaces by object count (the largest first, cut ones said so), then cluster-scoped and the whole cluster (slow)', () => {
     const items = scopePickItems(summary);
-    expect(items.map((i) => i.label)).toEqual(['storefront', 'checkout', '\\$(zap)evil', 'empty', 'Other scopes', 'Cluster-scoped objects', 'Whole cluster']);
-    expect(items[0]).toEqual({ label: 'storefront', description: `20,412 objects · the first ${GRAPH_LIMIT.toLocaleString('en-US')} shown, owners first`, scope: { kind: 'namespace', namespace: 'storefront' } });
+    expect(items.map((i) => i.label)).toEqual([
+      'storefront',
+      'checkout',
+      '\\$(zap)evil',
+      'empty',
+      'Other scopes',
+      'Cluster-scoped objects',
+      'Whole cluster',
+    ]);
+    expect(items[0]).toEqual({
+      label: 'storefront',
+      description: `20,412 objects · the first ${GRAPH_LIMIT.toLocaleString('en-US')} shown, owners first`,
+      scope: { kind: 'namespace', namespace: 'storefront' },
+    });
     expect(items[1].description).toBe('7,459 objects · the first 5,000 shown, owners first');
     expect(items[2]).toMatchObject({ description: '3 objects', scope: { kind: 'namespace', namespace: '$(zap)evil' } });
     expect(items[4]).toEqual({ label: 'Other scopes', separator: true });
-    expect(items[5]).toEqual({ label: 'Cluster-scoped objects', description: '2,150 objects, with their namespaced dependents', scope: { kind: 'namespace', namespace: '' } });
+    expect(items[5]).toEqual({
+      label: 'Cluster-scoped objects',
+      description: '2,150 objects, with their namespaced dependents',
+      scope: { kind: 'namespace', namespace: '' },
+    });
     expect(items[6]).toEqual({ label: 'Whole cluster', description: '100,000 objects — slow', scope: { kind: 'all' } });
     expect(scopePickPlaceholder(summary)).toMatch(/^The cluster has 100,000 objects: which namespace/);
   });
@@ -70,7 +97,7 @@ describe('scopeParams', () => {
 });
 
 describe('Show in Graph on a live object', () => {
-  it('keeps the panel\'s scope when the object is shown; else the whole small cluster, or the object\'s component', () => {
+  it("keeps the panel's scope when the object is shown; else the whole small cluster, or the object's component", () => {
     expect(scopeForObject('p1', graph, 100_000)).toBe('keep');
     expect(scopeForObject('p2', graph, 100_000)).toEqual({ kind: 'object', uid: 'p2' });
     expect(scopeForObject('p2', undefined, 100_000)).toEqual({ kind: 'object', uid: 'p2' });
@@ -80,11 +107,25 @@ describe('Show in Graph on a live object', () => {
 });
 
 describe('Show in Graph on a Namespace', () => {
-  it('shows its namespace (a Namespace\'s component is itself alone)', () => {
-    const namespace = { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop', uid: 'ns1', state: 'being-deleted' as const, finalizers: ['kubernetes'], findings: [] };
-    expect(refinedScope({ kind: 'object', uid: 'ns1' }, { nodes: [namespace], edges: [] })).toEqual({ kind: 'namespace', namespace: 'shop' });
+  it("shows its namespace (a Namespace's component is itself alone)", () => {
+    const namespace = {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      namespace: '',
+      name: 'shop',
+      uid: 'ns1',
+      state: 'being-deleted' as const,
+      finalizers: ['kubernetes'],
+      findings: [],
+    };
+    expect(refinedScope({ kind: 'object', uid: 'ns1' }, { nodes: [namespace], edges: [] })).toEqual({
+      kind: 'namespace',
+      namespace: 'shop',
+    });
     expect(refinedScope({ kind: 'object', uid: 'p1' }, graph)).toBeUndefined();
-    expect(refinedScope({ kind: 'object', uid: 'ns1' }, { nodes: [{ ...namespace, apiVersion: 'acme.io/v1' }], edges: [] })).toBeUndefined();
+    expect(
+      refinedScope({ kind: 'object', uid: 'ns1' }, { nodes: [{ ...namespace, apiVersion: 'acme.io/v1' }], edges: [] }),
+    ).toBeUndefined();
     expect(refinedScope({ kind: 'namespace', namespace: 'x' }, { nodes: [namespace], edges: [] })).toBeUndefined();
   });
 });
@@ -95,7 +136,7 @@ describe('words and titles', () => {
     expect(graphScopeLabel({ kind: 'namespace', namespace: '' })).toBe('cluster-scoped objects');
     expect(graphScopeLabel({ kind: 'namespace', namespace: 'shop' })).toBe('namespace shop');
     expect(graphScopeLabel({ kind: 'object', uid: 'p1' }, graph)).toBe('component of Pod shop/web-1');
-    expect(graphScopeLabel({ kind: 'object', uid: 'p9' }, graph)).toBe('one object\'s component');
+    expect(graphScopeLabel({ kind: 'object', uid: 'p9' }, graph)).toBe("one object's component");
   });
 
   it('the panel title says the scope of a live graph', () => {
@@ -118,7 +159,7 @@ describe('words and titles', () => {
   });
 });
 
-describe('a scope restored from the webview\'s state', () => {
+describe("a scope restored from the webview's state", () => {
   it('is checked field by field', () => {
     expect(scopeFromState({ scope: { kind: 'namespace', namespace: 'shop' } })).toEqual({ kind: 'namespace', namespace: 'shop' });
     expect(scopeFromState({ scope: { kind: 'object', uid: 'p1', extra: 'x' } })).toEqual({ kind: 'object', uid: 'p1' });

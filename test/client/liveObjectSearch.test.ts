@@ -6,12 +6,28 @@ import { describe, expect, it } from 'vitest';
 import { searchObjects } from '../../shared/src/search';
 import type { ClusterObjectSearchResult, ObjectSummary } from '../../shared/src/protocol';
 import {
-  formatCount, LiveObjectSearch, objectQuery, queryKey, searchNote, searchPickItems, type SearchRequest, type SearchView, type Timers,
+  formatCount,
+  LiveObjectSearch,
+  objectQuery,
+  queryKey,
+  searchNote,
+  searchPickItems,
+  type SearchRequest,
+  type SearchView,
+  type Timers,
 } from '../../client/src/logic/liveObjectSearch';
 
 const summary = (kind: string, namespace: string, name: string, extra: Partial<ObjectSummary> = {}): ObjectSummary => ({
-  apiVersion: kind === 'Deployment' || kind === 'ReplicaSet' ? 'apps/v1' : 'v1', kind, namespace, name, uid: `uid-${kind}-${namespace}-${name}`,
-  syntheticUid: false, beingDeleted: false, finalizers: [], ownerCount: 0, ...extra,
+  apiVersion: kind === 'Deployment' || kind === 'ReplicaSet' ? 'apps/v1' : 'v1',
+  kind,
+  namespace,
+  name,
+  uid: `uid-${kind}-${namespace}-${name}`,
+  syntheticUid: false,
+  beingDeleted: false,
+  finalizers: [],
+  ownerCount: 0,
+  ...extra,
 });
 
 /** Timers run by hand: `advance(ms)`. */
@@ -51,19 +67,21 @@ interface Call {
 /** A server holding `objects`, whose answers come when the test says so (`answer()`: what the real one would say). */
 function fakeServer(objects: ObjectSummary[]) {
   const calls: Call[] = [];
-  const search = (request: SearchRequest, signal: AbortSignal) => new Promise<ClusterObjectSearchResult>((resolve, reject) => {
-    calls.push({
-      request, signal,
-      answer: async (r) => {
-        resolve(r ?? searchObjects(objects, request.query, { limit: request.limit }));
-        await flush();
-      },
-      fail: async (e) => {
-        reject(e);
-        await flush();
-      },
+  const search = (request: SearchRequest, signal: AbortSignal) =>
+    new Promise<ClusterObjectSearchResult>((resolve, reject) => {
+      calls.push({
+        request,
+        signal,
+        answer: async (r) => {
+          resolve(r ?? searchObjects(objects, request.query, { limit: request.limit }));
+          await flush();
+        },
+        fail: async (e) => {
+          reject(e);
+          await flush();
+        },
+      });
     });
-  });
   return { calls, search };
 }
 
@@ -75,7 +93,14 @@ function setUp(objects: ObjectSummary[], options: { limit?: number; atCursor?: O
   const server = fakeServer(objects);
   const timers = new FakeTimers();
   const views: SearchView[] = [];
-  const search = new LiveObjectSearch({ search: server.search, render: (v) => views.push(v), timers, limit: options.limit ?? 3, debounceMs: 150, atCursor: options.atCursor });
+  const search = new LiveObjectSearch({
+    search: server.search,
+    render: (v) => views.push(v),
+    timers,
+    limit: options.limit ?? 3,
+    debounceMs: 150,
+    atCursor: options.atCursor,
+  });
   const last = () => views[views.length - 1];
   const labels = () => last().items.map((i) => i.label);
   return { server, timers, views, search, last, labels };
@@ -113,14 +138,21 @@ describe('helpers', () => {
     expect(first).toBe(shop[1]);
   });
 
-  it('builds today\'s items, the pinned object first while it matches, alwaysShow when asked', () => {
+  it("builds today's items, the pinned object first while it matches, alwaysShow when asked", () => {
     const items = searchPickItems(shop.slice(1, 3), '', shop[2], true);
     expect(items).toEqual([
       { label: 'ReplicaSet shop/web-7d9f', description: 'apps/v1 · at cursor', uid: shop[2].uid, alwaysShow: true },
       { label: 'Deployment shop/web', description: 'apps/v1', uid: shop[1].uid, alwaysShow: true },
     ]);
-    expect(searchPickItems(shop.slice(1, 3), 'settings', shop[5], false).map((i) => i.label)).toEqual(['ConfigMap shop/settings', 'Deployment shop/web', 'ReplicaSet shop/web-7d9f']);
-    expect(searchPickItems(shop.slice(1, 3), 'deploy', shop[5], false).map((i) => i.label)).toEqual(['Deployment shop/web', 'ReplicaSet shop/web-7d9f']);
+    expect(searchPickItems(shop.slice(1, 3), 'settings', shop[5], false).map((i) => i.label)).toEqual([
+      'ConfigMap shop/settings',
+      'Deployment shop/web',
+      'ReplicaSet shop/web-7d9f',
+    ]);
+    expect(searchPickItems(shop.slice(1, 3), 'deploy', shop[5], false).map((i) => i.label)).toEqual([
+      'Deployment shop/web',
+      'ReplicaSet shop/web-7d9f',
+    ]);
   });
 });
 
@@ -204,7 +236,7 @@ describe('a large cluster: searched on the server as the user types', () => {
     expect(t.labels()).toEqual(['Deployment shop/web', 'Service shop/web', 'Pod shop/web-7d9f-abcde']);
   });
 
-  it('finds what VS Code\'s fuzzy filter alone would not (words in any order, `namespace/name`)', async () => {
+  it("finds what VS Code's fuzzy filter alone would not (words in any order, `namespace/name`)", async () => {
     const t = await started();
     t.search.setQuery('abcde pod');
     t.timers.advance(150);
@@ -295,7 +327,7 @@ describe('a large cluster: searched on the server as the user types', () => {
     expect(t.search.object(shop[4].uid)).toBe(shop[4]);
   });
 
-  it('accepts only an object that matches the text typed (an older answer\'s item, or a replaced list\'s, is refused)', async () => {
+  it("accepts only an object that matches the text typed (an older answer's item, or a replaced list's, is refused)", async () => {
     const t = await started();
     expect(t.search.accepts(shop[0].uid)).toBe(true);
     expect(t.search.accepts('unknown-uid')).toBe(false);

@@ -82,7 +82,7 @@ describe('commandUri()', () => {
   });
 
   it('is a valid markdown link destination: no space, parenthesis, bracket, angle bracket or backslash', () => {
-    const uri = commandUri('kubeGcLens.revealLocation', ['file:///a (b) [c] <d> \\e\'f!*', { x: ' ' }]);
+    const uri = commandUri('kubeGcLens.revealLocation', ["file:///a (b) [c] <d> \\e'f!*", { x: ' ' }]);
     expect(uri).toMatch(/^command:kubeGcLens\.revealLocation\?[A-Za-z0-9%._~-]*$/);
     expect(link('label', uri)).toBe(`[label](${uri})`);
   });

@@ -20,14 +20,29 @@ describe('objects', () => {
   });
 
   it('formats ages with the two largest units', () => {
-    expect([0, 45, 60, 754, 3600, 18720, 86400, 273600, 90000].map(formatAge))
-      .toEqual(['0s', '45s', '1m', '12m', '1h', '5h 12m', '1d', '3d 4h', '1d 1h']);
+    expect([0, 45, 60, 754, 3600, 18720, 86400, 273600, 90000].map(formatAge)).toEqual([
+      '0s',
+      '45s',
+      '1m',
+      '12m',
+      '1h',
+      '5h 12m',
+      '1d',
+      '3d 4h',
+      '1d 1h',
+    ]);
     expect(formatAge(-5)).toBe('0s');
   });
 
   it('counts kinds with their plural', () => {
-    expect(['Pod', 'NetworkPolicy', 'Ingress', 'Endpoints', 'Gateway', 'StorageClass'].map((k) => countOf(k, 2)))
-      .toEqual(['2 Pods', '2 NetworkPolicies', '2 Ingresses', '2 Endpoints', '2 Gateways', '2 StorageClasses']);
+    expect(['Pod', 'NetworkPolicy', 'Ingress', 'Endpoints', 'Gateway', 'StorageClass'].map((k) => countOf(k, 2))).toEqual([
+      '2 Pods',
+      '2 NetworkPolicies',
+      '2 Ingresses',
+      '2 Endpoints',
+      '2 Gateways',
+      '2 StorageClasses',
+    ]);
     expect(countOf('Pod', 1)).toBe('1 Pod');
   });
 });

@@ -14,6 +14,8 @@ const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const contributes = pkg.contributes;
 const settings = contributes.configuration.properties;
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+/** Source text without whitespace: what it says, however the formatter wraps it. */
+const code = (file: string) => read(file).replace(/\s+/g, '');
 
 /** LoadProblemCode is a type: read its members from the source. */
 function loadProblemCodes(): string[] {
@@ -48,7 +50,9 @@ describe('package.json settings', () => {
     const codes = [...FINDING_CODES, ...loadProblemCodes()];
     expect(loadProblemCodes()).toContain('yaml-syntax');
     expect(Object.keys(settings['kubeGcLens.severity'].properties).sort()).toEqual([...codes].sort());
-    for (const [code, schema] of Object.entries<{ enum: string[]; markdownDescription: string }>(settings['kubeGcLens.severity'].properties)) {
+    for (const [code, schema] of Object.entries<{ enum: string[]; markdownDescription: string }>(
+      settings['kubeGcLens.severity'].properties,
+    )) {
       expect(schema.enum).toEqual(['error', 'warning', 'information', 'hint', 'off']);
       expect(schema.markdownDescription.startsWith(`\`${code}\` (default: `)).toBe(true);
     }
@@ -70,7 +74,7 @@ describe('package.json settings', () => {
 
 describe('package.json commands and views', () => {
   const declared = new Set<string>(contributes.commands.map((c: { command: string }) => c.command));
-  const extensionSource = read('client/src/extension.ts');
+  const extensionSource = code('client/src/extension.ts');
 
   it('declares every command under "Kubernetes GC" and registers each one', () => {
     for (const c of contributes.commands) {
@@ -78,9 +82,16 @@ describe('package.json commands and views', () => {
       expect(extensionSource, c.command).toContain(`registerCommand('${c.command}'`);
     }
     expect([...declared].filter((c) => !c.startsWith('kubeGcLens.stuckObjects.'))).toEqual([
-      'kubeGcLens.simulateDelete', 'kubeGcLens.checkWorkspace', 'kubeGcLens.showStuckObjects', 'kubeGcLens.showGraph', 'kubeGcLens.showInGraph',
+      'kubeGcLens.simulateDelete',
+      'kubeGcLens.checkWorkspace',
+      'kubeGcLens.showStuckObjects',
+      'kubeGcLens.showGraph',
+      'kubeGcLens.showInGraph',
       'kubeGcLens.revealLocation',
-      'kubeGcLens.cluster.connect', 'kubeGcLens.cluster.disconnect', 'kubeGcLens.cluster.selectContext', 'kubeGcLens.cluster.openObject',
+      'kubeGcLens.cluster.connect',
+      'kubeGcLens.cluster.disconnect',
+      'kubeGcLens.cluster.selectContext',
+      'kubeGcLens.cluster.openObject',
       'kubeGcLens.cluster.actions',
     ]);
   });
@@ -95,10 +106,17 @@ describe('package.json commands and views', () => {
   });
 
   it('hides commands that need arguments from the palette, and offers Simulate Delete in YAML/JSON editors', () => {
-    const hidden = contributes.menus.commandPalette.filter((e: { when: string }) => e.when === 'false').map((e: { command: string }) => e.command);
+    const hidden = contributes.menus.commandPalette
+      .filter((e: { when: string }) => e.when === 'false')
+      .map((e: { command: string }) => e.command);
     expect(hidden).toEqual([
-      'kubeGcLens.revealLocation', 'kubeGcLens.stuckObjects.refresh', 'kubeGcLens.stuckObjects.reveal', 'kubeGcLens.stuckObjects.simulate',
-      'kubeGcLens.stuckObjects.showInGraph', 'kubeGcLens.showInGraph', 'kubeGcLens.cluster.actions',
+      'kubeGcLens.revealLocation',
+      'kubeGcLens.stuckObjects.refresh',
+      'kubeGcLens.stuckObjects.reveal',
+      'kubeGcLens.stuckObjects.simulate',
+      'kubeGcLens.stuckObjects.showInGraph',
+      'kubeGcLens.showInGraph',
+      'kubeGcLens.cluster.actions',
     ]);
     const kubernetesEditor = '(editorLangId == yaml || editorLangId == json) && kubeGcLens.activeEditorIsKubernetes';
     expect(contributes.menus['editor/context']).toEqual([
@@ -109,14 +127,24 @@ describe('package.json commands and views', () => {
 
   it('gives every command an icon, and the Stuck Objects view its title and item actions', () => {
     for (const c of contributes.commands) expect(c.icon, c.command).toMatch(/^\$\([a-z-]+\)$/);
-    expect(contributes.menus['view/title'].map((e: { command: string }) => e.command)).toEqual(['kubeGcLens.checkWorkspace', 'kubeGcLens.stuckObjects.refresh']);
-    for (const e of [...contributes.menus['view/title'], ...contributes.menus['view/item/context']]) expect(e.when).toMatch(/^view == kubeGcLens\.stuckObjects\b/);
+    expect(contributes.menus['view/title'].map((e: { command: string }) => e.command)).toEqual([
+      'kubeGcLens.checkWorkspace',
+      'kubeGcLens.stuckObjects.refresh',
+    ]);
+    for (const e of [...contributes.menus['view/title'], ...contributes.menus['view/item/context']])
+      expect(e.when).toMatch(/^view == kubeGcLens\.stuckObjects\b/);
   });
 
   it('contributes the Stuck Objects view with an icon, and activates on YAML and JSON only', () => {
-    expect(contributes.views.explorer).toEqual([{
-      id: 'kubeGcLens.stuckObjects', name: 'Stuck Objects', icon: '$(watch)', contextualTitle: 'Kube GC Lens', when: 'kubeGcLens.started',
-    }]);
+    expect(contributes.views.explorer).toEqual([
+      {
+        id: 'kubeGcLens.stuckObjects',
+        name: 'Stuck Objects',
+        icon: '$(watch)',
+        contextualTitle: 'Kube GC Lens',
+        when: 'kubeGcLens.started',
+      },
+    ]);
     // VS Code 1.74+ generates onCommand, onView and onWalkthrough events from the contributions (engines ^1.91).
     expect(pkg.engines.vscode).toBe('^1.91.0');
     // And a graph panel restored after a reload activates it (its serializer must be registered by then).
@@ -133,15 +161,17 @@ describe('package.json walkthrough', () => {
     expect(contributes.walkthroughs).toHaveLength(1);
     expect(walkthrough.steps.map((s: { id: string }) => s.id)).toEqual(['openManifest', 'diagnostics', 'simulateDelete', 'stuckObjects']);
     expect(walkthrough.steps.map((s: { completionEvents: string[] }) => s.completionEvents)).toEqual([
-      ['onContext:kubeGcLens.activeEditorIsKubernetes'], ['onCommand:workbench.actions.view.problems'],
-      ['onCommand:kubeGcLens.simulateDelete'], ['onView:kubeGcLens.stuckObjects'],
+      ['onContext:kubeGcLens.activeEditorIsKubernetes'],
+      ['onCommand:workbench.actions.view.problems'],
+      ['onCommand:kubeGcLens.simulateDelete'],
+      ['onView:kubeGcLens.stuckObjects'],
     ]);
   });
 
   it('links each step to a command (ours declared) and to markdown media that the .vsix ships', () => {
     const vscodeignore = read('.vscodeignore').split('\n');
     expect(vscodeignore).toContain('!walkthrough/*.md');
-    expect(read('scripts/package.mjs')).toMatch(/'walkthrough'\]/);
+    expect(code('scripts/package.mjs')).toMatch(/'walkthrough',?\]/);
     for (const step of walkthrough.steps as { id: string; description: string; media: { markdown: string } }[]) {
       const links = [...step.description.matchAll(/\]\(command:([\w.]+)/g)].map((m) => m[1]);
       expect(links, step.id).toHaveLength(1);
@@ -159,7 +189,10 @@ describe('package.json: the live cluster', () => {
     expect(commands.get('kubeGcLens.cluster.connect')?.title).toBe('Connect to Cluster');
     expect(commands.get('kubeGcLens.cluster.disconnect')?.title).toBe('Disconnect from Cluster');
     expect(commands.get('kubeGcLens.cluster.selectContext')?.title).toBe('Select Cluster Context…');
-    expect(contributes.menus.commandPalette).toContainEqual({ command: 'kubeGcLens.cluster.disconnect', when: 'kubeGcLens.clusterConnected' });
+    expect(contributes.menus.commandPalette).toContainEqual({
+      command: 'kubeGcLens.cluster.disconnect',
+      when: 'kubeGcLens.clusterConnected',
+    });
     expect(read('client/src/cluster.ts')).toContain("CLUSTER_CONNECTED_KEY = 'kubeGcLens.clusterConnected'");
     expect(read('client/src/cluster.ts')).toContain("CLUSTER_ACTIONS_COMMAND = 'kubeGcLens.cluster.actions'");
   });
@@ -167,11 +200,23 @@ describe('package.json: the live cluster', () => {
   it('has the cluster settings with the defaults the client assumes', () => {
     expect(settings['kubeGcLens.cluster.autoConnect']).toMatchObject({ type: 'boolean', default: CLUSTER_SETTING_DEFAULTS.autoConnect });
     expect(settings['kubeGcLens.cluster.context']).toMatchObject({ type: 'string', default: CLUSTER_SETTING_DEFAULTS.context });
-    expect(settings['kubeGcLens.cluster.namespaces']).toMatchObject({ type: 'array', items: { type: 'string' }, default: CLUSTER_SETTING_DEFAULTS.namespaces });
+    expect(settings['kubeGcLens.cluster.namespaces']).toMatchObject({
+      type: 'array',
+      items: { type: 'string' },
+      default: CLUSTER_SETTING_DEFAULTS.namespaces,
+    });
     expect(settings['kubeGcLens.cluster.kubeconfig']).toMatchObject({ type: 'string', default: CLUSTER_SETTING_DEFAULTS.kubeconfig });
-    expect(settings['kubeGcLens.cluster.stuckAfterMinutes']).toMatchObject({ type: 'number', default: CLUSTER_SETTING_DEFAULTS.stuckAfterMinutes, minimum: 0 });
-    expect(Object.keys(settings).filter((k) => k.startsWith('kubeGcLens.cluster.')).map((k) => k.slice('kubeGcLens.cluster.'.length)).sort())
-      .toEqual(Object.keys(CLUSTER_SETTING_DEFAULTS).sort());
+    expect(settings['kubeGcLens.cluster.stuckAfterMinutes']).toMatchObject({
+      type: 'number',
+      default: CLUSTER_SETTING_DEFAULTS.stuckAfterMinutes,
+      minimum: 0,
+    });
+    expect(
+      Object.keys(settings)
+        .filter((k) => k.startsWith('kubeGcLens.cluster.'))
+        .map((k) => k.slice('kubeGcLens.cluster.'.length))
+        .sort(),
+    ).toEqual(Object.keys(CLUSTER_SETTING_DEFAULTS).sort());
   });
 
   it('syncs every setting the server reads to it, and not the connection settings (they would reload the workspace)', () => {
@@ -179,8 +224,10 @@ describe('package.json: the live cluster', () => {
     const connection = CONNECTION_SETTINGS.map((k) => `kubeGcLens.cluster.${k}`);
     for (const key of Object.keys(settings)) expect(synced(key), key).toBe(!connection.includes(key));
     // Every leaf of the server's own settings (DEFAULT_SETTINGS) is synced.
-    const leaves = (o: object, prefix: string): string[] => Object.entries(o).flatMap(([k, v]) =>
-      (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length ? leaves(v, `${prefix}.${k}`) : [`${prefix}.${k}`]));
+    const leaves = (o: object, prefix: string): string[] =>
+      Object.entries(o).flatMap(([k, v]) =>
+        v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length ? leaves(v, `${prefix}.${k}`) : [`${prefix}.${k}`],
+      );
     for (const key of leaves(DEFAULT_SETTINGS, 'kubeGcLens')) expect(synced(key), key).toBe(true);
     expect(settings['kubeGcLens.cluster.stuckAfterMinutes'].default).toBe(DEFAULT_SETTINGS.cluster.stuckAfterMinutes);
     expect(SERVER_SETTING_SECTIONS).toContain('files.exclude');
@@ -190,7 +237,9 @@ describe('package.json: the live cluster', () => {
   it('puts Disconnect and Select Context on the live section of the Stuck Objects view', () => {
     const live = contributes.menus['view/item/context'].filter((e: { when: string }) => e.when.endsWith('viewItem == section.live'));
     expect(live.map((e: { command: string; group: string }) => `${e.command} ${e.group}`)).toEqual([
-      'kubeGcLens.cluster.disconnect inline@1', 'kubeGcLens.cluster.selectContext navigation@1', 'kubeGcLens.cluster.disconnect navigation@2',
+      'kubeGcLens.cluster.disconnect inline@1',
+      'kubeGcLens.cluster.selectContext navigation@1',
+      'kubeGcLens.cluster.disconnect navigation@2',
     ]);
   });
 });
@@ -198,11 +247,13 @@ describe('package.json: the live cluster', () => {
 describe('package.json: the ownership graph', () => {
   const commands = new Map<string, { title: string }>(contributes.commands.map((c: { command: string; title: string }) => [c.command, c]));
 
-  it('offers Show Ownership Graph in the palette, Show in Graph on the Stuck Objects view\'s objects', () => {
+  it("offers Show Ownership Graph in the palette, Show in Graph on the Stuck Objects view's objects", () => {
     expect(commands.get('kubeGcLens.showGraph')?.title).toBe('Show Ownership Graph');
     expect(commands.get('kubeGcLens.showInGraph')?.title).toBe('Show in Graph');
     expect(contributes.menus['view/item/context']).toContainEqual({
-      command: 'kubeGcLens.stuckObjects.showInGraph', when: 'view == kubeGcLens.stuckObjects && viewItem =~ /^object/', group: 'navigation@3',
+      command: 'kubeGcLens.stuckObjects.showInGraph',
+      when: 'view == kubeGcLens.stuckObjects && viewItem =~ /^object/',
+      group: 'navigation@3',
     });
     // The view type the serializer and the activation event name.
     expect(read('client/src/logic/graphHtml.ts')).toContain("GRAPH_VIEW_TYPE = 'kubeGcLens.graph'");

@@ -3,12 +3,26 @@
 import { describe, expect, it } from 'vitest';
 import type { ObjectSummary } from '../../shared/src/protocol';
 import {
-  escapeIcons, isPolicyChoice, matchingLiveObject, objectPickItems, parseSimulateTarget, POLICY_PICK_ITEMS, sourcePickItems,
+  escapeIcons,
+  isPolicyChoice,
+  matchingLiveObject,
+  objectPickItems,
+  parseSimulateTarget,
+  POLICY_PICK_ITEMS,
+  sourcePickItems,
 } from '../../client/src/logic/pickItems';
 
 const summary = (kind: string, namespace: string, name: string, extra: Partial<ObjectSummary> = {}): ObjectSummary => ({
-  apiVersion: kind === 'Deployment' ? 'apps/v1' : 'v1', kind, namespace, name, uid: `uid-${name}`,
-  syntheticUid: false, beingDeleted: false, finalizers: [], ownerCount: 0, ...extra,
+  apiVersion: kind === 'Deployment' ? 'apps/v1' : 'v1',
+  kind,
+  namespace,
+  name,
+  uid: `uid-${name}`,
+  syntheticUid: false,
+  beingDeleted: false,
+  finalizers: [],
+  ownerCount: 0,
+  ...extra,
 });
 
 describe('objectPickItems', () => {
@@ -20,7 +34,7 @@ describe('objectPickItems', () => {
     summary('Pod', 'shop', 'web-1', { beingDeleted: true }),
   ];
 
-  it('lists every object in the server\'s order, with apiVersion, state and file:line', () => {
+  it("lists every object in the server's order, with apiVersion, state and file:line", () => {
     expect(objectPickItems(objects)).toEqual([
       { label: 'Namespace shop', description: 'v1', uid: 'uid-shop' },
       { label: 'Deployment shop/web', description: 'apps/v1 · web.yaml:12', uid: 'uid-web' },
@@ -67,7 +81,16 @@ describe('Simulate Delete on the live cluster', () => {
     expect(parseSimulateTarget({ source: 'cluster', uid: 'd-web' })).toEqual({ source: 'cluster', uid: 'd-web' });
     expect(parseSimulateTarget({ source: 'workspace', uid: 'u' })).toEqual({ source: 'workspace', uid: 'u' });
     // The editor's context menu passes the document's Uri: the user picks.
-    for (const bad of [undefined, '', null, 1, { source: 'cluster' }, { source: 'cluster', uid: '' }, { source: 'file', uid: 'u' }, { scheme: 'file', path: '/a.yaml' }]) {
+    for (const bad of [
+      undefined,
+      '',
+      null,
+      1,
+      { source: 'cluster' },
+      { source: 'cluster', uid: '' },
+      { source: 'file', uid: 'u' },
+      { scheme: 'file', path: '/a.yaml' },
+    ]) {
       expect(parseSimulateTarget(bad), JSON.stringify(bad)).toBeUndefined();
     }
   });
@@ -88,7 +111,9 @@ describe('Simulate Delete on the live cluster', () => {
       summary('Pod', 'shop', 'web', { uid: 'live-pod' }),
     ];
     expect(matchingLiveObject(live, summary('Deployment', 'shop', 'api', { uid: 'uid-api' }))?.uid).toBe('uid-api');
-    expect(matchingLiveObject(live, summary('Deployment', 'shop', 'web', { uid: 'synthetic:apps/Deployment/shop/web' }))?.uid).toBe('live-web');
+    expect(matchingLiveObject(live, summary('Deployment', 'shop', 'web', { uid: 'synthetic:apps/Deployment/shop/web' }))?.uid).toBe(
+      'live-web',
+    );
     expect(matchingLiveObject(live, summary('Deployment', 'shop', 'web', { apiVersion: 'extensions/v1beta1', uid: 'x' }))).toBeUndefined();
     expect(matchingLiveObject(live, summary('Deployment', 'other', 'web', { uid: 'x' }))).toBeUndefined();
   });

@@ -13,7 +13,9 @@ describe('reportPage', () => {
   });
 
   it('escapes the title', () => {
-    expect(reportPage('<img src=x onerror=alert(1)> & "q"', '')).toContain('<title>&#60;img src=x onerror=alert(1)&#62; &#38; &#34;q&#34;</title>');
+    expect(reportPage('<img src=x onerror=alert(1)> & "q"', '')).toContain(
+      '<title>&#60;img src=x onerror=alert(1)&#62; &#38; &#34;q&#34;</title>',
+    );
     expect(escapeHtml(`'`)).toBe('&#39;');
   });
 });

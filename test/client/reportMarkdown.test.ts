@@ -8,10 +8,15 @@ import { renderSimulateReport, reportTitle } from '../../client/src/logic/report
 import { simulateReportOf, type ReportParts } from '../../testkit/reports/simulateReports';
 
 const id = (kind: string, namespace: string, name: string, apiVersion = 'v1'): ObjectIdentity => ({
-  apiVersion, kind, namespace, name, uid: `uid-${kind}-${name}`,
+  apiVersion,
+  kind,
+  namespace,
+  name,
+  uid: `uid-${kind}-${name}`,
 });
 const at = (file: string, line: number): SourceLocation => ({
-  uri: `file:///ws/${file}`, range: { start: { line, character: 8 }, end: { line, character: 14 } },
+  uri: `file:///ws/${file}`,
+  range: { start: { line, character: 8 }, end: { line, character: 14 } },
 });
 const reveal = (loc: SourceLocation) => commandUri('kubeGcLens.revealLocation', [loc.uri, loc.range]);
 
@@ -27,24 +32,49 @@ function parts(): ReportParts {
     policy: 'Background',
     controllers: 'builtin',
     result: {
-      deleted: [{ ...deploy, step: 3 }, { ...rs, step: 6 }],
-      orphaned: [{ ...cm, ownerUID: deploy.uid }, { ...id('Secret', 'shop', 'token'), ownerUID: 'uid-gone' }],
-      stuck: [{
-        ...pvc,
-        finalizers: ['kubernetes.io/pvc-protection'],
-        reason: 'PersistentVolumeClaim shop/data stays Terminating: still mounted by Pod shop/web-7d9-x',
-        blockedBy: [{
-          type: 'finalizer', finalizer: 'kubernetes.io/pvc-protection', controller: 'pvc-protection-controller',
-          message: 'still mounted by Pod shop/web-7d9-x',
-          blockedBy: [{
-            type: 'graceful-termination', object: pod, message: 'Pod shop/web-7d9-x uses the claim (Terminating)',
-            blockedBy: [{ type: 'graceful-termination', controller: 'kubelet', message: 'waits for the kubelet on node-1 (grace period 30s)' }],
-          }],
-        }],
-      }],
+      deleted: [
+        { ...deploy, step: 3 },
+        { ...rs, step: 6 },
+      ],
+      orphaned: [
+        { ...cm, ownerUID: deploy.uid },
+        { ...id('Secret', 'shop', 'token'), ownerUID: 'uid-gone' },
+      ],
+      stuck: [
+        {
+          ...pvc,
+          finalizers: ['kubernetes.io/pvc-protection'],
+          reason: 'PersistentVolumeClaim shop/data stays Terminating: still mounted by Pod shop/web-7d9-x',
+          blockedBy: [
+            {
+              type: 'finalizer',
+              finalizer: 'kubernetes.io/pvc-protection',
+              controller: 'pvc-protection-controller',
+              message: 'still mounted by Pod shop/web-7d9-x',
+              blockedBy: [
+                {
+                  type: 'graceful-termination',
+                  object: pod,
+                  message: 'Pod shop/web-7d9-x uses the claim (Terminating)',
+                  blockedBy: [
+                    { type: 'graceful-termination', controller: 'kubelet', message: 'waits for the kubelet on node-1 (grace period 30s)' },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
       steps: [
         { step: 1, actor: 'garbage-collector', action: 'remove', target: cm, detail: 'settling' },
-        { step: 2, actor: 'apiserver', action: 'delete', target: deploy, detail: 'requested by the user; propagationPolicy=Background', request: 0 },
+        {
+          step: 2,
+          actor: 'apiserver',
+          action: 'delete',
+          target: deploy,
+          detail: 'requested by the user; propagationPolicy=Background',
+          request: 0,
+        },
         { step: 3, actor: 'apiserver', action: 'remove', target: deploy, detail: 'no finalizers left' },
       ],
       notes: ['Timing may differ (a race).'],
@@ -63,58 +93,62 @@ describe('renderSimulateReport', () => {
     const web = `[Deployment shop/web](${reveal(at('web.yaml', 2))})`;
     const data = `[PersistentVolumeClaim shop/data](${reveal(at('data.yaml', 4))})`;
     const podLink = `[Pod shop/web-7d9-x](${reveal(at('pods.yaml', 0))})`;
-    expect(renderSimulateReport(sample())).toBe([
-      '# Simulate Delete\\: Deployment shop/web \\(Background\\)',
-      '',
-      `- **Object:** ${web}, apps/v1, uid \`uid-Deployment-web\``,
-      '- **Policy:** Background: the object goes at once\\, then the garbage collector deletes its dependents',
-      '- **Controllers:** builtin: the kubelet\\, the namespace controller\\, pvc/pv-protection\\, the CRD cleanup and each custom finalizer\\\'s controller \\(while its workload runs\\) act besides the apiserver and the garbage collector',
-      '',
-      '**Deleting Deployment shop/web\\: 5 objects deleted \\(1 Deployment\\, 1 ReplicaSet\\, 3 Pods\\)\\, 1 stuck \\(pvc-protection\\)\\, 2 orphaned**',
-      '',
-      '## Deleted (2)',
-      '',
-      `1. ${web}: step 3`,
-      '2. ReplicaSet shop/web-7d9: step 6',
-      '',
-      '## Orphaned (2)',
-      '',
-      `- ConfigMap shop/settings: no longer owned by ${web}`,
-      '- Secret shop/token: no longer owned by uid `uid-gone`',
-      '',
-      '## Stuck (1)',
-      '',
-      `- ${data}, finalizers \`kubernetes.io/pvc-protection\``,
-      '  - **finalizer** `kubernetes.io/pvc-protection`: still mounted by Pod shop/web-7d9-x',
-      `    - ${podLink}: uses the claim \\(Terminating\\)`,
-      '      - **graceful termination**: waits for the kubelet on node-1 \\(grace period 30s\\)',
-      '',
-      '## Timeline (3 steps)',
-      '',
-      'Before the request, the garbage collector settles the input as given:',
-      '',
-      '| Step | Actor | Action | Object | Detail |',
-      '|---:|---|---|---|---|',
-      '| 1 | garbage-collector | remove | ConfigMap shop/settings | settling |',
-      '',
-      'The request:',
-      '',
-      '| Step | Actor | Action | Object | Detail |',
-      '|---:|---|---|---|---|',
-      `| 2 | apiserver | delete | ${web} | requested by the user\\; propagationPolicy\\=Background |`,
-      `| 3 | apiserver | remove | ${web} | no finalizers left |`,
-      '',
-      '## Notes',
-      '',
-      '- Timing may differ \\(a race\\)\\.',
-      '',
-    ].join('\n'));
+    expect(renderSimulateReport(sample())).toBe(
+      [
+        '# Simulate Delete\\: Deployment shop/web \\(Background\\)',
+        '',
+        `- **Object:** ${web}, apps/v1, uid \`uid-Deployment-web\``,
+        '- **Policy:** Background: the object goes at once\\, then the garbage collector deletes its dependents',
+        "- **Controllers:** builtin: the kubelet\\, the namespace controller\\, pvc/pv-protection\\, the CRD cleanup and each custom finalizer\\'s controller \\(while its workload runs\\) act besides the apiserver and the garbage collector",
+        '',
+        '**Deleting Deployment shop/web\\: 5 objects deleted \\(1 Deployment\\, 1 ReplicaSet\\, 3 Pods\\)\\, 1 stuck \\(pvc-protection\\)\\, 2 orphaned**',
+        '',
+        '## Deleted (2)',
+        '',
+        `1. ${web}: step 3`,
+        '2. ReplicaSet shop/web-7d9: step 6',
+        '',
+        '## Orphaned (2)',
+        '',
+        `- ConfigMap shop/settings: no longer owned by ${web}`,
+        '- Secret shop/token: no longer owned by uid `uid-gone`',
+        '',
+        '## Stuck (1)',
+        '',
+        `- ${data}, finalizers \`kubernetes.io/pvc-protection\``,
+        '  - **finalizer** `kubernetes.io/pvc-protection`: still mounted by Pod shop/web-7d9-x',
+        `    - ${podLink}: uses the claim \\(Terminating\\)`,
+        '      - **graceful termination**: waits for the kubelet on node-1 \\(grace period 30s\\)',
+        '',
+        '## Timeline (3 steps)',
+        '',
+        'Before the request, the garbage collector settles the input as given:',
+        '',
+        '| Step | Actor | Action | Object | Detail |',
+        '|---:|---|---|---|---|',
+        '| 1 | garbage-collector | remove | ConfigMap shop/settings | settling |',
+        '',
+        'The request:',
+        '',
+        '| Step | Actor | Action | Object | Detail |',
+        '|---:|---|---|---|---|',
+        `| 2 | apiserver | delete | ${web} | requested by the user\\; propagationPolicy\\=Background |`,
+        `| 3 | apiserver | remove | ${web} | no finalizers left |`,
+        '',
+        '## Notes',
+        '',
+        '- Timing may differ \\(a race\\)\\.',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('marks what the garbage collector deletes or leaves stuck without this DELETE too', () => {
     const report = simulateReportOf({ ...parts(), settling: { deleted: [rs.uid], stuck: [pvc.uid] } });
     const md = renderSimulateReport(report);
-    expect(md).toContain('_Marked "anyway": the garbage collector deletes (or leaves stuck) these objects without this DELETE too, settling the input as given._');
+    expect(md).toContain(
+      '_Marked "anyway": the garbage collector deletes (or leaves stuck) these objects without this DELETE too, settling the input as given._',
+    );
     expect(md).toContain('\n2. ReplicaSet shop/web-7d9: step 6 _(anyway)_\n');
     expect(md).toMatch(/^1\. \[Deployment shop\/web\]\(.*\): step 3$/m);
     expect(md).toMatch(/^- \[PersistentVolumeClaim shop\/data\]\(.*\), finalizers `kubernetes\.io\/pvc-protection` _\(anyway\)_$/m);
@@ -127,16 +161,33 @@ describe('renderSimulateReport', () => {
       policy: 'default',
       controllers: 'gc',
       result: {
-      deleted: [], orphaned: [], steps: [], notes: [], aborted: 'maxSteps (10) reached',
-      stuck: [{ ...pvc, finalizers: [], reason: 'PersistentVolumeClaim shop/data is terminating and nothing is left to finish it', blockedBy: [] }],
+        deleted: [],
+        orphaned: [],
+        steps: [],
+        notes: [],
+        aborted: 'maxSteps (10) reached',
+        stuck: [
+          {
+            ...pvc,
+            finalizers: [],
+            reason: 'PersistentVolumeClaim shop/data is terminating and nothing is left to finish it',
+            blockedBy: [],
+          },
+        ],
       },
       counts: { deletedByKind: {}, orphaned: 0, stuck: 1 },
     });
     const md = renderSimulateReport(r);
     expect(md).toContain('# Simulate Delete\\: Deployment shop/web \\(API default\\)\n');
-    expect(md).toContain('- **Policy:** API default: no propagationPolicy is sent\\, so the type\\\'s own default applies \\(the first step says which\\)\n');
-    expect(md).toContain('- **Controllers:** gc: strict\\: only the apiserver and the garbage collector act\\; nobody else removes a finalizer\n');
-    expect(md).toContain('**Deleting Deployment shop/web\\: 0 objects deleted\\, 1 stuck\\, 0 orphaned**\n\n> **Aborted, the result is partial:** maxSteps \\(10\\) reached\n');
+    expect(md).toContain(
+      "- **Policy:** API default: no propagationPolicy is sent\\, so the type\\'s own default applies \\(the first step says which\\)\n",
+    );
+    expect(md).toContain(
+      '- **Controllers:** gc: strict\\: only the apiserver and the garbage collector act\\; nobody else removes a finalizer\n',
+    );
+    expect(md).toContain(
+      '**Deleting Deployment shop/web\\: 0 objects deleted\\, 1 stuck\\, 0 orphaned**\n\n> **Aborted, the result is partial:** maxSteps \\(10\\) reached\n',
+    );
     expect(md).toContain('## Deleted (0)\n\n_None._\n');
     expect(md).toContain('## Orphaned (0)\n\n_None._\n');
     expect(md).toContain('  - PersistentVolumeClaim shop/data is terminating and nothing is left to finish it\n');
@@ -150,16 +201,22 @@ describe('renderSimulateReport', () => {
     const r = simulateReportOf({
       ...parts(),
       target: evil,
-      locations: { 'u-evil': { uri: 'file:///ws/a (1).yaml', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } } },
+      locations: {
+        'u-evil': { uri: 'file:///ws/a (1).yaml', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } },
+      },
       result: {
-      deleted: [{ ...evil, step: 1 }],
-      orphaned: [],
-      stuck: [{
-        ...linky, finalizers: ['`rm -rf`', 'x<b>y</b>'], reason: 'r',
-        blockedBy: [{ type: 'finalizer', finalizer: '**f**', message: 'nobody removes **f**:\n# not a heading', object: evil }],
-      }],
-      steps: [{ step: 1, actor: 'op|erator', action: 'remove', target: linky, detail: '<script>alert(1)</script> | cell' }],
-      notes: ['![img](http://evil.example/x.png)'],
+        deleted: [{ ...evil, step: 1 }],
+        orphaned: [],
+        stuck: [
+          {
+            ...linky,
+            finalizers: ['`rm -rf`', 'x<b>y</b>'],
+            reason: 'r',
+            blockedBy: [{ type: 'finalizer', finalizer: '**f**', message: 'nobody removes **f**:\n# not a heading', object: evil }],
+          },
+        ],
+        steps: [{ step: 1, actor: 'op|erator', action: 'remove', target: linky, detail: '<script>alert(1)</script> | cell' }],
+        notes: ['![img](http://evil.example/x.png)'],
       },
       counts: { deletedByKind: { '<b>Pod</b>': 1 }, orphaned: 0, stuck: 1, stuckBecause: '_f_' },
     });
@@ -168,7 +225,9 @@ describe('renderSimulateReport', () => {
     const linkyText = 'ConfigMap a\\|b/\\[x\\]\\(command\\:workbench\\.action\\.terminal\\.new\\)';
     expect(md).toContain('# Simulate Delete\\: Pod ns/\\<img src\\=x onerror\\=alert\\(1\\)\\> \\(Background\\)\n');
     expect(md).toContain(`1. ${evilLink}: step 1\n`);
-    expect(md).toContain('**Deleting Pod ns/\\<img src\\=x onerror\\=alert\\(1\\)\\>\\: 1 object deleted \\(1 \\<b\\>Pod\\</b\\>\\)\\, 1 stuck \\(\\_f\\_\\)\\, 0 orphaned**');
+    expect(md).toContain(
+      '**Deleting Pod ns/\\<img src\\=x onerror\\=alert\\(1\\)\\>\\: 1 object deleted \\(1 \\<b\\>Pod\\</b\\>\\)\\, 1 stuck \\(\\_f\\_\\)\\, 0 orphaned**',
+    );
     expect(md).toContain(`- ${linkyText}, finalizers \`\` \`rm -rf\` \`\`, \`x<b>y</b>\`\n`);
     expect(md).toContain(`  - **finalizer** \`**f**\`: nobody removes \\*\\*f\\*\\*\\: \\# not a heading (${evilLink})\n`);
     expect(md).toContain(`| 1 | op\\|erator | remove | ${linkyText} | \\<script\\>alert\\(1\\)\\</script\\> \\| cell |\n`);
@@ -187,7 +246,9 @@ describe('renderSimulateReport', () => {
 
 describe('reportTitle', () => {
   it('titles a report in plain text', () => {
-    expect(reportTitle({ target: id('Namespace', '', 'kafka'), policy: 'Foreground' })).toBe('Simulate Delete: Namespace kafka (Foreground)');
+    expect(reportTitle({ target: id('Namespace', '', 'kafka'), policy: 'Foreground' })).toBe(
+      'Simulate Delete: Namespace kafka (Foreground)',
+    );
   });
 });
 
@@ -200,44 +261,53 @@ describe('a report on the live cluster', () => {
   it('says it is the live cluster, in the title and the header', () => {
     const md = renderSimulateReport(live([]), { cluster: 'kind-dev' });
     expect(reportTitle(sample(), { cluster: 'kind-dev' })).toBe('Simulate Delete on kind-dev: Deployment shop/web (Background)');
-    expect(md.startsWith([
-      '# Simulate Delete on kind-dev\\: Deployment shop/web \\(Background\\)',
-      '',
-      '- **Graph:** the live cluster of context `kind-dev`, as listed and watched (a preview: nothing is sent to the cluster)',
-      '- **Object:** Deployment shop/web, apps/v1, uid `uid-Deployment-web`',
-    ].join('\n'))).toBe(true);
+    expect(
+      md.startsWith(
+        [
+          '# Simulate Delete on kind-dev\\: Deployment shop/web \\(Background\\)',
+          '',
+          '- **Graph:** the live cluster of context `kind-dev`, as listed and watched (a preview: nothing is sent to the cluster)',
+          '- **Object:** Deployment shop/web, apps/v1, uid `uid-Deployment-web`',
+        ].join('\n'),
+      ),
+    ).toBe(true);
     expect(md).not.toContain('incomplete');
   });
 
   it('puts what could not be read first, and keeps the other notes last', () => {
-    const md = renderSimulateReport(live([
-      'this preview is incomplete: cannot list secrets in team-a (secrets is forbidden)',
-      'Timing may differ (a race).',
-    ]), { cluster: 'kind-dev' });
-    expect(md).toContain([
-      '> **This preview is incomplete:** not every resource of the cluster could be read, so objects may be missing from it.',
-      '>',
-      '> - cannot list secrets in team-a \\(secrets is forbidden\\)',
-      '',
-      '**Deleting Deployment shop/web\\:',
-    ].join('\n'));
+    const md = renderSimulateReport(
+      live(['this preview is incomplete: cannot list secrets in team-a (secrets is forbidden)', 'Timing may differ (a race).']),
+      { cluster: 'kind-dev' },
+    );
+    expect(md).toContain(
+      [
+        '> **This preview is incomplete:** not every resource of the cluster could be read, so objects may be missing from it.',
+        '>',
+        '> - cannot list secrets in team-a \\(secrets is forbidden\\)',
+        '',
+        '**Deleting Deployment shop/web\\:',
+      ].join('\n'),
+    );
     expect(md.endsWith('## Notes\n\n- Timing may differ \\(a race\\)\\.\n')).toBe(true);
   });
 
-  it('a workspace report is unchanged by the option\'s absence', () => {
+  it("a workspace report is unchanged by the option's absence", () => {
     expect(renderSimulateReport(sample(), {})).toBe(renderSimulateReport(sample()));
     expect(reportTitle(sample(), {})).toBe(reportTitle(sample()));
   });
 });
 
-describe('the report\'s Show in Graph link', () => {
+describe("the report's Show in Graph link", () => {
   it('plays the same deletion out on the graph of the same source', async () => {
     const { renderSimulateReport: render } = await import('../../client/src/logic/reportMarkdown');
     const { deploymentReport } = await import('../../testkit/webview/fixtures');
     const report = deploymentReport();
-    const decode = (md: string) => JSON.parse(decodeURIComponent(/\[Show in Graph\]\(command:kubeGcLens\.showInGraph\?([^)]*)\)/.exec(md)![1]));
+    const decode = (md: string) =>
+      JSON.parse(decodeURIComponent(/\[Show in Graph\]\(command:kubeGcLens\.showInGraph\?([^)]*)\)/.exec(md)![1]));
     expect(decode(render(report, { graphLink: true }))).toEqual([{ uid: 'd1', source: 'workspace', policy: 'Background' }]);
-    expect(decode(render(report, { graphLink: true, cluster: 'kind-dev' }))).toEqual([{ uid: 'd1', source: 'cluster', policy: 'Background' }]);
+    expect(decode(render(report, { graphLink: true, cluster: 'kind-dev' }))).toEqual([
+      { uid: 'd1', source: 'cluster', policy: 'Background' },
+    ]);
     expect(render(report)).not.toContain('Show in Graph');
   });
 });

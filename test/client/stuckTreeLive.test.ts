@@ -7,10 +7,19 @@ import type { ObjectSummary, StuckItem } from '../../shared/src/protocol';
 import { childrenOf, sectionSummary, stuckRoots, stuckSections, type StuckTreeNode } from '../../client/src/logic/stuckTree';
 
 const id = (kind: string, namespace: string, name: string, apiVersion = 'v1'): ObjectIdentity => ({
-  apiVersion, kind, namespace, name, uid: `uid-${name}`,
+  apiVersion,
+  kind,
+  namespace,
+  name,
+  uid: `uid-${name}`,
 });
 const summaryOf = (o: ObjectIdentity, extra: Partial<ObjectSummary> = {}): ObjectSummary => ({
-  ...o, syntheticUid: false, beingDeleted: true, finalizers: [], ownerCount: 0, ...extra,
+  ...o,
+  syntheticUid: false,
+  beingDeleted: true,
+  finalizers: [],
+  ownerCount: 0,
+  ...extra,
 });
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
@@ -22,39 +31,61 @@ const held: StuckItem = {
   reason: 'Pod shop/held stays Terminating: nobody removes storage.acme.io/protect',
   since: '2026-11-20T09:00:00Z',
   ageSeconds: 5, // the server's age at its request time; the tree counts to now
-  blockedBy: [{
-    type: 'finalizer', finalizer: 'storage.acme.io/protect', message: 'nobody removes it',
-    blockedBy: [{ type: 'waiting-for-dependents', object: rs, message: 'ReplicaSet shop/web-rs waits for it' }],
-  }],
+  blockedBy: [
+    {
+      type: 'finalizer',
+      finalizer: 'storage.acme.io/protect',
+      message: 'nobody removes it',
+      blockedBy: [{ type: 'waiting-for-dependents', object: rs, message: 'ReplicaSet shop/web-rs waits for it' }],
+    },
+  ],
 };
 const slow: StuckItem = {
   ...summaryOf(id('PersistentVolumeClaim', 'shop', 'data'), { finalizers: ['kubernetes.io/pvc-protection'] }),
   state: 'slow',
-  reason: 'terminating for 25 min and waits for finalizer kubernetes.io/pvc-protection: the controllers that should finish it are running, so it is still cleaning up or stuck for a reason not visible in the metadata',
+  reason:
+    'terminating for 25 min and waits for finalizer kubernetes.io/pvc-protection: the controllers that should finish it are running, so it is still cleaning up or stuck for a reason not visible in the metadata',
   since: '2026-11-21T11:35:00Z',
   ageSeconds: 1500,
   blockedBy: [],
 };
 
-const shape = (n: StuckTreeNode) => ({ id: n.id, label: n.label, description: n.description, icon: n.icon, contextValue: n.contextValue, live: n.live });
+const shape = (n: StuckTreeNode) => ({
+  id: n.id,
+  label: n.label,
+  description: n.description,
+  icon: n.icon,
+  contextValue: n.contextValue,
+  live: n.live,
+});
 
 describe('live roots', () => {
-  it('count the age from deletionTimestamp to now, keep ids apart from the workspace\'s, and simulate live', () => {
+  it("count the age from deletionTimestamp to now, keep ids apart from the workspace's, and simulate live", () => {
     const [root, cleaning] = stuckRoots([held, slow], { live: { now: NOW } });
     expect(shape(root)).toEqual({
-      id: 'live/stuck:uid-held', label: 'Pod shop/held', description: 'stuck terminating · 1d 3h', icon: 'watch', contextValue: 'object.live', live: true,
+      id: 'live/stuck:uid-held',
+      label: 'Pod shop/held',
+      description: 'stuck terminating · 1d 3h',
+      icon: 'watch',
+      contextValue: 'object.live',
+      live: true,
     });
     expect(root.warning).toBe(true);
     expect(root.location).toBeUndefined();
     expect(root.tooltip).toContain('Terminating since 2026-11-20T09:00:00Z, 1d 3h ago');
     expect(root.tooltip).toContain('Finalizers: storage.acme.io/protect');
     expect(shape(cleaning)).toEqual({
-      id: 'live/slow:uid-data', label: 'PersistentVolumeClaim shop/data', description: 'still cleaning up · 25m', icon: 'history', contextValue: 'object.live', live: true,
+      id: 'live/slow:uid-data',
+      label: 'PersistentVolumeClaim shop/data',
+      description: 'still cleaning up · 25m',
+      icon: 'history',
+      contextValue: 'object.live',
+      live: true,
     });
     expect(cleaning.warning).toBe(false);
   });
 
-  it('fall back to the server\'s age when the timestamp does not parse', () => {
+  it("fall back to the server's age when the timestamp does not parse", () => {
     const [root] = stuckRoots([{ ...held, since: 'yesterday' }], { live: { now: NOW } });
     expect(root.description).toBe('stuck terminating · 5s');
   });
@@ -69,7 +100,10 @@ describe('live roots', () => {
   });
 
   it('let live objects with a live document be revealed (the server fills in their locations)', () => {
-    const location = { uri: 'kube-gc-lens-live:/ctx/shop/Pod/held.yaml?uid=uid-held', range: { start: { line: 5, character: 2 }, end: { line: 5, character: 12 } } };
+    const location = {
+      uri: 'kube-gc-lens-live:/ctx/shop/Pod/held.yaml?uid=uid-held',
+      range: { start: { line: 5, character: 2 }, end: { line: 5, character: 12 } },
+    };
     const ownerLoc = { ...location, uri: 'kube-gc-lens-live:/ctx/shop/ReplicaSet.apps/web-rs.yaml?uid=uid-web-rs' };
     const [root] = stuckRoots([{ ...held, location, locations: { 'uid-web-rs': ownerLoc } }], { live: { now: NOW } });
     expect(shape(root).contextValue).toBe('object.live.revealable');
@@ -82,7 +116,12 @@ describe('live roots', () => {
   it('leave workspace roots as they were', () => {
     const [root] = stuckRoots([held]);
     expect(shape(root)).toEqual({
-      id: 'stuck:uid-held', label: 'Pod shop/held', description: 'stuck terminating · 5s', icon: 'watch', contextValue: 'object', live: undefined,
+      id: 'stuck:uid-held',
+      label: 'Pod shop/held',
+      description: 'stuck terminating · 5s',
+      icon: 'watch',
+      contextValue: 'object',
+      live: undefined,
     });
     expect(childrenOf(childrenOf(root)[0])[0].contextValue).toBe('object');
   });
@@ -93,9 +132,21 @@ describe('sections', () => {
 
   it('show the workspace and the live cluster side by side, expanded, each summarised', () => {
     const [ws, cluster] = stuckSections({ items: [held] }, { ...live, source: { items: [held, slow] } });
-    expect(shape(ws)).toEqual({ id: 'section:workspace', label: 'Workspace manifests', description: '1 stuck', icon: 'file-code', contextValue: 'section.workspace', live: undefined });
+    expect(shape(ws)).toEqual({
+      id: 'section:workspace',
+      label: 'Workspace manifests',
+      description: '1 stuck',
+      icon: 'file-code',
+      contextValue: 'section.workspace',
+      live: undefined,
+    });
     expect(shape(cluster)).toEqual({
-      id: 'section:live', label: 'Live cluster (kind-dev)', description: '1 stuck · 1 still cleaning up', icon: 'cloud', contextValue: 'section.live', live: true,
+      id: 'section:live',
+      label: 'Live cluster (kind-dev)',
+      description: '1 stuck · 1 still cleaning up',
+      icon: 'cloud',
+      contextValue: 'section.live',
+      live: true,
     });
     expect([ws.expanded, cluster.expanded, ws.hasChildren, cluster.hasChildren]).toEqual([true, true, true, true]);
     expect(childrenOf(ws).map((n) => n.id)).toEqual(['stuck:uid-held']);
@@ -118,7 +169,9 @@ describe('sections', () => {
   it('summarise by kind', () => {
     const deadlock: StuckItem = { ...held, state: 'finalizer-deadlock' };
     expect(sectionSummary([])).toBe('nothing stuck');
-    expect(sectionSummary([held, held, slow, deadlock, { ...deadlock, state: 'foreground-deadlock' }])).toBe('2 stuck · 1 still cleaning up · 2 predicted deadlocks');
+    expect(sectionSummary([held, held, slow, deadlock, { ...deadlock, state: 'foreground-deadlock' }])).toBe(
+      '2 stuck · 1 still cleaning up · 2 predicted deadlocks',
+    );
     expect(sectionSummary([deadlock])).toBe('1 predicted deadlock');
   });
 });

@@ -7,12 +7,24 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  CLUSTER_SECTION, CLUSTER_SETTING_DEFAULTS, CONNECTION_SETTINGS, connectionChange, forgetsPickedContext, readClusterSettingsTrusted,
-  sameTarget, type ClusterSettings, type ConnectTarget,
+  CLUSTER_SECTION,
+  CLUSTER_SETTING_DEFAULTS,
+  CONNECTION_SETTINGS,
+  connectionChange,
+  forgetsPickedContext,
+  readClusterSettingsTrusted,
+  sameTarget,
+  type ClusterSettings,
+  type ConnectTarget,
 } from '../../client/src/logic/clusterSettings';
 import { clusterStatusBarModel, connected, connectFailure, CLUSTER_OFF, failed, connecting } from '../../client/src/logic/clusterState';
 import {
-  isRestricted, readTrusted, RESTRICTED_MODE_NOTE, RESTRICTED_SETTINGS, UNRESTRICTED_SETTINGS, type SettingInspection,
+  isRestricted,
+  readTrusted,
+  RESTRICTED_MODE_NOTE,
+  RESTRICTED_SETTINGS,
+  UNRESTRICTED_SETTINGS,
+  type SettingInspection,
 } from '../../client/src/logic/workspaceTrust';
 import { mergeSettings } from '../../server/src/lsp/server';
 import type { ClusterStatus } from '../../shared/src/protocol';
@@ -34,7 +46,10 @@ describe('package.json: Restricted Mode', () => {
     for (const key of contributed) {
       const restricted = Object.prototype.hasOwnProperty.call(RESTRICTED_SETTINGS, key);
       const allowed = Object.prototype.hasOwnProperty.call(UNRESTRICTED_SETTINGS, key);
-      expect(restricted !== allowed, `${key} must be in exactly one of RESTRICTED_SETTINGS and UNRESTRICTED_SETTINGS (logic/workspaceTrust.ts)`).toBe(true);
+      expect(
+        restricted !== allowed,
+        `${key} must be in exactly one of RESTRICTED_SETTINGS and UNRESTRICTED_SETTINGS (logic/workspaceTrust.ts)`,
+      ).toBe(true);
       expect((RESTRICTED_SETTINGS[key] ?? UNRESTRICTED_SETTINGS[key]).length, key).toBeGreaterThan(30);
     }
     expect([...Object.keys(RESTRICTED_SETTINGS), ...Object.keys(UNRESTRICTED_SETTINGS)].sort()).toEqual([...contributed].sort());
@@ -74,27 +89,47 @@ describe('reading settings as trust allows', () => {
   };
   const inspect = (key: keyof ClusterSettings) => layers[key];
 
-  it('trusted: every setting as VS Code merges it, the workspace\'s included', () => {
+  it("trusted: every setting as VS Code merges it, the workspace's included", () => {
     expect(readClusterSettingsTrusted(get, inspect, true)).toEqual({
-      kubeconfig: './repo-kubeconfig', autoConnect: true, context: 'prod', namespaces: ['a', 'b', 'c'], stuckAfterMinutes: 30,
+      kubeconfig: './repo-kubeconfig',
+      autoConnect: true,
+      context: 'prod',
+      namespaces: ['a', 'b', 'c'],
+      stuckAfterMinutes: 30,
       requestTimeoutSeconds: 0,
     });
   });
 
-  it('Restricted Mode: a restricted setting is the user\'s value, else the default; the others are the workspace\'s', () => {
+  it("Restricted Mode: a restricted setting is the user's value, else the default; the others are the workspace's", () => {
     // Also when VS Code serves the workspace's value of a restricted setting (VS Code 1.99 does once the workspace's
     // settings hold an object such as "kubeGcLens.cluster": {…}): only inspect()'s user layer counts.
     expect(readClusterSettingsTrusted(get, inspect, false)).toEqual({
-      kubeconfig: '~/.kube/mine', autoConnect: false, context: '', namespaces: ['shop'], stuckAfterMinutes: 30,
+      kubeconfig: '~/.kube/mine',
+      autoConnect: false,
+      context: '',
+      namespaces: ['shop'],
+      stuckAfterMinutes: 30,
       requestTimeoutSeconds: 120,
     });
   });
 
   it('falls back to the default when inspect() knows nothing, and never reads get() for a restricted key', () => {
-    const read = readTrusted<string>(CLUSTER_SECTION, () => { throw new Error('get() read'); }, () => undefined, false);
+    const read = readTrusted<string>(
+      CLUSTER_SECTION,
+      () => {
+        throw new Error('get() read');
+      },
+      () => undefined,
+      false,
+    );
     expect(read('kubeconfig')).toBeUndefined();
-    expect(readClusterSettingsTrusted((k) => (k === 'stuckAfterMinutes' ? 5 : 'workspace!'), () => undefined, false))
-      .toEqual({ ...CLUSTER_SETTING_DEFAULTS, stuckAfterMinutes: 5 });
+    expect(
+      readClusterSettingsTrusted(
+        (k) => (k === 'stuckAfterMinutes' ? 5 : 'workspace!'),
+        () => undefined,
+        false,
+      ),
+    ).toEqual({ ...CLUSTER_SETTING_DEFAULTS, stuckAfterMinutes: 5 });
   });
 });
 
@@ -114,7 +149,12 @@ describe('settings changes and trust grants', () => {
   const target = (t: Partial<ConnectTarget> = {}): ConnectTarget => ({ namespaces: [], ...t });
 
   it('compares targets by context, kubeconfig and namespaces in order', () => {
-    expect(sameTarget(target({ context: 'a', kubeconfig: '/k', namespaces: ['x', 'y'] }), target({ context: 'a', kubeconfig: '/k', namespaces: ['x', 'y'] }))).toBe(true);
+    expect(
+      sameTarget(
+        target({ context: 'a', kubeconfig: '/k', namespaces: ['x', 'y'] }),
+        target({ context: 'a', kubeconfig: '/k', namespaces: ['x', 'y'] }),
+      ),
+    ).toBe(true);
     expect(sameTarget(target({ context: 'a' }), target())).toBe(false);
     expect(sameTarget(target({ kubeconfig: '/k' }), target({ kubeconfig: '/other' }))).toBe(false);
     expect(sameTarget(target({ namespaces: ['x'] }), target({ namespaces: ['x', 'y'] }))).toBe(false);
@@ -127,7 +167,7 @@ describe('settings changes and trust grants', () => {
     expect(connectionChange({ ...base, wanted: target({ context: 'dev', namespaces: ['shop'] }) })).toBe('reconnect');
   });
 
-  it('connects when autoConnect turns on while the server runs: a user setting, or the workspace\'s once trusted', () => {
+  it("connects when autoConnect turns on while the server runs: a user setting, or the workspace's once trusted", () => {
     const off = { active: false, opened: undefined, wanted: target(), serverStarted: true };
     expect(connectionChange({ ...off, before: settings(), after: settings({ autoConnect: true }) })).toBe('connect');
     expect(connectionChange({ ...off, before: settings({ autoConnect: true }), after: settings({ autoConnect: true }) })).toBe('none');
@@ -136,8 +176,15 @@ describe('settings changes and trust grants', () => {
 
   it('forgets the picked context for a new context setting, not for one that trust reveals', () => {
     const untrusted = { settings: settings(), trusted: false };
-    expect(forgetsPickedContext({ settings: settings(), trusted: true }, { settings: settings({ context: 'prod' }), trusted: true })).toBe(true);
-    expect(forgetsPickedContext({ settings: settings({ context: 'prod' }), trusted: true }, { settings: settings({ context: 'prod' }), trusted: true })).toBe(false);
+    expect(forgetsPickedContext({ settings: settings(), trusted: true }, { settings: settings({ context: 'prod' }), trusted: true })).toBe(
+      true,
+    );
+    expect(
+      forgetsPickedContext(
+        { settings: settings({ context: 'prod' }), trusted: true },
+        { settings: settings({ context: 'prod' }), trusted: true },
+      ),
+    ).toBe(false);
     // The workspace's context appears in the configuration change that follows the trust grant.
     expect(forgetsPickedContext(untrusted, { settings: settings({ context: 'prod' }), trusted: true })).toBe(false);
     // In Restricted Mode the user's own setting still counts.
@@ -147,8 +194,16 @@ describe('settings changes and trust grants', () => {
 
 describe('what Restricted Mode tells the user', () => {
   const status: ClusterStatus = {
-    context: 'kind-dev', server: 'https://127.0.0.1:6443', namespaces: 'all', state: 'watching',
-    resources: { total: 48, listed: 48, watching: 48 }, objects: 12, problems: [], requests: 60, bytes: 2000, version: 1,
+    context: 'kind-dev',
+    server: 'https://127.0.0.1:6443',
+    namespaces: 'all',
+    state: 'watching',
+    resources: { total: 48, listed: 48, watching: 48 },
+    objects: 12,
+    problems: [],
+    requests: 60,
+    bytes: 2000,
+    version: 1,
   };
 
   it('a kubeconfig that needs a command: why, and that trusting the workspace connects again', () => {
@@ -167,9 +222,14 @@ describe('what Restricted Mode tells the user', () => {
     expect(RESTRICTED_MODE_NOTE).toMatch(/kubeconfig, context, namespaces, autoConnect\) are not used, only yours/);
   });
 
-  it('the cluster status bar item\'s tooltip says so in every phase, once', () => {
+  it("the cluster status bar item's tooltip says so in every phase, once", () => {
     for (const state of [CLUSTER_OFF, connecting('dev'), connected(status), failed(connecting('dev'), 'cannot reach')]) {
-      expect(clusterStatusBarModel(state, true, true).tooltip.split('\n').filter((l) => l === RESTRICTED_MODE_NOTE), state.phase).toHaveLength(1);
+      expect(
+        clusterStatusBarModel(state, true, true)
+          .tooltip.split('\n')
+          .filter((l) => l === RESTRICTED_MODE_NOTE),
+        state.phase,
+      ).toHaveLength(1);
       expect(clusterStatusBarModel(state, true, false).tooltip, state.phase).not.toContain('Restricted Mode');
     }
     const restrictedFailure = failed(connecting('dev'), connectFailure('cannot reach', false).message);

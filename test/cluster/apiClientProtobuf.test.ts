@@ -10,11 +10,17 @@ import { metadataListProtobuf, partialObjectMetadataBytes, statusProtobuf } from
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const LIST = metadataListProtobuf('v1', { resourceVersion: '42' }, [
-  partialObjectMetadataBytes({ metadata: { name: 'a', namespace: 'x', uid: 'u-a', creationTimestamp: '2026-01-01T00:00:00Z', labels: { app: 'web' } } }),
+  partialObjectMetadataBytes({
+    metadata: { name: 'a', namespace: 'x', uid: 'u-a', creationTimestamp: '2026-01-01T00:00:00Z', labels: { app: 'web' } },
+  }),
   partialObjectMetadataBytes({ metadata: { name: 'b', namespace: 'x', uid: 'u-b', creationTimestamp: '2026-01-01T00:00:00Z' } }),
 ]);
-const FORBIDDEN = status(403, 'pods is forbidden: User "test" cannot list resource "pods" in API group "" in the namespace "x"', { kind: 'pods' });
-const EXPIRED = status(410, 'The provided continue parameter is too old to display a consistent list result.', undefined, { metadata: { continue: 'next' } });
+const FORBIDDEN = status(403, 'pods is forbidden: User "test" cannot list resource "pods" in API group "" in the namespace "x"', {
+  kind: 'pods',
+});
+const EXPIRED = status(410, 'The provided continue parameter is too old to display a consistent list result.', undefined, {
+  metadata: { continue: 'next' },
+});
 
 /** runtime.TypeMeta { apiVersion = 1: "v1", kind = 2: "PodList" }: a full list, which a metadata-only client does not read. */
 const TYPE_META = Buffer.concat([Buffer.from([0x0a, 2]), Buffer.from('v1'), Buffer.from([0x12, 7]), Buffer.from('PodList')]);
@@ -26,7 +32,11 @@ const ANSWERS: Record<string, [number, string, Buffer]> = {
   garbage: [200, PROTOBUF, Buffer.from([0x13, 0x37, 0xca, 0xfe, 0xba, 0xbe, 0x00, 0xff, 0x42])],
   truncated: [200, PROTOBUF, LIST.subarray(0, LIST.length - 30)],
   json: [200, PROTOBUF, Buffer.from('{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":{},"items":[]}')],
-  podlist: [200, PROTOBUF, Buffer.concat([Buffer.from('k8s\0', 'latin1'), Buffer.from([0x0a, TYPE_META.length]), TYPE_META, Buffer.from([0x12, 0x00])])],
+  podlist: [
+    200,
+    PROTOBUF,
+    Buffer.concat([Buffer.from('k8s\0', 'latin1'), Buffer.from([0x0a, TYPE_META.length]), TYPE_META, Buffer.from([0x12, 0x00])]),
+  ],
   empty: [200, PROTOBUF, Buffer.alloc(0)],
   forbidden: [403, PROTOBUF, statusProtobuf(FORBIDDEN)],
   expired: [410, PROTOBUF, statusProtobuf(EXPIRED)],
@@ -50,7 +60,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const target: ClusterTarget = {
-    context: 'test', server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, namespace: 'default', user: 'test', proxied: false,
+    context: 'test',
+    server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    namespace: 'default',
+    user: 'test',
+    proxied: false,
     applyAuth: async () => undefined,
   };
   client = new ApiClient(target);
@@ -75,7 +89,10 @@ async function failure(ns: string): Promise<ApiError> {
 describe('ApiClient.getJson with protobuf answers', () => {
   it('reads a protobuf list into its JSON form (whatever the case of the Content-Type, with parameters), asking protobuf first', async () => {
     for (const ns of ['ok', 'ok-type-params']) {
-      const doc = await client.getJson<{ kind: string; metadata: unknown; items: { metadata: { name: string; labels?: unknown } }[] }>(path(ns), ACCEPT_METADATA_LIST);
+      const doc = await client.getJson<{ kind: string; metadata: unknown; items: { metadata: { name: string; labels?: unknown } }[] }>(
+        path(ns),
+        ACCEPT_METADATA_LIST,
+      );
       expect(doc.kind).toBe('PartialObjectMetadataList');
       expect(doc.metadata).toEqual({ resourceVersion: '42' });
       expect(doc.items.map((i) => i.metadata.name)).toEqual(['a', 'b']);
@@ -106,21 +123,42 @@ describe('ApiClient.getJson with protobuf answers', () => {
 
   it('an error status with a protobuf Status body: the ApiError carries its reason and message', async () => {
     const forbidden = await failure('forbidden');
-    expect([forbidden.status, forbidden.reason, forbidden.message, forbidden.path]).toEqual([403, 'Forbidden', FORBIDDEN.message, path('forbidden')]);
+    expect([forbidden.status, forbidden.reason, forbidden.message, forbidden.path]).toEqual([
+      403,
+      'Forbidden',
+      FORBIDDEN.message,
+      path('forbidden'),
+    ]);
     const expired = await failure('expired');
     expect([expired.status, expired.reason, expired.message]).toEqual([410, 'Expired', EXPIRED.message]);
     expect(expired.expired).toBe(true);
     const throttled = await failure('throttled');
-    expect([throttled.status, throttled.reason, throttled.message]).toEqual([429, 'TooManyRequests', 'Too many requests, please try again later.']);
+    expect([throttled.status, throttled.reason, throttled.message]).toEqual([
+      429,
+      'TooManyRequests',
+      'Too many requests, please try again later.',
+    ]);
     const unavailable = await failure('unavailable');
-    expect([unavailable.status, unavailable.reason, unavailable.message]).toEqual([503, 'ServiceUnavailable', 'the server is currently unable to handle the request']);
+    expect([unavailable.status, unavailable.reason, unavailable.message]).toEqual([
+      503,
+      'ServiceUnavailable',
+      'the server is currently unable to handle the request',
+    ]);
   });
 
-  it('an error status whose protobuf body is unreadable, or not a Status: the HTTP status\'s reason and a plain sentence', async () => {
+  it("an error status whose protobuf body is unreadable, or not a Status: the HTTP status's reason and a plain sentence", async () => {
     const broken = await failure('broken-error');
-    expect([broken.status, broken.reason, broken.message]).toEqual([500, 'InternalError', `GET ${path('broken-error')} answered 500 InternalError`]);
+    expect([broken.status, broken.reason, broken.message]).toEqual([
+      500,
+      'InternalError',
+      `GET ${path('broken-error')} answered 500 InternalError`,
+    ]);
     const notStatus = await failure('list-not-status');
-    expect([notStatus.status, notStatus.reason, notStatus.message]).toEqual([502, 'HTTP502', `GET ${path('list-not-status')} answered 502 HTTP502`]);
+    expect([notStatus.status, notStatus.reason, notStatus.message]).toEqual([
+      502,
+      'HTTP502',
+      `GET ${path('list-not-status')} answered 502 HTTP502`,
+    ]);
     const plain = await failure('nowhere');
     expect([plain.status, plain.reason]).toEqual([404, 'NotFound']);
   });

@@ -34,7 +34,9 @@ describe('kubectl-gc --request-timeout', () => {
     try {
       const r = await cli(['simulate', 'deploy/web', '-o', 'json', '--request-timeout', '2s']);
       expect(r.code).toBe(0);
-      expect(r.stderr).toMatch(/^warning: this preview is incomplete: listing configmaps fails \(GET \/api\/v1\/configmaps\?limit=500 did not complete within 2 s \(the request deadline\)\)$/m);
+      expect(r.stderr).toMatch(
+        /^warning: this preview is incomplete: listing configmaps fails \(GET \/api\/v1\/configmaps\?limit=500 did not complete within 2 s \(the request deadline\)\)$/m,
+      );
       const data = JSON.parse(r.stdout);
       expect(data.deleted.map((d: { uid: string }) => d.uid)).toEqual(expect.arrayContaining(['d-web', 'rs-web', 'p-web-1']));
       expect(server.requests.filter((q) => q.verb === 'list' && q.resource === 'configmaps')).toHaveLength(1);

@@ -19,7 +19,13 @@ beforeAll(async () => {
   kubeconfig = server.writeKubeconfig(dir, { namespace: 'shop' });
   seedShop(server);
   // A Pod held by a finalizer whose controller is nowhere: stuck terminating.
-  server.add(pod('shop', 'held', 'p-held', { owner: replicaSet('shop', 'web-rs', 'rs-web'), deletionTimestamp: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] }));
+  server.add(
+    pod('shop', 'held', 'p-held', {
+      owner: replicaSet('shop', 'web-rs', 'rs-web'),
+      deletionTimestamp: '2026-11-20T09:00:00Z',
+      finalizers: ['storage.acme.io/protect'],
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -46,7 +52,26 @@ describe('kubectl-gc on a live cluster', () => {
     expect(r.code).toBe(0);
     const data = JSON.parse(r.stdout);
     expect(data.deleted.map((d: { uid: string }) => d.uid)).toEqual(expect.arrayContaining(['d-web', 'rs-web', 'p-web-1']));
-    expect(Object.keys(data).sort()).toEqual(['aborted', 'controllers', 'counts', 'deleted', 'findings', 'kubernetesVersion', 'notes', 'orphaned', 'remaining', 'steps', 'stuck', 'summary', 'targets', 'version'].filter((k) => k in data).sort());
+    expect(Object.keys(data).sort()).toEqual(
+      [
+        'aborted',
+        'controllers',
+        'counts',
+        'deleted',
+        'findings',
+        'kubernetesVersion',
+        'notes',
+        'orphaned',
+        'remaining',
+        'steps',
+        'stuck',
+        'summary',
+        'targets',
+        'version',
+      ]
+        .filter((k) => k in data)
+        .sort(),
+    );
     expect(data.version).toBe(2);
     expect(data.summary).toMatch(/^Deleting Deployment \S+\/web: \d+ objects deleted/);
     // The simulation follows the cluster's own version (the test server's /version says v1.31.0).
@@ -63,7 +88,9 @@ describe('kubectl-gc on a live cluster', () => {
     const r = await cli(['stuck', '-o', 'json']);
     expect(r.code).toBe(0);
     const data = JSON.parse(r.stdout);
-    expect(data.stuck).toEqual([expect.objectContaining({ uid: 'p-held', since: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] })]);
+    expect(data.stuck).toEqual([
+      expect.objectContaining({ uid: 'p-held', since: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] }),
+    ]);
     expect(data.stuck[0].blockedBy.length).toBeGreaterThan(0);
   });
 
@@ -120,7 +147,9 @@ describe('kubectl-gc on a live cluster: Pods read in full where claims are, Name
     server.add(pod('vault', 'vault-0', 'p-vault-0', { claims: ['secrets'] }));
     server.add(configMap('vault', 'settings', 'cm-vault-settings'));
     server.add(terminatingNs('legacy', 'ns-legacy', STUCK_NAMESPACE_CONDITIONS));
-    server.add(pod('legacy', 'held', 'p-legacy-held', { deletionTimestamp: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] }));
+    server.add(
+      pod('legacy', 'held', 'p-legacy-held', { deletionTimestamp: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] }),
+    );
   });
 
   it('simulate: the claim being deleted stays, held by the Pod that mounts it (its Pods were read in full)', async () => {
@@ -140,9 +169,15 @@ describe('kubectl-gc on a live cluster: Pods read in full where claims are, Name
     const data = JSON.parse(r.stdout);
     expect(data.stuck.find((s: { uid: string }) => s.uid === 'pvc-data-db-0').blockedBy[0].message).toBe('still mounted by Pod data/db-0');
     const legacy = data.stuck.find((s: { uid: string }) => s.uid === 'ns-legacy');
-    expect(legacy.blockedBy[0].conditions.map((c: { type: string }) => c.type)).toEqual(['NamespaceDeletionDiscoveryFailure', 'NamespaceContentRemaining', 'NamespaceFinalizersRemaining']);
+    expect(legacy.blockedBy[0].conditions.map((c: { type: string }) => c.type)).toEqual([
+      'NamespaceDeletionDiscoveryFailure',
+      'NamespaceContentRemaining',
+      'NamespaceFinalizersRemaining',
+    ]);
     const text = await cli(['stuck']);
-    expect(text.stdout).toMatch(/⧗ Namespace legacy {2}terminating since 2026-11-20T09:00:00Z for \d+[smhd]\n {4}└─ namespace-content: NamespaceContentRemaining: .*\n {7}status: NamespaceDeletionDiscoveryFailure \(DiscoveryFailed\): Discovery failed for some groups, 1 failing: .*\n {7}status: NamespaceContentRemaining \(SomeResourcesRemain\): Some resources are remaining: pods\. has 1 resource instances\n/);
+    expect(text.stdout).toMatch(
+      /⧗ Namespace legacy {2}terminating since 2026-11-20T09:00:00Z for \d+[smhd]\n {4}└─ namespace-content: NamespaceContentRemaining: .*\n {7}status: NamespaceDeletionDiscoveryFailure \(DiscoveryFailed\): Discovery failed for some groups, 1 failing: .*\n {7}status: NamespaceContentRemaining \(SomeResourcesRemain\): Some resources are remaining: pods\. has 1 resource instances\n/,
+    );
   });
 
   it('Pods that may not be read in full: a warning on stderr and an incomplete-preview note', async () => {
@@ -151,7 +186,9 @@ describe('kubectl-gc on a live cluster: Pods read in full where claims are, Name
       // All namespaces are listed metadata-only (allowed); deleting Namespace vault reaches its Pods, which are not.
       const r = await cli(['simulate', 'ns/vault', '-o', 'json']);
       expect(r.code).toBe(0);
-      expect(r.stderr).toMatch(/^warning: this preview is incomplete: cannot read the Pods in vault in full \(pods is forbidden: .*\), so which PersistentVolumeClaims its Pods mount \(and their nodes and phases\) is unknown$/m);
+      expect(r.stderr).toMatch(
+        /^warning: this preview is incomplete: cannot read the Pods in vault in full \(pods is forbidden: .*\), so which PersistentVolumeClaims its Pods mount \(and their nodes and phases\) is unknown$/m,
+      );
       expect(JSON.parse(r.stdout).notes).toContainEqual(expect.stringMatching(/cannot read the Pods in vault in full/));
     } finally {
       server.faults.clear();

@@ -4,22 +4,44 @@
 import type { KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 
 type Obj = Record<string, unknown>;
-interface Ref { apiVersion: string; kind: string; metadata: { name: string; uid: string } }
+interface Ref {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; uid: string };
+}
 const T = '2026-11-20T08:00:00Z';
 
-const ownerRef = (o: Ref) => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, uid: o.metadata.uid, controller: true, blockOwnerDeletion: true });
+const ownerRef = (o: Ref) => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  name: o.metadata.name,
+  uid: o.metadata.uid,
+  controller: true,
+  blockOwnerDeletion: true,
+});
 
 export const ns = (name: string, uid: string): Obj => ({
-  apiVersion: 'v1', kind: 'Namespace', metadata: { name, uid, creationTimestamp: T }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' },
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, uid, creationTimestamp: T },
+  spec: { finalizers: ['kubernetes'] },
+  status: { phase: 'Active' },
 });
 
 export const deployment = (namespace: string, name: string, uid: string) => ({
-  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace, uid, creationTimestamp: T },
-  spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: `example/${name}:1` }] } } },
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, namespace, uid, creationTimestamp: T },
+  spec: {
+    replicas: 1,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: `example/${name}:1` }] } },
+  },
 });
 
 export const replicaSet = (namespace: string, name: string, uid: string, owner?: Ref) => ({
-  apiVersion: 'apps/v1', kind: 'ReplicaSet',
+  apiVersion: 'apps/v1',
+  kind: 'ReplicaSet',
   metadata: { name, namespace, uid, creationTimestamp: T, ...(owner ? { ownerReferences: [ownerRef(owner)] } : {}) },
   spec: { replicas: 1 },
 });
@@ -35,16 +57,22 @@ export interface PodOptions {
 }
 
 export const pod = (namespace: string, name: string, uid: string, opts: PodOptions = {}): Obj => ({
-  apiVersion: 'v1', kind: 'Pod',
+  apiVersion: 'v1',
+  kind: 'Pod',
   metadata: {
-    name, namespace, uid, creationTimestamp: T,
+    name,
+    namespace,
+    uid,
+    creationTimestamp: T,
     ...(opts.labels ? { labels: opts.labels } : {}),
     ...(opts.owner ? { ownerReferences: [ownerRef(opts.owner)] } : {}),
     ...(opts.deletionTimestamp ? { deletionTimestamp: opts.deletionTimestamp, deletionGracePeriodSeconds: 30 } : {}),
     ...(opts.finalizers ? { finalizers: opts.finalizers } : {}),
   },
   spec: {
-    nodeName: 'node-1', terminationGracePeriodSeconds: 30, containers: [{ name: 'c', image: 'example/web:1' }],
+    nodeName: 'node-1',
+    terminationGracePeriodSeconds: 30,
+    containers: [{ name: 'c', image: 'example/web:1' }],
     ...(opts.claims ? { volumes: opts.claims.map((claimName, i) => ({ name: `v${i}`, persistentVolumeClaim: { claimName } })) } : {}),
   },
   status: { phase: opts.phase ?? 'Running' },
@@ -52,15 +80,24 @@ export const pod = (namespace: string, name: string, uid: string, opts: PodOptio
 
 /** A bound PersistentVolumeClaim with the pvc-protection finalizer the apiserver adds; terminating with `deletionTimestamp`. */
 export const pvc = (namespace: string, name: string, uid: string, opts: { deletionTimestamp?: string } = {}): Obj => ({
-  apiVersion: 'v1', kind: 'PersistentVolumeClaim',
-  metadata: { name, namespace, uid, creationTimestamp: T, finalizers: ['kubernetes.io/pvc-protection'], ...(opts.deletionTimestamp ? { deletionTimestamp: opts.deletionTimestamp } : {}) },
+  apiVersion: 'v1',
+  kind: 'PersistentVolumeClaim',
+  metadata: {
+    name,
+    namespace,
+    uid,
+    creationTimestamp: T,
+    finalizers: ['kubernetes.io/pvc-protection'],
+    ...(opts.deletionTimestamp ? { deletionTimestamp: opts.deletionTimestamp } : {}),
+  },
   spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeName: `pv-${name}` },
   status: { phase: 'Bound' },
 });
 
 /** A Namespace being deleted, with the status conditions its namespace controller wrote. */
 export const terminatingNs = (name: string, uid: string, conditions: Obj[]): Obj => ({
-  apiVersion: 'v1', kind: 'Namespace',
+  apiVersion: 'v1',
+  kind: 'Namespace',
   metadata: { name, uid, creationTimestamp: T, deletionTimestamp: '2026-11-20T09:00:00Z' },
   spec: { finalizers: ['kubernetes'] },
   status: { phase: 'Terminating', conditions },
@@ -69,15 +106,49 @@ export const terminatingNs = (name: string, uid: string, conditions: Obj[]): Obj
 const CT = '2026-11-20T09:00:06Z';
 /** What the deleter writes while discovery of metrics.k8s.io fails and a Pod waits for a finalizer. */
 export const STUCK_NAMESPACE_CONDITIONS = [
-  { type: 'NamespaceDeletionDiscoveryFailure', status: 'True', reason: 'DiscoveryFailed', lastTransitionTime: CT, message: 'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: stale GroupVersion discovery: metrics.k8s.io/v1beta1' },
-  { type: 'NamespaceDeletionGroupVersionParsingFailure', status: 'False', reason: 'ParsedGroupVersions', lastTransitionTime: CT, message: 'All legacy kube types successfully parsed' },
-  { type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted', lastTransitionTime: CT, message: 'All content successfully deleted, may be waiting on finalization' },
-  { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', lastTransitionTime: CT, message: 'Some resources are remaining: pods. has 1 resource instances' },
-  { type: 'NamespaceFinalizersRemaining', status: 'True', reason: 'SomeFinalizersRemain', lastTransitionTime: CT, message: 'Some content in the namespace has finalizers remaining: storage.acme.io/protect in 1 resource instances' },
+  {
+    type: 'NamespaceDeletionDiscoveryFailure',
+    status: 'True',
+    reason: 'DiscoveryFailed',
+    lastTransitionTime: CT,
+    message:
+      'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: stale GroupVersion discovery: metrics.k8s.io/v1beta1',
+  },
+  {
+    type: 'NamespaceDeletionGroupVersionParsingFailure',
+    status: 'False',
+    reason: 'ParsedGroupVersions',
+    lastTransitionTime: CT,
+    message: 'All legacy kube types successfully parsed',
+  },
+  {
+    type: 'NamespaceDeletionContentFailure',
+    status: 'False',
+    reason: 'ContentDeleted',
+    lastTransitionTime: CT,
+    message: 'All content successfully deleted, may be waiting on finalization',
+  },
+  {
+    type: 'NamespaceContentRemaining',
+    status: 'True',
+    reason: 'SomeResourcesRemain',
+    lastTransitionTime: CT,
+    message: 'Some resources are remaining: pods. has 1 resource instances',
+  },
+  {
+    type: 'NamespaceFinalizersRemaining',
+    status: 'True',
+    reason: 'SomeFinalizersRemain',
+    lastTransitionTime: CT,
+    message: 'Some content in the namespace has finalizers remaining: storage.acme.io/protect in 1 resource instances',
+  },
 ];
 
 export const configMap = (namespace: string, name: string, uid: string): Obj => ({
-  apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, uid, creationTimestamp: T }, data: { key: 'value' },
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace, uid, creationTimestamp: T },
+  data: { key: 'value' },
 });
 
 export function seedShop(server: KubeApiServer): void {
@@ -88,6 +159,16 @@ export function seedShop(server: KubeApiServer): void {
   server.add(rs);
   server.add(pod('shop', 'web-1', 'p-web-1', { owner: rs }));
   server.add(configMap('shop', 'settings', 'cm-settings'));
-  server.add({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'token', namespace: 'shop', uid: 's-token', creationTimestamp: T }, type: 'Opaque' });
-  server.add({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'web-1.1', namespace: 'shop', uid: 'ev-1', creationTimestamp: T }, reason: 'Scheduled' });
+  server.add({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'token', namespace: 'shop', uid: 's-token', creationTimestamp: T },
+    type: 'Opaque',
+  });
+  server.add({
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: 'web-1.1', namespace: 'shop', uid: 'ev-1', creationTimestamp: T },
+    reason: 'Scheduled',
+  });
 }

@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCEPT_METADATA_LIST, ACCEPT_METADATA_WATCH, ACCEPT_OBJECTS, ApiClient, type WatchEvent } from '../../server/src/sources/cluster/apiClient';
+import {
+  ACCEPT_METADATA_LIST,
+  ACCEPT_METADATA_WATCH,
+  ACCEPT_OBJECTS,
+  ApiClient,
+  type WatchEvent,
+} from '../../server/src/sources/cluster/apiClient';
 import { resolveTarget, type ClusterTarget } from '../../server/src/sources/cluster/kubeconfig';
 import { LiveCluster } from '../../server/src/sources/cluster/liveCluster';
 import { rawGet } from '../helpers/rawGet';
@@ -31,10 +37,16 @@ beforeAll(async () => {
   server.add(ns('big', 'ns-big'));
   // 300 ConfigMaps of about 2 KB each, half of it metadata: a LIST of them, in full or metadata-only, is over the
   // threshold; one of them is not.
-  server.addMany(Array.from({ length: 300 }, (_, i) => {
-    const cm = configMap('big', `cm-${i}`, `u-cm-${i}`) as { metadata: Record<string, unknown> };
-    return { ...cm, metadata: { ...cm.metadata, annotations: { note: `note ${i} `.repeat(100) } }, data: { text: `line ${i} `.repeat(100) } };
-  }));
+  server.addMany(
+    Array.from({ length: 300 }, (_, i) => {
+      const cm = configMap('big', `cm-${i}`, `u-cm-${i}`) as { metadata: Record<string, unknown> };
+      return {
+        ...cm,
+        metadata: { ...cm.metadata, annotations: { note: `note ${i} `.repeat(100) } },
+        data: { text: `line ${i} `.repeat(100) },
+      };
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -65,7 +77,9 @@ describe('the API test server compresses as kube-apiserver does', () => {
       const big = await rawGet(target, LIST, { Accept: 'application/json', 'Accept-Encoding': asked });
       expect(big.headers['content-encoding'], asked).toBeUndefined();
     }
-    expect((await rawGet(target, LIST, { Accept: 'application/json', 'Accept-Encoding': 'br, gzip' })).headers['content-encoding']).toBe('gzip');
+    expect((await rawGet(target, LIST, { Accept: 'application/json', 'Accept-Encoding': 'br, gzip' })).headers['content-encoding']).toBe(
+      'gzip',
+    );
   });
 
   it('watches: a watch-list (sendInitialEvents) asked with gzip is compressed, a gzip member per event; other watches never', async () => {
@@ -73,7 +87,12 @@ describe('the API test server compresses as kube-apiserver does', () => {
     const watch = async (query: string) => {
       server.resetLog();
       const events: WatchEvent[] = [];
-      await client.watch(`${LIST}?watch=1&timeoutSeconds=1&${query}`, ACCEPT_METADATA_WATCH, (e) => events.push(e), new AbortController().signal);
+      await client.watch(
+        `${LIST}?watch=1&timeoutSeconds=1&${query}`,
+        ACCEPT_METADATA_WATCH,
+        (e) => events.push(e),
+        new AbortController().signal,
+      );
       return { events, record: server.requests.find((r) => r.verb === 'watch')! };
     };
     const list = await watch('sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan');
@@ -82,10 +101,17 @@ describe('the API test server compresses as kube-apiserver does', () => {
     expect(plain.record.contentEncoding).toBeUndefined();
     expect(list.record.acceptEncoding).toBe('gzip');
     // The same 300 objects either way; the watch-list ends with its initial-events-end bookmark.
-    const names = (events: WatchEvent[]) => events.filter((e) => e.type === 'ADDED').map((e) => (e.object.metadata as { name: string }).name).sort();
+    const names = (events: WatchEvent[]) =>
+      events
+        .filter((e) => e.type === 'ADDED')
+        .map((e) => (e.object.metadata as { name: string }).name)
+        .sort();
     expect(names(list.events)).toHaveLength(300);
     expect(names(list.events)).toEqual(names(plain.events));
-    expect(list.events.at(-1)).toMatchObject({ type: 'BOOKMARK', object: { metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } } } });
+    expect(list.events.at(-1)).toMatchObject({
+      type: 'BOOKMARK',
+      object: { metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } } },
+    });
   });
 });
 
@@ -105,7 +131,9 @@ describe('the product asks for gzip and decompresses', () => {
     const one = await client.getJson<{ items: unknown[] }>(`${LIST}?limit=1`, ACCEPT_OBJECTS);
     expect(one.items).toHaveLength(1);
     expect(client.stats.protobufAnswers - before.protobufAnswers).toBe(1);
-    expect(client.stats.gzipAnswers - before.gzipAnswers).toBe(server.requests.slice(-2).filter((r) => r.contentEncoding === 'gzip').length);
+    expect(client.stats.gzipAnswers - before.gzipAnswers).toBe(
+      server.requests.slice(-2).filter((r) => r.contentEncoding === 'gzip').length,
+    );
   });
 
   it('a live connection on compressed answers holds every object; its bytes are what came over the wire', async () => {

@@ -47,7 +47,10 @@ function connect(extra: Partial<LiveClusterOptions> = {}): LiveCluster {
   waits = [];
   const target = resolveTarget({ kubeconfig, allowExec: false });
   const live = new LiveCluster({
-    target, rediscoverMs: 0, watch: false, reflector: { backoffMs: { initial: 20, max: 200 }, forbiddenRetryMs: 60_000 },
+    target,
+    rediscoverMs: 0,
+    watch: false,
+    reflector: { backoffMs: { initial: 20, max: 200 }, forbiddenRetryMs: 60_000 },
     limits: { maxAnswerBytes: MB, requestTimeoutMs: 5_000, sleep: noSleep },
     ...extra,
   });
@@ -74,7 +77,11 @@ describe('bounded answers', () => {
     expect(live.inventory.objects.has('p-web-1')).toBe(true);
     expect(live.inventory.objects.has('cm-settings')).toBe(false);
     const notes = live.incompleteNotes();
-    expect(notes).toEqual([expect.stringMatching(/^this preview is incomplete: listing configmaps fails \(the answer to GET \/api\/v1\/configmaps\?limit=500 is larger than 1 MB \(the limit of one answer\), so it was not read\)$/)]);
+    expect(notes).toEqual([
+      expect.stringMatching(
+        /^this preview is incomplete: listing configmaps fails \(the answer to GET \/api\/v1\/configmaps\?limit=500 is larger than 1 MB \(the limit of one answer\), so it was not read\)$/,
+      ),
+    ]);
     // Not read past the cap, and not asked again (the same answer would come back): far less than was on offer.
     expect(configMapLists()).toHaveLength(1);
     expect(configMapLists()[0].bytes).toBeLessThan(50 * MB);
@@ -107,7 +114,9 @@ describe('bounded answers', () => {
     await live.start();
     const notes = live.incompleteNotes();
     expect(notes).toHaveLength(1);
-    expect(notes[0]).toMatch(/^this preview is incomplete: [\d,]{6,} configmaps have malformed metadata and were left out \(the first: an item of the LIST is null, not an object\)$/);
+    expect(notes[0]).toMatch(
+      /^this preview is incomplete: [\d,]{6,} configmaps have malformed metadata and were left out \(the first: an item of the LIST is null, not an object\)$/,
+    );
   });
 
   it('a resource whose pages add up past the LIST cap is left out (a server that never stops paginating)', async () => {
@@ -117,7 +126,9 @@ describe('bounded answers', () => {
     await live.start();
     expect(live.inventory.objects.has('cm-many-0')).toBe(false);
     expect(live.inventory.objects.has('p-web-1')).toBe(true);
-    expect(live.incompleteNotes().find((n) => n.includes('configmaps'))).toMatch(/the LIST of \/api\/v1\/configmaps is larger than 3 KB in all \(the limit of one LIST\)/);
+    expect(live.incompleteNotes().find((n) => n.includes('configmaps'))).toMatch(
+      /the LIST of \/api\/v1\/configmaps is larger than 3 KB in all \(the limit of one LIST\)/,
+    );
   });
 
   it('a trickling server (one byte at a time) is cut at the request deadline: named, the rest answers', { timeout: 20_000 }, async () => {
@@ -126,7 +137,11 @@ describe('bounded answers', () => {
     const live = connect({ limits: { maxAnswerBytes: MB, requestTimeoutMs: 1_000, sleep: noSleep } });
     await live.start();
     expect(live.inventory.objects.has('p-web-1')).toBe(true);
-    expect(live.incompleteNotes()).toEqual([expect.stringMatching(/^this preview is incomplete: listing configmaps fails \(GET \/api\/v1\/configmaps\?limit=500 did not complete within 1 s \(the request deadline\)\)$/)]);
+    expect(live.incompleteNotes()).toEqual([
+      expect.stringMatching(
+        /^this preview is incomplete: listing configmaps fails \(GET \/api\/v1\/configmaps\?limit=500 did not complete within 1 s \(the request deadline\)\)$/,
+      ),
+    ]);
     // One-shot: a request that ran out of time is not asked again (the CLI would wait the deadline again).
     expect(configMapLists()).toHaveLength(1);
   });
@@ -155,7 +170,8 @@ describe('gzip', () => {
     expect(live.inventory.objects.has('cm-settings')).toBe(false);
     return live;
   }
-  const TOO_LARGE = 'this preview is incomplete: listing configmaps fails (the answer to GET /api/v1/configmaps?limit=500 is larger than 1 MB (the limit of one answer), so it was not read)';
+  const TOO_LARGE =
+    'this preview is incomplete: listing configmaps fails (the answer to GET /api/v1/configmaps?limit=500 is larger than 1 MB (the limit of one answer), so it was not read)';
 
   it('a gzip bomb is refused as an oversized answer is (the cap counts decompressed bytes), without inflating it: named, the rest answers', async () => {
     // 10 GB decompressed in about 10 MB on the wire; a 1 MB cap.
@@ -190,8 +206,16 @@ describe('odd LIST items', () => {
   const odd = [
     null,
     { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'num-uid', namespace: 'shop', uid: 42 } },
-    { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'bad-refs', namespace: 'shop', uid: 'u-br', ownerReferences: 'x' } },
-    { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'bad-fins', namespace: 'shop', uid: 'u-bf', finalizers: { a: 'b' } } },
+    {
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { name: 'bad-refs', namespace: 'shop', uid: 'u-br', ownerReferences: 'x' },
+    },
+    {
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { name: 'bad-fins', namespace: 'shop', uid: 'u-bf', finalizers: { a: 'b' } },
+    },
     { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'good-extra', namespace: 'shop', uid: 'u-good' } },
   ];
 
@@ -205,14 +229,21 @@ describe('odd LIST items', () => {
     for (const uid of ['u-br', 'u-bf']) expect(live.inventory.objects.has(uid), uid).toBe(false);
     const notes = live.incompleteNotes();
     expect(notes).toHaveLength(2);
-    expect(notes).toContain('this preview is incomplete: 3 configmaps in shop have malformed metadata and were left out (the first, "num-uid": metadata.uid must be a string, found a number)');
-    expect(notes.find((n) => !n.includes(' in shop '))).toMatch(/^this preview is incomplete: 1 configmap has malformed metadata and was left out \(an item of the LIST is null, not an object\)$/);
+    expect(notes).toContain(
+      'this preview is incomplete: 3 configmaps in shop have malformed metadata and were left out (the first, "num-uid": metadata.uid must be a string, found a number)',
+    );
+    expect(notes.find((n) => !n.includes(' in shop '))).toMatch(
+      /^this preview is incomplete: 1 configmap has malformed metadata and was left out \(an item of the LIST is null, not an object\)$/,
+    );
     for (const n of notes) expect(n).not.toMatch(/Cannot read|TypeError|undefined/);
   });
 
   it('validates items of a LIST read in full (namespaces) the same way', async () => {
     seedShop(server);
-    server.faults.hostile({ group: '', resource: 'namespaces' }, { kind: 'items', items: [{ metadata: { name: 'ns-bad', uid: 7 } }, 'text', { metadata: { name: 'ns-fine', uid: 'u-ns-fine' } }] });
+    server.faults.hostile(
+      { group: '', resource: 'namespaces' },
+      { kind: 'items', items: [{ metadata: { name: 'ns-bad', uid: 7 } }, 'text', { metadata: { name: 'ns-fine', uid: 'u-ns-fine' } }] },
+    );
     const live = connect();
     await live.start();
     expect(live.inventory.objects.has('ns-shop')).toBe(true);
@@ -226,18 +257,38 @@ describe('odd LIST items', () => {
     seedShop(server);
     const live = connect({ watch: true });
     await live.start();
-    await until('the ConfigMaps watched', () => server.requests.some((r) => r.verb === 'watch' && r.resource === 'configmaps' && r.status === 200));
+    await until('the ConfigMaps watched', () =>
+      server.requests.some((r) => r.verb === 'watch' && r.resource === 'configmaps' && r.status === 200),
+    );
     const cm = { group: '', resource: 'configmaps' };
     server.faults.rawWatchEvent(cm, JSON.stringify({ type: 'ADDED', object: null }));
-    server.faults.rawWatchEvent(cm, JSON.stringify({ type: 'ADDED', object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'w-bad', namespace: 'shop', uid: 5 } } }));
+    server.faults.rawWatchEvent(
+      cm,
+      JSON.stringify({
+        type: 'ADDED',
+        object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'w-bad', namespace: 'shop', uid: 5 } },
+      }),
+    );
     server.add(configMap('shop', 'late', 'cm-late'));
     await until('the ConfigMap after the bad events', () => live.inventory.objects.has('cm-late'));
     expect(live.inventory.objects.has('cm-settings')).toBe(true);
     const notes = live.incompleteNotes();
-    expect(notes).toContain('this preview is incomplete: 1 configmap in shop has malformed metadata and was left out ("w-bad": metadata.uid must be a string, found a number)');
+    expect(notes).toContain(
+      'this preview is incomplete: 1 configmap in shop has malformed metadata and was left out ("w-bad": metadata.uid must be a string, found a number)',
+    );
     expect(notes.some((n) => /1 configmap has malformed metadata .*null/.test(n))).toBe(true);
     // A good copy of the same object later clears it.
-    server.faults.rawWatchEvent(cm, JSON.stringify({ type: 'MODIFIED', object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'w-bad', namespace: 'shop', uid: 'u-w-bad', resourceVersion: '999999' } } }));
+    server.faults.rawWatchEvent(
+      cm,
+      JSON.stringify({
+        type: 'MODIFIED',
+        object: {
+          kind: 'PartialObjectMetadata',
+          apiVersion: 'meta.k8s.io/v1',
+          metadata: { name: 'w-bad', namespace: 'shop', uid: 'u-w-bad', resourceVersion: '999999' },
+        },
+      }),
+    );
     await until('the fixed object', () => live.inventory.objects.has('u-w-bad'));
     expect(live.incompleteNotes().some((n) => n.includes('"w-bad"'))).toBe(false);
   });
@@ -254,7 +305,7 @@ describe('429 Too Many Requests', () => {
     expect(waits).toEqual([2000, 2000, 2000]);
   });
 
-  it('5xx with Retry-After is retried too; 5xx without it is not (the reflector\'s own backoff handles it)', async () => {
+  it("5xx with Retry-After is retried too; 5xx without it is not (the reflector's own backoff handles it)", async () => {
     seedShop(server);
     server.faults.fail({ group: '', resource: 'configmaps' }, { status: 503, times: 2, retryAfter: '0' });
     const live = connect();
@@ -270,7 +321,11 @@ describe('429 Too Many Requests', () => {
     const live = connect();
     await live.start();
     expect(live.inventory.objects.has('p-web-1')).toBe(true);
-    expect(live.incompleteNotes()).toEqual([expect.stringMatching(/^this preview is incomplete: listing configmaps fails \(Too many requests, please try again later\. \(429 TooManyRequests, still after 10 retries\)\)$/)]);
+    expect(live.incompleteNotes()).toEqual([
+      expect.stringMatching(
+        /^this preview is incomplete: listing configmaps fails \(Too many requests, please try again later\. \(429 TooManyRequests, still after 10 retries\)\)$/,
+      ),
+    ]);
     // 10 retries, each after the Retry-After; a one-shot reading does not list again after them (the server said no).
     expect(waits).toEqual(Array(10).fill(1000));
     expect(configMapLists()).toHaveLength(11);
@@ -282,7 +337,9 @@ describe('429 Too Many Requests', () => {
     const live = connect({ limits: { requestTimeoutMs: 5_000, sleep: noSleep } });
     await live.start();
     expect(waits).toEqual([]);
-    expect(live.incompleteNotes()).toEqual([expect.stringMatching(/listing configmaps fails \(.*Retry-After of 120 s is past the request deadline/)]);
+    expect(live.incompleteNotes()).toEqual([
+      expect.stringMatching(/listing configmaps fails \(.*Retry-After of 120 s is past the request deadline/),
+    ]);
   });
 });
 
@@ -303,13 +360,18 @@ describe('server-provided messages', () => {
     }
   });
 
-  it('a watch ERROR event\'s message is capped too', async () => {
+  it("a watch ERROR event's message is capped too", async () => {
     seedShop(server);
     const live = connect({ watch: true });
     await live.start();
-    await until('the ConfigMaps watched', () => server.requests.some((r) => r.verb === 'watch' && r.resource === 'configmaps' && r.status === 200));
+    await until('the ConfigMaps watched', () =>
+      server.requests.some((r) => r.verb === 'watch' && r.resource === 'configmaps' && r.status === 200),
+    );
     server.faults.fail({ group: '', resource: 'configmaps' }, { status: 500, times: 1000, message: 'B'.repeat(50_000) });
-    server.faults.rawWatchEvent({ group: '', resource: 'configmaps' }, JSON.stringify({ type: 'ERROR', object: { kind: 'Status', code: 500, reason: 'InternalError', message: 'C'.repeat(50_000) } }));
+    server.faults.rawWatchEvent(
+      { group: '', resource: 'configmaps' },
+      JSON.stringify({ type: 'ERROR', object: { kind: 'Status', code: 500, reason: 'InternalError', message: 'C'.repeat(50_000) } }),
+    );
     await until('the watch error reported', () => live.status().problems.length > 0);
     for (const p of live.status().problems) expect(p.message.length, p.message.slice(0, 40)).toBeLessThanOrEqual(501);
   });

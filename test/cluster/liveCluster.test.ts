@@ -34,7 +34,9 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((l) => l.stop()));
   server.faults.clear();
   // Custom resources before their CustomResourceDefinitions.
-  for (const o of server.objects().sort((a, b) => Number(a.kind === 'CustomResourceDefinition') - Number(b.kind === 'CustomResourceDefinition'))) {
+  for (const o of server
+    .objects()
+    .sort((a, b) => Number(a.kind === 'CustomResourceDefinition') - Number(b.kind === 'CustomResourceDefinition'))) {
     const m = o.metadata as { namespace?: string; name: string };
     server.remove({ apiVersion: o.apiVersion as string, kind: o.kind as string, namespace: m.namespace, name: m.name });
   }
@@ -43,7 +45,12 @@ afterEach(async () => {
 
 function connect(extra: Partial<LiveClusterOptions> = {}): LiveCluster {
   const target = resolveTarget({ kubeconfig, allowExec: false });
-  const live = new LiveCluster({ target, rediscoverMs: 0, reflector: { backoffMs: { initial: 20, max: 200 }, forbiddenRetryMs: 60_000 }, ...extra });
+  const live = new LiveCluster({
+    target,
+    rediscoverMs: 0,
+    reflector: { backoffMs: { initial: 20, max: 200 }, forbiddenRetryMs: 60_000 },
+    ...extra,
+  });
   open.push(live);
   return live;
 }
@@ -52,17 +59,26 @@ function connect(extra: Partial<LiveClusterOptions> = {}): LiveCluster {
 function serverGraph(): Map<string, string[]> {
   const out = new Map<string, string[]>();
   // Custom resources before their CustomResourceDefinitions.
-  for (const o of server.objects().sort((a, b) => Number(a.kind === 'CustomResourceDefinition') - Number(b.kind === 'CustomResourceDefinition'))) {
+  for (const o of server
+    .objects()
+    .sort((a, b) => Number(a.kind === 'CustomResourceDefinition') - Number(b.kind === 'CustomResourceDefinition'))) {
     if (o.kind === 'Event') continue;
     const m = o.metadata as { uid: string; ownerReferences?: { uid: string }[] };
-    out.set(m.uid, (m.ownerReferences ?? []).map((r) => r.uid));
+    out.set(
+      m.uid,
+      (m.ownerReferences ?? []).map((r) => r.uid),
+    );
   }
   return out;
 }
 
 function liveGraph(live: LiveCluster): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const o of live.inventory.objects.values()) out.set(o.uid, o.ownerReferences.map((r) => r.uid));
+  for (const o of live.inventory.objects.values())
+    out.set(
+      o.uid,
+      o.ownerReferences.map((r) => r.uid),
+    );
   return out;
 }
 
@@ -75,7 +91,7 @@ async function until(what: string, cond: () => boolean, ms = 5000): Promise<void
 }
 
 describe('LiveCluster against the API test server', () => {
-  it('lists every deletable resource metadata-only and holds exactly the server\'s graph', async () => {
+  it("lists every deletable resource metadata-only and holds exactly the server's graph", async () => {
     seedShop(server);
     const live = connect();
     await live.start();
@@ -99,7 +115,13 @@ describe('LiveCluster against the API test server', () => {
     await live.start();
     server.add(configMap('shop', 'late', 'cm-late'));
     await until('the new ConfigMap', () => live.inventory.objects.has('cm-late'));
-    server.update(pod('shop', 'web-1', 'p-web-1', { owner: replicaSet('shop', 'web-rs', 'rs-web'), deletionTimestamp: '2026-11-21T10:00:00Z', finalizers: ['example.com/hold'] }));
+    server.update(
+      pod('shop', 'web-1', 'p-web-1', {
+        owner: replicaSet('shop', 'web-rs', 'rs-web'),
+        deletionTimestamp: '2026-11-21T10:00:00Z',
+        finalizers: ['example.com/hold'],
+      }),
+    );
     await until('the Pod terminating', () => live.inventory.objects.get('p-web-1')?.deletionTimestamp !== undefined);
     server.remove({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'late' });
     await until('the ConfigMap gone', () => !live.inventory.objects.has('cm-late'));
@@ -131,9 +153,16 @@ describe('LiveCluster against the API test server', () => {
     server.remove({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'settings' });
     server.add(configMap('shop', 'after-compaction', 'cm-after'));
     server.faults.compact();
-    await until('the relist after 410', () => live.inventory.objects.has('cm-after') && !live.inventory.objects.has('cm-settings')).catch((e) => {
-      throw new Error(`${e.message}; requests: ${server.requests.filter((r) => r.resource === 'configmaps').map((r) => `${r.verb} ${r.status} ${JSON.stringify(r.query)}`).join(' | ')}`);
-    });
+    await until('the relist after 410', () => live.inventory.objects.has('cm-after') && !live.inventory.objects.has('cm-settings')).catch(
+      (e) => {
+        throw new Error(
+          `${e.message}; requests: ${server.requests
+            .filter((r) => r.resource === 'configmaps')
+            .map((r) => `${r.verb} ${r.status} ${JSON.stringify(r.query)}`)
+            .join(' | ')}`,
+        );
+      },
+    );
     expect(lists()).toBeGreaterThan(before);
     expect(liveGraph(live)).toEqual(serverGraph());
   });
@@ -189,11 +218,26 @@ describe('LiveCluster against the API test server', () => {
     const live = connect({ rediscoverMs: 100 });
     await live.start();
     server.add({
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
       metadata: { name: 'widgets.example.com', uid: 'crd-widgets' },
-      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' }, versions: [{ name: 'v1', served: true, storage: true }] },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+        versions: [{ name: 'v1', served: true, storage: true }],
+      },
     });
-    server.add({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'shop', uid: 'w-1', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'd-web' }] } });
+    server.add({
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: {
+        name: 'w',
+        namespace: 'shop',
+        uid: 'w-1',
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'd-web' }],
+      },
+    });
     await until('the Widget', () => live.inventory.objects.has('w-1'), 8000);
     expect(live.inventory.graph.get('d-web')?.dependents.size).toBe(2);
   });
@@ -203,9 +247,15 @@ describe('LiveCluster against the API test server', () => {
     const live = connect({ rediscoverMs: 0 });
     await live.start();
     const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
       metadata: { name: 'gadgets.example.com', uid: 'crd-gadgets' },
-      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' }, versions: [{ name: 'v1', served: true, storage: true }] },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
+        versions: [{ name: 'v1', served: true, storage: true }],
+      },
     };
     server.add(crd);
     server.add({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'shop', uid: 'g-1' } });
@@ -220,7 +270,9 @@ describe('LiveCluster against the API test server', () => {
     server.resetLog();
     const live = connect({ watch: false });
     await live.start();
-    const r = simulate(live.inventory, [{ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop', propagationPolicy: null }], { controllers: 'builtin' });
+    const r = simulate(live.inventory, [{ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop', propagationPolicy: null }], {
+      controllers: 'builtin',
+    });
     expect(r.deleted.map((d) => d.uid)).toEqual(expect.arrayContaining(['d-web', 'rs-web', 'p-web-1', 'cm-settings', 'ns-shop']));
     expect(r.stuck).toEqual([]);
     expect(server.writes()).toBe(0);
@@ -229,18 +281,32 @@ describe('LiveCluster against the API test server', () => {
 
   it('a terminating Namespace: its status conditions are facts of the live object, and its stuck item shows those that hold', async () => {
     server.add(terminatingNs('legacy', 'ns-legacy', STUCK_NAMESPACE_CONDITIONS));
-    server.add(pod('legacy', 'held', 'p-legacy-held', { deletionTimestamp: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] }));
+    server.add(
+      pod('legacy', 'held', 'p-legacy-held', { deletionTimestamp: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] }),
+    );
     const live = connect();
     await live.start();
     // Listed in full: a real apiserver's list items carry no kind, and the spec and status are read all the same.
-    expect(live.inventory.objects.get('ns-legacy')?.facts).toMatchObject({ namespaceFinalizers: ['kubernetes'], phase: 'Terminating', namespaceConditions: STUCK_NAMESPACE_CONDITIONS });
+    expect(live.inventory.objects.get('ns-legacy')?.facts).toMatchObject({
+      namespaceFinalizers: ['kubernetes'],
+      phase: 'Terminating',
+      namespaceConditions: STUCK_NAMESPACE_CONDITIONS,
+    });
     const builtin = { controllers: 'builtin' as const, finalizerOwners: [] };
     const item = () => terminatingItems(live.inventory, builtin, Date.now(), 600).find((i) => i.uid === 'ns-legacy');
     expect(item()).toMatchObject({ state: 'stuck' });
-    expect(item()!.namespaceConditions?.map((c) => c.type)).toEqual(['NamespaceDeletionDiscoveryFailure', 'NamespaceContentRemaining', 'NamespaceFinalizersRemaining']);
+    expect(item()!.namespaceConditions?.map((c) => c.type)).toEqual([
+      'NamespaceDeletionDiscoveryFailure',
+      'NamespaceContentRemaining',
+      'NamespaceFinalizersRemaining',
+    ]);
     expect(item()!.blockedBy[0]).toMatchObject({ type: 'namespace-content', conditions: item()!.namespaceConditions });
     // The namespace controller's next pass: discovery works again. A watch event brings the new conditions.
-    const healed = STUCK_NAMESPACE_CONDITIONS.map((c) => (c.type === 'NamespaceDeletionDiscoveryFailure' ? { ...c, status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' } : c));
+    const healed = STUCK_NAMESPACE_CONDITIONS.map((c) =>
+      c.type === 'NamespaceDeletionDiscoveryFailure'
+        ? { ...c, status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' }
+        : c,
+    );
     server.update(terminatingNs('legacy', 'ns-legacy', healed));
     await until('the healed conditions', () => item()?.namespaceConditions?.length === 2);
     expect(item()!.namespaceConditions!.map((c) => c.type)).toEqual(['NamespaceContentRemaining', 'NamespaceFinalizersRemaining']);
@@ -258,18 +324,35 @@ describe('LiveCluster against the API test server', () => {
     const builtin = { controllers: 'builtin' as const };
     const stuckClaim = () => simulate(live.inventory, [], builtin).stuck.find((e) => e.uid === 'pvc-db-data');
     // The claim is terminating: before the watches start, one full LIST of the Pods in data (shop holds no claim).
-    expect(server.requests.filter((r) => r.resource === 'pods' && r.accept === ACCEPT_OBJECTS).map((r) => `${r.verb} ${r.path}`)).toEqual(['list /api/v1/namespaces/data/pods']);
-    expect(live.inventory.objects.get('p-db-0')?.facts).toEqual({ nodeName: 'node-1', terminationGracePeriodSeconds: 30, claimNames: ['db-data'], images: ['example/web:1'], phase: 'Running' });
+    expect(server.requests.filter((r) => r.resource === 'pods' && r.accept === ACCEPT_OBJECTS).map((r) => `${r.verb} ${r.path}`)).toEqual([
+      'list /api/v1/namespaces/data/pods',
+    ]);
+    expect(live.inventory.objects.get('p-db-0')?.facts).toEqual({
+      nodeName: 'node-1',
+      terminationGracePeriodSeconds: 30,
+      claimNames: ['db-data'],
+      images: ['example/web:1'],
+      phase: 'Running',
+    });
     expect(live.inventory.objects.get('p-web-1')?.facts.specUnread).toBe(true);
     expect(namespacesNeedingPodSpecs(live.inventory, [])).toEqual([]);
-    expect(stuckClaim()?.blockedBy[0]).toMatchObject({ type: 'finalizer', finalizer: 'kubernetes.io/pvc-protection', message: 'still mounted by Pod data/db-0' });
+    expect(stuckClaim()?.blockedBy[0]).toMatchObject({
+      type: 'finalizer',
+      finalizer: 'kubernetes.io/pvc-protection',
+      message: 'still mounted by Pod data/db-0',
+    });
 
     // A change reaches the metadata-only watch: the volumes and node stay known (no read for it), phase and images
     // are unknown again; the claim is still held.
     const fullReads = () => server.requests.filter((r) => r.resource === 'pods' && r.accept === ACCEPT_OBJECTS).length;
     server.update(pod('data', 'db-0', 'p-db-0', { claims: ['db-data'], labels: { tier: 'db' } }));
     await until('the relabelled Pod', () => live.inventory.objects.get('p-db-0')?.labels?.tier === 'db');
-    expect(live.inventory.objects.get('p-db-0')?.facts).toEqual({ specUnread: true, claimNames: ['db-data'], terminationGracePeriodSeconds: 30, nodeName: 'node-1' });
+    expect(live.inventory.objects.get('p-db-0')?.facts).toEqual({
+      specUnread: true,
+      claimNames: ['db-data'],
+      terminationGracePeriodSeconds: 30,
+      nodeName: 'node-1',
+    });
     expect(stuckClaim()?.blockedBy[0]).toMatchObject({ message: 'still mounted by Pod data/db-0' });
     // A new Pod there: the Pods of data are read again (this is the second read: none was made for the relabel).
     server.add(pod('data', 'db-1', 'p-db-1', { claims: ['db-data'] }));
@@ -284,7 +367,7 @@ describe('LiveCluster against the API test server', () => {
     expect(server.writes()).toBe(0);
   });
 
-  it('a one-shot reading (the CLI\'s) reads no Pod in full by itself: it asks (readPodSpecs)', async () => {
+  it("a one-shot reading (the CLI's) reads no Pod in full by itself: it asks (readPodSpecs)", async () => {
     server.add(ns('data', 'ns-data'));
     server.add(pvc('data', 'db-data', 'pvc-db-data', { deletionTimestamp: '2026-11-20T09:00:00Z' }));
     server.add(pod('data', 'db-0', 'p-db-0', { claims: ['db-data'] }));
@@ -307,7 +390,11 @@ describe('LiveCluster against the API test server', () => {
     await live.start();
     server.faults.forbid({ group: '', resource: 'pods', namespace: 'vault' });
     const notes = await live.readPodSpecs(['data', 'vault']);
-    expect(notes).toEqual([expect.stringMatching(/^this preview is incomplete: cannot read the Pods in vault in full \(pods is forbidden: .*\), so which PersistentVolumeClaims its Pods mount \(and their nodes and phases\) is unknown$/)]);
+    expect(notes).toEqual([
+      expect.stringMatching(
+        /^this preview is incomplete: cannot read the Pods in vault in full \(pods is forbidden: .*\), so which PersistentVolumeClaims its Pods mount \(and their nodes and phases\) is unknown$/,
+      ),
+    ]);
     expect(live.inventory.objects.get('p-data')?.facts.claimNames).toEqual(['data']);
     expect(live.inventory.objects.get('p-vault')?.facts).toEqual({ specUnread: true });
   });
@@ -351,9 +438,15 @@ describe('LiveCluster against the API test server', () => {
   it('periodic rediscovery registers only the kinds that changed', async () => {
     seedShop(server);
     server.add({
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
       metadata: { name: 'widgets.example.com', uid: 'crd-widgets' },
-      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' }, versions: [{ name: 'v1', served: true, storage: true }] },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+        versions: [{ name: 'v1', served: true, storage: true }],
+      },
     });
     const live = connect({ rediscoverMs: 50 });
     await live.start();
@@ -396,16 +489,36 @@ describe('LiveCluster against the API test server', () => {
     // ops-manager shares no word with widgets.example.com by name, only by its image; widgets-web by name only.
     // With the images, the guess is ops-manager (image words "example", "widgets"); without them, widgets-web.
     const opsManager = (image: string, generation: number, labels: Record<string, string> = {}) => ({
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ops-manager', namespace: 'platform', uid: 'd-ops', creationTimestamp: T, generation, labels },
-      spec: { replicas: 1, selector: { matchLabels: { app: 'ops' } }, template: { metadata: { labels: { app: 'ops' } }, spec: { containers: [{ name: 'manager', image }] } } },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'ops-manager', namespace: 'platform', uid: 'd-ops', creationTimestamp: T, generation, labels },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'ops' } },
+        template: { metadata: { labels: { app: 'ops' } }, spec: { containers: [{ name: 'manager', image }] } },
+      },
     });
     const widgetsWeb = {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'widgets-web', namespace: 'shop', uid: 'd-widgets-web', creationTimestamp: T, generation: 3 },
-      spec: { replicas: 1, selector: { matchLabels: { app: 'ww' } }, template: { metadata: { labels: { app: 'ww' } }, spec: { containers: [{ name: 'web', image: 'docker.io/library/nginx:1.27' }] } } },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'widgets-web', namespace: 'shop', uid: 'd-widgets-web', creationTimestamp: T, generation: 3 },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'ww' } },
+        template: { metadata: { labels: { app: 'ww' } }, spec: { containers: [{ name: 'web', image: 'docker.io/library/nginx:1.27' }] } },
+      },
     };
     const held = (terminating: boolean) => ({
-      apiVersion: 'v1', kind: 'ConfigMap',
-      metadata: { name: 'held', namespace: 'widgets', uid: 'cm-held', creationTimestamp: T, finalizers: ['widgets.example.com/cleanup'], ...(terminating ? { deletionTimestamp: '2026-11-20T09:00:00Z' } : {}) },
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: 'held',
+        namespace: 'widgets',
+        uid: 'cm-held',
+        creationTimestamp: T,
+        finalizers: ['widgets.example.com/cleanup'],
+        ...(terminating ? { deletionTimestamp: '2026-11-20T09:00:00Z' } : {}),
+      },
       data: { k: 'v' },
     });
     const seed = (terminating: boolean) => {
@@ -431,11 +544,15 @@ describe('LiveCluster against the API test server', () => {
       seed(true);
       const live = connect();
       await live.start();
-      expect(deploymentLists().map((r) => `${/PartialObjectMetadata/.test(r.accept) ? 'metadata' : 'full'} ${r.path}`))
-        .toEqual(['metadata /apis/apps/v1/deployments', 'full /apis/apps/v1/deployments']);
+      expect(deploymentLists().map((r) => `${/PartialObjectMetadata/.test(r.accept) ? 'metadata' : 'full'} ${r.path}`)).toEqual([
+        'metadata /apis/apps/v1/deployments',
+        'full /apis/apps/v1/deployments',
+      ]);
       expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ images: ['registry.example.org/widgets-operator:2.1'] });
       const ref = await reference();
-      expect(assumed(live.inventory)[0]).toMatch(/^Assumed: widgets\.example\.com\/cleanup is removed by Deployment platform\/ops-manager \(guessed from the words "example", "widgets"/);
+      expect(assumed(live.inventory)[0]).toMatch(
+        /^Assumed: widgets\.example\.com\/cleanup is removed by Deployment platform\/ops-manager \(guessed from the words "example", "widgets"/,
+      );
       expect(assumed(live.inventory)).toEqual(assumed(ref.inventory));
       const builtinStuck = { controllers: 'builtin' as const, finalizerOwners: [] };
       expect(terminatingItems(live.inventory, builtinStuck, 0)).toEqual(terminatingItems(ref.inventory, builtinStuck, 0));
@@ -448,7 +565,9 @@ describe('LiveCluster against the API test server', () => {
       // A new spec (the API bumps the generation): read again, by name, and the guess follows.
       server.update(opsManager('docker.io/library/busybox:1.36', 2, { tier: 'ops' }));
       await until('the new image', () => live.inventory.objects.get('d-ops')?.facts.images?.[0] === 'docker.io/library/busybox:1.36');
-      expect(deploymentLists().map((r) => `${r.path}?${new URLSearchParams(r.query)}`)).toEqual(['/apis/apps/v1/namespaces/platform/deployments?fieldSelector=metadata.name%3Dops-manager&limit=500']);
+      expect(deploymentLists().map((r) => `${r.path}?${new URLSearchParams(r.query)}`)).toEqual([
+        '/apis/apps/v1/namespaces/platform/deployments?fieldSelector=metadata.name%3Dops-manager&limit=500',
+      ]);
       expect(assumed(live.inventory)[0]).toMatch(/removed by Deployment shop\/widgets-web/);
       expect(assumed(live.inventory)).toEqual(assumed((await reference()).inventory));
       expect(liveGraph(live)).toEqual(serverGraph());
@@ -463,7 +582,11 @@ describe('LiveCluster against the API test server', () => {
       expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ specUnread: true });
       const target = [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'widgets', name: 'held', propagationPolicy: null }];
       expect(await live.readPodSpecs(namespacesNeedingPodSpecs(live.inventory, target))).toEqual([]);
-      expect(deploymentLists().filter((r) => !/PartialObjectMetadata/.test(r.accept)).map((r) => r.path)).toEqual(['/apis/apps/v1/deployments']);
+      expect(
+        deploymentLists()
+          .filter((r) => !/PartialObjectMetadata/.test(r.accept))
+          .map((r) => r.path),
+      ).toEqual(['/apis/apps/v1/deployments']);
       expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ images: ['registry.example.org/widgets-operator:2.1'] });
       const ref = await reference();
       expect(assumed(live.inventory, target)[0]).toMatch(/removed by Deployment platform\/ops-manager/);
@@ -479,11 +602,17 @@ describe('LiveCluster against the API test server', () => {
       seed(false);
       const live = connect();
       await live.start();
-      await until('the Deployments watched', () => server.requests.some((r) => r.verb === 'watch' && r.resource === 'deployments' && r.status === 200));
+      await until('the Deployments watched', () =>
+        server.requests.some((r) => r.verb === 'watch' && r.resource === 'deployments' && r.status === 200),
+      );
       server.faults.fail({ group: 'apps', resource: 'deployments' }, { status: 500, times: 1 });
       // What the simulation is told: its notes are the Pods' (none here) and incompleteNotes(), as LiveSession.simulate does.
       expect(await live.readPodSpecs([])).toEqual([]);
-      expect(live.incompleteNotes()).toEqual([expect.stringMatching(/^this preview is incomplete: reading the deployments\.apps in full fails \(.*\), so which workload runs the controller of a custom finalizer is guessed without their container images$/)]);
+      expect(live.incompleteNotes()).toEqual([
+        expect.stringMatching(
+          /^this preview is incomplete: reading the deployments\.apps in full fails \(.*\), so which workload runs the controller of a custom finalizer is guessed without their container images$/,
+        ),
+      ]);
       expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ specUnread: true });
       // The next simulation tries again, and succeeds.
       expect(await live.readPodSpecs([])).toEqual([]);
@@ -502,9 +631,13 @@ describe('LiveCluster against the API test server', () => {
 
   it('refuses a kubeconfig exec plugin unless allowed', () => {
     const path = join(dir, 'exec-kubeconfig');
-    writeFileSync(path, server.kubeconfig().replace(/token: .*/, 'exec: { apiVersion: client.authentication.k8s.io/v1, command: /bin/true }'));
-    expect(() => resolveTarget({ kubeconfig: path, allowExec: false })).toThrow(/runs only in a trusted workspace|authenticates by running a command/);
+    writeFileSync(
+      path,
+      server.kubeconfig().replace(/token: .*/, 'exec: { apiVersion: client.authentication.k8s.io/v1, command: /bin/true }'),
+    );
+    expect(() => resolveTarget({ kubeconfig: path, allowExec: false })).toThrow(
+      /runs only in a trusted workspace|authenticates by running a command/,
+    );
     expect(() => resolveTarget({ kubeconfig: path, allowExec: true })).not.toThrow();
   });
 });
-

@@ -47,21 +47,48 @@ function managed(input: Obj): Obj {
   const { name: _name, namespace: _namespace, uid: _uid, creationTimestamp: _creationTimestamp, ...written } = metadata;
   const apiVersion = String(input.apiVersion);
   const entry = (manager: string, fields: Obj, subresource?: string): Obj => ({
-    manager, operation: 'Update', apiVersion, time: T, fieldsType: 'FieldsV1', fieldsV1: fields, ...(subresource ? { subresource } : {}),
+    manager,
+    operation: 'Update',
+    apiVersion,
+    time: T,
+    fieldsType: 'FieldsV1',
+    fieldsV1: fields,
+    ...(subresource ? { subresource } : {}),
   });
   const managedFields = [
-    entry('kubectl-client-side-apply', { 'f:metadata': { 'f:annotations': { '.': {}, 'f:kubectl.kubernetes.io/last-applied-configuration': {} }, ...fieldSet({ labels: written.labels ?? {} }) }, ...fieldSet(body) }),
-    entry('kube-controller-manager', { 'f:metadata': fieldSet({ ownerReferences: written.ownerReferences ?? [], finalizers: written.finalizers ?? [] }) }),
+    entry('kubectl-client-side-apply', {
+      'f:metadata': {
+        'f:annotations': { '.': {}, 'f:kubectl.kubernetes.io/last-applied-configuration': {} },
+        ...fieldSet({ labels: written.labels ?? {} }),
+      },
+      ...fieldSet(body),
+    }),
+    entry('kube-controller-manager', {
+      'f:metadata': fieldSet({ ownerReferences: written.ownerReferences ?? [], finalizers: written.finalizers ?? [] }),
+    }),
     ...(status ? [entry(input.kind === 'Pod' ? 'kubelet' : 'kube-controller-manager', fieldSet({ status }), 'status')] : []),
   ];
   return { ...input, metadata: { ...metadata, managedFields } };
 }
 
 const crd = {
-  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com', uid: 'crd-widgets', creationTimestamp: T },
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.com', uid: 'crd-widgets', creationTimestamp: T },
   spec: {
-    group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } },
+        },
+      },
+    ],
   },
   status: { acceptedNames: { plural: 'widgets', kind: 'Widget' }, storedVersions: ['v1'] },
 };
@@ -76,8 +103,15 @@ function objects(): Obj[] {
   out.push(pod('data', 'db-0', 'p-db-0', { owner: db, claims: ['db-data'], labels: { app: 'db' } }));
   out.push(pvc('data', 'db-data', 'pvc-db-data'));
   out.push({
-    apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-db-data', uid: 'pv-db-data', creationTimestamp: T, finalizers: ['kubernetes.io/pv-protection'] },
-    spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], claimRef: { kind: 'PersistentVolumeClaim', namespace: 'data', name: 'db-data', uid: 'pvc-db-data' }, hostPath: { path: '/data' } },
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: { name: 'pv-db-data', uid: 'pv-db-data', creationTimestamp: T, finalizers: ['kubernetes.io/pv-protection'] },
+    spec: {
+      capacity: { storage: '1Gi' },
+      accessModes: ['ReadWriteOnce'],
+      claimRef: { kind: 'PersistentVolumeClaim', namespace: 'data', name: 'db-data', uid: 'pvc-db-data' },
+      hostPath: { path: '/data' },
+    },
     status: { phase: 'Bound' },
   });
   // More than a page (pageSize 10).
@@ -88,10 +122,25 @@ function objects(): Obj[] {
   }
   // Being deleted, held by a finalizer no built-in controller removes: the workloads are read in full to guess whose.
   const held = configMap('shop', 'held', 'cm-held') as { metadata: Obj };
-  Object.assign(held.metadata, { deletionTimestamp: '2026-11-20T09:00:00Z', deletionGracePeriodSeconds: 0, finalizers: ['example.com/hold'] });
+  Object.assign(held.metadata, {
+    deletionTimestamp: '2026-11-20T09:00:00Z',
+    deletionGracePeriodSeconds: 0,
+    finalizers: ['example.com/hold'],
+  });
   out.push(held);
   for (let i = 0; i < 3; i++) {
-    out.push({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: `w${i}`, namespace: 'shop', uid: `widget-${i}`, creationTimestamp: T, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'd-web' }] }, spec: { size: i } });
+    out.push({
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: {
+        name: `w${i}`,
+        namespace: 'shop',
+        uid: `widget-${i}`,
+        creationTimestamp: T,
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'd-web' }],
+      },
+      spec: { size: i },
+    });
   }
   return out.map(managed);
 }
@@ -139,11 +188,17 @@ describe('LiveCluster against a server with ManagedFieldsOptOut (drop=metadata.m
     try {
       for (const s of [off, on]) {
         s.resetLog();
-        const live = new LiveCluster({ target: resolveTarget({ kubeconfig: kubeconfigs.get(s)!, allowExec: false }), rediscoverMs: 0, reflector: { pageSize: 10, backoffMs: { initial: 20, max: 200 } } });
+        const live = new LiveCluster({
+          target: resolveTarget({ kubeconfig: kubeconfigs.get(s)!, allowExec: false }),
+          rediscoverMs: 0,
+          reflector: { pageSize: 10, backoffMs: { initial: 20, max: 200 } },
+        });
         lives.set(s, live);
         await live.start();
         const listed = new Set(s.requests.filter((r) => r.verb === 'list').map(resourceOf));
-        await until('a watch for every listed resource', () => [...listed].every((k) => s.requests.some((r) => r.verb === 'watch' && resourceOf(r) === k && r.status === 200)));
+        await until('a watch for every listed resource', () =>
+          [...listed].every((k) => s.requests.some((r) => r.verb === 'watch' && resourceOf(r) === k && r.status === 200)),
+        );
       }
 
       // Changes once the watches are open, the same on both servers, with the managedFields each write leaves.
@@ -157,8 +212,14 @@ describe('LiveCluster against a server with ManagedFieldsOptOut (drop=metadata.m
       }
       for (const [s, live] of lives) {
         const get = (uid: string) => live.inventory.objects.get(uid);
-        await until(`the changes on the ${s === on ? 'gate-on' : 'gate-off'} server`, () =>
-          get('p-web-0')?.labels?.round === '2' && get('p-web-late') !== undefined && get('cm-3') === undefined && get('widget-1')?.finalizers.length === 1);
+        await until(
+          `the changes on the ${s === on ? 'gate-on' : 'gate-off'} server`,
+          () =>
+            get('p-web-0')?.labels?.round === '2' &&
+            get('p-web-late') !== undefined &&
+            get('cm-3') === undefined &&
+            get('widget-1')?.finalizers.length === 1,
+        );
         // The Pods read in full (and the workloads, for the custom finalizer) before a simulation.
         expect(await live.readPodSpecs(['data', 'shop'])).toEqual([]);
         expect(live.status().problems).toEqual([]);
@@ -167,8 +228,15 @@ describe('LiveCluster against a server with ManagedFieldsOptOut (drop=metadata.m
       // The same KubeObjects, field for field.
       const [fromOff, fromOn] = [graph(lives.get(off)!), graph(lives.get(on)!)];
       expect(fromOff.length).toBe(48);
-      expect(fromOff.find((o) => o.uid === 'p-db-0')?.facts).toMatchObject({ claimNames: ['db-data'], nodeName: 'node-1', phase: 'Running' });
-      expect(fromOff.find((o) => o.uid === 'cm-held')).toMatchObject({ finalizers: ['example.com/hold'], deletionTimestamp: '2026-11-20T09:00:00Z' });
+      expect(fromOff.find((o) => o.uid === 'p-db-0')?.facts).toMatchObject({
+        claimNames: ['db-data'],
+        nodeName: 'node-1',
+        phase: 'Running',
+      });
+      expect(fromOff.find((o) => o.uid === 'cm-held')).toMatchObject({
+        finalizers: ['example.com/hold'],
+        deletionTimestamp: '2026-11-20T09:00:00Z',
+      });
       expect(fromOff.find((o) => o.uid === 'd-web')?.facts.images).toEqual(['example/web:1']);
       expect(fromOff.find((o) => o.uid === 'crd-widgets')).toMatchObject({ kind: 'CustomResourceDefinition', name: 'widgets.example.com' });
       expect(fromOn).toEqual(fromOff);
@@ -179,13 +247,26 @@ describe('LiveCluster against a server with ManagedFieldsOptOut (drop=metadata.m
         const reads = s.requests.filter((r) => r.verb === 'list' || r.verb === 'watch' || r.verb === 'get');
         expect(reads.length).toBeGreaterThan(20);
         expect(new Set(reads.map((r) => r.accept))).toEqual(new Set([ACCEPT_METADATA_LIST, ACCEPT_METADATA_WATCH, ACCEPT_OBJECTS]));
-        for (const r of reads) expect(r.accept.split(',').every((clause) => clause.split(';').includes(DROP)), `${r.verb} ${r.path} ${r.accept}`).toBe(true);
+        for (const r of reads)
+          expect(
+            r.accept.split(',').every((clause) => clause.split(';').includes(DROP)),
+            `${r.verb} ${r.path} ${r.accept}`,
+          ).toBe(true);
         const full = reads.filter((r) => r.accept === ACCEPT_OBJECTS).map((r) => `${r.verb} ${r.path}`);
-        for (const expected of ['list /api/v1/namespaces/data/pods', 'list /api/v1/namespaces/shop/pods', 'list /apis/apps/v1/deployments', 'list /api/v1/persistentvolumeclaims',
-          'watch /api/v1/persistentvolumeclaims', 'list /apis/apiextensions.k8s.io/v1/customresourcedefinitions', 'watch /api/v1/namespaces']) {
+        for (const expected of [
+          'list /api/v1/namespaces/data/pods',
+          'list /api/v1/namespaces/shop/pods',
+          'list /apis/apps/v1/deployments',
+          'list /api/v1/persistentvolumeclaims',
+          'watch /api/v1/persistentvolumeclaims',
+          'list /apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+          'watch /api/v1/namespaces',
+        ]) {
           expect(full).toContain(expected);
         }
-        expect(reads.filter((r) => r.verb === 'watch').map((r) => resourceOf(r))).toEqual(expect.arrayContaining(['/pods', '/configmaps', 'example.com/widgets']));
+        expect(reads.filter((r) => r.verb === 'watch').map((r) => resourceOf(r))).toEqual(
+          expect.arrayContaining(['/pods', '/configmaps', 'example.com/widgets']),
+        );
         expect(reads.every((r) => r.status === 200)).toBe(true);
         // Discovery is no object: what it asks does not matter, and the gate changes nothing in its answers.
         expect(s.requests.filter((r) => r.verb === 'discovery').length).toBeGreaterThan(0);
@@ -203,7 +284,17 @@ describe('LiveCluster against a server with ManagedFieldsOptOut (drop=metadata.m
       expect(lives.get(on)!.client.stats.bytes).toBeLessThan(lives.get(off)!.client.stats.bytes * 0.6);
       expect(lives.get(on)!.client.stats.requests).toBe(lives.get(off)!.client.stats.requests);
       const [listsOff, listsOn] = [off, on].map((s) => bytesByResource(s.requests.filter((r) => r.verb === 'list')));
-      for (const k of ['/pods', '/configmaps', '/namespaces', '/persistentvolumes', '/persistentvolumeclaims', 'apps/deployments', 'apps/replicasets', 'apiextensions.k8s.io/customresourcedefinitions', 'example.com/widgets']) {
+      for (const k of [
+        '/pods',
+        '/configmaps',
+        '/namespaces',
+        '/persistentvolumes',
+        '/persistentvolumeclaims',
+        'apps/deployments',
+        'apps/replicasets',
+        'apiextensions.k8s.io/customresourcedefinitions',
+        'example.com/widgets',
+      ]) {
         expect(listsOn.get(k), k).toBeLessThan(listsOff.get(k)!);
       }
       // Resources with nothing stored: the same empty lists.

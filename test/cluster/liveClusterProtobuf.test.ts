@@ -20,7 +20,14 @@ const open: LiveCluster[] = [];
 
 const T = '2026-11-20T08:00:00Z';
 const managedFields = (manager: string) => [
-  { manager, operation: 'Update', apiVersion: 'v1', time: T, fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:key': {} }, 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } } },
+  {
+    manager,
+    operation: 'Update',
+    apiVersion: 'v1',
+    time: T,
+    fieldsType: 'FieldsV1',
+    fieldsV1: { 'f:data': { '.': {}, 'f:key': {} }, 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } },
+  },
 ];
 
 beforeAll(async () => {
@@ -31,14 +38,31 @@ beforeAll(async () => {
   // More than a page of ConfigMaps, with what a real cluster's carry: labels, annotations, managedFields.
   for (let i = 0; i < 23; i++) {
     const cm = configMap('shop', `cm-${String(i).padStart(2, '0')}`, `cm-${i}`) as { metadata: Record<string, unknown> };
-    Object.assign(cm.metadata, { labels: { app: 'web', index: String(i) }, annotations: { 'example.com/note': `ünïcødé ${i} ✓` }, managedFields: managedFields('kubectl') });
+    Object.assign(cm.metadata, {
+      labels: { app: 'web', index: String(i) },
+      annotations: { 'example.com/note': `ünïcødé ${i} ✓` },
+      managedFields: managedFields('kubectl'),
+    });
     server.add(cm);
   }
   // A ReplicaSet being deleted in the foreground, and its Pods, one with a finalizer, one with two owners.
   const owner = replicaSet('shop', 'api-rs', 'rs-api');
-  server.add({ ...owner, metadata: { ...owner.metadata, deletionTimestamp: '2026-11-20T09:00:00Z', deletionGracePeriodSeconds: 0, finalizers: ['foregroundDeletion'], generation: 4 } });
+  server.add({
+    ...owner,
+    metadata: {
+      ...owner.metadata,
+      deletionTimestamp: '2026-11-20T09:00:00Z',
+      deletionGracePeriodSeconds: 0,
+      finalizers: ['foregroundDeletion'],
+      generation: 4,
+    },
+  });
   server.add(pod('shop', 'api-1', 'p-api-1', { owner, labels: { app: 'api' } }));
-  const api2 = pod('shop', 'api-2', 'p-api-2', { owner, deletionTimestamp: '2026-11-20T09:00:10Z', finalizers: ['kubernetes.io/pvc-protection'] }) as { metadata: Record<string, unknown> };
+  const api2 = pod('shop', 'api-2', 'p-api-2', {
+    owner,
+    deletionTimestamp: '2026-11-20T09:00:10Z',
+    finalizers: ['kubernetes.io/pvc-protection'],
+  }) as { metadata: Record<string, unknown> };
   (api2.metadata.ownerReferences as unknown[]).push({ apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', uid: 'cm-settings' });
   api2.metadata.managedFields = managedFields('kubelet');
   server.add(api2);
@@ -91,7 +115,9 @@ async function read(setFaults: () => void): Promise<Reading> {
   await live.start();
   const lists = () => server.requests.filter((r) => r.verb === 'list');
   const listed = new Set(lists().map((r) => `${r.group}/${r.resource}`));
-  await until('a watch for every listed resource', () => [...listed].every((k) => server.requests.some((r) => r.verb === 'watch' && `${r.group}/${r.resource}` === k && r.status === 200)));
+  await until('a watch for every listed resource', () =>
+    [...listed].every((k) => server.requests.some((r) => r.verb === 'watch' && `${r.group}/${r.resource}` === k && r.status === 200)),
+  );
   const listBytes = new Map<string, number>();
   for (const r of lists()) listBytes.set(`${r.group}/${r.resource}`, (listBytes.get(`${r.group}/${r.resource}`) ?? 0) + r.bytes);
   const reading = {
@@ -116,10 +142,20 @@ describe('LiveCluster over protobuf', () => {
     // The same KubeObjects, field for field, whichever way they came.
     expect(protobuf.objects.length).toBeGreaterThan(30);
     expect(protobuf.objects.find((o) => o.uid === 'p-api-2')).toMatchObject({
-      deletionTimestamp: '2026-11-20T09:00:10Z', finalizers: ['kubernetes.io/pvc-protection'], creationTimestamp: T,
-      ownerReferences: [expect.objectContaining({ uid: 'rs-api', controller: true, blockOwnerDeletion: true }), { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', uid: 'cm-settings' }],
+      deletionTimestamp: '2026-11-20T09:00:10Z',
+      finalizers: ['kubernetes.io/pvc-protection'],
+      creationTimestamp: T,
+      ownerReferences: [
+        expect.objectContaining({ uid: 'rs-api', controller: true, blockOwnerDeletion: true }),
+        { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', uid: 'cm-settings' },
+      ],
     });
-    expect(protobuf.objects.find((o) => o.uid === 'rs-api')).toMatchObject({ deletionTimestamp: '2026-11-20T09:00:00Z', deletionGracePeriodSeconds: 0, finalizers: ['foregroundDeletion'], generation: 4 });
+    expect(protobuf.objects.find((o) => o.uid === 'rs-api')).toMatchObject({
+      deletionTimestamp: '2026-11-20T09:00:00Z',
+      deletionGracePeriodSeconds: 0,
+      finalizers: ['foregroundDeletion'],
+      generation: 4,
+    });
     expect(protobuf.objects.find((o) => o.uid === 'cm-7')?.labels).toEqual({ app: 'web', index: '7' });
     expect(json.objects).toEqual(protobuf.objects);
     expect(mixed.objects).toEqual(protobuf.objects);
@@ -140,7 +176,8 @@ describe('LiveCluster over protobuf', () => {
     // Fewer bytes in protobuf, resource by resource; the mix is protobuf's for Pods and JSON's for ConfigMaps.
     expect(sum(protobuf.listBytes)).toBeLessThan(sum(json.listBytes));
     expect(protobuf.clientBytes).toBeLessThan(json.clientBytes);
-    for (const k of ['/pods', '/configmaps', 'apps/replicasets', 'apps/deployments']) expect(protobuf.listBytes.get(k), k).toBeLessThan(json.listBytes.get(k)!);
+    for (const k of ['/pods', '/configmaps', 'apps/replicasets', 'apps/deployments'])
+      expect(protobuf.listBytes.get(k), k).toBeLessThan(json.listBytes.get(k)!);
     expect(mixed.listBytes.get('/configmaps')).toBe(json.listBytes.get('/configmaps'));
     expect(mixed.listBytes.get('/pods')).toBe(protobuf.listBytes.get('/pods'));
     expect(protobuf.listBytes.get('/namespaces')).toBe(json.listBytes.get('/namespaces')); // listed in full: JSON either way
@@ -149,7 +186,9 @@ describe('LiveCluster over protobuf', () => {
   it('follows watch events after a protobuf LIST, and relists in protobuf after a 410', async () => {
     const live = connect();
     await live.start();
-    await until('the ConfigMap watch', () => server.requests.some((r) => r.verb === 'watch' && r.resource === 'configmaps' && r.status === 200));
+    await until('the ConfigMap watch', () =>
+      server.requests.some((r) => r.verb === 'watch' && r.resource === 'configmaps' && r.status === 200),
+    );
     server.add(configMap('shop', 'late', 'cm-late'));
     await until('the new ConfigMap', () => live.inventory.objects.has('cm-late'));
     const before = server.requests.filter((r) => r.verb === 'list' && r.resource === 'configmaps').length;

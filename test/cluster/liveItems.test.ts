@@ -12,7 +12,16 @@ import { MalformedItems } from '../../server/src/sources/cluster/malformedItems'
 import { isMalformed, readLiveObject } from '../../server/src/sources/cluster/toKubeObject';
 import { metadataListProtobuf, partialObjectMetadataBytes } from '../../testkit/kubeApiServer/protobuf';
 
-const CONFIGMAPS: DiscoveredResource = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, singular: 'configmap', shortNames: ['cm'], verbs: ['list', 'watch', 'delete'] };
+const CONFIGMAPS: DiscoveredResource = {
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+  singular: 'configmap',
+  shortNames: ['cm'],
+  verbs: ['list', 'watch', 'delete'],
+};
 const read = (item: unknown, metadataOnly = true) => readLiveObject(item, CONFIGMAPS, metadataOnly, 'ctx');
 const why = (item: unknown, metadataOnly = true) => {
   const r = read(item, metadataOnly);
@@ -21,7 +30,13 @@ const why = (item: unknown, metadataOnly = true) => {
 
 describe('readLiveObject: one item at a time', () => {
   it('reads a well-formed item, metadata-only or in full', () => {
-    const meta = { name: 'a', namespace: 'shop', uid: 'u-a', finalizers: ['x/y'], ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'b', uid: 'u-b' }] };
+    const meta = {
+      name: 'a',
+      namespace: 'shop',
+      uid: 'u-a',
+      finalizers: ['x/y'],
+      ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'b', uid: 'u-b' }],
+    };
     for (const full of [false, true]) {
       const o = read({ metadata: meta, data: { k: 'v' } }, !full);
       expect(isMalformed(o)).toBe(false);
@@ -33,13 +48,27 @@ describe('readLiveObject: one item at a time', () => {
     expect(why(null)).toEqual({ malformed: 'an item of the LIST is null, not an object' });
     expect(why(7)).toEqual({ malformed: 'an item of the LIST is a number, not an object' });
     expect(why([{}])).toEqual({ malformed: 'an item of the LIST is an array, not an object' });
-    expect(readLiveObject('x', CONFIGMAPS, true, 'ctx', 'watch')).toEqual({ malformed: 'the object of a watch event is a string, not an object' });
+    expect(readLiveObject('x', CONFIGMAPS, true, 'ctx', 'watch')).toEqual({
+      malformed: 'the object of a watch event is a string, not an object',
+    });
     expect(why({ metadata: null })).toEqual({ malformed: 'its metadata is null, not an object' });
-    expect(why({ metadata: { name: 'n', namespace: 'shop', uid: 42 } })).toEqual({ malformed: 'metadata.uid must be a string, found a number', name: 'n', namespace: 'shop' });
-    expect(why({ metadata: { name: 'n', namespace: 'shop', uid: 'u', ownerReferences: 'x' } })?.malformed).toBe('metadata.ownerReferences must be a list, found a string');
-    expect(why({ metadata: { name: 'n', namespace: 'shop', uid: 'u', finalizers: { a: 'b' } } })?.malformed).toMatch(/^metadata\.finalizers must be a list/);
+    expect(why({ metadata: { name: 'n', namespace: 'shop', uid: 42 } })).toEqual({
+      malformed: 'metadata.uid must be a string, found a number',
+      name: 'n',
+      namespace: 'shop',
+    });
+    expect(why({ metadata: { name: 'n', namespace: 'shop', uid: 'u', ownerReferences: 'x' } })?.malformed).toBe(
+      'metadata.ownerReferences must be a list, found a string',
+    );
+    expect(why({ metadata: { name: 'n', namespace: 'shop', uid: 'u', finalizers: { a: 'b' } } })?.malformed).toMatch(
+      /^metadata\.finalizers must be a list/,
+    );
     expect(why({ metadata: { name: 'n', namespace: 'shop', uid: 'u', ownerReferences: [null] } })?.malformed).toMatch(/ownerReferences/);
-    expect(why({ metadata: { name: 'n', namespace: 'shop' } })).toEqual({ malformed: 'metadata.uid is missing', name: 'n', namespace: 'shop' });
+    expect(why({ metadata: { name: 'n', namespace: 'shop' } })).toEqual({
+      malformed: 'metadata.uid is missing',
+      name: 'n',
+      namespace: 'shop',
+    });
     expect(why({ metadata: { namespace: 'shop', uid: 'u' } })).toEqual({ malformed: 'metadata.name is missing', namespace: 'shop' });
     // Read in full: a wrong kind of field the simulation reads is the same.
     expect(why({ metadata: { name: 'n', uid: 5 } }, false)?.malformed).toBe('metadata.uid must be a string, found a number');
@@ -50,7 +79,12 @@ describe('readLiveObject: one item at a time', () => {
     expect(why({ metadata: { name: long, namespace: 'shop', uid: 1 } })?.name).toBe(serverText(long, 100));
     expect(serverText('é'.repeat(600)).length).toBe(501);
     expect(serverText('\u{1F600}'.repeat(300), 501).endsWith('…')).toBe(true);
-    expect([formatBytes(512_000_000), formatBytes(2e9), formatBytes(3000), formatBytes(12)]).toEqual(['512 MB', '2 GB', '3 KB', '12 bytes']);
+    expect([formatBytes(512_000_000), formatBytes(2e9), formatBytes(3000), formatBytes(12)]).toEqual([
+      '512 MB',
+      '2 GB',
+      '3 KB',
+      '12 bytes',
+    ]);
   });
 });
 
@@ -108,7 +142,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   target = {
-    context: 'test', server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, namespace: 'default', user: 'test', proxied: false,
+    context: 'test',
+    server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    namespace: 'default',
+    user: 'test',
+    proxied: false,
     applyAuth: async () => undefined,
   };
   client = new ApiClient(target, { maxAnswerBytes: 1_000_000, requestTimeoutMs: 10_000 });
@@ -124,7 +162,17 @@ describe('discovery documents of the wrong shape', () => {
   it('passes over the odd entries and discovers the rest (no TypeError ends the connection)', async () => {
     answers.set('/api', json({ versions: [null, 'v1', 3] }));
     answers.set('/apis', json({ groups: [null, { name: 'apps', versions: 'x' }, { name: 7 }] }));
-    answers.set('/api/v1', json({ resources: [null, { name: 5 }, { name: 'configmaps', kind: 'ConfigMap', namespaced: true, verbs: ['list', 'watch', 'delete'], shortNames: 'cm' }, { name: 'pods', kind: 'Pod', namespaced: 'yes', verbs: ['list', 'watch', 'delete'] }] }));
+    answers.set(
+      '/api/v1',
+      json({
+        resources: [
+          null,
+          { name: 5 },
+          { name: 'configmaps', kind: 'ConfigMap', namespaced: true, verbs: ['list', 'watch', 'delete'], shortNames: 'cm' },
+          { name: 'pods', kind: 'Pod', namespaced: 'yes', verbs: ['list', 'watch', 'delete'] },
+        ],
+      }),
+    );
     const found = await discover(client);
     expect(found.resources.map((r) => r.resource)).toEqual(['configmaps']);
     expect(found.resources[0].shortNames).toEqual([]);
@@ -135,9 +183,12 @@ describe('discovery documents of the wrong shape', () => {
 });
 
 describe('the request deadline', () => {
-  it('starts once the credentials are there (an exec plugin\'s login is not the server\'s time)', async () => {
+  it("starts once the credentials are there (an exec plugin's login is not the server's time)", async () => {
     answers.set('/version', json({ major: '1' }));
-    const slowLogin = new ApiClient({ ...target, applyAuth: () => new Promise((resolve) => setTimeout(resolve, 1_500)) }, { requestTimeoutMs: 1_000 });
+    const slowLogin = new ApiClient(
+      { ...target, applyAuth: () => new Promise((resolve) => setTimeout(resolve, 1_500)) },
+      { requestTimeoutMs: 1_000 },
+    );
     try {
       expect(await slowLogin.getJson('/version')).toEqual({ major: '1' });
     } finally {
@@ -154,7 +205,9 @@ describe('the request deadline', () => {
     const noDeadline = new ApiClient(target, { requestTimeoutMs: 0, sleep: async (ms) => void waits.push(ms) });
     try {
       const e = await noDeadline.getJson('/api/v1/events').catch((err: unknown) => err);
-      expect((e as ApiError).message).toBe('slow down (429 TooManyRequests; its Retry-After of 3600 s is longer than the 60 s this client waits at once)');
+      expect((e as ApiError).message).toBe(
+        'slow down (429 TooManyRequests; its Retry-After of 3600 s is longer than the 60 s this client waits at once)',
+      );
       expect(waits).toEqual([]);
     } finally {
       noDeadline.close();
@@ -171,7 +224,9 @@ describe('answers past the byte cap', () => {
     const e = await client.getJson('/api/v1/configmaps?limit=500').catch((err: unknown) => err);
     expect(e).toBeInstanceOf(ApiError);
     expect((e as ApiError).reason).toBe('TooLarge');
-    expect((e as ApiError).message).toBe('the answer to GET /api/v1/configmaps?limit=500 is larger than 1 MB (the limit of one answer), so it was not read');
+    expect((e as ApiError).message).toBe(
+      'the answer to GET /api/v1/configmaps?limit=500 is larger than 1 MB (the limit of one answer), so it was not read',
+    );
   });
 
   it('cuts a watch whose line never ends at the cap', async () => {
@@ -180,7 +235,9 @@ describe('answers past the byte cap', () => {
       // 2 MB of one line, then nothing more (the connection stays open): without the cap it would be held forever.
       res.write(`{"type":"ADDED","object":{"metadata":{"name":"${'x'.repeat(2_000_000)}`);
     });
-    const e = await client.watch('/api/v1/secrets?watch=1', 'application/json', () => undefined, new AbortController().signal).catch((err: unknown) => err);
+    const e = await client
+      .watch('/api/v1/secrets?watch=1', 'application/json', () => undefined, new AbortController().signal)
+      .catch((err: unknown) => err);
     expect(e).toBeInstanceOf(ApiError);
     expect((e as ApiError).reason).toBe('TooLarge');
     expect((e as ApiError).message).toMatch(/a watch event from GET \/api\/v1\/secrets\?watch=1 is larger than 1 MB/);
@@ -191,7 +248,9 @@ describe('answers past the byte cap', () => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end('null\n');
     });
-    const e = await client.watch('/api/v1/pods?watch=1', 'application/json', () => undefined, new AbortController().signal).catch((err: unknown) => err);
+    const e = await client
+      .watch('/api/v1/pods?watch=1', 'application/json', () => undefined, new AbortController().signal)
+      .catch((err: unknown) => err);
     expect((e as ApiError).reason).toBe('BadResponse');
   });
 });

@@ -54,12 +54,31 @@ describe('the live path as the real apiserver answers it', () => {
     const client = new ApiClient(target());
     const states: string[] = [];
     // Asked as a list, the watch is cut at its first event having sent nothing, as the real server cuts it.
-    const reflector = new Reflector<unknown>(client, { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, singular: 'configmap', shortNames: [], verbs: [] }, 'shop', {
-      convert: (item) => item, replace: () => undefined, event: () => undefined, state: (s) => states.push(s),
-    }, { accept: ACCEPT_METADATA_LIST, watchAccept: ACCEPT_METADATA_LIST, backoffMs: { initial: 60_000, max: 60_000 } });
+    const reflector = new Reflector<unknown>(
+      client,
+      {
+        group: '',
+        version: 'v1',
+        resource: 'configmaps',
+        kind: 'ConfigMap',
+        namespaced: true,
+        singular: 'configmap',
+        shortNames: [],
+        verbs: [],
+      },
+      'shop',
+      {
+        convert: (item) => item,
+        replace: () => undefined,
+        event: () => undefined,
+        state: (s) => states.push(s),
+      },
+      { accept: ACCEPT_METADATA_LIST, watchAccept: ACCEPT_METADATA_LIST, backoffMs: { initial: 60_000, max: 60_000 } },
+    );
     const stop = new AbortController();
     const run = reflector.start(stop.signal);
-    const watching = () => server.requests.some((r) => r.verb === 'watch' && r.resource === 'configmaps' && r.namespace === 'shop' && r.status === 200);
+    const watching = () =>
+      server.requests.some((r) => r.verb === 'watch' && r.resource === 'configmaps' && r.namespace === 'shop' && r.status === 200);
     try {
       await until('the watch open', watching);
       server.add(configMap('shop', 'cut', 'cm-cut')); // its event cuts the watch
@@ -78,8 +97,15 @@ describe('the live path as the real apiserver answers it', () => {
 
   it('discovery: the aggregated documents (2 GETs) and the legacy ones give the same resources; a down API fails either way', async () => {
     server.add({
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com', uid: 'crd-widgets' },
-      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' }, versions: [{ name: 'v1', served: true, storage: true }] },
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com', uid: 'crd-widgets' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+        versions: [{ name: 'v1', served: true, storage: true }],
+      },
     });
     server.faults.failDiscovery('metrics.k8s.io/v1beta1');
     const [aggregatedClient, legacyClient] = [new ApiClient(target()), new ApiClient(target())];
@@ -90,8 +116,16 @@ describe('the live path as the real apiserver answers it', () => {
       expect(legacyClient.stats.requests).toBeGreaterThan(20);
       expect(aggregated.resources).toEqual(legacy.resources);
       expect(aggregated.servedVersions).toEqual(legacy.servedVersions);
-      expect(aggregated.resources.find((r) => r.resource === 'widgets')).toMatchObject({ group: 'example.com', version: 'v1', kind: 'Widget', namespaced: true, singular: 'widget' });
-      expect(aggregated.failures).toEqual([{ groupVersion: 'metrics.k8s.io/v1beta1', message: 'stale GroupVersion discovery: metrics.k8s.io/v1beta1' }]);
+      expect(aggregated.resources.find((r) => r.resource === 'widgets')).toMatchObject({
+        group: 'example.com',
+        version: 'v1',
+        kind: 'Widget',
+        namespaced: true,
+        singular: 'widget',
+      });
+      expect(aggregated.failures).toEqual([
+        { groupVersion: 'metrics.k8s.io/v1beta1', message: 'stale GroupVersion discovery: metrics.k8s.io/v1beta1' },
+      ]);
       expect(legacy.failures.map((f) => f.groupVersion)).toEqual(['metrics.k8s.io/v1beta1']);
     } finally {
       server.faults.clear();

@@ -6,7 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClusterStatus } from '../../shared/src/protocol';
-import { ClusterConnectRequest, ClusterContextsRequest, ClusterDisconnectRequest, ClusterSimulateRequest, ClusterStatusNotification, ClusterStuckRequest, ObjectsRequest } from '../../server/src/lsp/methods';
+import {
+  ClusterConnectRequest,
+  ClusterContextsRequest,
+  ClusterDisconnectRequest,
+  ClusterSimulateRequest,
+  ClusterStatusNotification,
+  ClusterStuckRequest,
+  ObjectsRequest,
+} from '../../server/src/lsp/methods';
 import { LspSession } from '../../testkit/lsp/lspSession';
 import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { pod, replicaSet, seedShop } from './clusterFixtures';
@@ -22,7 +30,13 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kgl-lsp-cluster-'));
   kubeconfig = server.writeKubeconfig(dir, { namespace: 'shop' });
   seedShop(server);
-  server.add(pod('shop', 'held', 'p-held', { owner: replicaSet('shop', 'web-rs', 'rs-web'), deletionTimestamp: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] }));
+  server.add(
+    pod('shop', 'held', 'p-held', {
+      owner: replicaSet('shop', 'web-rs', 'rs-web'),
+      deletionTimestamp: '2026-11-20T09:00:00Z',
+      finalizers: ['storage.acme.io/protect'],
+    }),
+  );
   server.faults.forbid({ group: '', resource: 'secrets' });
   lsp = new LspSession({ folder: join(__dirname, '../../examples') });
   lsp.connection.onNotification(ClusterStatusNotification, (s) => {
@@ -75,7 +89,13 @@ describe('the language server on a live cluster', () => {
   });
 
   it('a watch event reaches the live graph', async () => {
-    server.update(pod('shop', 'web-1', 'p-web-1', { owner: replicaSet('shop', 'web-rs', 'rs-web'), deletionTimestamp: '2026-11-21T00:00:00Z', finalizers: ['storage.acme.io/protect'] }));
+    server.update(
+      pod('shop', 'web-1', 'p-web-1', {
+        owner: replicaSet('shop', 'web-rs', 'rs-web'),
+        deletionTimestamp: '2026-11-21T00:00:00Z',
+        finalizers: ['storage.acme.io/protect'],
+      }),
+    );
     for (let i = 0; i < 100; i++) {
       const items = await lsp.connection.sendRequest(ClusterStuckRequest, {});
       if (items.some((x) => x.uid === 'p-web-1')) return;
@@ -92,9 +112,11 @@ describe('the language server on a live cluster', () => {
   });
 
   it('a kubeconfig that cannot be used is a clear error', async () => {
-    await expect(lsp.connection.sendRequest(ClusterConnectRequest, { kubeconfig: join(dir, 'missing'), allowExec: false }))
-      .rejects.toThrow(/no kubeconfig found: --kubeconfig .*missing does not exist/);
-    await expect(lsp.connection.sendRequest(ClusterConnectRequest, { kubeconfig, context: 'nope', allowExec: false }))
-      .rejects.toThrow(/context "nope" is not in the kubeconfig/);
+    await expect(lsp.connection.sendRequest(ClusterConnectRequest, { kubeconfig: join(dir, 'missing'), allowExec: false })).rejects.toThrow(
+      /no kubeconfig found: --kubeconfig .*missing does not exist/,
+    );
+    await expect(lsp.connection.sendRequest(ClusterConnectRequest, { kubeconfig, context: 'nope', allowExec: false })).rejects.toThrow(
+      /context "nope" is not in the kubeconfig/,
+    );
   });
 });

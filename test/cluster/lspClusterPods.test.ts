@@ -26,8 +26,14 @@ beforeAll(async () => {
   // data: a claim being deleted while db-0 (of StatefulSet db) still mounts it.
   server.add(ns('data', 'ns-data'));
   server.add({
-    ...db, metadata: { ...db.metadata, namespace: 'data', creationTimestamp: T },
-    spec: { replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'example/db:1' }] } } },
+    ...db,
+    metadata: { ...db.metadata, namespace: 'data', creationTimestamp: T },
+    spec: {
+      replicas: 1,
+      serviceName: 'db',
+      selector: { matchLabels: { app: 'db' } },
+      template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'example/db:1' }] } },
+    },
   });
   server.add(pvc('data', 'data-db-0', 'pvc-data-db-0', { deletionTimestamp: '2026-11-20T09:00:00Z' }));
   server.add(pod('data', 'db-0', 'p-db-0', { owner: db, claims: ['data-db-0'] }));
@@ -39,7 +45,9 @@ beforeAll(async () => {
   server.add(configMap('vault', 'settings', 'cm-vault-settings'));
   // legacy: a Namespace being deleted, with the conditions its namespace controller wrote.
   server.add(terminatingNs('legacy', 'ns-legacy', STUCK_NAMESPACE_CONDITIONS));
-  server.add(pod('legacy', 'held', 'p-legacy-held', { deletionTimestamp: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] }));
+  server.add(
+    pod('legacy', 'held', 'p-legacy-held', { deletionTimestamp: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] }),
+  );
   lsp = new LspSession({ folder: join(__dirname, '../../examples') });
   await lsp.initialize();
   await lsp.connection.sendRequest(ClusterConnectRequest, { kubeconfig: server.writeKubeconfig(dir), allowExec: false });
@@ -58,7 +66,11 @@ describe('Simulate Delete on the live graph reads the Pods it needs in full', ()
     const report = await lsp.connection.sendRequest(ClusterSimulateRequest, { uid: 'cm-data-settings', policy: 'Background' });
     // Deleting a ConfigMap changes nothing for the claim: it stays, held by db-0, with or without this delete.
     const claim = report!.stuck.find((s) => s.uid === 'pvc-data-db-0');
-    expect(claim?.blockedBy[0]).toMatchObject({ type: 'finalizer', finalizer: 'kubernetes.io/pvc-protection', message: 'still mounted by Pod data/db-0' });
+    expect(claim?.blockedBy[0]).toMatchObject({
+      type: 'finalizer',
+      finalizer: 'kubernetes.io/pvc-protection',
+      message: 'still mounted by Pod data/db-0',
+    });
     expect(report!.stuck.filter((s) => s.cause === 'settling').map((s) => s.uid)).toContain('pvc-data-db-0');
     // One full LIST, of the Pods in data: the only namespace this simulation (and what is terminating) can reach with claims.
     expect(podReads().map((r) => [r.namespace, r.accept])).toEqual([['data', ACCEPT_OBJECTS]]);
@@ -70,18 +82,24 @@ describe('Simulate Delete on the live graph reads the Pods it needs in full', ()
     const deleted = report!.deleted.map((d) => d.uid);
     expect(deleted).toEqual(expect.arrayContaining(['sts-db', 'p-db-0', 'pvc-data-db-0']));
     expect(deleted.indexOf('pvc-data-db-0')).toBeGreaterThan(deleted.indexOf('p-db-0'));
-    expect(report!.steps).toContainEqual(expect.objectContaining({
-      actor: 'pvc-protection-controller', action: 'remove-finalizer', target: expect.objectContaining({ uid: 'pvc-data-db-0' }),
-    }));
+    expect(report!.steps).toContainEqual(
+      expect.objectContaining({
+        actor: 'pvc-protection-controller',
+        action: 'remove-finalizer',
+        target: expect.objectContaining({ uid: 'pvc-data-db-0' }),
+      }),
+    );
     expect(report!.stuck.find((s) => s.uid === 'pvc-data-db-0')).toBeUndefined();
   });
 
   it('Pods that may not be read in full: the preview says it is incomplete, and why', async () => {
     server.faults.forbid({ group: '', resource: 'pods', namespace: 'vault' });
     const report = await lsp.connection.sendRequest(ClusterSimulateRequest, { uid: 'cm-vault-settings', policy: 'Background' });
-    expect(report!.notes).toContainEqual(expect.stringMatching(
-      /^this preview is incomplete: cannot read the Pods in vault in full \(pods is forbidden: User ".*" cannot list resource "pods" in API group "" in the namespace "vault"\), so which PersistentVolumeClaims its Pods mount \(and their nodes and phases\) is unknown$/,
-    ));
+    expect(report!.notes).toContainEqual(
+      expect.stringMatching(
+        /^this preview is incomplete: cannot read the Pods in vault in full \(pods is forbidden: User ".*" cannot list resource "pods" in API group "" in the namespace "vault"\), so which PersistentVolumeClaims its Pods mount \(and their nodes and phases\) is unknown$/,
+      ),
+    );
     expect(report!.target.name).toBe('settings');
   });
 });
@@ -91,7 +109,11 @@ describe('the live stuck list and a terminating Namespace', () => {
     const items = await lsp.connection.sendRequest(ClusterStuckRequest, { stuckAfterMinutes: 10 });
     const claim = items.find((i) => i.uid === 'pvc-data-db-0');
     expect(claim).toMatchObject({ state: 'stuck' });
-    expect(claim!.blockedBy[0]).toMatchObject({ type: 'finalizer', finalizer: 'kubernetes.io/pvc-protection', message: 'still mounted by Pod data/db-0' });
+    expect(claim!.blockedBy[0]).toMatchObject({
+      type: 'finalizer',
+      finalizer: 'kubernetes.io/pvc-protection',
+      message: 'still mounted by Pod data/db-0',
+    });
   });
 
   it('shows its real status conditions (those that hold) beside what is left inside', async () => {

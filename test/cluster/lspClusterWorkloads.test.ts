@@ -16,8 +16,17 @@ let lsp: LspSession;
 
 const T = '2026-11-20T08:00:00Z';
 const held = (name: string, uid: string, terminating: boolean) => ({
-  apiVersion: 'v1', kind: 'ConfigMap', data: { k: 'v' },
-  metadata: { name, namespace: 'widgets', uid, creationTimestamp: T, finalizers: ['widgets.example.com/cleanup'], ...(terminating ? { deletionTimestamp: '2026-11-20T09:00:00Z' } : {}) },
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  data: { k: 'v' },
+  metadata: {
+    name,
+    namespace: 'widgets',
+    uid,
+    creationTimestamp: T,
+    finalizers: ['widgets.example.com/cleanup'],
+    ...(terminating ? { deletionTimestamp: '2026-11-20T09:00:00Z' } : {}),
+  },
 });
 
 beforeAll(async () => {
@@ -27,8 +36,17 @@ beforeAll(async () => {
   server.add(ns('widgets', 'ns-widgets'));
   // Its name and labels share no word with widgets.example.com: only its image ("example", "widgets") does.
   server.add({
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ops-manager', namespace: 'platform', uid: 'd-ops', creationTimestamp: T, generation: 4 },
-    spec: { replicas: 1, selector: { matchLabels: { app: 'ops' } }, template: { metadata: { labels: { app: 'ops' } }, spec: { containers: [{ name: 'manager', image: 'registry.example.org/widgets-operator:2.1' }] } } },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'ops-manager', namespace: 'platform', uid: 'd-ops', creationTimestamp: T, generation: 4 },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'ops' } },
+      template: {
+        metadata: { labels: { app: 'ops' } },
+        spec: { containers: [{ name: 'manager', image: 'registry.example.org/widgets-operator:2.1' }] },
+      },
+    },
   });
   server.add(held('held', 'cm-held', true));
   server.add(held('other', 'cm-other', false));
@@ -44,10 +62,10 @@ afterAll(async () => {
 });
 
 describe('custom finalizers on a live cluster with metadata-only Deployments', () => {
-  it('the stuck list: the terminating ConfigMap is not stuck, since its finalizer\'s guessed controller (by image) is running', async () => {
+  it("the stuck list: the terminating ConfigMap is not stuck, since its finalizer's guessed controller (by image) is running", async () => {
     // Connecting read the Deployments in full once (a terminating object carries a custom finalizer).
     const deployments = server.requests.filter((r) => r.verb === 'list' && r.resource === 'deployments');
-    expect(deployments.map((r) => /PartialObjectMetadata/.test(r.accept) ? 'metadata' : 'full')).toEqual(['metadata', 'full']);
+    expect(deployments.map((r) => (/PartialObjectMetadata/.test(r.accept) ? 'metadata' : 'full'))).toEqual(['metadata', 'full']);
     const items = await lsp.connection.sendRequest(ClusterStuckRequest, { stuckAfterMinutes: 1e9 });
     // Without the image, no workload would match widgets.example.com: "nobody removes" it, and it would be listed as stuck.
     expect(items.find((i) => i.uid === 'cm-held')).toBeUndefined();
@@ -56,7 +74,11 @@ describe('custom finalizers on a live cluster with metadata-only Deployments', (
   it('Simulate Delete of another object with that finalizer: removed by the guessed controller, said so in a note', async () => {
     const report = await lsp.connection.sendRequest(ClusterSimulateRequest, { uid: 'cm-other', policy: 'Background' });
     expect(report!.deleted.map((d) => d.uid)).toContain('cm-other');
-    expect(report!.notes).toContainEqual(expect.stringMatching(/^Assumed: widgets\.example\.com\/cleanup is removed by Deployment platform\/ops-manager \(guessed from the words "example", "widgets"/));
+    expect(report!.notes).toContainEqual(
+      expect.stringMatching(
+        /^Assumed: widgets\.example\.com\/cleanup is removed by Deployment platform\/ops-manager \(guessed from the words "example", "widgets"/,
+      ),
+    );
     expect(report!.notes.filter((n) => n.startsWith('this preview is incomplete'))).toEqual([]);
     expect(server.writes()).toBe(0);
   });

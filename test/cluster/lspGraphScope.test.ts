@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_SCHEME } from '../../shared/src/protocol';
-import { ClusterConnectRequest, ClusterDisconnectRequest, ClusterGraphRequest, ClusterGraphSummaryRequest, GraphRequest } from '../../server/src/lsp/methods';
+import {
+  ClusterConnectRequest,
+  ClusterDisconnectRequest,
+  ClusterGraphRequest,
+  ClusterGraphSummaryRequest,
+  GraphRequest,
+} from '../../server/src/lsp/methods';
 import { LspSession } from '../../testkit/lsp/lspSession';
 import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { ns, pod, replicaSet, seedShop } from './clusterFixtures';
@@ -35,7 +41,10 @@ beforeAll(async () => {
   server.addMany(Array.from({ length: FANOUT }, (_, i) => pod('batch', `huge-${i}`, `p-huge-${i}`, { owner: rs })));
   lsp = new LspSession({ folder: EXAMPLES });
   await lsp.initialize();
-  await lsp.connection.sendRequest(ClusterConnectRequest, { kubeconfig: server.writeKubeconfig(dir, { namespace: 'shop' }), allowExec: false });
+  await lsp.connection.sendRequest(ClusterConnectRequest, {
+    kubeconfig: server.writeKubeconfig(dir, { namespace: 'shop' }),
+    allowExec: false,
+  });
 });
 
 afterAll(async () => {
@@ -57,7 +66,16 @@ describe('the scoped live graph', () => {
 
   it('a namespace: its objects, the cluster-scoped owner of one, the Namespace; edges only between them; nothing cut', async () => {
     const g = await lsp.connection.sendRequest(ClusterGraphRequest, { namespace: 'shop', limit: 1000 });
-    expect(g.nodes.map((n) => n.uid).sort()).toEqual(['cm-settings', 'd-web', 'node-1', 'ns-shop', 'p-mirror', 'p-web-1', 'rs-web', 's-token']);
+    expect(g.nodes.map((n) => n.uid).sort()).toEqual([
+      'cm-settings',
+      'd-web',
+      'node-1',
+      'ns-shop',
+      'p-mirror',
+      'p-web-1',
+      'rs-web',
+      's-token',
+    ]);
     expect(g.truncated).toBeUndefined();
     expect(g.edges).toContainEqual({ from: 'p-mirror', to: 'node-1', controller: true, blockOwnerDeletion: true });
     const uids = new Set(g.nodes.map((n) => n.uid));
@@ -91,8 +109,9 @@ describe('the scoped live graph', () => {
   });
 
   it('parameters of the wrong type are refused (InvalidParams naming the field: test/lsp/requestParams.test.ts)', async () => {
-    await expect(lsp.connection.sendRequest(ClusterGraphRequest, { namespace: 5, limit: 'ten' } as unknown as { namespace: string }))
-      .rejects.toMatchObject({ code: -32602, message: 'kubeGcLens/cluster/graph: params.namespace must be a string' });
+    await expect(
+      lsp.connection.sendRequest(ClusterGraphRequest, { namespace: 5, limit: 'ten' } as unknown as { namespace: string }),
+    ).rejects.toMatchObject({ code: -32602, message: 'kubeGcLens/cluster/graph: params.namespace must be a string' });
   });
 
   it('the same scope read again follows the watch', async () => {
@@ -106,7 +125,7 @@ describe('the scoped live graph', () => {
       }
       await new Promise((r) => setTimeout(r, 20));
     }
-    throw new Error('the new Pod never appeared in the namespace\'s graph');
+    throw new Error("the new Pod never appeared in the namespace's graph");
   });
 
   it('kubeGcLens/graph on the workspace takes the same parameters', async () => {

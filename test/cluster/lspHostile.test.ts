@@ -35,9 +35,13 @@ describe('the language server against a hostile cluster', () => {
     server.faults.hostile({ group: '', resource: 'configmaps' }, { kind: 'trickle', intervalMs: 50 });
     try {
       const status = await lsp.connection.sendRequest(ClusterConnectRequest, { kubeconfig, allowExec: false, requestTimeoutSeconds: 2 });
-      expect(status.problems).toEqual([expect.objectContaining({
-        kind: 'failing', resource: 'configmaps', message: 'GET /api/v1/configmaps?limit=500 did not complete within 2 s (the request deadline)',
-      })]);
+      expect(status.problems).toEqual([
+        expect.objectContaining({
+          kind: 'failing',
+          resource: 'configmaps',
+          message: 'GET /api/v1/configmaps?limit=500 did not complete within 2 s (the request deadline)',
+        }),
+      ]);
       expect(status.objects).toBeGreaterThanOrEqual(5);
     } finally {
       server.faults.clear();
@@ -46,15 +50,20 @@ describe('the language server against a hostile cluster', () => {
   });
 
   it('leaves malformed items out and names them in the notes of a live simulation', async () => {
-    server.faults.hostile({ group: '', resource: 'configmaps' }, { kind: 'items', items: [null, { metadata: { name: 'odd', namespace: 'shop', uid: 1 } }] });
+    server.faults.hostile(
+      { group: '', resource: 'configmaps' },
+      { kind: 'items', items: [null, { metadata: { name: 'odd', namespace: 'shop', uid: 1 } }] },
+    );
     try {
       const status = await lsp.connection.sendRequest(ClusterConnectRequest, { kubeconfig, allowExec: false });
       expect(status.problems).toEqual([]);
       const report = await lsp.connection.sendRequest(ClusterSimulateRequest, { uid: 'd-web', policy: 'Background' });
-      expect(report?.notes).toEqual(expect.arrayContaining([
-        'this preview is incomplete: 1 configmap in shop has malformed metadata and was left out ("odd": metadata.uid must be a string, found a number)',
-        'this preview is incomplete: 1 configmap has malformed metadata and was left out (an item of the LIST is null, not an object)',
-      ]));
+      expect(report?.notes).toEqual(
+        expect.arrayContaining([
+          'this preview is incomplete: 1 configmap in shop has malformed metadata and was left out ("odd": metadata.uid must be a string, found a number)',
+          'this preview is incomplete: 1 configmap has malformed metadata and was left out (an item of the LIST is null, not an object)',
+        ]),
+      );
     } finally {
       server.faults.clear();
       await lsp.connection.sendRequest(ClusterDisconnectRequest);
@@ -63,7 +72,9 @@ describe('the language server against a hostile cluster', () => {
 
   it('refuses a negative or non-number requestTimeoutSeconds (InvalidParams)', async () => {
     for (const v of [-1, '60']) {
-      await expect(lsp.connection.sendRequest(ClusterConnectRequest, { kubeconfig, allowExec: false, requestTimeoutSeconds: v as number })).rejects.toThrow(/requestTimeoutSeconds/);
+      await expect(
+        lsp.connection.sendRequest(ClusterConnectRequest, { kubeconfig, allowExec: false, requestTimeoutSeconds: v as number }),
+      ).rejects.toThrow(/requestTimeoutSeconds/);
     }
   });
 });

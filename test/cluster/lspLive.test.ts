@@ -6,9 +6,21 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeLensRequest, CodeLensResolveRequest, DidChangeConfigurationNotification, HoverRequest, type CodeLens } from 'vscode-languageserver-protocol';
+import {
+  CodeLensRequest,
+  CodeLensResolveRequest,
+  DidChangeConfigurationNotification,
+  HoverRequest,
+  type CodeLens,
+} from 'vscode-languageserver-protocol';
 import { LIVE_NAME_LINE, LIVE_SCHEME, liveObjectUri, type ClusterStatus } from '../../shared/src/protocol';
-import { ClusterConnectRequest, ClusterDisconnectRequest, ClusterDocumentRequest, ClusterStatusNotification, ObjectsRequest } from '../../server/src/lsp/methods';
+import {
+  ClusterConnectRequest,
+  ClusterDisconnectRequest,
+  ClusterDocumentRequest,
+  ClusterStatusNotification,
+  ObjectsRequest,
+} from '../../server/src/lsp/methods';
 import { LspSession, uriOf } from '../../testkit/lsp/lspSession';
 import { hoverText } from '../helpers/lspText';
 import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
@@ -71,7 +83,13 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kgl-lsp-live-'));
   kubeconfig = server.writeKubeconfig(dir, { namespace: 'shop' });
   seedShop(server);
-  server.add(pod('shop', 'held', 'p-held', { owner: replicaSet('shop', 'web-rs', 'rs-web'), deletionTimestamp: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] }));
+  server.add(
+    pod('shop', 'held', 'p-held', {
+      owner: replicaSet('shop', 'web-rs', 'rs-web'),
+      deletionTimestamp: '2026-11-20T09:00:00Z',
+      finalizers: ['storage.acme.io/protect'],
+    }),
+  );
   mkdirSync(join(dir, 'ws', 'apps'), { recursive: true });
   writeFileSync(join(dir, 'ws', REPLICA), replicaText);
   writeFileSync(join(dir, 'ws', SETTINGS), settingsText);
@@ -95,11 +113,13 @@ describe('workspace manifests against the live cluster', () => {
     expect(codes(fileUri(REPLICA))).not.toContain('collected-on-apply');
   });
 
-  it('says a manifest whose owner uid is not the live owner\'s gets collected on apply', async () => {
+  it("says a manifest whose owner uid is not the live owner's gets collected on apply", async () => {
     await lsp.connection.sendRequest(ClusterConnectRequest, { kubeconfig, allowExec: false });
     const diags = await lsp.diagnosticsFor(fileUri(REPLICA), (d) => d.some((x) => x.code === 'collected-on-apply'));
     const d = diags.find((x) => x.code === 'collected-on-apply')!;
-    expect(d.message).toBe("Applying this file gets it garbage-collected: owner uid 3f2a4b5c… is not the live Deployment shop/web's uid d-web.");
+    expect(d.message).toBe(
+      "Applying this file gets it garbage-collected: owner uid 3f2a4b5c… is not the live Deployment shop/web's uid d-web.",
+    );
     expect(d.severity).toBe(1);
     expect(d.range.start.line).toBe(9); // the reference's uid
     // Unrelated to this cluster: nothing; the live ConfigMap matches: nothing either.
@@ -108,15 +128,32 @@ describe('workspace manifests against the live cluster', () => {
   });
 
   it('hover on the reference shows the live owner', async () => {
-    const h = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: fileUri(REPLICA) }, position: { line: 9, character: 10 } });
+    const h = await lsp.connection.sendRequest(HoverRequest.type, {
+      textDocument: { uri: fileUri(REPLICA) },
+      position: { line: 9, character: 10 },
+    });
     expect(hoverText(h)).toContain('**In the cluster** (context ');
-    expect(hoverText(h)).toContain('Deployment shop/web exists with uid `d-web` (present), not this reference\'s: once applied, this reference is dangling.');
-    const name = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: fileUri(SETTINGS) }, position: { line: 3, character: 9 } });
+    expect(hoverText(h)).toContain(
+      "Deployment shop/web exists with uid `d-web` (present), not this reference's: once applied, this reference is dangling.",
+    );
+    const name = await lsp.connection.sendRequest(HoverRequest.type, {
+      textDocument: { uri: fileUri(SETTINGS) },
+      position: { line: 3, character: 9 },
+    });
     expect(hoverText(name)).toContain('ConfigMap shop/settings is present, uid `cm-settings`; no dependents there.');
   });
 
   it('follows watch events: the live ConfigMap starts terminating, the right owner uid clears the error', async () => {
-    server.update({ ...configMap('shop', 'settings', 'cm-settings'), metadata: { name: 'settings', namespace: 'shop', uid: 'cm-settings', deletionTimestamp: '2026-11-21T08:00:00Z', finalizers: ['hold.acme.io/keep'] } });
+    server.update({
+      ...configMap('shop', 'settings', 'cm-settings'),
+      metadata: {
+        name: 'settings',
+        namespace: 'shop',
+        uid: 'cm-settings',
+        deletionTimestamp: '2026-11-21T08:00:00Z',
+        finalizers: ['hold.acme.io/keep'],
+      },
+    });
     const diags = await lsp.diagnosticsFor(fileUri(SETTINGS), (d) => d.some((x) => x.code === 'live-terminating'));
     expect(diags.find((x) => x.code === 'live-terminating')!.message).toContain('The live ConfigMap shop/settings (context ');
     expect(diags.find((x) => x.code === 'live-terminating')!.message).toContain('It cannot finish: ');
@@ -129,7 +166,7 @@ describe('live documents', () => {
   let uri: string;
   let text: string;
 
-  it('renders a live object\'s metadata, name on LIVE_NAME_LINE', async () => {
+  it("renders a live object's metadata, name on LIVE_NAME_LINE", async () => {
     const context = statuses.find((s) => s)!.context;
     uri = liveObjectUri({ apiVersion: 'v1', kind: 'Pod', namespace: 'shop', name: 'held', uid: 'p-held' }, context);
     expect(uri.startsWith(`${LIVE_SCHEME}:/`)).toBe(true);
@@ -168,12 +205,20 @@ describe('live documents', () => {
     const ownerLine = text.split('\n').findIndex((l) => l.includes('kind: ReplicaSet'));
     const h = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: ownerLine, character: 10 } });
     expect(hoverText(h)).toContain('**Owner:** ReplicaSet shop/web-rs');
-    const lenses = await lsp.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } }) as CodeLens[];
+    const lenses = (await lsp.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) as CodeLens[];
     const owner = lenses.find((l) => l.command?.title.startsWith('Owned by'));
-    expect(owner?.command?.arguments?.[0]).toBe(liveObjectUri({ apiVersion: 'apps/v1', kind: 'ReplicaSet', namespace: 'shop', name: 'web-rs', uid: 'rs-web' }, statuses.find((s) => s)!.context));
+    expect(owner?.command?.arguments?.[0]).toBe(
+      liveObjectUri(
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespace: 'shop', name: 'web-rs', uid: 'rs-web' },
+        statuses.find((s) => s)!.context,
+      ),
+    );
     const impact = lenses.find((l) => !l.command)!;
     const resolved = await lsp.connection.sendRequest(CodeLensResolveRequest.type, impact);
-    expect(resolved.command).toMatchObject({ command: 'kubeGcLens.simulateDelete', arguments: [{ source: 'cluster', uid: 'p-held' }, 'default'] });
+    expect(resolved.command).toMatchObject({
+      command: 'kubeGcLens.simulateDelete',
+      arguments: [{ source: 'cluster', uid: 'p-held' }, 'default'],
+    });
     // Not part of the workspace.
     expect((await lsp.connection.sendRequest(ObjectsRequest, {})).length).toBe(3);
   });

@@ -6,7 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_SCHEME, type ClusterStatus } from '../../shared/src/protocol';
-import { ClusterConnectRequest, ClusterDisconnectRequest, ClusterObjectsRequest, ClusterSearchObjectsRequest } from '../../server/src/lsp/methods';
+import {
+  ClusterConnectRequest,
+  ClusterDisconnectRequest,
+  ClusterObjectsRequest,
+  ClusterSearchObjectsRequest,
+} from '../../server/src/lsp/methods';
 import { LspSession } from '../../testkit/lsp/lspSession';
 import { objectLabel } from '../helpers/lspText';
 import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
@@ -49,7 +54,13 @@ describe('kubeGcLens/cluster/searchObjects', () => {
     const r = await lsp.connection.sendRequest(ClusterSearchObjectsRequest, {});
     expect(r.total).toBe(status.objects);
     expect(r.items).toHaveLength(200);
-    expect(r.items.slice(0, 5).map(objectLabel)).toEqual(['Namespace shop', 'Namespace team-0', 'Namespace team-1', 'Namespace team-2', 'Namespace team-3']);
+    expect(r.items.slice(0, 5).map(objectLabel)).toEqual([
+      'Namespace shop',
+      'Namespace team-0',
+      'Namespace team-1',
+      'Namespace team-2',
+      'Namespace team-3',
+    ]);
     expect(r.items[5].namespace).toBe('shop');
     // Every item is a summary located at its live document.
     expect(r.items[0]).toMatchObject({ apiVersion: 'v1', uid: 'ns-shop', syntheticUid: false, beingDeleted: false, ownerCount: 0 });
@@ -62,7 +73,13 @@ describe('kubeGcLens/cluster/searchObjects', () => {
     expect(r.items).toHaveLength(5);
     expect(r.items.every((o) => o.kind === 'Pod' && o.name.includes('web'))).toBe(true);
     // Names that start with a word before the rest, then by namespace, kind and name.
-    expect(r.items.map(objectLabel)).toEqual(['Pod shop/web-1', 'Pod team-0/web-0', 'Pod team-0/web-1', 'Pod team-0/web-10', 'Pod team-0/web-11']);
+    expect(r.items.map(objectLabel)).toEqual([
+      'Pod shop/web-1',
+      'Pod team-0/web-0',
+      'Pod team-0/web-1',
+      'Pod team-0/web-10',
+      'Pod team-0/web-11',
+    ]);
   });
 
   it('namespace/name: the exact one first, then those whose name starts with it', async () => {

@@ -25,12 +25,26 @@ function reference(text: string): unknown {
 
 const cut = (text: string) => withoutManagedFields(Buffer.from(text)).toString('utf8');
 
-const mf = [{ apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"a]}\\"b"}': { '.': {} } } } }, manager: 'kubectl', operation: 'Update', time: '2026-01-01T00:00:00Z' }];
+const mf = [
+  {
+    apiVersion: 'v1',
+    fieldsType: 'FieldsV1',
+    fieldsV1: {
+      'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
+      'f:spec': { 'f:containers': { 'k:{"name":"a]}\\"b"}': { '.': {} } } },
+    },
+    manager: 'kubectl',
+    operation: 'Update',
+    time: '2026-01-01T00:00:00Z',
+  },
+];
 
 describe('withoutManagedFields', () => {
   it('cuts ObjectMeta managedFields wherever they are in the metadata (last, first, only key), in a list and in one object', () => {
     const list = {
-      kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: '5' },
+      kind: 'PartialObjectMetadataList',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { resourceVersion: '5' },
       items: [
         { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'a', uid: 'u1', managedFields: mf } },
         { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { managedFields: mf, name: 'b', uid: 'u2' } },

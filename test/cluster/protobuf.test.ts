@@ -124,57 +124,122 @@ const withoutManagedFields = (meta: J): J => {
 };
 
 /** The metadata-only JSON LIST of `metas`, as the apiserver answers it, parsed. */
-const jsonList = (metas: J[], listMeta: J, version = 'v1'): J => clone({
-  kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${version}`, metadata: listMeta,
-  items: metas.map((metadata) => ({ kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${version}`, metadata })),
-});
+const jsonList = (metas: J[], listMeta: J, version = 'v1'): J =>
+  clone({
+    kind: 'PartialObjectMetadataList',
+    apiVersion: `meta.k8s.io/${version}`,
+    metadata: listMeta,
+    items: metas.map((metadata) => ({ kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${version}`, metadata })),
+  });
 
 /** What decodeProtobuf must give for a LIST: the JSON form without managedFields. */
 const expectedList = (metas: J[], listMeta: J): J => jsonList(metas.map(withoutManagedFields), listMeta);
 
 const T0 = '2026-03-01T10:00:00Z';
-const FIELDS = { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} }, 'f:ownerReferences': { '.': {}, 'k:{"uid":"0b9c"}': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:image': {} } } } };
+const FIELDS = {
+  'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} }, 'f:ownerReferences': { '.': {}, 'k:{"uid":"0b9c"}': {} } },
+  'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:image': {} } } },
+};
 
 /** Realistic metadata: a terminating Pod with finalizers, a ReplicaSet, a cluster-scoped object, and a long list. */
 function realistic(): J[] {
   const pod: J = {
-    name: 'web-7d4b9c5f6-x2x7q', generateName: 'web-7d4b9c5f6-', namespace: 'shop', uid: '6f1c2e0a-7b1d-4c55-9a57-2f4b1e0c9d11',
-    resourceVersion: '48213', creationTimestamp: T0, deletionTimestamp: '2026-03-01T11:00:30Z', deletionGracePeriodSeconds: 30,
+    name: 'web-7d4b9c5f6-x2x7q',
+    generateName: 'web-7d4b9c5f6-',
+    namespace: 'shop',
+    uid: '6f1c2e0a-7b1d-4c55-9a57-2f4b1e0c9d11',
+    resourceVersion: '48213',
+    creationTimestamp: T0,
+    deletionTimestamp: '2026-03-01T11:00:30Z',
+    deletionGracePeriodSeconds: 30,
     labels: { app: 'web', 'pod-template-hash': '7d4b9c5f6', empty: '' },
     annotations: {
       'kubernetes.io/description': 'Café «crème» — 東京のサーバー 🚀 (naïve façade)',
       'example.com/ελληνικά': 'Ωμέγα ✓',
-      'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', annotations: { note: 'x'.repeat(300) } } }),
+      'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'web', annotations: { note: 'x'.repeat(300) } },
+      }),
     },
     ownerReferences: [
-      { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d4b9c5f6', uid: '0b9c1d2e-0000-4000-8000-000000000001', controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        name: 'web-7d4b9c5f6',
+        uid: '0b9c1d2e-0000-4000-8000-000000000001',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
       { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', uid: '0b9c1d2e-0000-4000-8000-000000000002' },
-      { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: '0b9c1d2e-0000-4000-8000-000000000003', controller: false, blockOwnerDeletion: false },
+      {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        name: 'w',
+        uid: '0b9c1d2e-0000-4000-8000-000000000003',
+        controller: false,
+        blockOwnerDeletion: false,
+      },
     ],
     finalizers: ['example.com/hold', 'foregroundDeletion'],
     managedFields: [
       { manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', time: T0, fieldsType: 'FieldsV1', fieldsV1: FIELDS },
-      { manager: 'kubelet', operation: 'Update', apiVersion: 'v1', time: '2026-03-01T10:00:05Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:phase': {} } }, subresource: 'status' },
+      {
+        manager: 'kubelet',
+        operation: 'Update',
+        apiVersion: 'v1',
+        time: '2026-03-01T10:00:05Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:status': { 'f:phase': {} } },
+        subresource: 'status',
+      },
     ],
   };
   const rs: J = {
-    name: 'web-7d4b9c5f6', namespace: 'shop', uid: '0b9c1d2e-0000-4000-8000-000000000001', resourceVersion: '48100', generation: 3,
-    creationTimestamp: T0, labels: { app: 'web' },
+    name: 'web-7d4b9c5f6',
+    namespace: 'shop',
+    uid: '0b9c1d2e-0000-4000-8000-000000000001',
+    resourceVersion: '48100',
+    generation: 3,
+    creationTimestamp: T0,
+    labels: { app: 'web' },
     ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'a1', controller: true, blockOwnerDeletion: true }],
-    managedFields: [{ manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'apps/v1', time: T0, fieldsType: 'FieldsV1', fieldsV1: FIELDS }],
+    managedFields: [
+      {
+        manager: 'kube-controller-manager',
+        operation: 'Update',
+        apiVersion: 'apps/v1',
+        time: T0,
+        fieldsType: 'FieldsV1',
+        fieldsV1: FIELDS,
+      },
+    ],
   };
   const pv: J = {
-    name: 'pv-data', uid: 'c0ffee00-0000-4000-8000-000000000000', resourceVersion: '7', creationTimestamp: '1999-12-31T23:59:59Z',
-    finalizers: ['kubernetes.io/pv-protection'], annotations: { 'pv.kubernetes.io/bound-by-controller': 'yes' },
+    name: 'pv-data',
+    uid: 'c0ffee00-0000-4000-8000-000000000000',
+    resourceVersion: '7',
+    creationTimestamp: '1999-12-31T23:59:59Z',
+    finalizers: ['kubernetes.io/pv-protection'],
+    annotations: { 'pv.kubernetes.io/bound-by-controller': 'yes' },
   };
   const many = Array.from({ length: 150 }, (_, i) => ({
-    name: `cm-${i}`, namespace: `ns-${i % 7}`, uid: `uid-${i}`, resourceVersion: String(1000 + i), creationTimestamp: T0,
-    labels: { index: String(i) }, managedFields: [{ manager: 'kubectl', operation: 'Apply', apiVersion: 'v1', time: T0, fieldsType: 'FieldsV1', fieldsV1: FIELDS }],
+    name: `cm-${i}`,
+    namespace: `ns-${i % 7}`,
+    uid: `uid-${i}`,
+    resourceVersion: String(1000 + i),
+    creationTimestamp: T0,
+    labels: { index: String(i) },
+    managedFields: [{ manager: 'kubectl', operation: 'Apply', apiVersion: 'v1', time: T0, fieldsType: 'FieldsV1', fieldsV1: FIELDS }],
   }));
   return clone([pod, rs, pv, ...many]);
 }
 
-const LIST_META = { resourceVersion: '48213', continue: 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NDgyMTMsInN0YXJ0Ijoic2hvcC93ZWIifQ', remainingItemCount: 1234 };
+const LIST_META = {
+  resourceVersion: '48213',
+  continue: 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NDgyMTMsInN0YXJ0Ijoic2hvcC93ZWIifQ',
+  remainingItemCount: 1234,
+};
 
 describe('decodeProtobuf against protobufjs (an independent implementation of generated.proto)', () => {
   it('reads a PartialObjectMetadataList encoded by protobufjs into exactly the JSON form, managedFields left out', () => {
@@ -202,27 +267,69 @@ describe('decodeProtobuf against protobufjs (an independent implementation of ge
   it('reads one PartialObjectMetadata, and a v1beta1 list', () => {
     const [pod] = realistic();
     const one = envelope('PartialObjectMetadata', encode('PartialObjectMetadata', { metadata: pbMeta(pod, true) }));
-    expect(decodeProtobuf(one)).toEqual({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: withoutManagedFields(pod) });
-    const beta = envelope('PartialObjectMetadataList', encode('PartialObjectMetadataList', { metadata: { resourceVersion: '3' }, items: [{ metadata: pbMeta(pod) }] }), 'meta.k8s.io/v1beta1');
+    expect(decodeProtobuf(one)).toEqual({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: withoutManagedFields(pod),
+    });
+    const beta = envelope(
+      'PartialObjectMetadataList',
+      encode('PartialObjectMetadataList', { metadata: { resourceVersion: '3' }, items: [{ metadata: pbMeta(pod) }] }),
+      'meta.k8s.io/v1beta1',
+    );
     const decoded = decodeProtobuf(beta);
-    expect(decoded).toMatchObject({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1beta1', metadata: { resourceVersion: '3' } });
-    expect(decoded.items).toEqual([{ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1beta1', metadata: withoutManagedFields(pod) }]);
+    expect(decoded).toMatchObject({
+      kind: 'PartialObjectMetadataList',
+      apiVersion: 'meta.k8s.io/v1beta1',
+      metadata: { resourceVersion: '3' },
+    });
+    expect(decoded.items).toEqual([
+      { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1beta1', metadata: withoutManagedFields(pod) },
+    ]);
   });
 
   it('reads a Status encoded by protobufjs (its causes are not read)', () => {
     const s = {
-      metadata: { selfLink: '', resourceVersion: '', continue: '' }, status: 'Failure', message: 'Pod "x" is invalid: metadata.name: Invalid value', reason: 'Invalid',
-      details: { name: 'x', group: '', kind: 'Pod', uid: '', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value', field: 'metadata.name' }], retryAfterSeconds: 0 },
+      metadata: { selfLink: '', resourceVersion: '', continue: '' },
+      status: 'Failure',
+      message: 'Pod "x" is invalid: metadata.name: Invalid value',
+      reason: 'Invalid',
+      details: {
+        name: 'x',
+        group: '',
+        kind: 'Pod',
+        uid: '',
+        causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value', field: 'metadata.name' }],
+        retryAfterSeconds: 0,
+      },
       code: 422,
     };
     expect(decodeProtobuf(envelope('Status', encode('Status', s), 'v1'))).toEqual({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: s.message, reason: 'Invalid', details: { name: 'x', kind: 'Pod' }, code: 422,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: s.message,
+      reason: 'Invalid',
+      details: { name: 'x', kind: 'Pod' },
+      code: 422,
     });
-    const throttled = { metadata: {}, status: 'Failure', message: 'Too many requests', reason: 'TooManyRequests', details: { retryAfterSeconds: 7 }, code: 429 };
-    expect(decodeProtobuf(envelope('Status', encode('Status', throttled), 'v1'))).toEqual({ kind: 'Status', apiVersion: 'v1', ...throttled });
+    const throttled = {
+      metadata: {},
+      status: 'Failure',
+      message: 'Too many requests',
+      reason: 'TooManyRequests',
+      details: { retryAfterSeconds: 7 },
+      code: 429,
+    };
+    expect(decodeProtobuf(envelope('Status', encode('Status', throttled), 'v1'))).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      ...throttled,
+    });
   });
 
-  it('the test server\'s encoder, read by protobufjs, gives back its input, managedFields and all', () => {
+  it("the test server's encoder, read by protobufjs, gives back its input, managedFields and all", () => {
     const metas = realistic();
     const items = metas.map((metadata) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata }));
     const bytes = metadataListProtobuf('v1', LIST_META, items.map(partialObjectMetadataBytes));
@@ -241,10 +348,19 @@ describe('decodeProtobuf against protobufjs (an independent implementation of ge
     expect(one.typeMeta).toEqual({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata' });
     expect(jsonMeta(one.message.metadata)).toEqual(metas[0]);
 
-    const st = status(403, 'pods is forbidden: User "test" cannot list resource "pods"', { kind: 'pods', causes: [{ reason: 'R', message: 'M', field: 'F' }] });
+    const st = status(403, 'pods is forbidden: User "test" cannot list resource "pods"', {
+      kind: 'pods',
+      causes: [{ reason: 'R', message: 'M', field: 'F' }],
+    });
     const readStatus = readWithProtobufjs(statusProtobuf(st));
     expect(readStatus.typeMeta).toEqual({ apiVersion: 'v1', kind: 'Status' });
-    expect(readStatus.message).toMatchObject({ status: 'Failure', message: st.message, reason: 'Forbidden', code: 403, details: { kind: 'pods', causes: [{ reason: 'R', message: 'M', field: 'F' }] } });
+    expect(readStatus.message).toMatchObject({
+      status: 'Failure',
+      message: st.message,
+      reason: 'Forbidden',
+      code: 403,
+      details: { kind: 'pods', causes: [{ reason: 'R', message: 'M', field: 'F' }] },
+    });
   });
 });
 
@@ -285,7 +401,11 @@ describe('a round trip of real objects: the test encoder, then decodeProtobuf, g
         const page = metas.slice(start, start + 3);
         const rest = metas.length - start - page.length;
         const listMeta = { resourceVersion: '345113', ...(rest > 0 ? { continue: `token-${start + 3}`, remainingItemCount: rest } : {}) };
-        const bytes = metadataListProtobuf('v1', listMeta, page.map((metadata) => partialObjectMetadataBytes({ metadata })));
+        const bytes = metadataListProtobuf(
+          'v1',
+          listMeta,
+          page.map((metadata) => partialObjectMetadataBytes({ metadata })),
+        );
         const json = JSON.parse(JSON.stringify(jsonList(page, listMeta))) as J;
         for (const item of json.items as J[]) {
           delete item.metadata.managedFields;
@@ -294,7 +414,10 @@ describe('a round trip of real objects: the test encoder, then decodeProtobuf, g
         }
         expect(decodeProtobuf(bytes), `${file}, page at ${start}`).toEqual(json);
         // The encoder read back by protobufjs: everything, managedFields included (selfLink too).
-        expect((readWithProtobufjs(bytes).message.items as J[]).map((i) => jsonMeta(i.metadata)), file).toEqual(page);
+        expect(
+          (readWithProtobufjs(bytes).message.items as J[]).map((i) => jsonMeta(i.metadata)),
+          file,
+        ).toEqual(page);
       }
       objects += metas.length;
       managed += metas.filter((m) => Array.isArray(m.managedFields)).length;
@@ -322,15 +445,28 @@ function unknowns(from: number): Buffer {
   return Buffer.from(w.finish());
 }
 
-const CONFIGMAPS: DiscoveredResource = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, singular: 'configmap', shortNames: ['cm'], verbs: ['list', 'watch'] };
+const CONFIGMAPS: DiscoveredResource = {
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+  singular: 'configmap',
+  shortNames: ['cm'],
+  verbs: ['list', 'watch'],
+};
 const kube = (item: J) => toKubeObject(item, CONFIGMAPS, true, 'ctx');
 
 describe('edge cases of the wire format', () => {
   it('the zero creationTimestamp (an empty Time message) is null, as in JSON, and both give a KubeObject without one', () => {
-    const raw = Buffer.concat([bytesField(1, Buffer.concat([stringField(1, 'cm'), stringField(3, 'shop'), stringField(5, 'u1'), bytesField(8, Buffer.alloc(0))]))]);
+    const raw = Buffer.concat([
+      bytesField(1, Buffer.concat([stringField(1, 'cm'), stringField(3, 'shop'), stringField(5, 'u1'), bytesField(8, Buffer.alloc(0))])),
+    ]);
     const decoded = decodeProtobuf(envelope('PartialObjectMetadata', raw));
     // Go writes the zero metav1.Time as JSON null (the field is a struct: omitempty does not apply).
-    const json = JSON.parse('{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"cm","namespace":"shop","uid":"u1","creationTimestamp":null}}') as J;
+    const json = JSON.parse(
+      '{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"cm","namespace":"shop","uid":"u1","creationTimestamp":null}}',
+    ) as J;
     expect(decoded).toEqual(json);
     expect((decoded.metadata as J).creationTimestamp).toBeNull();
     const fromProtobuf = kube(decoded);
@@ -341,9 +477,14 @@ describe('edge cases of the wire format', () => {
     const absent = decodeProtobuf(envelope('PartialObjectMetadata', bytesField(1, stringField(1, 'cm'))));
     expect(absent.metadata).toEqual({ name: 'cm' });
     // The test encoder writes an object without one as the apiserver does: an empty message, read as null.
-    expect((decodeProtobuf(metadataProtobuf('v1', partialObjectMetadataBytes({ metadata: { name: 'cm' } }))).metadata as J).creationTimestamp).toBeNull();
+    expect(
+      (decodeProtobuf(metadataProtobuf('v1', partialObjectMetadataBytes({ metadata: { name: 'cm' } }))).metadata as J).creationTimestamp,
+    ).toBeNull();
     // And a real time with nanos (which JSON does not carry) is to the second.
-    const withNanos = bytesField(1, bytesField(8, Buffer.from(type('Time').encode({ seconds: 1_772_359_200, nanos: 999_999_999 }).finish())));
+    const withNanos = bytesField(
+      1,
+      bytesField(8, Buffer.from(type('Time').encode({ seconds: 1_772_359_200, nanos: 999_999_999 }).finish())),
+    );
     expect((decodeProtobuf(envelope('PartialObjectMetadata', withNanos)).metadata as J).creationTimestamp).toBe('2026-03-01T10:00:00Z');
   });
 
@@ -353,10 +494,18 @@ describe('edge cases of the wire format', () => {
     const time = Buffer.concat([unknowns(40), encode('Time', pbTime(T0))]);
     const label = Buffer.concat([stringField(1, 'app'), unknowns(40), stringField(2, 'web')]);
     const meta = Buffer.concat([
-      stringField(1, pod.name), unknowns(20), stringField(3, pod.namespace), stringField(5, pod.uid),
-      stringField(15, 'clusterName, a field removed since'), bytesField(8, time), bytesField(11, label),
-      bytesField(13, owner), unknowns(100), stringField(14, 'example.com/hold'),
-      bytesField(17, encode('ManagedFieldsEntry', pbMeta(pod).managedFields[0])), unknowns(536_870_900), // the largest field numbers
+      stringField(1, pod.name),
+      unknowns(20),
+      stringField(3, pod.namespace),
+      stringField(5, pod.uid),
+      stringField(15, 'clusterName, a field removed since'),
+      bytesField(8, time),
+      bytesField(11, label),
+      bytesField(13, owner),
+      unknowns(100),
+      stringField(14, 'example.com/hold'),
+      bytesField(17, encode('ManagedFieldsEntry', pbMeta(pod).managedFields[0])),
+      unknowns(536_870_900), // the largest field numbers
     ]);
     const item = Buffer.concat([unknowns(2), bytesField(1, meta), unknowns(20)]);
     const listMeta = Buffer.concat([unknowns(10), stringField(2, '77'), unknowns(5)]);
@@ -364,18 +513,26 @@ describe('edge cases of the wire format', () => {
     const typeMeta = Buffer.concat([stringField(1, 'meta.k8s.io/v1'), unknowns(3), stringField(2, 'PartialObjectMetadataList')]);
     const buf = Buffer.concat([MAGIC, bytesField(1, typeMeta), unknowns(5), bytesField(2, list), stringField(4, ''), unknowns(9)]);
     const metadata = {
-      name: pod.name, namespace: pod.namespace, uid: pod.uid, creationTimestamp: T0, labels: { app: 'web' },
-      ownerReferences: [pod.ownerReferences[0]], finalizers: ['example.com/hold'],
+      name: pod.name,
+      namespace: pod.namespace,
+      uid: pod.uid,
+      creationTimestamp: T0,
+      labels: { app: 'web' },
+      ownerReferences: [pod.ownerReferences[0]],
+      finalizers: ['example.com/hold'],
     };
     expect(decodeProtobuf(buf)).toEqual(jsonList([metadata, metadata], { resourceVersion: '77' }));
   });
 
-  it('reads negative int64 varints (10 bytes, two\'s complement) and large ones exactly', () => {
+  it("reads negative int64 varints (10 bytes, two's complement) and large ones exactly", () => {
     const values = [-1, -2, -30, -4097, -(2 ** 31), -(2 ** 40) - 3, -(2 ** 53) + 1, 1, 2 ** 31, 2 ** 53 - 1];
     for (const v of values) {
       const meta = encode('ObjectMeta', { name: 'x', generation: v, deletionGracePeriodSeconds: v });
       if (v < 0) expect(Writer.create().int64(v).finish().length).toBe(10); // as written on the wire
-      const list = Buffer.concat([bytesField(1, encode('ListMeta', { resourceVersion: '1', remainingItemCount: v })), bytesField(2, bytesField(1, meta))]);
+      const list = Buffer.concat([
+        bytesField(1, encode('ListMeta', { resourceVersion: '1', remainingItemCount: v })),
+        bytesField(2, bytesField(1, meta)),
+      ]);
       const decoded = decodeProtobuf(envelope('PartialObjectMetadataList', list));
       expect(decoded.metadata, String(v)).toEqual({ resourceVersion: '1', remainingItemCount: v });
       expect((decoded.items as J[])[0].metadata, String(v)).toEqual({ name: 'x', generation: v, deletionGracePeriodSeconds: v });
@@ -385,7 +542,14 @@ describe('edge cases of the wire format', () => {
     expect((decodeProtobuf(envelope('PartialObjectMetadata', before)).metadata as J).creationTimestamp).toBe('1969-12-31T23:59:59Z');
     // metav1.Time's whole range, years 0001 to 9999, and nothing outside it.
     const at = (t: J) => decodeProtobuf(envelope('PartialObjectMetadata', bytesField(1, bytesField(8, encode('Time', t))))).metadata as J;
-    for (const t of ['1901-12-13T20:45:52Z', '0001-01-01T00:00:01Z', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '2024-02-29T23:59:59Z', '2026-12-31T00:00:00Z']) {
+    for (const t of [
+      '1901-12-13T20:45:52Z',
+      '0001-01-01T00:00:01Z',
+      '0001-01-01T00:00:00Z',
+      '9999-12-31T23:59:59Z',
+      '2024-02-29T23:59:59Z',
+      '2026-12-31T00:00:00Z',
+    ]) {
       expect(at(pbTime(t)).creationTimestamp, t).toBe(t);
     }
     expect(() => at({ seconds: Date.parse('9999-12-31T23:59:59Z') / 1000 + 1 })).toThrow(/out of range/);
@@ -394,7 +558,11 @@ describe('edge cases of the wire format', () => {
 
   it('a truncated answer, cut anywhere before its message ends, is a ProtobufError', () => {
     const metas = realistic().slice(0, 3);
-    const bytes = metadataListProtobuf('v1', { resourceVersion: '5' }, metas.map((metadata) => partialObjectMetadataBytes({ metadata })));
+    const bytes = metadataListProtobuf(
+      'v1',
+      { resourceVersion: '5' },
+      metas.map((metadata) => partialObjectMetadataBytes({ metadata })),
+    );
     // The envelope ends with contentEncoding and contentType, both empty (2 bytes each): cut before them, raw is incomplete.
     expect(bytes.subarray(-4)).toEqual(Buffer.from([0x1a, 0x00, 0x22, 0x00]));
     // Cut right after typeMeta, the envelope is a well-formed one without raw: an empty message (the apiserver always
@@ -411,20 +579,35 @@ describe('edge cases of the wire format', () => {
     expect(checked).toBeGreaterThan(1000);
     // A varint that never ends, and one longer than 10 bytes.
     expect(() => decodeProtobuf(Buffer.concat([MAGIC, Buffer.from([0x08, 0xff, 0xff])]))).toThrow(ProtobufError);
-    expect(() => decodeProtobuf(Buffer.concat([MAGIC, Buffer.from([0x08, ...Array(11).fill(0xff), 0x01])]))).toThrow(/longer than 10 bytes/);
+    expect(() => decodeProtobuf(Buffer.concat([MAGIC, Buffer.from([0x08, ...Array(11).fill(0xff), 0x01])]))).toThrow(
+      /longer than 10 bytes/,
+    );
     // A fixed64 or fixed32 that runs past its message.
-    const fixed = (wire: number, n: number) => envelope('PartialObjectMetadata', bytesField(1, Buffer.concat([Buffer.from(tag(Writer.create(), 20, wire).finish()), Buffer.alloc(n)])));
+    const fixed = (wire: number, n: number) =>
+      envelope(
+        'PartialObjectMetadata',
+        bytesField(1, Buffer.concat([Buffer.from(tag(Writer.create(), 20, wire).finish()), Buffer.alloc(n)])),
+      );
     expect(() => decodeProtobuf(fixed(1, 7))).toThrow(ProtobufError);
     expect(() => decodeProtobuf(fixed(5, 3))).toThrow(ProtobufError);
     expect(decodeProtobuf(fixed(1, 8)).metadata).toEqual({});
     // Group wire types (3, 4) are not used by Kubernetes.
-    expect(() => decodeProtobuf(envelope('PartialObjectMetadata', Buffer.from(tag(Writer.create(), 20, 3).finish())))).toThrow(/wire type 3/);
+    expect(() => decodeProtobuf(envelope('PartialObjectMetadata', Buffer.from(tag(Writer.create(), 20, 3).finish())))).toThrow(
+      /wire type 3/,
+    );
   });
 
   it('a wrong prefix, or JSON, is a ProtobufError', () => {
     const good = metadataProtobuf('v1', partialObjectMetadataBytes({ metadata: { name: 'x' } }));
     expect(decodeProtobuf(good)).toMatchObject({ metadata: { name: 'x' } });
-    for (const bad of [Buffer.concat([Buffer.from('k8s\x01'), good.subarray(4)]), Buffer.concat([Buffer.from('K8s\0'), good.subarray(4)]), good.subarray(4), Buffer.from('{"kind":"PartialObjectMetadataList"}'), Buffer.alloc(0), Buffer.from('k8s')]) {
+    for (const bad of [
+      Buffer.concat([Buffer.from('k8s\x01'), good.subarray(4)]),
+      Buffer.concat([Buffer.from('K8s\0'), good.subarray(4)]),
+      good.subarray(4),
+      Buffer.from('{"kind":"PartialObjectMetadataList"}'),
+      Buffer.alloc(0),
+      Buffer.from('k8s'),
+    ]) {
       expect(() => decodeProtobuf(bad)).toThrow(ProtobufError);
       expect(() => decodeProtobuf(bad)).toThrow(/prefix "k8s\\0"/);
     }
@@ -447,7 +630,7 @@ describe('edge cases of the wire format', () => {
     expect(() => decodeProtobuf(gz)).toThrow(/"gzip"/);
   });
 
-  it('Status: the test encoder\'s, decoded, gives its JSON form (details.causes left out)', () => {
+  it("Status: the test encoder's, decoded, gives its JSON form (details.causes left out)", () => {
     const notFound = status(404, 'pods "nope" not found', { name: 'nope', kind: 'pods' });
     expect(decodeProtobuf(statusProtobuf(notFound))).toEqual(notFound);
     const throttled = status(429, undefined, { retryAfterSeconds: 1 });
@@ -456,7 +639,11 @@ describe('edge cases of the wire format', () => {
     expect(decodeProtobuf(statusProtobuf(expired))).toEqual(expired);
     const forbidden = status(403, 'widgets.example.com "w" is forbidden', { name: 'w', group: 'example.com', kind: 'widgets', uid: 'u-w' });
     expect(decodeProtobuf(statusProtobuf(forbidden))).toEqual(forbidden);
-    const invalid = status(422, 'Pod "x" is invalid', { name: 'x', kind: 'Pod', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value', field: 'metadata.name' }] });
+    const invalid = status(422, 'Pod "x" is invalid', {
+      name: 'x',
+      kind: 'Pod',
+      causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value', field: 'metadata.name' }],
+    });
     const { causes: _causes, ...details } = invalid.details as J;
     expect(decodeProtobuf(statusProtobuf(invalid))).toEqual({ ...invalid, details });
     expect(decodeProtobuf(statusProtobuf(status(500)))).toEqual(status(500));
@@ -469,7 +656,10 @@ describe('shared strings', () => {
     // strings (and UTF-8 ones, and ones over its length limit) meet in its slots.
     const items = Array.from({ length: 40_000 }, (_, i) => ({
       metadata: {
-        name: `o${i}`, namespace: `ns-${i % 7}`, uid: `u-${i}`, creationTimestamp: '2026-11-20T08:00:00Z',
+        name: `o${i}`,
+        namespace: `ns-${i % 7}`,
+        uid: `u-${i}`,
+        creationTimestamp: '2026-11-20T08:00:00Z',
         labels: { [`k${i}`]: `v${i}`, same: 'x', [`ü${i % 50}`]: 'ñ'.repeat(i % 5), long: 'l'.repeat(60 + (i % 10)) },
         finalizers: [`example.com/f${i % 3}`],
       },

@@ -41,10 +41,16 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the CLI on a real control pla
 
   it('a namespace held by a custom finalizer: the real namespace controller leaves it Terminating, and stuck says why', async () => {
     expect(gc(['stuck']).stdout).toContain('Nothing is terminating.');
-    kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: held, namespace: team-a, finalizers: [example.com/hold]}\n');
+    kubectl(
+      ['apply', '-f', '-'],
+      'apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: held, namespace: team-a, finalizers: [example.com/hold]}\n',
+    );
     kubectl(['delete', 'namespace', 'team-a', '--wait=false']);
     // The namespace controller deletes the content it can: the ConfigMap gets its deletionTimestamp and stays.
-    await until('the ConfigMap is terminating', () => kubectl(['get', 'configmap', 'held', '-n', 'team-a', '-o', 'jsonpath={.metadata.deletionTimestamp}']) !== '');
+    await until(
+      'the ConfigMap is terminating',
+      () => kubectl(['get', 'configmap', 'held', '-n', 'team-a', '-o', 'jsonpath={.metadata.deletionTimestamp}']) !== '',
+    );
     const r = gc(['stuck', '-o', 'json']);
     expect(r.status).toBe(0);
     const stuck = (JSON.parse(r.stdout) as { stuck: { kind: string; name: string; reason: string }[] }).stuck;
@@ -63,7 +69,7 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the CLI on a real control pla
     expect(report.deleted).toEqual([]);
   });
 
-  it('the restricted user: RBAC\'s real 403s become the incomplete-preview notes, and the rest is answered', () => {
+  it("the restricted user: RBAC's real 403s become the incomplete-preview notes, and the rest is answered", () => {
     const r = gc(['check', '--context', 'restricted', '-o', 'json']);
     expect(r.status).not.toBe(2);
     const json = JSON.parse(r.stdout) as { objects: number; incomplete?: string[] };
@@ -74,18 +80,26 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the CLI on a real control pla
   it('the live graph (metadata-only LISTs) is the graph of the same cluster read in full by kubectl get -o json', () => {
     kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: owner, namespace: default}\n');
     const ownerUid = kubectl(['get', 'configmap', 'owner', '-n', 'default', '-o', 'jsonpath={.metadata.uid}']);
-    kubectl(['apply', '-f', '-'], `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dependent\n  namespace: default\n  ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: owner, uid: ${ownerUid}}]\n`);
+    kubectl(
+      ['apply', '-f', '-'],
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dependent\n  namespace: default\n  ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: owner, uid: ${ownerUid}}]\n`,
+    );
     // What the garbage collector watches: every resource that can be listed, watched and deleted, events excepted.
-    const types = kubectl(['api-resources', '--verbs=list,watch,delete', '-o', 'name']).split('\n').filter((t) => t && !/^events(\.|$)/.test(t));
+    const types = kubectl(['api-resources', '--verbs=list,watch,delete', '-o', 'name'])
+      .split('\n')
+      .filter((t) => t && !/^events(\.|$)/.test(t));
     const full = kubectl(['get', types.join(','), '-A', '-o', 'json']);
     const graph = (stdout: string) => {
       const g = JSON.parse(stdout) as { nodes: { uid: string; kind: string; name: string }[]; edges: { from: string; to: string }[] };
       return { nodes: g.nodes.map((n) => `${n.kind}/${n.name} ${n.uid}`).sort(), edges: g.edges.map((e) => `${e.from}->${e.to}`).sort() };
     };
-    const fromDump = (command: string) => spawnSync(process.execPath, [CLI, command, '-f', '-', '-o', 'json'], { input: full, encoding: 'utf8', maxBuffer: 1 << 28 }).stdout;
+    const fromDump = (command: string) =>
+      spawnSync(process.execPath, [CLI, command, '-f', '-', '-o', 'json'], { input: full, encoding: 'utf8', maxBuffer: 1 << 28 }).stdout;
     const live = graph(gc(['graph', '-o', 'json']).stdout);
     expect(live).toEqual(graph(fromDump('graph')));
-    expect(live.edges).toContain(`${kubectl(['get', 'configmap', 'dependent', '-n', 'default', '-o', 'jsonpath={.metadata.uid}'])}->${ownerUid}`);
+    expect(live.edges).toContain(
+      `${kubectl(['get', 'configmap', 'dependent', '-n', 'default', '-o', 'jsonpath={.metadata.uid}'])}->${ownerUid}`,
+    );
     // Every object, not only those with owners: the same count and the same findings.
     const check = (stdout: string) => {
       const c = JSON.parse(stdout) as { objects: number; findings: { code: string; object: { kind: string; name: string } }[] };
@@ -96,9 +110,11 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the CLI on a real control pla
     expect(liveCheck).toEqual(check(fromDump('check')));
   });
 
-  it('the apiserver\'s audit log: every request kubectl-gc sent was a GET (get, list or watch)', async () => {
+  it("the apiserver's audit log: every request kubectl-gc sent was a GET (get, list or watch)", async () => {
     await until('the audit log has our requests', () => readFileSync(AUDIT_LOG, 'utf8').includes('kube-gc-lens (read-only)'));
-    const ours = readFileSync(AUDIT_LOG, 'utf8').split('\n').filter(Boolean)
+    const ours = readFileSync(AUDIT_LOG, 'utf8')
+      .split('\n')
+      .filter(Boolean)
       .map((l) => JSON.parse(l) as { verb: string; userAgent?: string; stage: string })
       .filter((e) => e.userAgent === 'kube-gc-lens (read-only)' && e.stage === 'ResponseComplete');
     expect(ours.length).toBeGreaterThan(20);

@@ -33,8 +33,16 @@ const newClient = () => {
   return c;
 };
 const configMaps = (namespace: string, names: string[]) =>
-  kubectl(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: names.map((name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } })) }));
-const uids = (namespace: string) => new Set(kubectl(['get', 'configmaps', '-n', namespace, '-o', 'jsonpath={.items[*].metadata.uid}']).split(' ').filter(Boolean));
+  kubectl(
+    ['create', '-f', '-'],
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: names.map((name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } })),
+    }),
+  );
+const uids = (namespace: string) =>
+  new Set(kubectl(['get', 'configmaps', '-n', namespace, '-o', 'jsonpath={.items[*].metadata.uid}']).split(' ').filter(Boolean));
 
 /**
  * Compacts etcd at its current revision and waits for it. Two writes first: a watch from resourceVersion R reads from
@@ -62,7 +70,10 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('410 Gone after compaction, on
 
   it('a continue token older than the compaction: 410 Expired, and the Reflector starts the LIST over (every object, once)', async () => {
     kubectl(['create', 'namespace', 'pages']);
-    configMaps('pages', Array.from({ length: 120 }, (_, i) => `cm-${i}`));
+    configMaps(
+      'pages',
+      Array.from({ length: 120 }, (_, i) => `cm-${i}`),
+    );
     const client = newClient();
     const answers: string[] = [];
     const getJson = client.getJson.bind(client);
@@ -84,9 +95,18 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('410 Gone after compaction, on
       }
     }) as ApiClient['getJson'];
     let items: Obj[] = [];
-    const reflector = new Reflector<Obj>(client, configmaps, 'pages', {
-      convert: (item) => item as Obj, replace: (objects) => (items = objects), event: () => undefined, state: () => undefined,
-    }, { accept: ACCEPT_METADATA_LIST, pageSize: 50, watch: false, withoutManagedFields: true });
+    const reflector = new Reflector<Obj>(
+      client,
+      configmaps,
+      'pages',
+      {
+        convert: (item) => item as Obj,
+        replace: (objects) => (items = objects),
+        event: () => undefined,
+        state: () => undefined,
+      },
+      { accept: ACCEPT_METADATA_LIST, pageSize: 50, watch: false, withoutManagedFields: true },
+    );
     await reflector.start(new AbortController().signal).done;
     expect(answers).toEqual(['50', expect.stringMatching(/^410 The provided continue parameter is too old/), '50', '50', '20']);
     expect(reflector.lists).toBe(2);
@@ -96,28 +116,50 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('410 Gone after compaction, on
     expect(new Set(got)).toEqual(uids('pages'));
   });
 
-  it('a watch from a compacted resourceVersion: an ERROR event with 410 Expired; LiveCluster lists again and holds the server\'s objects', async () => {
+  it("a watch from a compacted resourceVersion: an ERROR event with 410 Expired; LiveCluster lists again and holds the server's objects", async () => {
     kubectl(['create', 'namespace', 'watched']);
     configMaps('watched', ['a', 'b']);
     // Watches end every 2 s and are asked again from the last resourceVersion seen (no bookmarks without the cache).
-    const live = new LiveCluster({ target: target(), namespaces: ['watched'], rediscoverMs: 0, reflector: { watchTimeoutSeconds: 2, backoffMs: { initial: 100, max: 1000 } } });
+    const live = new LiveCluster({
+      target: target(),
+      namespaces: ['watched'],
+      rediscoverMs: 0,
+      reflector: { watchTimeoutSeconds: 2, backoffMs: { initial: 100, max: 1000 } },
+    });
     try {
       await live.start();
       const client = newClient();
-      const listed = await client.getJson<{ metadata: { resourceVersion: string } }>('/api/v1/namespaces/watched/configmaps?limit=500', ACCEPT_METADATA_LIST);
+      const listed = await client.getJson<{ metadata: { resourceVersion: string } }>(
+        '/api/v1/namespaces/watched/configmaps?limit=500',
+        ACCEPT_METADATA_LIST,
+      );
       await compact();
       // What the server says to a watch from before the compaction (what the product's next watch gets).
       const events: WatchEvent[] = [];
-      await client.watch(`/api/v1/namespaces/watched/configmaps?watch=1&timeoutSeconds=10&resourceVersion=${listed.metadata.resourceVersion}`, ACCEPT_METADATA_WATCH, (e) => events.push(e), new AbortController().signal);
-      expect(events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ kind: 'Status', code: 410, reason: 'Expired', message: expect.stringMatching(/too old/) }) }]);
-      const lists = () => productRequests(AUDIT_LOG).filter((e) => e.verb === 'list' && e.requestURI.startsWith('/api/v1/namespaces/watched/configmaps?')).length;
+      await client.watch(
+        `/api/v1/namespaces/watched/configmaps?watch=1&timeoutSeconds=10&resourceVersion=${listed.metadata.resourceVersion}`,
+        ACCEPT_METADATA_WATCH,
+        (e) => events.push(e),
+        new AbortController().signal,
+      );
+      expect(events).toEqual([
+        {
+          type: 'ERROR',
+          object: expect.objectContaining({ kind: 'Status', code: 410, reason: 'Expired', message: expect.stringMatching(/too old/) }),
+        },
+      ]);
+      const lists = () =>
+        productRequests(AUDIT_LOG).filter((e) => e.verb === 'list' && e.requestURI.startsWith('/api/v1/namespaces/watched/configmaps?'))
+          .length;
       await until('the product lists the ConfigMaps again', () => lists() >= 2);
       // Made after the relist began or during it: the watch from the new LIST brings it.
       configMaps('watched', ['c']);
       kubectl(['delete', 'configmap', 'a', '-n', 'watched']);
       const want = uids('watched');
-      await until('the live ConfigMaps are the server\'s', () => {
-        const live_ = new Set([...live.inventory.objects.values()].filter((o) => o.kind === 'ConfigMap' && o.namespace === 'watched').map((o) => o.uid));
+      await until("the live ConfigMaps are the server's", () => {
+        const live_ = new Set(
+          [...live.inventory.objects.values()].filter((o) => o.kind === 'ConfigMap' && o.namespace === 'watched').map((o) => o.uid),
+        );
         return live_.size === want.size && [...want].every((u) => live_.has(u));
       });
       expect(live.status().problems).toEqual([]);

@@ -10,7 +10,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCEPT_METADATA_LIST, ACCEPT_METADATA_WATCH, ACCEPT_OBJECTS, ApiClient, type WatchEvent } from '../../server/src/sources/cluster/apiClient';
+import {
+  ACCEPT_METADATA_LIST,
+  ACCEPT_METADATA_WATCH,
+  ACCEPT_OBJECTS,
+  ApiClient,
+  type WatchEvent,
+} from '../../server/src/sources/cluster/apiClient';
 import { discover, type DiscoveredResource } from '../../server/src/sources/cluster/discovery';
 import { resolveTarget } from '../../server/src/sources/cluster/kubeconfig';
 import { LiveCluster } from '../../server/src/sources/cluster/liveCluster';
@@ -40,7 +46,8 @@ let resources: DiscoveredResource[] = [];
 
 const kubectl = (args: string[], input?: string) => plane.kubectl(args, input);
 const apply = (yaml: string) => kubectl(['apply', '-f', '-'], yaml);
-const uidOf = (type: string, namespace: string, name: string) => kubectl(['get', type, name, '-n', namespace, '-o', 'jsonpath={.metadata.uid}']);
+const uidOf = (type: string, namespace: string, name: string) =>
+  kubectl(['get', type, name, '-n', namespace, '-o', 'jsonpath={.metadata.uid}']);
 const target = () => resolveTarget({ kubeconfig: plane.kubeconfig, allowExec: false });
 const newClient = () => {
   const c = new ApiClient(target());
@@ -57,7 +64,12 @@ function gc(args: string[]): { status: number | null; stdout: string; stderr: st
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-interface StuckEntry { kind: string; namespace: string; name: string; reason: string }
+interface StuckEntry {
+  kind: string;
+  namespace: string;
+  name: string;
+  reason: string;
+}
 function stuck(): StuckEntry[] {
   const r = gc(['stuck', '-o', 'json']);
   expect(r.status, r.stderr).toBe(0);
@@ -66,8 +78,14 @@ function stuck(): StuckEntry[] {
 
 /** What the GC would watch, read in full by kubectl: uid → its owners' uids. */
 function kubectlGraph(): Map<string, string[]> {
-  const types = kubectl(['api-resources', '--verbs=list,watch,delete', '-o', 'name']).split('\n').filter((t) => t && !/^events(\.|$)/.test(t));
-  const items = (JSON.parse(kubectl(['get', types.join(','), '-A', '-o', 'json'])) as { items: { metadata: { uid: string; ownerReferences?: { uid: string }[] } }[] }).items;
+  const types = kubectl(['api-resources', '--verbs=list,watch,delete', '-o', 'name'])
+    .split('\n')
+    .filter((t) => t && !/^events(\.|$)/.test(t));
+  const items = (
+    JSON.parse(kubectl(['get', types.join(','), '-A', '-o', 'json'])) as {
+      items: { metadata: { uid: string; ownerReferences?: { uid: string }[] } }[];
+    }
+  ).items;
   return new Map(items.map((o) => [o.metadata.uid, (o.metadata.ownerReferences ?? []).map((r) => r.uid).sort()]));
 }
 
@@ -79,14 +97,18 @@ function liveGraph(): Map<string, string[]> {
 async function graphsAgree(what: string): Promise<void> {
   let diff = '';
   try {
-    await until(what, () => {
-      const [want, got] = [kubectlGraph(), liveGraph()];
-      const missing = [...want.keys()].filter((u) => !got.has(u));
-      const extra = [...got.keys()].filter((u) => !want.has(u));
-      const owners = [...want].filter(([u, o]) => got.has(u) && JSON.stringify(got.get(u)) !== JSON.stringify(o)).map(([u]) => u);
-      diff = JSON.stringify({ missing, extra, owners });
-      return !missing.length && !extra.length && !owners.length;
-    }, 60);
+    await until(
+      what,
+      () => {
+        const [want, got] = [kubectlGraph(), liveGraph()];
+        const missing = [...want.keys()].filter((u) => !got.has(u));
+        const extra = [...got.keys()].filter((u) => !want.has(u));
+        const owners = [...want].filter(([u, o]) => got.has(u) && JSON.stringify(got.get(u)) !== JSON.stringify(o)).map(([u]) => u);
+        diff = JSON.stringify({ missing, extra, owners });
+        return !missing.length && !extra.length && !owners.length;
+      },
+      60,
+    );
   } catch (e) {
     throw new Error(`${(e as Error).message}: ${diff}`);
   }
@@ -102,12 +124,18 @@ async function listPages(r: DiscoveredResource, namespace: string | undefined, a
     return doc;
   }) as ApiClient['getJson'];
   let items: Obj[] = [];
-  const reflector = new Reflector<Obj>(client, r, namespace, {
-    convert: (item) => item as Obj,
-    replace: (objects) => (items = objects),
-    event: () => undefined,
-    state: () => undefined,
-  }, { accept, pageSize, watch: false, withoutManagedFields: true });
+  const reflector = new Reflector<Obj>(
+    client,
+    r,
+    namespace,
+    {
+      convert: (item) => item as Obj,
+      replace: (objects) => (items = objects),
+      event: () => undefined,
+      state: () => undefined,
+    },
+    { accept, pageSize, watch: false, withoutManagedFields: true },
+  );
   await reflector.start(new AbortController().signal).done;
   expect(reflector.lastError).toBeUndefined();
   return { items, pages, protobufAnswers: client.stats.protobufAnswers };
@@ -141,7 +169,9 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the live path on a real kube-
     expect(aggregated.resources).toEqual(legacy.resources);
     expect(aggregated.servedVersions).toEqual(legacy.servedVersions);
     // kubectl (v1.37.2, itself an aggregated-discovery client) names the same: list, watch and delete, events excepted.
-    const kubectlNames = kubectl(['api-resources', '--verbs=list,watch,delete', '-o', 'name']).split('\n').filter((t) => t && !/^events(\.|$)/.test(t));
+    const kubectlNames = kubectl(['api-resources', '--verbs=list,watch,delete', '-o', 'name'])
+      .split('\n')
+      .filter((t) => t && !/^events(\.|$)/.test(t));
     expect(names(aggregated)).toEqual(kubectlNames.sort());
   });
 
@@ -150,10 +180,20 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the live path on a real kube-
     apply('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: owner, namespace: paged}\n');
     const owner = uidOf('configmap', 'paged', 'owner');
     const items = Array.from({ length: 300 }, (_, i) => ({
-      apiVersion: 'v1', kind: 'ConfigMap',
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
       metadata: {
-        name: `cm-${String(i).padStart(3, '0')}`, namespace: 'paged', labels: { n: String(i % 5) }, annotations: { note: `item ${i}` },
-        ...(i % 7 === 0 ? { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner, controller: i % 14 === 0, blockOwnerDeletion: true }] } : {}),
+        name: `cm-${String(i).padStart(3, '0')}`,
+        namespace: 'paged',
+        labels: { n: String(i % 5) },
+        annotations: { note: `item ${i}` },
+        ...(i % 7 === 0
+          ? {
+              ownerReferences: [
+                { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner, controller: i % 14 === 0, blockOwnerDeletion: true },
+              ],
+            }
+          : {}),
         ...(i % 50 === 0 ? { finalizers: ['example.com/keep'] } : {}),
       },
       data: { i: String(i) },
@@ -165,7 +205,10 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the live path on a real kube-
     // 301 objects in pages of 40: 8 pages, each asked with the token the page before answered, the last without one.
     for (const read of [protobuf, json]) {
       expect(read.pages.map((p) => p.items)).toEqual([40, 40, 40, 40, 40, 40, 40, 21]);
-      expect(read.pages.map((p) => new URL(p.path, 'https://x').searchParams.get('continue') ?? '')).toEqual(['', ...read.pages.slice(0, -1).map((p) => p.continue)]);
+      expect(read.pages.map((p) => new URL(p.path, 'https://x').searchParams.get('continue') ?? '')).toEqual([
+        '',
+        ...read.pages.slice(0, -1).map((p) => p.continue),
+      ]);
       expect(read.pages.at(-1)!.continue).toBe('');
       expect(read.pages.slice(0, -1).every((p) => p.continue !== '')).toBe(true);
       const uids = read.items.map((o) => (o.metadata as Meta).uid);
@@ -208,8 +251,16 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the live path on a real kube-
     const test = await startKubeApiServer({ token: 'gzip-parity' });
     try {
       test.addMany(objects(plain.body).map((o) => ({ ...o, apiVersion: 'v1', kind: 'ConfigMap' })));
-      const ours = await rawGet(resolveTarget({ kubeconfig: test.writeKubeconfig(dir), allowExec: false }), path, { Accept: ACCEPT_OBJECTS, 'Accept-Encoding': 'gzip' });
-      const headers = (a: typeof zipped) => ({ encoding: a.headers['content-encoding'], vary: a.headers.vary, type: a.headers['content-type'], length: a.headers['content-length'] });
+      const ours = await rawGet(resolveTarget({ kubeconfig: test.writeKubeconfig(dir), allowExec: false }), path, {
+        Accept: ACCEPT_OBJECTS,
+        'Accept-Encoding': 'gzip',
+      });
+      const headers = (a: typeof zipped) => ({
+        encoding: a.headers['content-encoding'],
+        vary: a.headers.vary,
+        type: a.headers['content-type'],
+        length: a.headers['content-length'],
+      });
       expect(headers(ours)).toEqual(headers(zipped));
     } finally {
       await test.close();
@@ -217,15 +268,26 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the live path on a real kube-
   });
 
   it('metadata-only LISTs of every resource the GC watches: protobuf and JSON agree with kubectl get -o json', async () => {
-    const types = kubectl(['api-resources', '--verbs=list,watch,delete', '-o', 'name']).split('\n').filter((t) => t && !/^events(\.|$)/.test(t));
-    const full = new Map((JSON.parse(kubectl(['get', types.join(','), '-A', '-o', 'json'])) as { items: Obj[] }).items.map((o) => [(o.metadata as Meta).uid, o.metadata as Meta]));
+    const types = kubectl(['api-resources', '--verbs=list,watch,delete', '-o', 'name'])
+      .split('\n')
+      .filter((t) => t && !/^events(\.|$)/.test(t));
+    const full = new Map(
+      (JSON.parse(kubectl(['get', types.join(','), '-A', '-o', 'json'])) as { items: Obj[] }).items.map((o) => [
+        (o.metadata as Meta).uid,
+        o.metadata as Meta,
+      ]),
+    );
     // Leases and Endpoints are renewed meanwhile: their resourceVersion (and managedFields) move, nothing else.
     const comparable = ({ resourceVersion: _rv, ...m }: Obj) => withoutManagedFields(m);
     let compared = 0;
     for (const r of resources) {
-      const [protobuf, json] = [await listPages(r, undefined, ACCEPT_METADATA_LIST, 500), await listPages(r, undefined, ACCEPT_JSON_METADATA_LIST, 500)];
+      const [protobuf, json] = [
+        await listPages(r, undefined, ACCEPT_METADATA_LIST, 500),
+        await listPages(r, undefined, ACCEPT_JSON_METADATA_LIST, 500),
+      ];
       expect(protobuf.protobufAnswers, `${r.resource}.${r.group}`).toBe(protobuf.pages.length);
-      const metas = (read: { items: Obj[] }) => read.items.map((o) => comparable(o.metadata as Obj)).sort((a, b) => String(a.uid).localeCompare(String(b.uid)));
+      const metas = (read: { items: Obj[] }) =>
+        read.items.map((o) => comparable(o.metadata as Obj)).sort((a, b) => String(a.uid).localeCompare(String(b.uid)));
       expect(metas(protobuf), `${r.resource}.${r.group}`).toEqual(metas(json));
       for (const m of metas(json)) {
         expect(m, `${r.resource}.${r.group}`).toEqual(comparable(full.get(String(m.uid)) ?? {}));
@@ -235,7 +297,7 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the live path on a real kube-
     expect(compared).toBeGreaterThan(400);
   });
 
-  it('WATCH with allowWatchBookmarks: a BOOKMARK arrives before the watch\'s timeout and moves the resourceVersion; the Reflector takes it', async () => {
+  it("WATCH with allowWatchBookmarks: a BOOKMARK arrives before the watch's timeout and moves the resourceVersion; the Reflector takes it", async () => {
     // The apiserver's watch cache (cacher.go, cache_watcher.go) offers each watcher a bookmark 2 s before its deadline
     // (timeoutSeconds) and about once a minute otherwise, carrying the last resourceVersion the cache processed for the
     // resource type (any namespace). The watcher sends it only if newer than the cache's resourceVersion when the watch
@@ -243,35 +305,57 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the live path on a real kube-
     // a direct POST (kubectl's start-up on a loaded machine can outlast the watch's 2 s before its deadline).
     kubectl(['create', 'namespace', 'quiet']);
     const client = newClient();
-    const listed = await client.getJson<{ metadata: { resourceVersion: string } }>('/api/v1/namespaces/quiet/configmaps?limit=500', ACCEPT_METADATA_LIST);
+    const listed = await client.getJson<{ metadata: { resourceVersion: string } }>(
+      '/api/v1/namespaces/quiet/configmaps?limit=500',
+      ACCEPT_METADATA_LIST,
+    );
     const from = listed.metadata.resourceVersion;
     const events: WatchEvent[] = [];
     const opened = watchesOpened('quiet');
-    const watching = client.watch(`/api/v1/namespaces/quiet/configmaps?watch=1&allowWatchBookmarks=true&timeoutSeconds=20&resourceVersion=${from}`, ACCEPT_METADATA_WATCH, (e) => events.push(e), new AbortController().signal);
+    const watching = client.watch(
+      `/api/v1/namespaces/quiet/configmaps?watch=1&allowWatchBookmarks=true&timeoutSeconds=20&resourceVersion=${from}`,
+      ACCEPT_METADATA_WATCH,
+      (e) => events.push(e),
+      new AbortController().signal,
+    );
     await until('the watch is open', () => watchesOpened('quiet') > opened);
     const writer = clusterWriter(plane.kubeconfig);
-    const configMap = (name: string) => writer.request('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+    const configMap = (name: string) =>
+      writer.request('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
     const elsewhere = String((await configMap('elsewhere')).body.metadata.resourceVersion);
     await watching; // the server ends it at its timeout
     // One or more (the cache offers them on a schedule of its own), and nothing else: no ConfigMap changed in `quiet`.
     expect(events.length).toBeGreaterThan(0);
     expect([...new Set(events.map((e) => e.type))]).toEqual(['BOOKMARK']);
     const bookmark = events[events.length - 1].object as { kind: string; apiVersion: string; metadata: { resourceVersion: string } };
-    expect(bookmark).toEqual({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: expect.any(String) } });
+    expect(bookmark).toEqual({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { resourceVersion: expect.any(String) },
+    });
     // resourceVersions are opaque to clients; on etcd they are its revisions, so they can be ordered here.
     expect(BigInt(bookmark.metadata.resourceVersion)).toBeGreaterThanOrEqual(BigInt(elsewhere));
 
     // The product's Reflector: its resourceVersion follows the bookmark although no event came.
     let delivered = 0;
-    const reflector = new Reflector<Obj>(client, resource('', 'configmaps'), 'quiet', {
-      convert: (item) => item as Obj, replace: () => undefined, event: () => delivered++, state: () => undefined,
-    }, { accept: ACCEPT_METADATA_LIST, watchAccept: ACCEPT_METADATA_WATCH, watchTimeoutSeconds: 10, withoutManagedFields: true });
+    const reflector = new Reflector<Obj>(
+      client,
+      resource('', 'configmaps'),
+      'quiet',
+      {
+        convert: (item) => item as Obj,
+        replace: () => undefined,
+        event: () => delivered++,
+        state: () => undefined,
+      },
+      { accept: ACCEPT_METADATA_LIST, watchAccept: ACCEPT_METADATA_WATCH, watchTimeoutSeconds: 10, withoutManagedFields: true },
+    );
     const stop = new AbortController();
     const before = watchesOpened('quiet');
     const run = reflector.start(stop.signal);
     await run.listed;
     const listedAt = reflector.resourceVersion;
-    await until('the Reflector\'s watch is open', () => watchesOpened('quiet') > before);
+    await until("the Reflector's watch is open", () => watchesOpened('quiet') > before);
     await configMap('elsewhere-2');
     await until('a bookmark moves the Reflector', () => reflector.resourceVersion !== listedAt);
     expect(BigInt(reflector.resourceVersion)).toBeGreaterThan(BigInt(listedAt));
@@ -302,9 +386,14 @@ spec:
     // Watched, not only listed: a Widget made now, and a ConfigMap it owns.
     apply('apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: second, namespace: crds}\n');
     const second = uidOf('widgets.example.com', 'crds', 'second');
-    apply(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: owned-by-widget\n  namespace: crds\n  ownerReferences: [{apiVersion: example.com/v1, kind: Widget, name: second, uid: ${second}}]\n`);
+    apply(
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: owned-by-widget\n  namespace: crds\n  ownerReferences: [{apiVersion: example.com/v1, kind: Widget, name: second, uid: ${second}}]\n`,
+    );
     const owned = uidOf('configmap', 'crds', 'owned-by-widget');
-    await until('the second Widget and its ConfigMap', () => live.inventory.objects.has(second) && live.inventory.objects.get(owned)?.ownerReferences[0]?.uid === second);
+    await until(
+      'the second Widget and its ConfigMap',
+      () => live.inventory.objects.has(second) && live.inventory.objects.get(owned)?.ownerReferences[0]?.uid === second,
+    );
     expect(live.inventory.objects.get(second)).toMatchObject({ kind: 'Widget', apiVersion: 'example.com/v1', namespace: 'crds' });
     expect(live.status().problems).toEqual([]);
 
@@ -312,8 +401,8 @@ spec:
     // ConfigMap depends on whether its 30 s discovery resync had started monitoring Widgets: graphsAgree checks either.
     kubectl(['delete', 'crd', 'widgets.example.com']);
     await until('the Widgets out of the live graph', () => ![first, second].some((u) => live.inventory.objects.has(u)));
-    await until('the Widgets\' reflector stopped', () => live.status().resources.total === resourcesBefore);
-    await graphsAgree('the live graph is the server\'s after the CRD went');
+    await until("the Widgets' reflector stopped", () => live.status().resources.total === resourcesBefore);
+    await graphsAgree("the live graph is the server's after the CRD went");
     // No error loop: a full round trip later (a ConfigMap made and seen), no more requests for widgets were sent.
     const widgetRequests = () => productRequests(AUDIT_LOG).filter((e) => e.objectRef?.resource === 'widgets').length;
     const before = widgetRequests();
@@ -341,8 +430,13 @@ spec: {nodeName: node-1, containers: [{name: c, image: busybox}], volumes: [{nam
 `);
     const pvc = uidOf('pvc', 'storage', 'data');
     kubectl(['delete', 'pvc', 'data', '-n', 'storage', '--wait=false']);
-    await until('the PVC terminating', () => kubectl(['get', 'pvc', 'data', '-n', 'storage', '-o', 'jsonpath={.metadata.deletionTimestamp}']) !== '');
-    expect(JSON.parse(kubectl(['get', 'pvc', 'data', '-n', 'storage', '-o', 'jsonpath={.metadata.finalizers}']))).toEqual(['kubernetes.io/pvc-protection']);
+    await until(
+      'the PVC terminating',
+      () => kubectl(['get', 'pvc', 'data', '-n', 'storage', '-o', 'jsonpath={.metadata.deletionTimestamp}']) !== '',
+    );
+    expect(JSON.parse(kubectl(['get', 'pvc', 'data', '-n', 'storage', '-o', 'jsonpath={.metadata.finalizers}']))).toEqual([
+      'kubernetes.io/pvc-protection',
+    ]);
     await until('the live PVC terminating', () => live.inventory.objects.get(pvc)?.deletionTimestamp !== undefined);
     expect(live.inventory.objects.get(pvc)?.finalizers).toEqual(['kubernetes.io/pvc-protection']);
     const held = stuck().find((s) => s.kind === 'PersistentVolumeClaim');
@@ -359,12 +453,24 @@ spec: {nodeName: node-1, containers: [{name: c, image: busybox}], volumes: [{nam
     kubectl(['create', 'namespace', 'fg']);
     apply('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: owner, namespace: fg}\n');
     const owner = uidOf('configmap', 'fg', 'owner');
-    apply(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dependent\n  namespace: fg\n  finalizers: [example.com/hold]\n  ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: owner, uid: ${owner}, blockOwnerDeletion: true}]\n`);
+    apply(
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dependent\n  namespace: fg\n  finalizers: [example.com/hold]\n  ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: owner, uid: ${owner}, blockOwnerDeletion: true}]\n`,
+    );
     const dependent = uidOf('configmap', 'fg', 'dependent');
     kubectl(['delete', 'configmap', 'owner', '-n', 'fg', '--cascade=foreground', '--wait=false']);
-    await until('the GC deletes the dependent', () => kubectl(['get', 'configmap', 'dependent', '-n', 'fg', '-o', 'jsonpath={.metadata.deletionTimestamp}']) !== '');
-    expect(JSON.parse(kubectl(['get', 'configmap', 'owner', '-n', 'fg', '-o', 'jsonpath={.metadata.finalizers}']))).toEqual(['foregroundDeletion']);
-    await until('the live graph shows both terminating', () => live.inventory.objects.get(dependent)?.deletionTimestamp !== undefined && live.inventory.objects.get(owner)?.deletionTimestamp !== undefined);
+    await until(
+      'the GC deletes the dependent',
+      () => kubectl(['get', 'configmap', 'dependent', '-n', 'fg', '-o', 'jsonpath={.metadata.deletionTimestamp}']) !== '',
+    );
+    expect(JSON.parse(kubectl(['get', 'configmap', 'owner', '-n', 'fg', '-o', 'jsonpath={.metadata.finalizers}']))).toEqual([
+      'foregroundDeletion',
+    ]);
+    await until(
+      'the live graph shows both terminating',
+      () =>
+        live.inventory.objects.get(dependent)?.deletionTimestamp !== undefined &&
+        live.inventory.objects.get(owner)?.deletionTimestamp !== undefined,
+    );
     expect(live.inventory.objects.get(owner)?.finalizers).toEqual(['foregroundDeletion']);
     const fg = stuck().filter((s) => s.namespace === 'fg');
     expect(fg.map((s) => `${s.kind}/${s.name}`).sort()).toEqual(['ConfigMap/dependent', 'ConfigMap/owner']);
@@ -372,11 +478,19 @@ spec: {nodeName: node-1, containers: [{name: c, image: busybox}], volumes: [{nam
     expect(fg.find((s) => s.name === 'owner')!.reason).toMatch(/foreground/i);
     expect(fg.find((s) => s.name === 'owner')!.reason).toContain('dependent');
     // The graph as kube-controller-manager's debug dump draws it: the owner deleting its dependents.
-    const graph = JSON.parse(gc(['graph', '-o', 'json']).stdout) as { nodes: { uid: string; beingDeleted?: boolean; deletingDependents?: boolean }[] };
+    const graph = JSON.parse(gc(['graph', '-o', 'json']).stdout) as {
+      nodes: { uid: string; beingDeleted?: boolean; deletingDependents?: boolean }[];
+    };
     expect(graph.nodes.find((n) => n.uid === owner)).toMatchObject({ beingDeleted: true, deletingDependents: true });
     // The finalizer goes: the dependent, then the owner, are gone, on the server and in the live graph.
     kubectl(['patch', 'configmap', 'dependent', '-n', 'fg', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
-    await until('both gone', () => kubectl(['get', 'configmaps', '-n', 'fg', '-o', 'name']).split('\n').filter((n) => n && n !== 'configmap/kube-root-ca.crt').length === 0);
+    await until(
+      'both gone',
+      () =>
+        kubectl(['get', 'configmaps', '-n', 'fg', '-o', 'name'])
+          .split('\n')
+          .filter((n) => n && n !== 'configmap/kube-root-ca.crt').length === 0,
+    );
     await until('both out of the live graph', () => !live.inventory.objects.has(owner) && !live.inventory.objects.has(dependent));
   });
 
@@ -393,18 +507,26 @@ spec: {nodeName: node-1, containers: [{name: c, image: busybox}], volumes: [{nam
       test.addMany(full.map((o) => ({ ...o, apiVersion: 'v1', kind: 'ConfigMap' })));
       const configmaps = resource('', 'configmaps');
       // Their resourceVersions are each server's own; everything else must be the same.
-      const comparable = (read: { items: Obj[] }) => read.items.map((o) => {
-        const { resourceVersion: _rv, ...m } = o.metadata as Obj;
-        return { ...o, metadata: m };
-      });
+      const comparable = (read: { items: Obj[] }) =>
+        read.items.map((o) => {
+          const { resourceVersion: _rv, ...m } = o.metadata as Obj;
+          return { ...o, metadata: m };
+        });
       for (const accept of [ACCEPT_METADATA_LIST, ACCEPT_JSON_METADATA_LIST]) {
-        const [real, ours] = [await listPages(configmaps, 'paged', accept, 40), await listPages(configmaps, 'paged', accept, 40, testClient())];
+        const [real, ours] = [
+          await listPages(configmaps, 'paged', accept, 40),
+          await listPages(configmaps, 'paged', accept, 40, testClient()),
+        ];
         expect(ours.pages.map((p) => p.items)).toEqual(real.pages.map((p) => p.items));
         expect(ours.protobufAnswers).toBe(real.protobufAnswers);
         expect(comparable(ours)).toEqual(comparable(real));
       }
       // A metadata form that does not fit the verb: the same 406, in the same words.
-      const refused = async (c: ApiClient, path: string, accept: string) => c.getJson(path, accept).then(() => 'answered', (e: { status: number; reason: string; message: string }) => `${e.status} ${e.reason}: ${e.message}`);
+      const refused = async (c: ApiClient, path: string, accept: string) =>
+        c.getJson(path, accept).then(
+          () => 'answered',
+          (e: { status: number; reason: string; message: string }) => `${e.status} ${e.reason}: ${e.message}`,
+        );
       for (const [path, accept] of [
         ['/api/v1/namespaces/paged/configmaps/owner', ACCEPT_JSON_METADATA_LIST],
         ['/api/v1/namespaces/paged/configmaps?limit=1', ACCEPT_METADATA_WATCH],
@@ -412,7 +534,8 @@ spec: {nodeName: node-1, containers: [{name: c, image: busybox}], volumes: [{nam
         expect(await refused(testClient(), path, accept)).toBe(await refused(newClient(), path, accept));
       }
       // A full LIST's items carry no apiVersion or kind, on both.
-      const first = async (c: ApiClient) => (await c.getJson<{ items: Obj[] }>('/api/v1/namespaces/paged/configmaps?limit=1', ACCEPT_OBJECTS)).items[0];
+      const first = async (c: ApiClient) =>
+        (await c.getJson<{ items: Obj[] }>('/api/v1/namespaces/paged/configmaps?limit=1', ACCEPT_OBJECTS)).items[0];
       expect(Object.keys(await first(testClient())).sort()).toEqual(Object.keys(await first(newClient())).sort());
     } finally {
       await test.close();
@@ -431,20 +554,25 @@ spec: {nodeName: node-1, containers: [{name: c, image: busybox}], volumes: [{nam
     const one = await client.getJson<{ metadata: Obj }>('/api/v1/namespaces/paged/configmaps/owner', ACCEPT_OBJECTS);
     expect(Array.isArray(one.metadata.managedFields)).toBe(true);
     const events: WatchEvent[] = [];
-    await client.watch(`/api/v1/namespaces/paged/configmaps?watch=1&timeoutSeconds=1&fieldSelector=metadata.name%3Downer&resourceVersion=0`, ACCEPT_METADATA_WATCH, (e) => events.push(e), new AbortController().signal);
+    await client.watch(
+      `/api/v1/namespaces/paged/configmaps?watch=1&timeoutSeconds=1&fieldSelector=metadata.name%3Downer&resourceVersion=0`,
+      ACCEPT_METADATA_WATCH,
+      (e) => events.push(e),
+      new AbortController().signal,
+    );
     expect(events.map((e) => e.type)).toEqual(['ADDED']);
     expect(Array.isArray((events[0].object.metadata as Obj).managedFields)).toBe(true);
     // The product cuts them itself, so the live objects are the same either way.
     expect(live.inventory.objects.get(uidOf('configmap', 'paged', 'owner'))).toBeDefined();
   });
 
-  it('after everything above, the watched live graph is the server\'s graph', async () => {
+  it("after everything above, the watched live graph is the server's graph", async () => {
     await graphsAgree('the live graph equals kubectl get -o json');
     expect(live.status().problems).toEqual([]);
     expect(live.status().state).toBe('watching');
   });
 
-  it('the apiserver\'s audit log: every request of this file\'s product code was a GET (get, list or watch)', async () => {
+  it("the apiserver's audit log: every request of this file's product code was a GET (get, list or watch)", async () => {
     await until('the audit log has our watches', () => productRequests(AUDIT_LOG).some((e) => e.verb === 'watch'));
     const verbs = new Set(productRequests(AUDIT_LOG).map((e) => e.verb));
     expect(productRequests(AUDIT_LOG).length).toBeGreaterThan(100);
@@ -456,6 +584,8 @@ spec: {nodeName: node-1, containers: [{name: c, image: busybox}], volumes: [{nam
 
 /** Watches of ConfigMaps in `namespace` the apiserver has begun answering (audit stage ResponseStarted). */
 function watchesOpened(namespace: string): number {
-  return readFileSync(AUDIT_LOG, 'utf8').split('\n').filter((l) => l.includes('"ResponseStarted"') && l.includes(`/namespaces/${namespace}/configmaps?`) && l.includes('"verb":"watch"')).length;
+  return readFileSync(AUDIT_LOG, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"ResponseStarted"') && l.includes(`/namespaces/${namespace}/configmaps?`) && l.includes('"verb":"watch"'))
+    .length;
 }
-

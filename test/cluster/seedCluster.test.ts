@@ -15,9 +15,13 @@ if (CONTROL_PLANE_SKIP) console.warn(`test/cluster/seedCluster.test.ts ${CONTROL
 let plane: ControlPlane;
 let seeded: SeedResult;
 
-const gcJson = (args: string[]) => JSON.parse(spawnSync(process.execPath, [CLI, ...args, '-o', 'json'], { encoding: 'utf8', maxBuffer: 1 << 28 }).stdout);
+const gcJson = (args: string[]) =>
+  JSON.parse(spawnSync(process.execPath, [CLI, ...args, '-o', 'json'], { encoding: 'utf8', maxBuffer: 1 << 28 }).stdout);
 /** A graph's edges by kind/namespace/name, which survive the change of uids. */
-function edgesByName(graph: { nodes: { uid: string; kind: string; namespace?: string; name: string }[]; edges: { from: string; to: string }[] }): string[] {
+function edgesByName(graph: {
+  nodes: { uid: string; kind: string; namespace?: string; name: string }[];
+  edges: { from: string; to: string }[];
+}): string[] {
   const name = new Map(graph.nodes.map((n) => [n.uid, `${n.kind}/${n.namespace ?? ''}/${n.name}`]));
   return graph.edges.map((e) => `${name.get(e.from) ?? e.from} -> ${name.get(e.to) ?? e.to}`).sort();
 }
@@ -33,7 +37,7 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('seedCluster on a real control
     await plane?.stop();
   });
 
-  it('writes every object of examples/ and the same ownership graph, with the server\'s uids', () => {
+  it("writes every object of examples/ and the same ownership graph, with the server's uids", () => {
     expect(seeded.failures).toEqual([]);
     const files = gcJson(['graph', '-f', path.join(ROOT, 'examples')]);
     const live = gcJson(['graph', '--kubeconfig', plane.kubeconfig]);
@@ -56,8 +60,14 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('seedCluster on a real control
   it('a reference cycle is completed by a patch, and a reference to an unknown uid keeps it', async () => {
     const writer = clusterWriter(plane.kubeconfig);
     const cm = (name: string, uid: string, owner?: { name: string; uid: string }) => ({
-      apiVersion: 'v1', kind: 'ConfigMap',
-      metadata: { name, namespace: 'cycle', uid, ...(owner ? { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', ...owner }] } : {}) },
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name,
+        namespace: 'cycle',
+        uid,
+        ...(owner ? { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', ...owner }] } : {}),
+      },
     });
     const dangling = '00000000-0000-4000-8000-00000000dead';
     const r = await seedCluster(writer, [
@@ -66,7 +76,8 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('seedCluster on a real control
       cm('orphan', 'uid-o', { name: 'gone', uid: dangling }),
     ]);
     expect(r.failures).toEqual([]);
-    const ownerUid = (name: string) => JSON.parse(plane.kubectl(['get', 'configmap', name, '-n', 'cycle', '-o', 'json'])).metadata.ownerReferences[0].uid;
+    const ownerUid = (name: string) =>
+      JSON.parse(plane.kubectl(['get', 'configmap', name, '-n', 'cycle', '-o', 'json'])).metadata.ownerReferences[0].uid;
     expect(ownerUid('a')).toBe(r.uids.get('uid-b'));
     expect(ownerUid('b')).toBe(r.uids.get('uid-a'));
     expect(ownerUid('orphan')).toBe(dangling);

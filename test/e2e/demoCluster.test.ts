@@ -39,7 +39,10 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('npm run demo -- --cluster', (
   beforeAll(async () => {
     const missing = inject('e2eMissing');
     if (missing) throw new Error(missing);
-    demo = spawn(process.execPath, [path.join(ROOT, 'scripts/demo.mjs'), '--cluster', '--vsix', inject('vsix')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    demo = spawn(process.execPath, [path.join(ROOT, 'scripts/demo.mjs'), '--cluster', '--vsix', inject('vsix')], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     exited = new Promise((done) => demo.once('exit', (code) => done(code)));
     // The last line once code-server is up; a build of the control plane, if one is needed, comes before it.
     await new Promise<void>((resolve, reject) => {
@@ -81,7 +84,9 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('npm run demo -- --cluster', (
 
   step('the editor connects by itself and the Stuck Objects view lists the live namespace legacy-mq', 'demo-01-stuck', async () => {
     await wb.page.goto(printed(/^ {2}(http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)$/m));
-    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'namespace-stuck-terminating' }).waitFor({ timeout: 60_000 });
+    await wb.page
+      .locator('.explorer-folders-view .monaco-list-row', { hasText: 'namespace-stuck-terminating' })
+      .waitFor({ timeout: 60_000 });
     await wb.openFile('checkout-export.yaml');
     await wb.page.locator('.statusbar-item', { hasText: /Cluster admin: \d+ objects · all namespaces · watching/ }).waitFor(SLOW);
     // (examples/ has legacy-mq too: the workspace's section is folded, so the row below is the live one)
@@ -92,23 +97,28 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('npm run demo -- --cluster', (
     await wb.screenshot('demo-01-stuck');
   });
 
-  step('the exported checkout manifest is checked against the live cluster, whose uids are the server\'s', 'demo-02-problems', async () => {
+  step("the exported checkout manifest is checked against the live cluster, whose uids are the server's", 'demo-02-problems', async () => {
     await wb.showProblems();
-    await expect.poll(async () => (await wb.problemsOf('checkout-export.yaml')).map((p) => p.code), SLOW)
+    await expect
+      .poll(async () => (await wb.problemsOf('checkout-export.yaml')).map((p) => p.code), SLOW)
       .toEqual(expect.arrayContaining(['collected-on-apply', 'live-uid-conflict']));
     await wb.screenshot('demo-02-problems');
     await wb.runCommand('View: Hide Panel'); // room for the Stuck Objects view
   });
 
-  step('the printed kubectl command removes the finalizer: the real controllers finish legacy-mq and the view follows', 'demo-03-unstuck', async () => {
-    const command = printed(/^ {2}(npm run --silent control-plane -- kubectl .* patch rabbitmqcluster orders .*)$/m);
-    execSync(command, { cwd: ROOT, stdio: 'pipe' });
-    const view = wb.treeView('Stuck Objects');
-    await view.locator('.monaco-list-row[aria-level="2"]', { hasText: 'Namespace legacy-mq' }).waitFor({ state: 'detached', ...SLOW });
-    await wb.screenshot('demo-03-unstuck');
-  });
+  step(
+    'the printed kubectl command removes the finalizer: the real controllers finish legacy-mq and the view follows',
+    'demo-03-unstuck',
+    async () => {
+      const command = printed(/^ {2}(npm run --silent control-plane -- kubectl .* patch rabbitmqcluster orders .*)$/m);
+      execSync(command, { cwd: ROOT, stdio: 'pipe' });
+      const view = wb.treeView('Stuck Objects');
+      await view.locator('.monaco-list-row[aria-level="2"]', { hasText: 'Namespace legacy-mq' }).waitFor({ state: 'detached', ...SLOW });
+      await wb.screenshot('demo-03-unstuck');
+    },
+  );
 
-  it('Ctrl-C stops code-server and the control plane and removes the demo\'s folder and the control plane\'s', async () => {
+  it("Ctrl-C stops code-server and the control plane and removes the demo's folder and the control plane's", async () => {
     await wb.close();
     demo.kill('SIGINT');
     expect(await exited).toBe(0);

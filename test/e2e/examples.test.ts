@@ -37,37 +37,49 @@ describe('Kube GC Lens in code-server, on examples/', () => {
     await wb.page.goto(wb.server.folderUrl);
     const explorer = wb.page.locator('.explorer-folders-view');
     await explorer.locator('.monaco-list-row', { hasText: 'deployment-export-from-another-cluster' }).waitFor({ timeout: 60_000 });
-    await expect.poll(() => explorer.locator('.monaco-list-row').allInnerTexts()).toEqual(expect.arrayContaining([
-      'deployment-export-from-another-cluster', 'jobs-and-cronjobs', 'namespace-stuck-terminating', 'operator-finalizers-kafka',
-      'statefulset-with-volumes', 'README.md',
-    ]));
+    await expect
+      .poll(() => explorer.locator('.monaco-list-row').allInnerTexts())
+      .toEqual(
+        expect.arrayContaining([
+          'deployment-export-from-another-cluster',
+          'jobs-and-cronjobs',
+          'namespace-stuck-terminating',
+          'operator-finalizers-kafka',
+          'statefulset-with-volumes',
+          'README.md',
+        ]),
+      );
     await wb.screenshot('01-workbench');
   });
 
   // The walkthrough service of VS Code starts when a walkthrough is first shown, and an `onContext` completion
   // event that already holds then never completes its step: a newcomer opens it before any manifest.
-  step('the Get Started walkthrough opens; its "Open a Manifest" button opens checkout-export.yaml and checks the step', '02-walkthrough', async () => {
-    await wb.openWalkthrough();
-    const steps = wb.page.locator('.gettingStartedContainer .getting-started-step');
-    await expect.poll(() => steps.locator('.step-title').allInnerTexts()).toEqual([
-      'Open a Kubernetes manifest', 'See what the garbage collector sees', 'Simulate a deletion', 'Find what is stuck',
-    ]);
-    // The first step's media: walkthrough/open-a-manifest.md from the .vsix, rendered.
-    await expect.poll(() => wb.webview().locator('h1').innerText(), SLOW).toBe('Open a Kubernetes manifest');
-    await wb.screenshot('02-walkthrough');
-    const first = steps.filter({ hasText: 'Open a Kubernetes manifest' });
-    expect(await first.locator('.codicon-getting-started-step-checked').count()).toBe(0);
-    // Its button: Quick Open on the YAML files.
-    await first.locator('a', { hasText: 'Open a Manifest' }).click();
-    await expect.poll(() => wb.quickInputBox.inputValue()).toBe('.yaml');
-    await wb.pick(undefined, CHECKOUT, CHECKOUT);
-    await wb.page.locator('.editor-group-container.active .tab.active', { hasText: CHECKOUT }).waitFor();
-    await wb.editorTab('Walkthrough: Kube GC Lens').click();
-    await expect.poll(() => first.locator('.codicon-getting-started-step-checked').count()).toBe(1);
-    await expect.poll(() => wb.webview().locator('h1').innerText(), SLOW).toBe('Open a Kubernetes manifest');
-    await wb.screenshot('02-walkthrough-step-done');
-    await wb.closeEditor('Walkthrough: Kube GC Lens');
-  });
+  step(
+    'the Get Started walkthrough opens; its "Open a Manifest" button opens checkout-export.yaml and checks the step',
+    '02-walkthrough',
+    async () => {
+      await wb.openWalkthrough();
+      const steps = wb.page.locator('.gettingStartedContainer .getting-started-step');
+      await expect
+        .poll(() => steps.locator('.step-title').allInnerTexts())
+        .toEqual(['Open a Kubernetes manifest', 'See what the garbage collector sees', 'Simulate a deletion', 'Find what is stuck']);
+      // The first step's media: walkthrough/open-a-manifest.md from the .vsix, rendered.
+      await expect.poll(() => wb.webview().locator('h1').innerText(), SLOW).toBe('Open a Kubernetes manifest');
+      await wb.screenshot('02-walkthrough');
+      const first = steps.filter({ hasText: 'Open a Kubernetes manifest' });
+      expect(await first.locator('.codicon-getting-started-step-checked').count()).toBe(0);
+      // Its button: Quick Open on the YAML files.
+      await first.locator('a', { hasText: 'Open a Manifest' }).click();
+      await expect.poll(() => wb.quickInputBox.inputValue()).toBe('.yaml');
+      await wb.pick(undefined, CHECKOUT, CHECKOUT);
+      await wb.page.locator('.editor-group-container.active .tab.active', { hasText: CHECKOUT }).waitFor();
+      await wb.editorTab('Walkthrough: Kube GC Lens').click();
+      await expect.poll(() => first.locator('.codicon-getting-started-step-checked').count()).toBe(1);
+      await expect.poll(() => wb.webview().locator('h1').innerText(), SLOW).toBe('Open a Kubernetes manifest');
+      await wb.screenshot('02-walkthrough-step-done');
+      await wb.closeEditor('Walkthrough: Kube GC Lens');
+    },
+  );
 
   step('b. the Problems panel shows the owner-uid-mismatch and dangling-owner errors of checkout-export.yaml', '03-problems', async () => {
     await wb.openFile(CHECKOUT);
@@ -77,7 +89,9 @@ describe('Kube GC Lens in code-server, on examples/', () => {
     expect(await wb.problemsOf(CHECKOUT)).toMatchObject([
       {
         severity: 'error',
-        message: expect.stringContaining(`Deployment storefront/checkout exists with another uid (uid ${DEPLOYMENT_UID}); this reference names uid ${STALE_UID}`),
+        message: expect.stringContaining(
+          `Deployment storefront/checkout exists with another uid (uid ${DEPLOYMENT_UID}); this reference names uid ${STALE_UID}`,
+        ),
         source: 'kube-gc-lens',
         code: 'owner-uid-mismatch',
         line: '[Ln 111, Col 12]',
@@ -98,7 +112,10 @@ describe('Kube GC Lens in code-server, on examples/', () => {
 
   step('c. hovering the ownerReference uid on line 111 shows its owner, Deployment checkout, and its real uid', '04-hover', async () => {
     await wb.goTo(111, 12);
-    const uid = wb.viewLine(STALE_UID).locator('span span', { hasText: STALE_UID.slice(0, 8) }).first();
+    const uid = wb
+      .viewLine(STALE_UID)
+      .locator('span span', { hasText: STALE_UID.slice(0, 8) })
+      .first();
     const hover = wb.page.locator('.monaco-hover:not(.hidden)', { hasText: 'Deployment storefront/checkout' });
     await wb.hoverUntilVisible(uid, hover);
     const text = await hover.innerText();
@@ -124,7 +141,9 @@ describe('Kube GC Lens in code-server, on examples/', () => {
     await wb.runCommand('Kubernetes GC: Simulate Delete');
     await wb.quickInput.locator('.quick-input-title', { hasText: 'Simulate Delete (1/2)' }).waitFor({ timeout: 15_000 });
     // The object at the cursor is offered first; pick it by name as a user types it.
-    await expect.poll(() => wb.quickInputBox.getAttribute('placeholder')).toBe('Delete Deployment storefront/checkout, or pick another object');
+    await expect
+      .poll(() => wb.quickInputBox.getAttribute('placeholder'))
+      .toBe('Delete Deployment storefront/checkout, or pick another object');
     await wb.pick('Simulate Delete (1/2)', 'Deployment storefront/checkout', /Deployment storefront\/checkout.*at cursor/);
     await wb.pick('Simulate Delete (2/2)', 'Foreground', 'Foreground');
     const title = 'Simulate Delete: Deployment storefront/checkout (Foreground)';
@@ -155,19 +174,25 @@ describe('Kube GC Lens in code-server, on examples/', () => {
     await namespace.waitFor(SLOW);
     // examples/README.md, namespace-stuck-terminating: the Namespace and the RabbitmqCluster that holds it are stuck;
     // the kafka story's two Kafkas are predicted deadlocks.
-    await expect.poll(() => wb.treeRows(view)).toEqual([
-      { level: 1, label: 'Namespace legacy-mq', description: expect.stringMatching(/^stuck terminating · 7d$/) },
-      { level: 1, label: 'RabbitmqCluster legacy-mq/orders', description: expect.stringMatching(/^stuck terminating · 7d$/) },
-      { level: 1, label: 'Kafka kafka/my-cluster', description: 'predicted finalizer deadlock' },
-      { level: 1, label: 'Kafka kafka/audit-cluster', description: 'predicted finalizer deadlock' },
-    ]);
+    await expect
+      .poll(() => wb.treeRows(view))
+      .toEqual([
+        { level: 1, label: 'Namespace legacy-mq', description: expect.stringMatching(/^stuck terminating · 7d$/) },
+        { level: 1, label: 'RabbitmqCluster legacy-mq/orders', description: expect.stringMatching(/^stuck terminating · 7d$/) },
+        { level: 1, label: 'Kafka kafka/my-cluster', description: 'predicted finalizer deadlock' },
+        { level: 1, label: 'Kafka kafka/audit-cluster', description: 'predicted finalizer deadlock' },
+      ]);
     // Expand it: the why-chain's first link is the reason.
     await namespace.locator('.monaco-tl-twistie').click();
-    await expect.poll(async () => (await wb.treeRows(view))[1]).toEqual({
-      level: 2,
-      label: 'namespace content',
-      description: expect.stringContaining('NamespaceContentRemaining: Some resources are remaining: rabbitmqclusters.rabbitmq.com has 1 resource instances'),
-    });
+    await expect
+      .poll(async () => (await wb.treeRows(view))[1])
+      .toEqual({
+        level: 2,
+        label: 'namespace content',
+        description: expect.stringContaining(
+          'NamespaceContentRemaining: Some resources are remaining: rabbitmqclusters.rabbitmq.com has 1 resource instances',
+        ),
+      });
     // Widen the side bar to read the descriptions, then give the editor its room back.
     const width = (await wb.page.locator('.part.sidebar').boundingBox())?.width ?? 300;
     await wb.resizeSideBar(760);
@@ -184,7 +209,11 @@ describe('Kube GC Lens in code-server, on examples/', () => {
     const actions = wb.page.locator('.action-widget .monaco-list-row.action');
     const fixTitle = 'Remove the ownerReference to ReplicaSet checkout-5b8c9d7f4';
     await actions.filter({ hasText: fixTitle }).waitFor();
-    for (let i = await actions.count(); i > 0 && !(await actions.filter({ hasText: fixTitle }).getAttribute('class'))?.includes('focused'); i--) {
+    for (
+      let i = await actions.count();
+      i > 0 && !(await actions.filter({ hasText: fixTitle }).getAttribute('class'))?.includes('focused');
+      i--
+    ) {
       await wb.page.keyboard.press('ArrowDown');
     }
     await actions.and(wb.page.locator('.focused')).filter({ hasText: fixTitle }).waitFor();
@@ -203,11 +232,13 @@ describe('Kube GC Lens in code-server, on examples/', () => {
     await expect.poll(() => wb.viewLine(STALE_UID).count()).toBe(0);
     await expect.poll(() => wb.viewLine(`uid: ${DEPLOYMENT_UID}`).count()).toBe(1);
     // checkout-export.yaml has no problem left; the other stories' findings are still there.
-    await expect.poll(() => wb.problemCodesByFile(), SLOW).toEqual({
-      'legacy-mq-namespace.yaml': ['stuck-terminating'],
-      'orders-rabbitmqcluster.yaml': ['stuck-terminating'],
-      'kafka-clusters-export.yaml': ['finalizer-deadlock', 'finalizer-deadlock'],
-    });
+    await expect
+      .poll(() => wb.problemCodesByFile(), SLOW)
+      .toEqual({
+        'legacy-mq-namespace.yaml': ['stuck-terminating'],
+        'orders-rabbitmqcluster.yaml': ['stuck-terminating'],
+        'kafka-clusters-export.yaml': ['finalizer-deadlock', 'finalizer-deadlock'],
+      });
     await wb.screenshot('09-edit-uid');
     // The ReplicaSet is the Deployment's again: the lens above the Deployment counts it and its three Pods.
     await wb.page.keyboard.press('Control+Home');
@@ -217,10 +248,12 @@ describe('Kube GC Lens in code-server, on examples/', () => {
 
   step('the walkthrough checks the steps done above: Problems, Simulate Delete, Stuck Objects', '10-walkthrough-done', async () => {
     await wb.openWalkthrough();
-    const checked = wb.page.locator('.gettingStartedContainer .getting-started-step', { has: wb.page.locator('.codicon-getting-started-step-checked') });
-    await expect.poll(() => checked.locator('.step-title').allInnerTexts()).toEqual([
-      'Open a Kubernetes manifest', 'See what the garbage collector sees', 'Simulate a deletion', 'Find what is stuck',
-    ]);
+    const checked = wb.page.locator('.gettingStartedContainer .getting-started-step', {
+      has: wb.page.locator('.codicon-getting-started-step-checked'),
+    });
+    await expect
+      .poll(() => checked.locator('.step-title').allInnerTexts())
+      .toEqual(['Open a Kubernetes manifest', 'See what the garbage collector sees', 'Simulate a deletion', 'Find what is stuck']);
     await expect.poll(() => wb.webview().locator('h1').innerText(), SLOW).toBe('Open a Kubernetes manifest');
     await wb.screenshot('10-walkthrough-done');
   });

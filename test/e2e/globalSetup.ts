@@ -8,7 +8,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { codeServerInstallDir, CODE_SERVER_VERSION, defaultVsix, ensureCodeServer, isCodeServerInstalled } from '../../scripts/codeServer.mjs';
+import {
+  codeServerInstallDir,
+  CODE_SERVER_VERSION,
+  defaultVsix,
+  ensureCodeServer,
+  isCodeServerInstalled,
+} from '../../scripts/codeServer.mjs';
 import { CHROMIUM, OUTPUT_DIR } from './workbench';
 
 declare module 'vitest' {
@@ -34,8 +40,13 @@ export default function setup(project: TestProject): void {
   }
   if (!isCodeServerInstalled()) missing.push(`code-server ${CODE_SERVER_VERSION} (not installed in ${codeServerInstallDir()})`);
   if (!existsSync(CHROMIUM)) missing.push(`Chromium (${CHROMIUM} does not exist)`);
-  project.provide('e2eMissing', missing.length === 0 ? '' : `The end-to-end tests drive the packaged extension in code-server through Chromium, and this machine lacks ${missing.join(' and ')}. `
-    + `Run scripts/setupCodeServer.sh (it installs code-server 4.99.4 into .cache/, or $KUBE_GC_LENS_CACHE, and its Debian packages, chromium included, with apt: root or sudo), then run the tests again${setupError}.`);
+  project.provide(
+    'e2eMissing',
+    missing.length === 0
+      ? ''
+      : `The end-to-end tests drive the packaged extension in code-server through Chromium, and this machine lacks ${missing.join(' and ')}. ` +
+          `Run scripts/setupCodeServer.sh (it installs code-server 4.99.4 into .cache/, or $KUBE_GC_LENS_CACHE, and its Debian packages, chromium included, with apt: root or sudo), then run the tests again${setupError}.`,
+  );
   if (missing.length === 0) execFileSync(process.execPath, [path.join(ROOT, 'scripts/package.mjs')], { cwd: ROOT, stdio: 'inherit' });
   // Screenshots of this run only (every e2e file writes there).
   rmSync(OUTPUT_DIR, { recursive: true, force: true });

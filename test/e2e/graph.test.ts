@@ -33,7 +33,9 @@ describe('the ownership graph in code-server, on examples/', () => {
 
   step('opens the examples workspace and a manifest', 'graph-01-workbench', async () => {
     await wb.page.goto(wb.server.folderUrl);
-    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'deployment-export-from-another-cluster' }).waitFor({ timeout: 60_000 });
+    await wb.page
+      .locator('.explorer-folders-view .monaco-list-row', { hasText: 'deployment-export-from-another-cluster' })
+      .waitFor({ timeout: 60_000 });
     await wb.openFile(CHECKOUT);
   });
 
@@ -72,7 +74,9 @@ describe('the ownership graph in code-server, on examples/', () => {
     await details.locator('button', { hasText: 'Simulate delete' }).click();
     const timeline = graph().locator('footer.timeline');
     await timeline.waitFor(SLOW);
-    expect(await timeline.locator('.timeline-title').innerText()).toMatch(/^Simulated: delete Deployment storefront\/checkout \(Foreground\) · /);
+    expect(await timeline.locator('.timeline-title').innerText()).toMatch(
+      /^Simulated: delete Deployment storefront\/checkout \(Foreground\) · /,
+    );
     // It plays on its own; jump to the end.
     await timeline.locator('button[aria-label="Last step"]').click();
     await expect.poll(() => node(DEPLOYMENT_UID).getAttribute('class')).toContain('ov-removed');
@@ -90,7 +94,9 @@ describe('the ownership graph in code-server, on examples/', () => {
     await expect.poll(() => wb.codeLensAbove(7), SLOW).toMatch(/\| Show in Graph$/);
     const editor = wb.page.locator('.editor-group-container.active .monaco-editor');
     await editor.locator('.codelens-decoration a', { hasText: 'Show in Graph' }).first().click();
-    await expect.poll(() => graph().locator('.focus-bar').innerText(), SLOW).toContain('Showing the connected component of Deployment storefront/checkout');
+    await expect
+      .poll(() => graph().locator('.focus-bar').innerText(), SLOW)
+      .toContain('Showing the connected component of Deployment storefront/checkout');
     expect(await graph().locator('.graph-svg g.node').count()).toBe(1); // its ReplicaSet names the old uid: alone
     await wb.screenshot('graph-05-lens-focus');
     await graph().locator('.focus-bar button', { hasText: 'Show all' }).click();

@@ -36,12 +36,23 @@ describe('Kube GC Lens in code-server, on a live cluster', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'kgl-e2e-live-'));
     const kubeconfig = api.writeKubeconfig(dir, { namespace: 'shop' });
     seedShop(api);
-    api.add(pod('shop', 'held', 'p-held', { owner: replicaSet('shop', 'web-rs', 'rs-web'), deletionTimestamp: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] }));
+    api.add(
+      pod('shop', 'held', 'p-held', {
+        owner: replicaSet('shop', 'web-rs', 'rs-web'),
+        deletionTimestamp: '2026-11-20T09:00:00Z',
+        finalizers: ['storage.acme.io/protect'],
+      }),
+    );
     api.add(ns('storefront', 'ns-storefront'));
     api.add({
-      apiVersion: 'apps/v1', kind: 'Deployment',
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
       metadata: { name: 'checkout', namespace: 'storefront', uid: LIVE_CHECKOUT_UID, creationTimestamp: '2026-11-01T00:00:00Z' },
-      spec: { replicas: 1, selector: { matchLabels: { app: 'checkout' } }, template: { metadata: { labels: { app: 'checkout' } }, spec: { containers: [{ name: 'checkout', image: 'example/checkout:2' }] } } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'checkout' } },
+        template: { metadata: { labels: { app: 'checkout' } }, spec: { containers: [{ name: 'checkout', image: 'example/checkout:2' }] } },
+      },
     });
     // Enough objects that the live pickers search on the server (more than the 200 they show).
     for (let i = 0; i < BULK; i++) api.add(configMap('bulk', `cfg-${i}`, `cm-bulk-${i}`));
@@ -54,42 +65,62 @@ describe('Kube GC Lens in code-server, on a live cluster', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  step('connects from the command palette: the cluster status bar item shows the context, objects and sync state', 'live-01-connect', async () => {
-    await wb.page.goto(wb.server.folderUrl);
-    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'deployment-export-from-another-cluster' }).waitFor({ timeout: 60_000 });
-    await wb.openFile(CHECKOUT);
-    await wb.page.locator('.statusbar-item', { hasText: 'Cluster: off' }).waitFor(SLOW);
-    await wb.runCommand('Kubernetes GC: Connect to Cluster');
-    // Secrets are readable here: every resource lists, so it watches.
-    const item = wb.page.locator('.statusbar-item', { hasText: /Cluster kube-api-test: \d+ objects · all namespaces · (watching|degraded)/ });
-    await item.waitFor(SLOW);
-    await wb.screenshot('live-01-connect');
-  });
+  step(
+    'connects from the command palette: the cluster status bar item shows the context, objects and sync state',
+    'live-01-connect',
+    async () => {
+      await wb.page.goto(wb.server.folderUrl);
+      await wb.page
+        .locator('.explorer-folders-view .monaco-list-row', { hasText: 'deployment-export-from-another-cluster' })
+        .waitFor({ timeout: 60_000 });
+      await wb.openFile(CHECKOUT);
+      await wb.page.locator('.statusbar-item', { hasText: 'Cluster: off' }).waitFor(SLOW);
+      await wb.runCommand('Kubernetes GC: Connect to Cluster');
+      // Secrets are readable here: every resource lists, so it watches.
+      const item = wb.page.locator('.statusbar-item', {
+        hasText: /Cluster kube-api-test: \d+ objects · all namespaces · (watching|degraded)/,
+      });
+      await item.waitFor(SLOW);
+      await wb.screenshot('live-01-connect');
+    },
+  );
 
-  step('the Problems panel says applying the exported ReplicaSet gets it garbage-collected on this cluster', 'live-02-problems', async () => {
-    await wb.showProblems();
-    await expect.poll(async () => (await wb.problemsOf(CHECKOUT)).map((p) => p.code), SLOW).toEqual(expect.arrayContaining(['collected-on-apply', 'live-uid-conflict']));
-    const collected = (await wb.problemsOf(CHECKOUT)).find((p) => p.code === 'collected-on-apply')!;
-    expect(collected.message).toBe("Applying this file gets it garbage-collected: owner uid a476c896… is not the live Deployment storefront/checkout's uid c0ffee00….");
-    expect(collected.severity).toBe('error');
-    await wb.screenshot('live-02-problems');
-  });
+  step(
+    'the Problems panel says applying the exported ReplicaSet gets it garbage-collected on this cluster',
+    'live-02-problems',
+    async () => {
+      await wb.showProblems();
+      await expect
+        .poll(async () => (await wb.problemsOf(CHECKOUT)).map((p) => p.code), SLOW)
+        .toEqual(expect.arrayContaining(['collected-on-apply', 'live-uid-conflict']));
+      const collected = (await wb.problemsOf(CHECKOUT)).find((p) => p.code === 'collected-on-apply')!;
+      expect(collected.message).toBe(
+        "Applying this file gets it garbage-collected: owner uid a476c896… is not the live Deployment storefront/checkout's uid c0ffee00….",
+      );
+      expect(collected.severity).toBe('error');
+      await wb.screenshot('live-02-problems');
+    },
+  );
 
-  step('the Stuck Objects view has a live section with the held Pod; clicking it opens its read-only live document', 'live-03-stuck', async () => {
-    await wb.runCommand('View: Hide Panel'); // room for the view
-    const view = await wb.showLiveStuckObjects('kube-api-test');
-    const held = view.locator('.monaco-list-row', { hasText: 'Pod shop/held' });
-    await held.waitFor(SLOW);
-    expect(await held.locator('.label-description').innerText()).toMatch(/^stuck terminating · \d+[dhm]/);
-    await held.locator('.label-name').click();
-    await wb.page.locator('.editor-group-container.active .tab.active', { hasText: 'held.yaml' }).waitFor(SLOW);
-    await wb.viewLine('storage.acme.io/protect').waitFor(SLOW);
-    // The impact lens sits above `apiVersion` (line 3: two comment lines first); it simulates on the live graph.
-    await expect.poll(() => wb.codeLensAbove(3), SLOW).toMatch(/^Delete: /);
-    await wb.screenshot('live-03-stuck');
-  });
+  step(
+    'the Stuck Objects view has a live section with the held Pod; clicking it opens its read-only live document',
+    'live-03-stuck',
+    async () => {
+      await wb.runCommand('View: Hide Panel'); // room for the view
+      const view = await wb.showLiveStuckObjects('kube-api-test');
+      const held = view.locator('.monaco-list-row', { hasText: 'Pod shop/held' });
+      await held.waitFor(SLOW);
+      expect(await held.locator('.label-description').innerText()).toMatch(/^stuck terminating · \d+[dhm]/);
+      await held.locator('.label-name').click();
+      await wb.page.locator('.editor-group-container.active .tab.active', { hasText: 'held.yaml' }).waitFor(SLOW);
+      await wb.viewLine('storage.acme.io/protect').waitFor(SLOW);
+      // The impact lens sits above `apiVersion` (line 3: two comment lines first); it simulates on the live graph.
+      await expect.poll(() => wb.codeLensAbove(3), SLOW).toMatch(/^Delete: /);
+      await wb.screenshot('live-03-stuck');
+    },
+  );
 
-  step('Simulate Delete on the live namespace shop: the report is the live cluster\'s', 'live-04-simulate', async () => {
+  step("Simulate Delete on the live namespace shop: the report is the live cluster's", 'live-04-simulate', async () => {
     await wb.runCommand('Kubernetes GC: Simulate Delete');
     await wb.pick('Simulate Delete (1/3)', 'Live cluster', /Live cluster \(kube-api-test\)/);
     await wb.pick('Simulate Delete on kube-api-test (2/3)', 'Namespace shop', /^Namespace shop/);
@@ -99,24 +130,32 @@ describe('Kube GC Lens in code-server, on a live cluster', () => {
     const report = wb.webview();
     await expect.poll(() => report.locator('h1').innerText(), SLOW).toMatch(/^Simulate Delete on kube-api-test: Namespace shop/);
     const deleted = await report.locator('h2:has-text("Deleted") + ol > li').allInnerTexts();
-    expect(deleted.map((d) => d.replace(/: step \d+.*$/, ''))).toEqual(expect.arrayContaining(['Deployment shop/web', 'ConfigMap shop/settings']));
+    expect(deleted.map((d) => d.replace(/: step \d+.*$/, ''))).toEqual(
+      expect.arrayContaining(['Deployment shop/web', 'ConfigMap shop/settings']),
+    );
     await wb.screenshot('live-04-simulate');
     const writes = api.countByVerb();
     expect((writes.create ?? 0) + (writes.update ?? 0) + (writes.patch ?? 0) + (writes.delete ?? 0)).toBe(0);
   });
 
-  step('Open Live Object… among hundreds of objects: the title says how many, the server finds words in any order', 'live-05-open', async () => {
-    await wb.runCommand('Kubernetes GC: Open Live Object');
-    await wb.quickInput.locator('.quick-input-title', { hasText: /^Open Live Object \(kube-api-test\) · 200 of \d{3} objects: type to narrow$/ }).waitFor(SLOW);
-    await wb.screenshot('live-05-open-first-page');
-    // Not in the first 200 (namespace bulk sorts before shop), and VS Code's own filter would not match these words
-    // in this order: only the server's answer (alwaysShow items) can show it.
-    await wb.quickInputBox.fill('web-1 pod');
-    await wb.focusedQuickInputRow(/^Pod shop\/web-1/).waitFor(SLOW);
-    await wb.quickInput.locator('.quick-input-title', { hasText: /^Open Live Object \(kube-api-test\)$/ }).waitFor(SLOW);
-    await wb.screenshot('live-05-open');
-    await wb.page.keyboard.press('Enter');
-    await wb.page.locator('.editor-group-container.active .tab.active', { hasText: 'web-1.yaml' }).waitFor(SLOW);
-    await wb.viewLine('uid: p-web-1').waitFor(SLOW);
-  });
+  step(
+    'Open Live Object… among hundreds of objects: the title says how many, the server finds words in any order',
+    'live-05-open',
+    async () => {
+      await wb.runCommand('Kubernetes GC: Open Live Object');
+      await wb.quickInput
+        .locator('.quick-input-title', { hasText: /^Open Live Object \(kube-api-test\) · 200 of \d{3} objects: type to narrow$/ })
+        .waitFor(SLOW);
+      await wb.screenshot('live-05-open-first-page');
+      // Not in the first 200 (namespace bulk sorts before shop), and VS Code's own filter would not match these words
+      // in this order: only the server's answer (alwaysShow items) can show it.
+      await wb.quickInputBox.fill('web-1 pod');
+      await wb.focusedQuickInputRow(/^Pod shop\/web-1/).waitFor(SLOW);
+      await wb.quickInput.locator('.quick-input-title', { hasText: /^Open Live Object \(kube-api-test\)$/ }).waitFor(SLOW);
+      await wb.screenshot('live-05-open');
+      await wb.page.keyboard.press('Enter');
+      await wb.page.locator('.editor-group-container.active .tab.active', { hasText: 'web-1.yaml' }).waitFor(SLOW);
+      await wb.viewLine('uid: p-web-1').waitFor(SLOW);
+    },
+  );
 });

@@ -34,7 +34,10 @@ describe('the ownership graph of a large live cluster in code-server', () => {
     seedShop(api);
     api.add(ns('bulk', 'ns-bulk'));
     api.addMany(Array.from({ length: BULK }, (_, i) => configMap('bulk', `cfg-${i}`, `cm-bulk-${i}`)));
-    wb = await Workbench.start(inject('vsix'), { name: 'code-server-live-graph', settings: { 'kubeGcLens.cluster.kubeconfig': kubeconfig } });
+    wb = await Workbench.start(inject('vsix'), {
+      name: 'code-server-live-graph',
+      settings: { 'kubeGcLens.cluster.kubeconfig': kubeconfig },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -45,7 +48,9 @@ describe('the ownership graph of a large live cluster in code-server', () => {
 
   step('connects to the cluster', 'live-graph-01-connect', async () => {
     await wb.page.goto(wb.server.folderUrl);
-    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'deployment-export-from-another-cluster' }).waitFor({ timeout: 60_000 });
+    await wb.page
+      .locator('.explorer-folders-view .monaco-list-row', { hasText: 'deployment-export-from-another-cluster' })
+      .waitFor({ timeout: 60_000 });
     await wb.runCommand('Kubernetes GC: Connect to Cluster');
     await wb.page.locator('.statusbar-item', { hasText: /Cluster kube-api-test: [\d,]+ objects/ }).waitFor(SLOW);
   });
@@ -61,12 +66,14 @@ describe('the ownership graph of a large live cluster in code-server', () => {
     await wb.page.keyboard.press('Enter');
     await wb.editorTab('Ownership Graph: kube-api-test · bulk').waitFor(SLOW);
     await expect.poll(() => graph().locator('.toolbar .source').innerText(), SLOW).toBe('Live cluster kube-api-test · namespace bulk');
-    expect(await graph().locator('.scope-bar').innerText()).toContain(`Showing 5,000 of the ${(BULK + 1).toLocaleString('en-US')} objects in this scope (namespace bulk)`);
+    expect(await graph().locator('.scope-bar').innerText()).toContain(
+      `Showing 5,000 of the ${(BULK + 1).toLocaleString('en-US')} objects in this scope (namespace bulk)`,
+    );
     expect(await graph().locator('.graph').getAttribute('data-renderer')).toBe('canvas');
     await wb.screenshot('live-graph-02-bulk');
   });
 
-  step('the webview\'s Scope… button asks again: namespace shop, whole', 'live-graph-03-scope', async () => {
+  step("the webview's Scope… button asks again: namespace shop, whole", 'live-graph-03-scope', async () => {
     await graph().locator('.toolbar button', { hasText: 'Scope…' }).click();
     await wb.pick('Show Ownership Graph: kube-api-test', 'shop', /shop/);
     await wb.editorTab('Ownership Graph: kube-api-test · shop').waitFor(SLOW);

@@ -26,11 +26,20 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
     if (missing) throw new Error(missing);
     plane = await startControlPlane();
     // Namespace team-a is deleted while a ConfigMap in it carries a finalizer nobody removes.
-    plane.kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: held, namespace: team-a, finalizers: [example.com/hold]}\n');
+    plane.kubectl(
+      ['apply', '-f', '-'],
+      'apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: held, namespace: team-a, finalizers: [example.com/hold]}\n',
+    );
     plane.kubectl(['delete', 'namespace', 'team-a', '--wait=false']);
     await until('the namespace controller reports what remains', () =>
-      (readOne(plane, 'namespace/team-a').status?.conditions ?? []).some((c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True'));
-    wb = await Workbench.start(inject('vsix'), { name: 'code-server-real', settings: { 'kubeGcLens.cluster.kubeconfig': plane.kubeconfig } });
+      (readOne(plane, 'namespace/team-a').status?.conditions ?? []).some(
+        (c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True',
+      ),
+    );
+    wb = await Workbench.start(inject('vsix'), {
+      name: 'code-server-real',
+      settings: { 'kubeGcLens.cluster.kubeconfig': plane.kubeconfig },
+    });
   }, 900_000);
 
   afterAll(async () => {
@@ -38,9 +47,11 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
     await plane?.stop();
   });
 
-  step('connects, picking the kubeconfig\'s context: the status bar counts what kubectl lists', 'real-01-connect', async () => {
+  step("connects, picking the kubeconfig's context: the status bar counts what kubectl lists", 'real-01-connect', async () => {
     await wb.page.goto(wb.server.folderUrl);
-    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'deployment-export-from-another-cluster' }).waitFor({ timeout: 60_000 });
+    await wb.page
+      .locator('.explorer-folders-view .monaco-list-row', { hasText: 'deployment-export-from-another-cluster' })
+      .waitFor({ timeout: 60_000 });
     await wb.openFile('checkout-export.yaml');
     await wb.page.locator('.statusbar-item', { hasText: 'Cluster: off' }).waitFor(SLOW);
     await wb.runCommand('Kubernetes GC: Connect to Cluster');
@@ -51,36 +62,54 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
     await wb.screenshot('real-01-connect');
   });
 
-  step('the Stuck Objects view: namespace team-a is stuck, held by example.com/hold, with the real controller\'s conditions', 'real-02-stuck', async () => {
-    await wb.runCommand('Kubernetes GC: Show Stuck Objects');
-    // Room for the view: the explorer's folder pane folded, a wider side bar.
-    await wb.page.locator('.pane-header', { hasText: 'examples' }).first().click();
-    await wb.resizeSideBar(700);
-    const view = wb.treeView('Stuck Objects');
-    await view.locator('.monaco-list-row', { hasText: 'Live cluster (admin)' }).waitFor(SLOW);
-    await view.locator('.monaco-list-row[aria-level="1"]', { hasText: 'Workspace manifests' }).locator('.monaco-tl-twistie').click();
-    const ns = view.locator('.monaco-list-row[aria-level="2"]', { hasText: 'Namespace team-a' });
-    await ns.waitFor(SLOW);
-    expect(await ns.locator('.label-description').innerText()).toMatch(/^stuck terminating · \d+[smhd]/);
-    await ns.locator('.monaco-tl-twistie').click();
-    // Its children: why (what is left inside, worded as the real controller words it), then the conditions kubectl shows.
-    const conditions = (readOne(plane, 'namespace/team-a').status?.conditions ?? []).filter((c) => c.status === 'True');
-    const message = (type: string) => conditions.find((c) => c.type === type)?.message;
-    expect(message('NamespaceFinalizersRemaining')).toBe('Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances');
-    await expect.poll(async () => (await wb.treeRows(view)).filter((r) => r.level === 3), SLOW).toEqual([
-      { level: 3, label: 'namespace content', description: `NamespaceContentRemaining: ${message('NamespaceContentRemaining')}. NamespaceFinalizersRemaining: ${message('NamespaceFinalizersRemaining')}` },
-      ...conditions.map((c) => ({ level: 3, label: c.type, description: c.message })),
-    ]);
-    // Down the chain: the ConfigMap still inside, and the finalizer that holds it.
-    await view.locator('.monaco-list-row[aria-level="3"]', { hasText: 'namespace content' }).locator('.monaco-tl-twistie').click();
-    await expect.poll(async () => (await wb.treeRows(view)).filter((r) => r.level === 4).map((r) => `${r.label}: ${r.description}`), SLOW)
-      .toEqual(['ConfigMap team-a/held: is still in the namespace (Terminating)']);
-    // The ConfigMap that holds it is stuck too, a root of its own.
-    expect((await wb.treeRows(view)).filter((r) => r.level === 2).map((r) => r.label).sort()).toEqual(['ConfigMap team-a/held', 'Namespace team-a']);
-    await wb.screenshot('real-02-stuck');
-  });
+  step(
+    "the Stuck Objects view: namespace team-a is stuck, held by example.com/hold, with the real controller's conditions",
+    'real-02-stuck',
+    async () => {
+      await wb.runCommand('Kubernetes GC: Show Stuck Objects');
+      // Room for the view: the explorer's folder pane folded, a wider side bar.
+      await wb.page.locator('.pane-header', { hasText: 'examples' }).first().click();
+      await wb.resizeSideBar(700);
+      const view = wb.treeView('Stuck Objects');
+      await view.locator('.monaco-list-row', { hasText: 'Live cluster (admin)' }).waitFor(SLOW);
+      await view.locator('.monaco-list-row[aria-level="1"]', { hasText: 'Workspace manifests' }).locator('.monaco-tl-twistie').click();
+      const ns = view.locator('.monaco-list-row[aria-level="2"]', { hasText: 'Namespace team-a' });
+      await ns.waitFor(SLOW);
+      expect(await ns.locator('.label-description').innerText()).toMatch(/^stuck terminating · \d+[smhd]/);
+      await ns.locator('.monaco-tl-twistie').click();
+      // Its children: why (what is left inside, worded as the real controller words it), then the conditions kubectl shows.
+      const conditions = (readOne(plane, 'namespace/team-a').status?.conditions ?? []).filter((c) => c.status === 'True');
+      const message = (type: string) => conditions.find((c) => c.type === type)?.message;
+      expect(message('NamespaceFinalizersRemaining')).toBe(
+        'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
+      );
+      await expect
+        .poll(async () => (await wb.treeRows(view)).filter((r) => r.level === 3), SLOW)
+        .toEqual([
+          {
+            level: 3,
+            label: 'namespace content',
+            description: `NamespaceContentRemaining: ${message('NamespaceContentRemaining')}. NamespaceFinalizersRemaining: ${message('NamespaceFinalizersRemaining')}`,
+          },
+          ...conditions.map((c) => ({ level: 3, label: c.type, description: c.message })),
+        ]);
+      // Down the chain: the ConfigMap still inside, and the finalizer that holds it.
+      await view.locator('.monaco-list-row[aria-level="3"]', { hasText: 'namespace content' }).locator('.monaco-tl-twistie').click();
+      await expect
+        .poll(async () => (await wb.treeRows(view)).filter((r) => r.level === 4).map((r) => `${r.label}: ${r.description}`), SLOW)
+        .toEqual(['ConfigMap team-a/held: is still in the namespace (Terminating)']);
+      // The ConfigMap that holds it is stuck too, a root of its own.
+      expect(
+        (await wb.treeRows(view))
+          .filter((r) => r.level === 2)
+          .map((r) => r.label)
+          .sort(),
+      ).toEqual(['ConfigMap team-a/held', 'Namespace team-a']);
+      await wb.screenshot('real-02-stuck');
+    },
+  );
 
-  step('opens the namespace\'s read-only live document and simulates its deletion from the lens', 'real-03-simulate', async () => {
+  step("opens the namespace's read-only live document and simulates its deletion from the lens", 'real-03-simulate', async () => {
     const view = wb.treeView('Stuck Objects');
     await view.locator('.monaco-list-row[aria-level="2"]', { hasText: 'Namespace team-a' }).locator('.label-name').click();
     await wb.page.locator('.editor-group-container.active .tab.active', { hasText: 'team-a.yaml' }).waitFor(SLOW);
@@ -90,7 +119,10 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
     await wb.viewLine('type: NamespaceFinalizersRemaining').waitFor(SLOW);
     // The impact lens above `apiVersion` (line 3): already terminating, it stays so.
     await expect.poll(() => wb.codeLensAbove(3), SLOW).toMatch(/^Delete: stays Terminating/);
-    await wb.page.locator('.editor-group-container.active .codelens-decoration a', { hasText: /^Delete: / }).first().click();
+    await wb.page
+      .locator('.editor-group-container.active .codelens-decoration a', { hasText: /^Delete: / })
+      .first()
+      .click();
     await wb.editorTab(/Simulate Delete on admin/).waitFor({ timeout: 30_000 });
     const report = wb.webview();
     await expect.poll(() => report.locator('h1').innerText(), SLOW).toMatch(/^Simulate Delete on admin: Namespace team-a/);

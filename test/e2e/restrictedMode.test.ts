@@ -67,7 +67,9 @@ describe('Kube GC Lens in code-server, in Restricted Mode', () => {
 
   step('opens in Restricted Mode and checks the manifests as usual; nothing connects by itself', 'restricted-01-problems', async () => {
     await wb.page.goto(wb.server.folderUrl);
-    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'deployment-export-from-another-cluster' }).waitFor({ timeout: 60_000 });
+    await wb.page
+      .locator('.explorer-folders-view .monaco-list-row', { hasText: 'deployment-export-from-another-cluster' })
+      .waitFor({ timeout: 60_000 });
     await wb.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).waitFor(SLOW);
     await wb.openFile(CHECKOUT);
     await wb.showProblems();
@@ -79,12 +81,15 @@ describe('Kube GC Lens in code-server, in Restricted Mode', () => {
     expect(mine.requests).toHaveLength(0);
     await wb.screenshot('restricted-01-problems');
     // Its tooltip says what Restricted Mode changes.
-    await wb.hoverUntilVisible(off, wb.page.locator('.workbench-hover', { hasText: "Restricted Mode: this workspace's own kubeGcLens.cluster settings" }));
+    await wb.hoverUntilVisible(
+      off,
+      wb.page.locator('.workbench-hover', { hasText: "Restricted Mode: this workspace's own kubeGcLens.cluster settings" }),
+    );
     await wb.screenshot('restricted-01-tooltip');
     await wb.page.mouse.move(700, 300);
   });
 
-  step('Connect to Cluster reads the user\'s kubeconfig, not the workspace\'s', 'restricted-02-connect', async () => {
+  step("Connect to Cluster reads the user's kubeconfig, not the workspace's", 'restricted-02-connect', async () => {
     await wb.runCommand('Kubernetes GC: Connect to Cluster');
     await wb.page.locator('.statusbar-item', { hasText: /Cluster mine: \d+ objects · all namespaces · (watching|degraded)/ }).waitFor(SLOW);
     expect(repo.requests).toHaveLength(0);
@@ -92,14 +97,23 @@ describe('Kube GC Lens in code-server, in Restricted Mode', () => {
     await wb.screenshot('restricted-02-connect');
   });
 
-  step('trusting the folder applies its settings at once: the connection moves to the workspace\'s kubeconfig', 'restricted-03-trust', async () => {
-    await wb.runCommand('Workspaces: Manage Workspace Trust');
-    const editor = wb.page.locator('.workspace-trust-editor');
-    await editor.locator('.monaco-button', { hasText: /^Trust$/ }).first().click();
-    await wb.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).waitFor({ state: 'detached', ...SLOW });
-    await wb.page.locator('.statusbar-item', { hasText: /Cluster repo-cluster: \d+ objects · all namespaces · (watching|degraded)/ }).waitFor(SLOW);
-    expect(repo.requests.length).toBeGreaterThan(0);
-    expect(writes(repo) + writes(mine)).toBe(0);
-    await wb.screenshot('restricted-03-trust');
-  });
+  step(
+    "trusting the folder applies its settings at once: the connection moves to the workspace's kubeconfig",
+    'restricted-03-trust',
+    async () => {
+      await wb.runCommand('Workspaces: Manage Workspace Trust');
+      const editor = wb.page.locator('.workspace-trust-editor');
+      await editor
+        .locator('.monaco-button', { hasText: /^Trust$/ })
+        .first()
+        .click();
+      await wb.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).waitFor({ state: 'detached', ...SLOW });
+      await wb.page
+        .locator('.statusbar-item', { hasText: /Cluster repo-cluster: \d+ objects · all namespaces · (watching|degraded)/ })
+        .waitFor(SLOW);
+      expect(repo.requests.length).toBeGreaterThan(0);
+      expect(writes(repo) + writes(mine)).toBe(0);
+      await wb.screenshot('restricted-03-trust');
+    },
+  );
 });

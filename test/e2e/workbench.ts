@@ -13,7 +13,12 @@ import { startCodeServer, type CodeServer } from '../../scripts/codeServer.mjs';
 export const CHROMIUM = '/usr/bin/chromium';
 /** ../shared/docs/real-vscode-here.md: no sandbox as root, no GPU, nothing that calls out. */
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ];
 export const ROOT = path.resolve(__dirname, '../..');
 export const OUTPUT_DIR = path.join(ROOT, 'test-output', 'e2e');
@@ -65,9 +70,15 @@ export class Workbench {
    * profile apart (test-output/e2e/<name>/); screenshots of every file share test-output/e2e/ (globalSetup empties it
    * once per run). `workspaceTrust`: workspace trust is on and the folder opens in Restricted Mode (no dialog).
    */
-  static async start(vsix: string, options: {
-    name?: string; settings?: Record<string, unknown>; files?: Record<string, string>; workspaceTrust?: boolean;
-  } = {}): Promise<Workbench> {
+  static async start(
+    vsix: string,
+    options: {
+      name?: string;
+      settings?: Record<string, unknown>;
+      files?: Record<string, string>;
+      workspaceTrust?: boolean;
+    } = {},
+  ): Promise<Workbench> {
     mkdirSync(OUTPUT_DIR, { recursive: true });
     const workspace = path.join(mkdtempSync(path.join(tmpdir(), 'kube-gc-lens-e2e-')), 'examples');
     cpSync(path.join(ROOT, 'examples'), workspace, { recursive: true });
@@ -78,7 +89,13 @@ export class Workbench {
     const dir = path.join(OUTPUT_DIR, options.name ?? 'code-server');
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    const server = await startCodeServer({ workspace, vsix, dir, settings: options.settings ?? {}, workspaceTrust: options.workspaceTrust ?? false });
+    const server = await startCodeServer({
+      workspace,
+      vsix,
+      dir,
+      settings: options.settings ?? {},
+      workspaceTrust: options.workspaceTrust ?? false,
+    });
     return Workbench.open(server, async () => {
       await server.stop();
       rmSync(path.dirname(workspace), { recursive: true, force: true });
@@ -158,15 +175,17 @@ export class Workbench {
 
   async treeRows(view: Locator): Promise<TreeRow[]> {
     type El = { innerText: string; getAttribute(name: string): string | null; querySelector(selector: string): El | null };
-    const rows = await view.locator('.monaco-list-row').evaluateAll((elements) => elements.map((element) => {
-      const row = element as unknown as El;
-      return {
-        index: Number(row.getAttribute('data-index')),
-        level: Number(row.getAttribute('aria-level')),
-        label: row.querySelector('.label-name')?.innerText.trim() ?? '',
-        description: row.querySelector('.label-description')?.innerText.trim() ?? '',
-      };
-    }));
+    const rows = await view.locator('.monaco-list-row').evaluateAll((elements) =>
+      elements.map((element) => {
+        const row = element as unknown as El;
+        return {
+          index: Number(row.getAttribute('data-index')),
+          level: Number(row.getAttribute('aria-level')),
+          label: row.querySelector('.label-name')?.innerText.trim() ?? '',
+          description: row.querySelector('.label-description')?.innerText.trim() ?? '',
+        };
+      }),
+    );
     return rows.sort((a, b) => a.index - b.index).map(({ index: _index, ...row }) => row);
   }
 
@@ -184,7 +203,8 @@ export class Workbench {
     for (const lens of await editor.locator('.codelens-decoration').all()) {
       const box = await lens.boundingBox();
       // (several lenses on a line are rendered with line breaks around their ' | ' separator)
-      if (box && box.y + box.height <= top + 1 && box.y > best.y) best = { y: box.y, text: (await lens.innerText()).replace(/\s+/g, ' ').trim() };
+      if (box && box.y + box.height <= top + 1 && box.y > best.y)
+        best = { y: box.y, text: (await lens.innerText()).replace(/\s+/g, ' ').trim() };
     }
     return best.text;
   }
@@ -216,14 +236,19 @@ export class Workbench {
    */
   async hoverUntilVisible(target: Locator, widget: Locator, timeout = 20_000): Promise<void> {
     let nudge = false;
-    await expect.poll(async () => {
-      if (await widget.isVisible()) return true;
-      const box = await target.boundingBox();
-      if (!box) return false;
-      nudge = !nudge;
-      await this.page.mouse.move(box.x + box.width * (nudge ? 0.4 : 0.6), box.y + box.height / 2);
-      return widget.isVisible();
-    }, { timeout, interval: 1500 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          if (await widget.isVisible()) return true;
+          const box = await target.boundingBox();
+          if (!box) return false;
+          nudge = !nudge;
+          await this.page.mouse.move(box.x + box.width * (nudge ? 0.4 : 0.6), box.y + box.height / 2);
+          return widget.isVisible();
+        },
+        { timeout, interval: 1500 },
+      )
+      .toBe(true);
   }
 
   /** Drags the side bar's edge (its sash) until the side bar is `width` pixels wide; resolves when it is. */
@@ -296,22 +321,30 @@ export class Workbench {
   /** The Problems panel's rendered rows, top to bottom (the list is virtual: only rows in view exist). */
   async problemRows(): Promise<ProblemRow[]> {
     // (runs in the page; this project's lib has no DOM types)
-    type El = { innerText: string; className: string; getAttribute(name: string): string | null; querySelector(selector: string): El | null };
-    const rows = await this.problemsPanel.locator('.monaco-list-row').evaluateAll((elements) => elements.map((element) => {
-      const row = element as unknown as El;
-      const text = (selector: string) => row.querySelector(selector)?.innerText.trim() ?? '';
-      return {
-        index: Number(row.getAttribute('data-index')),
-        level: Number(row.getAttribute('aria-level')),
-        file: text('.label-name'),
-        // (the icon also gets `quickFix` while the row is hovered or selected)
-        severity: (row.querySelector('.marker-icon')?.className ?? '').split(/\s+/).find((c) => ['error', 'warning', 'info'].includes(c)) ?? '',
-        message: text('.marker-message') || text('.marker-description'),
-        source: text('.marker-source'),
-        code: text('.marker-code'),
-        line: text('.marker-line'),
-      };
-    }));
+    type El = {
+      innerText: string;
+      className: string;
+      getAttribute(name: string): string | null;
+      querySelector(selector: string): El | null;
+    };
+    const rows = await this.problemsPanel.locator('.monaco-list-row').evaluateAll((elements) =>
+      elements.map((element) => {
+        const row = element as unknown as El;
+        const text = (selector: string) => row.querySelector(selector)?.innerText.trim() ?? '';
+        return {
+          index: Number(row.getAttribute('data-index')),
+          level: Number(row.getAttribute('aria-level')),
+          file: text('.label-name'),
+          // (the icon also gets `quickFix` while the row is hovered or selected)
+          severity:
+            (row.querySelector('.marker-icon')?.className ?? '').split(/\s+/).find((c) => ['error', 'warning', 'info'].includes(c)) ?? '',
+          message: text('.marker-message') || text('.marker-description'),
+          source: text('.marker-source'),
+          code: text('.marker-code'),
+          line: text('.marker-line'),
+        };
+      }),
+    );
     return rows.sort((a, b) => a.index - b.index).map(({ index: _index, ...row }) => row);
   }
 
@@ -367,9 +400,11 @@ export class Workbench {
     const output = logs.filter((f) => path.basename(f) === 'Kube GC Lens.log');
     parts.push(tailSection('extension host log', exthost));
     parts.push(tailSection('"Kube GC Lens" output channel', output));
-    parts.push(this.browserErrors.length
-      ? `--- browser console errors (last ${Math.min(20, this.browserErrors.length)}):\n${this.browserErrors.slice(-20).join('\n')}`
-      : '--- browser console errors: none');
+    parts.push(
+      this.browserErrors.length
+        ? `--- browser console errors (last ${Math.min(20, this.browserErrors.length)}):\n${this.browserErrors.slice(-20).join('\n')}`
+        : '--- browser console errors: none',
+    );
     parts.push(`(all of VS Code's logs: ${this.server.logsDir}; code-server's own: ${this.server.logFile})`);
     err.message = `${err.message}\n\n${parts.join('\n\n')}`;
     return err;
@@ -386,12 +421,14 @@ function findFiles(dir: string): string[] {
 
 function tailSection(title: string, files: string[]): string {
   if (files.length === 0) return `--- ${title}: not found`;
-  return files.map((file) => {
-    const text = readFileSync(file, 'utf8').trimEnd();
-    if (text === '') return `--- ${title} (${file}): empty, nothing was logged`;
-    const lines = text.split('\n');
-    return `--- ${title} (${file}), last ${Math.min(LOG_TAIL_LINES, lines.length)} of ${lines.length} lines:\n${lines.slice(-LOG_TAIL_LINES).join('\n')}`;
-  }).join('\n\n');
+  return files
+    .map((file) => {
+      const text = readFileSync(file, 'utf8').trimEnd();
+      if (text === '') return `--- ${title} (${file}): empty, nothing was logged`;
+      const lines = text.split('\n');
+      return `--- ${title} (${file}), last ${Math.min(LOG_TAIL_LINES, lines.length)} of ${lines.length} lines:\n${lines.slice(-LOG_TAIL_LINES).join('\n')}`;
+    })
+    .join('\n\n');
 }
 
 /**

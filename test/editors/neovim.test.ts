@@ -5,7 +5,18 @@
 // Skipped only when `nvim` is not on PATH (.ci/run installs it).
 
 import { spawn } from 'node:child_process';
-import { accessSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -39,8 +50,14 @@ const NVIM = findNvim();
 const SKIP_REASON = 'skipped: `nvim` is not on PATH (apt-get install neovim; .ci/run installs it)';
 
 interface NvimDiagnostic {
-  lnum: number; col: number; end_lnum: number; end_col: number;
-  code: string; severity: number; source: string; message: string;
+  lnum: number;
+  col: number;
+  end_lnum: number;
+  end_col: number;
+  code: string;
+  severity: number;
+  source: string;
+  message: string;
 }
 
 /** What init.lua writes to $KGL_OUT. */
@@ -104,13 +121,20 @@ function runNeovim(scenario: Record<string, unknown>, deadlineMs: number): Promi
     const proc = spawn(NVIM!, ['--headless', '--clean', '-n', '-u', INIT], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    proc.stdout.on('data', (d) => { stdout += String(d); });
-    proc.stderr.on('data', (d) => { stderr += String(d); });
+    proc.stdout.on('data', (d) => {
+      stdout += String(d);
+    });
+    proc.stderr.on('data', (d) => {
+      stderr += String(d);
+    });
     const timer = setTimeout(() => proc.kill('SIGKILL'), deadlineMs);
-    proc.on('error', (e) => { clearTimeout(timer); reject(e); });
+    proc.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     proc.on('close', (code, signal) => {
       clearTimeout(timer);
-      const result = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) as NvimResult : undefined;
+      const result = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as NvimResult) : undefined;
       const logPath = result?.logPath && existsSync(result.logPath) ? result.logPath : findFile(xdg, 'lsp.log');
       resolve({ code, signal, stdout, stderr, ms: Date.now() - started, result, log: logPath ? readFileSync(logPath, 'utf8') : '' });
     });
@@ -131,7 +155,11 @@ function findFile(dir: string, name: string): string | undefined {
 
 /** Everything needed to understand a failure without re-running: the result, Neovim's output, the LSP log's tail. */
 function report(run: Run): string {
-  const tail = run.log.split('\n').slice(-80).map((l) => (l.length > 600 ? `${l.slice(0, 600)}…` : l)).join('\n');
+  const tail = run.log
+    .split('\n')
+    .slice(-80)
+    .map((l) => (l.length > 600 ? `${l.slice(0, 600)}…` : l))
+    .join('\n');
   return [
     `nvim exited with ${run.signal ?? run.code} after ${run.ms} ms`,
     `result: ${run.result ? JSON.stringify(run.result, null, 2) : '(none written)'}`,
@@ -148,26 +176,46 @@ if (!NVIM) console.warn(`test/editors/neovim.test.ts ${SKIP_REASON}`);
 describe("Neovim's built-in LSP client", () => {
   it('gets the same diagnostics, a hover on the ownerReference and incremental edits from kube-gc-lens-server', async (ctx) => {
     if (!NVIM) ctx.skip(SKIP_REASON);
-    const run = await runNeovim({
-      file: 'checkout-export.yaml',
-      timeoutMs: 15_000,
-      expect: { count: 2 },
-      // checkout-export.yaml:111:12, the ReplicaSet's ownerReferences[0].uid (0-based here).
-      hover: { line: 110, character: 11 },
-      edit: { line: 110, startCol: 11, endCol: 11 + STALE_UID.length, before: STALE_UID, text: DEPLOYMENT_UID, goneCode: 'owner-uid-mismatch', count: 1 },
-    }, 45_000);
+    const run = await runNeovim(
+      {
+        file: 'checkout-export.yaml',
+        timeoutMs: 15_000,
+        expect: { count: 2 },
+        // checkout-export.yaml:111:12, the ReplicaSet's ownerReferences[0].uid (0-based here).
+        hover: { line: 110, character: 11 },
+        edit: {
+          line: 110,
+          startCol: 11,
+          endCol: 11 + STALE_UID.length,
+          before: STALE_UID,
+          text: DEPLOYMENT_UID,
+          goneCode: 'owner-uid-mismatch',
+          count: 1,
+        },
+      },
+      45_000,
+    );
     const r = run.result;
     const why = report(run);
     expect(r?.error, why).toBeUndefined();
     expect(run.code, why).toBe(0);
-    expect(r!.steps.map((s) => s.name), why).toEqual(['open', 'initialize', 'diagnostics', 'hover', 'edit', 'shutdown']);
+    expect(
+      r!.steps.map((s) => s.name),
+      why,
+    ).toEqual(['open', 'initialize', 'diagnostics', 'hover', 'edit', 'shutdown']);
     expect(r!.filetype).toBe('yaml');
 
     // The same findings, at the same places, as test/lsp/server.test.ts and examples/README.md (1-based there;
     // Neovim's lnum/col are 0-based).
     expect(r!.diagnostics!.map(at), why).toEqual(['owner-uid-mismatch@111:12', 'dangling-owner@584:12']);
-    expect(r!.diagnostics!.map((d) => [d.lnum, d.col])).toEqual([[110, 11], [583, 11]]);
-    expect(r!.diagnostics!.map((d) => [d.end_lnum, d.end_col])).toEqual([[110, 11 + 36], [583, 11 + 36]]);
+    expect(r!.diagnostics!.map((d) => [d.lnum, d.col])).toEqual([
+      [110, 11],
+      [583, 11],
+    ]);
+    expect(r!.diagnostics!.map((d) => [d.end_lnum, d.end_col])).toEqual([
+      [110, 11 + 36],
+      [583, 11 + 36],
+    ]);
     for (const d of r!.diagnostics!) {
       expect(d.severity, why).toBe(ERROR);
       expect(d.source, why).toBe('kube-gc-lens');
@@ -192,12 +240,17 @@ describe("Neovim's built-in LSP client", () => {
     expect(r!.lineAfterEdit).toBe(`      uid: ${DEPLOYMENT_UID}`);
     const didChanges = run.log.split('\n').filter((l) => l.includes('textDocument/didChange'));
     expect(didChanges.length, why).toBeGreaterThan(0);
-    expect(didChanges.every((l) => /range\s*=/.test(l)), why).toBe(true);
+    expect(
+      didChanges.every((l) => /range\s*=/.test(l)),
+      why,
+    ).toBe(true);
     expect(r!.diagnosticsAfterEdit!.map(at), why).toEqual(['dangling-owner@584:12']);
 
     // Nothing but LSP on the server's stdout: Neovim logs anything it cannot read (INVALID_SERVER_JSON,
     // INVALID_SERVER_MESSAGE, …) as an `on_error` of the client.
     expect(run.log, why).not.toMatch(/on_error|INVALID_SERVER/);
-    console.log(`Neovim ${r!.nvim} (${r!.api}): ${r!.steps.map((s) => `${s.name} ${s.ms} ms`).join(', ')}; nvim total ${r!.totalMs} ms, process ${run.ms} ms`);
+    console.log(
+      `Neovim ${r!.nvim} (${r!.api}): ${r!.steps.map((s) => `${s.name} ${s.ms} ms`).join(', ')}; nvim total ${r!.totalMs} ms, process ${run.ms} ms`,
+    );
   }, 60_000);
 });

@@ -8,7 +8,24 @@
 
 import { describe, it, expect } from 'vitest';
 import { scenario, del, names } from '../helpers/scenario';
-import { type ObjectSpec, type OwnerReference, type Container, DELETING, manifests, ctl, obj, cm, deploy, rs, namespace, pod, workloadSpec, pv, pvc, crd } from '../helpers/manifests';
+import {
+  type ObjectSpec,
+  type OwnerReference,
+  type Container,
+  DELETING,
+  manifests,
+  ctl,
+  obj,
+  cm,
+  deploy,
+  rs,
+  namespace,
+  pod,
+  workloadSpec,
+  pv,
+  pvc,
+  crd,
+} from '../helpers/manifests';
 import { remainingOf, stuckOf, removedAt, sorted } from '../helpers/results';
 import type { BlockReason, StuckEntry } from '../../server/src/engine/simulation/types';
 
@@ -69,7 +86,12 @@ function webApp(podB: Partial<ObjectSpec> = {}): string {
       phase: 'Running',
       ...more,
     });
-  return manifests(web, set, webPod('web-7d4b9-aaaaa', 'uid-web-pod-a', 'node-1'), webPod('web-7d4b9-bbbbb', 'uid-web-pod-b', 'node-2', podB));
+  return manifests(
+    web,
+    set,
+    webPod('web-7d4b9-aaaaa', 'uid-web-pod-a', 'node-1'),
+    webPod('web-7d4b9-bbbbb', 'uid-web-pod-b', 'node-2', podB),
+  );
 }
 
 const WEB = webApp();
@@ -106,9 +128,17 @@ function strimziOperator(): ObjectSpec[] {
 
 function strimziResources(): ObjectSpec[] {
   const kafka = (name: string, uid: string, replicas: number) =>
-    obj('kafka.strimzi.io/v1beta2', 'Kafka', 'kafka', name, { uid, finalizers: ['kafka.strimzi.io/finalizer'], extra: { spec: { kafka: { replicas } } } });
+    obj('kafka.strimzi.io/v1beta2', 'Kafka', 'kafka', name, {
+      uid,
+      finalizers: ['kafka.strimzi.io/finalizer'],
+      extra: { spec: { kafka: { replicas } } },
+    });
   const a = kafka('my-cluster', 'uid-kafka-a', 3);
-  const config = cm('my-cluster-kafka-config', 'kafka', { uid: 'uid-kafka-a-config', owners: [ctl(a)], extra: { data: { 'server.properties': '' } } });
+  const config = cm('my-cluster-kafka-config', 'kafka', {
+    uid: 'uid-kafka-a-config',
+    owners: [ctl(a)],
+    extra: { data: { 'server.properties': '' } },
+  });
   return [a, kafka('other-cluster', 'uid-kafka-b', 1), config];
 }
 
@@ -139,7 +169,13 @@ const ACME_OWNER = { finalizer: 'acme.io/*', workload: { kind: 'Deployment', nam
 
 describe('kubelet: graceful Pod deletion is finished (R6, R8, R9)', () => {
   const POD = manifests(
-    pod('api', 'default', { uid: 'uid-pod-api', nodeName: 'node-1', grace: 45, containers: [{ name: 'api', image: 'api:1' }], phase: 'Running' }),
+    pod('api', 'default', {
+      uid: 'uid-pod-api',
+      nodeName: 'node-1',
+      grace: 45,
+      containers: [{ name: 'api', image: 'api:1' }],
+      phase: 'Running',
+    }),
   );
 
   it('R6/R8: a scheduled Pod deleted with a grace period is removed once the kubelet sends its grace-0 DELETE', () => {
@@ -165,14 +201,25 @@ describe('kubelet: graceful Pod deletion is finished (R6, R8, R9)', () => {
   });
 
   it('R6: a Pod never scheduled is removed at once, without any kubelet step', () => {
-    const r = scenario(manifests(pod('pending', 'default', { uid: 'uid-pod-pending', containers: [C], phase: 'Pending' }))).simulate([del('v1', 'Pod', 'default', 'pending', 'Background')], builtin);
+    const r = scenario(manifests(pod('pending', 'default', { uid: 'uid-pod-pending', containers: [C], phase: 'Pending' }))).simulate(
+      [del('v1', 'Pod', 'default', 'pending', 'Background')],
+      builtin,
+    );
     expect(names(r.deleted)).toEqual(['Pod/pending']);
     expect(r.steps.some((s) => s.actor === 'kubelet')).toBe(false);
   });
 
   it('R9: after the kubelet grace-0 DELETE a Pod with a remaining foreign finalizer stays, stuck on that finalizer', () => {
     const r = scenario(
-      manifests(pod('held', 'default', { uid: 'uid-pod-held', finalizers: ['example.com/hold'], nodeName: 'node-1', containers: [C], phase: 'Running' })),
+      manifests(
+        pod('held', 'default', {
+          uid: 'uid-pod-held',
+          finalizers: ['example.com/hold'],
+          nodeName: 'node-1',
+          containers: [C],
+          phase: 'Running',
+        }),
+      ),
     ).simulate([del('v1', 'Pod', 'default', 'held', 'Background')], builtin);
     expect(r.deleted).toEqual([]);
     expect(remainingOf(r, 'Pod', 'held')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
@@ -286,11 +333,20 @@ describe('StatefulSet and its volumeClaimTemplates PVCs (pvc-protection)', () =>
           serviceName: 'db',
           replicas: 2,
           persistentVolumeClaimRetentionPolicy: { whenDeleted: retainPolicy, whenScaled: 'Retain' },
-          volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+          volumeClaimTemplates: [
+            { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+          ],
         }),
       },
     });
-  const owner: OwnerReference = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: 'uid-sts', controller: true, blockOwnerDeletion: true };
+  const owner: OwnerReference = {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    name: 'db',
+    uid: 'uid-sts',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
   const stsPod = (ordinal: number) =>
     pod(`db-${ordinal}`, 'data', {
       owners: [owner],
@@ -350,7 +406,13 @@ describe('pvc-protection and pv-protection', () => {
   const PVC = manifests(pvc('data', 'app', { uid: 'uid-pvc-data', volumeName: 'pv-data' }));
   const podMounting = (ns: string, claim: string) =>
     manifests(
-      pod('user', ns, { uid: `uid-pod-user-${ns}`, nodeName: 'node-1', containers: [C], claims: [{ volume: 'v', claimName: claim }], phase: 'Running' }),
+      pod('user', ns, {
+        uid: `uid-pod-user-${ns}`,
+        nodeName: 'node-1',
+        containers: [C],
+        claims: [{ volume: 'v', claimName: claim }],
+        phase: 'Running',
+      }),
     );
   const PV = (claimNamespace: string, claimName: string, claimUid: string) =>
     manifests(
@@ -363,7 +425,10 @@ describe('pvc-protection and pv-protection', () => {
     );
 
   it('pvc-protection: a terminating PVC mounted by a scheduled Pod stays while the Pod exists', () => {
-    const r = scenario(manifests(PVC, podMounting('app', 'data'))).simulate([del('v1', 'PersistentVolumeClaim', 'app', 'data', 'Background')], builtin);
+    const r = scenario(manifests(PVC, podMounting('app', 'data'))).simulate(
+      [del('v1', 'PersistentVolumeClaim', 'app', 'data', 'Background')],
+      builtin,
+    );
     expect(r.deleted).toEqual([]);
     expect(remainingOf(r, 'PersistentVolumeClaim', 'data')).toMatchObject({ beingDeleted: true, finalizers: [PVC_PROTECTION] });
     expect(stuckOf(r, 'PersistentVolumeClaim', 'data').blockedBy).toEqual(
@@ -399,7 +464,10 @@ describe('pvc-protection and pv-protection', () => {
   });
 
   it('pv-protection: a terminating PV bound to an existing PVC stays', () => {
-    const r = scenario(manifests(PVC, PV('app', 'data', 'uid-pvc-data'))).simulate([del('v1', 'PersistentVolume', '', 'pv-data', 'Background')], builtin);
+    const r = scenario(manifests(PVC, PV('app', 'data', 'uid-pvc-data'))).simulate(
+      [del('v1', 'PersistentVolume', '', 'pv-data', 'Background')],
+      builtin,
+    );
     expect(r.deleted).toEqual([]);
     expect(remainingOf(r, 'PersistentVolume', 'pv-data')).toMatchObject({ beingDeleted: true, finalizers: [PV_PROTECTION] });
     expect(stuckOf(r, 'PersistentVolume', 'pv-data').blockedBy).toEqual(
@@ -434,7 +502,10 @@ describe('pvc-protection and pv-protection', () => {
 
 describe('namespace controller (R11)', () => {
   it('R11: deleting a Namespace deletes everything in it, then the Namespace itself goes last', () => {
-    const r = scenario(manifests(NS_SHOP, WEB, SHOP_EXTRAS, OTHER_NS)).simulate([del('v1', 'Namespace', '', 'shop', 'Background')], builtin);
+    const r = scenario(manifests(NS_SHOP, WEB, SHOP_EXTRAS, OTHER_NS)).simulate(
+      [del('v1', 'Namespace', '', 'shop', 'Background')],
+      builtin,
+    );
     expect(sorted(names(r.deleted))).toEqual(
       sorted([
         'ConfigMap/web-config',
@@ -493,7 +564,9 @@ metadata: {name: scratch}
 
   it('R11: the namespace controller deletes with Background, so a Job in it does not orphan its Pods first (no R5 default)', () => {
     const report: Container = { name: 'r', image: 'r:1' };
-    const job = obj('batch/v1', 'Job', 'batch', 'report', { extra: { spec: { template: { spec: { restartPolicy: 'Never', containers: [report] } } } } });
+    const job = obj('batch/v1', 'Job', 'batch', 'report', {
+      extra: { spec: { template: { spec: { restartPolicy: 'Never', containers: [report] } } } },
+    });
     const jobPod = pod('report-abcde', 'batch', {
       uid: 'uid-report-pod',
       owners: [ctl(job)],
@@ -502,7 +575,10 @@ metadata: {name: scratch}
       containers: [report],
       phase: 'Running',
     });
-    const r = scenario(manifests(namespace('batch', { phase: 'Active' }), job, jobPod)).simulate([del('v1', 'Namespace', '', 'batch', 'Background')], builtin);
+    const r = scenario(manifests(namespace('batch', { phase: 'Active' }), job, jobPod)).simulate(
+      [del('v1', 'Namespace', '', 'batch', 'Background')],
+      builtin,
+    );
     expect(sorted(names(r.deleted))).toEqual(['Job/report', 'Namespace/batch', 'Pod/report-abcde']);
     expect(names(r.deleted).at(-1)).toBe('Namespace/batch');
     expect(r.orphaned).toEqual([]);
@@ -523,7 +599,10 @@ metadata: {name: scratch}
   });
 
   it('R11: content that cannot go keeps the Namespace Terminating, stuck on namespace-content naming it with its own reason', () => {
-    const r = scenario(manifests(NS_SHOP, WEB, cm('held', 'shop', { finalizers: ['example.com/hold'] }))).simulate([del('v1', 'Namespace', '', 'shop', 'Background')], builtin);
+    const r = scenario(manifests(NS_SHOP, WEB, cm('held', 'shop', { finalizers: ['example.com/hold'] }))).simulate(
+      [del('v1', 'Namespace', '', 'shop', 'Background')],
+      builtin,
+    );
     // Everything else in the namespace went.
     expect(sorted(names(r.deleted))).toEqual(
       sorted(['Deployment/web', 'ReplicaSet/web-7d4b9', 'Pod/web-7d4b9-aaaaa', 'Pod/web-7d4b9-bbbbb']),
@@ -562,10 +641,15 @@ metadata: {name: scratch}
 
 describe('custom finalizers: removed iff the controller that owns them keeps running', () => {
   it('R10 in builtin mode: a custom finalizer no controller in the input can own is never removed', () => {
-    const r = scenario(manifests(cm('held', 'default', { finalizers: ['example.com/hold'] }))).simulate([del('v1', 'ConfigMap', 'default', 'held', 'Background')], builtin);
+    const r = scenario(manifests(cm('held', 'default', { finalizers: ['example.com/hold'] }))).simulate(
+      [del('v1', 'ConfigMap', 'default', 'held', 'Background')],
+      builtin,
+    );
     expect(r.deleted).toEqual([]);
     expect(remainingOf(r, 'ConfigMap', 'held')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
-    expect(stuckOf(r, 'ConfigMap', 'held').blockedBy).toEqual([expect.objectContaining({ type: 'finalizer', finalizer: 'example.com/hold' })]);
+    expect(stuckOf(r, 'ConfigMap', 'held').blockedBy).toEqual([
+      expect.objectContaining({ type: 'finalizer', finalizer: 'example.com/hold' }),
+    ]);
   });
 
   it('default guess: the operator whose CRD group, name and image match the finalizer domain removes it while it runs', () => {
@@ -660,7 +744,10 @@ describe('custom finalizers: removed iff the controller that owns them keeps run
 
   it('a controller whose workload was deleted first no longer runs: the chain names the workload and the step', () => {
     const r = scenario(ACME).simulate(
-      [del('apps/v1', 'Deployment', 'ops', 'controller-manager', 'Background'), del('example.org/v1', 'Widget', 'apps', 'blue', 'Background')],
+      [
+        del('apps/v1', 'Deployment', 'ops', 'controller-manager', 'Background'),
+        del('example.org/v1', 'Widget', 'apps', 'blue', 'Background'),
+      ],
       { ...builtin, finalizerOwners: [ACME_OWNER] },
     );
     expect(names(r.deleted)).toEqual(['Deployment/controller-manager']);
@@ -684,7 +771,11 @@ describe('custom finalizers: removed iff the controller that owns them keeps run
     expect(remainingOf(r, 'Widget', 'blue')).toMatchObject({ beingDeleted: true, finalizers: ['acme.io/cleanup'] });
     expect(stuckOf(r, 'Widget', 'blue').blockedBy).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ type: 'finalizer', finalizer: 'acme.io/cleanup', object: expect.objectContaining({ uid: 'uid-manager' }) }),
+        expect.objectContaining({
+          type: 'finalizer',
+          finalizer: 'acme.io/cleanup',
+          object: expect.objectContaining({ uid: 'uid-manager' }),
+        }),
       ]),
     );
   });
@@ -762,7 +853,10 @@ describe('THE classic deadlock: deleting the namespace that runs the operator of
   });
 
   it('contrast: an operator in another namespace keeps running while the namespace of its CRs is deleted', () => {
-    const r = scenario(manifests(acme({ widgetNamespace: 'team' }), namespace('team', { phase: 'Active' }))).simulate([del('v1', 'Namespace', '', 'team', 'Background')], { ...builtin, finalizerOwners: [ACME_OWNER] });
+    const r = scenario(manifests(acme({ widgetNamespace: 'team' }), namespace('team', { phase: 'Active' }))).simulate(
+      [del('v1', 'Namespace', '', 'team', 'Background')],
+      { ...builtin, finalizerOwners: [ACME_OWNER] },
+    );
     expect(names(r.deleted)).toEqual(['Widget/blue', 'Namespace/team']);
     expect(sorted(names(r.remaining))).toEqual(['CustomResourceDefinition/widgets.example.org', 'Deployment/controller-manager']);
     expect(r.stuck).toEqual([]);
@@ -789,8 +883,13 @@ describe('CustomResourceDefinition deletion (CRD cleanup)', () => {
   );
 
   it('CRD cleanup: deleting a CRD deletes all its custom resources (and the GC their dependents), the CRD goes last', () => {
-    const r = scenario(WIDGETS).simulate([del('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', 'widgets.example.com', 'Background')], builtin);
-    expect(sorted(names(r.deleted))).toEqual(sorted(['CustomResourceDefinition/widgets.example.com', 'Widget/a', 'Widget/b', 'ConfigMap/a-state']));
+    const r = scenario(WIDGETS).simulate(
+      [del('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', 'widgets.example.com', 'Background')],
+      builtin,
+    );
+    expect(sorted(names(r.deleted))).toEqual(
+      sorted(['CustomResourceDefinition/widgets.example.com', 'Widget/a', 'Widget/b', 'ConfigMap/a-state']),
+    );
     const crdAt = removedAt(r, 'CustomResourceDefinition', 'widgets.example.com');
     expect(crdAt).toBeGreaterThan(removedAt(r, 'Widget', 'a'));
     expect(crdAt).toBeGreaterThan(removedAt(r, 'Widget', 'b'));
@@ -801,9 +900,14 @@ describe('CustomResourceDefinition deletion (CRD cleanup)', () => {
   });
 
   it('CRD cleanup strict twin: without the cleanup controller the CRD stays Terminating on its cleanup finalizer, CRs untouched', () => {
-    const r = scenario(WIDGETS).simulate([del('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', 'widgets.example.com', 'Background')]);
+    const r = scenario(WIDGETS).simulate([
+      del('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', 'widgets.example.com', 'Background'),
+    ]);
     expect(r.deleted).toEqual([]);
-    expect(remainingOf(r, 'CustomResourceDefinition', 'widgets.example.com')).toMatchObject({ beingDeleted: true, finalizers: [CRD_CLEANUP] });
+    expect(remainingOf(r, 'CustomResourceDefinition', 'widgets.example.com')).toMatchObject({
+      beingDeleted: true,
+      finalizers: [CRD_CLEANUP],
+    });
     expect(stuckOf(r, 'CustomResourceDefinition', 'widgets.example.com').blockedBy).toEqual(
       expect.arrayContaining([expect.objectContaining({ type: 'finalizer', finalizer: CRD_CLEANUP })]),
     );

@@ -18,7 +18,8 @@ const RULE_ID = /\bR\d+\b/;
 
 /** Findings of the examples and the CLI fixtures: every code the files can produce, with real messages. */
 async function fixtureFindings(): Promise<Finding[]> {
-  const dirs = ['examples', 'test/fixtures/cli'].flatMap((d) => readdirSync(path.join(root, d)).map((n) => path.join(root, d, n)))
+  const dirs = ['examples', 'test/fixtures/cli']
+    .flatMap((d) => readdirSync(path.join(root, d)).map((n) => path.join(root, d, n)))
     .filter((p) => statSync(p).isDirectory());
   const out: Finding[] = [];
   for (const dir of dirs) {
@@ -76,13 +77,15 @@ describe('finding messages', () => {
           continue;
         }
         if (!file.endsWith('.ts')) continue;
-        readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-          const code = line.replace(/^\s*(\/\/|\*|\/\*).*$/, '').replace(/\s\/\/\s.*$/, '');
-          for (const literal of code.match(/(['"`])(?:\\.|(?!\1)[^\\])*\1/g) ?? []) {
-            // A bare id ('R34') is the catalogue's structured data, not prose.
-            if (RULE_ID.test(literal) && !/^.R\d+.$/.test(literal)) offenders.push(`${path.relative(root, file)}:${i + 1}: ${literal}`);
-          }
-        });
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            const code = line.replace(/^\s*(\/\/|\*|\/\*).*$/, '').replace(/\s\/\/\s.*$/, '');
+            for (const literal of code.match(/(['"`])(?:\\.|(?!\1)[^\\])*\1/g) ?? []) {
+              // A bare id ('R34') is the catalogue's structured data, not prose.
+              if (RULE_ID.test(literal) && !/^.R\d+.$/.test(literal)) offenders.push(`${path.relative(root, file)}:${i + 1}: ${literal}`);
+            }
+          });
       }
     };
     for (const dir of ['server/src', 'client/src', 'webview/src']) scan(path.join(root, dir));
@@ -91,7 +94,7 @@ describe('finding messages', () => {
 });
 
 describe('generated from the catalogue', () => {
-  it('docs/findings.md and package.json\'s severity settings are current (npm run generate:findings)', () => {
+  it("docs/findings.md and package.json's severity settings are current (npm run generate:findings)", () => {
     const r = spawnSync(process.execPath, [path.join(root, 'scripts/generateFindings.mjs'), '--check'], { cwd: root, encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

@@ -55,27 +55,49 @@ function cleanInput(): ObjectSpec[] {
   const webSpec = workloadSpec({ app: 'web' }, [NGINX], { replicas: 2 });
   const web = deploy('web', 'shop', { extra: { spec: webSpec } });
   const webRs = rs('web-7d4b9', 'shop', { uid: 'uid-web-rs', owners: [ctl(web)], extra: { spec: webSpec } });
-  const svc = obj('v1', 'Service', 'shop', 'web', { uid: 'uid-web-svc', extra: { spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } } });
+  const svc = obj('v1', 'Service', 'shop', 'web', {
+    uid: 'uid-web-svc',
+    extra: { spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } },
+  });
   const db = obj('apps/v1', 'StatefulSet', 'shop', 'db', {
     extra: {
       spec: workloadSpec({ app: 'db' }, [POSTGRES], {
         serviceName: 'db',
         replicas: 1,
-        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+        volumeClaimTemplates: [
+          { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+        ],
       }),
     },
   });
   const jobSpec = { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'r', image: 'report:1' }] } } };
-  const cron = obj('batch/v1', 'CronJob', 'shop', 'report', { uid: 'uid-cron', extra: { spec: { schedule: '0 * * * *', jobTemplate: { spec: jobSpec } } } });
+  const cron = obj('batch/v1', 'CronJob', 'shop', 'report', {
+    uid: 'uid-cron',
+    extra: { spec: { schedule: '0 * * * *', jobTemplate: { spec: jobSpec } } },
+  });
   const node = obj('v1', 'Node', undefined, 'node-1');
-  const blue = obj('widgets.example.com/v1', 'Widget', 'shop', 'blue', { uid: 'uid-widget-blue', finalizers: ['widgets.example.com/cleanup'], extra: { spec: {} } });
+  const blue = obj('widgets.example.com/v1', 'Widget', 'shop', 'blue', {
+    uid: 'uid-widget-blue',
+    finalizers: ['widgets.example.com/cleanup'],
+    extra: { spec: {} },
+  });
   return [
     namespace('shop', { phase: 'Active' }),
     web,
     webRs,
-    pod('web-7d4b9-aaaaa', 'shop', { uid: 'uid-web-pod-a', owners: [ctl(webRs)], nodeName: 'node-1', containers: [NGINX], phase: 'Running' }),
+    pod('web-7d4b9-aaaaa', 'shop', {
+      uid: 'uid-web-pod-a',
+      owners: [ctl(webRs)],
+      nodeName: 'node-1',
+      containers: [NGINX],
+      phase: 'Running',
+    }),
     svc,
-    obj('discovery.k8s.io/v1', 'EndpointSlice', 'shop', 'web-x1b2c', { uid: 'uid-web-eps', owners: [ctl(svc)], extra: { addressType: 'IPv4', endpoints: [] } }),
+    obj('discovery.k8s.io/v1', 'EndpointSlice', 'shop', 'web-x1b2c', {
+      uid: 'uid-web-eps',
+      owners: [ctl(svc)],
+      extra: { addressType: 'IPv4', endpoints: [] },
+    }),
     db,
     pod('db-0', 'shop', {
       owners: [ctl(db)],
@@ -85,11 +107,21 @@ function cleanInput(): ObjectSpec[] {
       phase: 'Running',
     }),
     pvc('data-db-0', 'shop', { volumeName: 'pv-db-0' }),
-    pv('pv-db-0', { finalizers: ['kubernetes.io/pv-protection'], claimRef: { namespace: 'shop', name: 'data-db-0', uid: 'uid-data-db-0' }, phase: 'Bound' }),
+    pv('pv-db-0', {
+      finalizers: ['kubernetes.io/pv-protection'],
+      claimRef: { namespace: 'shop', name: 'data-db-0', uid: 'uid-data-db-0' },
+      phase: 'Bound',
+    }),
     cron,
     obj('batch/v1', 'Job', 'shop', 'report-28500000', { uid: 'uid-job', owners: [ctl(cron)], extra: { spec: jobSpec } }),
     node,
-    pod('static-web-node-1', 'kube-system', { uid: 'uid-mirror-pod', owners: [ref(node, { controller: true })], nodeName: 'node-1', containers: [NGINX], phase: 'Running' }),
+    pod('static-web-node-1', 'kube-system', {
+      uid: 'uid-mirror-pod',
+      owners: [ref(node, { controller: true })],
+      nodeName: 'node-1',
+      containers: [NGINX],
+      phase: 'Running',
+    }),
     clusterRole('widget-reader', {
       uid: 'uid-cr-reader',
       extra: { rules: [{ apiGroups: ['widgets.example.com'], resources: ['widgets'], verbs: ['get', 'list', 'watch'] }] },
@@ -120,8 +152,16 @@ function strimzi(operatorNamespace: string, kafka: Partial<ObjectSpec> = {}): Ob
   const operator: Container = { name: 'strimzi-cluster-operator', image: 'quay.io/strimzi/operator:0.45.0' };
   return [
     crd('kafka.strimzi.io', 'Kafka', 'kafkas', 'Namespaced', [{ name: 'v1beta2', served: true, storage: true }], { uid: 'uid-crd-kafka' }),
-    deploy('strimzi-cluster-operator', operatorNamespace, { uid: 'uid-op', extra: { spec: workloadSpec({ name: 'strimzi-cluster-operator' }, [operator]) } }),
-    obj('kafka.strimzi.io/v1beta2', 'Kafka', 'kafka', 'my-cluster', { uid: 'uid-kafka', ...kafka, finalizers: ['kafka.strimzi.io/finalizer'], extra: { spec: {} } }),
+    deploy('strimzi-cluster-operator', operatorNamespace, {
+      uid: 'uid-op',
+      extra: { spec: workloadSpec({ name: 'strimzi-cluster-operator' }, [operator]) },
+    }),
+    obj('kafka.strimzi.io/v1beta2', 'Kafka', 'kafka', 'my-cluster', {
+      uid: 'uid-kafka',
+      ...kafka,
+      finalizers: ['kafka.strimzi.io/finalizer'],
+      extra: { spec: {} },
+    }),
   ];
 }
 
@@ -133,13 +173,20 @@ describe('clean input', () => {
   it('R44: namespaced dependents of a cluster-scoped owner are valid (no finding)', () => {
     const tenant = obj('example.com/v1', 'Tenant', undefined, 'acme', { uid: 'uid-tenant' });
     const fs = scenario(
-      manifests(tenant, cm('tenant-a', 'a', { uid: 'uid-cm-a', owners: [ref(tenant)] }), cm('tenant-b', 'b', { uid: 'uid-cm-b', owners: [ref(tenant)] })),
+      manifests(
+        tenant,
+        cm('tenant-a', 'a', { uid: 'uid-cm-a', owners: [ref(tenant)] }),
+        cm('tenant-b', 'b', { uid: 'uid-cm-b', owners: [ref(tenant)] }),
+      ),
     ).findings();
     expect(codesOf(fs)).toEqual([]);
   });
 
   it('R46: a reference through a served non-preferred version of the owner CRD resolves like a correct one (no finding)', () => {
-    const versions = [{ name: 'v2', served: true, storage: true }, { name: 'v1', served: true, storage: false }];
+    const versions = [
+      { name: 'v2', served: true, storage: true },
+      { name: 'v1', served: true, storage: false },
+    ];
     const gizmo = obj('example.com/v2', 'Gizmo', 'default', 'g', { uid: 'uid-gizmo' });
     const viaV1 = cm('g-state', 'default', { owners: [ref(gizmo, { apiVersion: 'example.com/v1' })] });
     const fs = scenario(manifests(crd('example.com', 'Gizmo', 'gizmos', 'Namespaced', versions), gizmo, viaV1)).findings();
@@ -157,8 +204,17 @@ describe('clean input', () => {
 
 describe('dangling-owner (R34.4: owner absent -> the GC deletes the dependent)', () => {
   it('R34: owner uid absent and no object of that kind/name in the namespace -> error on the reference', () => {
-    const gone: OwnerReference = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-old', uid: 'uid-rs-gone', controller: true, blockOwnerDeletion: true };
-    const fs = scenario(manifests(pod('web-old-abcde', 'shop', { uid: 'uid-pod', owners: [gone], nodeName: 'node-1', containers: [C] }))).findings();
+    const gone: OwnerReference = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      name: 'web-old',
+      uid: 'uid-rs-gone',
+      controller: true,
+      blockOwnerDeletion: true,
+    };
+    const fs = scenario(
+      manifests(pod('web-old-abcde', 'shop', { uid: 'uid-pod', owners: [gone], nodeName: 'node-1', containers: [C] })),
+    ).findings();
     const f = findingOn(fs, 'dangling-owner', 'Pod', 'web-old-abcde');
     expect(f.severity).toBe('error');
     expect(f.object).toEqual({ apiVersion: 'v1', kind: 'Pod', namespace: 'shop', name: 'web-old-abcde', uid: 'uid-pod' });
@@ -178,7 +234,10 @@ describe('dangling-owner (R34.4: owner absent -> the GC deletes the dependent)',
   it('R42: a namesake owner in ANOTHER namespace does not count: still dangling, not a uid mismatch', () => {
     const web = deploy('web', 'b', { uid: 'uid-web-b' });
     const fs = scenario(
-      manifests(web, rs('web-7d4b9', 'a', { uid: 'uid-rs-a', owners: [ref(web, { uid: 'uid-web-a', controller: true, blockOwnerDeletion: true })] })),
+      manifests(
+        web,
+        rs('web-7d4b9', 'a', { uid: 'uid-rs-a', owners: [ref(web, { uid: 'uid-web-a', controller: true, blockOwnerDeletion: true })] }),
+      ),
     ).findings();
     const f = findingOn(fs, 'dangling-owner', 'ReplicaSet', 'web-7d4b9');
     expect(f.severity).toBe('error');
@@ -199,7 +258,10 @@ describe('owner-uid-mismatch (R34.4: found by name with another uid -> dangling)
   it('R34: an owner of that kind/name exists in the namespace with another uid (manifests exported from another cluster)', () => {
     const web = deploy('web', 'shop', { uid: 'uid-web-new' });
     const fs = scenario(
-      manifests(web, rs('web-7d4b9', 'shop', { uid: 'uid-rs', owners: [ref(web, { uid: 'uid-web-old', controller: true, blockOwnerDeletion: true })] })),
+      manifests(
+        web,
+        rs('web-7d4b9', 'shop', { uid: 'uid-rs', owners: [ref(web, { uid: 'uid-web-old', controller: true, blockOwnerDeletion: true })] }),
+      ),
     ).findings();
     const f = findingOn(fs, 'owner-uid-mismatch', 'ReplicaSet', 'web-7d4b9');
     expect(f.severity).toBe('error');
@@ -318,7 +380,9 @@ describe('unresolvable-owner-kind (R46, R54: the GC retries forever, never colle
   it('R54: a custom kind referenced at a version no CRD and no object serves', () => {
     const thing = obj('example.com/v1', 'Thing', 'default', 't', { uid: 'uid-thing' });
     const keep: OwnerReference = { apiVersion: 'v1', kind: 'Secret', name: 'keep', uid: 'uid-keep-gone' };
-    const fs = scenario(manifests(thing, cm('t-state', 'default', { owners: [keep, ref(thing, { apiVersion: 'example.com/v2' })] }))).findings();
+    const fs = scenario(
+      manifests(thing, cm('t-state', 'default', { owners: [keep, ref(thing, { apiVersion: 'example.com/v2' })] })),
+    ).findings();
     const f = findingOn(fs, 'unresolvable-owner-kind', 'ConfigMap', 't-state');
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 1 });
   });
@@ -485,7 +549,13 @@ describe('finalizer-deadlock (operator and its custom resources in one namespace
     const fs = scenario(manifests(namespace('kafka', { phase: 'Active' }), ...strimzi('kafka'))).findings();
     const f = findingOn(fs, 'finalizer-deadlock', 'Kafka', 'my-cluster');
     expect(NOT_INFO).toContain(f.severity);
-    expect(f.object).toEqual({ apiVersion: 'kafka.strimzi.io/v1beta2', kind: 'Kafka', namespace: 'kafka', name: 'my-cluster', uid: 'uid-kafka' });
+    expect(f.object).toEqual({
+      apiVersion: 'kafka.strimzi.io/v1beta2',
+      kind: 'Kafka',
+      namespace: 'kafka',
+      name: 'my-cluster',
+      uid: 'uid-kafka',
+    });
     expect(f.location).toMatchObject({ kind: 'finalizer', index: 0 });
     // Nothing is terminating yet: nothing is stuck now.
     expect(hasCode(fs, 'stuck-terminating')).toBe(false);

@@ -6,10 +6,31 @@ import { buildInventory, type Inventory } from '../../server/src/engine/inventor
 import type { KubeObject, OwnerReference } from '../../server/src/engine/model';
 import { namespaceCounts, selectGraph } from '../../server/src/engine/graph/graphScope';
 
-const obj = (apiVersion: string, kind: string, namespace: string, name: string, uid: string, owners: OwnerReference[] = []): KubeObject => ({
-  apiVersion, kind, namespace, name, uid, ownerReferences: owners, finalizers: [], facts: {},
+const obj = (
+  apiVersion: string,
+  kind: string,
+  namespace: string,
+  name: string,
+  uid: string,
+  owners: OwnerReference[] = [],
+): KubeObject => ({
+  apiVersion,
+  kind,
+  namespace,
+  name,
+  uid,
+  ownerReferences: owners,
+  finalizers: [],
+  facts: {},
 });
-const ref = (apiVersion: string, kind: string, name: string, uid: string): OwnerReference => ({ apiVersion, kind, name, uid, controller: true, blockOwnerDeletion: true });
+const ref = (apiVersion: string, kind: string, name: string, uid: string): OwnerReference => ({
+  apiVersion,
+  kind,
+  name,
+  uid,
+  controller: true,
+  blockOwnerDeletion: true,
+});
 
 /**
  * Two namespaces: shop (a Deployment → ReplicaSet → 3 Pods, a ConfigMap, a Pod whose ReplicaSet is gone, a Pod owned by
@@ -49,7 +70,9 @@ describe('selectGraph', () => {
 
   it('a namespace: its objects, their owners and dependents outside it, and the Namespace; the links left out counted', () => {
     const s = selectGraph(cluster(), { namespace: 'shop' });
-    expect(sorted(s.uids)).toEqual(sorted(['ns-shop', 'd', 'rs', 'p1', 'p2', 'p3', 'cm', 'p-stray', 'rs-gone', 'p-mirror', 'node-1', 'cm-a', 'cr']));
+    expect(sorted(s.uids)).toEqual(
+      sorted(['ns-shop', 'd', 'rs', 'p1', 'p2', 'p3', 'cm', 'p-stray', 'rs-gone', 'p-mirror', 'node-1', 'cm-a', 'cr']),
+    );
     expect(s.total).toBe(s.uids.length);
     // The ClusterRole's other dependent is in team; nothing else leaves the scope.
     expect([...s.omitted]).toEqual([['cr', { owners: 0, dependents: 1 }]]);
@@ -65,7 +88,7 @@ describe('selectGraph', () => {
     expect(selectGraph(cluster(), { namespace: 'nope' })).toEqual({ uids: [], total: 0, omitted: new Map() });
   });
 
-  it('one object\'s connected component, whatever the namespace asked (uid wins)', () => {
+  it("one object's connected component, whatever the namespace asked (uid wins)", () => {
     const s = selectGraph(cluster(), { uid: 'p2', namespace: 'team' });
     expect(s.uids).toEqual(['d', 'rs', 'p1', 'p2', 'p3']);
     expect(s.total).toBe(5);
@@ -97,7 +120,8 @@ describe('selectGraph', () => {
 
   it('a giant fan-out (an owner with 20,000 dependents) is cut, its owner kept (its time: npm run bench, live graph)', () => {
     const objects = [obj('apps/v1', 'ReplicaSet', 'big', 'huge', 'rs-huge')];
-    for (let i = 0; i < 20_000; i++) objects.push(obj('v1', 'Pod', 'big', `huge-${i}`, `p-${i}`, [ref('apps/v1', 'ReplicaSet', 'huge', 'rs-huge')]));
+    for (let i = 0; i < 20_000; i++)
+      objects.push(obj('v1', 'Pod', 'big', `huge-${i}`, `p-${i}`, [ref('apps/v1', 'ReplicaSet', 'huge', 'rs-huge')]));
     const inv = buildInventory(objects);
     const s = selectGraph(inv, { uid: 'p-19999', limit: 5000 });
     expect(s.uids.slice(0, 3)).toEqual(['p-19999', 'rs-huge', 'p-0']);

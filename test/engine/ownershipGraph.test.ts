@@ -3,11 +3,31 @@ import { describe, expect, it } from 'vitest';
 import { buildInventory } from '../../server/src/engine/inventory';
 import type { KubeObject, OwnerReference } from '../../server/src/engine/model';
 
-const obj = (apiVersion: string, kind: string, namespace: string, name: string, uid: string, extra: Partial<KubeObject> = {}): KubeObject => ({
-  apiVersion, kind, namespace, name, uid, ownerReferences: [], finalizers: [], facts: {}, ...extra,
+const obj = (
+  apiVersion: string,
+  kind: string,
+  namespace: string,
+  name: string,
+  uid: string,
+  extra: Partial<KubeObject> = {},
+): KubeObject => ({
+  apiVersion,
+  kind,
+  namespace,
+  name,
+  uid,
+  ownerReferences: [],
+  finalizers: [],
+  facts: {},
+  ...extra,
 });
 const ref = (apiVersion: string, kind: string, name: string, uid: string, blockOwnerDeletion = true): OwnerReference => ({
-  apiVersion, kind, name, uid, controller: true, blockOwnerDeletion,
+  apiVersion,
+  kind,
+  name,
+  uid,
+  controller: true,
+  blockOwnerDeletion,
 });
 
 function invariants(inv: ReturnType<typeof buildInventory>) {
@@ -22,12 +42,13 @@ function invariants(inv: ReturnType<typeof buildInventory>) {
 }
 
 describe('OwnershipGraph', () => {
-  const base = () => buildInventory([
-    obj('apps/v1', 'Deployment', 'shop', 'web', 'd1'),
-    obj('apps/v1', 'ReplicaSet', 'shop', 'web-1', 'rs1', { ownerReferences: [ref('apps/v1', 'Deployment', 'web', 'd1')] }),
-    obj('v1', 'Pod', 'shop', 'web-1-a', 'p1', { ownerReferences: [ref('apps/v1', 'ReplicaSet', 'web-1', 'rs1')] }),
-    obj('v1', 'Pod', 'shop', 'stray', 'p2', { ownerReferences: [ref('apps/v1', 'ReplicaSet', 'gone', 'rs-gone')] }),
-  ]);
+  const base = () =>
+    buildInventory([
+      obj('apps/v1', 'Deployment', 'shop', 'web', 'd1'),
+      obj('apps/v1', 'ReplicaSet', 'shop', 'web-1', 'rs1', { ownerReferences: [ref('apps/v1', 'Deployment', 'web', 'd1')] }),
+      obj('v1', 'Pod', 'shop', 'web-1-a', 'p1', { ownerReferences: [ref('apps/v1', 'ReplicaSet', 'web-1', 'rs1')] }),
+      obj('v1', 'Pod', 'shop', 'stray', 'p2', { ownerReferences: [ref('apps/v1', 'ReplicaSet', 'gone', 'rs-gone')] }),
+    ]);
 
   it('links owners and dependents by uid and keeps an unobserved owner as a virtual node (R22)', () => {
     const inv = base();
@@ -78,7 +99,10 @@ describe('OwnershipGraph', () => {
     ]);
     const snap = inv.graph.snapshot();
     expect(snap.nodes.map((n) => n.uid)).toEqual(['a-rs', 'b-pod', 'c-pod', 'n1']);
-    expect(snap.edges).toEqual([{ from: 'b-pod', to: 'a-rs' }, { from: 'c-pod', to: 'n1' }]);
+    expect(snap.edges).toEqual([
+      { from: 'b-pod', to: 'a-rs' },
+      { from: 'c-pod', to: 'n1' },
+    ]);
     expect(snap.nodes.find((n) => n.uid === 'n1')).toMatchObject({ virtual: true, kind: 'Node', group: '', version: 'v1' });
     const only = inv.graph.snapshot(inv.graph.component(['b-pod']));
     expect(only.nodes.map((n) => n.uid)).toEqual(['a-rs', 'b-pod']);
@@ -87,10 +111,9 @@ describe('OwnershipGraph', () => {
 
 describe('Inventory normalisation', () => {
   it('puts namespaced objects without a namespace in the default namespace and clears it on cluster-scoped kinds', () => {
-    const inv = buildInventory([
-      obj('apps/v1', 'Deployment', '', 'web', 'd1'),
-      obj('v1', 'Namespace', 'oops', 'shop', 'ns1'),
-    ], { defaultNamespace: 'team-a' });
+    const inv = buildInventory([obj('apps/v1', 'Deployment', '', 'web', 'd1'), obj('v1', 'Namespace', 'oops', 'shop', 'ns1')], {
+      defaultNamespace: 'team-a',
+    });
     expect(inv.objects.get('d1')!.namespace).toBe('team-a');
     expect(inv.objects.get('ns1')!.namespace).toBe('');
   });
@@ -98,7 +121,9 @@ describe('Inventory normalisation', () => {
   it('gives hand-written objects a stable synthetic uid that uid-less references resolve to', () => {
     const inv = buildInventory([
       obj('apps/v1', 'Deployment', 'shop', 'web', ''),
-      obj('apps/v1', 'ReplicaSet', 'shop', 'web-1', '', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: '' }] }),
+      obj('apps/v1', 'ReplicaSet', 'shop', 'web-1', '', {
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: '' }],
+      }),
     ]);
     const d = inv.find('apps', 'Deployment', 'shop', 'web')!;
     expect(d.uid).toBe('synthetic:apps/Deployment/shop/web');
@@ -120,7 +145,10 @@ describe('Inventory normalisation', () => {
 
   it('the same uid twice with different content is one object plus a conflict', () => {
     const a = obj('v1', 'ConfigMap', 'x', 'c', 'u1', { source: { file: 'a.yaml', docIndex: 0, itemPath: [] } });
-    const b = obj('v1', 'ConfigMap', 'x', 'c', 'u1', { finalizers: ['example.com/f'], source: { file: 'b.yaml', docIndex: 0, itemPath: [] } });
+    const b = obj('v1', 'ConfigMap', 'x', 'c', 'u1', {
+      finalizers: ['example.com/f'],
+      source: { file: 'b.yaml', docIndex: 0, itemPath: [] },
+    });
     const same = obj('v1', 'ConfigMap', 'x', 'c', 'u1', { source: { file: 'c.yaml', docIndex: 0, itemPath: [] } });
     const inv = buildInventory([a, b, same]);
     expect(inv.objects.size).toBe(1);
@@ -131,7 +159,17 @@ describe('Inventory normalisation', () => {
   it('learns custom kinds from CRDs and from objects (R54)', () => {
     const inv = buildInventory([
       obj('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', 'widgets.example.com', 'crd', {
-        facts: { crd: { group: 'example.com', kind: 'Widget', plural: 'widgets', singular: 'widget', shortNames: ['wd'], namespaced: false, servedVersions: ['v2', 'v1'] } },
+        facts: {
+          crd: {
+            group: 'example.com',
+            kind: 'Widget',
+            plural: 'widgets',
+            singular: 'widget',
+            shortNames: ['wd'],
+            namespaced: false,
+            servedVersions: ['v2', 'v1'],
+          },
+        },
       }),
       obj('example.com/v1', 'Widget', 'ignored', 'w', 'w1'),
       obj('other.io/v1alpha1', 'Gadget', 'ns', 'g', 'g1'),
@@ -152,9 +190,21 @@ describe('Inventory normalisation', () => {
     // The inventory remembers the last (apiVersion, kind) it resolved; a new CRD must invalidate that.
     const inv = buildInventory([obj('example.com/v1', 'Widget', 'team', 'w', 'w1')]);
     expect(inv.normalize(obj('example.com/v1', 'Widget', 'team', 'w2', 'w2')).namespace).toBe('team');
-    inv.upsert(obj('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', 'widgets.example.com', 'crd', {
-      facts: { crd: { group: 'example.com', kind: 'Widget', plural: 'widgets', singular: 'widget', shortNames: [], namespaced: false, servedVersions: ['v2', 'v1'] } },
-    }));
+    inv.upsert(
+      obj('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', 'widgets.example.com', 'crd', {
+        facts: {
+          crd: {
+            group: 'example.com',
+            kind: 'Widget',
+            plural: 'widgets',
+            singular: 'widget',
+            shortNames: [],
+            namespaced: false,
+            servedVersions: ['v2', 'v1'],
+          },
+        },
+      }),
+    );
     const w2 = inv.normalize(obj('example.com/v1', 'Widget', 'team', 'w2', 'w2'));
     expect(w2.namespace).toBe(''); // cluster-scoped now
     inv.upsert(w2);

@@ -9,7 +9,15 @@ import { namespacesNeedingPodSpecs } from '../../server/src/engine/simulation/po
 function o(kind: string, namespace: string, name: string, more: Partial<KubeObject> = {}): KubeObject {
   const apiVersion = kind === 'Deployment' ? 'apps/v1' : kind === 'ClusterRole' ? 'rbac.authorization.k8s.io/v1' : 'v1';
   return {
-    apiVersion, kind, namespace, name, uid: `${kind}-${namespace}-${name}`, ownerReferences: [], finalizers: [], facts: {}, ...more,
+    apiVersion,
+    kind,
+    namespace,
+    name,
+    uid: `${kind}-${namespace}-${name}`,
+    ownerReferences: [],
+    finalizers: [],
+    facts: {},
+    ...more,
   };
 }
 const unreadPod = (namespace: string, name = 'p') => o('Pod', namespace, name, { facts: { specUnread: true } });
@@ -20,10 +28,21 @@ const target = (x: KubeObject) => ({ apiVersion: x.apiVersion, kind: x.kind, nam
 /** Three namespaces with claims and unread Pods, one without claims, one whose Pods were read. */
 function cluster(extra: KubeObject[] = []) {
   return buildInventory([
-    o('Namespace', '', 'a'), o('Namespace', '', 'b'), o('Namespace', '', 'c'), o('Namespace', '', 'plain'), o('Namespace', '', 'known'),
-    claim('a'), unreadPod('a'), claim('b'), unreadPod('b'), claim('c'), unreadPod('c'),
-    unreadPod('plain'), o('Deployment', 'plain', 'web'),
-    claim('known'), readPod('known'),
+    o('Namespace', '', 'a'),
+    o('Namespace', '', 'b'),
+    o('Namespace', '', 'c'),
+    o('Namespace', '', 'plain'),
+    o('Namespace', '', 'known'),
+    claim('a'),
+    unreadPod('a'),
+    claim('b'),
+    unreadPod('b'),
+    claim('c'),
+    unreadPod('c'),
+    unreadPod('plain'),
+    o('Deployment', 'plain', 'web'),
+    claim('known'),
+    readPod('known'),
     ...extra,
   ]);
 }
@@ -43,14 +62,25 @@ describe('namespacesNeedingPodSpecs', () => {
   });
 
   it('the baseline: namespaces of what is terminating already, every one when a cluster-scoped object is', () => {
-    const terminatingClaim = cluster([claim('c', { name: 'old', uid: 'old-claim', deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['kubernetes.io/pvc-protection'] })]);
+    const terminatingClaim = cluster([
+      claim('c', {
+        name: 'old',
+        uid: 'old-claim',
+        deletionTimestamp: '2026-01-01T00:00:00Z',
+        finalizers: ['kubernetes.io/pvc-protection'],
+      }),
+    ]);
     expect(namespacesNeedingPodSpecs(terminatingClaim, [target(o('Deployment', 'a', 'db'))])).toEqual(['a', 'c']);
-    const terminatingRole = cluster([o('ClusterRole', '', 'gone', { deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['example.com/x'] })]);
+    const terminatingRole = cluster([
+      o('ClusterRole', '', 'gone', { deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['example.com/x'] }),
+    ]);
     expect(namespacesNeedingPodSpecs(terminatingRole, [])).toEqual(['a', 'b', 'c']);
   });
 
   it('nothing to read without claims, or on manifests (every Pod spec known)', () => {
-    expect(namespacesNeedingPodSpecs(buildInventory([unreadPod('a'), o('Namespace', '', 'a')]), [target(o('Namespace', '', 'a'))])).toEqual([]);
+    expect(namespacesNeedingPodSpecs(buildInventory([unreadPod('a'), o('Namespace', '', 'a')]), [target(o('Namespace', '', 'a'))])).toEqual(
+      [],
+    );
     expect(namespacesNeedingPodSpecs(buildInventory([claim('a'), readPod('a')]), [target(o('Namespace', '', 'a'))])).toEqual([]);
   });
 });

@@ -73,8 +73,14 @@ describe('the simulation run', () => {
   });
 
   it('explains a stuck chain link by link: foreground wait → blocking dependent → its finalizer', () => {
-    const s = scenario(tree.replace('spec: { nodeName: node-1 }', 'spec: { nodeName: node-1 }\n# held\n').replace(
-      'name: web-1-a\n  namespace: shop\n  uid: p1', 'name: web-1-a\n  namespace: shop\n  uid: p1\n  finalizers: [example.com/hold]'));
+    const s = scenario(
+      tree
+        .replace('spec: { nodeName: node-1 }', 'spec: { nodeName: node-1 }\n# held\n')
+        .replace(
+          'name: web-1-a\n  namespace: shop\n  uid: p1',
+          'name: web-1-a\n  namespace: shop\n  uid: p1\n  finalizers: [example.com/hold]',
+        ),
+    );
     const r = s.simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Foreground')], { controllers: 'builtin' });
     const web = r.stuck.find((x) => x.name === 'web')!;
     expect(web.blockedBy[0]).toMatchObject({ type: 'waiting-for-dependents', object: { name: 'web-1' } });

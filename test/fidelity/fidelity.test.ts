@@ -12,8 +12,20 @@ import { ORACLE_CONTROLLERS, prepareControlPlane, runSeeds } from './runScenario
 if (CONTROL_PLANE_SKIP) console.warn(`test/fidelity/fidelity.test.ts ${CONTROL_PLANE_SKIP}`);
 
 const MODES = [
-  { mode: 'strict', plane: 'garbage-collector-controller', simulation: 'gc', firstSeed: 1, scenarios: Number(process.env.FIDELITY_STRICT ?? 1000) },
-  { mode: 'controllers', plane: ORACLE_CONTROLLERS, simulation: ORACLE_CONTROLLERS, firstSeed: 100_001, scenarios: Number(process.env.FIDELITY_CONTROLLERS ?? 400) },
+  {
+    mode: 'strict',
+    plane: 'garbage-collector-controller',
+    simulation: 'gc',
+    firstSeed: 1,
+    scenarios: Number(process.env.FIDELITY_STRICT ?? 1000),
+  },
+  {
+    mode: 'controllers',
+    plane: ORACLE_CONTROLLERS,
+    simulation: ORACLE_CONTROLLERS,
+    firstSeed: 100_001,
+    scenarios: Number(process.env.FIDELITY_CONTROLLERS ?? 400),
+  },
 ];
 
 for (const { mode, plane: controllers, simulation, firstSeed, scenarios } of MODES) {
@@ -37,7 +49,10 @@ for (const { mode, plane: controllers, simulation, firstSeed, scenarios } of MOD
       const outcomes = await runSeeds(seeds, { writer, resources, controllers: simulation });
       const refused = outcomes.flatMap((o) => o.refused.map((r) => `seed ${o.scenario.seed}: ${r}`));
       const divergent = outcomes.filter((o) => o.differences.length > 0).sort((a, b) => a.scenario.seed - b.scenario.seed);
-      const report = divergent.map((o) => `seed ${o.scenario.seed} (${o.scenario.requests.map((r) => `DELETE ${r.kind} ${r.name} ${r.propagationPolicy ?? 'default'}`).join(', ')}):\n  ${o.differences.join('\n  ')}`);
+      const report = divergent.map(
+        (o) =>
+          `seed ${o.scenario.seed} (${o.scenario.requests.map((r) => `DELETE ${r.kind} ${r.name} ${r.propagationPolicy ?? 'default'}`).join(', ')}):\n  ${o.differences.join('\n  ')}`,
+      );
       expect(outcomes).toHaveLength(scenarios);
       expect(refused).toEqual([]);
       expect(report).toEqual([]);

@@ -46,14 +46,58 @@ const KINDS: KindSpec[] = [
   { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true, weight: 6, body: () => ({ data: { k: 'v' } }) },
   { apiVersion: 'v1', kind: 'Secret', namespaced: true, weight: 2, body: () => ({ type: 'Opaque' }) },
   { apiVersion: 'v1', kind: 'Service', namespaced: true, weight: 1, body: () => ({ spec: { ports: [{ port: 80 }], clusterIP: 'None' } }) },
-  { apiVersion: 'apps/v1', kind: 'Deployment', namespaced: true, weight: 2, body: (n) => ({ spec: { replicas: 0, selector: { matchLabels: { app: n } }, template: podTemplate(n) } }) },
-  { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespaced: true, weight: 3, body: (n) => ({ spec: { replicas: 0, selector: { matchLabels: { app: n } }, template: podTemplate(n) } }) },
-  { apiVersion: 'batch/v1', kind: 'Job', namespaced: true, weight: 2, body: (n) => ({ spec: { suspend: true, template: { ...podTemplate(n), spec: { containers: container, restartPolicy: 'Never' } } } }) },
-  { apiVersion: 'v1', kind: 'ReplicationController', namespaced: true, weight: 2, body: (n) => ({ spec: { replicas: 0, selector: { app: n }, template: podTemplate(n) } }) },
+  {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    namespaced: true,
+    weight: 2,
+    body: (n) => ({ spec: { replicas: 0, selector: { matchLabels: { app: n } }, template: podTemplate(n) } }),
+  },
+  {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    namespaced: true,
+    weight: 3,
+    body: (n) => ({ spec: { replicas: 0, selector: { matchLabels: { app: n } }, template: podTemplate(n) } }),
+  },
+  {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    namespaced: true,
+    weight: 2,
+    body: (n) => ({ spec: { suspend: true, template: { ...podTemplate(n), spec: { containers: container, restartPolicy: 'Never' } } } }),
+  },
+  {
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    namespaced: true,
+    weight: 2,
+    body: (n) => ({ spec: { replicas: 0, selector: { app: n }, template: podTemplate(n) } }),
+  },
   { apiVersion: 'v1', kind: 'Pod', namespaced: true, weight: 5, body: () => ({ spec: { containers: container } }) },
-  { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespaced: true, weight: 2, body: () => ({ spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: '' } }) },
+  {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    namespaced: true,
+    weight: 2,
+    body: () => ({ spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: '' } }),
+  },
   { apiVersion: `${FIDELITY_GROUP}/v1`, kind: 'Widget', namespaced: true, weight: 3, body: () => ({ spec: { size: 1 } }) },
-  { apiVersion: 'v1', kind: 'PersistentVolume', namespaced: false, weight: 1, body: () => ({ spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/pv' }, persistentVolumeReclaimPolicy: 'Retain', storageClassName: '' } }) },
+  {
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    namespaced: false,
+    weight: 1,
+    body: () => ({
+      spec: {
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteOnce'],
+        hostPath: { path: '/tmp/pv' },
+        persistentVolumeReclaimPolicy: 'Retain',
+        storageClassName: '',
+      },
+    }),
+  },
   { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', namespaced: false, weight: 1, body: () => ({ rules: [] }) },
   { apiVersion: `${FIDELITY_GROUP}/v1`, kind: 'Gadget', namespaced: false, weight: 2, body: () => ({ spec: { size: 1 } }) },
 ];
@@ -64,12 +108,21 @@ const PHASES = [undefined, undefined, 'Running', 'Succeeded', 'Failed'] as const
 /** The CRDs of Widget and Gadget, to install once per control plane. */
 export function fidelityCrds(): Manifest[] {
   const crd = (kind: string, plural: string, scope: 'Namespaced' | 'Cluster'): Manifest => ({
-    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
     metadata: { name: `${plural}.${FIDELITY_GROUP}` },
     spec: {
-      group: FIDELITY_GROUP, scope,
+      group: FIDELITY_GROUP,
+      scope,
       names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
     },
   });
   return [crd('Widget', 'widgets', 'Namespaced'), crd('Gadget', 'gadgets', 'Cluster')];
@@ -92,7 +145,9 @@ export function generateScenario(seed: number, id = `s${seed}`): Scenario {
 
   const namespaces = Array.from({ length: 1 + Math.floor(rnd() * 3) }, (_, i) => `${id}-ns${i}`);
   const objects: Manifest[] = namespaces.map((name) => ({
-    apiVersion: 'v1', kind: 'Namespace', metadata: { name, uid: placeholder(), labels: label },
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, uid: placeholder(), labels: label },
   }));
   const count = 2 + Math.floor(rnd() * 38);
   for (let i = 0; i < count; i++) {
@@ -119,7 +174,8 @@ export function generateScenario(seed: number, id = `s${seed}`): Scenario {
   }
   // Claims and volumes, bound to each other or not. A storage class of the scenario's own keeps the PV binder (in
   // controllers mode) from binding a claim of one scenario to a volume of another.
-  for (const o of content) if (o.kind === 'PersistentVolume' || o.kind === 'PersistentVolumeClaim') o.spec.storageClassName = `fidelity-${id}`;
+  for (const o of content)
+    if (o.kind === 'PersistentVolume' || o.kind === 'PersistentVolumeClaim') o.spec.storageClassName = `fidelity-${id}`;
   const pvs = content.filter((o) => o.kind === 'PersistentVolume');
   for (const claim of content.filter((o) => o.kind === 'PersistentVolumeClaim')) {
     if (pvs.length > 0 && chance(0.5)) {
@@ -188,7 +244,10 @@ export function generateScenario(seed: number, id = `s${seed}`): Scenario {
   for (let i = 0, n = 1 + Math.floor(rnd() * 3); i < n && deletable.length > 0; i++) {
     const target = pick(deletable);
     requests.push({
-      apiVersion: target.apiVersion, kind: target.kind, namespace: target.metadata.namespace ?? '', name: target.metadata.name,
+      apiVersion: target.apiVersion,
+      kind: target.kind,
+      namespace: target.metadata.namespace ?? '',
+      name: target.metadata.name,
       propagationPolicy: pick(['Foreground', 'Background', 'Orphan', null] as const),
     });
   }

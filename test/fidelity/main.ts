@@ -18,8 +18,16 @@ function option(name: string): string | undefined {
 }
 
 const MODES = {
-  strict: { controllers: 'garbage-collector-controller', simulation: 'gc', describe: 'strict mode (garbage-collector-controller only; simulation: gc)' },
-  controllers: { controllers: ORACLE_CONTROLLERS, simulation: ORACLE_CONTROLLERS, describe: `controllers mode (${ORACLE_CONTROLLERS}, in both)` },
+  strict: {
+    controllers: 'garbage-collector-controller',
+    simulation: 'gc',
+    describe: 'strict mode (garbage-collector-controller only; simulation: gc)',
+  },
+  controllers: {
+    controllers: ORACLE_CONTROLLERS,
+    simulation: ORACLE_CONTROLLERS,
+    describe: `controllers mode (${ORACLE_CONTROLLERS}, in both)`,
+  },
 };
 
 async function main(): Promise<number> {
@@ -43,16 +51,24 @@ async function main(): Promise<number> {
     const started = Date.now();
     const seeds = listed ?? Array.from({ length: scenarios }, (_, i) => firstSeed + i);
     const outcomes = await runSeeds(seeds, {
-      writer, resources, controllers: simulation, verbose: one !== undefined, batchSize: Number(option('batch') ?? 200),
+      writer,
+      resources,
+      controllers: simulation,
+      verbose: one !== undefined,
+      batchSize: Number(option('batch') ?? 200),
       onOutcome(outcome) {
         if (outcome.differences.length > 0 && saveDir) {
           const file = join(saveDir, `fidelity-${outcome.scenario.seed}.json`);
           writeFileSync(file, `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: outcome.world }, null, 2)}\n`);
-          const targets = outcome.scenario.requests.map((r) => `${r.kind}/${r.name}${r.namespace ? ` -n ${r.namespace}` : ''} (${r.propagationPolicy ?? 'no policy'})`);
+          const targets = outcome.scenario.requests.map(
+            (r) => `${r.kind}/${r.name}${r.namespace ? ` -n ${r.namespace}` : ''} (${r.propagationPolicy ?? 'no policy'})`,
+          );
           console.log(`seed ${outcome.scenario.seed}: the world is in ${file}; requests: ${targets.join(', ')}`);
         }
         if (outcome.differences.length > 0 || outcome.refused.length > 0) {
-          console.log(`seed ${outcome.scenario.seed}: ${[...outcome.refused.map((r) => `refused ${r}`), ...outcome.differences].join('\n  ')}\n  replay: npm run fidelity -- --seed ${outcome.scenario.seed}`);
+          console.log(
+            `seed ${outcome.scenario.seed}: ${[...outcome.refused.map((r) => `refused ${r}`), ...outcome.differences].join('\n  ')}\n  replay: npm run fidelity -- --seed ${outcome.scenario.seed}`,
+          );
         }
       },
     });
@@ -62,17 +78,22 @@ async function main(): Promise<number> {
     const declared = outcomes.filter((o) => o.race === 'declared');
     const late = outcomes.filter((o) => o.settledLateSeconds !== undefined);
     const range = listed ? `seeds ${listed.join(',')}` : `seeds ${firstSeed}–${firstSeed + scenarios - 1}`;
-    console.log(`\n${outcomes.length} scenarios (${range}) in ${seconds.toFixed(1)} s: ${(outcomes.length / seconds).toFixed(1)} scenarios/s; ` +
-      `${divergent} divergent; races: ${byOrder} matched in another order, ${declared.length} declared timing-dependent by the simulation` +
-      `${declared.length ? ` (seeds ${declared.map((o) => o.scenario.seed).join(',')})` : ''}; ` +
-      `${late.length} settled late, after a GC retry's backoff${late.length ? ` (${late.map((o) => `seed ${o.scenario.seed} after ${o.settledLateSeconds} s`).join(', ')})` : ''}; ${describe}`);
+    console.log(
+      `\n${outcomes.length} scenarios (${range}) in ${seconds.toFixed(1)} s: ${(outcomes.length / seconds).toFixed(1)} scenarios/s; ` +
+        `${divergent} divergent; races: ${byOrder} matched in another order, ${declared.length} declared timing-dependent by the simulation` +
+        `${declared.length ? ` (seeds ${declared.map((o) => o.scenario.seed).join(',')})` : ''}; ` +
+        `${late.length} settled late, after a GC retry's backoff${late.length ? ` (${late.map((o) => `seed ${o.scenario.seed} after ${o.settledLateSeconds} s`).join(', ')})` : ''}; ${describe}`,
+    );
     return divergent > 0 ? 1 : 0;
   } finally {
     await plane.stop();
   }
 }
 
-main().then((code) => process.exit(code), (err: unknown) => {
-  process.stderr.write(`fidelity: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-  process.exit(2);
-});
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`fidelity: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(2);
+  },
+);

@@ -11,11 +11,20 @@ import { buildInventory } from '../../server/src/engine/inventory';
 import { simulate } from '../../server/src/engine/simulation/simulate';
 import type { ControllersMode, DeleteRequest, SimulationResult } from '../../server/src/engine/simulation/types';
 import { parseManifestText } from '../../server/src/sources/manifests/parseManifest';
-import { type ClusterWriter, discoverResources, inParallel, type Manifest, type Resource, resourcePath, seedCluster } from '../../testkit/cluster/seedCluster';
+import {
+  type ClusterWriter,
+  discoverResources,
+  inParallel,
+  type Manifest,
+  type Resource,
+  resourcePath,
+  seedCluster,
+} from '../../testkit/cluster/seedCluster';
 import { FIDELITY_GROUP, fidelityCrds, generateScenario, SCENARIO_LABEL, type Scenario } from './generateScenario';
 
 /** The control plane's default controllers (scripts/controlPlane.mjs), in kube-controller-manager's spelling. */
-export const ORACLE_CONTROLLERS = 'garbage-collector-controller,namespace-controller,persistentvolumeclaim-protection-controller,' +
+export const ORACLE_CONTROLLERS =
+  'garbage-collector-controller,namespace-controller,persistentvolumeclaim-protection-controller,' +
   'persistentvolume-protection-controller,persistentvolume-binder-controller';
 
 /** Marks every object of one batch of scenarios, which run in lockstep. */
@@ -55,27 +64,44 @@ export interface ScenarioOutcome {
 
 /** Kinds a scenario can hold (those of generateScenario), listed across namespaces by the scenario's label. */
 const LISTED = [
-  'v1/Namespace', 'v1/ConfigMap', 'v1/Secret', 'v1/Service', 'apps/v1/Deployment', 'apps/v1/ReplicaSet', 'batch/v1/Job',
-  'v1/ReplicationController', 'v1/Pod', 'v1/PersistentVolumeClaim', 'v1/PersistentVolume',
-  'rbac.authorization.k8s.io/v1/ClusterRole', 'fidelity.kube-gc-lens.test/v1/Widget', 'fidelity.kube-gc-lens.test/v1/Gadget',
+  'v1/Namespace',
+  'v1/ConfigMap',
+  'v1/Secret',
+  'v1/Service',
+  'apps/v1/Deployment',
+  'apps/v1/ReplicaSet',
+  'batch/v1/Job',
+  'v1/ReplicationController',
+  'v1/Pod',
+  'v1/PersistentVolumeClaim',
+  'v1/PersistentVolume',
+  'rbac.authorization.k8s.io/v1/ClusterRole',
+  'fidelity.kube-gc-lens.test/v1/Widget',
+  'fidelity.kube-gc-lens.test/v1/Gadget',
 ];
 
 /** Every object a label selector matches, as the server has it now (kind and apiVersion filled in, as kubectl does). */
 async function readWorld(options: RunOptions, selector: string): Promise<Manifest[]> {
-  const lists = await Promise.all(LISTED.map(async (key) => {
-    const apiVersion = key.slice(0, key.lastIndexOf('/'));
-    const kind = key.slice(key.lastIndexOf('/') + 1);
-    const resource = options.resources.get(key);
-    if (!resource) throw new Error(`the control plane does not serve ${key}`);
-    const path = `${resourcePath({ ...resource, namespaced: false }, apiVersion, undefined)}?labelSelector=${encodeURIComponent(selector)}`;
-    const r = await options.writer.request('GET', path);
-    if (r.status !== 200) throw new Error(`LIST ${path}: ${r.status} ${r.body.message ?? ''}`);
-    return (r.body.items as Manifest[]).map((o) => ({ ...o, apiVersion, kind }));
-  }));
+  const lists = await Promise.all(
+    LISTED.map(async (key) => {
+      const apiVersion = key.slice(0, key.lastIndexOf('/'));
+      const kind = key.slice(key.lastIndexOf('/') + 1);
+      const resource = options.resources.get(key);
+      if (!resource) throw new Error(`the control plane does not serve ${key}`);
+      const path = `${resourcePath({ ...resource, namespaced: false }, apiVersion, undefined)}?labelSelector=${encodeURIComponent(selector)}`;
+      const r = await options.writer.request('GET', path);
+      if (r.status !== 200) throw new Error(`LIST ${path}: ${r.status} ${r.body.message ?? ''}`);
+      return (r.body.items as Manifest[]).map((o) => ({ ...o, apiVersion, kind }));
+    }),
+  );
   return lists.flat();
 }
 
-const signature = (world: Manifest[]) => world.map((o) => `${o.metadata.uid}@${o.metadata.resourceVersion}`).sort().join(',');
+const signature = (world: Manifest[]) =>
+  world
+    .map((o) => `${o.metadata.uid}@${o.metadata.resourceVersion}`)
+    .sort()
+    .join(',');
 
 /** Waits until the objects a selector matches have not changed for quietMs (bounded: 120 s of polling). */
 async function quiet(options: RunOptions, selector: string): Promise<Manifest[]> {
@@ -105,8 +131,10 @@ export function simulateWorld(world: Manifest[], requests: DeleteRequest[], cont
   return simulate(buildInventory(parsed.objects), requests, { controllers });
 }
 
-const refKey = (r: Manifest) => `${r.apiVersion} ${r.kind} ${r.name} ${r.uid} controller=${r.controller === true} block=${r.blockOwnerDeletion === true}`;
-const describeObject = (o: { kind: string; namespace?: string; name: string }) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
+const refKey = (r: Manifest) =>
+  `${r.apiVersion} ${r.kind} ${r.name} ${r.uid} controller=${r.controller === true} block=${r.blockOwnerDeletion === true}`;
+const describeObject = (o: { kind: string; namespace?: string; name: string }) =>
+  `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
 
 /** What differs between the real end state and the simulation's (empty when they agree). */
 export function compareOutcome(start: Manifest[], end: Manifest[], result: SimulationResult): string[] {
@@ -123,16 +151,22 @@ export function compareOutcome(start: Manifest[], end: Manifest[], result: Simul
     if (!real || !sim) continue;
     const realFinalizers = (real.metadata.finalizers ?? []) as string[];
     if (realFinalizers.join(',') !== sim.finalizers.join(',')) {
-      differences.push(`${what}: finalizers [${realFinalizers.join(', ')}] in Kubernetes, [${sim.finalizers.join(', ')}] in the simulation`);
+      differences.push(
+        `${what}: finalizers [${realFinalizers.join(', ')}] in Kubernetes, [${sim.finalizers.join(', ')}] in the simulation`,
+      );
     }
     const realTerminating = real.metadata.deletionTimestamp !== undefined;
     if (realTerminating !== sim.beingDeleted) {
-      differences.push(`${what}: ${realTerminating ? 'terminating' : 'not terminating'} in Kubernetes, ${sim.beingDeleted ? 'terminating' : 'not terminating'} in the simulation`);
+      differences.push(
+        `${what}: ${realTerminating ? 'terminating' : 'not terminating'} in Kubernetes, ${sim.beingDeleted ? 'terminating' : 'not terminating'} in the simulation`,
+      );
     }
     const realRefs = ((real.metadata.ownerReferences ?? []) as Manifest[]).map(refKey);
     const simRefs = sim.ownerReferences.map((r) => refKey(r as unknown as Manifest));
     if (realRefs.join('\n') !== simRefs.join('\n')) {
-      differences.push(`${what}: ownerReferences\n    Kubernetes: ${realRefs.join('; ') || '(none)'}\n    simulation: ${simRefs.join('; ') || '(none)'}`);
+      differences.push(
+        `${what}: ownerReferences\n    Kubernetes: ${realRefs.join('; ') || '(none)'}\n    simulation: ${simRefs.join('; ') || '(none)'}`,
+      );
     }
   }
   return differences;
@@ -154,7 +188,9 @@ async function sendDelete(options: RunOptions, request: DeleteRequest): Promise<
  */
 export async function runBatch(batch: string, scenarios: Scenario[], options: RunOptions): Promise<ScenarioOutcome[]> {
   const selector = `${BATCH_LABEL}=${batch}`;
-  const manifests = scenarios.flatMap((sc) => sc.objects.map((o) => ({ ...o, metadata: { ...o.metadata, labels: { ...o.metadata.labels, [BATCH_LABEL]: batch } } })));
+  const manifests = scenarios.flatMap((sc) =>
+    sc.objects.map((o) => ({ ...o, metadata: { ...o.metadata, labels: { ...o.metadata.labels, [BATCH_LABEL]: batch } } })),
+  );
   const seeded = await seedCluster(options.writer, manifests, { concurrency: 24, resources: options.resources, writeStatus: true });
   // A 404 after creation (a cycle's PATCH, making it terminating): the GC collected the object first, as it may.
   const refused = seeded.failures.filter((f) => !(f.status === 404 && f.created));
@@ -164,7 +200,12 @@ export async function runBatch(batch: string, scenarios: Scenario[], options: Ru
     return out;
   };
   const start = byScenario(await quiet(options, selector));
-  const simulate = (sc: Scenario, world: Manifest[]) => simulateWorld(world, sc.requests.map((r) => ({ ...r })), options.controllers);
+  const simulate = (sc: Scenario, world: Manifest[]) =>
+    simulateWorld(
+      world,
+      sc.requests.map((r) => ({ ...r })),
+      options.controllers,
+    );
   const simulated = new Map(scenarios.map((sc) => [sc.id, simulate(sc, start.get(sc.id)!)]));
   let end = start;
   const rounds = Math.max(0, ...scenarios.map((sc) => sc.requests.length));
@@ -185,8 +226,12 @@ export async function runBatch(batch: string, scenarios: Scenario[], options: Ru
     const prefix = `${scenario.id}-`;
     const own = refused.filter((f) => f.object.includes(` ${prefix}`) || f.object.includes(`/${prefix}`));
     return {
-      scenario, refused: own.map((f) => `${f.object}: ${f.status} ${f.message}`), differences, world,
-      ...(race ? { race, declared } : {}), ...(settledLateSeconds !== undefined ? { settledLateSeconds } : {}),
+      scenario,
+      refused: own.map((f) => `${f.object}: ${f.status} ${f.message}`),
+      differences,
+      world,
+      ...(race ? { race, declared } : {}),
+      ...(settledLateSeconds !== undefined ? { settledLateSeconds } : {}),
     };
   });
 }
@@ -201,12 +246,23 @@ function judge(scenario: Scenario, world: Manifest[], end: Manifest[], result: S
   // The real GC's 20 workers and Go's map order make some outcomes a race (docs/fidelity.md, "Races"); the
   // simulation's queue follows input order instead. Another order of the same world is another interleaving:
   // an outcome it gives is one the real GC can give.
-  const reversed = simulateWorld([...world].reverse(), scenario.requests.map((r) => ({ ...r })), options.controllers);
+  const reversed = simulateWorld(
+    [...world].reverse(),
+    scenario.requests.map((r) => ({ ...r })),
+    options.controllers,
+  );
   if (!reversed.aborted && compareOutcome(world, end, reversed).length === 0) return { differences: [], race: 'order' };
   // Where the simulation itself says the outcome is timing-dependent (R51, R70, …), a difference within the race's
   // reach is kept for the report but is not a divergence; objects outside it must still agree.
   const reach = raceReach(world, result.notes);
-  if (reach.size > 0 && compareOutcome(world.filter((o) => !reach.has(o.metadata.uid)), end, result).length === 0) {
+  if (
+    reach.size > 0 &&
+    compareOutcome(
+      world.filter((o) => !reach.has(o.metadata.uid)),
+      end,
+      result,
+    ).length === 0
+  ) {
     return { differences: [], race: 'declared', declared: differences };
   }
   return { differences };
@@ -221,7 +277,9 @@ function judge(scenario: Scenario, world: Manifest[], end: Manifest[], result: S
  */
 async function awaitLateSettling(
   judged: (Judgement & { scenario: Scenario; world: Manifest[]; result: SimulationResult; settledLateSeconds?: number })[],
-  options: RunOptions, selector: string, byScenario: (world: Manifest[]) => Map<string, Manifest[]>,
+  options: RunOptions,
+  selector: string,
+  byScenario: (world: Manifest[]) => Map<string, Manifest[]>,
 ): Promise<void> {
   const started = Date.now();
   const limit = options.lateSettleMs ?? 180_000;
@@ -246,7 +304,9 @@ export function raceReach(world: Manifest[], notes: readonly string[]): Set<stri
   const named = (o: Manifest) => {
     const m = o.metadata;
     const forms = [`${o.kind} ${m.namespace ? `${m.namespace}/` : ''}${m.name}`, `${o.kind} ${m.name}`];
-    return racy.some((n) => forms.some((f) => new RegExp(`(^|[^A-Za-z0-9-])${f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![A-Za-z0-9-])`).test(n)));
+    return racy.some((n) =>
+      forms.some((f) => new RegExp(`(^|[^A-Za-z0-9-])${f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![A-Za-z0-9-])`).test(n)),
+    );
   };
   const neighbours = new Map<string, string[]>();
   const link = (a: string, b: string) => (neighbours.get(a) ?? neighbours.set(a, []).get(a)!).push(b);
@@ -268,10 +328,13 @@ export function raceReach(world: Manifest[], notes: readonly string[]): Set<stri
 }
 
 /** The scenarios of `seeds` in batches of batchSize (default 200), one batch after the other. */
-export async function runSeeds(seeds: number[], options: RunOptions & {
-  batchSize?: number;
-  onOutcome?: (outcome: ScenarioOutcome) => void;
-}): Promise<ScenarioOutcome[]> {
+export async function runSeeds(
+  seeds: number[],
+  options: RunOptions & {
+    batchSize?: number;
+    onOutcome?: (outcome: ScenarioOutcome) => void;
+  },
+): Promise<ScenarioOutcome[]> {
   const batchSize = options.batchSize ?? 200;
   const outcomes: ScenarioOutcome[] = [];
   for (let i = 0; i < seeds.length; i += batchSize) {
@@ -288,13 +351,21 @@ export async function runSeeds(seeds: number[], options: RunOptions & {
 function printScenario(start: Manifest[], requests: readonly DeleteRequest[], result: SimulationResult, end: Manifest[]): void {
   const line = (o: Manifest) => {
     const m = o.metadata;
-    const refs = (m.ownerReferences ?? []).map((r: Manifest) => `${r.kind}/${r.name}${r.controller ? ' controller' : ''}${r.blockOwnerDeletion ? ' block' : ''} ${r.uid}`);
-    return `  ${o.kind} ${m.namespace ? `${m.namespace}/` : ''}${m.name} ${m.uid}${m.deletionTimestamp ? ' TERMINATING' : ''}` +
-      `${m.finalizers?.length ? ` finalizers=[${m.finalizers.join(',')}]` : ''}${refs.length ? `\n      owners: ${refs.join('; ')}` : ''}`;
+    const refs = (m.ownerReferences ?? []).map(
+      (r: Manifest) => `${r.kind}/${r.name}${r.controller ? ' controller' : ''}${r.blockOwnerDeletion ? ' block' : ''} ${r.uid}`,
+    );
+    return (
+      `  ${o.kind} ${m.namespace ? `${m.namespace}/` : ''}${m.name} ${m.uid}${m.deletionTimestamp ? ' TERMINATING' : ''}` +
+      `${m.finalizers?.length ? ` finalizers=[${m.finalizers.join(',')}]` : ''}${refs.length ? `\n      owners: ${refs.join('; ')}` : ''}`
+    );
   };
   console.log(`World as read back:\n${start.map(line).join('\n')}`);
-  console.log(`Requests:\n${requests.map((r) => `  DELETE ${r.apiVersion} ${r.kind} ${r.namespace}/${r.name} ${r.propagationPolicy ?? '(no policy)'}`).join('\n')}`);
-  console.log(`Simulation steps:\n${result.steps.map((s) => `  ${s.step}. ${s.actor} ${s.action} ${s.target.kind} ${s.target.name}: ${s.detail}`).join('\n')}`);
+  console.log(
+    `Requests:\n${requests.map((r) => `  DELETE ${r.apiVersion} ${r.kind} ${r.namespace}/${r.name} ${r.propagationPolicy ?? '(no policy)'}`).join('\n')}`,
+  );
+  console.log(
+    `Simulation steps:\n${result.steps.map((s) => `  ${s.step}. ${s.actor} ${s.action} ${s.target.kind} ${s.target.name}: ${s.detail}`).join('\n')}`,
+  );
   console.log(`Kubernetes at the end:\n${end.map(line).join('\n')}`);
 }
 
@@ -308,7 +379,9 @@ export async function prepareControlPlane(writer: ClusterWriter): Promise<Map<st
   if (crds.failures.length > 0) throw new Error(`installing the fidelity CRDs: ${JSON.stringify(crds.failures)}`);
   const resources = await discoverResources(writer);
   // A cluster-scoped owner: a namespaced one would make the Gadget's reference invalid, never collected (R45).
-  const dangling = [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'never-there', uid: '00000000-0000-4000-8000-0000000000aa' }];
+  const dangling = [
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'never-there', uid: '00000000-0000-4000-8000-0000000000aa' },
+  ];
   const probes = [
     { apiVersion: `${FIDELITY_GROUP}/v1`, kind: 'Widget', metadata: { name: 'gc-probe', namespace: 'default', ownerReferences: dangling } },
     { apiVersion: `${FIDELITY_GROUP}/v1`, kind: 'Gadget', metadata: { name: 'gc-probe', ownerReferences: dangling } },
@@ -318,7 +391,8 @@ export async function prepareControlPlane(writer: ClusterWriter): Promise<Map<st
   for (const probe of probes) {
     const path = resourcePath(resources.get(`${probe.apiVersion}/${probe.kind}`)!, probe.apiVersion, probe.metadata.namespace, 'gc-probe');
     let gone = false;
-    for (let i = 0; i < 400 && !gone; i++) { // up to two resync periods
+    for (let i = 0; i < 400 && !gone; i++) {
+      // up to two resync periods
       gone = (await writer.request('GET', path)).status === 404;
       if (!gone) await new Promise((r) => setTimeout(r, 250));
     }

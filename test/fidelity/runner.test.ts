@@ -20,21 +20,35 @@ describe('generateScenario', () => {
     expect(pods.some((p) => p.spec.volumes?.[0]?.persistentVolumeClaim)).toBe(true);
   });
 
-  it('keeps each seed\'s objects, references and requests from before phases were generated (their own stream)', () => {
+  it("keeps each seed's objects, references and requests from before phases were generated (their own stream)", () => {
     // Fingerprints taken with the generator as it was before phases: the seeds the regressions name still replay.
     const withoutPhases = (s: Scenario) => JSON.stringify({ ...s, objects: s.objects.map(({ status: _status, ...rest }) => rest) });
-    const fingerprint = (seed: number) => createHash('sha256').update(withoutPhases(generateScenario(seed))).digest('hex').slice(0, 16);
+    const fingerprint = (seed: number) =>
+      createHash('sha256')
+        .update(withoutPhases(generateScenario(seed)))
+        .digest('hex')
+        .slice(0, 16);
     expect([1, 221, 697, 1130].map(fingerprint)).toEqual(['04e02e830f17876a', 'a7c2e214fb7f00bd', 'ab6c7d11663bd16d', '0d3f57a32b49541b']);
   });
 });
 
 describe('raceReach', () => {
   const o = (kind: string, name: string, uid: string, owners: string[] = []): Manifest => ({
-    apiVersion: 'v1', kind, metadata: { name, namespace: 'ns', uid, ownerReferences: owners.map((u) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: u })) },
+    apiVersion: 'v1',
+    kind,
+    metadata: {
+      name,
+      namespace: 'ns',
+      uid,
+      ownerReferences: owners.map((u) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: u })),
+    },
   });
   const world = [
-    o('ConfigMap', 'owner', 'u1'), o('ConfigMap', 'dependent', 'u2', ['u1']), o('Secret', 'below', 'u3', ['u2']),
-    o('ConfigMap', 'owner-2', 'u4'), o('ConfigMap', 'elsewhere', 'u5', ['u4']),
+    o('ConfigMap', 'owner', 'u1'),
+    o('ConfigMap', 'dependent', 'u2', ['u1']),
+    o('Secret', 'below', 'u3', ['u2']),
+    o('ConfigMap', 'owner-2', 'u4'),
+    o('ConfigMap', 'elsewhere', 'u5', ['u4']),
   ];
 
   it('reaches the named object and everything connected to it by ownership, and nothing else', () => {

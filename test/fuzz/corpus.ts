@@ -50,7 +50,8 @@ export function splitList(text: string, origin: string): Doc[] {
 
 /** The documents of a multi-document YAML file, split at its `---` lines. */
 export function splitStream(text: string, origin: string): Doc[] {
-  return text.split(/^---[^\n]*\n/m)
+  return text
+    .split(/^---[^\n]*\n/m)
     .map((t, i) => ({ origin: `${origin}#${i}`, text: withEol(t) }))
     .filter((d) => /^(apiVersion|kind):/m.test(d.text));
 }
@@ -72,8 +73,9 @@ export const ISSUE_FIRST: Doc = {
 };
 export const ISSUE_THIRD: Doc = {
   origin: 'issue-13/third',
-  text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: third\n  namespace: demo\n  uid: u-third\n  ownerReferences:\n'
-    + '  - apiVersion: v1\n    kind: ConfigMap\n    name: first\n    uid: u-first\n',
+  text:
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: third\n  namespace: demo\n  uid: u-third\n  ownerReferences:\n' +
+    '  - apiVersion: v1\n    kind: ConfigMap\n    name: first\n    uid: u-first\n',
 };
 
 /** Groups of documents that belong together (owners and their dependents in one group). */
@@ -93,10 +95,15 @@ export function fixturePool(): Pool {
       {
         name: 'dns-operator',
         docs: [
-          ...list(`${dns}/apps/deployments.yaml`), ...list(`${dns}/apps/replicasets.yaml`), ...list(`${dns}/core/pods.yaml`),
-          ...list(`${dns}/core/services.yaml`), ...list(`${dns}/discovery.k8s.io/endpointslices.yaml`),
-          ...list(`${dns}/core/endpoints.yaml`), ...list(`${dns}/core/configmaps.yaml`),
-          ...single(`${dns}/openshift-dns-operator.yaml`), ...single(`${dns}/monitoring.coreos.com/servicemonitors/dns-operator.yaml`),
+          ...list(`${dns}/apps/deployments.yaml`),
+          ...list(`${dns}/apps/replicasets.yaml`),
+          ...list(`${dns}/core/pods.yaml`),
+          ...list(`${dns}/core/services.yaml`),
+          ...list(`${dns}/discovery.k8s.io/endpointslices.yaml`),
+          ...list(`${dns}/core/endpoints.yaml`),
+          ...list(`${dns}/core/configmaps.yaml`),
+          ...single(`${dns}/openshift-dns-operator.yaml`),
+          ...single(`${dns}/monitoring.coreos.com/servicemonitors/dns-operator.yaml`),
         ],
       },
       { name: 'kube-scheduler-configmaps', docs: scheduler },
@@ -115,7 +122,8 @@ export function fixturePool(): Pool {
         docs: [
           ...splitStream(read('loader/real-manifests/ingress-nginx/deploy.yaml'), 'loader/real-manifests/ingress-nginx/deploy.yaml'),
           ...['apiservice', 'deployment', 'rbac', 'service'].flatMap((n) =>
-            splitStream(read(`loader/real-manifests/metrics-server/${n}.yaml`), `loader/real-manifests/metrics-server/${n}.yaml`)),
+            splitStream(read(`loader/real-manifests/metrics-server/${n}.yaml`), `loader/real-manifests/metrics-server/${n}.yaml`),
+          ),
           // Alerting rules: `{{ $labels… }}` inside strings, which must not be taken for a Helm template.
           ...single('loader/real-manifests/kube-prometheus/alertmanager-prometheusRule.yaml'),
           // Hand-written: ownerReferences without uids.

@@ -19,11 +19,13 @@ const lineAt = (offset: number) => text.slice(0, offset).split('\n').length;
 const middle = input.around ? { first: lineAt(first) + 2, last: lineAt(last) } : undefined;
 const started = Date.now();
 const result = parseManifestText(text, input.file);
-process.stdout.write(`${JSON.stringify({
-  lines: text.split('\n').length,
-  middle,
-  objects: result.objects.map((o) => `${o.kind}/${o.name}`),
-  problems: result.problems.map((p) => ({ code: p.code, severity: p.severity, line: p.line, column: p.column, reason: p.reason })),
-  ms: Date.now() - started,
-  heapMB: Math.round(process.memoryUsage().heapUsed / 1048576),
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    lines: text.split('\n').length,
+    middle,
+    objects: result.objects.map((o) => `${o.kind}/${o.name}`),
+    problems: result.problems.map((p) => ({ code: p.code, severity: p.severity, line: p.line, column: p.column, reason: p.reason })),
+    ms: Date.now() - started,
+    heapMB: Math.round(process.memoryUsage().heapUsed / 1048576),
+  })}\n`,
+);

@@ -3,8 +3,9 @@
 const MB = 1024 * 1024;
 
 export const GOOD_FIRST = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: first\n  namespace: demo\n  uid: u-first\n';
-export const GOOD_THIRD = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: third\n  namespace: demo\n  uid: u-third\n  ownerReferences:\n'
-  + '  - {apiVersion: v1, kind: ConfigMap, name: first, uid: u-first}\n';
+export const GOOD_THIRD =
+  'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: third\n  namespace: demo\n  uid: u-third\n  ownerReferences:\n' +
+  '  - {apiVersion: v1, kind: ConfigMap, name: first, uid: u-first}\n';
 
 export interface DeepInput {
   name: string;
@@ -37,8 +38,20 @@ export const DEEP_INPUTS: DeepInput[] = [
   { name: '5 MB of [ in .json', file: 'deep.json', build: () => repeat('[', 5 * MB), expect: 'deep' },
   { name: '1 MB of [ between two good documents', file: 'deep.yaml', build: () => between(repeat('[', MB)), expect: 'deep', around: true },
   { name: '1 MB of {a: nesting', file: 'deep.yaml', build: () => between(`x: ${repeat('{a: ', MB)}`), expect: 'deep', around: true },
-  { name: '1 MB of "- " (block sequences on one line)', file: 'deep.yaml', build: () => between(repeat('- ', MB)), expect: 'deep', around: true },
-  { name: '1 MB of block mappings, one space deeper per line', file: 'deep.yaml', build: () => between(indentation(MB)), expect: 'deep', around: true },
+  {
+    name: '1 MB of "- " (block sequences on one line)',
+    file: 'deep.yaml',
+    build: () => between(repeat('- ', MB)),
+    expect: 'deep',
+    around: true,
+  },
+  {
+    name: '1 MB of block mappings, one space deeper per line',
+    file: 'deep.yaml',
+    build: () => between(indentation(MB)),
+    expect: 'deep',
+    around: true,
+  },
   {
     name: 'a 5 MB single-line scalar',
     file: 'long.yaml',

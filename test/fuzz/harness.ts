@@ -63,11 +63,16 @@ export function compose(texts: string[], leadingMarker: boolean, separator: Sepa
   let line = 1;
   const marker = (i: number) => {
     switch (separator) {
-      case 'comment': return `--- # document ${i + 1}\n`;
-      case 'trailing-space': return '---  \n';
-      case 'crlf': return '---\r\n';
-      case 'directive': return i === 0 ? '%YAML 1.2\n---\n' : '---\n';
-      default: return '---\n';
+      case 'comment':
+        return `--- # document ${i + 1}\n`;
+      case 'trailing-space':
+        return '---  \n';
+      case 'crlf':
+        return '---\r\n';
+      case 'directive':
+        return i === 0 ? '%YAML 1.2\n---\n' : '---\n';
+      default:
+        return '---\n';
     }
   };
   texts.forEach((t, i) => {
@@ -137,7 +142,10 @@ export function makeCase(seed: number, pool: Pool): FuzzCase {
   // Half the time, put the mutated document between an owner and its dependent (the reported bug's shape).
   if (rnd() < 0.5) {
     const pairs: [Doc, Doc][] = [];
-    for (const a of docs) for (const b of docs) if (a !== b && a !== docs[mutated] && b !== docs[mutated] && factsOf(b).ownerUids.some((u) => factsOf(a).uids.includes(u))) pairs.push([a, b]);
+    for (const a of docs)
+      for (const b of docs)
+        if (a !== b && a !== docs[mutated] && b !== docs[mutated] && factsOf(b).ownerUids.some((u) => factsOf(a).uids.includes(u)))
+          pairs.push([a, b]);
     if (pairs.length) {
       const [owner, dependent] = pick(rnd, pairs);
       const m = docs[mutated];
@@ -222,7 +230,8 @@ export function checkCase(c: FuzzCase): string[] {
   }
   const failures: string[] = [];
   const baseErrors = base.parsed.problems.filter((p) => p.severity === 'error');
-  if (baseErrors.length) failures.push(`baseline: the unmutated file has errors (fixture problem): ${baseErrors.map((p) => problemKey(p, 0)).join(', ')}`);
+  if (baseErrors.length)
+    failures.push(`baseline: the unmutated file has errors (fixture problem): ${baseErrors.map((p) => problemKey(p, 0)).join(', ')}`);
   let mut: Run;
   try {
     mut = run(mutC.text, mutC);
@@ -235,14 +244,16 @@ export function checkCase(c: FuzzCase): string[] {
   // 1. isolation: objects of the other documents
   const bObjs = byDoc(base.parsed.objects, baseC.spans, objectLine);
   const mObjs = byDoc(mut.parsed.objects, mutC.spans, objectLine);
-  if (bObjs.unplaced.length || mObjs.unplaced.length) failures.push(`objects without a position: ${[...bObjs.unplaced, ...mObjs.unplaced].map((o) => `${o.kind}/${o.name}`).join(', ')}`);
+  if (bObjs.unplaced.length || mObjs.unplaced.length)
+    failures.push(`objects without a position: ${[...bObjs.unplaced, ...mObjs.unplaced].map((o) => `${o.kind}/${o.name}`).join(', ')}`);
   for (let i = 0; i < c.docs.length; i++) {
     if (i === m) continue;
     const want = bObjs.docs[i].map(objectKey);
     const got = mObjs.docs[i].map(objectKey);
     const lost = minus(want, got);
     const extra = minus(got, want);
-    if (lost.length) failures.push(`isolation: ${origin(i)} lost ${lost.length} of its ${want.length} objects: ${lost.slice(0, 3).join(' ')}`);
+    if (lost.length)
+      failures.push(`isolation: ${origin(i)} lost ${lost.length} of its ${want.length} objects: ${lost.slice(0, 3).join(' ')}`);
     if (extra.length) failures.push(`isolation: ${origin(i)} gained objects: ${extra.slice(0, 3).join(' ')}`);
   }
 
@@ -250,7 +261,10 @@ export function checkCase(c: FuzzCase): string[] {
   if (MUTATIONS.find((x) => x.name === c.mutation)?.inert) {
     const want = bObjs.docs[m].map(objectKey);
     const got = mObjs.docs[m].map(objectKey);
-    if (minus(want, got).length || minus(got, want).length) failures.push(`inert: the mutated document is valid YAML with the same objects, but loaded ${got.length} object(s) instead of ${want.length}`);
+    if (minus(want, got).length || minus(got, want).length)
+      failures.push(
+        `inert: the mutated document is valid YAML with the same objects, but loaded ${got.length} object(s) instead of ${want.length}`,
+      );
   }
 
   // 2. located and bounded
@@ -273,19 +287,30 @@ export function checkCase(c: FuzzCase): string[] {
       const extra = minus(got, want);
       const lost = minus(want, got);
       if (extra.length) {
-        const reasons = mProbs.docs[i].filter((p) => extra.includes(problemKey(p, mutC.spans[i].first))).map((p) => `${problemKey(p, 0)} ${p.reason}`);
-        failures.push(`location: ${extra.length} problem(s) in the lines of ${origin(i)} (mutated document: lines ${mutC.spans[m].first}–${mutC.spans[m].last}): ${reasons.slice(0, 2).join(' | ')}`);
+        const reasons = mProbs.docs[i]
+          .filter((p) => extra.includes(problemKey(p, mutC.spans[i].first)))
+          .map((p) => `${problemKey(p, 0)} ${p.reason}`);
+        failures.push(
+          `location: ${extra.length} problem(s) in the lines of ${origin(i)} (mutated document: lines ${mutC.spans[m].first}–${mutC.spans[m].last}): ${reasons.slice(0, 2).join(' | ')}`,
+        );
       }
       if (lost.length) failures.push(`isolation: ${origin(i)} lost its problems ${lost.join(', ')}`);
     }
   }
   if (MUTATIONS.find((x) => x.name === c.mutation)?.inert) {
     const errors = mProbs.docs[m].filter((p) => p.severity === 'error');
-    if (errors.length) failures.push(`inert: valid YAML refused: ${errors.slice(0, 2).map((p) => `${problemKey(p, 0)} ${p.reason}`).join(' | ')}`);
+    if (errors.length)
+      failures.push(
+        `inert: valid YAML refused: ${errors
+          .slice(0, 2)
+          .map((p) => `${problemKey(p, 0)} ${p.reason}`)
+          .join(' | ')}`,
+      );
   }
   const markers = Math.max(0, boundaryLines(c.mutatedText) - boundaryLines(c.docs[m].text));
   const bound = PROBLEMS_PER_DOCUMENT * (1 + markers) + bProbs.docs[m].length;
-  if (mProbs.docs[m].length > bound) failures.push(`bounded: ${mProbs.docs[m].length} problems for the mutated document (more than ${bound})`);
+  if (mProbs.docs[m].length > bound)
+    failures.push(`bounded: ${mProbs.docs[m].length} problems for the mutated document (more than ${bound})`);
 
   // 1. isolation: findings
   failures.push(...compareFindings(c, base, mut));
@@ -309,15 +334,21 @@ function compareFindings(c: FuzzCase, base: Run, mut: Run): string[] {
   };
   const M: KubeObject[] = [];
   for (const r of [base, mut]) for (const o of r.inventory.objects.values()) if (inMutated(r, o)) M.push(o);
-  for (const r of [base, mut]) for (const x of r.inventory.conflicts) if (inMutated(r, x.other) || inMutated(r, x.kept)) M.push(x.other, x.kept);
+  for (const r of [base, mut])
+    for (const x of r.inventory.conflicts) if (inMutated(r, x.other) || inMutated(r, x.kept)) M.push(x.other, x.kept);
   // A CRD changes what every object's kind means: nothing else can be compared soundly.
   if (M.some((o) => o.kind === 'CustomResourceDefinition')) return [];
   const uids = new Set(M.map((o) => o.uid));
   const names = new Set(M.map((o) => `${o.kind}/${o.name}`));
   const namespaces = new Set(M.filter((o) => o.kind === 'Namespace').map((o) => o.name));
-  const builtin = (inv: Inventory, apiVersion: string, kind: string) => inv.kinds.lookup(splitApiVersion(apiVersion).group, kind)?.origin === 'builtin';
+  const builtin = (inv: Inventory, apiVersion: string, kind: string) =>
+    inv.kinds.lookup(splitApiVersion(apiVersion).group, kind)?.origin === 'builtin';
   // Lower case: the hint of unresolvable-owner-kind names a kind that differs only in case.
-  const customKinds = new Set(M.filter((o) => !builtin(base.inventory, o.apiVersion, o.kind) || !builtin(mut.inventory, o.apiVersion, o.kind)).map((o) => o.kind.toLowerCase()));
+  const customKinds = new Set(
+    M.filter((o) => !builtin(base.inventory, o.apiVersion, o.kind) || !builtin(mut.inventory, o.apiVersion, o.kind)).map((o) =>
+      o.kind.toLowerCase(),
+    ),
+  );
   const isCustom = (kind: string) => customKinds.has(kind.toLowerCase());
   // A namespace's deletion is simulated with everything in it.
   const sharedNamespaces = new Set(M.map((o) => o.namespace).filter(Boolean));
@@ -325,9 +356,19 @@ function compareFindings(c: FuzzCase, base: Run, mut: Run): string[] {
   // Objects connected to the mutated document by ownership (either run): predictions run over components.
   const adj = new Map<string, string[]>();
   const link = (a: string, b: string) => adj.set(a, [...(adj.get(a) ?? []), b]);
-  for (const r of [base, mut]) for (const o of r.inventory.objects.values()) for (const ref of o.ownerReferences) { link(o.uid, ref.uid); link(ref.uid, o.uid); }
+  for (const r of [base, mut])
+    for (const o of r.inventory.objects.values())
+      for (const ref of o.ownerReferences) {
+        link(o.uid, ref.uid);
+        link(ref.uid, o.uid);
+      }
   const reach = new Set(uids);
-  for (const todo = [...uids]; todo.length;) for (const n of adj.get(todo.pop()!) ?? []) if (!reach.has(n)) { reach.add(n); todo.push(n); }
+  for (const todo = [...uids]; todo.length; )
+    for (const n of adj.get(todo.pop()!) ?? [])
+      if (!reach.has(n)) {
+        reach.add(n);
+        todo.push(n);
+      }
 
   const exempt = (r: Run, f: Finding) => {
     if (uids.has(f.object.uid) || f.related.some((x) => x.object && uids.has(x.object.uid))) return true;
@@ -337,7 +378,8 @@ function compareFindings(c: FuzzCase, base: Run, mut: Run): string[] {
     if (namespaces.has(o.namespace) || isCustom(o.kind)) return true;
     return PREDICTED.has(f.code) && (workloads || reach.has(o.uid) || sharedNamespaces.has(o.namespace));
   };
-  const key = (f: Finding) => `${f.code}:${f.severity} ${f.object.kind} ${f.object.namespace}/${f.object.name} (${f.object.uid}) ${JSON.stringify(f.location)} ${f.message}`;
+  const key = (f: Finding) =>
+    `${f.code}:${f.severity} ${f.object.kind} ${f.object.namespace}/${f.object.name} (${f.object.uid}) ${JSON.stringify(f.location)} ${f.message}`;
   const want = base.findings.filter((f) => !exempt(base, f)).map(key);
   const got = mut.findings.filter((f) => !exempt(mut, f)).map(key);
   const out: string[] = [];
@@ -351,15 +393,28 @@ function compareFindings(c: FuzzCase, base: Run, mut: Run): string[] {
 /** Every object's and every finding's source range lies inside the file. */
 function rangesInside(lines: string[], objects: KubeObject[], findings: Finding[]): string[] {
   const out: string[] = [];
-  const inside = (r: Range | undefined) => !r || [r.start, r.end].every((p) => p.line >= 0 && p.line < lines.length && p.character >= 0 && p.character <= lines[p.line].length);
+  const inside = (r: Range | undefined) =>
+    !r || [r.start, r.end].every((p) => p.line >= 0 && p.line < lines.length && p.character >= 0 && p.character <= lines[p.line].length);
   for (const o of objects) {
     const r = o.source?.ranges;
     if (!r) continue;
-    const all = [r.object, r.apiVersion, r.kind, r.name, r.namespace, r.uid, r.ownerReferences, r.finalizers, r.deletionTimestamp, ...r.finalizerEntries,
-      ...r.ownerReferenceEntries.flatMap((e) => [e.entry, e.apiVersion, e.kind, e.name, e.uid, e.controller, e.blockOwnerDeletion])];
+    const all = [
+      r.object,
+      r.apiVersion,
+      r.kind,
+      r.name,
+      r.namespace,
+      r.uid,
+      r.ownerReferences,
+      r.finalizers,
+      r.deletionTimestamp,
+      ...r.finalizerEntries,
+      ...r.ownerReferenceEntries.flatMap((e) => [e.entry, e.apiVersion, e.kind, e.name, e.uid, e.controller, e.blockOwnerDeletion]),
+    ];
     if (!all.every(inside)) out.push(`unlocated: ${o.kind}/${o.name} has a source range outside the file`);
   }
-  for (const f of findings) if (!inside(f.range)) out.push(`unlocated: finding ${f.code} on ${f.object.kind}/${f.object.name} has a range outside the file`);
+  for (const f of findings)
+    if (!inside(f.range)) out.push(`unlocated: finding ${f.code} on ${f.object.kind}/${f.object.name} has a range outside the file`);
   return out.slice(0, 5);
 }
 
@@ -389,7 +444,8 @@ export function checkWholeFile(seed: number, files: Doc[]): { failures: string[]
     const lines = text.split('\n');
     for (const p of parsed.problems) {
       const lineText = lines[p.line - 1];
-      if (!(p.line >= 1 && p.column >= 1 && lineText !== undefined && p.column <= lineText.length + 1)) failures.push(`unlocated: ${problemKey(p, 0)} is outside the file (${lines.length} lines): ${p.reason}`);
+      if (!(p.line >= 1 && p.column >= 1 && lineText !== undefined && p.column <= lineText.length + 1))
+        failures.push(`unlocated: ${problemKey(p, 0)} is outside the file (${lines.length} lines): ${p.reason}`);
     }
     const bound = PROBLEMS_PER_DOCUMENT + base.problems.length;
     if (parsed.problems.length > bound) failures.push(`bounded: ${parsed.problems.length} problems (more than ${bound})`);

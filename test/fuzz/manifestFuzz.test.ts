@@ -31,51 +31,62 @@ describe.skipIf(LONG)('manifest loader fuzz: fixed seeds', () => {
   const json = jsonFiles();
   it.each(CI_SEEDS.slice(0, MUTATIONS.length * 3))('a whole JSON file, seed %i', (seed) => {
     const { failures, describe } = checkWholeFile(seed, json);
-    if (failures.length) expect.fail(`${describe(`npm run fuzz -- --seed ${seed} --pool fixtures`)}\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+    if (failures.length)
+      expect.fail(`${describe(`npm run fuzz -- --seed ${seed} --pool fixtures`)}\n${failures.map((f) => `  - ${f}`).join('\n')}`);
   });
 
   it.each(CI_SEEDS)('seed %i', (seed) => {
     const c = makeCase(seed, pool);
     const failures = checkCase(c);
-    if (failures.length) expect.fail(`${describeCase(c, `npm run fuzz -- --seed ${seed} --pool fixtures`)}\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+    if (failures.length)
+      expect.fail(`${describeCase(c, `npm run fuzz -- --seed ${seed} --pool fixtures`)}\n${failures.map((f) => `  - ${f}`).join('\n')}`);
   });
 });
 
 describe.runIf(LONG)('manifest loader fuzz: fresh seeds', () => {
-  const runs = SEED !== undefined && RUNS === undefined ? 1 : RUNS ?? 1;
+  const runs = SEED !== undefined && RUNS === undefined ? 1 : (RUNS ?? 1);
   const start = SEED ?? (Math.random() * 0x7fffffff) >>> 0;
-  it(`${runs} case(s) from seed ${start} (${POOL} pool)`, () => {
-    const pool = POOL === 'fixtures' ? fixturePool() : widePool();
-    const json = jsonFiles();
-    const failed: string[] = [];
-    for (let i = 0; i < runs; i++) {
-      const seed = (start + i) >>> 0;
-      let c;
-      try {
-        c = makeCase(seed, pool);
-      } catch (e) {
-        // a bug of the harness itself (a mutation): report it and go on with the other seeds
-        failed.push(`seed ${seed}: making the case threw: ${e instanceof Error ? e.stack : String(e)}`);
-        process.stderr.write(`FAIL ${failed[failed.length - 1]}\n`);
-        continue;
+  it(
+    `${runs} case(s) from seed ${start} (${POOL} pool)`,
+    () => {
+      const pool = POOL === 'fixtures' ? fixturePool() : widePool();
+      const json = jsonFiles();
+      const failed: string[] = [];
+      for (let i = 0; i < runs; i++) {
+        const seed = (start + i) >>> 0;
+        let c;
+        try {
+          c = makeCase(seed, pool);
+        } catch (e) {
+          // a bug of the harness itself (a mutation): report it and go on with the other seeds
+          failed.push(`seed ${seed}: making the case threw: ${e instanceof Error ? e.stack : String(e)}`);
+          process.stderr.write(`FAIL ${failed[failed.length - 1]}\n`);
+          continue;
+        }
+        const rerun = `npm run fuzz -- --seed ${seed} --pool ${POOL}`;
+        const failures = checkCase(c);
+        if (failures.length) {
+          const report = `${describeCase(c, rerun)}\n${failures.map((f) => `  - ${f}`).join('\n')}`;
+          failed.push(report);
+          process.stderr.write(`FAIL ${report}\n`);
+        }
+        // The same seed on a whole JSON file.
+        const whole = checkWholeFile(seed, json);
+        if (whole.failures.length) {
+          const report = `${whole.describe(rerun)}\n${whole.failures.map((f) => `  - ${f}`).join('\n')}`;
+          failed.push(report);
+          process.stderr.write(`FAIL ${report}\n`);
+        }
       }
-      const rerun = `npm run fuzz -- --seed ${seed} --pool ${POOL}`;
-      const failures = checkCase(c);
-      if (failures.length) {
-        const report = `${describeCase(c, rerun)}\n${failures.map((f) => `  - ${f}`).join('\n')}`;
-        failed.push(report);
-        process.stderr.write(`FAIL ${report}\n`);
-      }
-      // The same seed on a whole JSON file.
-      const whole = checkWholeFile(seed, json);
-      if (whole.failures.length) {
-        const report = `${whole.describe(rerun)}\n${whole.failures.map((f) => `  - ${f}`).join('\n')}`;
-        failed.push(report);
-        process.stderr.write(`FAIL ${report}\n`);
-      }
-    }
-    process.stderr.write(`fuzz: ${runs} case(s) from seed ${start}, ${failed.length} failed${failed.length ? ` (re-run one: npm run fuzz -- --seed <seed> --pool ${POOL})` : ''}\n`);
-    // The reports were printed above as they came; the assertion names the seeds only.
-    expect(failed.map((f) => f.slice(0, f.indexOf(':'))), 'failing cases (reports above)').toEqual([]);
-  }, Math.max(60_000, runs * 3_000));
+      process.stderr.write(
+        `fuzz: ${runs} case(s) from seed ${start}, ${failed.length} failed${failed.length ? ` (re-run one: npm run fuzz -- --seed <seed> --pool ${POOL})` : ''}\n`,
+      );
+      // The reports were printed above as they came; the assertion names the seeds only.
+      expect(
+        failed.map((f) => f.slice(0, f.indexOf(':'))),
+        'failing cases (reports above)',
+      ).toEqual([]);
+    },
+    Math.max(60_000, runs * 3_000),
+  );
 });

@@ -21,7 +21,26 @@ export interface Mutation {
 /** Text that looks like structure (brackets, markers, directives, anchors) but sits where YAML reads it as text. */
 function junk(rnd: Rnd, plainSafe: boolean): string {
   const run = (c: string) => c.repeat(1 + int(rnd, 600));
-  const all = [run('['), run('{'), run(']'), run('}'), `a ${run('[')}`, '---', '...', '- - -', '%YAML 1.1', '&a *b !tag', '"quoted"', "it's", '[a, {b: c}]', '? x', '|', '>', '\t tab', '{{ .Values.x }}'];
+  const all = [
+    run('['),
+    run('{'),
+    run(']'),
+    run('}'),
+    `a ${run('[')}`,
+    '---',
+    '...',
+    '- - -',
+    '%YAML 1.1',
+    '&a *b !tag',
+    '"quoted"',
+    "it's",
+    '[a, {b: c}]',
+    '? x',
+    '|',
+    '>',
+    '\t tab',
+    '{{ .Values.x }}',
+  ];
   const ok = all.filter((j) => !plainSafe || (!/: |:$| #|^#|^\{\{/.test(j) && !/^[|>?"'&*!%@`]/.test(j)));
   return pick(rnd, ok);
 }
@@ -51,8 +70,13 @@ function blockKeys(lines: string[]): { at: number; end: number; indent: string; 
     if (!m) return;
     const indent = m[1];
     let end = at + 1;
-    while (end < lines.length && (lines[end].trim() === '' || lines[end].length - lines[end].trimStart().length > indent.length
-      || (lines[end].startsWith(`${indent}- `)))) end++;
+    while (
+      end < lines.length &&
+      (lines[end].trim() === '' ||
+        lines[end].length - lines[end].trimStart().length > indent.length ||
+        lines[end].startsWith(`${indent}- `))
+    )
+      end++;
     if (end === at + 1) return;
     out.push({ at, end, indent, key: m[2], list: lines[at + 1].trimStart().startsWith('- ') });
   });
@@ -133,14 +157,23 @@ export const MUTATIONS: readonly Mutation[] = [
         const keep = rnd() < 0.3; // keep the children too: a scalar followed by an indented block
         const head = lines[b.at].replace(/:\s*$/, `: ${value}`);
         const next = [...lines.slice(0, b.at), head, ...(keep ? lines.slice(b.at + 1, b.end) : []), ...lines.slice(b.end)];
-        return { text: joinLines(next), detail: `${b.key} (line ${b.at + 1}, a ${b.list ? 'list' : 'map'}) became ${value}${keep ? ' (children kept)' : ''}` };
+        return {
+          text: joinLines(next),
+          detail: `${b.key} (line ${b.at + 1}, a ${b.list ? 'list' : 'map'}) became ${value}${keep ? ' (children kept)' : ''}`,
+        };
       }
       const scalars = scalarKeys(lines);
       if (!scalars.length) return { text: t, detail: 'nothing to swap' };
       const i = pick(rnd, scalars);
       const m = /^(\s*(?:- )?[A-Za-z][\w.\-/]*): ([\s\S]*)$/.exec(lines[i]);
       if (!m) return { text: t, detail: 'nothing to swap' };
-      const value = pick(rnd, [`[${m[2]}]`, `{x: ${m[2]}}`, '[]', '{}', `\n${' '.repeat(m[1].length - m[1].trimStart().length + 2)}- ${m[2]}`]);
+      const value = pick(rnd, [
+        `[${m[2]}]`,
+        `{x: ${m[2]}}`,
+        '[]',
+        '{}',
+        `\n${' '.repeat(m[1].length - m[1].trimStart().length + 2)}- ${m[2]}`,
+      ]);
       lines[i] = `${m[1]}: ${value}`;
       return { text: joinLines(lines), detail: `the value of line ${i + 1} became ${show(value)}` };
     },
@@ -168,7 +201,10 @@ export const MUTATIONS: readonly Mutation[] = [
       if (v === 1) {
         const lines = splitLines(t);
         const from = int(rnd, lines.length);
-        return { text: lines.map((l, i) => (i >= from && i < from + 5 ? `${l}\r` : l)).join('\n') + '\n', detail: `CRLF on lines ${from + 1}–${from + 5}` };
+        return {
+          text: lines.map((l, i) => (i >= from && i < from + 5 ? `${l}\r` : l)).join('\n') + '\n',
+          detail: `CRLF on lines ${from + 1}–${from + 5}`,
+        };
       }
       const starts = lineStarts(t);
       const line = 1 + int(rnd, Math.max(1, starts.length - 1));
@@ -199,11 +235,21 @@ export const MUTATIONS: readonly Mutation[] = [
       if (v === 2 && topLevel) {
         // a small alias bomb (9^6 values) as an extra top-level key
         const bomb = ['fzBomb:', '  a: &a [x, x, x, x, x, x, x, x, x]'];
-        for (const [n, p] of [['b', 'a'], ['c', 'b'], ['d', 'c'], ['e', 'd'], ['f', 'e']]) bomb.push(`  ${n}: &${n} [${Array(9).fill(`*${p}`).join(', ')}]`);
+        for (const [n, p] of [
+          ['b', 'a'],
+          ['c', 'b'],
+          ['d', 'c'],
+          ['e', 'd'],
+          ['f', 'e'],
+        ])
+          bomb.push(`  ${n}: &${n} [${Array(9).fill(`*${p}`).join(', ')}]`);
         return { text: joinLines([...lines, ...bomb]), detail: 'an alias bomb appended' };
       }
       if (v === 3 && topLevel) {
-        return { text: joinLines([...lines, 'fzBase: &base {a: 1}', 'fzMerged:', '  <<: *base', '  b: 2']), detail: 'a merge key (<<: *base) appended' };
+        return {
+          text: joinLines([...lines, 'fzBase: &base {a: 1}', 'fzMerged:', '  <<: *base', '  b: 2']),
+          detail: 'a merge key (<<: *base) appended',
+        };
       }
       // an anchor on the document's root
       return { text: topLevel ? `&root\n${t}` : `&root ${t}`, detail: 'an anchor on the root node' };
@@ -241,7 +287,10 @@ export const MUTATIONS: readonly Mutation[] = [
       let pos = at;
       while (topLevel && pos < lines.length && !/^[A-Za-z]/.test(lines[pos])) pos++;
       lines.splice(pos, 0, ...block);
-      return { text: joinLines(lines), detail: `a block scalar holding ${col0 ? 'a column-0' : 'an indented'} --- inserted before line ${pos + 1}` };
+      return {
+        text: joinLines(lines),
+        detail: `a block scalar holding ${col0 ? 'a column-0' : 'an indented'} --- inserted before line ${pos + 1}`,
+      };
     },
   },
   {
@@ -305,7 +354,10 @@ export const MUTATIONS: readonly Mutation[] = [
       const lines = splitLines(t);
       const at = int(rnd, lines.length + 1);
       lines.splice(at, 0, ...moved);
-      return { text: joinLines(lines), detail: `${moved.length} lines of another document inserted before line ${at + 1} (shift ${shift})` };
+      return {
+        text: joinLines(lines),
+        detail: `${moved.length} lines of another document inserted before line ${at + 1} (shift ${shift})`,
+      };
     },
   },
   {
@@ -346,7 +398,10 @@ export const MUTATIONS: readonly Mutation[] = [
       let text = t;
       const notes: string[] = [];
       for (let k = 2 + int(rnd, 3); k > 0; k--) {
-        const m = pick(rnd, MUTATIONS.filter((x) => x.name !== 'stacked' && x.name !== 'inert'));
+        const m = pick(
+          rnd,
+          MUTATIONS.filter((x) => x.name !== 'stacked' && x.name !== 'inert'),
+        );
         const r = m.apply(text, rnd, other);
         text = r.text;
         notes.push(`${m.name}: ${r.detail}`);

@@ -16,16 +16,23 @@ function sandwich(broken: string) {
 }
 
 describe('a broken document between an owner and its dependent (issue 13, defect 1)', () => {
-  it.each([']', '}', '[', '{', 'a: ]', 'a: [', 'a: {b: 1', '- ]', '"', '{"a": 1,'])('%j: the owner still loads, nothing dangles, the error is in the broken document', (broken) => {
-    const { objects, problems, findings, brokenLines } = sandwich(broken);
-    expect(objects.map((o) => o.name)).toEqual(['first', 'third']);
-    expect(findings.filter((f) => f.code === 'dangling-owner')).toEqual([]);
-    const errors = problems.filter((p) => p.severity === 'error');
-    expect(errors).toHaveLength(1);
-    // Located in the broken document's own lines, not on the `---` that starts the next one.
-    expect(errors[0].line, `${errors[0].code} at ${errors[0].line}:${errors[0].column}: ${errors[0].reason}`).toBeGreaterThanOrEqual(brokenLines.first);
-    expect(errors[0].line, `${errors[0].code} at ${errors[0].line}:${errors[0].column}: ${errors[0].reason}`).toBeLessThanOrEqual(brokenLines.last);
-  });
+  it.each([']', '}', '[', '{', 'a: ]', 'a: [', 'a: {b: 1', '- ]', '"', '{"a": 1,'])(
+    '%j: the owner still loads, nothing dangles, the error is in the broken document',
+    (broken) => {
+      const { objects, problems, findings, brokenLines } = sandwich(broken);
+      expect(objects.map((o) => o.name)).toEqual(['first', 'third']);
+      expect(findings.filter((f) => f.code === 'dangling-owner')).toEqual([]);
+      const errors = problems.filter((p) => p.severity === 'error');
+      expect(errors).toHaveLength(1);
+      // Located in the broken document's own lines, not on the `---` that starts the next one.
+      expect(errors[0].line, `${errors[0].code} at ${errors[0].line}:${errors[0].column}: ${errors[0].reason}`).toBeGreaterThanOrEqual(
+        brokenLines.first,
+      );
+      expect(errors[0].line, `${errors[0].code} at ${errors[0].line}:${errors[0].column}: ${errors[0].reason}`).toBeLessThanOrEqual(
+        brokenLines.last,
+      );
+    },
+  );
 });
 
 describe('a NUL byte in one document of a text file (issue 13, defect 2)', () => {
@@ -47,8 +54,11 @@ describe('valid YAML that only looks deep (found by the inert mutation)', () => 
     ['brackets in a comment', `  # ${'{'.repeat(5000)}\n  k: v\n`],
     ['brackets in a block scalar', `  k: |\n    ${'['.repeat(5000)}\n`],
     ['indentation in a block scalar', `  k: |\n${Array.from({ length: 400 }, (_, i) => `${' '.repeat(4 + i)}x`).join('\n')}\n`],
-    ['brackets on a plain scalar\'s continuation line', `  k: a\n    ${'['.repeat(300)}\n`],
-    ['a plain scalar\'s continuation lines, each indented one more', `  k: a\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(4 + i)}b`).join('\n')}\n`],
+    ["brackets on a plain scalar's continuation line", `  k: a\n    ${'['.repeat(300)}\n`],
+    [
+      "a plain scalar's continuation lines, each indented one more",
+      `  k: a\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(4 + i)}b`).join('\n')}\n`,
+    ],
   ])('%s', (_name, data) => {
     const { objects, problems } = parseManifestText(configMap(data), 'looks-deep.yaml');
     expect(problems.filter((p) => p.severity === 'error')).toEqual([]);

@@ -24,6 +24,9 @@ export function auditLog(dir: string): { log: string; apiserverArgs: string[] } 
 
 /** The product's completed requests, as the apiserver recorded them. */
 export function productRequests(log: string): AuditEvent[] {
-  return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEvent)
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as AuditEvent)
     .filter((e) => e.userAgent === PRODUCT_USER_AGENT && e.stage === 'ResponseComplete');
 }

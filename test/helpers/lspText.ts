@@ -8,4 +8,4 @@ export const hoverText = (h: Hover | null): string =>
 
 /** `Kind namespace/name`, or `Kind name` for a cluster-scoped object, as the live pickers show it. */
 export const objectLabel = (o: { kind: string; namespace?: string; name: string }): string =>
-  (o.namespace ? `${o.kind} ${o.namespace}/${o.name}` : `${o.kind} ${o.name}`);
+  o.namespace ? `${o.kind} ${o.namespace}/${o.name}` : `${o.kind} ${o.name}`;

@@ -17,12 +17,16 @@ export async function rawGet(target: ClusterTarget, path: string, headers: Recor
   const url = new URL(path, target.server);
   const mod = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const req = mod.request(url, { ...opts, method: 'GET', agent: false, headers: { ...(opts.headers as Record<string, string>), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = mod.request(
+      url,
+      { ...opts, method: 'GET', agent: false, headers: { ...(opts.headers as Record<string, string>), ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });

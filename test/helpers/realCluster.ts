@@ -21,7 +21,10 @@ export interface RealItem {
 /** What the garbage collector watches: every resource that can be listed, watched and deleted, events excepted. */
 export function watchedTypes(plane: ControlPlane, context?: string): string[] {
   const args = ['api-resources', '--verbs=list,watch,delete', '-o', 'name', ...(context ? ['--context', context] : [])];
-  return plane.kubectl(args).split('\n').filter((t) => t && !/^events(\.|$)/.test(t));
+  return plane
+    .kubectl(args)
+    .split('\n')
+    .filter((t) => t && !/^events(\.|$)/.test(t));
 }
 
 /** Every object of those types in every namespace, read in full (`kubectl get … -A -o json`): its text and items. */

@@ -19,12 +19,14 @@ function entryOf<T extends { kind: string; name: string }>(list: T[], kind: stri
 }
 
 /** The object as it remains after the run; fails when it was removed. */
-export const remainingOf = (r: SimulationResult, kind: string, name: string): RemainingEntry => entryOf(r.remaining, kind, name, 'remaining');
+export const remainingOf = (r: SimulationResult, kind: string, name: string): RemainingEntry =>
+  entryOf(r.remaining, kind, name, 'remaining');
 
 /** Why the object is stuck; fails when it is not. */
 export const stuckOf = (r: SimulationResult, kind: string, name: string): StuckEntry => entryOf(r.stuck, kind, name, 'stuck');
 
-export const isRemaining = (r: SimulationResult, kind: string, name: string): boolean => r.remaining.some((e) => e.kind === kind && e.name === name);
+export const isRemaining = (r: SimulationResult, kind: string, name: string): boolean =>
+  r.remaining.some((e) => e.kind === kind && e.name === name);
 
 /** Position in the removal order; fails when the object was not removed. */
 export function removedAt(r: SimulationResult, kind: string, name: string): number {
@@ -38,7 +40,8 @@ export const refUids = (e: { ownerReferences: { uid: string }[] }): string[] => 
 export const sorted = (xs: string[]): string[] => [...xs].sort();
 
 /** "Kind/name<-ownerUID" of every orphaning, sorted and without repeats. */
-export const orphanedPairs = (r: SimulationResult): string[] => sorted([...new Set(r.orphaned.map((o) => `${o.kind}/${o.name}<-${o.ownerUID}`))]);
+export const orphanedPairs = (r: SimulationResult): string[] =>
+  sorted([...new Set(r.orphaned.map((o) => `${o.kind}/${o.name}<-${o.ownerUID}`))]);
 
 // ---------------------------------------------------------------------------------------------------------
 // Why objects are stuck
@@ -102,7 +105,8 @@ export function stepIndex(r: SimulationResult, pred: (s: SimulationStep) => bool
 export function expectOrder(list: string[], ...inOrder: string[]) {
   const at = inOrder.map((x) => list.indexOf(x));
   at.forEach((i, n) => expect(i, `${inOrder[n]} missing from [${list.join(', ')}]`).toBeGreaterThanOrEqual(0));
-  for (let n = 1; n < at.length; n++) expect(at[n], `${inOrder[n - 1]} should come before ${inOrder[n]} in [${list.join(', ')}]`).toBeGreaterThan(at[n - 1]);
+  for (let n = 1; n < at.length; n++)
+    expect(at[n], `${inOrder[n - 1]} should come before ${inOrder[n]} in [${list.join(', ')}]`).toBeGreaterThan(at[n - 1]);
 }
 
 /** An object that is still there, untouched: not terminating and with exactly these owner uids. */

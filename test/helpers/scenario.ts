@@ -8,7 +8,8 @@ import type { DeleteRequest, PropagationPolicy, SimulationOptions, SimulationRes
 export function scenario(yamlText: string, opts: { defaultNamespace?: string } = {}) {
   const { objects, problems } = parseManifestText(yamlText, 'scenario.yaml');
   const errors = problems.filter((p) => p.severity === 'error');
-  if (errors.length) throw new Error(`scenario manifests do not load: ${errors.map((p) => `${p.line}:${p.column} ${p.reason}`).join('; ')}`);
+  if (errors.length)
+    throw new Error(`scenario manifests do not load: ${errors.map((p) => `${p.line}:${p.column} ${p.reason}`).join('; ')}`);
   const inventory = buildInventory(objects, { defaultNamespace: opts.defaultNamespace ?? 'default' });
   return {
     objects,

@@ -23,10 +23,13 @@ const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.
 const METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 // What client-go's metadata client (kube-controller-manager's garbage collector) and the product ask for.
-const PROTOBUF_METADATA_LIST = 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
-const PROTOBUF_METADATA = 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+const PROTOBUF_METADATA_LIST =
+  'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+const PROTOBUF_METADATA =
+  'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
-const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+const AGGREGATED_V2 =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 
 let server: KubeApiServer | undefined;
 afterEach(async () => {
@@ -39,7 +42,12 @@ async function start(opts: KubeApiServerOptions = { token: TOKEN }): Promise<Kub
   return server;
 }
 
-interface Options { method?: string; accept?: string; token?: string | null; body?: string }
+interface Options {
+  method?: string;
+  accept?: string;
+  token?: string | null;
+  body?: string;
+}
 
 function send(s: KubeApiServer, path: string, o: Options = {}): Promise<IncomingMessage> {
   const token = o.token === undefined ? TOKEN : o.token;
@@ -111,7 +119,8 @@ class Watch {
   async until(done: (w: Watch) => boolean, what: string, ms = 5000): Promise<void> {
     const deadline = Date.now() + ms;
     while (!done(this)) {
-      if (Date.now() > deadline) throw new Error(`watch: timed out waiting for ${what}; got ${JSON.stringify(this.events.map((e) => e.type))}`);
+      if (Date.now() > deadline)
+        throw new Error(`watch: timed out waiting for ${what}; got ${JSON.stringify(this.events.map((e) => e.type))}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 50);
         this.wake = () => {
@@ -155,9 +164,17 @@ describe('discovery', () => {
     const apps = (await call(s, '/apis/apps/v1')).body;
     expect(apps).toMatchObject({ kind: 'APIResourceList', groupVersion: 'apps/v1' });
     expect(apps.resources.find((r: Json) => r.name === 'deployments')).toMatchObject({
-      kind: 'Deployment', namespaced: true, singularName: 'deployment', shortNames: ['deploy'], categories: ['all'],
+      kind: 'Deployment',
+      namespaced: true,
+      singularName: 'deployment',
+      shortNames: ['deploy'],
+      categories: ['all'],
     });
-    expect(apps.resources.find((r: Json) => r.name === 'deployments/scale')).toMatchObject({ group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    expect(apps.resources.find((r: Json) => r.name === 'deployments/scale')).toMatchObject({
+      group: 'autoscaling',
+      version: 'v1',
+      kind: 'Scale',
+    });
     expect((await call(s, '/apis/nope.example.com/v1')).status).toBe(404);
     expect((await call(s, '/version')).body).toMatchObject({ major: '1', gitVersion: expect.stringMatching(/^v1\./) });
   });
@@ -206,7 +223,9 @@ describe('discovery', () => {
     expect(v1.resources[0]).toMatchObject({ kind: 'Widget', namespaced: true, shortNames: ['wd'] });
     const aggregated = (await call(s, '/apis', { accept: AGGREGATED_V2 })).body;
     expect(aggregated.items.find((g: Json) => g.metadata.name === 'example.com').versions[0].resources[0]).toMatchObject({
-      resource: 'widgets', scope: 'Namespaced', responseKind: { kind: 'Widget' },
+      resource: 'widgets',
+      scope: 'Namespaced',
+      responseKind: { kind: 'Widget' },
     });
     s.add({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'ns' }, spec: { size: 3 } });
     const list = (await call(s, '/apis/example.com/v1beta1/namespaces/ns/widgets')).body;
@@ -241,7 +260,14 @@ describe('discovery', () => {
 describe('GET and LIST', () => {
   it('lists in namespace/name order with the global resourceVersion, and gets one object in each form', async () => {
     const s = await start();
-    for (const [ns, name] of [['b', 'p2'], ['a-b', 'p1'], ['a', 'p3'], ['a', 'p1'], ['b', 'p1']]) s.add(pod(ns, name));
+    for (const [ns, name] of [
+      ['b', 'p2'],
+      ['a-b', 'p1'],
+      ['a', 'p3'],
+      ['a', 'p1'],
+      ['b', 'p1'],
+    ])
+      s.add(pod(ns, name));
     const list = await call(s, '/api/v1/pods');
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: s.resourceVersion() } });
@@ -250,21 +276,38 @@ describe('GET and LIST', () => {
     expect(names((await call(s, '/api/v1/namespaces/a/pods')).body.items)).toEqual(['a/p1', 'a/p3']);
 
     const stored = s.objects().find((o: Json) => o.metadata.name === 'p3') as Json;
-    expect(stored.metadata).toMatchObject({ uid: expect.any(String), resourceVersion: expect.any(String), creationTimestamp: expect.stringMatching(/Z$/) });
+    expect(stored.metadata).toMatchObject({
+      uid: expect.any(String),
+      resourceVersion: expect.any(String),
+      creationTimestamp: expect.stringMatching(/Z$/),
+    });
     expect((await call(s, '/api/v1/namespaces/a/pods/p3')).body).toEqual(stored);
     expect((await call(s, '/api/v1/namespaces/a/pods/p3', { accept: METADATA })).body).toEqual({
-      kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: stored.metadata,
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: stored.metadata,
     });
     const table = (await call(s, '/api/v1/namespaces/a/pods/p3', { accept: TABLE })).body;
     expect(table).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });
     expect(table.columnDefinitions.map((c: Json) => c.name)).toEqual(['Name', 'Created At']);
-    expect(table.rows).toEqual([{ cells: ['p3', stored.metadata.creationTimestamp], object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: stored.metadata } }]);
+    expect(table.rows).toEqual([
+      {
+        cells: ['p3', stored.metadata.creationTimestamp],
+        object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: stored.metadata },
+      },
+    ]);
 
     const missing = await call(s, '/api/v1/namespaces/a/pods/nope');
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'pods "nope" not found', reason: 'NotFound',
-      details: { name: 'nope', kind: 'pods' }, code: 404,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'pods "nope" not found',
+      reason: 'NotFound',
+      details: { name: 'nope', kind: 'pods' },
+      code: 404,
     });
     expect((await call(s, '/apis/apps/v1/namespaces/a/deployments/nope')).body.message).toBe('deployments.apps "nope" not found');
     expect((await call(s, '/api/v1/namespaces/a/frobs')).status).toBe(404);
@@ -280,21 +323,31 @@ describe('GET and LIST', () => {
     expect(item).toMatchObject({ metadata: { name: 'p1' }, spec: { nodeName: 'node-1' } });
     // A single GET, a watch event and a metadata-only list keep them.
     expect((await call(s, '/api/v1/namespaces/a/pods/p1')).body).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
-    expect((await call(s, '/api/v1/namespaces/a/pods', { accept: METADATA_LIST })).body.items[0]).toMatchObject({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata' });
+    expect((await call(s, '/api/v1/namespaces/a/pods', { accept: METADATA_LIST })).body.items[0]).toMatchObject({
+      apiVersion: 'meta.k8s.io/v1',
+      kind: 'PartialObjectMetadata',
+    });
   });
 
-  it('a metadata form that does not fit the verb: a GET or LIST is 406 in the apiserver\'s words; a watch asked as a list is cut at its first event, having sent nothing', async () => {
+  it("a metadata form that does not fit the verb: a GET or LIST is 406 in the apiserver's words; a watch asked as a list is cut at its first event, having sent nothing", async () => {
     // As kube-apiserver v1.37.2 answers (test/cluster/realServerLive.test.ts found the product's watches asking so).
     const s = await start();
     s.add(pod('a', 'p1'));
     const one = await call(s, '/api/v1/namespaces/a/pods/p1', { accept: METADATA_LIST });
     expect(one.status).toBe(406);
-    expect(one.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406, message: 'you requested PartialObjectMetadataList, but the requested object is not a list (*core.Pod)' });
+    expect(one.body).toMatchObject({
+      kind: 'Status',
+      reason: 'NotAcceptable',
+      code: 406,
+      message: 'you requested PartialObjectMetadataList, but the requested object is not a list (*core.Pod)',
+    });
     const list = await call(s, '/apis/apps/v1/deployments', { accept: PROTOBUF_METADATA });
     expect(list.status).toBe(406);
     expect(list.body.message).toBe('you requested PartialObjectMetadata, but the requested object is a list (*apps.DeploymentList)');
     const rv = s.resourceVersion();
-    const w = await Watch.open(s, `/api/v1/namespaces/a/pods?watch=1&allowWatchBookmarks=true&resourceVersion=${rv}`, { accept: METADATA_LIST });
+    const w = await Watch.open(s, `/api/v1/namespaces/a/pods?watch=1&allowWatchBookmarks=true&resourceVersion=${rv}`, {
+      accept: METADATA_LIST,
+    });
     expect(w.status).toBe(200);
     s.add(pod('a', 'p2'));
     await w.until((x) => x.ended, 'the watch cut');
@@ -312,7 +365,7 @@ describe('GET and LIST', () => {
     expect((await call(s, '/apis/rbac.authorization.k8s.io/v1/namespaces/shop/clusterroles')).status).toBe(404);
   });
 
-  it('lists metadata-only and paginates from the first page\'s snapshot across changes between pages', async () => {
+  it("lists metadata-only and paginates from the first page's snapshot across changes between pages", async () => {
     const s = await start();
     for (let i = 0; i < 6; i++) s.add(pod('shop', `pod-${i}`, { labels: { app: 'web' } }));
     const before = new Map(s.objects().map((o: Json) => [o.metadata.name, o.metadata.resourceVersion]));
@@ -332,7 +385,8 @@ describe('GET and LIST', () => {
     const seen: Json[] = [...page1.items];
     let token = page1.metadata.continue as string | undefined;
     while (token) {
-      const page = (await call(s, `/api/v1/namespaces/shop/pods?limit=2&continue=${encodeURIComponent(token)}`, { accept: METADATA_LIST })).body;
+      const page = (await call(s, `/api/v1/namespaces/shop/pods?limit=2&continue=${encodeURIComponent(token)}`, { accept: METADATA_LIST }))
+        .body;
       expect(page.metadata.resourceVersion).toBe(rv);
       seen.push(...page.items);
       token = page.metadata.continue;
@@ -367,7 +421,12 @@ describe('GET and LIST', () => {
     expect(await q('fieldSelector=metadata.namespace%3Db')).toEqual(['bare', 'db-1']);
     expect(await q('fieldSelector=spec.nodeName%3Dn1,metadata.namespace!%3Da')).toEqual(['db-1']);
     expect(await q('fieldSelector=spec.nodeName%3Dn2&labelSelector=app')).toEqual(['web-2']);
-    expect(await q('fieldSelector=spec.foo%3Dx')).toMatchObject({ kind: 'Status', code: 400, reason: 'BadRequest', message: 'field label not supported: spec.foo' });
+    expect(await q('fieldSelector=spec.foo%3Dx')).toMatchObject({
+      kind: 'Status',
+      code: 400,
+      reason: 'BadRequest',
+      message: 'field label not supported: spec.foo',
+    });
   });
 
   it('serves Table lists for kubectl get, with includeObject honoured', async () => {
@@ -375,30 +434,68 @@ describe('GET and LIST', () => {
     s.add(pod('a', 'p1'));
     s.add(pod('a', 'p2'));
     const t = (await call(s, '/api/v1/namespaces/a/pods?limit=1', { accept: TABLE })).body;
-    expect(t).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: s.resourceVersion(), continue: expect.any(String) } });
+    expect(t).toMatchObject({
+      kind: 'Table',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { resourceVersion: s.resourceVersion(), continue: expect.any(String) },
+    });
     expect(t.rows).toHaveLength(1);
     expect(t.rows[0].object.kind).toBe('PartialObjectMetadata');
-    expect((await call(s, '/api/v1/namespaces/a/pods?includeObject=None', { accept: TABLE })).body.rows[0]).toEqual({ cells: ['p1', expect.any(String)] });
-    expect((await call(s, '/api/v1/namespaces/a/pods?includeObject=Object', { accept: TABLE })).body.rows[0].object).toMatchObject({ kind: 'Pod', spec: { nodeName: 'node-1' } });
+    expect((await call(s, '/api/v1/namespaces/a/pods?includeObject=None', { accept: TABLE })).body.rows[0]).toEqual({
+      cells: ['p1', expect.any(String)],
+    });
+    expect((await call(s, '/api/v1/namespaces/a/pods?includeObject=Object', { accept: TABLE })).body.rows[0].object).toMatchObject({
+      kind: 'Pod',
+      spec: { nodeName: 'node-1' },
+    });
     const beta = (await call(s, '/api/v1/namespaces/a/pods', { accept: 'application/json;as=Table;v=v1beta1;g=meta.k8s.io' })).body;
     expect(beta.apiVersion).toBe('meta.k8s.io/v1beta1');
   });
 });
 
-describe('protobuf (metadata-only GETs and LISTs, as client-go\'s metadata client asks)', () => {
+describe("protobuf (metadata-only GETs and LISTs, as client-go's metadata client asks)", () => {
   const T = '2026-11-20T08:00:00Z';
-  const mf = (manager: string) => [{ manager, operation: 'Update', apiVersion: 'v1', time: T, fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } } }];
+  const mf = (manager: string) => [
+    {
+      manager,
+      operation: 'Update',
+      apiVersion: 'v1',
+      time: T,
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } },
+    },
+  ];
   /** Pods with what the garbage collector reads in their metadata, and managedFields. */
   const seed = (s: KubeApiServer) => {
-    for (const [ns, name] of [['a', 'p1'], ['a', 'p2'], ['a', 'p3'], ['b', 'p1'], ['b', 'p2'], ['b', 'p3'], ['c', 'p1']]) {
+    for (const [ns, name] of [
+      ['a', 'p1'],
+      ['a', 'p2'],
+      ['a', 'p3'],
+      ['b', 'p1'],
+      ['b', 'p2'],
+      ['b', 'p3'],
+      ['c', 'p1'],
+    ]) {
       const p = pod(ns, name, { labels: { app: 'web', note: 'ünïcødé ✓' } });
       p.metadata.annotations = { 'example.com/owner': `équipe ${name}` };
-      p.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-rs', uid: `rs-${ns}`, controller: true, blockOwnerDeletion: true }];
+      p.metadata.ownerReferences = [
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-rs', uid: `rs-${ns}`, controller: true, blockOwnerDeletion: true },
+      ];
       p.metadata.managedFields = mf('kube-controller-manager');
-      if (name === 'p2') Object.assign(p.metadata, { deletionTimestamp: '2026-11-20T09:00:00Z', deletionGracePeriodSeconds: 30, finalizers: ['example.com/hold'] });
+      if (name === 'p2')
+        Object.assign(p.metadata, {
+          deletionTimestamp: '2026-11-20T09:00:00Z',
+          deletionGracePeriodSeconds: 30,
+          finalizers: ['example.com/hold'],
+        });
       s.add(p);
     }
-    s.add({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'a', managedFields: mf('kubectl') }, data: { k: 'v' } });
+    s.add({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'settings', namespace: 'a', managedFields: mf('kubectl') },
+      data: { k: 'v' },
+    });
   };
   const withoutManagedFields = (doc: Json): Json => {
     const copy = JSON.parse(JSON.stringify(doc)) as Json;
@@ -420,7 +517,11 @@ describe('protobuf (metadata-only GETs and LISTs, as client-go\'s metadata clien
     const decoded = decodeProtobuf(pb.bytes) as Json;
     expect(decoded).toEqual(withoutManagedFields(json.body));
     expect(names(decoded.items)).toEqual(['a/p1', 'a/p2', 'a/p3', 'b/p1', 'b/p2', 'b/p3', 'c/p1']);
-    expect(decoded.items[1].metadata).toMatchObject({ deletionTimestamp: '2026-11-20T09:00:00Z', deletionGracePeriodSeconds: 30, finalizers: ['example.com/hold'] });
+    expect(decoded.items[1].metadata).toMatchObject({
+      deletionTimestamp: '2026-11-20T09:00:00Z',
+      deletionGracePeriodSeconds: 30,
+      finalizers: ['example.com/hold'],
+    });
     expect(pb.bytes.length).toBeLessThan(Buffer.byteLength(json.text));
 
     // Page by page: the same pages, continue tokens and remaining counts in both forms.
@@ -443,7 +544,9 @@ describe('protobuf (metadata-only GETs and LISTs, as client-go\'s metadata clien
     // One object, metadata-only.
     const one = await callBytes(s, '/api/v1/namespaces/b/pods/p2', { accept: PROTOBUF_METADATA });
     expect(one.headers['content-type']).toBe(PROTOBUF);
-    expect(decodeProtobuf(one.bytes)).toEqual(withoutManagedFields((await call(s, '/api/v1/namespaces/b/pods/p2', { accept: METADATA })).body));
+    expect(decodeProtobuf(one.bytes)).toEqual(
+      withoutManagedFields((await call(s, '/api/v1/namespaces/b/pods/p2', { accept: METADATA })).body),
+    );
     // Errors are JSON Status, whatever the Accept.
     const missing = await call(s, '/api/v1/namespaces/b/pods/nope', { accept: PROTOBUF_METADATA });
     expect(missing.status).toBe(404);
@@ -462,7 +565,9 @@ describe('protobuf (metadata-only GETs and LISTs, as client-go\'s metadata clien
     expect(await type('/api/v1/namespaces/a/pods/p1', PROTOBUF_METADATA)).toBe('application/json');
     expect(await type('/api/v1/configmaps')).toBe(PROTOBUF);
     // Protobuf only, with no JSON to fall back to: nothing acceptable.
-    const only = await call(s, '/api/v1/pods', { accept: 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' });
+    const only = await call(s, '/api/v1/pods', {
+      accept: 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1',
+    });
     expect(only.status).toBe(406);
     expect(only.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
 
@@ -473,7 +578,8 @@ describe('protobuf (metadata-only GETs and LISTs, as client-go\'s metadata clien
 
     s.faults.clear();
     s.faults.jsonOnly();
-    for (const path of ['/api/v1/pods', '/api/v1/configmaps', '/apis/apps/v1/deployments', '/api/v1/namespaces/a/pods']) expect(await type(path), path).toBe('application/json');
+    for (const path of ['/api/v1/pods', '/api/v1/configmaps', '/apis/apps/v1/deployments', '/api/v1/namespaces/a/pods'])
+      expect(await type(path), path).toBe('application/json');
     expect(await type('/api/v1/namespaces/a/configmaps/settings', PROTOBUF_METADATA)).toBe('application/json');
     const all = await call(s, '/api/v1/configmaps', { accept: PROTOBUF_METADATA_LIST });
     expect(all.body).toEqual((await call(s, '/api/v1/configmaps', { accept: METADATA_LIST })).body);
@@ -492,10 +598,15 @@ describe('protobuf (metadata-only GETs and LISTs, as client-go\'s metadata clien
     expect(w.contentType).toBe('application/json');
     s.add(pod('a', 'p4'));
     await w.until((x) => x.events.length >= 1, 'the ADDED event');
-    expect(w.events[0]).toMatchObject({ type: 'ADDED', object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'p4' } } });
+    expect(w.events[0]).toMatchObject({
+      type: 'ADDED',
+      object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'p4' } },
+    });
     expect(s.requests.at(-1)).toMatchObject({ verb: 'watch', accept: PROTOBUF_METADATA, status: 200 });
     w.close();
-    const only = await call(s, `/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`, { accept: 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' });
+    const only = await call(s, `/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`, {
+      accept: 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1',
+    });
     expect(only.status).toBe(406);
     expect(only.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable' });
   });
@@ -511,7 +622,12 @@ describe('protobuf (metadata-only GETs and LISTs, as client-go\'s metadata clien
       const r = await call(s, path, { accept });
       expect(r.status, `${path} ${accept}`).toBe(406);
       expect(r.headers['content-type']).toBe('application/json');
-      expect(r.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406, message: 'only the following media types are accepted: application/json' });
+      expect(r.body).toMatchObject({
+        kind: 'Status',
+        reason: 'NotAcceptable',
+        code: 406,
+        message: 'only the following media types are accepted: application/json',
+      });
     }
     const fallback = await call(s, '/api/v1/namespaces/a/pods/p1', { accept: `${PROTOBUF}, application/json` });
     expect(fallback.status).toBe(200);
@@ -549,7 +665,11 @@ describe('WATCH', () => {
     expect(w.typed()).toEqual(['ADDED p1', 'ADDED p2']);
     s.add(pod('a', 'p3'));
     await w.until((x) => x.events.length >= 3, 'a live event');
-    expect(w.events[2].object).toEqual({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: expect.objectContaining({ name: 'p3' }) });
+    expect(w.events[2].object).toEqual({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: expect.objectContaining({ name: 'p3' }),
+    });
     expect(s.requests.at(-1)).toMatchObject({ verb: 'watch', resource: 'pods', namespace: 'a' });
     w.close();
     const zero = await Watch.open(s, '/api/v1/pods?watch=true&resourceVersion=0&fieldSelector=metadata.name%3Dp2');
@@ -582,12 +702,25 @@ describe('WATCH', () => {
     expect(w.events).toHaveLength(1);
     expect(w.events[0]).toEqual({
       type: 'ERROR',
-      object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: expect.stringMatching(/^too old resource version: \d+ \(\d+\)$/), reason: 'Expired', code: 410 },
+      object: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: expect.stringMatching(/^too old resource version: \d+ \(\d+\)$/),
+        reason: 'Expired',
+        code: 410,
+      },
     });
 
     const expired = await call(s, `/api/v1/namespaces/a/pods?limit=1&continue=${page1.metadata.continue}`);
     expect(expired.status).toBe(410);
-    expect(expired.body).toMatchObject({ kind: 'Status', reason: 'Expired', code: 410, message: expect.stringMatching(/^The provided continue parameter is too old/) });
+    expect(expired.body).toMatchObject({
+      kind: 'Status',
+      reason: 'Expired',
+      code: 410,
+      message: expect.stringMatching(/^The provided continue parameter is too old/),
+    });
     // The Status carries a token that continues inconsistently, from the current state.
     const rest = (await call(s, `/api/v1/namespaces/a/pods?continue=${expired.body.metadata.continue}`)).body;
     expect(rest.items.map((i: Json) => i.metadata.name)).toEqual(['p1', 'p2']);
@@ -632,16 +765,16 @@ describe('WATCH', () => {
     expect(w.events.length).toBe(seen);
     expect(w.ended).toBe(false);
     const fresh = await Watch.open(s, '/api/v1/pods?watch=1&timeoutSeconds=1');
-    await fresh.until((x) => x.ended, 'the fresh watch\'s timeout', 3000);
+    await fresh.until((x) => x.ended, "the fresh watch's timeout", 3000);
     expect(fresh.typed()).toEqual(['ADDED p1']);
     w.close();
   });
 
-  it('bookmarks carry a resourceVersion newer than the watch\'s start, or none is sent (as the apiserver\'s watch cache)', async () => {
+  it("bookmarks carry a resourceVersion newer than the watch's start, or none is sent (as the apiserver's watch cache)", async () => {
     const s = await start({ token: TOKEN, watchBookmarkIntervalMs: 20 });
     const w = await Watch.open(s, `/api/v1/namespaces/a/pods?watch=1&resourceVersion=${s.resourceVersion()}&allowWatchBookmarks=true`);
     const quiet = await Watch.open(s, '/api/v1/namespaces/b/pods?watch=1&allowWatchBookmarks=true&timeoutSeconds=1');
-    await quiet.until((x) => x.ended, 'the quiet watch\'s timeout', 3000);
+    await quiet.until((x) => x.ended, "the quiet watch's timeout", 3000);
     expect(quiet.events).toEqual([]);
     const start_ = Number(s.resourceVersion());
     s.add({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'elsewhere', namespace: 'b' } });
@@ -657,7 +790,10 @@ describe('WATCH', () => {
       s.faults.delay(10_000, { group: '', resource: 'configmaps' });
       const w = await Watch.open(s, '/api/v1/pods?watch=1&allowWatchBookmarks=true&timeoutSeconds=600');
       s.add({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bump', namespace: 'a' } }); // a bookmark needs a newer resourceVersion
-      const pending = send(s, '/api/v1/configmaps').then(() => 'answered', () => 'cut');
+      const pending = send(s, '/api/v1/configmaps').then(
+        () => 'answered',
+        () => 'cut',
+      );
       await w.until(() => s.requests.length === 2 && w.events.length > 0, 'the delayed request and a bookmark');
       expect(timers.live.size).toBe(3); // the bookmark interval, the watch's timeoutSeconds, the delay
       await s.close();
@@ -677,10 +813,14 @@ function trackTimers() {
   const real = { setTimeout, setInterval, clearTimeout, clearInterval };
   const g = globalThis as Record<string, unknown>;
   g.setTimeout = (fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
-    const handle = real.setTimeout((...a: unknown[]) => {
-      live.delete(handle);
-      fn(...a);
-    }, ms, ...args);
+    const handle = real.setTimeout(
+      (...a: unknown[]) => {
+        live.delete(handle);
+        fn(...a);
+      },
+      ms,
+      ...args,
+    );
     live.add(handle);
     return handle;
   };
@@ -700,13 +840,18 @@ function trackTimers() {
 }
 
 describe('faults', () => {
-  it('forbid: 403 with the apiserver\'s message, in one namespace or at the cluster scope', async () => {
+  it("forbid: 403 with the apiserver's message, in one namespace or at the cluster scope", async () => {
     const s = await start();
     s.faults.forbid({ group: '', resource: 'pods', namespace: 'x' });
     s.faults.forbid({ group: 'apps', resource: 'deployments' });
     const inX = await call(s, '/api/v1/namespaces/x/pods');
     expect(inX.status).toBe(403);
-    expect(inX.body).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403, message: 'pods is forbidden: User "test" cannot list resource "pods" in API group "" in the namespace "x"' });
+    expect(inX.body).toMatchObject({
+      kind: 'Status',
+      reason: 'Forbidden',
+      code: 403,
+      message: 'pods is forbidden: User "test" cannot list resource "pods" in API group "" in the namespace "x"',
+    });
     expect((await call(s, '/api/v1/namespaces/x/pods?watch=1')).body.message).toContain('cannot watch resource "pods"');
     expect((await call(s, '/api/v1/namespaces/y/pods')).status).toBe(200);
     expect((await call(s, '/apis/apps/v1/deployments')).body.message).toBe(
@@ -735,7 +880,7 @@ describe('faults', () => {
     expect((await call(s, '/api/v1/secrets')).status).toBe(200);
   });
 
-  it('delay: slows every response, or one resource\'s; delay(0) clears', async () => {
+  it("delay: slows every response, or one resource's; delay(0) clears", async () => {
     const s = await start();
     // A delay is a lower bound on the answer's time; that others are not delayed shows in the order answers arrive
     // (no upper bound on a time: the machine is shared).
@@ -767,7 +912,15 @@ describe('requests', () => {
     for (const token of [null, 'wrong']) {
       const r = await call(s, '/api/v1/pods', { token });
       expect(r.status).toBe(401);
-      expect(r.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+      expect(r.body).toEqual({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'Unauthorized',
+        reason: 'Unauthorized',
+        code: 401,
+      });
     }
     expect((await call(s, '/api/v1/pods')).status).toBe(200);
     expect(s.requests.map((r) => r.status)).toEqual([401, 401, 200]);
@@ -789,11 +942,23 @@ describe('requests', () => {
     await call(s, '/api/v1/namespaces/a/pods', { method: 'DELETE' });
     expect(s.countByVerb()).toEqual({ discovery: 2, list: 1, get: 1, create: 1, update: 1, patch: 1, delete: 1, deletecollection: 1 });
     expect(s.writes()).toBe(5);
-    expect(s.requests.filter((r) => !['discovery', 'list', 'get'].includes(r.verb)).map((r) => r.status)).toEqual([405, 405, 405, 405, 405]);
+    expect(s.requests.filter((r) => !['discovery', 'list', 'get'].includes(r.verb)).map((r) => r.status)).toEqual([
+      405, 405, 405, 405, 405,
+    ]);
     expect(s.objects()).toHaveLength(1);
     expect(s.requests[2]).toEqual({
-      method: 'GET', path: '/api/v1/namespaces/a/pods', query: {}, accept: '', acceptEncoding: '', verb: 'list', group: '', version: 'v1',
-      resource: 'pods', namespace: 'a', status: 200, bytes: expect.any(Number),
+      method: 'GET',
+      path: '/api/v1/namespaces/a/pods',
+      query: {},
+      accept: '',
+      acceptEncoding: '',
+      verb: 'list',
+      group: '',
+      version: 'v1',
+      resource: 'pods',
+      namespace: 'a',
+      status: 200,
+      bytes: expect.any(Number),
     });
   });
 
@@ -842,7 +1007,12 @@ describe('requests', () => {
     const s = await start();
     const objs: Json[] = [];
     for (let i = 0; i < 100_000; i++) {
-      objs.push({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${String(i).padStart(6, '0')}`, namespace: `ns-${i % 50}` }, data: { k: 'v' } });
+      objs.push({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `cm-${String(i).padStart(6, '0')}`, namespace: `ns-${i % 50}` },
+        data: { k: 'v' },
+      });
     }
     s.addMany(objs);
     let count = 0;
@@ -850,7 +1020,8 @@ describe('requests', () => {
     let last = '';
     let token: string | undefined = '';
     do {
-      const page: Json = (await call(s, `/api/v1/configmaps?limit=10000${token ? `&continue=${token}` : ''}`, { accept: METADATA_LIST })).body;
+      const page: Json = (await call(s, `/api/v1/configmaps?limit=10000${token ? `&continue=${token}` : ''}`, { accept: METADATA_LIST }))
+        .body;
       for (const i of page.items) {
         const key = `${i.metadata.namespace}/${i.metadata.name}`;
         ordered &&= key > last;
@@ -867,25 +1038,76 @@ describe('requests', () => {
 describe('ManagedFieldsOptOut (Kubernetes 1.38, alpha): drop=metadata.managedFields in an Accept clause', () => {
   const T = '2026-11-20T08:00:00Z';
   const WIDGET_CRD = {
-    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com', uid: 'crd-widgets', creationTimestamp: T },
-    spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true }] },
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com', uid: 'crd-widgets', creationTimestamp: T },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+      versions: [{ name: 'v1', served: true, storage: true }],
+    },
   };
   /** What a real cluster writes in a Pod's managedFields: the client's apply, the ReplicaSet controller, the kubelet's status. */
   const podManagedFields = (owner: string): Json[] => [
     {
-      manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'v1', time: T, fieldsType: 'FieldsV1',
+      manager: 'kubectl-client-side-apply',
+      operation: 'Update',
+      apiVersion: 'v1',
+      time: T,
+      fieldsType: 'FieldsV1',
       fieldsV1: {
-        'f:metadata': { 'f:annotations': { '.': {}, 'f:kubectl.kubernetes.io/last-applied-configuration': {} }, 'f:labels': { '.': {}, 'f:app': {} } },
+        'f:metadata': {
+          'f:annotations': { '.': {}, 'f:kubectl.kubernetes.io/last-applied-configuration': {} },
+          'f:labels': { '.': {}, 'f:app': {} },
+        },
         'f:spec': {
-          'f:containers': { 'k:{"name":"c"}': { '.': {}, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:name': {}, 'f:resources': {}, 'f:terminationMessagePath': {}, 'f:terminationMessagePolicy': {} } },
-          'f:dnsPolicy': {}, 'f:enableServiceLinks': {}, 'f:restartPolicy': {}, 'f:schedulerName': {}, 'f:securityContext': {}, 'f:terminationGracePeriodSeconds': {},
+          'f:containers': {
+            'k:{"name":"c"}': {
+              '.': {},
+              'f:image': {},
+              'f:imagePullPolicy': {},
+              'f:name': {},
+              'f:resources': {},
+              'f:terminationMessagePath': {},
+              'f:terminationMessagePolicy': {},
+            },
+          },
+          'f:dnsPolicy': {},
+          'f:enableServiceLinks': {},
+          'f:restartPolicy': {},
+          'f:schedulerName': {},
+          'f:securityContext': {},
+          'f:terminationGracePeriodSeconds': {},
         },
       },
     },
-    { manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', time: T, fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:ownerReferences': { '.': {}, [`k:{"uid":"${owner}"}`]: {} } } } },
     {
-      manager: 'kubelet', operation: 'Update', apiVersion: 'v1', time: T, fieldsType: 'FieldsV1', subresource: 'status',
-      fieldsV1: { 'f:status': { 'f:conditions': { 'k:{"type":"Ready"}': { '.': {}, 'f:lastProbeTime': {}, 'f:lastTransitionTime': {}, 'f:status': {}, 'f:type': {} } }, 'f:hostIP': {}, 'f:phase': {}, 'f:podIP': {}, 'f:startTime': {} } },
+      manager: 'kube-controller-manager',
+      operation: 'Update',
+      apiVersion: 'v1',
+      time: T,
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:metadata': { 'f:ownerReferences': { '.': {}, [`k:{"uid":"${owner}"}`]: {} } } },
+    },
+    {
+      manager: 'kubelet',
+      operation: 'Update',
+      apiVersion: 'v1',
+      time: T,
+      fieldsType: 'FieldsV1',
+      subresource: 'status',
+      fieldsV1: {
+        'f:status': {
+          'f:conditions': {
+            'k:{"type":"Ready"}': { '.': {}, 'f:lastProbeTime': {}, 'f:lastTransitionTime': {}, 'f:status': {}, 'f:type': {} },
+          },
+          'f:hostIP': {},
+          'f:phase': {},
+          'f:podIP': {},
+          'f:startTime': {},
+        },
+      },
     },
   ];
   const MANAGERS = ['kubectl-client-side-apply', 'kube-controller-manager', 'kubelet', 'kubectl-create'];
@@ -899,24 +1121,79 @@ describe('ManagedFieldsOptOut (Kubernetes 1.38, alpha): drop=metadata.managedFie
   const objectsOf = (managed: boolean): Json[] => {
     const mf = (fields: Json[]) => (managed ? { managedFields: fields } : {});
     const out: Json[] = [];
-    for (const [ns, name] of [['a', 'p1'], ['a', 'p2'], ['a', 'p3'], ['b', 'p1'], ['b', 'p2']]) {
+    for (const [ns, name] of [
+      ['a', 'p1'],
+      ['a', 'p2'],
+      ['a', 'p3'],
+      ['b', 'p1'],
+      ['b', 'p2'],
+    ]) {
       out.push({
-        apiVersion: 'v1', kind: 'Pod',
+        apiVersion: 'v1',
+        kind: 'Pod',
         metadata: {
-          name, namespace: ns, uid: `pod-${ns}-${name}`, creationTimestamp: T, labels: { app: 'web' },
+          name,
+          namespace: ns,
+          uid: `pod-${ns}-${name}`,
+          creationTimestamp: T,
+          labels: { app: 'web' },
           annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"apiVersion":"v1","kind":"Pod"}' },
-          ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-rs', uid: `rs-${ns}`, controller: true, blockOwnerDeletion: true }],
+          ownerReferences: [
+            { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-rs', uid: `rs-${ns}`, controller: true, blockOwnerDeletion: true },
+          ],
           ...mf(podManagedFields(`rs-${ns}`)),
-          ...(name === 'p2' ? { deletionTimestamp: '2026-11-20T09:00:00Z', deletionGracePeriodSeconds: 30, finalizers: ['example.com/hold'] } : {}),
+          ...(name === 'p2'
+            ? { deletionTimestamp: '2026-11-20T09:00:00Z', deletionGracePeriodSeconds: 30, finalizers: ['example.com/hold'] }
+            : {}),
         },
         spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox' }] },
         status: { phase: 'Running', podIP: '10.0.0.1' },
       });
     }
     // managedFields first in the metadata: whatever their place, the rest stays as it was.
-    out.push({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...mf(podManagedFields('none').slice(0, 1)), name: 'settings', namespace: 'a', uid: 'cm-settings', creationTimestamp: T }, data: { k: 'v' } });
-    out.push({ ...WIDGET_CRD, metadata: { ...WIDGET_CRD.metadata, ...mf([{ manager: 'kubectl-create', operation: 'Update', apiVersion: 'apiextensions.k8s.io/v1', time: T, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:group': {}, 'f:names': { 'f:kind': {} } } } }]) } });
-    out.push({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'a', uid: 'widget-w1', creationTimestamp: T, ...mf([{ manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'example.com/v1', time: T, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { '.': {}, 'f:size': {} } } }]) }, spec: { size: 3 } });
+    out.push({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { ...mf(podManagedFields('none').slice(0, 1)), name: 'settings', namespace: 'a', uid: 'cm-settings', creationTimestamp: T },
+      data: { k: 'v' },
+    });
+    out.push({
+      ...WIDGET_CRD,
+      metadata: {
+        ...WIDGET_CRD.metadata,
+        ...mf([
+          {
+            manager: 'kubectl-create',
+            operation: 'Update',
+            apiVersion: 'apiextensions.k8s.io/v1',
+            time: T,
+            fieldsType: 'FieldsV1',
+            fieldsV1: { 'f:spec': { 'f:group': {}, 'f:names': { 'f:kind': {} } } },
+          },
+        ]),
+      },
+    });
+    out.push({
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: {
+        name: 'w1',
+        namespace: 'a',
+        uid: 'widget-w1',
+        creationTimestamp: T,
+        ...mf([
+          {
+            manager: 'kubectl-client-side-apply',
+            operation: 'Update',
+            apiVersion: 'example.com/v1',
+            time: T,
+            fieldsType: 'FieldsV1',
+            fieldsV1: { 'f:spec': { '.': {}, 'f:size': {} } },
+          },
+        ]),
+      },
+      spec: { size: 3 },
+    });
     return out;
   };
   const seeded = async (managed: boolean, opts: KubeApiServerOptions = { token: TOKEN }) => {
@@ -926,7 +1203,11 @@ describe('ManagedFieldsOptOut (Kubernetes 1.38, alpha): drop=metadata.managedFie
     return s;
   };
   /** Each of `accept`'s clauses with `;drop=<targets>`. */
-  const dropping = (accept: string, targets = 'metadata.managedFields') => accept.split(',').map((c) => `${c};drop=${targets}`).join(',');
+  const dropping = (accept: string, targets = 'metadata.managedFields') =>
+    accept
+      .split(',')
+      .map((c) => `${c};drop=${targets}`)
+      .join(',');
   const strip = (o: Json): Json => {
     const { managedFields: _managedFields, ...metadata } = o.metadata as Json;
     return { ...o, metadata };
@@ -970,7 +1251,9 @@ describe('ManagedFieldsOptOut (Kubernetes 1.38, alpha): drop=metadata.managedFie
     }
     const rv = s.resourceVersion();
     const plain = await Watch.open(s, `/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`);
-    const asked = await Watch.open(s, `/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`, { accept: 'application/json;drop=metadata.managedFields' });
+    const asked = await Watch.open(s, `/api/v1/namespaces/a/pods?watch=1&resourceVersion=${rv}`, {
+      accept: 'application/json;drop=metadata.managedFields',
+    });
     const p1 = objectsOf(true)[0];
     s.update({ ...p1, metadata: { ...p1.metadata, labels: { app: 'web', v: '2' } } });
     await asked.until((x) => x.events.length >= 1, 'MODIFIED p1');
@@ -1013,7 +1296,9 @@ describe('ManagedFieldsOptOut (Kubernetes 1.38, alpha): drop=metadata.managedFie
       expect((await call(s, '/api/v1/namespaces/a/pods/p2', { accept: dropping(METADATA) })).body).toEqual(partial);
       expect((await call(s, '/api/v1/namespaces/a/pods', { accept: dropping(METADATA_LIST) })).body.items[1]).toEqual(partial);
       expect((await call(s, '/api/v1/namespaces/a/pods/p2', { accept: dropping(TABLE) })).body.rows[0].object).toEqual(partial);
-      expect((await call(s, '/api/v1/namespaces/a/pods/p2?includeObject=Object', { accept: dropping(TABLE) })).body.rows[0].object).toEqual(expected);
+      expect((await call(s, '/api/v1/namespaces/a/pods/p2?includeObject=Object', { accept: dropping(TABLE) })).body.rows[0].object).toEqual(
+        expected,
+      );
       const widget = s.objects().find((o: Json) => o.metadata.uid === 'widget-w1') as Json;
       expect((await call(s, '/apis/example.com/v1/namespaces/a/widgets/w1', { accept })).body).toEqual(strip(widget));
 
@@ -1023,8 +1308,24 @@ describe('ManagedFieldsOptOut (Kubernetes 1.38, alpha): drop=metadata.managedFie
       const json = (await call(s, '/api/v1/namespaces/a/pods', { accept: dropping(METADATA_LIST) })).body;
       expect(decodeProtobuf(pb.bytes)).toEqual(json);
       const storedInA = s.objects().filter((o: Json) => o.kind === 'Pod' && o.metadata.namespace === 'a');
-      expect(pb.bytes.equals(metadataListProtobuf('v1', { resourceVersion: s.resourceVersion() }, storedInA.map((o) => partialObjectMetadataBytes(strip(o)))))).toBe(true);
-      expect(pb.bytes.equals(metadataListProtobuf('v1', { resourceVersion: s.resourceVersion() }, storedInA.map((o) => partialObjectMetadataBytes(o))))).toBe(false);
+      expect(
+        pb.bytes.equals(
+          metadataListProtobuf(
+            'v1',
+            { resourceVersion: s.resourceVersion() },
+            storedInA.map((o) => partialObjectMetadataBytes(strip(o))),
+          ),
+        ),
+      ).toBe(true);
+      expect(
+        pb.bytes.equals(
+          metadataListProtobuf(
+            'v1',
+            { resourceVersion: s.resourceVersion() },
+            storedInA.map((o) => partialObjectMetadataBytes(o)),
+          ),
+        ),
+      ).toBe(false);
 
       // Stored as they were: asked without the parameter (gate on or not), every answer is the one from before.
       expect(s.objects().filter((o: Json) => o.kind !== 'Pod' || o.metadata.managedFields?.length === 3)).toHaveLength(s.objects().length);
@@ -1064,9 +1365,26 @@ describe('ManagedFieldsOptOut (Kubernetes 1.38, alpha): drop=metadata.managedFie
     const reference = await Promise.all(WATCHES.map(([path, accept]) => Watch.open(without, path, { accept })));
     try {
       // The same changes to both servers, each with managedFields where the objects have them.
-      for (const [server, managed] of [[s, true], [without, false]] as const) {
+      for (const [server, managed] of [
+        [s, true],
+        [without, false],
+      ] as const) {
         const [p1, p2, p3, bp1] = objectsOf(managed);
-        const mf = managed ? { managedFields: [...(p1.metadata.managedFields as Json[]), { manager: 'kubectl-label', operation: 'Update', apiVersion: 'v1', time: T, fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { 'f:tier': {} } } } }] } : {};
+        const mf = managed
+          ? {
+              managedFields: [
+                ...(p1.metadata.managedFields as Json[]),
+                {
+                  manager: 'kubectl-label',
+                  operation: 'Update',
+                  apiVersion: 'v1',
+                  time: T,
+                  fieldsType: 'FieldsV1',
+                  fieldsV1: { 'f:metadata': { 'f:labels': { 'f:tier': {} } } },
+                },
+              ],
+            }
+          : {};
         server.update({ ...p1, metadata: { ...p1.metadata, labels: { app: 'web', tier: 'front' }, ...mf } });
         server.update({ ...bp1, metadata: { ...bp1.metadata, labels: { app: 'other' } } });
         server.add({ ...p3, metadata: { ...p3.metadata, name: 'p4', uid: 'pod-a-p4' } });
@@ -1076,7 +1394,8 @@ describe('ManagedFieldsOptOut (Kubernetes 1.38, alpha): drop=metadata.managedFie
       }
       const counts = [3, 4, 4, 3, 3, 4, 3, 1]; // events per watch
       for (const [i, [path, accept]] of WATCHES.entries()) {
-        for (const w of [dropped[i], kept[i], reference[i]]) await w.until((x) => x.events.length >= counts[i], `${counts[i]} events of ${path} ${accept}`);
+        for (const w of [dropped[i], kept[i], reference[i]])
+          await w.until((x) => x.events.length >= counts[i], `${counts[i]} events of ${path} ${accept}`);
       }
       expect(dropped[0].typed()).toEqual(['MODIFIED p1', 'ADDED p4', 'DELETED p2']);
       expect(dropped[5].typed()).toEqual(['MODIFIED p1', 'DELETED p1', 'ADDED p4', 'DELETED p2']);
@@ -1133,19 +1452,51 @@ describe('ManagedFieldsOptOut (Kubernetes 1.38, alpha): drop=metadata.managedFie
     const METADATA_CLAUSE = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
     await same(`${METADATA_CLAUSE},application/json;drop=metadata.managedFields`, meta);
     await same(`${METADATA_CLAUSE};drop=metadata.managedFields,application/json`, metaDropped);
-    await same(`application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1;drop=metadata.managedFields,${METADATA_CLAUSE}`, pbDropped);
-    await same(`application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,${METADATA_CLAUSE};drop=metadata.managedFields`, pb);
+    await same(
+      `application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1;drop=metadata.managedFields,${METADATA_CLAUSE}`,
+      pbDropped,
+    );
+    await same(
+      `application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,${METADATA_CLAUSE};drop=metadata.managedFields`,
+      pb,
+    );
     // A server that does not speak protobuf for this resource answers in the JSON clause, with its own parameters.
     s.faults.jsonOnly({ group: '', resource: 'pods' });
     without.faults.jsonOnly({ group: '', resource: 'pods' });
-    await same(`application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1;drop=metadata.managedFields,${METADATA_CLAUSE}`, meta);
-    await same(`application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,${METADATA_CLAUSE};drop=metadata.managedFields`, metaDropped);
+    await same(
+      `application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1;drop=metadata.managedFields,${METADATA_CLAUSE}`,
+      meta,
+    );
+    await same(
+      `application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,${METADATA_CLAUSE};drop=metadata.managedFields`,
+      metaDropped,
+    );
     await same(dropping(PROTOBUF_METADATA_LIST), metaDropped);
     s.faults.clear();
 
     // Requests that asked and requests that did not, one after the other and at once: each gets its own answer.
-    const mixed = await Promise.all(['application/json', dropping('application/json'), METADATA_LIST, dropping(METADATA_LIST), 'application/json', dropping(METADATA_LIST)].map((accept) => bytesOf(s, accept)));
-    expect(mixed.map((b) => b.equals(full) ? 'full' : b.equals(fullDropped) ? 'full dropped' : b.equals(meta) ? 'metadata' : b.equals(metaDropped) ? 'metadata dropped' : 'other'))
-      .toEqual(['full', 'full dropped', 'metadata', 'metadata dropped', 'full', 'metadata dropped']);
+    const mixed = await Promise.all(
+      [
+        'application/json',
+        dropping('application/json'),
+        METADATA_LIST,
+        dropping(METADATA_LIST),
+        'application/json',
+        dropping(METADATA_LIST),
+      ].map((accept) => bytesOf(s, accept)),
+    );
+    expect(
+      mixed.map((b) =>
+        b.equals(full)
+          ? 'full'
+          : b.equals(fullDropped)
+            ? 'full dropped'
+            : b.equals(meta)
+              ? 'metadata'
+              : b.equals(metaDropped)
+                ? 'metadata dropped'
+                : 'other',
+      ),
+    ).toEqual(['full', 'full dropped', 'metadata', 'metadata dropped', 'full', 'metadata dropped']);
   });
 });

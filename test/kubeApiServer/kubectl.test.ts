@@ -47,7 +47,9 @@ async function ok(args: string[]): Promise<string> {
 }
 
 const pod = (namespace: string, name: string): Json => ({
-  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, labels: { app: 'web' } },
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace, labels: { app: 'web' } },
   spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'nginx:1.27' }] },
 });
 
@@ -56,7 +58,8 @@ const CRD = {
   kind: 'CustomResourceDefinition',
   metadata: { name: 'widgets.example.com' },
   spec: {
-    group: 'example.com', scope: 'Namespaced',
+    group: 'example.com',
+    scope: 'Namespaced',
     names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wd'] },
     versions: [{ name: 'v1', served: true, storage: true }],
   },
@@ -72,8 +75,14 @@ beforeAll(async () => {
   server.add(pod('kafka', 'broker-0'));
   for (const name of ['web', 'api']) {
     server.add({
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'shop', labels: { app: name } },
-      spec: { replicas: 2, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name, namespace: 'shop', labels: { app: name } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      },
     });
   }
   server.add(CRD);
@@ -89,7 +98,7 @@ afterAll(async () => {
 });
 
 describe(`kubectl (${KUBECTL ?? 'not installed'}) against the test server`, () => {
-  it('api-resources lists what discovery serves: the fixture\'s preferred resources and the CRD\'s', async () => {
+  it("api-resources lists what discovery serves: the fixture's preferred resources and the CRD's", async () => {
     const expected = new Set<string>();
     const core = JSON.parse(readFileSync(join(FIXTURES, 'api__v1.json'), 'utf8')) as Json;
     for (const r of core.resources) if (!r.name.includes('/')) expected.add(`${r.name} v1 ${r.namespaced} ${r.kind}`);
@@ -122,10 +131,13 @@ describe(`kubectl (${KUBECTL ?? 'not installed'}) against the test server`, () =
     const lines = (await ok(['get', 'pods', '-A'])).trim().split('\n');
     expect(lines[0]).toMatch(/^NAMESPACE\s+NAME\s/);
     const printed = lines.slice(1).map((l) => l.split(/\s+/).slice(0, 2).join('/'));
-    const stored = server.objects().filter((o) => o.kind === 'Pod').map((o) => {
-      const m = o.metadata as Json;
-      return `${m.namespace}/${m.name}`;
-    });
+    const stored = server
+      .objects()
+      .filter((o) => o.kind === 'Pod')
+      .map((o) => {
+        const m = o.metadata as Json;
+        return `${m.namespace}/${m.name}`;
+      });
     expect(printed.sort()).toEqual(stored.sort());
     expect(server.requests.some((r) => r.verb === 'list' && r.resource === 'pods' && r.namespace === undefined)).toBe(true);
   });
@@ -138,7 +150,7 @@ describe(`kubectl (${KUBECTL ?? 'not installed'}) against the test server`, () =
     expect([...list.items].sort(byName)).toEqual([...stored].sort(byName));
   });
 
-  it('get of custom resources, and the apiserver\'s NotFound and Forbidden errors', async () => {
+  it("get of custom resources, and the apiserver's NotFound and Forbidden errors", async () => {
     expect(await ok(['get', 'widgets', '-n', 'shop', '-o', 'name'])).toBe('widget.example.com/w1\n');
     const missing = await kubectl(['get', 'pod', 'nope', '-n', 'shop']);
     expect(missing.code).not.toBe(0);
@@ -162,7 +174,8 @@ describe(`kubectl (${KUBECTL ?? 'not installed'}) against the test server`, () =
       const resources = await kubectl(['api-resources', ...cache]);
       expect(resources.stdout).toMatch(/^pods\s+po\s+v1\s+true\s+Pod$/m);
       // Legacy discovery (kubectl 1.20) fails the group/version's 503 as it fails a real down metrics-server.
-      if (resources.code !== 0) expect(resources.stderr).toContain('metrics.k8s.io/v1beta1: the server is currently unable to handle the request');
+      if (resources.code !== 0)
+        expect(resources.stderr).toContain('metrics.k8s.io/v1beta1: the server is currently unable to handle the request');
       expect(await ok(['get', 'pods', '-n', 'kafka', '-o', 'name', ...cache])).toBe('pod/broker-0\n');
     } finally {
       server.faults.clear();
@@ -214,8 +227,22 @@ describe(`kubectl (${KUBECTL ?? 'not installed'}) against the test server`, () =
   });
 
   it('the ManagedFieldsOptOut gate changes nothing for kubectl, which never asks to drop managedFields', async () => {
-    const managedFields = [{ manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'v1', time: '2026-11-20T08:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:k': {} } } }];
-    server.add({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'kafka', managedFields }, data: { k: 'v' } });
+    const managedFields = [
+      {
+        manager: 'kubectl-client-side-apply',
+        operation: 'Update',
+        apiVersion: 'v1',
+        time: '2026-11-20T08:00:00Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { '.': {}, 'f:k': {} } },
+      },
+    ];
+    server.add({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'settings', namespace: 'kafka', managedFields },
+      data: { k: 'v' },
+    });
     const commands = [
       ['get', '--raw', '/api/v1/namespaces/kafka/configmaps'],
       ['get', '--raw', '/api/v1/namespaces/kafka/configmaps/settings'],

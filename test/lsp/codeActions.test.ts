@@ -20,14 +20,17 @@ function load(docs: Record<string, string>, predictions = false): WorkspaceModel
 
 /** The diagnostics the server publishes for `uri`, as the lead's server builds them. */
 function diagnosticsOf(m: WorkspaceModel, uri: string): Diagnostic[] {
-  return m.findingsIn(uri).filter((f) => f.range).map((f) => ({
-    range: f.range!,
-    severity: f.severity === 'error' ? 1 : f.severity === 'warning' ? 2 : 3,
-    code: f.code,
-    source: 'kube-gc-lens',
-    message: f.message,
-    data: { uid: f.object.uid, location: f.location },
-  }));
+  return m
+    .findingsIn(uri)
+    .filter((f) => f.range)
+    .map((f) => ({
+      range: f.range!,
+      severity: f.severity === 'error' ? 1 : f.severity === 'warning' ? 2 : 3,
+      code: f.code,
+      source: 'kube-gc-lens',
+      message: f.message,
+      data: { uid: f.object.uid, location: f.location },
+    }));
 }
 
 function applyEdits(text: string, edits: TextEdit[]): string {
@@ -49,7 +52,10 @@ function fixesFor(text: string, { uri = URI, others = {} as Record<string, strin
 /** The text after the one action titled `title` (exactly one must exist), checked for shape. */
 function applied(actions: CodeAction[], title: string, text: string, uri = URI): string {
   const matching = actions.filter((a) => a.title === title);
-  expect(matching.map((a) => a.title), actions.map((a) => a.title).join('; ')).toEqual([title]);
+  expect(
+    matching.map((a) => a.title),
+    actions.map((a) => a.title).join('; '),
+  ).toEqual([title]);
   const a = matching[0];
   expect(a.kind).toBe(CodeActionKind.QuickFix);
   expect(a.diagnostics).toHaveLength(1);
@@ -61,7 +67,10 @@ function applied(actions: CodeAction[], title: string, text: string, uri = URI):
 function objectsOf(text: string, uri = URI): KubeObject[] {
   const parsed = parseManifestText(text, uri);
   expect(parsed.problems).toEqual([]);
-  return parsed.objects.map((o) => ({ ...o, source: { file: o.source!.file, docIndex: o.source!.docIndex, itemPath: o.source!.itemPath } }));
+  return parsed.objects.map((o) => ({
+    ...o,
+    source: { file: o.source!.file, docIndex: o.source!.docIndex, itemPath: o.source!.itemPath },
+  }));
 }
 
 /** `after` parses without problems to the objects of `before`, the one named `name` changed by `change`. */
@@ -74,7 +83,9 @@ function expectSameObjectsBut(before: string, after: string, name: string, chang
   expect(objectsOf(after, uri)).toEqual(want);
 }
 
-const removeRef = (i: number) => (o: KubeObject) => { o.ownerReferences.splice(i, 1); };
+const removeRef = (i: number) => (o: KubeObject) => {
+  o.ownerReferences.splice(i, 1);
+};
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -295,7 +306,8 @@ metadata:
     const text = TWO_REFS.replace(/\n/g, '\r\n');
     const { actions } = fixesFor(text);
     const first = applied(actions, 'Remove the ownerReference to ReplicaSet gone-a', text);
-    expect(first).toBe(`apiVersion: v1
+    expect(first).toBe(
+      `apiVersion: v1
 kind: Pod
 metadata:
   name: web-1
@@ -310,7 +322,8 @@ spec:
   containers:
   - name: web
     image: nginx
-`.replace(/\n/g, '\r\n'));
+`.replace(/\n/g, '\r\n'),
+    );
     expectSameObjectsBut(text, first, 'web-1', removeRef(0));
     const only = `apiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: settings\r\n  ownerReferences:\r\n  - apiVersion: apps/v1\r\n    kind: Deployment\r\n    name: gone\r\n    uid: 33333333-cccc-4000-8000-000000000003\r\ndata: {}\r\n`;
     const after = applied(fixesFor(only).actions, 'Remove the ownerReference to Deployment gone', only);
@@ -353,19 +366,29 @@ metadata:
 `;
     const { actions } = fixesFor(text);
     const second = applied(actions, 'Remove the ownerReference to ReplicaSet gone-a', text);
-    expect(second).toBe(text.replace(`  ownerReferences:
+    expect(second).toBe(
+      text.replace(
+        `  ownerReferences:
   - apiVersion: apps/v1
     kind: ReplicaSet
     name: gone-a
     uid: 11111111-aaaa-4000-8000-000000000001
-`, ''));
+`,
+        '',
+      ),
+    );
     expectSameObjectsBut(text, second, 'web-1', removeRef(0));
     const third = applied(actions, 'Remove the ownerReference to Deployment gone', text);
-    expect(third).toBe(text.replace(`  - apiVersion: apps/v1
+    expect(third).toBe(
+      text.replace(
+        `  - apiVersion: apps/v1
     kind: Deployment
     name: gone
     uid: 33333333-cccc-4000-8000-000000000003
-`, ''));
+`,
+        '',
+      ),
+    );
     expectSameObjectsBut(text, third, 'last', removeRef(1));
   });
 
@@ -400,19 +423,29 @@ items:
 `;
     const { actions } = fixesFor(text);
     const a = applied(actions, 'Remove the ownerReference to ReplicaSet gone-b', text);
-    expect(a).toBe(text.replace(`    - apiVersion: apps/v1
+    expect(a).toBe(
+      text.replace(
+        `    - apiVersion: apps/v1
       kind: ReplicaSet
       name: gone-b
       uid: 22222222-bbbb-4000-8000-000000000002
-`, ''));
+`,
+        '',
+      ),
+    );
     expectSameObjectsBut(text, a, 'web-1', removeRef(1));
     const b = applied(actions, 'Remove the ownerReference to Deployment gone', text);
-    expect(b).toBe(text.replace(`    ownerReferences:
+    expect(b).toBe(
+      text.replace(
+        `    ownerReferences:
     - apiVersion: apps/v1
       kind: Deployment
       name: gone
       uid: 33333333-cccc-4000-8000-000000000003
-`, ''));
+`,
+        '',
+      ),
+    );
     expectSameObjectsBut(text, b, 'settings', removeRef(0));
   });
 });
@@ -429,13 +462,17 @@ spec: {}
 
   it('removes the first element and the comma after it', () => {
     const after = applied(fixesFor(text).actions, 'Remove the ownerReference to ReplicaSet gone-a', text);
-    expect(after).toBe(text.replace('{apiVersion: apps/v1, kind: ReplicaSet, name: gone-a, uid: 11111111-aaaa-4000-8000-000000000001}, ', ''));
+    expect(after).toBe(
+      text.replace('{apiVersion: apps/v1, kind: ReplicaSet, name: gone-a, uid: 11111111-aaaa-4000-8000-000000000001}, ', ''),
+    );
     expectSameObjectsBut(text, after, 'web-1', removeRef(0));
   });
 
   it('removes the last element and the comma before it', () => {
     const after = applied(fixesFor(text).actions, 'Remove the ownerReference to ReplicaSet gone-b', text);
-    expect(after).toBe(text.replace(', {apiVersion: apps/v1, kind: ReplicaSet, name: gone-b, uid: 22222222-bbbb-4000-8000-000000000002}', ''));
+    expect(after).toBe(
+      text.replace(', {apiVersion: apps/v1, kind: ReplicaSet, name: gone-b, uid: 22222222-bbbb-4000-8000-000000000002}', ''),
+    );
     expectSameObjectsBut(text, after, 'web-1', removeRef(1));
   });
 
@@ -473,7 +510,8 @@ metadata: {name: web-1, namespace: shop}
 
 describe('remove an ownerReference: JSON', () => {
   const pod = (refs: unknown[]) => ({
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: { name: 'web-1', namespace: 'shop', ownerReferences: refs, labels: { app: 'web' } },
     spec: { containers: [{ name: 'web', image: 'nginx' }] },
   });
@@ -524,7 +562,11 @@ describe('remove an ownerReference: JSON', () => {
   });
 
   it('a JSON List (file not named .json): the element of the right item goes', () => {
-    const list = (refs: unknown[]) => ({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'shop' } }, pod(refs)] });
+    const list = (refs: unknown[]) => ({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'shop' } }, pod(refs)],
+    });
     const text = JSON.stringify(list([A, B]), null, 2);
     const after = applied(fixesFor(text).actions, 'Remove the ownerReference to ReplicaSet gone-b', text);
     expect(after).toBe(JSON.stringify(list([A]), null, 2));
@@ -612,7 +654,9 @@ metadata:
     controller: true
 `;
   const title = `Use the uid of the existing ReplicaSet web-abc (${REAL})`;
-  const setUid = (o: KubeObject) => { o.ownerReferences[0].uid = REAL; };
+  const setUid = (o: KubeObject) => {
+    o.ownerReferences[0].uid = REAL;
+  };
 
   it.each([
     ['plain', '99999999-0000-4000-8000-000000000009', REAL],
@@ -630,13 +674,27 @@ metadata:
   it('a plain uid that YAML would read as a number is quoted', () => {
     const text = pod('old-uid');
     const rs = RS('"5678"');
-    const after = applied(fixesFor(text, { others: { 'file:///work/rs.yaml': rs } }).actions, 'Use the uid of the existing ReplicaSet web-abc (5678)', text);
+    const after = applied(
+      fixesFor(text, { others: { 'file:///work/rs.yaml': rs } }).actions,
+      'Use the uid of the existing ReplicaSet web-abc (5678)',
+      text,
+    );
     expect(after).toBe(pod('"5678"'));
-    expectSameObjectsBut(text, after, 'web-1', (o) => { o.ownerReferences[0].uid = '5678'; });
+    expectSameObjectsBut(text, after, 'web-1', (o) => {
+      o.ownerReferences[0].uid = '5678';
+    });
   });
 
   it('in JSON', () => {
-    const o = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'shop', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-abc', uid: 'old' }] } };
+    const o = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'web-1',
+        namespace: 'shop',
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-abc', uid: 'old' }],
+      },
+    };
     const text = JSON.stringify(o, null, 2);
     const after = applied(fixesFor(text, { uri: JSON_URI, others: { 'file:///work/rs.yaml': RS(REAL) } }).actions, title, text, JSON_URI);
     expect(after).toBe(text.replace('"uid": "old"', `"uid": "${REAL}"`));
@@ -670,7 +728,9 @@ metadata:
     expect(diagnostics.map((d) => d.code)).toContain('foreground-deadlock');
     const after = applied(actions, 'Set blockOwnerDeletion: false', text);
     expect(after).toBe(text.replace('blockOwnerDeletion: true', 'blockOwnerDeletion: false'));
-    expectSameObjectsBut(text, after, 'me', (o) => { o.ownerReferences[0].blockOwnerDeletion = false; });
+    expectSameObjectsBut(text, after, 'me', (o) => {
+      o.ownerReferences[0].blockOwnerDeletion = false;
+    });
   });
 
   it('on a blocking dependent that cannot finish, in JSON', () => {
@@ -682,10 +742,24 @@ metadata:
   uid: 66666666-ffff-4000-8000-000000000006
 `;
     const rs = {
-      apiVersion: 'apps/v1', kind: 'ReplicaSet',
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
       metadata: {
-        name: 'web-old', namespace: 'shop', uid: 'uid-rs-old', deletionTimestamp: '2024-05-01T10:00:00Z', finalizers: ['example.com/hold'],
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: '66666666-ffff-4000-8000-000000000006', controller: true, blockOwnerDeletion: true }],
+        name: 'web-old',
+        namespace: 'shop',
+        uid: 'uid-rs-old',
+        deletionTimestamp: '2024-05-01T10:00:00Z',
+        finalizers: ['example.com/hold'],
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            name: 'web',
+            uid: '66666666-ffff-4000-8000-000000000006',
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
       },
     };
     const text = JSON.stringify(rs, null, 2);
@@ -693,7 +767,15 @@ metadata:
     expect(diagnostics.map((d) => d.code)).toContain('foreground-deadlock');
     const after = applied(actions, 'Set blockOwnerDeletion: false', text, JSON_URI);
     expect(after).toBe(text.replace('"blockOwnerDeletion": true', '"blockOwnerDeletion": false'));
-    expectSameObjectsBut(text, after, 'web-old', (o) => { o.ownerReferences[0].blockOwnerDeletion = false; }, JSON_URI);
+    expectSameObjectsBut(
+      text,
+      after,
+      'web-old',
+      (o) => {
+        o.ownerReferences[0].blockOwnerDeletion = false;
+      },
+      JSON_URI,
+    );
   });
 });
 
@@ -731,7 +813,9 @@ metadata:
     expect(diagnostics.filter((d) => d.code === 'multiple-controllers')).toHaveLength(1);
     const after = applied(actions, 'Keep only the first controller reference', text);
     expect(after).toBe(text.replace('controller: True', 'controller: False'));
-    expectSameObjectsBut(text, after, 'shared', (o) => { o.ownerReferences[1].controller = false; });
+    expectSameObjectsBut(text, after, 'shared', (o) => {
+      o.ownerReferences[1].controller = false;
+    });
   });
 });
 
@@ -743,8 +827,9 @@ describe('stale diagnostics and unusual layouts get no action', () => {
     // A line inserted above: the references moved.
     expect(quickFixes(m, URI, `# new\n${TWO_REFS}`, diagnostics)).toEqual([]);
     // The first reference edited in place: only the second one's fix is still good.
-    expect(quickFixes(m, URI, TWO_REFS.replace('name: gone-a', 'name: gone-c'), diagnostics).map((a) => a.title))
-      .toEqual(['Remove the ownerReference to ReplicaSet gone-b']);
+    expect(quickFixes(m, URI, TWO_REFS.replace('name: gone-a', 'name: gone-c'), diagnostics).map((a) => a.title)).toEqual([
+      'Remove the ownerReference to ReplicaSet gone-b',
+    ]);
   });
 
   it('a diagnostic the model no longer reports, or reports elsewhere: nothing', () => {
@@ -753,7 +838,9 @@ describe('stale diagnostics and unusual layouts get no action', () => {
     const moved = { ...d, range: { start: { line: d.range.start.line + 1, character: 0 }, end: d.range.end } };
     expect(quickFixes(m, URI, TWO_REFS, [moved])).toEqual([]);
     expect(quickFixes(m, URI, TWO_REFS, [{ ...d, code: 'owner-uid-mismatch' }])).toEqual([]);
-    expect(quickFixes(m, URI, TWO_REFS, [{ ...d, data: { uid: 'nope', location: (d.data as { location: unknown }).location } }])).toEqual([]);
+    expect(quickFixes(m, URI, TWO_REFS, [{ ...d, data: { uid: 'nope', location: (d.data as { location: unknown }).location } }])).toEqual(
+      [],
+    );
     expect(quickFixes(m, URI, TWO_REFS, [{ ...d, source: 'yaml' }])).toEqual([]);
     expect(quickFixes(m, URI, TWO_REFS, [{ ...d, data: undefined }])).toEqual([]);
     // After the fix is applied and the model updated, the finding is gone and so is the action (gone-b's

@@ -6,16 +6,18 @@ import { describe, expect, it } from 'vitest';
 import type { CodeLens } from 'vscode-languageserver-protocol';
 import { codeLenses, resolveCodeLens } from '../../server/src/lsp/codeLens';
 import type { WorkspaceModel } from '../../server/src/workspace/workspaceModel';
-import {
-  busybox, ctl, deploy, manifests, obj, pod, pvc, ref, rs,
-} from '../helpers/manifests';
+import { busybox, ctl, deploy, manifests, obj, pod, pvc, ref, rs } from '../helpers/manifests';
 import { BUILTIN, exampleDocs, lineOf, positionOf, workspace } from './modelHelpers';
 
 const SHOP = 'file:///ws/shop';
 
 const web = deploy('web', 'shop', { uid: '6f1c2a8e-3b0d-4c55-9a61-0d2b7f4e9c11' });
 const webRs = rs('web-7d9f8b6c5', 'shop', { uid: '0b7e4d2a-1c3f-4e8a-b5d6-9f0a1b2c3d4e', owners: [ctl(web)] });
-const podA = pod('web-7d9f8b6c5-x7k2p', 'shop', { ...busybox('node-1'), uid: '1a2b3c4d-0000-4000-8000-000000000001', owners: [ctl(webRs)] });
+const podA = pod('web-7d9f8b6c5-x7k2p', 'shop', {
+  ...busybox('node-1'),
+  uid: '1a2b3c4d-0000-4000-8000-000000000001',
+  owners: [ctl(webRs)],
+});
 const podB = pod('web-7d9f8b6c5-q9m4z', 'shop', {
   ...busybox('node-1'),
   uid: '1a2b3c4d-0000-4000-8000-000000000002',
@@ -49,7 +51,8 @@ describe('code lenses of a document', () => {
       {
         range: at(0),
         command: {
-          title: 'Owned by Deployment web', command: 'kubeGcLens.revealLocation',
+          title: 'Owned by Deployment web',
+          command: 'kubeGcLens.revealLocation',
           arguments: [`${SHOP}/deploy.yaml`, { start: ownerName, end: { line: ownerName.line, character: ownerName.character + 3 } }],
         },
       },
@@ -57,7 +60,8 @@ describe('code lenses of a document', () => {
       {
         range: at(2),
         command: {
-          title: 'Owned by ReplicaSet web-7d9f8b6c5', command: 'kubeGcLens.revealLocation',
+          title: 'Owned by ReplicaSet web-7d9f8b6c5',
+          command: 'kubeGcLens.revealLocation',
           arguments: [uri, { start: rsName, end: { line: rsName.line, character: rsName.character + 13 } }],
         },
       },
@@ -65,7 +69,8 @@ describe('code lenses of a document', () => {
       {
         range: at(4),
         command: {
-          title: 'Owned by ReplicaSet web-7d9f8b6c5 and 1 more', command: 'kubeGcLens.revealLocation',
+          title: 'Owned by ReplicaSet web-7d9f8b6c5 and 1 more',
+          command: 'kubeGcLens.revealLocation',
           arguments: [uri, { start: rsName, end: { line: rsName.line, character: rsName.character + 13 } }],
         },
       },
@@ -87,7 +92,8 @@ describe('code lenses of a document', () => {
     const lens = codeLenses(model, uri).find((l) => l.command?.title.startsWith('Owner Deployment'));
     const name = positionOf(docs[uri], 'name: checkout\n', { offset: 6 });
     expect(lens?.command).toEqual({
-      title: 'Owner Deployment checkout not found (uid differs)', command: 'kubeGcLens.revealLocation',
+      title: 'Owner Deployment checkout not found (uid differs)',
+      command: 'kubeGcLens.revealLocation',
       arguments: [uri, { start: name, end: { line: name.line, character: name.character + 8 } }],
     });
   });
@@ -106,17 +112,26 @@ describe('resolving the impact lens', () => {
     const [lens] = codeLenses(model, `${SHOP}/deploy.yaml`);
     const resolved = resolveCodeLens(model, lens, BUILTIN);
     expect(resolved.range).toEqual(lens.range);
-    expect(resolved.command).toMatchObject({ title: 'Delete: also 1 ReplicaSet, 2 Pods', command: 'kubeGcLens.simulateDelete', arguments: [web.uid, 'default'] });
+    expect(resolved.command).toMatchObject({
+      title: 'Delete: also 1 ReplicaSet, 2 Pods',
+      command: 'kubeGcLens.simulateDelete',
+      arguments: [web.uid, 'default'],
+    });
     expect(titles(model, `${SHOP}/replicasets.yaml`)).toEqual([
-      'Delete: also 2 Pods', 'Owned by Deployment web',
-      'Delete: only this Pod', 'Owned by ReplicaSet web-7d9f8b6c5',
-      'Delete: only this Pod', 'Owned by ReplicaSet web-7d9f8b6c5 and 1 more',
+      'Delete: also 2 Pods',
+      'Owned by Deployment web',
+      'Delete: only this Pod',
+      'Owned by ReplicaSet web-7d9f8b6c5',
+      'Delete: only this Pod',
+      'Owned by ReplicaSet web-7d9f8b6c5 and 1 more',
     ]);
   });
 
   it('leaves out what the GC collects anyway, and says so on that object', () => {
     // A ConfigMap whose owner is gone is garbage whatever is deleted: it must not count for the Deployment.
-    const garbage = obj('v1', 'ConfigMap', 'shop', 'web-config-old', { owners: [ref(deploy('web-old', 'shop', { uid: '99999999-0000-4000-8000-000000000009' }))] });
+    const garbage = obj('v1', 'ConfigMap', 'shop', 'web-config-old', {
+      owners: [ref(deploy('web-old', 'shop', { uid: '99999999-0000-4000-8000-000000000009' }))],
+    });
     const uri = 'file:///ws/garbage.yaml';
     const model = workspace({ [`${SHOP}/deploy.yaml`]: DEPLOY_YAML, [`${SHOP}/replicasets.yaml`]: RS_YAML, [uri]: manifests(garbage) });
     expect(titles(model, `${SHOP}/deploy.yaml`)).toEqual(['Delete: also 1 ReplicaSet, 2 Pods']);
@@ -126,13 +141,19 @@ describe('resolving the impact lens', () => {
   it('counts a claim that stays because another Pod still mounts it', () => {
     const sts = obj('apps/v1', 'StatefulSet', 'db', 'postgres', { uid: 'a93929a8-4e0d-4a8c-ab8d-f2b208373884' });
     const claim = pvc('data-postgres-0', 'db', { volumeName: 'pvc-fb0adb33', owners: [ref(sts)] });
-    const member = pod('postgres-0', 'db', { ...busybox('node-1'), owners: [ctl(sts)], claims: [{ volume: 'data', claimName: 'data-postgres-0' }] });
+    const member = pod('postgres-0', 'db', {
+      ...busybox('node-1'),
+      owners: [ctl(sts)],
+      claims: [{ volume: 'data', claimName: 'data-postgres-0' }],
+    });
     const backup = pod('pg-backup-28a7c', 'db', { ...busybox('node-2'), claims: [{ volume: 'data', claimName: 'data-postgres-0' }] });
     const model = workspace({ 'file:///ws/db.yaml': manifests(sts, claim, member, backup) });
     expect(titles(model, 'file:///ws/db.yaml')).toEqual([
       'Delete: also 1 Pod · 1 stuck (pvc-protection)',
-      'Delete: stays Terminating (pvc-protection)', 'Owned by StatefulSet postgres',
-      'Delete: only this Pod', 'Owned by StatefulSet postgres',
+      'Delete: stays Terminating (pvc-protection)',
+      'Owned by StatefulSet postgres',
+      'Delete: only this Pod',
+      'Owned by StatefulSet postgres',
       'Delete: only this Pod',
     ]);
   });
@@ -141,15 +162,18 @@ describe('resolving the impact lens', () => {
     const docs = exampleDocs('jobs-and-cronjobs');
     const model = workspace(docs);
     expect(titles(model, 'file:///examples/jobs-and-cronjobs/db-migrate-job.yaml')).toEqual([
-      'Delete: only this Job · 1 orphaned', 'Delete: only this Pod', 'Owned by Job db-migrate',
+      'Delete: only this Job · 1 orphaned',
+      'Delete: only this Pod',
+      'Owned by Job db-migrate',
     ]);
   });
 
   it('says a namespace deletion hangs on its operator finalizers', () => {
     const docs = exampleDocs('operator-finalizers-kafka');
     const model = workspace(docs);
-    expect(titles(model, 'file:///examples/operator-finalizers-kafka/namespace.yaml'))
-      .toEqual(['Delete: stays Terminating (namespace content) · deletes 1 Deployment · 2 more stuck']);
+    expect(titles(model, 'file:///examples/operator-finalizers-kafka/namespace.yaml')).toEqual([
+      'Delete: stays Terminating (namespace content) · deletes 1 Deployment · 2 more stuck',
+    ]);
   });
 
   it('turns a lens whose object is gone into "(outdated)" instead of failing', () => {
@@ -162,7 +186,10 @@ describe('resolving the impact lens', () => {
     expect(resolveCodeLens(model, lenses[2], BUILTIN).command).toEqual({ title: '(outdated)', command: '' });
     expect(resolveCodeLens(model, lenses[0], BUILTIN).command?.title).toBe('Delete: only this ReplicaSet');
     // Data that is not ours at all.
-    expect(resolveCodeLens(model, { range: lenses[0].range, data: 'garbage' }, BUILTIN).command).toEqual({ title: '(outdated)', command: '' });
+    expect(resolveCodeLens(model, { range: lenses[0].range, data: 'garbage' }, BUILTIN).command).toEqual({
+      title: '(outdated)',
+      command: '',
+    });
     expect(resolveCodeLens(model, { range: lenses[0].range }, BUILTIN).command).toEqual({ title: '(outdated)', command: '' });
   });
 

@@ -24,7 +24,7 @@ describe('kubeGcLens/graph on the workspace', () => {
   });
   afterAll(() => s.dispose());
 
-  it('carries why a terminating object cannot finish, and its findings\' messages', async () => {
+  it("carries why a terminating object cannot finish, and its findings' messages", async () => {
     const graph = await s.connection.sendRequest(GraphRequest, {});
     const ns = graph.nodes.find((n) => n.kind === 'Namespace')!;
     expect(ns.state).toBe('being-deleted');
@@ -90,7 +90,13 @@ describe('kubeGcLens/cluster/graph', () => {
     server = await startKubeApiServer({ token: 'graph-token' });
     dir = mkdtempSync(path.join(tmpdir(), 'kgl-lsp-graph-'));
     seedShop(server);
-    server.add(pod('shop', 'held', 'p-held', { owner: replicaSet('shop', 'web-rs', 'rs-web'), deletionTimestamp: '2026-11-20T09:00:00Z', finalizers: ['storage.acme.io/protect'] }));
+    server.add(
+      pod('shop', 'held', 'p-held', {
+        owner: replicaSet('shop', 'web-rs', 'rs-web'),
+        deletionTimestamp: '2026-11-20T09:00:00Z',
+        finalizers: ['storage.acme.io/protect'],
+      }),
+    );
     server.add(pod('shop', 'lost', 'p-lost', { owner: replicaSet('shop', 'gone-rs', 'rs-gone') }));
     lsp = new LspSession({ folder: EXAMPLES });
     await lsp.initialize();
@@ -106,9 +112,14 @@ describe('kubeGcLens/cluster/graph', () => {
   });
 
   it('mirrors kubeGcLens/graph on the live inventory, located at the live documents', async () => {
-    await lsp.connection.sendRequest(ClusterConnectRequest, { kubeconfig: server.writeKubeconfig(dir, { namespace: 'shop' }), allowExec: false });
+    await lsp.connection.sendRequest(ClusterConnectRequest, {
+      kubeconfig: server.writeKubeconfig(dir, { namespace: 'shop' }),
+      allowExec: false,
+    });
     const whole = await lsp.connection.sendRequest(ClusterGraphRequest, {});
-    expect(whole.nodes.map((n) => n.uid)).toEqual(expect.arrayContaining(['d-web', 'rs-web', 'p-web-1', 'p-held', 'cm-settings', 'ns-shop']));
+    expect(whole.nodes.map((n) => n.uid)).toEqual(
+      expect.arrayContaining(['d-web', 'rs-web', 'p-web-1', 'p-held', 'cm-settings', 'ns-shop']),
+    );
     const graph = await lsp.connection.sendRequest(ClusterGraphRequest, { uid: 'p-held' });
     expect(graph.nodes.map((n) => n.uid).sort()).toEqual(['d-web', 'p-held', 'p-web-1', 'rs-web']);
     expect(graph.edges).toContainEqual({ from: 'p-held', to: 'rs-web', controller: true, blockOwnerDeletion: true });

@@ -8,9 +8,7 @@ import { hoverAt } from '../../server/src/lsp/hover';
 import { pluralKind } from '../../shared/src/kinds';
 import { codeSpan, escapeMarkdown, markdownLink } from '../../server/src/lsp/markdown';
 import type { WorkspaceModel } from '../../server/src/workspace/workspaceModel';
-import {
-  DELETING, HOLD, busybox, ctl, deploy, manifests, obj, pod, ref, rs,
-} from '../helpers/manifests';
+import { DELETING, HOLD, busybox, ctl, deploy, manifests, obj, pod, ref, rs } from '../helpers/manifests';
 import { BUILTIN, exampleDocs, lineOf, positionOf, workspace, type TestOptions } from './modelHelpers';
 
 const DEPLOY_URI = 'file:///ws/shop/deploy.yaml';
@@ -145,14 +143,21 @@ describe('Markdown escaping of manifest text', () => {
   });
 
   it('links only to documents, with the target percent-encoded', () => {
-    expect(markdownLink('my app.yaml:3', 'file:///ws/my%20app (1).yaml#L3')).toBe('[my app\\.yaml\\:3](file:///ws/my%20app%20%281%29.yaml#L3)');
+    expect(markdownLink('my app.yaml:3', 'file:///ws/my%20app (1).yaml#L3')).toBe(
+      '[my app\\.yaml\\:3](file:///ws/my%20app%20%281%29.yaml#L3)',
+    );
     expect(markdownLink('x', 'command:workbench.action.terminal.new')).toBe('x');
     expect(markdownLink('x', 'javascript:alert(1)')).toBe('x');
   });
 
   it('pluralises kinds', () => {
-    expect([pluralKind('Pod', 2), pluralKind('Ingress', 2), pluralKind('NetworkPolicy', 3), pluralKind('Endpoints', 2), pluralKind('Pod', 1)])
-      .toEqual(['Pods', 'Ingresses', 'NetworkPolicies', 'Endpoints', 'Pod']);
+    expect([
+      pluralKind('Pod', 2),
+      pluralKind('Ingress', 2),
+      pluralKind('NetworkPolicy', 3),
+      pluralKind('Endpoints', 2),
+      pluralKind('Pod', 1),
+    ]).toEqual(['Pods', 'Ingresses', 'NetworkPolicies', 'Endpoints', 'Pod']);
   });
 });
 
@@ -173,10 +178,14 @@ describe('hover on an ownerReferences entry', () => {
   it('explains controller and blockOwnerDeletion with their actual values', () => {
     const md = text(hover(shop(), RS_URI, positionOf(REPLICASETS, 'controller: true')));
     expect(md).toContain('**controller: true**: Deployment shop\\/web is the managing controller of this ReplicaSet:');
-    expect(md).toContain('**blockOwnerDeletion: true**: a Foreground deletion of Deployment shop\\/web waits for this ReplicaSet: the owner stays Terminating with foregroundDeletion until this ReplicaSet is gone.');
+    expect(md).toContain(
+      '**blockOwnerDeletion: true**: a Foreground deletion of Deployment shop\\/web waits for this ReplicaSet: the owner stays Terminating with foregroundDeletion until this ReplicaSet is gone.',
+    );
 
     const pod = text(hover(shop(), RS_URI, positionOf(REPLICASETS, 'blockOwnerDeletion: false', { offset: 20 })));
-    expect(pod).toContain('**blockOwnerDeletion: false**: a Foreground deletion of ReplicaSet shop\\/web\\-7d9f8b6c5 does not wait for this Pod');
+    expect(pod).toContain(
+      '**blockOwnerDeletion: false**: a Foreground deletion of ReplicaSet shop\\/web\\-7d9f8b6c5 does not wait for this Pod',
+    );
     const unset = text(hover(shop(), RS_URI, positionOf(REPLICASETS, 'name: web-old')));
     expect(unset).toContain('**controller: not set (false)**: Deployment shop\\/web\\-old owns this Pod for garbage collection only');
     expect(unset).toContain('**blockOwnerDeletion: not set (false)**');
@@ -188,15 +197,20 @@ describe('hover on an ownerReferences entry', () => {
     // On a key (not a value range), and on the first character of the entry.
     const onKey = hover(model, RS_URI, positionOf(REPLICASETS, 'kind: Deployment', { offset: 1 }));
     expect(text(onKey)).toBe(onName);
-    expect(onKey!.range).toEqual({ start: positionOf(REPLICASETS, 'apiVersion: apps/v1\n    kind: Deployment'), end: { line: lineOf(REPLICASETS, 'spec:'), character: 0 } });
+    expect(onKey!.range).toEqual({
+      start: positionOf(REPLICASETS, 'apiVersion: apps/v1\n    kind: Deployment'),
+      end: { line: lineOf(REPLICASETS, 'spec:'), character: 0 },
+    });
   });
 
   it('simulates what each deletion policy of the owner does to this object', () => {
     const md = text(hover(shop(), RS_URI, positionOf(REPLICASETS, 'uid: 6f1c', { offset: 6 })));
-    expect(md).toContain('**If Deployment shop\\/web is deleted** (simulated, controllers: builtin):\n'
-      + '- **Background:** this ReplicaSet is deleted, after the owner is removed\n'
-      + '- **Foreground:** this ReplicaSet is deleted, before the owner is removed\n'
-      + '- **Orphan:** this ReplicaSet stays: the GC removes this ownerReference and it has no owner left\n');
+    expect(md).toContain(
+      '**If Deployment shop\\/web is deleted** (simulated, controllers: builtin):\n' +
+        '- **Background:** this ReplicaSet is deleted, after the owner is removed\n' +
+        '- **Foreground:** this ReplicaSet is deleted, before the owner is removed\n' +
+        '- **Orphan:** this ReplicaSet stays: the GC removes this ownerReference and it has no owner left\n',
+    );
   });
 
   it('says a blocking dependent goes before its owner in a Foreground deletion, and what Orphan leaves', () => {
@@ -213,13 +227,27 @@ describe('hover on an ownerReferences entry', () => {
     const yaml = manifests(r, blocking);
     const model = workspace({ 'file:///ws/held.yaml': yaml });
     const md = text(hover(model, 'file:///ws/held.yaml', positionOf(yaml, 'uid: b2d8e1f0', { nth: 1, offset: 6 })));
-    expect(md).toContain('- **Background:** this Pod stays Terminating: nobody removes example\\.com\\/hold\\: no workload in the input matches');
-    expect(md).toMatch(/- \*\*Foreground:\*\* this Pod stays Terminating: nobody removes example\\\.com\\\/hold[^\n]*; the owner stays Terminating \(foregroundDeletion\)\n/);
+    expect(md).toContain(
+      '- **Background:** this Pod stays Terminating: nobody removes example\\.com\\/hold\\: no workload in the input matches',
+    );
+    expect(md).toMatch(
+      /- \*\*Foreground:\*\* this Pod stays Terminating: nobody removes example\\\.com\\\/hold[^\n]*; the owner stays Terminating \(foregroundDeletion\)\n/,
+    );
 
     // The same Pod with blockOwnerDeletion: false: the owner does not wait and goes.
-    const nonBlocking = pod('web-7d9f8b6c5-hold', 'shop', { ...busybox('node-1'), finalizers: [HOLD], owners: [ref(r, { controller: true, blockOwnerDeletion: false })] });
+    const nonBlocking = pod('web-7d9f8b6c5-hold', 'shop', {
+      ...busybox('node-1'),
+      finalizers: [HOLD],
+      owners: [ref(r, { controller: true, blockOwnerDeletion: false })],
+    });
     const yaml2 = manifests(r, nonBlocking);
-    const md2 = text(hover(workspace({ 'file:///ws/held.yaml': yaml2 }), 'file:///ws/held.yaml', positionOf(yaml2, 'uid: b2d8e1f0', { nth: 1, offset: 6 })));
+    const md2 = text(
+      hover(
+        workspace({ 'file:///ws/held.yaml': yaml2 }),
+        'file:///ws/held.yaml',
+        positionOf(yaml2, 'uid: b2d8e1f0', { nth: 1, offset: 6 }),
+      ),
+    );
     expect(md2).toMatch(/- \*\*Foreground:\*\* this Pod stays Terminating: nobody removes example\\\.com\\\/hold[^\n;]*\n/);
     expect(md2).not.toContain('the owner stays Terminating');
   });
@@ -230,7 +258,9 @@ describe('hover on an ownerReferences entry', () => {
     const yaml = manifests(d, r);
     const model = workspace({ 'file:///ws/api.yaml': yaml });
     const md = text(hover(model, 'file:///ws/api.yaml', positionOf(yaml, 'name: api\n', { nth: 1, offset: 7 })));
-    expect(md).toContain('- **State:** being deleted since 2024\\-05\\-01T10\\:00\\:00Z, waiting for finalizers `foregroundDeletion`, deleting its blocking dependents first (foreground)\n');
+    expect(md).toContain(
+      '- **State:** being deleted since 2024\\-05\\-01T10\\:00\\:00Z, waiting for finalizers `foregroundDeletion`, deleting its blocking dependents first (foreground)\n',
+    );
   });
 
   it('says a virtual owner is not found anywhere, and what the GC does instead', () => {
@@ -238,7 +268,9 @@ describe('hover on an ownerReferences entry', () => {
     expect(md).toContain('**Owner:** Deployment shop\\/web\\-old');
     expect(md).toContain('- **Defined in:** not found anywhere in the workspace\n');
     expect(md).toContain('- **State:** virtual (referenced but absent)');
-    expect(md).toContain('**What the GC does instead:**\n- `dangling-owner`: The owner Deployment web\\-old \\(uid 99999999\\-0000\\-4000\\-8000\\-000000000009\\) is not in the input in namespace shop\\. The GC removes this reference \\(another owner is present\\) but keeps the object\\.');
+    expect(md).toContain(
+      '**What the GC does instead:**\n- `dangling-owner`: The owner Deployment web\\-old \\(uid 99999999\\-0000\\-4000\\-8000\\-000000000009\\) is not in the input in namespace shop\\. The GC removes this reference \\(another owner is present\\) but keeps the object\\.',
+    );
     expect(md).not.toContain('is deleted**');
   });
 
@@ -249,7 +281,9 @@ describe('hover on an ownerReferences entry', () => {
     const model = workspace(docs);
     const md = text(hover(model, uri, positionOf(yaml, 'uid: a476c896-f15e-4804-80d1-e7649d8b63f5', { offset: 6 })));
     expect(md).toContain('- **Defined in:** not found in namespace storefront, where the GC looks (see below)\n');
-    expect(md).toContain(`Deployment storefront\\/checkout exists with another uid, \`64b1c1b1-59ad-4af3-a756-871bd6965119\` ([checkout\\-export\\.yaml\\:${lineOf(yaml, 'name: checkout\n') + 1}](${uri}#L${lineOf(yaml, 'name: checkout\n') + 1}))`);
+    expect(md).toContain(
+      `Deployment storefront\\/checkout exists with another uid, \`64b1c1b1-59ad-4af3-a756-871bd6965119\` ([checkout\\-export\\.yaml\\:${lineOf(yaml, 'name: checkout\n') + 1}](${uri}#L${lineOf(yaml, 'name: checkout\n') + 1}))`,
+    );
     expect(md).toContain('- `owner-uid-mismatch`: Deployment storefront\\/checkout exists with another uid');
 
     // Its Pods' owner is present, but is garbage itself: no deletion policy applies to it.
@@ -279,8 +313,12 @@ data:
 `;
     const model = workspace({ 'file:///ws/handwritten.yaml': yaml });
     const md = text(hover(model, 'file:///ws/handwritten.yaml', positionOf(yaml, 'name: web\n', { nth: 1, offset: 7 })));
-    expect(md).toContain('- **uid:** `synthetic:apps/Deployment/shop/web` (synthetic: this reference has no uid in the manifest, which the apiserver rejects;');
-    expect(md).toContain('**Findings on this reference:**\n- `invalid-owner-reference`: Invalid ownerReference\\: it has no uid\\. The apiserver rejects ConfigMap shop\\/web\\-config\\.');
+    expect(md).toContain(
+      '- **uid:** `synthetic:apps/Deployment/shop/web` (synthetic: this reference has no uid in the manifest, which the apiserver rejects;',
+    );
+    expect(md).toContain(
+      '**Findings on this reference:**\n- `invalid-owner-reference`: Invalid ownerReference\\: it has no uid\\. The apiserver rejects ConfigMap shop\\/web\\-config\\.',
+    );
   });
 
   it('looks a cluster-scoped owner up cluster-wide (a mirror Pod owned by its Node)', () => {
@@ -291,7 +329,9 @@ data:
     const model = workspace({ 'file:///ws/nodes.yaml': nodes, 'file:///ws/kube-system.yaml': pods });
     const md = text(hover(model, 'file:///ws/kube-system.yaml', positionOf(pods, 'name: node-1', { offset: 6 })));
     expect(md).toContain('**Owner:** Node node\\-1\n');
-    expect(md).toContain(`- **Defined in:** [nodes\\.yaml\\:${lineOf(nodes, 'name: node-1') + 1}](file:///ws/nodes.yaml#L${lineOf(nodes, 'name: node-1') + 1})`);
+    expect(md).toContain(
+      `- **Defined in:** [nodes\\.yaml\\:${lineOf(nodes, 'name: node-1') + 1}](file:///ws/nodes.yaml#L${lineOf(nodes, 'name: node-1') + 1})`,
+    );
     expect(md).toContain('- **Background:** this Pod is deleted, after the owner is removed\n');
   });
 
@@ -316,12 +356,17 @@ data:
     expect(after).toContain('- **Background:** this Pod stays Terminating: nobody removes example\\.com\\/hold');
     // The owner's file goes: the reference becomes dangling.
     model.update(DEPLOY_URI, undefined);
-    expect(text(hover(model, RS_URI, positionOf(held, 'name: web\n', { offset: 7 })))).toContain('- **Defined in:** not found anywhere in the workspace\n');
+    expect(text(hover(model, RS_URI, positionOf(held, 'name: web\n', { offset: 7 })))).toContain(
+      '- **Defined in:** not found anywhere in the workspace\n',
+    );
   });
 
   it('escapes hostile names everywhere they appear', () => {
     const d = deploy('*[x](command:foo)*', 'shop', { uid: 'd00d0000-0000-4000-8000-000000000001' });
-    const cm = obj('v1', 'ConfigMap', 'shop', '<img src=x onerror=alert(1)>', { uid: 'c0c0c0c0-0000-4000-8000-000000000001', owners: [ref(d)] });
+    const cm = obj('v1', 'ConfigMap', 'shop', '<img src=x onerror=alert(1)>', {
+      uid: 'c0c0c0c0-0000-4000-8000-000000000001',
+      owners: [ref(d)],
+    });
     const yaml = manifests(d, cm);
     const uri = 'file:///ws/hostile.yaml';
     const model = workspace({ [uri]: yaml });
@@ -345,12 +390,18 @@ describe('hover on a finalizer', () => {
     const h = hover(model, uri, positionOf(docs[uri], '- kubernetes.io/pvc-protection', { offset: 4 }));
     const md = text(h);
     expect(md).toContain('**Finalizer** `kubernetes.io/pvc-protection` on PersistentVolumeClaim db\\/data\\-postgres\\-0');
-    expect(md).toContain('**Removed by:** `pvc-protection-controller`, a Kubernetes control-plane controller (built-in knowledge): it removes it once no Pod uses the claim.');
+    expect(md).toContain(
+      '**Removed by:** `pvc-protection-controller`, a Kubernetes control-plane controller (built-in knowledge): it removes it once no Pod uses the claim.',
+    );
     expect(md).toContain('**Controller:** part of the control plane: it keeps running whatever is deleted.');
     const pods = docs['file:///examples/statefulset-with-volumes/postgres-statefulset-and-pods.yaml'];
     const podLine = lineOf(pods, '    name: postgres-0\n') + 1;
-    expect(md).toContain(`Pods using this claim now: Pod db\\/postgres\\-0 ([postgres\\-statefulset\\-and\\-pods\\.yaml\\:${podLine}](file:///examples/statefulset-with-volumes/postgres-statefulset-and-pods.yaml#L${podLine})).`);
-    expect(md).toContain('PersistentVolumeClaim db\\/data\\-postgres\\-0 is not being deleted: a finalizer only holds an object once it is deleted.');
+    expect(md).toContain(
+      `Pods using this claim now: Pod db\\/postgres\\-0 ([postgres\\-statefulset\\-and\\-pods\\.yaml\\:${podLine}](file:///examples/statefulset-with-volumes/postgres-statefulset-and-pods.yaml#L${podLine})).`,
+    );
+    expect(md).toContain(
+      'PersistentVolumeClaim db\\/data\\-postgres\\-0 is not being deleted: a finalizer only holds an object once it is deleted.',
+    );
   });
 
   it('says the built-in controller does not run in strict mode', () => {
@@ -358,7 +409,9 @@ describe('hover on a finalizer', () => {
     const uri = 'file:///examples/statefulset-with-volumes/postgres-volumes.yaml';
     const strict: TestOptions = { controllers: 'gc', finalizerOwners: [] };
     const md = text(hover(workspace(docs, strict), uri, positionOf(docs[uri], '- kubernetes.io/pvc-protection', { offset: 4 }), strict));
-    expect(md).toContain('With `kubeGcLens.simulation.controllers` set to `gc` only the apiserver and the garbage collector act, so the simulation never removes it.');
+    expect(md).toContain(
+      'With `kubeGcLens.simulation.controllers` set to `gc` only the apiserver and the garbage collector act, so the simulation never removes it.',
+    );
   });
 
   it('gives the documented guess for an operator finalizer, and warns that the operator dies with the namespace', () => {
@@ -368,20 +421,29 @@ describe('hover on a finalizer', () => {
     const md = text(hover(model, uri, positionOf(docs[uri], '- kafka.strimzi.io/finalizer', { offset: 4 })));
     const opUri = 'file:///examples/operator-finalizers-kafka/strimzi-cluster-operator.yaml';
     const opLine = lineOf(docs[opUri], '\n  name: strimzi-cluster-operator\n') + 2;
-    expect(md).toContain(`**Removed by:** the controller running in Deployment kafka\\/strimzi\\-cluster\\-operator ([strimzi\\-cluster\\-operator\\.yaml\\:${opLine}](${opUri}#L${opLine})): a guess (the documented default), guessed from the words \\"strimzi\\"\\, \\"kafka\\" shared by`);
+    expect(md).toContain(
+      `**Removed by:** the controller running in Deployment kafka\\/strimzi\\-cluster\\-operator ([strimzi\\-cluster\\-operator\\.yaml\\:${opLine}](${opUri}#L${opLine})): a guess (the documented default), guessed from the words \\"strimzi\\"\\, \\"kafka\\" shared by`,
+    );
     expect(md).toContain('Set `kubeGcLens.finalizerOwners` if another workload owns it.');
-    expect(md).toContain('**Controller:** running (present and not being deleted). It runs in the same namespace: deleting Namespace kafka deletes it too');
+    expect(md).toContain(
+      '**Controller:** running (present and not being deleted). It runs in the same namespace: deleting Namespace kafka deletes it too',
+    );
   });
 
   it('uses the configured owner, and sees that it is being deleted', () => {
     const docs = exampleDocs('operator-finalizers-kafka');
     const uri = 'file:///examples/operator-finalizers-kafka/kafka-clusters-export.yaml';
     const opUri = 'file:///examples/operator-finalizers-kafka/strimzi-cluster-operator.yaml';
-    docs[opUri] = docs[opUri].replace(/\n {2}name: strimzi-cluster-operator\n/, '\n  name: strimzi-cluster-operator\n  deletionTimestamp: "2026-11-02T08:00:00Z"\n  finalizers:\n  - example.com/drain\n');
+    docs[opUri] = docs[opUri].replace(
+      /\n {2}name: strimzi-cluster-operator\n/,
+      '\n  name: strimzi-cluster-operator\n  deletionTimestamp: "2026-11-02T08:00:00Z"\n  finalizers:\n  - example.com/drain\n',
+    );
     expect(docs[opUri]).toContain('deletionTimestamp');
     const options: TestOptions = {
       controllers: 'builtin',
-      finalizerOwners: [{ finalizer: 'kafka.strimzi.io/*', workload: { kind: 'Deployment', namespace: 'kafka', name: 'strimzi-cluster-operator' } }],
+      finalizerOwners: [
+        { finalizer: 'kafka.strimzi.io/*', workload: { kind: 'Deployment', namespace: 'kafka', name: 'strimzi-cluster-operator' } },
+      ],
     };
     const md = text(hover(workspace(docs, options), uri, positionOf(docs[uri], '- kafka.strimzi.io/finalizer', { offset: 4 }), options));
     expect(md).toContain('): configured in `kubeGcLens.finalizerOwners` (configured for kafka\\.strimzi\\.io\\/\\*).');
@@ -394,23 +456,31 @@ describe('hover on a finalizer', () => {
     const model = workspace(docs);
     model.refreshPredictions(); // as the server does once the editor is idle
     const md = text(hover(model, uri, positionOf(docs[uri], '- deletion.finalizers.rabbitmqclusters.rabbitmq.com', { offset: 4 })));
-    expect(md).toContain('**Removed by:** nobody known (the documented default guess found no controller: no workload in the input matches');
-    expect(md).toContain('RabbitmqCluster legacy\\-mq\\/orders is being deleted (since 2026\\-11\\-14T09\\:12\\:46Z): it goes once every finalizer is removed (`deletion.finalizers.rabbitmqclusters.rabbitmq.com`).');
+    expect(md).toContain(
+      '**Removed by:** nobody known (the documented default guess found no controller: no workload in the input matches',
+    );
+    expect(md).toContain(
+      'RabbitmqCluster legacy\\-mq\\/orders is being deleted (since 2026\\-11\\-14T09\\:12\\:46Z): it goes once every finalizer is removed (`deletion.finalizers.rabbitmqclusters.rabbitmq.com`).',
+    );
     expect(md).toContain('**Findings on this finalizer:**\n- `stuck-terminating`:');
   });
 
-  it('explains the garbage collector\'s own finalizers', () => {
+  it("explains the garbage collector's own finalizers", () => {
     const d = deploy('api', 'shop', { ...DELETING, finalizers: ['foregroundDeletion'] });
     const r = rs('api-6b5d9c7f8', 'shop', { owners: [ctl(d)], finalizers: ['orphan'] });
     const yaml = manifests(d, r);
     const model = workspace({ 'file:///ws/gc.yaml': yaml });
     const fg = text(hover(model, 'file:///ws/gc.yaml', positionOf(yaml, '- foregroundDeletion', { offset: 4 })));
-    expect(fg).toContain('**Removed by:** the garbage collector (kube-controller-manager), which always runs. `foregroundDeletion` is its own finalizer, added by a Foreground deletion.');
+    expect(fg).toContain(
+      '**Removed by:** the garbage collector (kube-controller-manager), which always runs. `foregroundDeletion` is its own finalizer, added by a Foreground deletion.',
+    );
     expect(fg).toContain('the GC removes the finalizer once no dependent with blockOwnerDeletion: true is left (1 now).');
     expect(fg).not.toContain('This object is not being deleted');
     const orphan = text(hover(model, 'file:///ws/gc.yaml', positionOf(yaml, '- orphan', { offset: 4 })));
     expect(orphan).toContain('`orphan` is its own finalizer');
-    expect(orphan).toContain('This object is not being deleted: the finalizer makes a later DELETE that names no policy orphan its dependents.');
+    expect(orphan).toContain(
+      'This object is not being deleted: the finalizer makes a later DELETE that names no policy orphan its dependents.',
+    );
   });
 
   it('fences a finalizer with backticks in it', () => {
@@ -424,9 +494,13 @@ describe('hover on a finalizer', () => {
 describe('hover on metadata.name and metadata.uid', () => {
   it('counts the dependents by kind and lists them', () => {
     const md = text(hover(shop(), DEPLOY_URI, positionOf(DEPLOY, 'name: web', { offset: 6 })));
-    expect(md).toBe(`**1 dependent:** 1 ReplicaSet\n\n- ReplicaSet shop\\/web\\-7d9f8b6c5 ([replicasets\\.yaml\\:4](${RS_URI}#L4)): controller, blockOwnerDeletion`);
+    expect(md).toBe(
+      `**1 dependent:** 1 ReplicaSet\n\n- ReplicaSet shop\\/web\\-7d9f8b6c5 ([replicasets\\.yaml\\:4](${RS_URI}#L4)): controller, blockOwnerDeletion`,
+    );
     const onUid = text(hover(shop(), RS_URI, positionOf(REPLICASETS, 'uid: 0b7e4d2a', { offset: 8 })));
-    expect(onUid).toMatch(/^\*\*2 dependents:\*\* 2 Pods\n\n- Pod shop\\\/web\\-7d9f8b6c5\\-x7k2p \(\[replicasets\\\.yaml\\:20\]\([^)]*#L20\)\): controller\n- Pod shop\\\/web\\-7d9f8b6c5\\-q9m4z /);
+    expect(onUid).toMatch(
+      /^\*\*2 dependents:\*\* 2 Pods\n\n- Pod shop\\\/web\\-7d9f8b6c5\\-x7k2p \(\[replicasets\\\.yaml\\:20\]\([^)]*#L20\)\): controller\n- Pod shop\\\/web\\-7d9f8b6c5\\-q9m4z /,
+    );
   });
 
   it('counts several kinds, and says how many are not listed', () => {
@@ -439,7 +513,9 @@ describe('hover on metadata.name and metadata.uid', () => {
       ...Array.from({ length: 9 }, (_, i) => obj('v1', 'Secret', 'mq', `orders-secret-${i}`, { owners: [ctl(owner)] })),
     ];
     const yaml = manifests(owner, ...children);
-    const md = text(hover(workspace({ 'file:///ws/mq.yaml': yaml }), 'file:///ws/mq.yaml', positionOf(yaml, 'name: orders', { offset: 6 })));
+    const md = text(
+      hover(workspace({ 'file:///ws/mq.yaml': yaml }), 'file:///ws/mq.yaml', positionOf(yaml, 'name: orders', { offset: 6 })),
+    );
     expect(md).toContain('**13 dependents:** 1 ConfigMap, 9 Secrets, 2 Services, 1 StatefulSet\n');
     expect(md.split('\n').filter((l) => l.startsWith('- ')).length).toBe(11);
     expect(md).toContain('\n- … and 3 more');

@@ -4,7 +4,10 @@
 
 import { PassThrough } from 'node:stream';
 import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
 import { InitializedNotification, InitializeRequest } from 'vscode-languageserver-protocol';
 import { createConnection, ProposedFeatures, type Connection } from 'vscode-languageserver/node';
@@ -46,9 +49,13 @@ export class InProcessServer {
       if (typeof id === 'string') this.rawAnswers.get(id)?.(m as unknown as RawResponse);
     });
     this.rawWriter = new StreamMessageWriter(toServer);
-    this.connection.onNotification('window/logMessage', (p: { type: number; message: string }) => { this.logs.push(`${p.type}: ${p.message}`); });
+    this.connection.onNotification('window/logMessage', (p: { type: number; message: string }) => {
+      this.logs.push(`${p.type}: ${p.message}`);
+    });
     this.ready = new Promise((resolve) => {
-      this.connection.onNotification(StatusNotification, (s: ServerStatus) => { if (s.state === 'ready') resolve(); });
+      this.connection.onNotification(StatusNotification, (s: ServerStatus) => {
+        if (s.state === 'ready') resolve();
+      });
     });
     this.connection.listen();
   }

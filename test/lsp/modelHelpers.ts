@@ -17,11 +17,13 @@ export const BUILTIN: TestOptions = { controllers: 'builtin', finalizerOwners: [
 /** A workspace holding `docs` (URI → text), loaded at once as the server does at start. */
 export function workspace(docs: Record<string, string>, options: TestOptions = BUILTIN): WorkspaceModel {
   const model = new WorkspaceModel(options);
-  model.loadAll(Object.entries(docs).map(([uri, text]) => {
-    const state = model.parse(uri, text);
-    if (!state) throw new Error(`${uri} does not look like Kubernetes`);
-    return state;
-  }));
+  model.loadAll(
+    Object.entries(docs).map(([uri, text]) => {
+      const state = model.parse(uri, text);
+      if (!state) throw new Error(`${uri} does not look like Kubernetes`);
+      return state;
+    }),
+  );
   return model;
 }
 

@@ -9,7 +9,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as methods from '../../shared/src/wire/methods';
-import { DEFAULT_SEARCH_LIMIT, LIVE_SCHEME, obj, optional, str, type ObjectsParams, type SimulateParams, type Validator } from '../../shared/src/protocol';
+import {
+  DEFAULT_SEARCH_LIMIT,
+  LIVE_SCHEME,
+  obj,
+  optional,
+  str,
+  type ObjectsParams,
+  type SimulateParams,
+  type Validator,
+} from '../../shared/src/protocol';
 import { ObjectsRequest, REQUEST_PARAMS, validateRequestParams } from '../../server/src/lsp/methods';
 import { connectParams } from '../../client/src/logic/clusterSettings';
 import { scopeParams } from '../../client/src/logic/graphScope';
@@ -41,16 +50,32 @@ interface Cases {
 
 /** Not an object: every method with params refuses these as a whole. */
 const NOT_AN_OBJECT: Bad[] = [
-  [NO_PARAMS, 'params'], [null, 'params'], [[], 'params'], [[1, 2], 'params'], [5, 'params'], ['x', 'params'], [true, 'params'],
+  [NO_PARAMS, 'params'],
+  [null, 'params'],
+  [[], 'params'],
+  [[1, 2], 'params'],
+  [5, 'params'],
+  ['x', 'params'],
+  [true, 'params'],
 ];
 
 /** A request that takes no params: absent, null, {} and [] are all "none"; a value is not. */
-const NONE: Cases = { good: [NO_PARAMS, null, {}, []], bad: [[5, 'params'], ['x', 'params'], [[1, 2], 'params']] };
+const NONE: Cases = {
+  good: [NO_PARAMS, null, {}, []],
+  bad: [
+    [5, 'params'],
+    ['x', 'params'],
+    [[1, 2], 'params'],
+  ],
+};
 
 const POSITION = { line: 0, character: 0 };
 
 const SIMULATE: Cases = {
-  good: [{ uid: 'no-such-uid', policy: 'default' }, { uid: 'u', policy: 'Orphan', controllers: 'gc' }],
+  good: [
+    { uid: 'no-such-uid', policy: 'default' },
+    { uid: 'u', policy: 'Orphan', controllers: 'gc' },
+  ],
   bad: [
     ...NOT_AN_OBJECT,
     [{}, 'params.uid'],
@@ -124,7 +149,10 @@ const CASES: Record<string, Cases> = {
     bad: [...NOT_AN_OBJECT, [{ kubeconfig: 5 }, 'params.kubeconfig'], [{ kubeconfig: null }, 'params.kubeconfig']],
   },
   'kubeGcLens/cluster/connect': {
-    good: [{ kubeconfig: '/nonexistent/kubeconfig', allowExec: false }, { kubeconfig: '/nonexistent/kubeconfig', context: 'dev', namespaces: ['shop'], allowExec: true, requestTimeoutSeconds: 0 }],
+    good: [
+      { kubeconfig: '/nonexistent/kubeconfig', allowExec: false },
+      { kubeconfig: '/nonexistent/kubeconfig', context: 'dev', namespaces: ['shop'], allowExec: true, requestTimeoutSeconds: 0 },
+    ],
     bad: [
       ...NOT_AN_OBJECT,
       [{}, 'params.allowExec'],
@@ -182,7 +210,8 @@ describe('the protocol module', () => {
 
   it('validators name the first bad field and pass good params', () => {
     for (const [method, cases] of Object.entries(CASES)) {
-      for (const p of cases.good) expect(validateRequestParams(method, p === NO_PARAMS ? undefined : p), `${method} ${label(p)}`).toBeUndefined();
+      for (const p of cases.good)
+        expect(validateRequestParams(method, p === NO_PARAMS ? undefined : p), `${method} ${label(p)}`).toBeUndefined();
       for (const [p, field] of cases.bad) {
         // The raw wire form: the server reads [x] as x and [] as no params (vscode-jsonrpc spreads arrays).
         const asRead = p === NO_PARAMS ? undefined : Array.isArray(p) && p.length <= 1 ? p[0] : p;
@@ -195,9 +224,17 @@ describe('the protocol module', () => {
   it('the params the VS Code client builds pass', () => {
     const sent: [string, unknown][] = [
       ['kubeGcLens/cluster/connect', connectParams({ namespaces: [] }, {}, false)],
-      ['kubeGcLens/cluster/connect', connectParams({ namespaces: ['a', 'b'], requestTimeoutSeconds: 2.5 }, { context: 'dev', kubeconfig: '/k' }, true)],
-      ...[{ kind: 'all' } as const, { kind: 'namespace', namespace: '' } as const, { kind: 'object', uid: 'u' } as const]
-        .flatMap((scope) => [['kubeGcLens/graph', scopeParams(scope)], ['kubeGcLens/cluster/graph', scopeParams(scope)]] as [string, unknown][]),
+      [
+        'kubeGcLens/cluster/connect',
+        connectParams({ namespaces: ['a', 'b'], requestTimeoutSeconds: 2.5 }, { context: 'dev', kubeconfig: '/k' }, true),
+      ],
+      ...[{ kind: 'all' } as const, { kind: 'namespace', namespace: '' } as const, { kind: 'object', uid: 'u' } as const].flatMap(
+        (scope) =>
+          [
+            ['kubeGcLens/graph', scopeParams(scope)],
+            ['kubeGcLens/cluster/graph', scopeParams(scope)],
+          ] as [string, unknown][],
+      ),
       // The literals in client/src: simulateDelete.ts, graphPanel.ts, liveDocuments.ts, cluster.ts, stuckObjectsView.ts, liveObjectPicker.ts.
       ['kubeGcLens/simulate', { uid: 'u', policy: 'Foreground' }],
       ['kubeGcLens/cluster/simulate', { uid: 'u', policy: 'default' }],
@@ -270,7 +307,10 @@ describe('over stdio: the built server', () => {
       // vscode-jsonrpc sends null as [null]: the server reads it as null.
       const sent = [null, ...bad.filter(([p]) => typeof p === 'object' && p !== null && !Array.isArray(p)).map(([p]) => p)];
       for (const p of sent) {
-        const error = await s.connection.sendRequest(method, p).then(() => undefined, (e: { code: number; message: string }) => e);
+        const error = await s.connection.sendRequest(method, p).then(
+          () => undefined,
+          (e: { code: number; message: string }) => e,
+        );
         const expected = p === null ? (CASES[method] === NONE ? undefined : 'params') : bad.find(([q]) => q === p)![1];
         if (expected === undefined) {
           // No params: answered, or refused because nothing is connected.
@@ -300,8 +340,9 @@ describe('over stdio: the built server', () => {
     expect(await s.connection.sendRequest(ObjectsRequest, {})).toEqual([]);
     expect(s.exitCode).toBeNull();
     // Said once per method in the client's log.
-    expect(s.logs.filter((l) => l.startsWith('Ignored the notification')).sort())
-      .toEqual([...NOTIFICATIONS, 'kubeGcLens/unknown'].sort().map((m) => `Ignored the notification ${m}: the server does not listen to it.`));
+    expect(s.logs.filter((l) => l.startsWith('Ignored the notification')).sort()).toEqual(
+      [...NOTIFICATIONS, 'kubeGcLens/unknown'].sort().map((m) => `Ignored the notification ${m}: the server does not listen to it.`),
+    );
     expect(s.logs.filter((l) => /failed|Unexpected|rejection|Cannot read/i.test(l))).toEqual([]);
     expect(s.stderr.join('')).toBe('');
   });

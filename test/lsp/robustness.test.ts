@@ -10,9 +10,18 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CancellationTokenSource, CodeLensRequest, CodeLensResolveRequest, DidChangeConfigurationNotification,
-  DidChangeWatchedFilesNotification, FileChangeType, HoverRequest, LSPErrorCodes, type CodeLens, type Diagnostic,
-  type Hover, type MarkupContent,
+  CancellationTokenSource,
+  CodeLensRequest,
+  CodeLensResolveRequest,
+  DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  HoverRequest,
+  LSPErrorCodes,
+  type CodeLens,
+  type Diagnostic,
+  type Hover,
+  type MarkupContent,
 } from 'vscode-languageserver-protocol';
 import { type ObjectSummary } from '../../shared/src/protocol';
 import { GraphRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, StuckRequest } from '../../server/src/lsp/methods';
@@ -57,10 +66,17 @@ function lineOf(text: string, needle: string, after?: string): number {
 const where = (d: Diagnostic[] | undefined) => (d ?? []).map((x) => `${x.code}@${x.range.start.line}`);
 
 /** Diagnostics as JSON with the workspace folder's URI replaced, to compare workspaces in different folders. */
-const portable = (d: Diagnostic[] | undefined, dir: string) => JSON.stringify(d ?? []).split(uriOf(dir)).join('<folder>');
+const portable = (d: Diagnostic[] | undefined, dir: string) =>
+  JSON.stringify(d ?? [])
+    .split(uriOf(dir))
+    .join('<folder>');
 
 /** URIs that currently have diagnostics. */
-const withDiagnostics = (s: LspSession) => [...s.diagnostics].filter(([, d]) => d.length > 0).map(([u]) => u).sort();
+const withDiagnostics = (s: LspSession) =>
+  [...s.diagnostics]
+    .filter(([, d]) => d.length > 0)
+    .map(([u]) => u)
+    .sort();
 
 const names = (objects: ObjectSummary[]) => objects.map((o) => o.name).sort();
 
@@ -207,7 +223,7 @@ metadata:
     expect(where(await s.diagnosticsFor(appUri))).toEqual([`dangling-owner@${lineOf(extraReplicaSet(owner.uid), `uid: ${owner.uid}`)}`]);
 
     await s.open('untitled:dump.json', dumpText, 'json');
-    await s.until(() => s.status?.objects === 10_001, 'the dump\'s objects counted', 60_000);
+    await s.until(() => s.status?.objects === 10_001, "the dump's objects counted", 60_000);
     expect(await s.diagnosticsFor(appUri, (d) => d.length === 0)).toEqual([]);
     const objects = await s.connection.sendRequest(ObjectsRequest, { uri: 'untitled:dump.json' });
     expect(objects).toHaveLength(10_000);
@@ -216,14 +232,15 @@ metadata:
     expect(withDiagnostics(s)).toEqual([]);
     // Hover on the ReplicaSet's reference resolves the owner in the unsaved dump.
     const hover = await s.connection.sendRequest(HoverRequest.type, {
-      textDocument: { uri: appUri }, position: { line: lineOf(extraReplicaSet(owner.uid), `name: ${owner.name}`, 'ownerReferences'), character: 12 },
+      textDocument: { uri: appUri },
+      position: { line: lineOf(extraReplicaSet(owner.uid), `name: ${owner.name}`, 'ownerReferences'), character: 12 },
     });
     expect((hover?.contents as MarkupContent).value).toContain(owner.uid);
     expect((hover?.contents as MarkupContent).value).toMatch(/Defined in:\*\* \[untitled/);
 
     // Closing the unsaved dump takes its objects away again.
     await s.close('untitled:dump.json');
-    await s.until(() => s.status?.objects === 1, 'the dump\'s objects gone');
+    await s.until(() => s.status?.objects === 1, "the dump's objects gone");
     expect(where(s.diagnostics.get(appUri))).toEqual([`dangling-owner@${lineOf(extraReplicaSet(owner.uid), `uid: ${owner.uid}`)}`]);
     await expectHealthy(s);
   }, 120_000);
@@ -254,7 +271,9 @@ describe('work-done progress while loading', () => {
       expect(kinds.at(-1)).toBe('end');
       expect(kinds.filter((k) => k === 'begin')).toHaveLength(1);
       expect(kinds.filter((k) => k === 'end')).toHaveLength(1);
-      const percentages = events.flatMap((e) => (e.value.kind === 'report' && e.value.percentage !== undefined ? [e.value.percentage] : []));
+      const percentages = events.flatMap((e) =>
+        e.value.kind === 'report' && e.value.percentage !== undefined ? [e.value.percentage] : [],
+      );
       expect(percentages.length).toBeGreaterThanOrEqual(2);
       expect([...percentages].sort((a, b) => a - b)).toEqual(percentages);
       expect(percentages.every((p) => p >= 0 && p <= 100)).toBe(true);
@@ -325,7 +344,9 @@ describe('cancelled requests', () => {
     for (let round = 0; round < 8; round++) {
       // An edit pending when the requests arrive (they apply it first), alternating a break and a fix.
       await s.replace(rsUri, round % 2 === 0 ? replicaSet(WRONG_UID) : rsText);
-      const hover = sendAndCancel((t) => s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: rsUri }, position: onOwnerName }, t));
+      const hover = sendAndCancel((t) =>
+        s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: rsUri }, position: onOwnerName }, t),
+      );
       const lenses = sendAndCancel((t) => s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: rsUri } }, t));
       const resolved = sendAndCancel((t) => s.connection.sendRequest(CodeLensResolveRequest.type, impactLens, t));
       const simulated = sendAndCancel((t) => s.connection.sendRequest(SimulateRequest, { uid: GOOD_UID, policy: 'Foreground' }, t));
@@ -400,7 +421,8 @@ interface BadCase {
 const badCases = (): BadCase[] => {
   const corrupt = Buffer.concat([Buffer.from(configMap('corrupt')), randomBytes(2048, 7)]);
   const deepYaml = `${configMap('deep-flow').replace('  key: value', `  key: ${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`)}---\n${configMap('after-deep')}`;
-  const deepJsonHeader = '{\n  "apiVersion": "v1",\n  "kind": "ConfigMap",\n  "metadata": {\n    "name": "deep-json",\n    "namespace": "shop"\n  },\n';
+  const deepJsonHeader =
+    '{\n  "apiVersion": "v1",\n  "kind": "ConfigMap",\n  "metadata": {\n    "name": "deep-json",\n    "namespace": "shop"\n  },\n';
   const deepJsonData = `${deepJsonHeader}  "data": {"key": ${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}\n}\n`;
   const deepJsonOwners = `${deepJsonHeader.replace('deep-json', 'deep-json-owners').replace('  },\n', `,\n    "ownerReferences": ${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}\n  },\n`)}  "data": {}\n}\n`;
   const strayBracket = `${configMap('stray-owner').replace('  namespace: shop\n', '  namespace: shop\n  uid: stray-owner-uid\n')}---\n]\n---\n${configMap('stray-dependent').replace('  namespace: shop\n', '  namespace: shop\n  ownerReferences:\n  - {apiVersion: v1, kind: ConfigMap, name: stray-owner, uid: stray-owner-uid}\n')}`;
@@ -444,8 +466,18 @@ ${configMap('after-wrong-types')}`;
     { file: 'deep-flow.yaml', text: deepYaml, expected: [`too-deep@${lineOf(deepYaml, 'key: [')}`], objects: ['after-deep'] },
     // Deep nesting where the engine does not look (data) is fine; in ownerReferences it is the wrong type.
     { file: 'deep-data.json', text: deepJsonData, expected: [], objects: ['deep-json'] },
-    { file: 'deep-owners.json', text: deepJsonOwners, expected: [`wrong-type@${lineOf(deepJsonOwners, '"ownerReferences"')}`], objects: [] },
-    { file: 'alias-bomb.yaml', text: bomb, expected: [`alias-limit@${lineOf(bomb, 'name: lol') - 3}`], objects: ['after-bomb', 'before-bomb'] },
+    {
+      file: 'deep-owners.json',
+      text: deepJsonOwners,
+      expected: [`wrong-type@${lineOf(deepJsonOwners, '"ownerReferences"')}`],
+      objects: [],
+    },
+    {
+      file: 'alias-bomb.yaml',
+      text: bomb,
+      expected: [`alias-limit@${lineOf(bomb, 'name: lol') - 3}`],
+      objects: ['after-bomb', 'before-bomb'],
+    },
     { file: 'duplicate-key.yaml', text: dup, expected: [`duplicate-key@${lineOf(dup, 'name: last-name')}`], objects: ['last-name'] },
     { file: 'helm.yaml', text: helm, expected: [`template@${lineOf(helm, '{{')}`], objects: ['after-helm'] },
     {
@@ -459,7 +491,12 @@ ${configMap('after-wrong-types')}`;
       objects: ['after-wrong-types'],
     },
     // Issue 13: a stray `]` between an owner and its dependent skips only itself (it used to drop the owner).
-    { file: 'stray-bracket.yaml', text: strayBracket, expected: [`yaml-syntax@${lineOf(strayBracket, ']')}`], objects: ['stray-dependent', 'stray-owner'] },
+    {
+      file: 'stray-bracket.yaml',
+      text: strayBracket,
+      expected: [`yaml-syntax@${lineOf(strayBracket, ']')}`],
+      objects: ['stray-dependent', 'stray-owner'],
+    },
     // A NUL byte in one document of a text file: that document, at the byte; not the whole file as binary.
     { file: 'nul.yaml', text: nul, expected: [`yaml-syntax@${lineOf(nul, '\u0000')}`], objects: ['after-nul', 'before-nul'] },
     // Two megabytes of `[` after a good document: refused before parsing (it used to take gigabytes).
@@ -477,7 +514,9 @@ describe('bad input', () => {
     const dir = workspace(CONTROL);
     const s = await start({ folder: dir });
     await settlePredictions(s);
-    expect(where(s.diagnostics.get(uriOf(path.join(dir, 'replicaset.yaml'))))).toEqual([`owner-uid-mismatch@${lineOf(replicaSet(WRONG_UID), `uid: ${WRONG_UID}`)}`]);
+    expect(where(s.diagnostics.get(uriOf(path.join(dir, 'replicaset.yaml'))))).toEqual([
+      `owner-uid-mismatch@${lineOf(replicaSet(WRONG_UID), `uid: ${WRONG_UID}`)}`,
+    ]);
     return new Map(Object.keys(CONTROL).map((f) => [f, portable(s.diagnostics.get(uriOf(path.join(dir, f))), dir)]));
   }
 
@@ -494,7 +533,8 @@ describe('bad input', () => {
     for (const c of cases) {
       const uri = uriOf(path.join(dir, c.file));
       expect(where(s.diagnostics.get(uri)), c.file).toEqual(c.expected);
-      for (const d of s.diagnostics.get(uri) ?? []) expect(typeof d.message === 'string' ? d.message : d.message.value, c.file).toMatch(/^\S.{20,}/);
+      for (const d of s.diagnostics.get(uri) ?? [])
+        expect(typeof d.message === 'string' ? d.message : d.message.value, c.file).toMatch(/^\S.{20,}/);
       expect(names(await s.connection.sendRequest(ObjectsRequest, { uri })), c.file).toEqual([...c.objects].sort());
     }
     // Nothing but the broken files and the control's own finding is reported, and the control is unchanged.
@@ -509,7 +549,8 @@ describe('bad input', () => {
       // One Delete lens per object (resolved later); objects with owners also have an owners lens, with its command.
       const lenses = ((await s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) ?? []).filter((l) => !l.command);
       expect(lenses.length, c.file).toBe(c.objects.length);
-      for (const lens of lenses) expect((await s.connection.sendRequest(CodeLensResolveRequest.type, lens)).command?.title, c.file).toMatch(/^Delete/);
+      for (const lens of lenses)
+        expect((await s.connection.sendRequest(CodeLensResolveRequest.type, lens)).command?.title, c.file).toMatch(/^Delete/);
       await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 9 } });
     }
     await expectHealthy(s);
@@ -522,7 +563,8 @@ describe('bad input', () => {
     const cases = badCases();
     // Not on disk: each exists only in its editor.
     const uriFor = (c: BadCase) => uriOf(path.join(dir, 'editor', c.file));
-    for (const c of cases) await s.open(uriFor(c), typeof c.text === 'string' ? c.text : c.text.toString('latin1'), c.file.endsWith('.json') ? 'json' : 'yaml');
+    for (const c of cases)
+      await s.open(uriFor(c), typeof c.text === 'string' ? c.text : c.text.toString('latin1'), c.file.endsWith('.json') ? 'json' : 'yaml');
     await settlePredictions(s);
     for (const c of cases) {
       expect(where(s.diagnostics.get(uriFor(c))), c.file).toEqual(c.expected);
@@ -531,15 +573,18 @@ describe('bad input', () => {
     for (const [f, d] of control) expect(portable(s.diagnostics.get(uriOf(path.join(dir, f))), dir), f).toBe(d);
 
     // Each fixed: a valid object instead; its diagnostics clear.
-    const fixed = (i: number, c: BadCase) => (c.file.endsWith('.json')
-      ? JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `fixed-${i}`, namespace: 'shop' } }, null, 2)
-      : configMap(`fixed-${i}`));
+    const fixed = (i: number, c: BadCase) =>
+      c.file.endsWith('.json')
+        ? JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `fixed-${i}`, namespace: 'shop' } }, null, 2)
+        : configMap(`fixed-${i}`);
     for (const [i, c] of cases.entries()) await s.replace(uriFor(c), fixed(i, c));
     for (const c of cases.filter((x) => x.expected.length)) await s.diagnosticsFor(uriFor(c), (d) => d.length === 0);
-    expect(names(await s.connection.sendRequest(ObjectsRequest, {}))).toEqual(['web', 'web-5d4f', ...cases.map((_, i) => `fixed-${i}`)].sort());
+    expect(names(await s.connection.sendRequest(ObjectsRequest, {}))).toEqual(
+      ['web', 'web-5d4f', ...cases.map((_, i) => `fixed-${i}`)].sort(),
+    );
     // Closed: not on disk, so gone.
     for (const c of cases) await s.close(uriFor(c));
-    await s.until(() => s.status?.objects === 2, 'the editors\' objects gone');
+    await s.until(() => s.status?.objects === 2, "the editors' objects gone");
     await settlePredictions(s);
     expect(withDiagnostics(s)).toEqual([uriOf(path.join(dir, 'replicaset.yaml'))]);
     for (const [f, d] of control) expect(portable(s.diagnostics.get(uriOf(path.join(dir, f))), dir), f).toBe(d);
@@ -581,7 +626,9 @@ describe('bad input', () => {
     // A file created and deleted before the server reads it: the Created event arrives for a file that is gone.
     writeFileSync(path.join(dir, 'short-lived.yaml'), configMap('short-lived'));
     rmSync(path.join(dir, 'short-lived.yaml'));
-    await s.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf(path.join(dir, 'short-lived.yaml')), type: FileChangeType.Created }] });
+    await s.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: uriOf(path.join(dir, 'short-lived.yaml')), type: FileChangeType.Created }],
+    });
     // Requests apply pending changes first: the answer reflects all of the above.
     expect(names(await s.connection.sendRequest(ObjectsRequest, {}))).toEqual(['web', 'web-5d4f']);
     expect(s.status).toMatchObject({ files: 2, objects: 2 });
@@ -615,19 +662,24 @@ describe('closing an edited, unsaved workspace file', () => {
     await s.diagnosticsFor(rsUri, (d) => d.length > 0);
     const onDisk = replicaSet(GOOD_UID, 'api');
     writeFileSync(path.join(dir, 'replicaset.yaml'), onDisk);
-    await s.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: rsUri, type: FileChangeType.Changed }] });
+    await s.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: rsUri, type: FileChangeType.Changed }],
+    });
     expect((await s.connection.sendRequest(ObjectAtRequest, { uri: rsUri, position: { line: 3, character: 8 } }))?.name).toBe('web-5d4f');
     expect(where(s.diagnostics.get(rsUri))).toEqual([`owner-uid-mismatch@${uidLine}`]);
     await s.close(rsUri);
-    expect(where(await s.diagnosticsFor(rsUri, (d) => d.some((x) => x.code !== 'owner-uid-mismatch'))))
-      .toEqual([`owner-coordinates-mismatch@${lineOf(onDisk, 'name: api')}`]);
+    expect(where(await s.diagnosticsFor(rsUri, (d) => d.some((x) => x.code !== 'owner-uid-mismatch')))).toEqual([
+      `owner-coordinates-mismatch@${lineOf(onDisk, 'name: api')}`,
+    ]);
 
     // An open file deleted on disk meanwhile: on close it is gone from the workspace.
     const extraUri = uriOf(path.join(dir, 'extra.yaml'));
     await s.open(extraUri, configMap('extra'));
     await s.replace(extraUri, configMap('extra-edited'));
     rmSync(path.join(dir, 'extra.yaml'));
-    await s.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: extraUri, type: FileChangeType.Deleted }] });
+    await s.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: extraUri, type: FileChangeType.Deleted }],
+    });
     expect(names(await s.connection.sendRequest(ObjectsRequest, { uri: extraUri }))).toEqual(['extra-edited']);
     await s.close(extraUri);
     expect(names(await s.connection.sendRequest(ObjectsRequest, {}))).toEqual(['web', 'web-5d4f']);
@@ -639,7 +691,7 @@ describe('closing an edited, unsaved workspace file', () => {
 // ------------------------------------------------------------------------------------------------ workspace folders
 
 describe('workspace folders', () => {
-  it('brings in an added folder\'s files, links owners across folders, and drops a removed folder', async () => {
+  it("brings in an added folder's files, links owners across folders, and drops a removed folder", async () => {
     const dependents = workspace({ 'replicaset.yaml': replicaSet(GOOD_UID) });
     const owners = workspace({ 'deployment.yaml': DEPLOYMENT });
     const rsUri = uriOf(path.join(dependents, 'replicaset.yaml'));
@@ -654,17 +706,26 @@ describe('workspace folders', () => {
     expect(s.status).toMatchObject({ files: 2, objects: 2 });
     expect(await s.diagnosticsFor(rsUri, (d) => d.length === 0)).toEqual([]);
     const graph = await s.connection.sendRequest(GraphRequest, { uid: '22222222-2222-2222-2222-222222222222' });
-    expect(graph.edges).toEqual([{ from: '22222222-2222-2222-2222-222222222222', to: GOOD_UID, controller: true, blockOwnerDeletion: true }]);
+    expect(graph.edges).toEqual([
+      { from: '22222222-2222-2222-2222-222222222222', to: GOOD_UID, controller: true, blockOwnerDeletion: true },
+    ]);
     expect(graph.nodes.find((n) => n.uid === GOOD_UID)?.location?.uri).toBe(deployUri);
     const lenses = await s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: rsUri } });
-    expect(lenses?.find((l) => l.command)?.command).toMatchObject({ title: 'Owned by Deployment web', arguments: [deployUri, expect.anything()] });
+    expect(lenses?.find((l) => l.command)?.command).toMatchObject({
+      title: 'Owned by Deployment web',
+      arguments: [deployUri, expect.anything()],
+    });
 
     // The added folder is watched like the first: a change on disk there re-analyses the dependent.
     writeFileSync(path.join(owners, 'deployment.yaml'), DEPLOYMENT.replace(GOOD_UID, WRONG_UID));
-    await s.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: deployUri, type: FileChangeType.Changed }] });
+    await s.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: deployUri, type: FileChangeType.Changed }],
+    });
     expect(where(await s.diagnosticsFor(rsUri, (d) => d.length > 0))).toEqual([`owner-uid-mismatch@${refLine}`]);
     writeFileSync(path.join(owners, 'deployment.yaml'), DEPLOYMENT);
-    await s.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: deployUri, type: FileChangeType.Changed }] });
+    await s.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: deployUri, type: FileChangeType.Changed }],
+    });
     expect(await s.diagnosticsFor(rsUri, (d) => d.length === 0)).toEqual([]);
 
     // Removed: its files leave the workspace, the reference dangles again.

@@ -56,7 +56,12 @@ describe('language server over stdio', () => {
     expect(check.objects).toBe(29);
     expect(check.files).toBe(15);
     expect(check.findings.map((f) => f.code).sort()).toEqual([
-      'dangling-owner', 'finalizer-deadlock', 'finalizer-deadlock', 'owner-uid-mismatch', 'stuck-terminating', 'stuck-terminating',
+      'dangling-owner',
+      'finalizer-deadlock',
+      'finalizer-deadlock',
+      'owner-uid-mismatch',
+      'stuck-terminating',
+      'stuck-terminating',
     ]);
   });
 
@@ -69,7 +74,10 @@ describe('language server over stdio', () => {
     expect(codes(wrong)).toEqual(['owner-uid-mismatch']);
     expect(wrong[0].range).toEqual({ start: { line: 10, character: 9 }, end: { line: 10, character: 45 } });
     expect(wrong[0].relatedInformation?.[0].location.uri).toBe(uriOf(path.join(dir, 'deployment.yaml')));
-    expect(wrong[0].data).toMatchObject({ uid: '22222222-2222-2222-2222-222222222222', location: { kind: 'ownerReference', index: 0, field: 'uid' } });
+    expect(wrong[0].data).toMatchObject({
+      uid: '22222222-2222-2222-2222-222222222222',
+      location: { kind: 'ownerReference', index: 0, field: 'uid' },
+    });
     // Fix the uid with an incremental edit: the diagnostics go away.
     await s.edit(rsUri, { start: { line: 10, character: 9 }, end: { line: 10, character: 45 } }, '11111111-1111-1111-1111-111111111111');
     expect(await s.diagnosticsFor(rsUri, (d) => d.length === 0)).toEqual([]);
@@ -84,10 +92,14 @@ describe('language server over stdio', () => {
     const rsUri = uriOf(path.join(dir, 'replicaset.yaml'));
     expect(s.diagnostics.get(rsUri) ?? []).toEqual([]);
     rmSync(path.join(dir, 'deployment.yaml'));
-    await s.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf(path.join(dir, 'deployment.yaml')), type: FileChangeType.Deleted }] });
+    await s.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: uriOf(path.join(dir, 'deployment.yaml')), type: FileChangeType.Deleted }],
+    });
     expect(codes(await s.diagnosticsFor(rsUri, (d) => d.length > 0))).toEqual(['dangling-owner']);
     writeFileSync(path.join(dir, 'deployment.yaml'), DEPLOYMENT);
-    await s.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf(path.join(dir, 'deployment.yaml')), type: FileChangeType.Created }] });
+    await s.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: uriOf(path.join(dir, 'deployment.yaml')), type: FileChangeType.Created }],
+    });
     expect(await s.diagnosticsFor(rsUri, (d) => d.length === 0)).toEqual([]);
   });
 
@@ -116,7 +128,10 @@ describe('language server over stdio', () => {
     const dir = workspace({ 'deployment.yaml': DEPLOYMENT });
     const s = await start(dir);
     const uri = uriOf(path.join(dir, 'mixed.yaml'));
-    await s.open(uri, `${replicaSet('99999999-9999-9999-9999-999999999999')}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: [broken\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Values.name }}\n`);
+    await s.open(
+      uri,
+      `${replicaSet('99999999-9999-9999-9999-999999999999')}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: [broken\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Values.name }}\n`,
+    );
     const d = await s.diagnosticsFor(uri, (x) => x.length >= 3);
     expect(codes(d)).toEqual(['owner-uid-mismatch', 'template', 'yaml-syntax']);
     expect(d.find((x) => x.code === 'yaml-syntax')!.range.start.line).toBeGreaterThanOrEqual(15);
@@ -156,27 +171,41 @@ describe('language server over stdio', () => {
     expect(await s.connection.sendRequest(SimulateRequest, { uid: 'nope', policy: 'default' })).toBeNull();
     const graph = await s.connection.sendRequest(GraphRequest, { uid: '22222222-2222-2222-2222-222222222222' });
     expect(graph.nodes.map((n) => n.name).sort()).toEqual(['web', 'web-5d4f']);
-    expect(graph.edges).toEqual([{ from: '22222222-2222-2222-2222-222222222222', to: '11111111-1111-1111-1111-111111111111', controller: true, blockOwnerDeletion: true }]);
+    expect(graph.edges).toEqual([
+      {
+        from: '22222222-2222-2222-2222-222222222222',
+        to: '11111111-1111-1111-1111-111111111111',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ]);
     expect(await s.connection.sendRequest(StuckRequest)).toEqual([]);
   });
 
   it('lists stuck objects with their why-chain', async () => {
     const s = await start(path.join(EXAMPLES, 'namespace-stuck-terminating'));
     const stuck = await s.connection.sendRequest(StuckRequest);
-    expect(stuck.map((i) => `${i.state} ${i.kind}/${i.name}`).sort()).toEqual(['stuck Namespace/legacy-mq', 'stuck RabbitmqCluster/orders']);
+    expect(stuck.map((i) => `${i.state} ${i.kind}/${i.name}`).sort()).toEqual([
+      'stuck Namespace/legacy-mq',
+      'stuck RabbitmqCluster/orders',
+    ]);
     const ns = stuck.find((i) => i.kind === 'Namespace')!;
     expect(ns.blockedBy[0].type).toBe('namespace-content');
     expect(ns.blockedBy[0].blockedBy?.[0].object?.name).toBe('orders');
     expect(ns.blockedBy[0].blockedBy?.[0].blockedBy?.[0].finalizer).toBe('deletion.finalizers.rabbitmqclusters.rabbitmq.com');
     expect(ns.ageSeconds).toBeGreaterThan(0);
-    expect(ns.locations?.['d39f74d1-8022-49db-adb6-b79231b166b0']?.uri).toBe(uriOf(path.join(EXAMPLES, 'namespace-stuck-terminating/orders-rabbitmqcluster.yaml')));
+    expect(ns.locations?.['d39f74d1-8022-49db-adb6-b79231b166b0']?.uri).toBe(
+      uriOf(path.join(EXAMPLES, 'namespace-stuck-terminating/orders-rabbitmqcluster.yaml')),
+    );
   });
 
   it('gives the same stuck answer as kubectl gc stuck -o json on the same files (but where each object is written)', async () => {
     const dir = path.join(EXAMPLES, 'namespace-stuck-terminating');
     const s = await start(dir);
     const editor = await s.connection.sendRequest(StuckRequest);
-    const cli = spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/cli.js'), 'stuck', '-f', dir, '-o', 'json'], { encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/cli.js'), 'stuck', '-f', dir, '-o', 'json'], {
+      encoding: 'utf8',
+    });
     const placeless = ({ location: _location, locations: _locations, ...rest }: { location?: unknown; locations?: unknown }) => rest;
     expect(editor.map(placeless)).toEqual(JSON.parse(cli.stdout).stuck.map(placeless));
   });
@@ -217,24 +246,33 @@ describe('editor features over stdio', () => {
     expect(impact).toHaveLength(6);
     expect(lenses.filter((l) => l.command).map((l) => l.command!.title)).toEqual([
       'Owner Deployment checkout not found (uid differs)',
-      'Owned by ReplicaSet checkout-7d9f8b6c5d', 'Owned by ReplicaSet checkout-7d9f8b6c5d', 'Owned by ReplicaSet checkout-7d9f8b6c5d',
+      'Owned by ReplicaSet checkout-7d9f8b6c5d',
+      'Owned by ReplicaSet checkout-7d9f8b6c5d',
+      'Owned by ReplicaSet checkout-7d9f8b6c5d',
       'Owner ReplicaSet checkout-5b8c9d7f4 not found',
     ]);
     const deployment = await s.connection.sendRequest(CodeLensResolveRequest.type, impact[0]);
     expect(deployment.range.start.line).toBe(6);
-    expect(deployment.command).toMatchObject({ command: 'kubeGcLens.simulateDelete', arguments: ['64b1c1b1-59ad-4af3-a756-871bd6965119', 'default'] });
+    expect(deployment.command).toMatchObject({
+      command: 'kubeGcLens.simulateDelete',
+      arguments: ['64b1c1b1-59ad-4af3-a756-871bd6965119', 'default'],
+    });
     expect(deployment.command!.title).toBe('Delete: only this Deployment');
 
     // Quick fixes: the uid of the existing Deployment; removing the dangling reference (and the key with it).
     const actions = (await s.connection.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri }, range: diags[0].range, context: { diagnostics: diags },
+      textDocument: { uri },
+      range: diags[0].range,
+      context: { diagnostics: diags },
     }))! as { title: string; edit: { changes: Record<string, { range: unknown; newText: string }[]> } }[];
     expect(actions.map((a) => a.title)).toEqual([
       'Use the uid of the existing Deployment checkout (64b1c1b1-59ad-4af3-a756-871bd6965119)',
       'Remove the ownerReference to ReplicaSet checkout-5b8c9d7f4',
     ]);
     expect(actions[0].edit.changes[uri]).toEqual([{ range: diags[0].range, newText: '64b1c1b1-59ad-4af3-a756-871bd6965119' }]);
-    expect(actions[1].edit.changes[uri]).toEqual([{ range: { start: { line: 577, character: 0 }, end: { line: 584, character: 0 } }, newText: '' }]);
+    expect(actions[1].edit.changes[uri]).toEqual([
+      { range: { start: { line: 577, character: 0 }, end: { line: 584, character: 0 } }, newText: '' },
+    ]);
   });
 });
 

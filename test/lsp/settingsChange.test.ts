@@ -58,7 +58,9 @@ describe('settings changes', () => {
     await s.diagnosticsFor(a, (d) => d.some((x) => x.code === 'dangling-owner' && x.severity === 4));
     expect(codes(s, a)).not.toEqual(before);
     // No reload happened: no "loading" status, no progress, b.yaml unseen.
-    expect(s.timeline.slice(mark).some((e) => (e.type === 'status' && e.status.state === 'loading') || e.type === 'progress-create')).toBe(false);
+    expect(s.timeline.slice(mark).some((e) => (e.type === 'status' && e.status.state === 'loading') || e.type === 'progress-create')).toBe(
+      false,
+    );
     expect(s.diagnostics.has(uriOf(path.join(dir, 'b.yaml')))).toBe(false);
     expect(s.status).toMatchObject({ state: 'ready', files: 1 });
 
@@ -87,7 +89,7 @@ describe('settings changes', () => {
     let asked = 0;
     s.connection.onRequest(ConfigurationRequest.type, (p) => {
       asked++;
-      return p.items.map((i) => (i.section ? s.settings[i.section] ?? null : null));
+      return p.items.map((i) => (i.section ? (s.settings[i.section] ?? null) : null));
     });
     const mark = s.mark();
     await s.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: null });

@@ -17,6 +17,9 @@ it('codeLens/resolve with no lens, null or a value that is not a code lens', asy
     const answer = await server.raw('codeLens/resolve', params);
     expect(answer.error, JSON.stringify(params)).toEqual({ code: -32602, message: 'codeLens/resolve: params must be a code lens' });
   }
-  const ok = await server.raw('codeLens/resolve', { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, data: { uri: 'file:///nothing.yaml', uid: 'none' } });
+  const ok = await server.raw('codeLens/resolve', {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    data: { uri: 'file:///nothing.yaml', uid: 'none' },
+  });
   expect(ok.error).toBeUndefined();
 });

@@ -40,7 +40,9 @@ function rawReferences(dir: string): { dependent: string; owner: string }[] {
 
 describe('real install manifests: complete load, no false findings', () => {
   const projects = haveCorpus
-    ? readdirSync(join(CORPUS, 'real-manifests')).filter((p) => statSync(join(CORPUS, 'real-manifests', p)).isDirectory()).map((p) => join(CORPUS, 'real-manifests', p))
+    ? readdirSync(join(CORPUS, 'real-manifests'))
+        .filter((p) => statSync(join(CORPUS, 'real-manifests', p)).isDirectory())
+        .map((p) => join(CORPUS, 'real-manifests', p))
     : [join(ROOT, 'test', 'fixtures', 'loader', 'real-manifests')];
   for (const project of projects) {
     it(`${project.split('/').slice(-1)[0]}${haveCorpus ? '' : ' (fixture copy; corpus not present)'}`, async () => {
@@ -68,7 +70,13 @@ describe('real cluster dumps: the graph the objects really form', () => {
     expect(snap.edges).toHaveLength(new Set(refs.map((r) => `${r.dependent}>${r.owner}`)).size);
     expect(snap.nodes.filter((n) => n.virtual)).toEqual([]);
     const kinds = new Set(snap.edges.map((e) => `${inventory.objects.get(e.from)!.kind}→${inventory.objects.get(e.to)!.kind}`));
-    expect([...kinds].sort()).toEqual(['ControllerRevision→DaemonSet', 'Lease→Node', 'Pod→DaemonSet', 'Pod→ReplicaSet', 'ReplicaSet→Deployment']);
+    expect([...kinds].sort()).toEqual([
+      'ControllerRevision→DaemonSet',
+      'Lease→Node',
+      'Pod→DaemonSet',
+      'Pod→ReplicaSet',
+      'ReplicaSet→Deployment',
+    ]);
     // A healthy snapshot: nothing to report, and the GC has nothing to do.
     expect(analyze(inventory).filter((f) => f.severity === 'error')).toEqual([]);
     expect(simulate(inventory, [], { controllers: 'gc' }).steps).toEqual([]);
@@ -82,18 +90,28 @@ describe('real cluster dumps: the graph the objects really form', () => {
     expect(unresolvable[0].message).toMatch(/did you mean DaemonSet/);
     // The uid is the real DaemonSet's, so the graph links them; the GC never collects them (R46).
     const ds = [...inventory.ofKind('DaemonSet')][0];
-    expect([...inventory.graph.get(ds.uid)!.dependents].map((d) => d.identity.kind).sort()).toEqual(expect.arrayContaining(['Route', 'Service']));
-    const r = simulate(inventory, [{ apiVersion: 'apps/v1', kind: 'DaemonSet', namespace: ds.namespace, name: ds.name, propagationPolicy: 'Background' }], { controllers: 'builtin' });
+    expect([...inventory.graph.get(ds.uid)!.dependents].map((d) => d.identity.kind).sort()).toEqual(
+      expect.arrayContaining(['Route', 'Service']),
+    );
+    const r = simulate(
+      inventory,
+      [{ apiVersion: 'apps/v1', kind: 'DaemonSet', namespace: ds.namespace, name: ds.name, propagationPolicy: 'Background' }],
+      { controllers: 'builtin' },
+    );
     expect(r.remaining.map((o) => `${o.kind}/${o.name}`)).toEqual(expect.arrayContaining(['Route/canary', 'Service/ingress-canary']));
   });
 
-  it.skipIf(!haveCorpus)('the whole OpenShift must-gather (corpus): every reference resolves, duplicates are one object', async () => {
-    const dir = join(CORPUS, 'cluster-dumps', 'openshift-must-gather-aws');
-    const { inventory, problems } = await load(dir);
-    expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
-    expect(inventory.objects.size).toBe(2951); // 3,023 objects with a uid, 72 of them listed twice
-    expect(inventory.graph.snapshot().nodes.filter((n) => n.virtual)).toEqual([]);
-    const codes = new Set(analyze(inventory).map((f) => f.code));
-    expect([...codes].sort()).toEqual(['finalizer-deadlock', 'unresolvable-owner-kind']);
-  }, 120_000);
+  it.skipIf(!haveCorpus)(
+    'the whole OpenShift must-gather (corpus): every reference resolves, duplicates are one object',
+    async () => {
+      const dir = join(CORPUS, 'cluster-dumps', 'openshift-must-gather-aws');
+      const { inventory, problems } = await load(dir);
+      expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
+      expect(inventory.objects.size).toBe(2951); // 3,023 objects with a uid, 72 of them listed twice
+      expect(inventory.graph.snapshot().nodes.filter((n) => n.virtual)).toEqual([]);
+      const codes = new Set(analyze(inventory).map((f) => f.code));
+      expect([...codes].sort()).toEqual(['finalizer-deadlock', 'unresolvable-owner-kind']);
+    },
+    120_000,
+  );
 });

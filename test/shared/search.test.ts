@@ -4,7 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { matchesQuery, matchRank, queryWords, searchObjects, searchText, type Searchable } from '../../shared/src/search';
 
-const obj = (kind: string, namespace: string, name: string, apiVersion = 'v1', uid = `uid-${kind}-${namespace}-${name}`): Searchable => ({ apiVersion, kind, namespace, name, uid });
+const obj = (kind: string, namespace: string, name: string, apiVersion = 'v1', uid = `uid-${kind}-${namespace}-${name}`): Searchable => ({
+  apiVersion,
+  kind,
+  namespace,
+  name,
+  uid,
+});
 const label = (o: Searchable) => (o.namespace ? `${o.kind} ${o.namespace}/${o.name}` : `${o.kind} ${o.name}`);
 
 const objects: Searchable[] = [
@@ -51,8 +57,18 @@ describe('matching', () => {
   });
 
   it('matches `namespace/name` across the slash, and a namespace or name part of it', () => {
-    expect(find('shop/web').labels).toEqual(['Deployment shop/web', 'Service shop/web', 'Pod shop/web-7d9f-abcde', 'ReplicaSet shop/web-7d9f']);
-    expect(find('op/we').labels).toEqual(['Deployment shop/web', 'Pod shop/web-7d9f-abcde', 'ReplicaSet shop/web-7d9f', 'Service shop/web']);
+    expect(find('shop/web').labels).toEqual([
+      'Deployment shop/web',
+      'Service shop/web',
+      'Pod shop/web-7d9f-abcde',
+      'ReplicaSet shop/web-7d9f',
+    ]);
+    expect(find('op/we').labels).toEqual([
+      'Deployment shop/web',
+      'Pod shop/web-7d9f-abcde',
+      'ReplicaSet shop/web-7d9f',
+      'Service shop/web',
+    ]);
     expect(find('shop/').total).toBe(5); // everything in namespace shop, not Namespace shop (cluster-scoped: no slash)
     expect(find('/settings').labels).toEqual(['ConfigMap shop/settings']);
     expect(find('shop/web pod').labels).toEqual(['Pod shop/web-7d9f-abcde']);
@@ -85,8 +101,13 @@ describe('matching', () => {
 describe('order, limit and total', () => {
   it('puts exact names first (name, namespace/name, uid), then names that start with a word, then the rest', () => {
     expect(find('web').labels).toEqual([
-      'Deployment shop/web', 'Service shop/web', // exact name
-      'ClusterRole web-reader', 'Deployment frontend/webshop', 'Pod frontend/webshop-1', 'Pod shop/web-7d9f-abcde', 'ReplicaSet shop/web-7d9f', // starts with
+      'Deployment shop/web',
+      'Service shop/web', // exact name
+      'ClusterRole web-reader',
+      'Deployment frontend/webshop',
+      'Pod frontend/webshop-1',
+      'Pod shop/web-7d9f-abcde',
+      'ReplicaSet shop/web-7d9f', // starts with
     ]);
     expect(find('shop').labels.slice(0, 1)).toEqual(['Namespace shop']);
     expect(find('shop/web-7d9f').labels).toEqual(['ReplicaSet shop/web-7d9f', 'Pod shop/web-7d9f-abcde']);
@@ -94,10 +115,16 @@ describe('order, limit and total', () => {
 
   it('orders by namespace (cluster-scoped first), kind and name without a query', () => {
     expect(find('').labels).toEqual([
-      'ClusterRole web-reader', 'Namespace shop',
-      'Deployment frontend/webshop', 'Pod frontend/webshop-1',
+      'ClusterRole web-reader',
+      'Namespace shop',
+      'Deployment frontend/webshop',
+      'Pod frontend/webshop-1',
       'Kafka kafka/Events',
-      'ConfigMap shop/settings', 'Deployment shop/web', 'Pod shop/web-7d9f-abcde', 'ReplicaSet shop/web-7d9f', 'Service shop/web',
+      'ConfigMap shop/settings',
+      'Deployment shop/web',
+      'Pod shop/web-7d9f-abcde',
+      'ReplicaSet shop/web-7d9f',
+      'Service shop/web',
     ]);
   });
 
@@ -110,7 +137,10 @@ describe('order, limit and total', () => {
   });
 
   it('filters by namespace', () => {
-    expect(searchObjects(objects, 'web', { namespace: 'frontend' }).items.map(label)).toEqual(['Deployment frontend/webshop', 'Pod frontend/webshop-1']);
+    expect(searchObjects(objects, 'web', { namespace: 'frontend' }).items.map(label)).toEqual([
+      'Deployment frontend/webshop',
+      'Pod frontend/webshop-1',
+    ]);
     expect(searchObjects(objects, '', { namespace: '' }).items.map(label)).toEqual(['ClusterRole web-reader', 'Namespace shop']);
   });
 

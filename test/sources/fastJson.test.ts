@@ -65,11 +65,15 @@ describe('JSON fast path', () => {
     expect(accepted).toBeGreaterThan(60);
   });
 
-  it.skipIf(!existsSync(join(CORPUS, 'cluster-dumps')))('matches the general extractor on the corpus (skipped without /work/shared/corpus)', { timeout: 300_000 }, () => {
-    const { accepted, total } = check(walk(join(CORPUS, 'cluster-dumps')));
-    expect(accepted).toBeGreaterThan(3000);
-    expect(total).toBeGreaterThan(accepted);
-  });
+  it.skipIf(!existsSync(join(CORPUS, 'cluster-dumps')))(
+    'matches the general extractor on the corpus (skipped without /work/shared/corpus)',
+    { timeout: 300_000 },
+    () => {
+      const { accepted, total } = check(walk(join(CORPUS, 'cluster-dumps')));
+      expect(accepted).toBeGreaterThan(3000);
+      expect(total).toBeGreaterThan(accepted);
+    },
+  );
 
   it('declines what the general extractor must report or infer', () => {
     for (const v of [

@@ -46,7 +46,9 @@ describe('only regular files are read (defect 4)', () => {
 
   it('refuses a character device (/dev/zero, which never ends) at once', async () => {
     const r = await loadPaths(['/dev/zero']);
-    expect(r.problems.map((p) => [p.code, p.reason])).toEqual([['unreadable', 'Cannot read /dev/zero: it is a character device, and only regular files are read (give - to read standard input).']]);
+    expect(r.problems.map((p) => [p.code, p.reason])).toEqual([
+      ['unreadable', 'Cannot read /dev/zero: it is a character device, and only regular files are read (give - to read standard input).'],
+    ]);
     const named = await cli(['check', '-f', '/dev/zero']);
     expect(named.status).toBe(2);
     expect(named.stderr).toContain('/dev/zero: Cannot read /dev/zero: it is a character device');
@@ -84,7 +86,10 @@ describe('an unreadable entry of a folder is reported, and the rest loads (defec
     expect(run.stderr).toBe('');
     const json = JSON.parse(run.stdout) as { objects: number; skipped: { file: string; code: string }[] };
     expect(json.objects).toBe(3);
-    expect(json.skipped.map((p) => [p.code, p.file])).toEqual([['unreadable', join(dir, 'dangling.yaml')], ['unreadable', join(dir, 'loop.yaml')]]);
+    expect(json.skipped.map((p) => [p.code, p.file])).toEqual([
+      ['unreadable', join(dir, 'dangling.yaml')],
+      ['unreadable', join(dir, 'loop.yaml')],
+    ]);
   });
 
   it('a path named on the command line that cannot be read is still bad usage (exit 2)', async () => {

@@ -29,12 +29,22 @@ describe('loadPaths', () => {
     write('tree/readme.md', '# not a manifest\nkind: ConfigMap\n');
     write('tree/values.txt', cm('ignored'));
     write('tree/.hidden/x.yaml', cm('hidden'));
-    write('tree/g.dot', 'strict digraph full {\n  "p" [ uid="p" kind="Pod" version="v1" name="pod" namespace="n" group="" missing="false" beingDeleted="false" deletingDependents="false" virtual="false" ];\n  "o" [ uid="o" kind="Node" version="v1" name="node" namespace="" group="" missing="false" beingDeleted="false" deletingDependents="false" virtual="false" ];\n  "p" -> "o";\n}\n');
+    write(
+      'tree/g.dot',
+      'strict digraph full {\n  "p" [ uid="p" kind="Pod" version="v1" name="pod" namespace="n" group="" missing="false" beingDeleted="false" deletingDependents="false" virtual="false" ];\n  "o" [ uid="o" kind="Node" version="v1" name="node" namespace="" group="" missing="false" beingDeleted="false" deletingDependents="false" virtual="false" ];\n  "p" -> "o";\n}\n',
+    );
     const r = await loadPaths([dir]);
     expect(r.problems).toEqual([]);
     expect(r.objects.map((o) => o.name)).toEqual(['B', 'a1', 'a2', 'b', 'pod', 'node', 'c', 'd']);
     expect(r.files).toBe(6);
-    expect([...r.texts.keys()].map((f) => f.slice(dir.length + 1))).toEqual(['B.yaml', 'a.yml', 'b.yaml', 'g.dot', 'sub/c.json', 'sub/z/D.YAML']);
+    expect([...r.texts.keys()].map((f) => f.slice(dir.length + 1))).toEqual([
+      'B.yaml',
+      'a.yml',
+      'b.yaml',
+      'g.dot',
+      'sub/c.json',
+      'sub/z/D.YAML',
+    ]);
     expect(r.objects[4].ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Node', name: 'node', uid: 'o' }]);
     // Twice the same folder (or a file inside it) is read once; an explicit file of any extension is read.
     const again = await loadPaths([dir, dir, join(dir, 'b.yaml'), join(dir, 'values.txt')]);
@@ -78,15 +88,24 @@ describe('loadPaths', () => {
     const yaml = await loadPaths(['-'], { stdin: Readable.from([Buffer.from(cm('from-stdin'))]) });
     expect(yaml.objects.map((o) => [o.name, o.source?.file])).toEqual([['from-stdin', '-']]);
     expect(yaml.objects[0].source?.ranges).toBeDefined();
-    const json = await loadPaths(['-'], { stdin: Readable.from(['  {"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}}]}']) });
+    const json = await loadPaths(['-'], {
+      stdin: Readable.from(['  {"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}}]}']),
+    });
     expect(json.objects.map((o) => o.name)).toEqual(['p']);
     expect(json.texts.get('-')).toContain('"kind":"List"');
-    const dot = await loadPaths(['-'], { stdin: Readable.from(['// dump\nstrict digraph full {\n  "a" [ uid="a" kind="Pod" version="v1" name="p" ];\n  "b" [ uid="b" kind="Node" version="v1" name="n" ];\n  "a" -> "b";\n}\n']) });
+    const dot = await loadPaths(['-'], {
+      stdin: Readable.from([
+        '// dump\nstrict digraph full {\n  "a" [ uid="a" kind="Pod" version="v1" name="p" ];\n  "b" [ uid="b" kind="Node" version="v1" name="n" ];\n  "a" -> "b";\n}\n',
+      ]),
+    });
     expect(dot.objects.map((o) => o.kind)).toEqual(['Pod', 'Node']);
   });
 
   it('keeps texts so that JSON positions can be resolved later', async () => {
-    const file = write('json/pods.json', JSON.stringify({ apiVersion: 'v1', kind: 'PodList', items: [{ metadata: { name: 'p1', namespace: 'n', uid: 'u1' } }] }, null, 2));
+    const file = write(
+      'json/pods.json',
+      JSON.stringify({ apiVersion: 'v1', kind: 'PodList', items: [{ metadata: { name: 'p1', namespace: 'n', uid: 'u1' } }] }, null, 2),
+    );
     const r = await loadPaths([file]);
     expect(r.objects[0]).toMatchObject({ apiVersion: 'v1', kind: 'Pod', name: 'p1' });
     expect(r.problems.map((p) => p.code)).toEqual(['kind-inferred']);

@@ -13,7 +13,17 @@ const FIXTURES = join(__dirname, '../fixtures/dot');
 const GOLDEN_CORPUS = join(CORPUS, 'gc-debug-dot/kubernetes-testdata');
 
 const node = (uid: string, extra: Partial<GraphSnapshotNode> = {}): GraphSnapshotNode => ({
-  group: '', version: 'v1', kind: 'Pod', namespace: 'ns', name: uid, uid, missing: false, beingDeleted: false, deletingDependents: false, virtual: false, ...extra,
+  group: '',
+  version: 'v1',
+  kind: 'Pod',
+  namespace: 'ns',
+  name: uid,
+  uid,
+  missing: false,
+  beingDeleted: false,
+  deletingDependents: false,
+  virtual: false,
+  ...extra,
 });
 
 describe('golden files of kube-controller-manager (current format)', () => {
@@ -39,14 +49,22 @@ describe('golden files of kube-controller-manager (current format)', () => {
     const r = parseGcDot(readFileSync(join(FIXTURES, 'escaping.dot'), 'utf8'), 'escaping.dot');
     const weird = 'ref1-[]"\\Iñtërnâtiônàlizætiøn,🐹';
     expect(r.snapshot.nodes.map((n) => n.uid)).toEqual([weird, 'ref2-']);
-    expect(r.snapshot.nodes[0]).toMatchObject({ group: 'ref1group', version: 'version', kind: 'ref1kind-Iñtërnâtiônàlizætiøn,🐹', namespace: 'ref1ns' });
+    expect(r.snapshot.nodes[0]).toMatchObject({
+      group: 'ref1group',
+      version: 'version',
+      kind: 'ref1kind-Iñtërnâtiônàlizætiøn,🐹',
+      namespace: 'ref1ns',
+    });
     expect(r.snapshot.edges).toEqual([{ from: weird, to: 'ref2-' }]);
   });
 
   it('simple.dot has the documented shape', () => {
     const r = parseGcDot(readFileSync(join(FIXTURES, 'simple.dot'), 'utf8'), 'simple.dot');
     expect(r.snapshot.edges).toEqual([
-      { from: 'alpha', to: 'bravo' }, { from: 'alpha', to: 'charlie' }, { from: 'delta', to: 'foxtrot' }, { from: 'foxtrot', to: 'golf' },
+      { from: 'alpha', to: 'bravo' },
+      { from: 'alpha', to: 'charlie' },
+      { from: 'delta', to: 'foxtrot' },
+      { from: 'foxtrot', to: 'golf' },
     ]);
     expect(r.snapshot.nodes.every((n) => n.kind === '' && n.version === '' && !n.virtual)).toBe(true);
   });
@@ -111,21 +129,34 @@ describe('the older gonum format', () => {
     expect(r.problems).toEqual([]);
     expect(r.format).toBe('gonum');
     const uid = (n: number) => `5b7d2f0e-aaaa-4c1e-9d5a-00000000000${n}`;
-    expect(r.snapshot.nodes.map((n) => `${n.kind}/${n.name}`)).toEqual(['Pod/kube-dns-5c4b8c5d4f-x2x9q', 'Deployment/kube-dns', 'ReplicaSet/kube-dns-5c4b8c5d4f']);
-    expect(r.snapshot.edges).toEqual([{ from: uid(3), to: uid(2) }, { from: uid(2), to: uid(1) }]);
+    expect(r.snapshot.nodes.map((n) => `${n.kind}/${n.name}`)).toEqual([
+      'Pod/kube-dns-5c4b8c5d4f-x2x9q',
+      'Deployment/kube-dns',
+      'ReplicaSet/kube-dns-5c4b8c5d4f',
+    ]);
+    expect(r.snapshot.edges).toEqual([
+      { from: uid(3), to: uid(2) },
+      { from: uid(2), to: uid(1) },
+    ]);
     // Written out in the current format: sorted by uid, quoted ids, no blank line.
     const out = writeGcDot(r.snapshot);
     expect(out.startsWith('strict digraph full {\n  // Node definitions.\n  "5b7d2f0e-aaaa-4c1e-9d5a-000000000001" [\n')).toBe(true);
-    expect(out).toContain('    label="uid=5b7d2f0e-aaaa-4c1e-9d5a-000000000002\\nnamespace=kube-system\\nReplicaSet.v1.apps/kube-dns-5c4b8c5d4f\\nbeingDeleted,deletingDependents\\n"\n');
-    expect(out).toContain('\n  // Edge definitions.\n  "5b7d2f0e-aaaa-4c1e-9d5a-000000000002" -> "5b7d2f0e-aaaa-4c1e-9d5a-000000000001";\n  "5b7d2f0e-aaaa-4c1e-9d5a-000000000003" -> "5b7d2f0e-aaaa-4c1e-9d5a-000000000002";\n}\n');
+    expect(out).toContain(
+      '    label="uid=5b7d2f0e-aaaa-4c1e-9d5a-000000000002\\nnamespace=kube-system\\nReplicaSet.v1.apps/kube-dns-5c4b8c5d4f\\nbeingDeleted,deletingDependents\\n"\n',
+    );
+    expect(out).toContain(
+      '\n  // Edge definitions.\n  "5b7d2f0e-aaaa-4c1e-9d5a-000000000002" -> "5b7d2f0e-aaaa-4c1e-9d5a-000000000001";\n  "5b7d2f0e-aaaa-4c1e-9d5a-000000000003" -> "5b7d2f0e-aaaa-4c1e-9d5a-000000000002";\n}\n',
+    );
     expect(writeGcDot(parseGcDot(out, 'again.dot').snapshot)).toBe(out);
   });
 
   it('accepts `strict digraph` and falls back to the label when attributes are missing', () => {
-    const text = 'strict digraph full {\n  0 [\n    label="\\"uid=u0\\nnamespace=n\\nPod.v1/p\\n\\""\n  ];\n  1 [\n    label="\\"uid=u1\\nnamespace=n\\nReplicaSet.v1.apps/rs\\n\\""\n  ];\n  0 -> 1;\n}\n';
+    const text =
+      'strict digraph full {\n  0 [\n    label="\\"uid=u0\\nnamespace=n\\nPod.v1/p\\n\\""\n  ];\n  1 [\n    label="\\"uid=u1\\nnamespace=n\\nReplicaSet.v1.apps/rs\\n\\""\n  ];\n  0 -> 1;\n}\n';
     const r = parseGcDot(text, 'x.dot');
     expect(r.snapshot.nodes.map((n) => [n.uid, n.kind, n.version, n.group, n.namespace, n.name])).toEqual([
-      ['u0', 'Pod', 'v1', '', 'n', 'p'], ['u1', 'ReplicaSet', 'v1', 'apps', 'n', 'rs'],
+      ['u0', 'Pod', 'v1', '', 'n', 'p'],
+      ['u1', 'ReplicaSet', 'v1', 'apps', 'n', 'rs'],
     ]);
     expect(r.snapshot.edges).toEqual([{ from: 'u0', to: 'u1' }]);
     expect(r.problems.every((p) => p.severity === 'warning' && p.code === 'dot-syntax')).toBe(true);
@@ -139,7 +170,11 @@ describe('writer', () => {
     const b = '\u{1f600}';
     const snap: GraphSnapshot = {
       nodes: [node(b), node('orphan'), node(a, { virtual: true, beingDeleted: true, missing: true, deletingDependents: true }), node('c')],
-      edges: [{ from: b, to: a }, { from: 'c', to: b }, { from: 'c', to: a }],
+      edges: [
+        { from: b, to: a },
+        { from: 'c', to: b },
+        { from: 'c', to: a },
+      ],
     };
     const out = writeGcDot(snap);
     expect(out).not.toContain('orphan');
@@ -197,7 +232,26 @@ describe('writer', () => {
     expect(goQuote('é 🐹 ü')).toBe('"é 🐹 ü"');
     expect(goUnquote('\\x41\\u00e9\\U0001F600\\t\\a\\101\\xc3\\xa9\\q')).toBe('A\u00e9\u{1f600}\t\u0007A\u00e9\\q');
     const rnd = prng(7);
-    const alphabet = ['a', 'Z', '"', '\\', '\n', '\t', '\u0000', '\u007f', '\u00a0', 'é', '🐹', '\u2028', '\ufeff', '[', ']', ' ', '\u{e0001}', '\u0301'];
+    const alphabet = [
+      'a',
+      'Z',
+      '"',
+      '\\',
+      '\n',
+      '\t',
+      '\u0000',
+      '\u007f',
+      '\u00a0',
+      'é',
+      '🐹',
+      '\u2028',
+      '\ufeff',
+      '[',
+      ']',
+      ' ',
+      '\u{e0001}',
+      '\u0301',
+    ];
     for (let i = 0; i < 300; i++) {
       let s = '';
       for (let j = Math.floor(rnd() * 12); j > 0; j--) s += alphabet[Math.floor(rnd() * alphabet.length)];
@@ -245,9 +299,16 @@ metadata: {name: alone, namespace: shop, uid: x1}
     expect(objects.map((o) => `${o.kind}/${o.name}`)).toEqual(['Deployment/web', 'Pod/web-1-a', 'ReplicaSet/web-1']);
     const pod = objects[1];
     expect(pod).toMatchObject({
-      apiVersion: 'v1', namespace: 'shop', uid: 'p1', deletionTimestamp: DOT_DELETION_MARKER, finalizers: ['foregroundDeletion'],
+      apiVersion: 'v1',
+      namespace: 'shop',
+      uid: 'p1',
+      deletionTimestamp: DOT_DELETION_MARKER,
+      finalizers: ['foregroundDeletion'],
       // The dump keeps edges sorted, not the order of the ownerReferences.
-      ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'gone', uid: 'c9' }, { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'r1' }],
+      ownerReferences: [
+        { apiVersion: 'v1', kind: 'ConfigMap', name: 'gone', uid: 'c9' },
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'r1' },
+      ],
     });
     expect(pod.ownerReferences[1].controller).toBeUndefined();
     expect(pod.ownerReferences[1].blockOwnerDeletion).toBeUndefined();
@@ -285,22 +346,54 @@ describe('malformed and quirky DOT', () => {
 
   it('never throws', () => {
     const rnd = prng(3);
-    const pieces = ['strict ', 'digraph ', 'full ', '{', '}', '[', ']', '"', '\\', 'uid=', '"u"', ' -> ', ';', '\n', '0', '/*', '*/', '//', '#', '<', '>', ' label="x\ny"', '=', ',', ':'];
+    const pieces = [
+      'strict ',
+      'digraph ',
+      'full ',
+      '{',
+      '}',
+      '[',
+      ']',
+      '"',
+      '\\',
+      'uid=',
+      '"u"',
+      ' -> ',
+      ';',
+      '\n',
+      '0',
+      '/*',
+      '*/',
+      '//',
+      '#',
+      '<',
+      '>',
+      ' label="x\ny"',
+      '=',
+      ',',
+      ':',
+    ];
     for (let i = 0; i < 300; i++) {
       let s = '';
       for (let j = Math.floor(rnd() * 40); j > 0; j--) s += pieces[Math.floor(rnd() * pieces.length)];
       expect(() => dotToObjects(parseGcDot(s, 'f.dot').snapshot, 'f.dot'), JSON.stringify(s)).not.toThrow();
     }
     expect(parseGcDot('not a graph', 'n.dot').problems[0].reason).toContain('This is not a DOT graph');
-    expect(parseGcDot('strict digraph full {\n  "x" [ label="never closed\n', 'u.dot').problems.map((p) => p.reason)).toContain('A quoted string is never closed.');
+    expect(parseGcDot('strict digraph full {\n  "x" [ label="never closed\n', 'u.dot').problems.map((p) => p.reason)).toContain(
+      'A quoted string is never closed.',
+    );
   });
 
   it('merges the duplicate blocks of a missing owner and prefers an observed node', () => {
-    const block = (uid: string, missing: boolean) => `  "${uid}" [\n    group=""\n    version="v1"\n    kind="ConfigMap"\n    namespace=""\n    name="cm"\n    uid="${uid}"\n    missing="${missing}"\n    beingDeleted="false"\n    deletingDependents="false"\n    virtual="false"\n  ];\n`;
+    const block = (uid: string, missing: boolean) =>
+      `  "${uid}" [\n    group=""\n    version="v1"\n    kind="ConfigMap"\n    namespace=""\n    name="cm"\n    uid="${uid}"\n    missing="${missing}"\n    beingDeleted="false"\n    deletingDependents="false"\n    virtual="false"\n  ];\n`;
     const text = `strict digraph full {\n${block('m', true)}${block('m', true)}  "p" [ uid="p" kind="Pod" version="v1" name="p" namespace="n" group="" missing="false" beingDeleted="false" deletingDependents="false" virtual="false" ];\n  "p" -> "m";\n  "p" -> "m";\n}\n`;
     const r = parseGcDot(text, 'q.dot');
     expect(r.problems).toEqual([]);
-    expect(r.snapshot.nodes.map((n) => [n.uid, n.missing])).toEqual([['m', true], ['p', false]]);
+    expect(r.snapshot.nodes.map((n) => [n.uid, n.missing])).toEqual([
+      ['m', true],
+      ['p', false],
+    ]);
     expect(r.snapshot.edges).toHaveLength(2);
     const objs = dotToObjects(r.snapshot, 'q.dot', r.ranges);
     expect(objs.map((o) => o.uid)).toEqual(['p']);

@@ -19,7 +19,25 @@ const names = (text: string) => parseManifestText(text, 'x.yaml').objects.map((o
 
 describe('a syntax error skips only the document that holds it (defect 1)', () => {
   // The report's reproduction: `first`, a document holding only `]`, then `third` owned by `first`.
-  for (const broken of [']', '}', '[', '{', ']]', 'a: ]', 'key: "half', '- a\nb: c', '  bad: indent\n b: c', '?', ': x', '@', '`x`', '&a *a', '!!map [1]', 'a: *nowhere', '%YAML 1.2']) {
+  for (const broken of [
+    ']',
+    '}',
+    '[',
+    '{',
+    ']]',
+    'a: ]',
+    'key: "half',
+    '- a\nb: c',
+    '  bad: indent\n b: c',
+    '?',
+    ': x',
+    '@',
+    '`x`',
+    '&a *a',
+    '!!map [1]',
+    'a: *nowhere',
+    '%YAML 1.2',
+  ]) {
     it(`a document holding ${JSON.stringify(broken)}`, () => {
       const text = `${cm('first')}---\n${broken}\n---\n${cm('third', 'first')}`;
       const r = parseManifestText(text, 'repro.yaml');
@@ -41,7 +59,11 @@ describe('a syntax error skips only the document that holds it (defect 1)', () =
 
   it('numbers documents as one parse of the stream did', () => {
     const r = parseManifestText(`%YAML 1.2\n---\n${cm('a')}---\n---\n${cm('b')}...\n${cm('c')}`, 'x.yaml');
-    expect(r.objects.map((o) => [o.name, o.source!.docIndex])).toEqual([['a', 0], ['b', 2], ['c', 3]]);
+    expect(r.objects.map((o) => [o.name, o.source!.docIndex])).toEqual([
+      ['a', 0],
+      ['b', 2],
+      ['c', 3],
+    ]);
     expect(r.problems).toEqual([]);
   });
 });
@@ -50,7 +72,9 @@ describe('document spans', () => {
   it('start at each `---` line, end after each `...` line, and keep headers and directives with the next document', () => {
     const text = '# head\n%YAML 1.2\n---\na: 1\n--- |\n  text\n...\n# c\n---\nb: 2\n';
     expect(yamlDocumentSpans(text).map(([s, e]) => text.slice(s, e))).toEqual([
-      '# head\n%YAML 1.2\n---\na: 1\n', '--- |\n  text\n...\n', '# c\n---\nb: 2\n',
+      '# head\n%YAML 1.2\n---\na: 1\n',
+      '--- |\n  text\n...\n',
+      '# c\n---\nb: 2\n',
     ]);
   });
 
@@ -84,7 +108,9 @@ describe('a NUL byte or a control character skips its own document only (defect 
   it('still calls a file binary when its start looks binary', () => {
     const png = String.fromCharCode(0x89, 0x50, 0x4e, 0x47, 0, 0, 0x0d, 0x0a, 0x1a, 0x0a) + '\ufffd'.repeat(30);
     expect(brief(parseManifestText(png + cm('a'), 'x.yaml').problems)).toEqual(['binary:error@1:1']);
-    const utf16WithoutBom = Array.from(cm('a')).map((c) => `${c}\u0000`).join('');
+    const utf16WithoutBom = Array.from(cm('a'))
+      .map((c) => `${c}\u0000`)
+      .join('');
     expect(brief(parseManifestText(utf16WithoutBom, 'x.yaml').problems)).toEqual(['binary:error@1:1']);
   });
 });
@@ -183,7 +209,8 @@ describe('the depth pre-scan on real manifests', () => {
 describe('a large YAML List is read item by item', () => {
   const fixtures = join(__dirname, '..', 'fixtures');
   const lists = [
-    'fuzz/must-gather/openshift-kube-scheduler/core/configmaps.yaml', 'fuzz/must-gather/openshift-dns-operator/core/configmaps.yaml',
+    'fuzz/must-gather/openshift-kube-scheduler/core/configmaps.yaml',
+    'fuzz/must-gather/openshift-dns-operator/core/configmaps.yaml',
     'loader/must-gather/namespaces/openshift-ingress-canary/core/pods.yaml',
   ];
   const small = { maxYamlDocumentBytes: 2048 };
@@ -217,19 +244,29 @@ describe('a large YAML List is read item by item', () => {
   });
 
   it('skips only the item that is broken, and says where', () => {
-    const items = Array.from({ length: 30 }, (_, i) => `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cm-${i}\n    namespace: n\n  data:\n    k: "${'x'.repeat(100)}"\n`);
+    const items = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cm-${i}\n    namespace: n\n  data:\n    k: "${'x'.repeat(100)}"\n`,
+    );
     items[7] = items[7].replace('    namespace: n\n', '    namespace: [n\n');
     items[9] = items[9].replace('cm-9', 'cm-\u00009');
     items[11] = `- ${'['.repeat(400)}\n`;
     items[3] = items[3].replace('    namespace: n\n', '    namespace: n\n    namespace: n2\n');
     const text = `apiVersion: v1\nitems:\n${items.join('')}kind: List\nmetadata:\n  resourceVersion: ""\n`;
     const r = parseManifestText(text, 'list.yaml', small);
-    expect(r.objects.map((o) => o.name)).toEqual(Array.from({ length: 30 }, (_, i) => `cm-${i}`).filter((n) => !['cm-7', 'cm-9', 'cm-11'].includes(n)));
+    expect(r.objects.map((o) => o.name)).toEqual(
+      Array.from({ length: 30 }, (_, i) => `cm-${i}`).filter((n) => !['cm-7', 'cm-9', 'cm-11'].includes(n)),
+    );
     expect(r.objects.map((o) => o.source!.itemPath[0])).toEqual(r.objects.map((o) => Number(o.name.slice(3))));
     expect(new Set(r.objects.map((o) => o.source!.docIndex))).toEqual(new Set([0])); // refused items do not count as documents
     const line = (needle: string) => text.slice(0, text.indexOf(needle)).split('\n').length;
     const [dup, ...errors] = r.problems;
-    expect([dup.code, dup.line, dup.reason]).toEqual(['duplicate-key', line('namespace: n2'), 'items[3].metadata has the key "namespace" more than once; the last value is used, as Kubernetes does.']);
+    expect([dup.code, dup.line, dup.reason]).toEqual([
+      'duplicate-key',
+      line('namespace: n2'),
+      'items[3].metadata has the key "namespace" more than once; the last value is used, as Kubernetes does.',
+    ]);
     expect(errors.map((p) => p.code)).toEqual(['yaml-syntax', 'yaml-syntax', 'too-deep']);
     // the unclosed `[` is reported where the parser finds it unclosed: inside that item
     expect(errors[0].line).toBeGreaterThanOrEqual(line('namespace: [n'));
@@ -271,11 +308,25 @@ describe('a large JSON List is read item by item', () => {
     expect(lists).toBeGreaterThan(3);
   });
 
-  it('the same with wrong types, duplicate keys and odd items; a syntax error anywhere is still the whole file\'s', () => {
+  it("the same with wrong types, duplicate keys and odd items; a syntax error anywhere is still the whole file's", () => {
     const item = (i: number, meta: string) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm-${i}","namespace":"n"${meta}}}`;
-    const items = [item(0, ''), item(1, ',"uid":42'), item(2, ',"ownerReferences":"x"'), item(3, ',"name":"again"'), '{"kind":"Pod","metadata":{"name":"p"}}'];
+    const items = [
+      item(0, ''),
+      item(1, ',"uid":42'),
+      item(2, ',"ownerReferences":"x"'),
+      item(3, ',"name":"again"'),
+      '{"kind":"Pod","metadata":{"name":"p"}}',
+    ];
     const list = (body: string, kind = 'List') => `{"apiVersion":"v1","kind":"${kind}","items":[\n${body}\n],"metadata":{}}`;
-    for (const text of [list(items.join(',\n')), list(items.join(',\n'), 'ConfigMapList'), list(`${items.join(',')},null,3`), list(`${items.join(',')},"x"`), list(items.join(',\n'), 'Thing'), list(`${items.join(',')},{"a":}`), `\ufeff${list(items.join(','))}`]) {
+    for (const text of [
+      list(items.join(',\n')),
+      list(items.join(',\n'), 'ConfigMapList'),
+      list(`${items.join(',')},null,3`),
+      list(`${items.join(',')},"x"`),
+      list(items.join(',\n'), 'Thing'),
+      list(`${items.join(',')},{"a":}`),
+      `\ufeff${list(items.join(','))}`,
+    ]) {
       const whole = parseManifestText(text, 'x.json');
       expect(parseManifestText(text, 'x.json', scanned), text.slice(0, 60)).toEqual(whole);
     }
@@ -293,9 +344,14 @@ describe('a large JSON List is read item by item', () => {
   });
 });
 
-describe('kubectl\'s JSON layout: the items found without a scan', () => {
-  it('gives what one JSON.parse gives, and falls back when the spans are not the root\'s items', () => {
-    const item = (i: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'n', uid: i === 3 ? 42 : `u-${i}` }, data: { trap: '},\n{', k: `${'['.repeat(i)}` } });
+describe("kubectl's JSON layout: the items found without a scan", () => {
+  it("gives what one JSON.parse gives, and falls back when the spans are not the root's items", () => {
+    const item = (i: number) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `cm-${i}`, namespace: 'n', uid: i === 3 ? 42 : `u-${i}` },
+      data: { trap: '},\n{', k: `${'['.repeat(i)}` },
+    });
     const list = { apiVersion: 'v1', items: Array.from({ length: 6 }, (_, i) => item(i)), kind: 'List', metadata: { resourceVersion: '' } };
     const pretty = `${JSON.stringify(list, null, 4)}\n`;
     expect(prettyListItems(pretty)?.spans).toHaveLength(6);

@@ -8,14 +8,27 @@ import { parseManifestText } from '../../server/src/sources/manifests/parseManif
 import { plainReader } from '../../server/src/sources/manifests/reader';
 
 const NAMESPACE = {
-  apiVersion: 'v1', kind: 'Namespace',
+  apiVersion: 'v1',
+  kind: 'Namespace',
   metadata: { name: 'legacy-mq', uid: 'u-1', deletionTimestamp: '2026-11-14T09:12:44Z' },
   spec: { finalizers: ['kubernetes'] },
   status: {
     phase: 'Terminating',
     conditions: [
-      { lastTransitionTime: '2026-11-14T09:12:50Z', message: 'All resources successfully discovered', reason: 'ResourcesDiscovered', status: 'False', type: 'NamespaceDeletionDiscoveryFailure' },
-      { lastTransitionTime: '2026-11-14T09:12:50Z', message: 'Some resources are remaining: rabbitmqclusters.rabbitmq.com has 1 resource instances', reason: 'SomeResourcesRemain', status: 'True', type: 'NamespaceContentRemaining' },
+      {
+        lastTransitionTime: '2026-11-14T09:12:50Z',
+        message: 'All resources successfully discovered',
+        reason: 'ResourcesDiscovered',
+        status: 'False',
+        type: 'NamespaceDeletionDiscoveryFailure',
+      },
+      {
+        lastTransitionTime: '2026-11-14T09:12:50Z',
+        message: 'Some resources are remaining: rabbitmqclusters.rabbitmq.com has 1 resource instances',
+        reason: 'SomeResourcesRemain',
+        status: 'True',
+        type: 'NamespaceContentRemaining',
+      },
       { status: 'True', type: 'NamespaceFinalizersRemaining' },
       { message: 'no type or status: left out' },
       'not a mapping: left out',
@@ -24,8 +37,20 @@ const NAMESPACE = {
 };
 
 const EXPECTED = [
-  { type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered', lastTransitionTime: '2026-11-14T09:12:50Z' },
-  { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: rabbitmqclusters.rabbitmq.com has 1 resource instances', lastTransitionTime: '2026-11-14T09:12:50Z' },
+  {
+    type: 'NamespaceDeletionDiscoveryFailure',
+    status: 'False',
+    reason: 'ResourcesDiscovered',
+    message: 'All resources successfully discovered',
+    lastTransitionTime: '2026-11-14T09:12:50Z',
+  },
+  {
+    type: 'NamespaceContentRemaining',
+    status: 'True',
+    reason: 'SomeResourcesRemain',
+    message: 'Some resources are remaining: rabbitmqclusters.rabbitmq.com has 1 resource instances',
+    lastTransitionTime: '2026-11-14T09:12:50Z',
+  },
   { type: 'NamespaceFinalizersRemaining', status: 'True' },
 ];
 
@@ -69,13 +94,18 @@ status:
     expect(fastObject(bad)).toBeUndefined();
     const ex = new Extractor(plainReader, 'ns.json');
     ex.document(bad);
-    expect(ex.problems).toEqual([expect.objectContaining({ severity: 'warning', code: 'wrong-type', path: ['status', 'conditions', 0, 'message'] })]);
+    expect(ex.problems).toEqual([
+      expect.objectContaining({ severity: 'warning', code: 'wrong-type', path: ['status', 'conditions', 0, 'message'] }),
+    ]);
     expect(ex.objects[0].object.facts.namespaceConditions).toEqual([{ type: 'NamespaceContentRemaining', status: 'True' }]);
   });
 
   it('conditions: null, or an empty list: no fact', () => {
     for (const conditions of [null, []]) {
-      expect(fastObject({ ...NAMESPACE, status: { phase: 'Active', conditions } })!.facts).toEqual({ namespaceFinalizers: ['kubernetes'], phase: 'Active' });
+      expect(fastObject({ ...NAMESPACE, status: { phase: 'Active', conditions } })!.facts).toEqual({
+        namespaceFinalizers: ['kubernetes'],
+        phase: 'Active',
+      });
     }
   });
 });

@@ -36,7 +36,11 @@ describe('YAML objects', () => {
     expect(objects).toHaveLength(1);
     const { source, ...o } = objects[0];
     expect(o).toEqual({
-      apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', namespace: 'shop', uid: 'rs-uid',
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      name: 'web-1',
+      namespace: 'shop',
+      uid: 'rs-uid',
       ownerReferences: [
         { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'dep-uid', controller: true },
         { apiVersion: 'example.com/v1', kind: 'Thing', name: 't', uid: 'thing-uid', blockOwnerDeletion: false },
@@ -108,7 +112,10 @@ describe('YAML objects', () => {
     expect(objects[1].labels).toEqual({ app: 'x' });
     expect(textAt(text, objects[1].source!.ranges!.name)).toBe('*n');
     // Anchors do not reach across documents.
-    const across = parseManifestText(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: &n a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: *n}\n`, 'x.yaml');
+    const across = parseManifestText(
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: &n a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: *n}\n`,
+      'x.yaml',
+    );
     expect(across.objects.map((o) => o.name)).toEqual(['a']);
     expect(brief(across.problems)).toEqual(['yaml-syntax:error@7:18']);
     expect(across.problems[0].reason).toContain('the alias *n refers to an anchor that is not defined');
@@ -172,7 +179,9 @@ describe('Lists, typed lists, bare arrays', () => {
     expect(objects.map((o) => `${o.apiVersion} ${o.kind}/${o.name}`)).toEqual(['apps/v1 Deployment/a', 'apps/v1 Deployment/b']);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ code: 'kind-inferred', severity: 'info', line: 4, column: 3 });
-    expect(problems[0].reason).toBe('2 objects without apiVersion and kind were read as apps/v1 Deployment, inferred from the enclosing DeploymentList.');
+    expect(problems[0].reason).toBe(
+      '2 objects without apiVersion and kind were read as apps/v1 Deployment, inferred from the enclosing DeploymentList.',
+    );
   });
 
   it('expands nested lists and empty ones', () => {
@@ -192,7 +201,10 @@ describe('Lists, typed lists, bare arrays', () => {
   });
 
   it('infers kinds of bare JSON arrays from sonobuoy file names', () => {
-    const text = JSON.stringify([{ metadata: { name: 'p1', namespace: 'ns', uid: 'u1' }, spec: { nodeName: 'n1' } }, { metadata: { name: 'p2', namespace: 'ns', uid: 'u2' } }]);
+    const text = JSON.stringify([
+      { metadata: { name: 'p1', namespace: 'ns', uid: 'u1' }, spec: { nodeName: 'n1' } },
+      { metadata: { name: 'p2', namespace: 'ns', uid: 'u2' } },
+    ]);
     const { objects, problems } = parseManifestText(text, 'results/resources/ns/ns/core_v1_pods.json');
     expect(objects.map((o) => `${o.apiVersion} ${o.kind}/${o.name}`)).toEqual(['v1 Pod/p1', 'v1 Pod/p2']);
     expect(objects[0].facts.nodeName).toBe('n1');
@@ -208,27 +220,45 @@ describe('Lists, typed lists, bare arrays', () => {
   });
 
   it('infers kinds from sonobuoy 0.9 names, Insights paths and selfLinks', () => {
-    const sa = parseManifestText(JSON.stringify([{ metadata: { name: 'default', namespace: 'kube-system' } }]), 'ns/kube-system/ServiceAccounts.json');
+    const sa = parseManifestText(
+      JSON.stringify([{ metadata: { name: 'default', namespace: 'kube-system' } }]),
+      'ns/kube-system/ServiceAccounts.json',
+    );
     expect(sa.objects[0]).toMatchObject({ apiVersion: 'v1', kind: 'ServiceAccount' });
-    const node = parseManifestText(JSON.stringify({ metadata: { name: 'master-0.lab.example.com', uid: 'n1' } }), 'archive/config/node/master-0.lab.example.com.json');
+    const node = parseManifestText(
+      JSON.stringify({ metadata: { name: 'master-0.lab.example.com', uid: 'n1' } }),
+      'archive/config/node/master-0.lab.example.com.json',
+    );
     expect(node.objects[0]).toMatchObject({ apiVersion: 'v1', kind: 'Node', name: 'master-0.lab.example.com' });
     expect(node.problems[0].reason).toContain('the folder name node');
-    const pod = parseManifestText(JSON.stringify({ metadata: { name: 'am-0', namespace: 'mon' } }), 'archive/namespaces/mon/pods/am-0/am-0.json');
+    const pod = parseManifestText(
+      JSON.stringify({ metadata: { name: 'am-0', namespace: 'mon' } }),
+      'archive/namespaces/mon/pods/am-0/am-0.json',
+    );
     expect(pod.objects[0]).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
     const pv = parseManifestText(JSON.stringify({ metadata: { name: 'vol' } }), 'archive/config/persistentvolumes/vol.json');
     expect(pv.objects[0]).toMatchObject({ apiVersion: 'v1', kind: 'PersistentVolume' });
     // selfLink wins over the path, and picks the group: an old apps/v1beta2 link becomes the served apps/v1.
-    const ds = parseManifestText(JSON.stringify([{ metadata: { name: 'x', namespace: 'k', selfLink: '/apis/apps/v1beta2/namespaces/k/daemonsets/x' } }]), 'whatever.json');
+    const ds = parseManifestText(
+      JSON.stringify([{ metadata: { name: 'x', namespace: 'k', selfLink: '/apis/apps/v1beta2/namespaces/k/daemonsets/x' } }]),
+      'whatever.json',
+    );
     expect(ds.objects[0]).toMatchObject({ apiVersion: 'apps/v1', kind: 'DaemonSet' });
     expect(ds.problems[0].reason).toContain('metadata.selfLink');
     // A selfLink naming a type that is not built in is not second-guessed from the path.
-    const ing = parseManifestText(JSON.stringify({ metadata: { name: 'cluster', selfLink: '/apis/config.openshift.io/v1/ingresses/cluster' } }), 'config/ingress.json');
+    const ing = parseManifestText(
+      JSON.stringify({ metadata: { name: 'cluster', selfLink: '/apis/config.openshift.io/v1/ingresses/cluster' } }),
+      'config/ingress.json',
+    );
     expect(ing.objects).toEqual([]);
     expect(brief(ing.problems)).toEqual(['not-kubernetes:error@1:1']);
   });
 
   it('does not infer a cluster-scoped kind for a namespaced object (or the reverse)', () => {
-    const r = parseManifestText(JSON.stringify({ metadata: { name: 'loki', namespace: 'logging' } }), 'archive/namespaces/logging/loki.json');
+    const r = parseManifestText(
+      JSON.stringify({ metadata: { name: 'loki', namespace: 'logging' } }),
+      'archive/namespaces/logging/loki.json',
+    );
     expect(r.objects).toEqual([]);
     expect(r.problems[0]).toMatchObject({ code: 'not-kubernetes', severity: 'error' });
     expect(r.problems[0].reason).toContain('could not be inferred');
@@ -261,7 +291,11 @@ describe('bad documents are reported where they are and skipped; the rest loads'
     const { objects, problems } = parseManifestText(text, 'm.yaml');
     expect(objects.map((o) => o.name)).toEqual(['a', 'b']);
     expect(brief(problems)).toEqual([
-      'not-kubernetes:warning@1:1', 'not-kubernetes:error@9:1', 'not-kubernetes:error@12:1', 'not-kubernetes:error@16:1', 'not-kubernetes:warning@20:1',
+      'not-kubernetes:warning@1:1',
+      'not-kubernetes:error@9:1',
+      'not-kubernetes:error@12:1',
+      'not-kubernetes:error@16:1',
+      'not-kubernetes:warning@20:1',
     ]);
     expect(problems[0].reason).toBe('This is not a Kubernetes object (it has no apiVersion, kind or metadata), so it was skipped.');
     expect(problems[2].reason).toBe('This object has kind Pod but no apiVersion (for Pod it is v1), so it was skipped.');
@@ -291,9 +325,17 @@ describe('bad documents are reported where they are and skipped; the rest loads'
   it('wrong types, each named by its field path', () => {
     const cases: [string, string, string][] = [
       ['ownerReferences: {a: 1}', 'metadata.ownerReferences must be a list, found a mapping.', '{a: 1}'],
-      ['ownerReferences:\n  - {apiVersion: v1, kind: Node, name: n, uid: u}\n  - {apiVersion: v1, kind: Node, name: n, uid: 12}', 'metadata.ownerReferences[1].uid must be a string, found a number.', '12'],
+      [
+        'ownerReferences:\n  - {apiVersion: v1, kind: Node, name: n, uid: u}\n  - {apiVersion: v1, kind: Node, name: n, uid: 12}',
+        'metadata.ownerReferences[1].uid must be a string, found a number.',
+        '12',
+      ],
       ['ownerReferences:\n  - just-a-string', 'metadata.ownerReferences[0] must be a mapping, found a string.', 'just-a-string'],
-      ['ownerReferences:\n  - {apiVersion: v1, kind: Node, name: n, uid: u, blockOwnerDeletion: "true"}', 'metadata.ownerReferences[0].blockOwnerDeletion must be a boolean, found a string.', '"true"'],
+      [
+        'ownerReferences:\n  - {apiVersion: v1, kind: Node, name: n, uid: u, blockOwnerDeletion: "true"}',
+        'metadata.ownerReferences[0].blockOwnerDeletion must be a boolean, found a string.',
+        '"true"',
+      ],
       ['finalizers: [a, 3]', 'metadata.finalizers[1] must be a string, found a number.', '3'],
       ['finalizers: foo', 'metadata.finalizers must be a list, found a string.', 'foo'],
       ['uid: 42', 'metadata.uid must be a string, found a number.', '42'],
@@ -307,8 +349,14 @@ describe('bad documents are reported where they are and skipped; the rest loads'
       const bad = `apiVersion: v1\nkind: Pod\nmetadata:\n  ${field}\n`;
       const text = `${good('before')}---\n${bad}---\n${good('after')}`;
       const { objects, problems } = parseManifestText(text, 'w.yaml');
-      expect(objects.map((o) => o.name), field).toEqual(['before', 'after']);
-      expect(problems.map((p) => [p.code, p.severity, p.reason]), field).toEqual([['wrong-type', 'error', message]]);
+      expect(
+        objects.map((o) => o.name),
+        field,
+      ).toEqual(['before', 'after']);
+      expect(
+        problems.map((p) => [p.code, p.severity, p.reason]),
+        field,
+      ).toEqual([['wrong-type', 'error', message]]);
       expect(textAt(text, problems[0].range), field).toBe(at);
     }
     for (const [doc, message] of [
@@ -339,7 +387,9 @@ describe('bad documents are reported where they are and skipped; the rest loads'
     expect(objects[0].labels).toEqual({ a: '2' });
     expect(textAt(text, objects[0].source!.ranges!.name)).toBe('second');
     expect(problems.map((p) => [p.code, p.severity, p.line, p.column])).toEqual([
-      ['duplicate-key', 'warning', 5, 3], ['duplicate-key', 'warning', 6, 20], ['duplicate-key', 'warning', 9, 3],
+      ['duplicate-key', 'warning', 5, 3],
+      ['duplicate-key', 'warning', 6, 20],
+      ['duplicate-key', 'warning', 9, 3],
     ]);
     expect(problems[0].reason).toBe('metadata has the key "name" more than once; the last value is used, as Kubernetes does.');
     expect(problems[2].reason).toBe('data has the key "x" more than once; the last value is used, as Kubernetes does.');
@@ -370,11 +420,18 @@ describe('bad documents are reported where they are and skipped; the rest loads'
       let deepMap = `${good('before')}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep}\ndata:\n`;
       for (let i = 1; i <= levels; i++) deepMap += ' '.repeat(i) + 'a:\n';
       const r2 = parseManifestText(`${deepMap}---\n${good('after')}`, 'deep.yaml');
-      expect(r2.objects.map((o) => o.name), String(levels)).toEqual(['before', 'after']);
-      expect(r2.problems.map((p) => p.code), String(levels)).toEqual(['too-deep']);
+      expect(
+        r2.objects.map((o) => o.name),
+        String(levels),
+      ).toEqual(['before', 'after']);
+      expect(
+        r2.problems.map((p) => p.code),
+        String(levels),
+      ).toEqual(['too-deep']);
       expect(r2.objects[1].source!.docIndex).toBe(2);
     }
-    const deepFlowMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: ' + '{a: '.repeat(100_000) + '1' + '}'.repeat(100_000) + '\n';
+    const deepFlowMap =
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: ' + '{a: '.repeat(100_000) + '1' + '}'.repeat(100_000) + '\n';
     const r5 = parseManifestText(`${deepFlowMap}---\n${good('after')}`, 'deep.yaml');
     expect(r5.objects.map((o) => o.name)).toEqual(['after']);
     expect(r5.problems.map((p) => p.code)).toEqual(['too-deep']);
@@ -382,7 +439,10 @@ describe('bad documents are reported where they are and skipped; the rest loads'
     const r3 = parseManifestText(deepFlow, 'deep.json');
     expect(r3.objects).toEqual([]);
     expect(() => parseManifestText('{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000), 'deep.json')).not.toThrow();
-    const r4 = parseManifestText(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"},"data":${'['.repeat(50_000)}${']'.repeat(50_000)}}`, 'deep.json');
+    const r4 = parseManifestText(
+      `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"},"data":${'['.repeat(50_000)}${']'.repeat(50_000)}}`,
+      'deep.json',
+    );
     expect(r4.objects.map((o) => o.name)).toEqual(['x']);
   });
 
@@ -394,7 +454,45 @@ describe('bad documents are reported where they are and skipped; the rest loads'
 
   it('never throws, whatever the input', () => {
     const rnd = prng(42);
-    const pieces = ['{', '}', '[', ']', ':', ' ', '\n', '\r\n', '- ', '---\n', '"', "'", '&a ', '*a', '!!str ', '{{', '}}', '#', 'apiVersion: v1\n', 'kind: Pod\n', 'metadata:\n', '  name: x\n', 'items:\n', '\t', '\\', '\u00e9', '\ud83d', '?', '|\n', '>-\n', '%YAML 1.2\n', 'ownerReferences:\n', '  - uid: 1\n', ',', '0x1F', 'null', 'true'];
+    const pieces = [
+      '{',
+      '}',
+      '[',
+      ']',
+      ':',
+      ' ',
+      '\n',
+      '\r\n',
+      '- ',
+      '---\n',
+      '"',
+      "'",
+      '&a ',
+      '*a',
+      '!!str ',
+      '{{',
+      '}}',
+      '#',
+      'apiVersion: v1\n',
+      'kind: Pod\n',
+      'metadata:\n',
+      '  name: x\n',
+      'items:\n',
+      '\t',
+      '\\',
+      '\u00e9',
+      '\ud83d',
+      '?',
+      '|\n',
+      '>-\n',
+      '%YAML 1.2\n',
+      'ownerReferences:\n',
+      '  - uid: 1\n',
+      ',',
+      '0x1F',
+      'null',
+      'true',
+    ];
     for (let i = 0; i < 400; i++) {
       let s = '';
       const n = Math.floor(rnd() * 60);
@@ -452,7 +550,13 @@ status: {phase: Bound}
     const { objects, problems } = parseManifestText(text, 'f.yaml');
     expect(problems).toEqual([]);
     expect(objects.map((o) => o.facts)).toEqual([
-      { nodeName: 'node-1', terminationGracePeriodSeconds: 45, claimNames: ['data-0', 'data-1'], images: ['busybox', 'app:1', 'sidecar:2'], phase: 'Running' },
+      {
+        nodeName: 'node-1',
+        terminationGracePeriodSeconds: 45,
+        claimNames: ['data-0', 'data-1'],
+        images: ['busybox', 'app:1', 'sidecar:2'],
+        phase: 'Running',
+      },
       { namespaceFinalizers: ['kubernetes'], phase: 'Terminating' },
       { volumeName: 'pv-1' },
       { claimRef: { namespace: 'n', name: 'data-0', uid: 'c-uid' }, phase: 'Bound' },
@@ -484,31 +588,66 @@ spec:
     const { objects, problems } = parseManifestText(text, 'crd.yaml');
     expect(problems).toEqual([]);
     expect(objects[0].facts.crd).toEqual({
-      group: 'example.com', kind: 'Widget', plural: 'widgets', singular: 'widget', shortNames: ['wd'], listKind: 'WidgetList',
-      namespaced: false, servedVersions: ['v1', 'v1alpha1'],
+      group: 'example.com',
+      kind: 'Widget',
+      plural: 'widgets',
+      singular: 'widget',
+      shortNames: ['wd'],
+      listKind: 'WidgetList',
+      namespaced: false,
+      servedVersions: ['v1', 'v1alpha1'],
     });
     expect(objects[1].facts.crd).toEqual({
-      group: 'example.com', kind: 'Old', plural: 'olds', singular: 'oldie', shortNames: [], namespaced: true, servedVersions: ['v1'],
+      group: 'example.com',
+      kind: 'Old',
+      plural: 'olds',
+      singular: 'oldie',
+      shortNames: [],
+      namespaced: true,
+      servedVersions: ['v1'],
     });
   });
 
   it('workload images', () => {
-    const tpl = (kind: string, api: string) => `apiVersion: ${api}\nkind: ${kind}\nmetadata: {name: w}\nspec:\n  template:\n    spec:\n      initContainers: [{name: i, image: init:1}]\n      containers: [{name: c, image: main:1}]\n`;
-    const docs = [tpl('Deployment', 'apps/v1'), tpl('StatefulSet', 'apps/v1'), tpl('DaemonSet', 'apps/v1'), tpl('ReplicaSet', 'apps/v1'), tpl('Job', 'batch/v1'),
+    const tpl = (kind: string, api: string) =>
+      `apiVersion: ${api}\nkind: ${kind}\nmetadata: {name: w}\nspec:\n  template:\n    spec:\n      initContainers: [{name: i, image: init:1}]\n      containers: [{name: c, image: main:1}]\n`;
+    const docs = [
+      tpl('Deployment', 'apps/v1'),
+      tpl('StatefulSet', 'apps/v1'),
+      tpl('DaemonSet', 'apps/v1'),
+      tpl('ReplicaSet', 'apps/v1'),
+      tpl('Job', 'batch/v1'),
       `apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: cj}\nspec:\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          containers: [{name: c, image: cron:1}]\n`,
-      tpl('Widget', 'example.com/v1')];
+      tpl('Widget', 'example.com/v1'),
+    ];
     const { objects } = parseManifestText(docs.join('---\n'), 'w.yaml');
     expect(objects.map((o) => o.facts.images)).toEqual([
-      ['init:1', 'main:1'], ['init:1', 'main:1'], ['init:1', 'main:1'], ['init:1', 'main:1'], ['init:1', 'main:1'], ['cron:1'], undefined,
+      ['init:1', 'main:1'],
+      ['init:1', 'main:1'],
+      ['init:1', 'main:1'],
+      ['init:1', 'main:1'],
+      ['init:1', 'main:1'],
+      ['cron:1'],
+      undefined,
     ]);
   });
 });
 
 describe('JSON', () => {
   const list = {
-    apiVersion: 'v1', kind: 'List',
+    apiVersion: 'v1',
+    kind: 'List',
     items: [
-      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'n', uid: 'ua', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'urs', controller: true }] } },
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name: 'a',
+          namespace: 'n',
+          uid: 'ua',
+          ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'urs', controller: true }],
+        },
+      },
       { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs', namespace: 'n', uid: 'urs', finalizers: ['x/y'] } },
     ],
   };
@@ -560,17 +699,32 @@ describe('JSON', () => {
     for (const [text, line, column, msg] of cases) {
       const { objects, problems } = parseManifestText(text, 'bad.json');
       expect(objects).toEqual([]);
-      expect(problems.map((p) => [p.code, p.line, p.column]), text).toEqual([['json-syntax', line, column]]);
+      expect(
+        problems.map((p) => [p.code, p.line, p.column]),
+        text,
+      ).toEqual([['json-syntax', line, column]]);
       expect(problems[0].reason).toBe(`This file is not valid JSON: ${msg}.`);
     }
   });
 
   it('locates wrong types and still loads the other items', () => {
-    const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [
-      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } },
-      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'n', uid: 'u' }, { uid: 7 }] } },
-      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'c' } },
-    ] }, null, 1);
+    const text = JSON.stringify(
+      {
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } },
+          {
+            apiVersion: 'v1',
+            kind: 'Pod',
+            metadata: { name: 'b', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'n', uid: 'u' }, { uid: 7 }] },
+          },
+          { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'c' } },
+        ],
+      },
+      null,
+      1,
+    );
     const { objects, problems } = parseManifestText(text, 'w.json');
     expect(objects.map((o) => o.name)).toEqual(['a', 'c']);
     expect(problems.map((p) => p.reason)).toEqual(['metadata.ownerReferences[1].uid must be a string, found a number.']);

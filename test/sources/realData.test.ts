@@ -14,7 +14,9 @@ if (!HAVE_CORPUS) console.warn(`[realData] ${CORPUS} is absent: the whole-corpus
 describe('fixture copies of the corpus', () => {
   it('load with only the expected problems', async () => {
     const r = await loadPaths([FIX]);
-    const notInfo = r.problems.filter((p) => p.severity !== 'info').map((p) => `${p.code}:${p.severity} ${p.file.slice(FIX.length + 1)}:${p.line}:${p.column}`);
+    const notInfo = r.problems
+      .filter((p) => p.severity !== 'info')
+      .map((p) => `${p.code}:${p.severity} ${p.file.slice(FIX.length + 1)}:${p.line}:${p.column}`);
     expect(notInfo).toEqual([
       'duplicate-key:warning argo-cd/statefulset-ondelete.yaml:94:3',
       'not-kubernetes:warning insights-archive/config/alerts.json:1:1',
@@ -37,7 +39,9 @@ describe('fixture copies of the corpus', () => {
     expect(r.problems).toEqual([]);
     expect(r.objects.every((o) => o.uid !== '')).toBe(true);
     const route = r.objects.find((o) => o.kind === 'Route' && o.name === 'canary')!;
-    expect(route.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'daemonset', name: 'ingress-canary', uid: 'c4d58cda-5c8a-4bcf-a679-c28e66f4f551', controller: true }]);
+    expect(route.ownerReferences).toEqual([
+      { apiVersion: 'apps/v1', kind: 'daemonset', name: 'ingress-canary', uid: 'c4d58cda-5c8a-4bcf-a679-c28e66f4f551', controller: true },
+    ]);
     const ds = r.objects.find((o) => o.kind === 'DaemonSet')!;
     expect(ds.uid).toBe('c4d58cda-5c8a-4bcf-a679-c28e66f4f551');
     expect(ds.facts.images?.length).toBeGreaterThan(0);
@@ -53,7 +57,9 @@ describe('fixture copies of the corpus', () => {
     expect(new Set(by('ServiceAccounts.json').map((o) => `${o.apiVersion} ${o.kind}`))).toEqual(new Set(['v1 ServiceAccount']));
     expect(new Set(by('ReplicaSets.json').map((o) => `${o.apiVersion} ${o.kind}`))).toEqual(new Set(['apps/v1 ReplicaSet']));
     expect(new Set(by('core_v1_namespaces.json').map((o) => o.kind))).toEqual(new Set(['Namespace']));
-    expect(new Set(by('storage.k8s.io_v1_storageclasses.json').map((o) => `${o.apiVersion} ${o.kind}`))).toEqual(new Set(['storage.k8s.io/v1 StorageClass']));
+    expect(new Set(by('storage.k8s.io_v1_storageclasses.json').map((o) => `${o.apiVersion} ${o.kind}`))).toEqual(
+      new Set(['storage.k8s.io/v1 StorageClass']),
+    );
     const terminating = r.objects.find((o) => o.kind === 'Namespace' && o.facts.phase === 'Terminating')!;
     expect(terminating.name).toBe('crd-publish-openapi-8311');
     expect(terminating.deletionTimestamp).toBeDefined();
@@ -96,7 +102,9 @@ describe('fixture copies of the corpus', () => {
     expect(textAt(plain, o.source!.ranges!.name)).toBe(JSON.stringify(o.name));
     expect(textAt(plain, o.source!.ranges!.uid)).toBe(JSON.stringify(o.uid));
     expect(textAt(plain, o.source!.ranges!.kind)).toBe('"Pod"');
-    o.ownerReferences.forEach((ref, i) => expect(textAt(plain, o.source!.ranges!.ownerReferenceEntries[i].uid)).toBe(JSON.stringify(ref.uid)));
+    o.ownerReferences.forEach((ref, i) =>
+      expect(textAt(plain, o.source!.ranges!.ownerReferenceEntries[i].uid)).toBe(JSON.stringify(ref.uid)),
+    );
     const line = text.split('\n')[o.source!.ranges!.name!.start.line];
     expect(line.endsWith('\r')).toBe(true);
   });
@@ -143,7 +151,12 @@ describe.skipIf(!HAVE_CORPUS)('the whole corpus (skipped: /work/shared/corpus is
   });
 
   it('the other cluster dumps load; only non-objects and kindless OpenShift types are reported', { timeout: 120_000 }, async () => {
-    for (const [dir, objects] of [['argo-cd', 286], ['k9s', 48], ['kubescape-regolibrary', 3], ['popeye-handwritten', 23]] as const) {
+    for (const [dir, objects] of [
+      ['argo-cd', 286],
+      ['k9s', 48],
+      ['kubescape-regolibrary', 3],
+      ['popeye-handwritten', 23],
+    ] as const) {
       const r = await loadPaths([join(CORPUS, 'cluster-dumps', dir)]);
       expect(errorsOf(r.problems), dir).toEqual([]);
       expect(r.objects.length, dir).toBe(objects);

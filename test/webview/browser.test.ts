@@ -7,7 +7,16 @@ import type { Browser } from 'playwright-core';
 import { PROTOCOL_VERSION } from '../../shared/src/protocolVersion';
 import type { GraphData } from '../../shared/src/protocol';
 import { Harness } from '../../testkit/webview/harness';
-import { deploymentReport, deploymentTree, fanOut, HOSTILE_NAME, hostileGraph, largeGraph, orphanReport, statesGraph } from '../../testkit/webview/fixtures';
+import {
+  deploymentReport,
+  deploymentTree,
+  fanOut,
+  HOSTILE_NAME,
+  hostileGraph,
+  largeGraph,
+  orphanReport,
+  statesGraph,
+} from '../../testkit/webview/fixtures';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- page.evaluate callbacks run in the page (no DOM types here) */
 declare const document: any;
@@ -24,7 +33,10 @@ async function open(graph: GraphData, options: Parameters<typeof Harness.open>[1
   return h;
 }
 
-const nodeIds = (x: Harness) => x.page.locator('.graph-svg g.node').evaluateAll((els: { getAttribute(n: string): string }[]) => els.map((e) => e.getAttribute('data-id')));
+const nodeIds = (x: Harness) =>
+  x.page
+    .locator('.graph-svg g.node')
+    .evaluateAll((els: { getAttribute(n: string): string }[]) => els.map((e) => e.getAttribute('data-id')));
 const nodeClass = (x: Harness, id: string) => x.page.locator(`.graph-svg g.node[data-id="${id}"]`).getAttribute('class');
 const nodeTransform = (x: Harness, id: string) => x.page.locator(`.graph-svg g.node[data-id="${id}"]`).getAttribute('transform');
 
@@ -53,14 +65,18 @@ describe('the graph webview in Chromium', () => {
     const y = async (id: string) => (await x.page.locator(`g.node[data-id="${id}"]`).boundingBox())!.y;
     expect(await y('d1')).toBeLessThan(await y('rs1'));
     expect(await y('rs1')).toBeLessThan(await y('p1'));
-    expect(await x.page.locator('g.node[data-id="rs1"]').getAttribute('aria-label')).toBe('ReplicaSet shop/web-1, present, 1 owner, 3 dependents');
+    expect(await x.page.locator('g.node[data-id="rs1"]').getAttribute('aria-label')).toBe(
+      'ReplicaSet shop/web-1, present, 1 owner, 3 dependents',
+    );
     expect(await x.page.locator('.toolbar .counts').innerText()).toBe('6 of 6 objects');
     expect(await x.page.locator('.graph').getAttribute('data-renderer')).toBe('svg');
     await x.screenshot('01-deployment-tree');
   });
 
   it('draws every state, edge style and the legend', async () => {
-    const x = await open(statesGraph(), { state: { version: 1, search: '', hidden: { namespaces: [], kinds: [], states: [] }, expanded: [], details: true, legend: true } });
+    const x = await open(statesGraph(), {
+      state: { version: 1, search: '', hidden: { namespaces: [], kinds: [], states: [] }, expanded: [], details: true, legend: true },
+    });
     expect(await nodeClass(x, 'ghost')).toContain('st-virtual');
     expect(await nodeClass(x, 'orphan')).toContain('tag-dangling');
     expect(await nodeClass(x, 'orphan')).toContain('tag-finding');
@@ -107,7 +123,9 @@ describe('the graph webview in Chromium', () => {
     await x.page.keyboard.press('ArrowUp');
     await x.settle();
     expect(await nodeClass(x, 'rs1')).toContain('selected');
-    expect(await x.page.locator('.graph').getAttribute('aria-activedescendant')).toBe(await x.page.locator('g.node[data-id="rs1"]').getAttribute('id'));
+    expect(await x.page.locator('.graph').getAttribute('aria-activedescendant')).toBe(
+      await x.page.locator('g.node[data-id="rs1"]').getAttribute('id'),
+    );
     expect(await x.page.locator('[aria-live="polite"].sr-only').innerText()).toBe('ReplicaSet shop/web-1, present, 1 owner, 3 dependents');
     await x.page.keyboard.press('ArrowUp');
     await x.page.keyboard.press('ArrowDown');
@@ -149,7 +167,10 @@ describe('the graph webview in Chromium', () => {
     expect(await x.page.locator('.toolbar .counts').innerText()).toBe('9 of 11 objects · 2 hidden by filters');
     const states = x.page.locator('details.filter[data-dimension="states"]');
     await states.locator('summary').click();
-    await states.locator('label', { hasText: /^present/ }).locator('input').uncheck();
+    await states
+      .locator('label', { hasText: /^present/ })
+      .locator('input')
+      .uncheck();
     await x.settle();
     expect(await nodeIds(x)).toEqual(['ghost', 'orphan', 'ns', 'fg', 'mq']);
     expect(await x.state()).toMatchObject({ hidden: { kinds: ['ConfigMap'], states: ['present'] } });
@@ -171,7 +192,7 @@ describe('the graph webview in Chromium', () => {
     expect(await nodeClass(x, 'o2')).toContain('selected');
   });
 
-  it('focus (Show in Graph) shows the object\'s connected component only, until Show all', async () => {
+  it("focus (Show in Graph) shows the object's connected component only, until Show all", async () => {
     const x = await open(deploymentTree());
     await x.send({ type: 'focus', uid: 'p2' });
     await x.settle();
@@ -188,7 +209,9 @@ describe('the graph webview in Chromium', () => {
     await x.send({ type: 'simulation', report: deploymentReport(), id: 1 });
     const timeline = x.page.locator('footer.timeline');
     await timeline.waitFor();
-    expect(await timeline.locator('.timeline-title').innerText()).toBe('Simulated: delete Deployment shop/web (Background) · Delete: also 1 ReplicaSet, 2 Pods · 1 stuck (finalizer)');
+    expect(await timeline.locator('.timeline-title').innerText()).toBe(
+      'Simulated: delete Deployment shop/web (Background) · Delete: also 1 ReplicaSet, 2 Pods · 1 stuck (finalizer)',
+    );
     // It plays on its own: pause it and step by hand.
     await timeline.locator('button[aria-label="Pause"]').click();
     await timeline.locator('button[aria-label="First step"]').click();
@@ -266,7 +289,9 @@ describe('the graph webview in Chromium', () => {
     expect(details).toContain('<style>*{display:none}</style>');
     expect(details).toContain('Why it cannot finish: <a href="javascript:alert(6)">why</a>');
     // No element came from the data: only what the app creates.
-    const counts = await x.page.evaluate(() => ['img', 'script', 'iframe', 'style', 'a', 'b'].map((t) => document.getElementsByTagName(t).length));
+    const counts = await x.page.evaluate(() =>
+      ['img', 'script', 'iframe', 'style', 'a', 'b'].map((t) => document.getElementsByTagName(t).length),
+    );
     expect(counts).toEqual([0, 1, 0, 0, 0, 0]);
     expect(x.dialogs).toEqual([]);
     // Exports escape them too.
@@ -278,7 +303,16 @@ describe('the graph webview in Chromium', () => {
   });
 
   it('exports what is shown as SVG, PNG and DOT', async () => {
-    const x = await open(deploymentTree(), { state: { version: 1, search: '', hidden: { namespaces: [], kinds: ['ConfigMap'], states: [] }, expanded: [], details: true, legend: false } });
+    const x = await open(deploymentTree(), {
+      state: {
+        version: 1,
+        search: '',
+        hidden: { namespaces: [], kinds: ['ConfigMap'], states: [] },
+        expanded: [],
+        details: true,
+        legend: false,
+      },
+    });
     const exportAs = async (label: string) => {
       await x.clearPosted();
       await x.page.locator('details.export summary').click();
@@ -305,8 +339,15 @@ describe('the graph webview in Chromium', () => {
 
   it('restores zoom, selection, filters and expanded groups from the saved state (hide/show, reload)', async () => {
     const state = {
-      version: 1, source: workspace, zoom: { k: 0.5, x: 100, y: 50 }, selected: 'pod-3', search: '', expanded: ['group:rs/Pod'],
-      hidden: { namespaces: [], kinds: [], states: [] }, details: true, legend: false,
+      version: 1,
+      source: workspace,
+      zoom: { k: 0.5, x: 100, y: 50 },
+      selected: 'pod-3',
+      search: '',
+      expanded: ['group:rs/Pod'],
+      hidden: { namespaces: [], kinds: [], states: [] },
+      details: true,
+      legend: false,
     };
     const x = await open(fanOut(30), { state });
     expect(await x.page.locator('.graph-svg g.viewport').getAttribute('transform')).toBe('translate(100,50) scale(0.5)');
@@ -318,7 +359,7 @@ describe('the graph webview in Chromium', () => {
     await x.page.mouse.move(700, 450, { steps: 5 });
     await x.page.mouse.up();
     await x.settle();
-    const saved = await x.state() as { zoom: { x: number; y: number } };
+    const saved = (await x.state()) as { zoom: { x: number; y: number } };
     expect(saved.zoom.x).toBeCloseTo(200, 0);
     const before = await x.page.locator('.graph-svg g.viewport').getAttribute('transform');
     await x.page.reload();
@@ -328,7 +369,7 @@ describe('the graph webview in Chromium', () => {
     expect(await nodeClass(x, 'pod-3')).toContain('selected');
   });
 
-  it('a live graph\'s scope: the toolbar says it, a cut graph says so, Scope… asks the host, details count what is not loaded', async () => {
+  it("a live graph's scope: the toolbar says it, a cut graph says so, Scope… asks the host, details count what is not loaded", async () => {
     const cluster = { kind: 'cluster' as const, context: 'kind-dev' };
     const hostile = '<img src=x onerror=alert(9)>';
     const graph = fanOut(30);
@@ -338,7 +379,9 @@ describe('the graph webview in Chromium', () => {
     const x = h;
     await x.showGraph({ type: 'graph', source: cluster, graph, revision: 1, scope: { kind: 'namespace', namespace: hostile } });
     expect(await x.page.locator('.toolbar .source').innerText()).toBe(`Live cluster kind-dev · namespace ${hostile}`);
-    expect(await x.page.locator('.scope-bar').innerText()).toContain(`Showing 31 of the 500 objects in this scope (namespace ${hostile}): owners before their dependents; the rest are not loaded.`);
+    expect(await x.page.locator('.scope-bar').innerText()).toContain(
+      `Showing 31 of the 500 objects in this scope (namespace ${hostile}): owners before their dependents; the rest are not loaded.`,
+    );
     expect(await x.page.evaluate(() => document.getElementsByTagName('img').length)).toBe(0);
     await x.clickWhenStill('g.node[data-id="rs"]');
     await x.settle();
@@ -390,7 +433,7 @@ describe('the graph webview in Chromium', () => {
     await x.page.waitForTimeout(100);
     await x.page.keyboard.press('ArrowDown');
     await x.settle();
-    const selected = (await x.state() as { selected?: string }).selected;
+    const selected = ((await x.state()) as { selected?: string }).selected;
     expect(selected).toBeTruthy();
     expect(await x.page.locator('.details h2').innerText()).not.toBe('');
     await x.screenshot('15-canvas-zoomed-selected');

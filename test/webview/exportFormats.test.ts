@@ -20,7 +20,9 @@ describe('DOT', () => {
     expect(dot).toContain('"d1" -> "rs1" [style=solid, penwidth=2, arrowtail=dot, dir=both];');
     expect(dot).not.toContain('cm1');
     const played = toDot(view, playbackFrame(deploymentReport(), 9));
-    expect(played).toContain('"d1" [label="Deployment\\nshop/web\\nremoved by the simulation", fontcolor="gray", color="gray", style="rounded,dotted"];');
+    expect(played).toContain(
+      '"d1" [label="Deployment\\nshop/web\\nremoved by the simulation", fontcolor="gray", color="gray", style="rounded,dotted"];',
+    );
     expect(played).toContain('stuck: waits for finalizer example.com/hold');
   });
 

@@ -1,7 +1,16 @@
 // The layered layout: owners above dependents, several owners, cycles, packing, and stable positions on updates.
 
 import { describe, expect, it } from 'vitest';
-import { boundsOf, closestOrderedFit, layeredLayout, NODE_HEIGHT, NODE_WIDTH, stabilize, type LayoutInput, type Point } from '../../webview/src/model/layout';
+import {
+  boundsOf,
+  closestOrderedFit,
+  layeredLayout,
+  NODE_HEIGHT,
+  NODE_WIDTH,
+  stabilize,
+  type LayoutInput,
+  type Point,
+} from '../../webview/src/model/layout';
 import { indexGraph } from '../../webview/src/model/graphIndex';
 import { buildView } from '../../webview/src/model/viewModel';
 import { deploymentTree, largeGraph, statesGraph } from '../../testkit/webview/fixtures';
@@ -49,7 +58,11 @@ describe('layeredLayout', () => {
     // A dependent sits below the lowest of its owners, so an owner one level down pushes it further.
     const chain = layeredLayout({
       nodes: [{ id: 'top' }, { id: 'mid' }, { id: 'low' }],
-      edges: [{ id: 'mid>top', owner: 'top', dependent: 'mid' }, { id: 'low>top', owner: 'top', dependent: 'low' }, { id: 'low>mid', owner: 'mid', dependent: 'low' }],
+      edges: [
+        { id: 'mid>top', owner: 'top', dependent: 'mid' },
+        { id: 'low>top', owner: 'top', dependent: 'low' },
+        { id: 'low>mid', owner: 'mid', dependent: 'low' },
+      ],
     }).positions;
     expect(chain.get('low')!.y).toBeGreaterThan(chain.get('mid')!.y);
   });
@@ -58,7 +71,9 @@ describe('layeredLayout', () => {
     const { positions, reversed } = layeredLayout({
       nodes: [{ id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'self' }],
       edges: [
-        { id: 'b>a', owner: 'a', dependent: 'b' }, { id: 'c>b', owner: 'b', dependent: 'c' }, { id: 'a>c', owner: 'c', dependent: 'a' },
+        { id: 'b>a', owner: 'a', dependent: 'b' },
+        { id: 'c>b', owner: 'b', dependent: 'c' },
+        { id: 'a>c', owner: 'c', dependent: 'a' },
         { id: 'self>self', owner: 'self', dependent: 'self' },
       ],
     });
@@ -115,7 +130,10 @@ describe('stabilize', () => {
   it('puts new components below what is there, and drops nodes that went', () => {
     const first = layeredLayout(inputOf(deploymentTree())).positions;
     const graph = statesGraph();
-    const merged: GraphData = { nodes: [...deploymentTree().nodes.slice(0, 2), ...graph.nodes], edges: [deploymentTree().edges[0], ...graph.edges] };
+    const merged: GraphData = {
+      nodes: [...deploymentTree().nodes.slice(0, 2), ...graph.nodes],
+      edges: [deploymentTree().edges[0], ...graph.edges],
+    };
     const input = inputOf(merged);
     const next = stabilize(layeredLayout(input), first, input.edges);
     expect(next.has('p1')).toBe(false);

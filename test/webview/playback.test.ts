@@ -23,14 +23,19 @@ describe('playbackFrame', () => {
     expect([...end.removed]).toEqual(['d1', 'rs1', 'p1', 'p2']);
     expect([...end.deleting]).toEqual(['p3']);
     expect([...end.stuck]).toEqual([['p3', 'waits for finalizer example.com/hold, which nobody removes']]);
-    expect([...end.removalOrder]).toEqual([['d1', 1], ['rs1', 2], ['p1', 3], ['p2', 4]]);
+    expect([...end.removalOrder]).toEqual([
+      ['d1', 1],
+      ['rs1', 2],
+      ['p1', 3],
+      ['p2', 4],
+    ]);
     // Out of range: clamped.
     expect(playbackFrame(report, 99).index).toBe(9);
     expect(playbackFrame(report, -3).index).toBe(0);
     expect(playbackFrame(report, NaN).index).toBe(9);
   });
 
-  it('cuts an orphaned dependent\'s edge when the GC patches its ownerReferences', () => {
+  it("cuts an orphaned dependent's edge when the GC patches its ownerReferences", () => {
     const report = orphanReport();
     expect([...playbackFrame(report, 1).cut]).toEqual([]);
     expect([...playbackFrame(report, 2).cut]).toEqual(['p1>rs1']);

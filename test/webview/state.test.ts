@@ -14,14 +14,30 @@ function withGraph(): AppModel {
 describe('restoreUiState', () => {
   it('keeps what is well-formed and drops the rest', () => {
     const saved = {
-      version: 1, source: { kind: 'cluster', context: 'kind-dev' }, zoom: { k: 2, x: -10, y: 5 }, selected: 'rs1', focus: 'd1',
-      search: 'web', hidden: { namespaces: ['kube-system', 7], kinds: ['Pod'], states: ['present', 'bogus'] }, expanded: ['group:rs/Pod'],
-      step: 3.7, details: false, legend: true,
+      version: 1,
+      source: { kind: 'cluster', context: 'kind-dev' },
+      zoom: { k: 2, x: -10, y: 5 },
+      selected: 'rs1',
+      focus: 'd1',
+      search: 'web',
+      hidden: { namespaces: ['kube-system', 7], kinds: ['Pod'], states: ['present', 'bogus'] },
+      expanded: ['group:rs/Pod'],
+      step: 3.7,
+      details: false,
+      legend: true,
     };
     expect(restoreUiState(saved)).toEqual({
-      version: 1, source: { kind: 'cluster', context: 'kind-dev' }, zoom: { k: 2, x: -10, y: 5 }, selected: 'rs1', focus: 'd1',
-      search: 'web', hidden: { namespaces: ['kube-system'], kinds: ['Pod'], states: ['present'] }, expanded: ['group:rs/Pod'],
-      step: 3, details: false, legend: true,
+      version: 1,
+      source: { kind: 'cluster', context: 'kind-dev' },
+      zoom: { k: 2, x: -10, y: 5 },
+      selected: 'rs1',
+      focus: 'd1',
+      search: 'web',
+      hidden: { namespaces: ['kube-system'], kinds: ['Pod'], states: ['present'] },
+      expanded: ['group:rs/Pod'],
+      step: 3,
+      details: false,
+      legend: true,
     });
   });
 

@@ -7,7 +7,12 @@ import { pluralKind } from '../../shared/src/kinds';
 import { kindBadge, kindCategory } from '../../webview/src/model/kinds';
 import { deploymentTree, fanOut, statesGraph } from '../../testkit/webview/fixtures';
 
-const filters = (over: Partial<ViewFilters> = {}): ViewFilters => ({ hidden: { namespaces: [], kinds: [], states: [] }, search: '', expanded: [], ...over });
+const filters = (over: Partial<ViewFilters> = {}): ViewFilters => ({
+  hidden: { namespaces: [], kinds: [], states: [] },
+  search: '',
+  expanded: [],
+  ...over,
+});
 
 describe('buildView', () => {
   it('gives each object its status and tags', () => {
@@ -20,12 +25,23 @@ describe('buildView', () => {
     expect(tags('mq')).toEqual(['stuck', 'finding']);
     expect(view.byId.get('orphan')!.description).toBe('Pod shop/old-pod, present, dangling reference, 1 finding, 1 owner, 0 dependents');
     expect(view.edges.find((e) => e.dependent === 'orphan')).toMatchObject({ owner: 'ghost', dangling: true });
-    expect(view.facets.states).toEqual([['present', 7], ['virtual', 1], ['being-deleted', 1], ['deleting-dependents', 1], ['stuck', 1], ['dangling', 1], ['finding', 4]]);
+    expect(view.facets.states).toEqual([
+      ['present', 7],
+      ['virtual', 1],
+      ['being-deleted', 1],
+      ['deleting-dependents', 1],
+      ['stuck', 1],
+      ['dangling', 1],
+      ['finding', 4],
+    ]);
   });
 
   it('filters by namespace, kind and state (an object shows while any of its tags is shown)', () => {
     const index = indexGraph(statesGraph());
-    expect(buildView(index, filters({ hidden: { namespaces: ['shop'], kinds: [], states: [] } })).nodes.map((n) => n.id)).toEqual(['ns', 'mq']);
+    expect(buildView(index, filters({ hidden: { namespaces: ['shop'], kinds: [], states: [] } })).nodes.map((n) => n.id)).toEqual([
+      'ns',
+      'mq',
+    ]);
     const noPods = buildView(index, filters({ hidden: { namespaces: [], kinds: ['Pod', 'ConfigMap'], states: [] } }));
     expect(noPods.byId.has('orphan')).toBe(false);
     expect(noPods.hidden).toBe(3);
@@ -58,7 +74,9 @@ describe('buildView', () => {
     expect(group).toMatchObject({ name: '437 Pods', kind: 'Pod', groupOwner: 'rs', status: 'present' });
     expect(group.members).toHaveLength(437);
     expect(view.shownAs.get('pod-5')).toBe(id);
-    expect(view.edges).toEqual([{ id: `${id}>rs`, owner: 'rs', dependent: id, controller: true, blockOwnerDeletion: true, dangling: false, members: 437 }]);
+    expect(view.edges).toEqual([
+      { id: `${id}>rs`, owner: 'rs', dependent: id, controller: true, blockOwnerDeletion: true, dangling: false, members: 437 },
+    ]);
     expect(buildView(index, filters({ search: 'big-0042' })).matches).toEqual([id]);
     const expanded = buildView(index, filters({ expanded: [id] }));
     expect(expanded.nodes).toHaveLength(438);
@@ -66,7 +84,7 @@ describe('buildView', () => {
     expect(buildView(indexGraph(fanOut(COLLAPSE_ABOVE)), filters()).nodes).toHaveLength(COLLAPSE_ABOVE + 1);
   });
 
-  it('a collapsed group takes its worst member\'s status', () => {
+  it("a collapsed group takes its worst member's status", () => {
     const g = fanOut(20);
     g.nodes[3] = { ...g.nodes[3], state: 'being-deleted', stuck: 'waits for the kubelet' };
     const group = buildView(indexGraph(g), filters()).byId.get(groupId('rs', 'Pod'))!;

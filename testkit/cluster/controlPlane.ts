@@ -8,15 +8,18 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 
 /** The repository: two levels above test/helpers, or one above dist/ when bundled (the real-server bench). */
-const ROOT = [path.resolve(__dirname, '../..'), path.resolve(__dirname, '..')].find((d) => existsSync(path.join(d, 'scripts/controlPlane.mjs'))) ?? path.resolve(__dirname, '../..');
+const ROOT =
+  [path.resolve(__dirname, '../..'), path.resolve(__dirname, '..')].find((d) => existsSync(path.join(d, 'scripts/controlPlane.mjs'))) ??
+  path.resolve(__dirname, '../..');
 const SCRIPT = path.join(ROOT, 'scripts/controlPlane.mjs');
 /** kubectl from the same modules as the server (scripts/controlPlane.mjs builds it next to the control plane). */
 export const KUBECTL = path.join(ROOT, '.cache/controlplane/kubectl');
 
 /** Why suites on the real control plane are skipped here, or undefined when they run. */
-export const CONTROL_PLANE_SKIP = spawnSync('go', ['version']).status === 0
-  ? undefined
-  : 'skipped: `go` is not on PATH, so the control plane (test/controlplane) cannot be built; .ci/run and the project\'s machines have it';
+export const CONTROL_PLANE_SKIP =
+  spawnSync('go', ['version']).status === 0
+    ? undefined
+    : "skipped: `go` is not on PATH, so the control plane (test/controlplane) cannot be built; .ci/run and the project's machines have it";
 
 export interface ControlPlaneOptions {
   /** kube-controller-manager's --controllers (the script's default when absent). */

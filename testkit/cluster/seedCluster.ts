@@ -42,27 +42,39 @@ export function clusterWriter(kubeconfigPath: string, contextName?: string): Clu
     key: b64(user['client-key-data']),
   });
   const server = new URL(cluster.server);
-  const once = (method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: Manifest }> => {
+  const once = (
+    method: string,
+    path: string,
+    body?: unknown,
+    contentType = 'application/json',
+  ): Promise<{ status: number; body: Manifest }> => {
     const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     return new Promise((resolve, reject) => {
-      const req = https.request({
-        agent, method, host: server.hostname, port: server.port, path,
-        headers: { Accept: 'application/json', ...(data ? { 'Content-Type': contentType, 'Content-Length': data.length } : {}) },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: Manifest = {};
-          try {
-            parsed = text ? (JSON.parse(text) as Manifest) : {};
-          } catch {
-            parsed = { message: text };
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed });
-        });
-        res.on('error', reject);
-      });
+      const req = https.request(
+        {
+          agent,
+          method,
+          host: server.hostname,
+          port: server.port,
+          path,
+          headers: { Accept: 'application/json', ...(data ? { 'Content-Type': contentType, 'Content-Length': data.length } : {}) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let parsed: Manifest = {};
+            try {
+              parsed = text ? (JSON.parse(text) as Manifest) : {};
+            } catch {
+              parsed = { message: text };
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed });
+          });
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(data);
     });
@@ -88,7 +100,11 @@ export function clusterWriter(kubeconfigPath: string, contextName?: string): Clu
   };
 }
 
-export interface Resource { plural: string; namespaced: boolean; /** It has a /status subresource. */ status?: boolean }
+export interface Resource {
+  plural: string;
+  namespaced: boolean;
+  /** It has a /status subresource. */ status?: boolean;
+}
 
 /** apiVersion/kind → its resource, from legacy discovery (every group version, not only the preferred). */
 export async function discoverResources(writer: ClusterWriter): Promise<Map<string, Resource>> {
@@ -97,9 +113,15 @@ export async function discoverResources(writer: ClusterWriter): Promise<Map<stri
     const r = await writer.request('GET', `${prefix}/${groupVersion}`);
     if (r.status !== 200) return;
     const list: Manifest[] = r.body.resources ?? [];
-    const withStatus = new Set(list.map((res) => String(res.name)).filter((n) => n.endsWith('/status')).map((n) => n.slice(0, -'/status'.length)));
+    const withStatus = new Set(
+      list
+        .map((res) => String(res.name))
+        .filter((n) => n.endsWith('/status'))
+        .map((n) => n.slice(0, -'/status'.length)),
+    );
     for (const res of list) {
-      if (!String(res.name).includes('/')) out.set(`${groupVersion}/${res.kind}`, { plural: res.name, namespaced: res.namespaced, status: withStatus.has(res.name) });
+      if (!String(res.name).includes('/'))
+        out.set(`${groupVersion}/${res.kind}`, { plural: res.name, namespaced: res.namespaced, status: withStatus.has(res.name) });
     }
   };
   await read('/api', 'v1');
@@ -132,7 +154,16 @@ export interface SeedResult {
 }
 
 export const keyOf = (m: Manifest): string => `${m.apiVersion} ${m.kind} ${m.metadata?.namespace ?? ''}/${m.metadata?.name}`;
-const SERVER_SET = ['uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'generation', 'selfLink'];
+const SERVER_SET = [
+  'uid',
+  'resourceVersion',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'managedFields',
+  'generation',
+  'selfLink',
+];
 
 /** Orders manifests owners first; each comes with the references to leave out at creation (cycles). */
 function ownersFirst(manifests: Manifest[]): { manifest: Manifest; deferred: Set<string> }[] {
@@ -163,28 +194,34 @@ function ownersFirst(manifests: Manifest[]): { manifest: Manifest; deferred: Set
 /** Runs `work` over items, at most `limit` at a time. */
 export async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
 }
 
 /** Creates `manifests` in the cluster (see the file's comment). `concurrency` requests at a time (default 16). */
-export async function seedCluster(writer: ClusterWriter, manifests: Manifest[], options: {
-  concurrency?: number;
-  /** What discoverResources gave, when the caller seeds many worlds with no new CRDs among them. */
-  resources?: Map<string, Resource>;
-  /**
-   * Write each manifest's `status` after creating it, through the /status subresource, as the kubelet or a
-   * controller would have (a Pod's phase). Without it status is dropped, as `kubectl apply` drops it.
-   */
-  writeStatus?: boolean;
-} = {}): Promise<SeedResult> {
+export async function seedCluster(
+  writer: ClusterWriter,
+  manifests: Manifest[],
+  options: {
+    concurrency?: number;
+    /** What discoverResources gave, when the caller seeds many worlds with no new CRDs among them. */
+    resources?: Map<string, Resource>;
+    /**
+     * Write each manifest's `status` after creating it, through the /status subresource, as the kubelet or a
+     * controller would have (a Pod's phase). Without it status is dropped, as `kubectl apply` drops it.
+     */
+    writeStatus?: boolean;
+  } = {},
+): Promise<SeedResult> {
   const concurrency = options.concurrency ?? 16;
   const result: SeedResult = { uids: new Map(), created: new Map(), failures: [] };
   const order = ownersFirst(manifests);
   const fail = (m: Manifest, status: number, message: string) =>
     result.failures.push({ object: keyOf(m), status, message, ...(result.created.has(keyOf(m)) ? { created: true } : {}) });
-  let resources = options.resources ?? await discoverResources(writer);
+  let resources = options.resources ?? (await discoverResources(writer));
 
   // Levels: an object waits only for the owners before it, so objects of one level are created side by side.
   const level = new Map<Manifest, number>();
@@ -200,9 +237,8 @@ export async function seedCluster(writer: ClusterWriter, manifests: Manifest[], 
   const levels: { manifest: Manifest; deferred: Set<string> }[][] = [];
   for (const entry of order) (levels[level.get(entry.manifest)!] ??= []).push(entry);
 
-  const rewriteRefs = (refs: Manifest[] | undefined, deferred: Set<string>) => refs
-    ?.filter((r) => !deferred.has(r.uid))
-    .map((r) => ({ ...r, uid: result.uids.get(r.uid) ?? r.uid }));
+  const rewriteRefs = (refs: Manifest[] | undefined, deferred: Set<string>) =>
+    refs?.filter((r) => !deferred.has(r.uid)).map((r) => ({ ...r, uid: result.uids.get(r.uid) ?? r.uid }));
 
   await createMissingNamespaces(writer, manifests);
   let accountsMade = false;
@@ -239,27 +275,52 @@ export async function seedCluster(writer: ClusterWriter, manifests: Manifest[], 
         else result.created.set(keyOf(manifest), r.body);
       }
     });
-    if (index === 1) await waitEstablished(writer, entries.map((e) => e.manifest));
+    if (index === 1)
+      await waitEstablished(
+        writer,
+        entries.map((e) => e.manifest),
+      );
   }
 
   // References left out because of a cycle: added now that every owner has its real uid.
-  await inParallel(order.filter((e) => e.deferred.size > 0 && result.created.has(keyOf(e.manifest))), concurrency, async ({ manifest }) => {
-    const resource = resources.get(`${manifest.apiVersion}/${manifest.kind}`)!;
-    const patch = { metadata: { ownerReferences: rewriteRefs(manifest.metadata.ownerReferences, new Set()) } };
-    const r = await writer.request('PATCH', resourcePath(resource, manifest.apiVersion, manifest.metadata.namespace, manifest.metadata.name), patch, 'application/merge-patch+json');
-    if (r.status !== 200) fail(manifest, r.status, `adding the references of a cycle: ${r.body.message ?? ''}`);
-  });
+  await inParallel(
+    order.filter((e) => e.deferred.size > 0 && result.created.has(keyOf(e.manifest))),
+    concurrency,
+    async ({ manifest }) => {
+      const resource = resources.get(`${manifest.apiVersion}/${manifest.kind}`)!;
+      const patch = { metadata: { ownerReferences: rewriteRefs(manifest.metadata.ownerReferences, new Set()) } };
+      const r = await writer.request(
+        'PATCH',
+        resourcePath(resource, manifest.apiVersion, manifest.metadata.namespace, manifest.metadata.name),
+        patch,
+        'application/merge-patch+json',
+      );
+      if (r.status !== 200) fail(manifest, r.status, `adding the references of a cycle: ${r.body.message ?? ''}`);
+    },
+  );
 
   // Terminating ones last, so that their owners and dependents all exist when the deletion starts; Namespaces after
   // the rest, as the namespace controller deletes what they hold.
   const toDelete = order.map((e) => e.manifest).filter((m) => m.metadata?.deletionTimestamp !== undefined && result.created.has(keyOf(m)));
   const deleteOne = async (m: Manifest) => {
     const resource = resources.get(`${m.apiVersion}/${m.kind}`)!;
-    const r = await writer.request('DELETE', resourcePath(resource, m.apiVersion, m.metadata.namespace, m.metadata.name), { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' });
+    const r = await writer.request('DELETE', resourcePath(resource, m.apiVersion, m.metadata.namespace, m.metadata.name), {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      propagationPolicy: 'Background',
+    });
     if (r.status !== 200 && r.status !== 202) fail(m, r.status, `making it terminating: ${r.body.message ?? ''}`);
   };
-  await inParallel(toDelete.filter((m) => m.kind !== 'Namespace'), concurrency, deleteOne);
-  await inParallel(toDelete.filter((m) => m.kind === 'Namespace'), concurrency, deleteOne);
+  await inParallel(
+    toDelete.filter((m) => m.kind !== 'Namespace'),
+    concurrency,
+    deleteOne,
+  );
+  await inParallel(
+    toDelete.filter((m) => m.kind === 'Namespace'),
+    concurrency,
+    deleteOne,
+  );
   return result;
 }
 
@@ -288,10 +349,20 @@ async function createMissingNamespaces(writer: ClusterWriter, manifests: Manifes
  * serviceaccount controller creates it, and the control plane runs only the controllers a test chooses.
  */
 async function createDefaultServiceAccounts(writer: ClusterWriter, manifests: Manifest[]): Promise<void> {
-  const namespaces = new Set(manifests.map((m) => (m.kind === 'Namespace' && m.apiVersion === 'v1' ? m.metadata?.name : m.metadata?.namespace)));
-  await inParallel([...namespaces].filter((n): n is string => typeof n === 'string'), 8, async (ns) => {
-    await writer.request('POST', `/api/v1/namespaces/${encodeURIComponent(ns)}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
-  });
+  const namespaces = new Set(
+    manifests.map((m) => (m.kind === 'Namespace' && m.apiVersion === 'v1' ? m.metadata?.name : m.metadata?.namespace)),
+  );
+  await inParallel(
+    [...namespaces].filter((n): n is string => typeof n === 'string'),
+    8,
+    async (ns) => {
+      await writer.request('POST', `/api/v1/namespaces/${encodeURIComponent(ns)}/serviceaccounts`, {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: 'default' },
+      });
+    },
+  );
 }
 
 /**
@@ -315,7 +386,9 @@ function forCreation(manifest: Manifest): Manifest {
 /** Every object of the .yaml/.yml/.json files under `dir` (kubectl's Lists expanded), in file order. */
 export function manifestsIn(dir: string): Manifest[] {
   const out: Manifest[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }).sort((a, b) => join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)))) {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }).sort((a, b) =>
+    join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)),
+  )) {
     if (!entry.isFile() || !/\.(ya?ml|json)$/.test(entry.name)) continue;
     for (const doc of parseAllDocuments(readFileSync(join(entry.parentPath, entry.name), 'utf8'))) {
       const value = doc.toJS() as Manifest | null;

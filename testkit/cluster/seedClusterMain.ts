@@ -25,15 +25,20 @@ async function main(argv: string[]): Promise<number> {
   const result = await seedCluster(clusterWriter(kubeconfig, context), manifests);
   const name = (m: (typeof manifests)[number]) => `${m.kind} ${m.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m.metadata?.name}`;
   const terminating = manifests.filter((m) => m.metadata?.deletionTimestamp !== undefined).map(name);
-  console.log(`Created ${result.created.size} of the ${manifests.length} objects in ${dirs.join(', ')}, owners first, `
-    + `their ownerReferences pointing at the uids the server gave (${result.uids.size} objects had an exported uid).`);
+  console.log(
+    `Created ${result.created.size} of the ${manifests.length} objects in ${dirs.join(', ')}, owners first, ` +
+      `their ownerReferences pointing at the uids the server gave (${result.uids.size} objects had an exported uid).`,
+  );
   if (terminating.length > 0) console.log(`Deleted again, as they were exported terminating: ${terminating.join(', ')}.`);
   for (const f of result.failures) console.error(`refused: ${f.object}: ${f.status} ${f.message}`);
   console.log(`${result.failures.length} refused.`);
   return result.failures.length === 0 ? 0 : 1;
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code), (e: unknown) => {
-  console.error(e instanceof Error ? e.message : String(e));
-  process.exit(2);
-});
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exit(2);
+  },
+);

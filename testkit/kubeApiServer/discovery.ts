@@ -42,7 +42,11 @@ interface GroupEntry {
   versions: VersionEntry[];
 }
 
-interface AggregatedKind { group: string; version: string; kind: string }
+interface AggregatedKind {
+  group: string;
+  version: string;
+  kind: string;
+}
 interface AggregatedResource {
   resource: string;
   responseKind: AggregatedKind;
@@ -154,7 +158,8 @@ function crdResources(crd: Record<string, unknown>): ResourceInfo[] {
     .map((v) => {
       const sub = (v.subresources ?? {}) as Record<string, unknown>;
       const subresources: SubresourceInfo[] = [];
-      if (sub.scale) subresources.push({ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] });
+      if (sub.scale)
+        subresources.push({ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] });
       if (sub.status) subresources.push({ name: 'status', kind, verbs: ['get', 'patch', 'update'] });
       return {
         group,
@@ -267,7 +272,9 @@ export class Discovery {
     return {
       kind: 'APIGroupList',
       apiVersion: 'v1',
-      groups: this.built().groups.filter((g) => g.name !== '').map((g) => legacyGroup(g)),
+      groups: this.built()
+        .groups.filter((g) => g.name !== '')
+        .map((g) => legacyGroup(g)),
     };
   }
 
@@ -277,7 +284,9 @@ export class Discovery {
   }
 
   legacyResourceList(group: string, version: string): unknown {
-    const v = this.built().groups.find((g) => g.name === group)?.versions.find((e) => e.version === version);
+    const v = this.built()
+      .groups.find((g) => g.name === group)
+      ?.versions.find((e) => e.version === version);
     if (!v) return undefined;
     const resources: LegacyResource[] = [];
     for (const r of v.resources) {

@@ -42,13 +42,16 @@ export function acceptedForms(accept: string | undefined): Form[] {
     // Unknown drop targets are ignored, as the apiserver does (forward compatibility).
     const drop = params.drop !== undefined && params.drop.split('+').includes('metadata.managedFields') ? { drop: true } : {};
     if (protobuf) {
-      if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && isMetadataAs(as)) forms.push({ as: 'metadata', version: v, protobuf: true, list: as === 'PartialObjectMetadataList', ...drop });
+      if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && isMetadataAs(as))
+        forms.push({ as: 'metadata', version: v, protobuf: true, list: as === 'PartialObjectMetadataList', ...drop });
       continue;
     }
     if (as === undefined) forms.push({ as: 'object', ...drop });
     else if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && as === 'Table') forms.push({ as: 'table', version: v, ...drop });
-    else if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && isMetadataAs(as)) forms.push({ as: 'metadata', version: v, list: as === 'PartialObjectMetadataList', ...drop });
-    else if (g === 'apidiscovery.k8s.io' && (v === 'v2' || v === 'v2beta1') && as === 'APIGroupDiscoveryList') forms.push({ as: 'discovery', version: v });
+    else if (g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1') && isMetadataAs(as))
+      forms.push({ as: 'metadata', version: v, list: as === 'PartialObjectMetadataList', ...drop });
+    else if (g === 'apidiscovery.k8s.io' && (v === 'v2' || v === 'v2beta1') && as === 'APIGroupDiscoveryList')
+      forms.push({ as: 'discovery', version: v });
   }
   return forms;
 }
@@ -72,8 +75,7 @@ export function contentType(form: Form): string {
   return form.as === 'metadata' && form.protobuf ? PROTOBUF : 'application/json';
 }
 
-export const AGGREGATED_CONTENT_TYPE = (version: string) =>
-  `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
+export const AGGREGATED_CONTENT_TYPE = (version: string) => `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
 
 // ---- Status
 
@@ -231,7 +233,13 @@ export function objectBody(r: ResourceInfo, stored: Obj, form: Form, includeObje
 // print): Name and Created At.
 const COLUMNS = [
   { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
-  { name: 'Created At', type: 'date', format: '', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.', priority: 0 },
+  {
+    name: 'Created At',
+    type: 'date',
+    format: '',
+    description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+    priority: 0,
+  },
 ];
 
 export function table(items: Obj[], apiVersion: string, meta: ListMeta, version: string, includeObject: string, headers: boolean): Obj {

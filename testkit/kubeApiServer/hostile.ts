@@ -69,7 +69,14 @@ export function sendHuge(res: ServerResponse, bytes: number, onBytes: (n: number
 }
 
 /** `body`, one byte every `intervalMs`; stops when the client goes away. */
-export function sendTrickle(res: ServerResponse, code: number, body: string | Buffer, headers: Record<string, string>, intervalMs: number, onBytes: (n: number) => void): void {
+export function sendTrickle(
+  res: ServerResponse,
+  code: number,
+  body: string | Buffer,
+  headers: Record<string, string>,
+  intervalMs: number,
+  onBytes: (n: number) => void,
+): void {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
   res.writeHead(code, { ...headers, 'Content-Length': String(bytes.length) });
   res.flushHeaders();

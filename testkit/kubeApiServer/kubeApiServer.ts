@@ -14,7 +14,14 @@ import { Discovery, type ResourceInfo } from './discovery';
 import { readFixture } from './fixtures';
 import { corruptGzip, type HostileAnswer, sendGzipBomb, sendHuge, sendTrickle, withExtraItems } from './hostile';
 import {
-  acceptedForms, AGGREGATED_CONTENT_TYPE, contentType, type Form, listBody, metadataFormMismatch, objectBody, qualifiedResource,
+  acceptedForms,
+  AGGREGATED_CONTENT_TYPE,
+  contentType,
+  type Form,
+  listBody,
+  metadataFormMismatch,
+  objectBody,
+  qualifiedResource,
   status,
 } from './formats';
 import { kubeconfigText, type KubeconfigOptions, TEST_USER } from './kubeconfig';
@@ -215,15 +222,13 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
   const caPem = tls ? readFixture('kube-api-tls', 'ca.crt') : undefined;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) reply(res, undefined, 500, status(500, `Internal error occurred: ${String(err)}`)); // a bug here
+      if (!res.headersSent)
+        reply(res, undefined, 500, status(500, `Internal error occurred: ${String(err)}`)); // a bug here
       else res.destroy();
     });
   };
   const server: Server = tls
-    ? createHttpsServer(
-        { cert: readFixture('kube-api-tls', 'server.crt'), key: readFixture('kube-api-tls', 'server.key') },
-        handler,
-      )
+    ? createHttpsServer({ cert: readFixture('kube-api-tls', 'server.crt'), key: readFixture('kube-api-tls', 'server.key') }, handler)
     : createHttpServer(handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -240,7 +245,13 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
     reply: typeof reply;
   }
 
-  function reply(res: ServerResponse, record: RequestRecord | undefined, code: number, body: unknown, headers: Record<string, string> = {}): void {
+  function reply(
+    res: ServerResponse,
+    record: RequestRecord | undefined,
+    code: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void {
     const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
     const length = Buffer.byteLength(text);
     if (record) record.status = code;
@@ -363,7 +374,13 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
     }
   }
 
-  function serveResource(req: IncomingMessage, res: ServerResponse, record: RequestRecord, info: RequestInfo, query: Record<string, string>): void {
+  function serveResource(
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RequestRecord,
+    info: RequestInfo,
+    query: Record<string, string>,
+  ): void {
     const group = info.group ?? '';
     const version = info.version ?? '';
     const notFound = () => reply(res, record, 404, status(404, 'the server could not find the requested resource', {}));
@@ -384,7 +401,12 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
     if (denied) {
       const scope = namespace !== undefined ? `in the namespace "${namespace}"` : 'at the cluster scope';
       const message = `${qualifiedResource({ group, resource: r.name })} is forbidden: User "${TEST_USER}" cannot ${verb} resource "${r.name}" in API group "${group}" ${scope}`;
-      return reply(res, record, 403, status(403, message, { ...(info.name ? { name: info.name } : {}), ...(group ? { group } : {}), kind: r.name }));
+      return reply(
+        res,
+        record,
+        403,
+        status(403, message, { ...(info.name ? { name: info.name } : {}), ...(group ? { group } : {}), kind: r.name }),
+      );
     }
     if (verb !== 'get') {
       const failure = failures.find((f) => f.remaining > 0 && refMatches(f.ref, info));
@@ -402,10 +424,15 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
     const hostileAnswer = verb === 'list' ? hostile.find((h) => refMatches(h.ref, info))?.answer : undefined;
     if (hostileAnswer?.kind === 'huge' || hostileAnswer?.kind === 'tiny') {
       record.status = 200;
-      return sendHuge(res, hostileAnswer.bytes, (n) => {
-        record.bytes += n;
-        bytes += n;
-      }, hostileAnswer.kind === 'tiny' ? hostileAnswer.item : undefined);
+      return sendHuge(
+        res,
+        hostileAnswer.bytes,
+        (n) => {
+          record.bytes += n;
+          bytes += n;
+        },
+        hostileAnswer.kind === 'tiny' ? hostileAnswer.item : undefined,
+      );
     }
     if (hostileAnswer?.kind === 'gzipBomb') {
       record.status = 200;
@@ -415,7 +442,8 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
         bytes += n;
       });
     }
-    const protobufServed = verb !== 'watch' && hostileAnswer?.kind !== 'items' && !jsonOnly.some((ref) => ref === 'all' || refMatches(ref, info));
+    const protobufServed =
+      verb !== 'watch' && hostileAnswer?.kind !== 'items' && !jsonOnly.some((ref) => ref === 'all' || refMatches(ref, info));
     const accepted = acceptedForms(req.headers.accept).find(
       (f): f is Exclude<Form, { as: 'discovery' }> => f.as !== 'discovery' && !(f.as === 'metadata' && f.protobuf && !protobufServed),
     );
@@ -470,7 +498,8 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
           bytes += sent.length;
           return;
         }
-        if (answer.kind === 'items') return reply(to, record, code, code === 200 ? withExtraItems(String(text), answer.items) : text, headers);
+        if (answer.kind === 'items')
+          return reply(to, record, code, code === 200 ? withExtraItems(String(text), answer.items) : text, headers);
         if (record) record.status = code;
         sendTrickle(to, code, text, { 'Content-Type': 'application/json', ...headers }, answer.intervalMs, (n) => {
           if (record) record.bytes += n;
@@ -481,8 +510,15 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
   }
 
   function serveList(
-    to: ReplyTo, record: RequestRecord, r: ResourceInfo, rkey: string, namespace: string | undefined,
-    filter: Predicate | undefined, form: Form, includeObject: string, query: Record<string, string>,
+    to: ReplyTo,
+    record: RequestRecord,
+    r: ResourceInfo,
+    rkey: string,
+    namespace: string | undefined,
+    filter: Predicate | undefined,
+    form: Form,
+    includeObject: string,
+    query: Record<string, string>,
   ): void {
     const res = to.res;
     const reply = to.reply;
@@ -491,16 +527,28 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
     let start: string | undefined;
     if (query.continue) {
       const token = decodeContinue(query.continue);
-      if (!token) return reply(res, record, 400, status(400, 'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)'));
+      if (!token)
+        return reply(
+          res,
+          record,
+          400,
+          status(400, 'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)'),
+        );
       if (token.rv !== -1 && store.isExpired(token.rv)) {
         // Like the apiserver, hand out a token that continues inconsistently, from the current state.
-        return reply(res, record, 410, status(410, CONTINUE_EXPIRED, undefined, { metadata: { continue: encodeContinue(-1, token.start) } }));
+        return reply(
+          res,
+          record,
+          410,
+          status(410, CONTINUE_EXPIRED, undefined, { metadata: { continue: encodeContinue(-1, token.start) } }),
+        );
       }
       atRv = token.rv === -1 ? undefined : token.rv;
       start = token.start;
     } else if (query.resourceVersionMatch === 'Exact' && query.resourceVersion) {
       atRv = Number(query.resourceVersion);
-      if (!Number.isInteger(atRv) || atRv <= 0) return reply(res, record, 400, status(400, `invalid resource version: ${query.resourceVersion}`));
+      if (!Number.isInteger(atRv) || atRv <= 0)
+        return reply(res, record, 400, status(400, `invalid resource version: ${query.resourceVersion}`));
       if (atRv > store.rv) return reply(res, record, 504, status(504, `Too large resource version: ${atRv}, current: ${store.rv}`));
     }
     let result;
@@ -525,8 +573,15 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
   }
 
   function serveWatch(
-    res: ServerResponse, record: RequestRecord, r: ResourceInfo, rkey: string, namespace: string | undefined,
-    filter: Predicate | undefined, form: Form, includeObject: string, query: Record<string, string>,
+    res: ServerResponse,
+    record: RequestRecord,
+    r: ResourceInfo,
+    rkey: string,
+    namespace: string | undefined,
+    filter: Predicate | undefined,
+    form: Form,
+    includeObject: string,
+    query: Record<string, string>,
   ): void {
     if (namespace !== undefined) filter = both((o) => metadataOf(o).namespace === namespace, filter);
     const onBytes = (n: number) => {
@@ -558,7 +613,11 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
     watches.open(
       res,
       {
-        rkey, resource: r, form, includeObject, onBytes,
+        rkey,
+        resource: r,
+        form,
+        includeObject,
+        onBytes,
         ...(filter ? { filter } : {}),
         bookmarks: query.allowWatchBookmarks === 'true' || query.allowWatchBookmarks === '1',
         ...(timeoutSeconds > 0 ? { timeoutSeconds } : {}),
@@ -611,7 +670,8 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
   function addOne(input: Obj, bulk: boolean, now?: string): Obj {
     const { r, key, obj } = prepare(input, undefined, now);
     const rkey = `${r.group}/${r.name}`;
-    if (store.get(rkey, key)) throw new Error(`kubeApiServer: ${qualifiedResource({ group: r.group, resource: r.name })} "${key}" already exists`);
+    if (store.get(rkey, key))
+      throw new Error(`kubeApiServer: ${qualifiedResource({ group: r.group, resource: r.name })} "${key}" already exists`);
     if (isCrd(obj)) discovery.setCrd(obj);
     return store.put(rkey, key, obj, bulk);
   }
@@ -629,7 +689,8 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
 
   const faults: KubeApiServerFaults = {
     forbid: (r) => void forbidden.push({ ...r }),
-    fail: (r, o) => void failures.push({ ref: { ...r }, status: o.status, remaining: o.times, retryAfter: o.retryAfter, message: o.message }),
+    fail: (r, o) =>
+      void failures.push({ ref: { ...r }, status: o.status, remaining: o.times, retryAfter: o.retryAfter, message: o.message }),
     delay: (ms, r) => {
       if (!r) {
         delayAll = ms;

@@ -99,8 +99,13 @@ function managedFieldsEntry(e: J): Message {
 
 export function objectMeta(meta: J): Message {
   const m = new Message()
-    .string(1, meta.name).string(2, meta.generateName).string(3, meta.namespace).string(4, meta.selfLink)
-    .string(5, meta.uid).string(6, meta.resourceVersion).uint(7, num(meta.generation))
+    .string(1, meta.name)
+    .string(2, meta.generateName)
+    .string(3, meta.namespace)
+    .string(4, meta.selfLink)
+    .string(5, meta.uid)
+    .string(6, meta.resourceVersion)
+    .uint(7, num(meta.generation))
     .message(8, time(meta.creationTimestamp));
   if (meta.deletionTimestamp) m.message(9, time(meta.deletionTimestamp));
   if (typeof meta.deletionGracePeriodSeconds === 'number') m.uint(10, meta.deletionGracePeriodSeconds);
@@ -125,14 +130,16 @@ function listMeta(meta: J): Message {
 
 /** runtime.Unknown { typeMeta = 1 { apiVersion = 1, kind = 2 }, raw = 2, contentEncoding = 3, contentType = 4 }. */
 function envelope(apiVersion: string, kind: string, raw: Buffer): Buffer {
-  const unknown = new Message()
-    .message(1, new Message().string(1, apiVersion).string(2, kind))
-    .bytes(2, raw).string(3, '').string(4, '');
+  const unknown = new Message().message(1, new Message().string(1, apiVersion).string(2, kind)).bytes(2, raw).string(3, '').string(4, '');
   return Buffer.concat([MAGIC, unknown.done()]);
 }
 
 /** A PartialObjectMetadataList from items already encoded by partialObjectMetadataBytes (the server caches those). */
-export function metadataListProtobuf(version: string, meta: { resourceVersion?: string; continue?: string; remainingItemCount?: number }, items: Buffer[]): Buffer {
+export function metadataListProtobuf(
+  version: string,
+  meta: { resourceVersion?: string; continue?: string; remainingItemCount?: number },
+  items: Buffer[],
+): Buffer {
   const list = new Message().message(1, listMeta({ ...meta }));
   for (const item of items) list.bytes(2, item);
   return envelope(`meta.k8s.io/${version}`, 'PartialObjectMetadataList', list.done());
@@ -144,7 +151,11 @@ export function metadataProtobuf(version: string, item: Buffer): Buffer {
 
 /** A metav1.Status from its JSON form. */
 export function statusProtobuf(s: J): Buffer {
-  const m = new Message().message(1, listMeta((s.metadata ?? {}) as J)).string(2, s.status).string(3, s.message).string(4, s.reason);
+  const m = new Message()
+    .message(1, listMeta((s.metadata ?? {}) as J))
+    .string(2, s.status)
+    .string(3, s.message)
+    .string(4, s.reason);
   const d = s.details as J | undefined;
   if (d) {
     const details = new Message().string(1, d.name).string(2, d.group).string(3, d.kind);

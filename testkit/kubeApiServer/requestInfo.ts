@@ -2,8 +2,7 @@
 // and group/version/resource/namespace/name/subresource for resource requests.
 import type { Discovery } from './discovery';
 
-export type Verb =
-  | 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'discovery' | 'other';
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'discovery' | 'other';
 
 export type DiscoveryDoc = 'version' | 'api' | 'apiVersion' | 'apis' | 'group' | 'groupVersion';
 
@@ -25,7 +24,10 @@ const TRUE = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
 export function resolveRequest(method: string, pathname: string, query: Record<string, string>, discovery: Discovery): RequestInfo {
   let segments: string[];
   try {
-    segments = pathname.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    segments = pathname
+      .split('/')
+      .filter((s) => s !== '')
+      .map(decodeURIComponent);
   } catch {
     return { verb: 'other', unknownPath: true };
   }
@@ -73,14 +75,26 @@ export function resolveRequest(method: string, pathname: string, query: Record<s
     case 'HEAD':
       verb = watchPath || TRUE.has(query.watch ?? '') ? 'watch' : name === undefined ? 'list' : 'get';
       break;
-    case 'POST': verb = 'create'; break;
-    case 'PUT': verb = 'update'; break;
-    case 'PATCH': verb = 'patch'; break;
-    case 'DELETE': verb = name === undefined ? 'deletecollection' : 'delete'; break;
-    default: verb = 'other';
+    case 'POST':
+      verb = 'create';
+      break;
+    case 'PUT':
+      verb = 'update';
+      break;
+    case 'PATCH':
+      verb = 'patch';
+      break;
+    case 'DELETE':
+      verb = name === undefined ? 'deletecollection' : 'delete';
+      break;
+    default:
+      verb = 'other';
   }
   return {
-    verb, group, version, resource,
+    verb,
+    group,
+    version,
+    resource,
     ...(namespace !== undefined ? { namespace } : {}),
     ...(name !== undefined ? { name } : {}),
     ...(subresource !== undefined ? { subresource } : {}),

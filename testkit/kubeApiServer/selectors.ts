@@ -11,8 +11,7 @@ function labelsOf(obj: Obj): Record<string, string> {
   return labels && typeof labels === 'object' ? (labels as Record<string, string>) : {};
 }
 
-const REQUIREMENT =
-  /\s*(!?)\s*([A-Za-z0-9][-A-Za-z0-9_./]*)\s*(?:(==|=|!=)\s*([-A-Za-z0-9_.]*)|\s(in|notin)\s*\(([^)]*)\))?\s*(?:,|$)/y;
+const REQUIREMENT = /\s*(!?)\s*([A-Za-z0-9][-A-Za-z0-9_./]*)\s*(?:(==|=|!=)\s*([-A-Za-z0-9_.]*)|\s(in|notin)\s*\(([^)]*)\))?\s*(?:,|$)/y;
 
 export function parseLabelSelector(text: string): Predicate | undefined {
   if (text.trim() === '') return undefined;

@@ -117,10 +117,11 @@ export class Watches {
   /** Ends every watch cleanly; resolves once the ends are flushed (or the connections gone). */
   endAll(): Promise<void> {
     const ended = [...this.conns].map(
-      (conn) => new Promise<void>((resolve) => {
-        conn.res.once('finish', resolve).once('close', resolve);
-        this.end(conn);
-      }),
+      (conn) =>
+        new Promise<void>((resolve) => {
+          conn.res.once('finish', resolve).once('close', resolve);
+          this.end(conn);
+        }),
     );
     return Promise.all(ended).then(() => undefined);
   }

@@ -6,14 +6,31 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
 import {
-  DidChangeTextDocumentNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification,
-  ExitNotification, InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, ShutdownRequest,
-  CodeLensRefreshRequest, ConfigurationRequest, WorkDoneProgress, WorkDoneProgressCreateRequest, DidChangeWorkspaceFoldersNotification,
-  type Diagnostic, type PublishDiagnosticsParams, type ProgressToken, type WorkDoneProgressBegin,
-  type WorkDoneProgressEnd, type WorkDoneProgressReport,
+  DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  CodeLensRefreshRequest,
+  ConfigurationRequest,
+  WorkDoneProgress,
+  WorkDoneProgressCreateRequest,
+  DidChangeWorkspaceFoldersNotification,
+  type Diagnostic,
+  type PublishDiagnosticsParams,
+  type ProgressToken,
+  type WorkDoneProgressBegin,
+  type WorkDoneProgressEnd,
+  type WorkDoneProgressReport,
 } from 'vscode-languageserver-protocol';
 import { type ServerStatus } from '../../shared/src/protocol';
 import { StatusNotification } from '../../server/src/lsp/methods';
@@ -76,8 +93,12 @@ export class LspSession {
       this.timeline.push({ type: 'status', status: s });
       this.wake();
     });
-    this.connection.onNotification('window/logMessage', (p: { message: string }) => { this.logs.push(p.message); });
-    this.connection.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section ? this.settings[i.section] ?? null : null)));
+    this.connection.onNotification('window/logMessage', (p: { message: string }) => {
+      this.logs.push(p.message);
+    });
+    this.connection.onRequest(ConfigurationRequest.type, (p) =>
+      p.items.map((i) => (i.section ? (this.settings[i.section] ?? null) : null)),
+    );
     // Accept every progress token and listen to it before answering, so no `$/progress` on it is missed.
     this.connection.onRequest(CodeLensRefreshRequest.type, () => {
       this.codeLensRefreshes++;
@@ -112,7 +133,12 @@ export class LspSession {
       workspaceFolders: folder ? [{ uri: uriOf(folder), name: path.basename(folder) }] : null,
       ...(this.options.initializationOptions !== undefined ? { initializationOptions: this.options.initializationOptions } : {}),
       capabilities: {
-        workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: false }, codeLens: { refreshSupport: true } },
+        workspace: {
+          configuration: true,
+          workspaceFolders: true,
+          didChangeWatchedFiles: { dynamicRegistration: false },
+          codeLens: { refreshSupport: true },
+        },
         window: { workDoneProgress: this.options.workDoneProgress ?? true },
         textDocument: { publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true } },
       },
@@ -144,8 +170,14 @@ export class LspSession {
       const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; stderr: ${this.stderr.join('')}`)), timeoutMs);
       this.waiters.push({
         check,
-        resolve: () => { clearTimeout(timer); resolve(); },
-        reject: (e) => { clearTimeout(timer); reject(e); },
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
       });
     });
   }
@@ -157,22 +189,31 @@ export class LspSession {
 
   /** Resolves when the server has started a (re)load after `mark` and reported "ready" after it. */
   async untilReloaded(mark: number, timeoutMs = 20_000): Promise<void> {
-    await this.until(() => {
-      const later = this.timeline.slice(mark);
-      const loading = later.findIndex((e) => e.type === 'status' && e.status.state === 'loading');
-      return loading >= 0 && later.slice(loading).some((e) => e.type === 'status' && e.status.state === 'ready');
-    }, 'a reload', timeoutMs);
+    await this.until(
+      () => {
+        const later = this.timeline.slice(mark);
+        const loading = later.findIndex((e) => e.type === 'status' && e.status.state === 'loading');
+        return loading >= 0 && later.slice(loading).some((e) => e.type === 'status' && e.status.state === 'ready');
+      },
+      'a reload',
+      timeoutMs,
+    );
   }
 
   /** Tells the server the workspace folders changed (workspace/didChangeWorkspaceFolders). */
   async changeFolders(added: string[], removed: string[] = []): Promise<void> {
     const folder = (f: string) => ({ uri: uriOf(f), name: path.basename(f) });
-    await this.connection.sendNotification(DidChangeWorkspaceFoldersNotification.type, { event: { added: added.map(folder), removed: removed.map(folder) } });
+    await this.connection.sendNotification(DidChangeWorkspaceFoldersNotification.type, {
+      event: { added: added.map(folder), removed: removed.map(folder) },
+    });
   }
 
   /** Resolves with the next diagnostics published for `uri` that satisfy `check`. */
   async diagnosticsFor(uri: string, check: (d: Diagnostic[]) => boolean = () => true): Promise<Diagnostic[]> {
-    await this.until(() => { const d = this.diagnostics.get(uri); return d !== undefined && check(d); }, `diagnostics of ${uri}`);
+    await this.until(() => {
+      const d = this.diagnostics.get(uri);
+      return d !== undefined && check(d);
+    }, `diagnostics of ${uri}`);
     return this.diagnostics.get(uri)!;
   }
 
@@ -185,14 +226,24 @@ export class LspSession {
   async replace(uri: string, text: string): Promise<void> {
     const version = (this.versions.get(uri) ?? 1) + 1;
     this.versions.set(uri, version);
-    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: [{ text }],
+    });
   }
 
   /** An incremental edit: replace `range` with `text`. */
-  async edit(uri: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }, text: string): Promise<void> {
+  async edit(
+    uri: string,
+    range: { start: { line: number; character: number }; end: { line: number; character: number } },
+    text: string,
+  ): Promise<void> {
     const version = (this.versions.get(uri) ?? 1) + 1;
     this.versions.set(uri, version);
-    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ range, text }] });
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: [{ range, text }],
+    });
   }
 
   async close(uri: string): Promise<void> {

@@ -4,7 +4,14 @@
 import { summaryLine } from '../../server/src/app/report';
 import type { ObjectIdentity } from '../../server/src/engine/model';
 import type { SimulationResult } from '../../server/src/engine/simulation/types';
-import { REPORT_VERSION, type ImpactSummary, type PolicyChoice, type SimulateReport, type SourceLocation, type TargetOutcome } from '../../shared/src/protocol';
+import {
+  REPORT_VERSION,
+  type ImpactSummary,
+  type PolicyChoice,
+  type SimulateReport,
+  type SourceLocation,
+  type TargetOutcome,
+} from '../../shared/src/protocol';
 
 export interface ReportParts {
   target: ObjectIdentity;

@@ -8,7 +8,11 @@ type NodeInit = Partial<GraphNodeData> & { uid: string; kind: string; name: stri
 export function node(init: NodeInit): GraphNodeData {
   return {
     apiVersion: init.kind === 'Pod' || init.kind === 'Namespace' || init.kind === 'ConfigMap' ? 'v1' : 'apps/v1',
-    namespace: 'shop', state: 'present', finalizers: [], findings: [], ...init,
+    namespace: 'shop',
+    state: 'present',
+    finalizers: [],
+    findings: [],
+    ...init,
   };
 }
 
@@ -38,11 +42,26 @@ export function statesGraph(): GraphData {
   return {
     nodes: [
       node({ uid: 'ghost', kind: 'ReplicaSet', name: 'old-rs', state: 'virtual' }),
-      node({ uid: 'orphan', kind: 'Pod', name: 'old-pod', findings: ['dangling-owner'], findingMessages: [{ code: 'dangling-owner', message: 'The owner ReplicaSet old-rs is not in the input.' }] }),
+      node({
+        uid: 'orphan',
+        kind: 'Pod',
+        name: 'old-pod',
+        findings: ['dangling-owner'],
+        findingMessages: [{ code: 'dangling-owner', message: 'The owner ReplicaSet old-rs is not in the input.' }],
+      }),
       node({ uid: 'ns', kind: 'Namespace', name: 'legacy', namespace: '', state: 'being-deleted', finalizers: ['kubernetes'] }),
       node({ uid: 'fg', kind: 'Deployment', name: 'fg', state: 'deleting-dependents', finalizers: ['foregroundDeletion'] }),
       node({ uid: 'fgrs', kind: 'ReplicaSet', name: 'fg-1' }),
-      node({ uid: 'mq', kind: 'RabbitmqCluster', name: 'orders', namespace: 'legacy', state: 'being-deleted', finalizers: ['deletion.finalizers.rabbitmqclusters.rabbitmq.com'], stuck: 'waits for finalizer deletion.finalizers.rabbitmqclusters.rabbitmq.com, whose controller is not running', findings: ['stuck-terminating'] }),
+      node({
+        uid: 'mq',
+        kind: 'RabbitmqCluster',
+        name: 'orders',
+        namespace: 'legacy',
+        state: 'being-deleted',
+        finalizers: ['deletion.finalizers.rabbitmqclusters.rabbitmq.com'],
+        stuck: 'waits for finalizer deletion.finalizers.rabbitmqclusters.rabbitmq.com, whose controller is not running',
+        findings: ['stuck-terminating'],
+      }),
       node({ uid: 'a', kind: 'ConfigMap', name: 'cycle-a', findings: ['ownership-cycle'] }),
       node({ uid: 'b', kind: 'ConfigMap', name: 'cycle-b', findings: ['ownership-cycle'] }),
       node({ uid: 'o1', kind: 'Service', name: 'owner-one', apiVersion: 'v1' }),
@@ -50,8 +69,12 @@ export function statesGraph(): GraphData {
       node({ uid: 'shared', kind: 'EndpointSlice', name: 'shared', apiVersion: 'discovery.k8s.io/v1' }),
     ],
     edges: [
-      edge('orphan', 'ghost'), edge('fgrs', 'fg'), edge('a', 'b', false, false), edge('b', 'a', false, false),
-      edge('shared', 'o1', true, true), edge('shared', 'o2', false, false),
+      edge('orphan', 'ghost'),
+      edge('fgrs', 'fg'),
+      edge('a', 'b', false, false),
+      edge('b', 'a', false, false),
+      edge('shared', 'o1', true, true),
+      edge('shared', 'o2', false, false),
     ],
   };
 }
@@ -75,9 +98,14 @@ export function hostileGraph(): GraphData {
     nodes: [
       node({ uid: 'h1', kind: 'Deployment', name: HOSTILE_NAME, namespace: '<script>alert(2)</script>' }),
       node({
-        uid: 'h2', kind: '<svg onload=alert(3)>', name: 'x"><img src=y onerror=alert(4)>', namespace: '<b>ns</b>',
-        findings: ['dangling-owner'], findingMessages: [{ code: 'dangling-owner', message: '<iframe src="javascript:alert(5)"></iframe>' }],
-        finalizers: ['<style>*{display:none}</style>'], stuck: '<a href="javascript:alert(6)">why</a>',
+        uid: 'h2',
+        kind: '<svg onload=alert(3)>',
+        name: 'x"><img src=y onerror=alert(4)>',
+        namespace: '<b>ns</b>',
+        findings: ['dangling-owner'],
+        findingMessages: [{ code: 'dangling-owner', message: '<iframe src="javascript:alert(5)"></iframe>' }],
+        finalizers: ['<style>*{display:none}</style>'],
+        stuck: '<a href="javascript:alert(6)">why</a>',
       }),
     ],
     edges: [edge('h2', 'h1')],
@@ -86,14 +114,22 @@ export function hostileGraph(): GraphData {
 
 /** Deleting Deployment web (Background): the GC deletes the ReplicaSet, then the Pods; p3 is stuck; cm orphaned. */
 export function deploymentReport(): SimulateReport {
-  const id = (uid: string, kind: string, name: string) => ({ apiVersion: kind === 'Pod' ? 'v1' : 'apps/v1', kind, namespace: 'shop', name, uid });
+  const id = (uid: string, kind: string, name: string) => ({
+    apiVersion: kind === 'Pod' ? 'v1' : 'apps/v1',
+    kind,
+    namespace: 'shop',
+    name,
+    uid,
+  });
   const d = id('d1', 'Deployment', 'web');
   const rs = id('rs1', 'ReplicaSet', 'web-1');
   const p1 = id('p1', 'Pod', 'web-1-a');
   const p2 = id('p2', 'Pod', 'web-1-b');
   const p3 = id('p3', 'Pod', 'web-1-c');
   return simulateReportOf({
-    target: d, policy: 'Background', controllers: 'builtin',
+    target: d,
+    policy: 'Background',
+    controllers: 'builtin',
     result: {
       steps: [
         { step: 1, actor: 'apiserver', action: 'delete', target: d, detail: 'propagationPolicy=Background' },
@@ -106,9 +142,16 @@ export function deploymentReport(): SimulateReport {
         { step: 8, actor: 'kubelet', action: 'remove', target: p1, detail: '' },
         { step: 9, actor: 'kubelet', action: 'remove', target: p2, detail: '' },
       ],
-      deleted: [{ ...d, step: 2 }, { ...rs, step: 4 }, { ...p1, step: 8 }, { ...p2, step: 9 }],
+      deleted: [
+        { ...d, step: 2 },
+        { ...rs, step: 4 },
+        { ...p1, step: 8 },
+        { ...p2, step: 9 },
+      ],
       orphaned: [],
-      stuck: [{ ...p3, finalizers: ['example.com/hold'], reason: 'waits for finalizer example.com/hold, which nobody removes', blockedBy: [] }],
+      stuck: [
+        { ...p3, finalizers: ['example.com/hold'], reason: 'waits for finalizer example.com/hold, which nobody removes', blockedBy: [] },
+      ],
       notes: [],
     },
     locations: {},
@@ -123,7 +166,9 @@ export function orphanReport(): SimulateReport {
   const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespace: 'shop', name: 'web-1', uid: 'rs1' };
   const pod = (uid: string, name: string) => ({ apiVersion: 'v1', kind: 'Pod', namespace: 'shop', name, uid });
   return simulateReportOf({
-    target: rs, policy: 'Orphan', controllers: 'builtin',
+    target: rs,
+    policy: 'Orphan',
+    controllers: 'builtin',
     result: {
       steps: [
         { step: 1, actor: 'apiserver', action: 'add-finalizer', target: rs, detail: 'orphan' },
@@ -134,7 +179,11 @@ export function orphanReport(): SimulateReport {
         { step: 6, actor: 'apiserver', action: 'remove', target: rs, detail: '' },
       ],
       deleted: [{ ...rs, step: 6 }],
-      orphaned: [{ ...pod('p1', 'web-1-a'), ownerUID: 'rs1' }, { ...pod('p2', 'web-1-b'), ownerUID: 'rs1' }, { ...pod('p3', 'web-1-c'), ownerUID: 'rs1' }],
+      orphaned: [
+        { ...pod('p1', 'web-1-a'), ownerUID: 'rs1' },
+        { ...pod('p2', 'web-1-b'), ownerUID: 'rs1' },
+        { ...pod('p3', 'web-1-c'), ownerUID: 'rs1' },
+      ],
       stuck: [],
       notes: [],
     },
@@ -170,10 +219,16 @@ export function largeGraph(n: number): GraphData {
     for (let p = 0; p < 3; p++) {
       const uid = `p-${k}-${p}`;
       const stuck = k % 97 === 5 && p === 0;
-      nodes.push(node({
-        uid, kind: 'Pod', name: `app-${k}-5d8f7-${p}`, namespace,
-        state: stuck ? 'being-deleted' : 'present', ...(stuck ? { stuck: 'waits for the kubelet', findings: ['stuck-terminating'] } : {}),
-      }));
+      nodes.push(
+        node({
+          uid,
+          kind: 'Pod',
+          name: `app-${k}-5d8f7-${p}`,
+          namespace,
+          state: stuck ? 'being-deleted' : 'present',
+          ...(stuck ? { stuck: 'waits for the kubelet', findings: ['stuck-terminating'] } : {}),
+        }),
+      );
       edges.push(edge(uid, rs));
     }
   }

@@ -33,33 +33,69 @@ export const THEMES: Record<string, { bodyClass: string; vars: Record<string, st
   dark: {
     bodyClass: 'vscode-dark',
     vars: {
-      '--vscode-editor-background': '#1f1f1f', '--vscode-editor-foreground': '#cccccc', '--vscode-descriptionForeground': '#9d9d9d',
-      '--vscode-editorWidget-background': '#202020', '--vscode-editorWidget-border': '#454545', '--vscode-focusBorder': '#0078d4',
-      '--vscode-editorError-foreground': '#f85149', '--vscode-editorWarning-foreground': '#cca700', '--vscode-charts-blue': '#3794ff',
-      '--vscode-charts-green': '#89d185', '--vscode-charts-purple': '#b180d7', '--vscode-charts-yellow': '#cca700', '--vscode-charts-orange': '#d18616',
-      '--vscode-font-family': 'system-ui, sans-serif', '--vscode-font-size': '13px', '--vscode-sideBar-background': '#181818',
-      '--vscode-button-background': '#0078d4', '--vscode-button-foreground': '#ffffff', '--vscode-input-background': '#313131',
+      '--vscode-editor-background': '#1f1f1f',
+      '--vscode-editor-foreground': '#cccccc',
+      '--vscode-descriptionForeground': '#9d9d9d',
+      '--vscode-editorWidget-background': '#202020',
+      '--vscode-editorWidget-border': '#454545',
+      '--vscode-focusBorder': '#0078d4',
+      '--vscode-editorError-foreground': '#f85149',
+      '--vscode-editorWarning-foreground': '#cca700',
+      '--vscode-charts-blue': '#3794ff',
+      '--vscode-charts-green': '#89d185',
+      '--vscode-charts-purple': '#b180d7',
+      '--vscode-charts-yellow': '#cca700',
+      '--vscode-charts-orange': '#d18616',
+      '--vscode-font-family': 'system-ui, sans-serif',
+      '--vscode-font-size': '13px',
+      '--vscode-sideBar-background': '#181818',
+      '--vscode-button-background': '#0078d4',
+      '--vscode-button-foreground': '#ffffff',
+      '--vscode-input-background': '#313131',
     },
   },
   light: {
     bodyClass: 'vscode-light',
     vars: {
-      '--vscode-editor-background': '#ffffff', '--vscode-editor-foreground': '#3b3b3b', '--vscode-descriptionForeground': '#3b3b3b',
-      '--vscode-editorWidget-background': '#f8f8f8', '--vscode-editorWidget-border': '#c8c8c8', '--vscode-focusBorder': '#005fb8',
-      '--vscode-editorError-foreground': '#e51400', '--vscode-editorWarning-foreground': '#bf8803', '--vscode-charts-blue': '#1a85ff',
-      '--vscode-charts-green': '#388a34', '--vscode-charts-purple': '#652d90', '--vscode-charts-yellow': '#bf8803', '--vscode-charts-orange': '#d18616',
-      '--vscode-font-family': 'system-ui, sans-serif', '--vscode-font-size': '13px', '--vscode-sideBar-background': '#f8f8f8',
-      '--vscode-button-background': '#005fb8', '--vscode-button-foreground': '#ffffff', '--vscode-input-background': '#ffffff',
-      '--vscode-button-secondaryBackground': '#e5e5e5', '--vscode-button-secondaryForeground': '#3b3b3b',
+      '--vscode-editor-background': '#ffffff',
+      '--vscode-editor-foreground': '#3b3b3b',
+      '--vscode-descriptionForeground': '#3b3b3b',
+      '--vscode-editorWidget-background': '#f8f8f8',
+      '--vscode-editorWidget-border': '#c8c8c8',
+      '--vscode-focusBorder': '#005fb8',
+      '--vscode-editorError-foreground': '#e51400',
+      '--vscode-editorWarning-foreground': '#bf8803',
+      '--vscode-charts-blue': '#1a85ff',
+      '--vscode-charts-green': '#388a34',
+      '--vscode-charts-purple': '#652d90',
+      '--vscode-charts-yellow': '#bf8803',
+      '--vscode-charts-orange': '#d18616',
+      '--vscode-font-family': 'system-ui, sans-serif',
+      '--vscode-font-size': '13px',
+      '--vscode-sideBar-background': '#f8f8f8',
+      '--vscode-button-background': '#005fb8',
+      '--vscode-button-foreground': '#ffffff',
+      '--vscode-input-background': '#ffffff',
+      '--vscode-button-secondaryBackground': '#e5e5e5',
+      '--vscode-button-secondaryForeground': '#3b3b3b',
     },
   },
   'high-contrast': {
     bodyClass: 'vscode-high-contrast',
     vars: {
-      '--vscode-editor-background': '#000000', '--vscode-editor-foreground': '#ffffff', '--vscode-descriptionForeground': '#ffffff',
-      '--vscode-editorWidget-background': '#0c141f', '--vscode-contrastBorder': '#6fc3df', '--vscode-contrastActiveBorder': '#f38518',
-      '--vscode-focusBorder': '#f38518', '--vscode-editorError-foreground': '#f48771', '--vscode-editorWarning-foreground': '#ffd370',
-      '--vscode-charts-blue': '#3794ff', '--vscode-charts-green': '#89d185', '--vscode-font-family': 'system-ui, sans-serif', '--vscode-font-size': '13px',
+      '--vscode-editor-background': '#000000',
+      '--vscode-editor-foreground': '#ffffff',
+      '--vscode-descriptionForeground': '#ffffff',
+      '--vscode-editorWidget-background': '#0c141f',
+      '--vscode-contrastBorder': '#6fc3df',
+      '--vscode-contrastActiveBorder': '#f38518',
+      '--vscode-focusBorder': '#f38518',
+      '--vscode-editorError-foreground': '#f48771',
+      '--vscode-editorWarning-foreground': '#ffd370',
+      '--vscode-charts-blue': '#3794ff',
+      '--vscode-charts-green': '#89d185',
+      '--vscode-font-family': 'system-ui, sans-serif',
+      '--vscode-font-size': '13px',
     },
   },
 };
@@ -92,7 +128,8 @@ export class Harness {
 
   static async launch(bundleDir = BUNDLE_DIR): Promise<Browser> {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (scripts/setupCodeServer.sh does)`);
-    if (!existsSync(path.join(bundleDir, 'webview.js'))) throw new Error(`${path.join(bundleDir, 'webview.js')} is missing: run \`node esbuild.mjs webview\``);
+    if (!existsSync(path.join(bundleDir, 'webview.js')))
+      throw new Error(`${path.join(bundleDir, 'webview.js')} is missing: run \`node esbuild.mjs webview\``);
     return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }
 
@@ -104,7 +141,8 @@ export class Harness {
     const html = graphPage({ cspSource: ORIGIN, nonce, scriptUri: `${ORIGIN}/webview.js`, styleUri: `${ORIGIN}/webview.css` });
     await page.route(`${ORIGIN}/**`, (route) => {
       const url = new URL(route.request().url());
-      if (url.pathname === '/' || url.pathname === '/index.html') return route.fulfill({ body: html, contentType: 'text/html; charset=utf-8' });
+      if (url.pathname === '/' || url.pathname === '/index.html')
+        return route.fulfill({ body: html, contentType: 'text/html; charset=utf-8' });
       const file = path.join(options.bundleDir ?? BUNDLE_DIR, path.basename(url.pathname));
       if (!existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
       const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'application/octet-stream';
@@ -112,34 +150,39 @@ export class Harness {
     });
     const theme = THEMES[options.theme ?? 'dark'];
     // Runs before the page's scripts, outside its CSP (as VS Code's own webview host code does).
-    await page.addInitScript(({ state, theme }) => {
-      const w = window as unknown as Record<string, unknown>;
-      w.__posted = [];
-      // The state survives a reload of the page, as VS Code keeps it for a webview that is hidden and shown again.
-      const kept = sessionStorage.getItem('kgl-state');
-      w.__state = kept ? JSON.parse(kept) : state;
-      w.__violations = [];
-      w.acquireVsCodeApi = () => ({
-        postMessage: (m: unknown) => (w.__posted as unknown[]).push(JSON.parse(JSON.stringify(m))),
-        getState: () => w.__state,
-        setState: (s: unknown) => {
-          w.__state = JSON.parse(JSON.stringify(s));
-          sessionStorage.setItem('kgl-state', JSON.stringify(s));
-        },
-      });
-      document.addEventListener('securitypolicyviolation', (e: { violatedDirective: string; blockedURI: string }) => (w.__violations as string[]).push(`${e.violatedDirective}: ${e.blockedURI}`));
-      const apply = () => {
-        document.body.className = theme.bodyClass;
-        for (const [k, v] of Object.entries(theme.vars)) document.documentElement.style.setProperty(k, v);
-      };
-      if (document.body) apply();
-      else document.addEventListener('DOMContentLoaded', apply);
-      w.__applyTheme = (t: { bodyClass: string; vars: Record<string, string> }) => {
-        document.documentElement.removeAttribute('style');
-        document.body.className = t.bodyClass;
-        for (const [k, v] of Object.entries(t.vars)) document.documentElement.style.setProperty(k, v);
-      };
-    }, { state: options.state, theme });
+    await page.addInitScript(
+      ({ state, theme }) => {
+        const w = window as unknown as Record<string, unknown>;
+        w.__posted = [];
+        // The state survives a reload of the page, as VS Code keeps it for a webview that is hidden and shown again.
+        const kept = sessionStorage.getItem('kgl-state');
+        w.__state = kept ? JSON.parse(kept) : state;
+        w.__violations = [];
+        w.acquireVsCodeApi = () => ({
+          postMessage: (m: unknown) => (w.__posted as unknown[]).push(JSON.parse(JSON.stringify(m))),
+          getState: () => w.__state,
+          setState: (s: unknown) => {
+            w.__state = JSON.parse(JSON.stringify(s));
+            sessionStorage.setItem('kgl-state', JSON.stringify(s));
+          },
+        });
+        document.addEventListener('securitypolicyviolation', (e: { violatedDirective: string; blockedURI: string }) =>
+          (w.__violations as string[]).push(`${e.violatedDirective}: ${e.blockedURI}`),
+        );
+        const apply = () => {
+          document.body.className = theme.bodyClass;
+          for (const [k, v] of Object.entries(theme.vars)) document.documentElement.style.setProperty(k, v);
+        };
+        if (document.body) apply();
+        else document.addEventListener('DOMContentLoaded', apply);
+        w.__applyTheme = (t: { bodyClass: string; vars: Record<string, string> }) => {
+          document.documentElement.removeAttribute('style');
+          document.body.className = t.bodyClass;
+          for (const [k, v] of Object.entries(t.vars)) document.documentElement.style.setProperty(k, v);
+        };
+      },
+      { state: options.state, theme },
+    );
     await page.goto(`${ORIGIN}/`);
     await harness.waitForPosted((m) => m.type === 'ready');
     return harness;
@@ -183,7 +226,9 @@ export class Harness {
   }
 
   async clearPosted(): Promise<void> {
-    await this.page.evaluate(() => { (window as unknown as { __posted: unknown[] }).__posted = []; });
+    await this.page.evaluate(() => {
+      (window as unknown as { __posted: unknown[] }).__posted = [];
+    });
   }
 
   async waitForPosted(match: (m: WebviewToHostMessage) => boolean, timeout = 10_000): Promise<WebviewToHostMessage> {
@@ -191,7 +236,8 @@ export class Harness {
     for (;;) {
       const found = (await this.posted()).find(match);
       if (found) return found;
-      if (Date.now() - start > timeout) throw new Error(`nothing matching was posted; posted: ${JSON.stringify(await this.posted()).slice(0, 2000)}`);
+      if (Date.now() - start > timeout)
+        throw new Error(`nothing matching was posted; posted: ${JSON.stringify(await this.posted()).slice(0, 2000)}`);
       await new Promise((r) => setTimeout(r, 25));
     }
   }

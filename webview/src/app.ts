@@ -71,7 +71,10 @@ export class App {
   private readonly empty: HTMLElement;
   private readonly announcer: HTMLElement;
 
-  constructor(private readonly vscode: VsCodeApi, root: HTMLElement) {
+  constructor(
+    private readonly vscode: VsCodeApi,
+    root: HTMLElement,
+  ) {
     this.model = initialModel(restoreUiState(vscode.getState()));
     this.toolbar = new Toolbar({
       dispatch: (a) => this.dispatch(a),
@@ -115,12 +118,23 @@ export class App {
     this.empty = h('div', { class: 'empty-state' }, 'Reading the ownership graph…');
     this.announcer = h('div', { class: 'sr-only', 'aria-live': 'polite' });
     this.graphEl = h('div', {
-      class: 'graph', tabindex: '0', role: 'application', 'aria-roledescription': 'ownership graph',
+      class: 'graph',
+      tabindex: '0',
+      role: 'application',
+      'aria-roledescription': 'ownership graph',
       'aria-label': 'Ownership graph: owners above dependents. Arrow keys move between objects, Enter reveals one in its manifest.',
     });
     this.graphEl.append(this.empty);
-    root.append(markerDefs(), this.toolbar.element, this.notice, this.scopeBar, this.focusBar,
-      h('div', { class: 'body' }, this.graphEl, this.details.element, this.legendEl), this.timeline.element, this.announcer);
+    root.append(
+      markerDefs(),
+      this.toolbar.element,
+      this.notice,
+      this.scopeBar,
+      this.focusBar,
+      h('div', { class: 'body' }, this.graphEl, this.details.element, this.legendEl),
+      this.timeline.element,
+      this.announcer,
+    );
 
     this.zoom = d3zoom<HTMLDivElement, unknown>()
       .scaleExtent([MIN_ZOOM, MAX_ZOOM])
@@ -167,7 +181,12 @@ export class App {
     if (typeof data !== 'object' || data === null || !HOST_MESSAGES.has((data as { type?: unknown }).type as string)) return;
     const message = data as HostToWebviewMessage;
     if (message.type === 'focus') this.needsFit = true;
-    if (message.type === 'graph' && this.model.ui.source && (message.source.kind !== this.model.ui.source.kind || !sameScope(message.scope, this.model.ui.scope))) this.needsFit = true;
+    if (
+      message.type === 'graph' &&
+      this.model.ui.source &&
+      (message.source.kind !== this.model.ui.source.kind || !sameScope(message.scope, this.model.ui.scope))
+    )
+      this.needsFit = true;
     const before = this.model.ui.simulation;
     this.dispatch(message);
     // A new simulation plays at once; the same one sent again after a reload stays where it was.
@@ -224,8 +243,12 @@ export class App {
     this.details.update(this.index, view, m.ui.selected, m.report, this.frame);
     this.timeline.update(m.report, this.frame, this.playTimer !== undefined);
     this.empty.hidden = view !== undefined && view.nodes.length > 0;
-    this.empty.textContent = !m.graph ? 'Reading the ownership graph…'
-      : m.graph.nodes.length === 0 ? (m.ui.source?.kind === 'cluster' ? 'The live cluster has no objects in scope.' : 'No Kubernetes objects in the workspace.')
+    this.empty.textContent = !m.graph
+      ? 'Reading the ownership graph…'
+      : m.graph.nodes.length === 0
+        ? m.ui.source?.kind === 'cluster'
+          ? 'The live cluster has no objects in scope.'
+          : 'No Kubernetes objects in the workspace.'
         : 'Nothing matches the filters.';
     if (!view) return;
 
@@ -310,7 +333,10 @@ export class App {
       this.needsFit = true;
       this.dispatch({ type: 'clearFocus' });
     });
-    this.focusBar.replaceChildren(h('span', {}, `Showing the connected component of ${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`), all);
+    this.focusBar.replaceChildren(
+      h('span', {}, `Showing the connected component of ${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`),
+      all,
+    );
   }
 
   // ------------------------------------------------------------------------------------------ zoom
@@ -331,7 +357,7 @@ export class App {
     const hgt = this.graphEl.clientHeight;
     if (!b || w === 0 || hgt === 0) return;
     const k = Math.max(MIN_ZOOM, Math.min(1.2, (w - 40) / (b.maxX - b.minX), (hgt - 40) / (b.maxY - b.minY)));
-    this.setZoom({ k, x: w / 2 - k * (b.minX + b.maxX) / 2, y: hgt / 2 - k * (b.minY + b.maxY) / 2 }, animate);
+    this.setZoom({ k, x: w / 2 - (k * (b.minX + b.maxX)) / 2, y: hgt / 2 - (k * (b.minY + b.maxY)) / 2 }, animate);
   }
 
   /** Pans so the node is in view (keeping the scale). */
@@ -487,7 +513,12 @@ export class App {
     if (format === 'dot') {
       this.post({ type: 'export', format, data: toDot(view, this.frame), name });
     } else if (format === 'svg') {
-      this.post({ type: 'export', format, data: toSvg(view, this.shownPositions(view), this.palette, { frame: this.frame, reversed: this.reversed }), name });
+      this.post({
+        type: 'export',
+        format,
+        data: toSvg(view, this.shownPositions(view), this.palette, { frame: this.frame, reversed: this.reversed }),
+        name,
+      });
     } else {
       this.post({ type: 'export', format, data: this.png(view), name });
     }

@@ -5,7 +5,11 @@ import * as vscode from 'vscode';
 import { parseRevealArgs } from '../logic/revealArgs';
 
 /** `options`: where to open it when no editor shows it yet, and whether to keep the focus where it is (the graph). */
-export async function revealLocation(uriArg: unknown, rangeArg: unknown, options: { viewColumn?: vscode.ViewColumn; preserveFocus?: boolean } = {}): Promise<void> {
+export async function revealLocation(
+  uriArg: unknown,
+  rangeArg: unknown,
+  options: { viewColumn?: vscode.ViewColumn; preserveFocus?: boolean } = {},
+): Promise<void> {
   const target = parseRevealArgs(uriArg, rangeArg);
   if (!target) {
     void vscode.window.showErrorMessage('Kube GC Lens: this link does not name a document and a range.');
@@ -18,6 +22,11 @@ export async function revealLocation(uriArg: unknown, rangeArg: unknown, options
   // it in the first column rather than on top of the report.
   const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
   const viewColumn = visible?.viewColumn ?? options.viewColumn ?? vscode.window.activeTextEditor?.viewColumn ?? vscode.ViewColumn.One;
-  const editor = await vscode.window.showTextDocument(uri, { selection: range, viewColumn, preview: true, preserveFocus: options.preserveFocus });
+  const editor = await vscode.window.showTextDocument(uri, {
+    selection: range,
+    viewColumn,
+    preview: true,
+    preserveFocus: options.preserveFocus,
+  });
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }

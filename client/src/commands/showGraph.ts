@@ -13,10 +13,17 @@ export async function showGraph(graphs: GraphPanels, cluster: ClusterConnection)
     graphs.show({ kind: 'workspace' });
     return;
   }
-  const picked = await vscode.window.showQuickPick([
-    { label: 'Workspace manifests', description: 'every Kubernetes file of the workspace', source: 'workspace' as const },
-    { label: `Live cluster (${escapeIcons(context)})`, description: 'read-only: the objects the connection lists', source: 'cluster' as const },
-  ], { title: 'Show Ownership Graph', placeHolder: 'The graph of the workspace\'s manifests, or of the live cluster?' });
+  const picked = await vscode.window.showQuickPick(
+    [
+      { label: 'Workspace manifests', description: 'every Kubernetes file of the workspace', source: 'workspace' as const },
+      {
+        label: `Live cluster (${escapeIcons(context)})`,
+        description: 'read-only: the objects the connection lists',
+        source: 'cluster' as const,
+      },
+    ],
+    { title: 'Show Ownership Graph', placeHolder: "The graph of the workspace's manifests, or of the live cluster?" },
+  );
   if (!picked) return;
   // A large cluster then asks which namespace (graph/graphPanel.ts, logic/graphScope.ts).
   if (picked.source === 'cluster') await graphs.showCluster(context);

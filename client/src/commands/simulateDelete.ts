@@ -5,14 +5,26 @@
 // ClusterSimulateRequest on the live graph; the report says so, and what the connection could not read.
 
 import * as vscode from 'vscode';
-import { ClusterSimulateRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, type ObjectSummary, type PolicyChoice } from '../../../shared/src/protocol';
+import {
+  ClusterSimulateRequest,
+  ObjectAtRequest,
+  ObjectsRequest,
+  SimulateRequest,
+  type ObjectSummary,
+  type PolicyChoice,
+} from '../../../shared/src/protocol';
 import type { ClusterConnection } from '../cluster';
 import type { LazyLanguageClient } from '../lazyClient';
 import { pickLiveObject as pickFromCluster } from '../liveObjectPicker';
 import { contextName } from '../logic/clusterState';
 import { KUBERNETES_LANGUAGES } from '../logic/looksLikeKubernetes';
 import {
-  isPolicyChoice, objectPickItems, parseSimulateTarget, POLICY_PICK_ITEMS, sourcePickItems, type SimulateTarget,
+  isPolicyChoice,
+  objectPickItems,
+  parseSimulateTarget,
+  POLICY_PICK_ITEMS,
+  sourcePickItems,
+  type SimulateTarget,
 } from '../logic/pickItems';
 import { describeObject } from '../logic/objects';
 import type { ReportView } from '../reportView';
@@ -26,14 +38,18 @@ export interface SimulateDeps {
 export async function simulateDelete(deps: SimulateDeps, targetArg?: unknown, policyArg?: unknown): Promise<void> {
   const { client, reports, cluster } = deps;
   // From the editor's context menu the first argument is the document's Uri, not a uid.
-  const target: (SimulateTarget & { steps?: Steps }) | undefined = parseSimulateTarget(targetArg) ?? await pickTarget(deps);
+  const target: (SimulateTarget & { steps?: Steps }) | undefined = parseSimulateTarget(targetArg) ?? (await pickTarget(deps));
   if (target === undefined) return;
   const policy = isPolicyChoice(policyArg) ? policyArg : await pickPolicy(target.steps);
   if (policy === undefined) return;
   const live = target.source === 'cluster';
-  const context = live ? contextName(cluster.state) ?? 'the cluster' : undefined;
+  const context = live ? (contextName(cluster.state) ?? 'the cluster') : undefined;
   const report = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Kube GC Lens: simulating the deletion${live ? ` on ${context}` : ''}…`, cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Kube GC Lens: simulating the deletion${live ? ` on ${context}` : ''}…`,
+      cancellable: true,
+    },
     (_progress, token) => client.request(live ? ClusterSimulateRequest : SimulateRequest, { uid: target.uid, policy }, token),
   );
   if (report === null) {
@@ -55,9 +71,12 @@ async function pickTarget(deps: SimulateDeps): Promise<Picked | undefined> {
   const editor = vscode.window.activeTextEditor;
   const inManifest = editor !== undefined && KUBERNETES_LANGUAGES.includes(editor.document.languageId);
   const atCursor = inManifest
-    ? client.uriOf(editor.document.uri).then((uri) => client.request(ObjectAtRequest, {
-      uri, position: { line: editor.selection.active.line, character: editor.selection.active.character },
-    }))
+    ? client.uriOf(editor.document.uri).then((uri) =>
+        client.request(ObjectAtRequest, {
+          uri,
+          position: { line: editor.selection.active.line, character: editor.selection.active.character },
+        }),
+      )
     : Promise.resolve(null);
   const context = cluster.state.phase === 'connected' ? contextName(cluster.state) : undefined;
   if (context === undefined) {
@@ -67,17 +86,22 @@ async function pickTarget(deps: SimulateDeps): Promise<Picked | undefined> {
   const cursorObject = await atCursor;
   const where = await vscode.window.showQuickPick(sourcePickItems(context, cursorObject ? describeObject(cursorObject) : undefined), {
     title: 'Simulate Delete (1/3)',
-    placeHolder: 'Delete an object of the workspace\'s manifests, or of the live cluster?',
+    placeHolder: "Delete an object of the workspace's manifests, or of the live cluster?",
   });
   if (!where) return undefined;
   const steps = { done: 1, total: 3 };
-  const uid = where.source === 'cluster'
-    ? await pickLiveObject(client, context, cursorObject, steps)
-    : await pickObject(client, Promise.resolve(cursorObject), steps);
+  const uid =
+    where.source === 'cluster'
+      ? await pickLiveObject(client, context, cursorObject, steps)
+      : await pickObject(client, Promise.resolve(cursorObject), steps);
   return uid === undefined ? undefined : { source: where.source, uid, steps: { done: 2, total: 3 } };
 }
 
-async function pickObject(client: LazyLanguageClient, atCursorPromise: Promise<ObjectSummary | null>, steps: Steps): Promise<string | undefined> {
+async function pickObject(
+  client: LazyLanguageClient,
+  atCursorPromise: Promise<ObjectSummary | null>,
+  steps: Steps,
+): Promise<string | undefined> {
   const [objects, atCursor] = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: 'Kube GC Lens: listing objects' },
     async () => Promise.all([client.request(ObjectsRequest, {}), atCursorPromise]),
@@ -98,10 +122,16 @@ async function pickObject(client: LazyLanguageClient, atCursorPromise: Promise<O
  * The live objects, searched on the server as the user types (liveObjectPicker.ts); the one the manifest at the cursor
  * describes (same uid, or same group, kind, namespace and name) first.
  */
-async function pickLiveObject(client: LazyLanguageClient, context: string, atCursor: ObjectSummary | null, steps: Steps): Promise<string | undefined> {
+async function pickLiveObject(
+  client: LazyLanguageClient,
+  context: string,
+  atCursor: ObjectSummary | null,
+  steps: Steps,
+): Promise<string | undefined> {
   const picked = await pickFromCluster(client, {
     title: `Simulate Delete on ${context} (${steps.done + 1}/${steps.total})`,
-    placeholder: (match) => (match ? `Delete the live ${describeObject(match)}, or pick another live object` : `Which live object of ${context} to delete?`),
+    placeholder: (match) =>
+      match ? `Delete the live ${describeObject(match)}, or pick another live object` : `Which live object of ${context} to delete?`,
     atCursor,
     emptyMessage: `Kube GC Lens: the live cluster ${context} has no objects in scope.`,
   });

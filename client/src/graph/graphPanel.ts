@@ -10,7 +10,19 @@
 
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { ClusterGraphRequest, ClusterGraphSummaryRequest, ClusterSimulateRequest, GraphRequest, SimulateRequest, type GraphScope, type GraphSource, type PolicyChoice, type ShowInGraphArgs, type SimulateReport, type WebviewToHostMessage } from '../../../shared/src/protocol';
+import {
+  ClusterGraphRequest,
+  ClusterGraphSummaryRequest,
+  ClusterSimulateRequest,
+  GraphRequest,
+  SimulateRequest,
+  type GraphScope,
+  type GraphSource,
+  type PolicyChoice,
+  type ShowInGraphArgs,
+  type SimulateReport,
+  type WebviewToHostMessage,
+} from '../../../shared/src/protocol';
 import type { ClusterConnection } from '../cluster';
 import { revealLocation } from '../commands/revealLocation';
 import type { LazyLanguageClient } from '../lazyClient';
@@ -18,7 +30,15 @@ import { contextName } from '../logic/clusterState';
 import { GRAPH_BUNDLE_DIR, GRAPH_VIEW_TYPE, graphPage } from '../logic/graphHtml';
 import { exportFile, GraphChannel, panelTitle, parseWebviewMessage, sourceFromState, sourceKey } from '../logic/graphHost';
 import {
-  asksForScope, defaultScope, refinedScope, sameScope, scopeForObject, scopeFromState, scopeParams, scopePickItems, scopePickPlaceholder,
+  asksForScope,
+  defaultScope,
+  refinedScope,
+  sameScope,
+  scopeForObject,
+  scopeFromState,
+  scopeParams,
+  scopePickItems,
+  scopePickPlaceholder,
 } from '../logic/graphScope';
 import { KUBERNETES_LANGUAGES } from '../logic/looksLikeKubernetes';
 import type { ReportView } from '../reportView';
@@ -73,7 +93,12 @@ export class GraphPanels implements vscode.Disposable {
       existing.reveal();
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(GRAPH_VIEW_TYPE, panelTitle(source, scope), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {});
+    const panel = vscode.window.createWebviewPanel(
+      GRAPH_VIEW_TYPE,
+      panelTitle(source, scope),
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      {},
+    );
     return this.adopt(panel, source, scope);
   }
 
@@ -97,7 +122,9 @@ export class GraphPanels implements vscode.Disposable {
     if (args.source === 'cluster') {
       const context = this.deps.cluster.state.phase === 'connected' ? contextName(this.deps.cluster.state) : undefined;
       if (!context) {
-        void vscode.window.showWarningMessage('Kube GC Lens: not connected to a cluster: run "Kubernetes GC: Connect to Cluster" to see the live graph.');
+        void vscode.window.showWarningMessage(
+          'Kube GC Lens: not connected to a cluster: run "Kubernetes GC: Connect to Cluster" to see the live graph.',
+        );
         return;
       }
       source = { kind: 'cluster', context };
@@ -148,8 +175,14 @@ export async function pickGraphScope(client: LazyLanguageClient, context: string
     { location: vscode.ProgressLocation.Window, title: 'Kube GC Lens: counting the live objects per namespace…' },
     () => client.request0(ClusterGraphSummaryRequest),
   );
-  const items = scopePickItems(summary, current).map((i) => (i.separator ? { label: i.label, kind: vscode.QuickPickItemKind.Separator } : i));
-  const picked = await vscode.window.showQuickPick(items, { title: `Show Ownership Graph: ${context}`, placeHolder: scopePickPlaceholder(summary), matchOnDescription: false });
+  const items = scopePickItems(summary, current).map((i) =>
+    i.separator ? { label: i.label, kind: vscode.QuickPickItemKind.Separator } : i,
+  );
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `Show Ownership Graph: ${context}`,
+    placeHolder: scopePickPlaceholder(summary),
+    matchOnDescription: false,
+  });
   return picked && 'scope' in picked ? picked.scope : undefined;
 }
 
@@ -238,7 +271,10 @@ export class GraphPanel {
     const state = this.deps.cluster.state;
     const context = state.phase === 'connected' ? contextName(state) : undefined;
     if (context !== this.source.context) {
-      this.channel.setNotice(`Not connected to ${this.source.context}: this is the graph as it was last read. Run "Kubernetes GC: Connect to Cluster" to follow it again.`, 'warning');
+      this.channel.setNotice(
+        `Not connected to ${this.source.context}: this is the graph as it was last read. Run "Kubernetes GC: Connect to Cluster" to follow it again.`,
+        'warning',
+      );
       return;
     }
     const version = state.status?.version;
@@ -287,11 +323,16 @@ export class GraphPanel {
       if (this.source.kind === 'cluster') {
         const state = this.deps.cluster.state;
         if (state.phase !== 'connected' || contextName(state) !== this.source.context) {
-          this.channel.setNotice(`Not connected to ${this.source.context}. Run "Kubernetes GC: Connect to Cluster" to see its graph.`, 'warning');
+          this.channel.setNotice(
+            `Not connected to ${this.source.context}. Run "Kubernetes GC: Connect to Cluster" to see its graph.`,
+            'warning',
+          );
           return;
         }
         // A panel nobody chose a scope for (restored from before scopes, or opened by a command): by the cluster's size.
-        this.scope ??= asksForScope(state.status?.objects) ? defaultScope(await this.deps.client.request0(ClusterGraphSummaryRequest)) : { kind: 'all' };
+        this.scope ??= asksForScope(state.status?.objects)
+          ? defaultScope(await this.deps.client.request0(ClusterGraphSummaryRequest))
+          : { kind: 'all' };
         let scope = this.scope;
         let graph = await this.deps.client.request(ClusterGraphRequest, scopeParams(scope));
         const better = refinedScope(scope, graph);
@@ -332,7 +373,10 @@ export class GraphPanel {
         if (this.source.kind !== 'cluster') return;
         const state = this.deps.cluster.state;
         if (state.phase !== 'connected' || contextName(state) !== this.source.context) {
-          this.channel.setNotice(`Not connected to ${this.source.context}. Run "Kubernetes GC: Connect to Cluster" to choose what to show.`, 'warning');
+          this.channel.setNotice(
+            `Not connected to ${this.source.context}. Run "Kubernetes GC: Connect to Cluster" to choose what to show.`,
+            'warning',
+          );
           return;
         }
         const scope = await pickGraphScope(this.deps.client, this.source.context, this.scope);

@@ -4,7 +4,7 @@ import type { BlockReason, BlockType } from '../../../shared/src/protocol';
 import { describeObject } from './objects';
 
 const TITLES: Record<BlockType, string> = {
-  'finalizer': 'finalizer',
+  finalizer: 'finalizer',
   'waiting-for-dependents': 'waiting for dependents',
   'graceful-termination': 'graceful termination',
   'namespace-content': 'namespace content',

@@ -46,8 +46,12 @@ export const CONNECTION_SETTINGS = ['autoConnect', 'context', 'namespaces', 'kub
  * test/client/packageJson.test.ts checks this against package.json and DEFAULT_SETTINGS.
  */
 export const SERVER_SETTING_SECTIONS = [
-  'kubeGcLens.simulation', 'kubeGcLens.finalizerOwners', 'kubeGcLens.severity', 'kubeGcLens.files',
-  'kubeGcLens.cluster.stuckAfterMinutes', 'files.exclude',
+  'kubeGcLens.simulation',
+  'kubeGcLens.finalizerOwners',
+  'kubeGcLens.severity',
+  'kubeGcLens.files',
+  'kubeGcLens.cluster.stuckAfterMinutes',
+  'files.exclude',
 ];
 
 /** Settings as VS Code returns them (anything, from a hand-edited settings.json), normalised. */
@@ -60,11 +64,20 @@ export function readClusterSettings(get: (key: keyof ClusterSettings) => unknown
     autoConnect: get('autoConnect') === true,
     context: text(get('context')),
     namespaces: Array.isArray(namespaces)
-      ? [...new Set(namespaces.filter((n): n is string => typeof n === 'string').map((n) => n.trim()).filter(Boolean))]
+      ? [
+          ...new Set(
+            namespaces
+              .filter((n): n is string => typeof n === 'string')
+              .map((n) => n.trim())
+              .filter(Boolean),
+          ),
+        ]
       : [],
     kubeconfig: text(get('kubeconfig')),
-    stuckAfterMinutes: typeof minutes === 'number' && Number.isFinite(minutes) && minutes >= 0 ? minutes : CLUSTER_SETTING_DEFAULTS.stuckAfterMinutes,
-    requestTimeoutSeconds: typeof timeout === 'number' && Number.isFinite(timeout) && timeout >= 0 ? timeout : CLUSTER_SETTING_DEFAULTS.requestTimeoutSeconds,
+    stuckAfterMinutes:
+      typeof minutes === 'number' && Number.isFinite(minutes) && minutes >= 0 ? minutes : CLUSTER_SETTING_DEFAULTS.stuckAfterMinutes,
+    requestTimeoutSeconds:
+      typeof timeout === 'number' && Number.isFinite(timeout) && timeout >= 0 ? timeout : CLUSTER_SETTING_DEFAULTS.requestTimeoutSeconds,
   };
 }
 
@@ -99,7 +112,10 @@ export type ContextSource = 'selected' | 'setting' | 'kubeconfig';
  * `kubeGcLens.cluster.context` setting, else the kubeconfig's current-context (undefined: the server resolves it).
  * Changing the setting forgets the picked one (the extension does that), so the newest explicit choice wins.
  */
-export function effectiveContext(settings: Pick<ClusterSettings, 'context'>, selected: string | undefined): { context?: string; source: ContextSource } {
+export function effectiveContext(
+  settings: Pick<ClusterSettings, 'context'>,
+  selected: string | undefined,
+): { context?: string; source: ContextSource } {
   if (selected) return { context: selected, source: 'selected' };
   if (settings.context) return { context: settings.context, source: 'setting' };
   return { source: 'kubeconfig' };
@@ -128,8 +144,12 @@ export interface ConnectTarget {
 }
 
 export function sameTarget(a: ConnectTarget, b: ConnectTarget): boolean {
-  return a.context === b.context && a.kubeconfig === b.kubeconfig
-    && a.namespaces.length === b.namespaces.length && a.namespaces.every((n, i) => n === b.namespaces[i]);
+  return (
+    a.context === b.context &&
+    a.kubeconfig === b.kubeconfig &&
+    a.namespaces.length === b.namespaces.length &&
+    a.namespaces.every((n, i) => n === b.namespaces[i])
+  );
 }
 
 /** The connection settings in force, and whether the workspace was trusted when they were read. */

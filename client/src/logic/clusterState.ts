@@ -76,9 +76,12 @@ export function scopeText(namespaces: 'all' | string[]): string {
 /** `listing 12/48 types`, `watching`, `degraded`… (the sync state in words). */
 export function syncText(status: ClusterStatus): string {
   switch (status.state) {
-    case 'connecting': return 'connecting';
-    case 'listing': return `listing ${status.resources.listed}/${status.resources.total} types`;
-    default: return status.state;
+    case 'connecting':
+      return 'connecting';
+    case 'listing':
+      return `listing ${status.resources.listed}/${status.resources.total} types`;
+    default:
+      return status.state;
   }
 }
 
@@ -86,9 +89,12 @@ export function syncText(status: ClusterStatus): string {
 export function problemLines(status: ClusterStatus, max = 8): string[] {
   const lines = status.problems.slice(0, max).map((p) => {
     const where = p.namespace ? ` in ${p.namespace}` : '';
-    const what = p.kind === 'forbidden' ? `cannot list ${p.resource}${where}`
-      : p.kind === 'discovery' ? `cannot discover the API group ${p.resource}`
-        : `listing ${p.resource}${where} fails`;
+    const what =
+      p.kind === 'forbidden'
+        ? `cannot list ${p.resource}${where}`
+        : p.kind === 'discovery'
+          ? `cannot discover the API group ${p.resource}`
+          : `listing ${p.resource}${where} fails`;
     return `${what}: ${p.message}`;
   });
   if (status.problems.length > max) lines.push(`and ${status.problems.length - max} more`);
@@ -137,8 +143,14 @@ export function clusterStatusBarModel(state: ClusterState, activeEditorIsKuberne
     return {
       visible: true,
       text: `$(debug-disconnect) ${label}: disconnected`,
-      tooltip: [`Kube GC Lens: ${name ? `context ${name}, ` : ''}not connected.`, error, ...(error.includes(RESTRICTED_MODE_NOTE) ? [] : trust), CLICK]
-        .filter(Boolean).join('\n'),
+      tooltip: [
+        `Kube GC Lens: ${name ? `context ${name}, ` : ''}not connected.`,
+        error,
+        ...(error.includes(RESTRICTED_MODE_NOTE) ? [] : trust),
+        CLICK,
+      ]
+        .filter(Boolean)
+        .join('\n'),
       background: 'error',
     };
   }
@@ -147,12 +159,22 @@ export function clusterStatusBarModel(state: ClusterState, activeEditorIsKuberne
     return {
       visible: true,
       text: `$(sync~spin) ${label}: connecting…`,
-      tooltip: [`Kube GC Lens: connecting to ${name ? `context ${name}` : 'the kubeconfig\'s current context'}…`, ...details, READ_ONLY, ...trust, CLICK].join('\n'),
+      tooltip: [
+        `Kube GC Lens: connecting to ${name ? `context ${name}` : "the kubeconfig's current context"}…`,
+        ...details,
+        READ_ONLY,
+        ...trust,
+        CLICK,
+      ].join('\n'),
     };
   }
   if (!s) return { visible: true, text: `$(cloud) ${label}`, tooltip: [READ_ONLY, ...trust, CLICK].join('\n') };
   if (s.state === 'listing' || s.state === 'connecting') {
-    return { visible: true, text: `$(sync~spin) ${label}: ${syncText(s)}`, tooltip: [`Kube GC Lens: live cluster, ${syncText(s)}.`, ...details, READ_ONLY, ...trust, CLICK].join('\n') };
+    return {
+      visible: true,
+      text: `$(sync~spin) ${label}: ${syncText(s)}`,
+      tooltip: [`Kube GC Lens: live cluster, ${syncText(s)}.`, ...details, READ_ONLY, ...trust, CLICK].join('\n'),
+    };
   }
   const degraded = s.state === 'degraded';
   return {
@@ -173,7 +195,10 @@ function detailLines(s: ClusterStatus): string[] {
     `Requests: ${s.requests} (GET only), ${formatBytes(s.bytes)} received`,
   ];
   if (s.problems.length) {
-    lines.push(`Problems (${s.problems.length}): results that depend on them say they are incomplete`, ...problemLines(s).map((l) => `- ${l}`));
+    lines.push(
+      `Problems (${s.problems.length}): results that depend on them say they are incomplete`,
+      ...problemLines(s).map((l) => `- ${l}`),
+    );
   }
   if (s.error) lines.push(`Error: ${s.error}`);
   return lines;
@@ -184,7 +209,10 @@ export function connectProgress(status: ClusterStatus | null): { message: string
   if (!status || status.state === 'connecting') return { message: 'discovering the API…' };
   if (status.state === 'listing') {
     const { listed, total } = status.resources;
-    return { message: `listing ${listed}/${total} resource types, ${count(status.objects, 'object')}…`, ...(total ? { percent: Math.floor((listed / total) * 100) } : {}) };
+    return {
+      message: `listing ${listed}/${total} resource types, ${count(status.objects, 'object')}…`,
+      ...(total ? { percent: Math.floor((listed / total) * 100) } : {}),
+    };
   }
   return { message: `${count(status.objects, 'object')} listed`, percent: 100 };
 }
@@ -217,7 +245,9 @@ export function connectFailure(serverMessage: string, trusted: boolean): Connect
   const untrusted = !trusted && EXEC_REFUSED.test(serverMessage);
   const message = untrusted
     ? `${serverMessage}. This workspace is in Restricted Mode (not trusted), where kubeconfig commands do not run: trust it and Kube GC Lens connects again.`
-    : trusted ? serverMessage : `${serverMessage}. ${RESTRICTED_MODE_NOTE}`;
+    : trusted
+      ? serverMessage
+      : `${serverMessage}. ${RESTRICTED_MODE_NOTE}`;
   return { message, untrusted, offerTrust: !trusted };
 }
 
@@ -269,7 +299,7 @@ export interface ClusterActionItem {
 
 /** What clicking the cluster status bar item offers, given the state and the context a connect would use. */
 export function clusterActionItems(state: ClusterState, nextContext: string | undefined): ClusterActionItem[] {
-  const target = nextContext ? escapeIcons(nextContext) : 'the kubeconfig\'s current context';
+  const target = nextContext ? escapeIcons(nextContext) : "the kubeconfig's current context";
   const name = contextName(state);
   const items: ClusterActionItem[] = [];
   if (state.phase === 'connected') {
@@ -282,7 +312,11 @@ export function clusterActionItems(state: ClusterState, nextContext: string | un
   }
   items.push({ label: '$(list-selection) Select Cluster Context…', description: 'connect to another context', action: 'selectContext' });
   if (isClusterActive(state)) {
-    items.push({ label: '$(debug-disconnect) Disconnect from Cluster', description: name ? escapeIcons(name) : undefined, action: 'disconnect' });
+    items.push({
+      label: '$(debug-disconnect) Disconnect from Cluster',
+      description: name ? escapeIcons(name) : undefined,
+      action: 'disconnect',
+    });
   }
   items.push({ label: '$(gear) Cluster Settings', description: 'kubeGcLens.cluster.*', action: 'settings' });
   return items.map((i) => (i.description === undefined ? { label: i.label, action: i.action } : i));

@@ -2,7 +2,16 @@
 // is a page that renders untrusted text), the arguments of kubeGcLens.showInGraph, the ready handshake and what
 // to send once the page listens, and the export files. No `vscode` import: unit-tested in test/client.
 
-import type { GraphData, GraphExportFormat, GraphScope, GraphSource, HostToWebviewMessage, ShowInGraphArgs, SimulateReport, WebviewToHostMessage } from '../../../shared/src/protocol';
+import type {
+  GraphData,
+  GraphExportFormat,
+  GraphScope,
+  GraphSource,
+  HostToWebviewMessage,
+  ShowInGraphArgs,
+  SimulateReport,
+  WebviewToHostMessage,
+} from '../../../shared/src/protocol';
 import { PROTOCOL_VERSION } from '../../../shared/src/protocolVersion';
 import { scopeTitleSuffix } from './graphScope';
 import { isPolicyChoice } from './pickItems';
@@ -20,7 +29,9 @@ export function parseWebviewMessage(raw: unknown): WebviewToHostMessage | undefi
   const m = raw as Record<string, unknown>;
   switch (m.type) {
     case 'ready':
-      return typeof m.protocolVersion === 'number' ? { type: 'ready', protocolVersion: m.protocolVersion as typeof PROTOCOL_VERSION } : undefined;
+      return typeof m.protocolVersion === 'number'
+        ? { type: 'ready', protocolVersion: m.protocolVersion as typeof PROTOCOL_VERSION }
+        : undefined;
     case 'reveal':
       return isId(m.uid) ? { type: 'reveal', uid: m.uid } : undefined;
     case 'simulate':
@@ -32,8 +43,14 @@ export function parseWebviewMessage(raw: unknown): WebviewToHostMessage | undefi
     case 'pickScope':
       return { type: 'pickScope' };
     case 'export':
-      if (!FORMATS.includes(m.format as GraphExportFormat) || typeof m.data !== 'string' || m.data.length > MAX_EXPORT_CHARS) return undefined;
-      return { type: 'export', format: m.format as GraphExportFormat, data: m.data, name: exportName(m.name, m.format as GraphExportFormat) };
+      if (!FORMATS.includes(m.format as GraphExportFormat) || typeof m.data !== 'string' || m.data.length > MAX_EXPORT_CHARS)
+        return undefined;
+      return {
+        type: 'export',
+        format: m.format as GraphExportFormat,
+        data: m.data,
+        name: exportName(m.name, m.format as GraphExportFormat),
+      };
     case 'error':
       return typeof m.message === 'string' ? { type: 'error', message: m.message.slice(0, 4000) } : undefined;
     default:
@@ -43,7 +60,11 @@ export function parseWebviewMessage(raw: unknown): WebviewToHostMessage | undefi
 
 /** A file name the webview suggested, reduced to a safe base name with the format's extension. */
 export function exportName(raw: unknown, format: GraphExportFormat): string {
-  const base = (typeof raw === 'string' ? raw : '').replace(/\.[A-Za-z0-9]+$/, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 100);
+  const base = (typeof raw === 'string' ? raw : '')
+    .replace(/\.[A-Za-z0-9]+$/, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 100);
   return `${base || 'ownership-graph'}.${format}`;
 }
 
@@ -69,8 +90,11 @@ export function parseShowInGraphArgs(arg: unknown, policyArg?: unknown): ShowInG
 
 /** Which graph a restored panel showed: the `source` its webview saved with its state (anything else: the workspace). */
 export function sourceFromState(state: unknown): GraphSource {
-  const source = (typeof state === 'object' && state !== null ? (state as { source?: unknown }).source : undefined) as Record<string, unknown> | undefined;
-  if (source?.kind === 'cluster' && typeof source.context === 'string' && source.context.length <= MAX_ID) return { kind: 'cluster', context: source.context };
+  const source = (typeof state === 'object' && state !== null ? (state as { source?: unknown }).source : undefined) as
+    | Record<string, unknown>
+    | undefined;
+  if (source?.kind === 'cluster' && typeof source.context === 'string' && source.context.length <= MAX_ID)
+    return { kind: 'cluster', context: source.context };
   return { kind: 'workspace' };
 }
 
@@ -182,4 +206,3 @@ export class GraphChannel {
     return this.graph?.graph.nodes.find((n) => n.uid === uid)?.location;
   }
 }
-

@@ -25,9 +25,12 @@ export function asksForScope(objects: number | undefined): boolean {
  */
 export function scopeParams(scope: GraphScope): GraphParams {
   switch (scope.kind) {
-    case 'all': return {};
-    case 'namespace': return { namespace: scope.namespace, limit: GRAPH_LIMIT };
-    case 'object': return { uid: scope.uid, limit: GRAPH_LIMIT };
+    case 'all':
+      return {};
+    case 'namespace':
+      return { namespace: scope.namespace, limit: GRAPH_LIMIT };
+    case 'object':
+      return { uid: scope.uid, limit: GRAPH_LIMIT };
   }
 }
 
@@ -62,7 +65,9 @@ export function scopeForObject(uid: string, shown: GraphData | undefined, object
 export function refinedScope(scope: GraphScope, graph: GraphData): GraphScope | undefined {
   if (scope.kind !== 'object' || graph.nodes.length !== 1) return undefined;
   const n = graph.nodes[0];
-  return n.uid === scope.uid && n.kind === 'Namespace' && n.apiVersion === 'v1' && n.namespace === '' ? { kind: 'namespace', namespace: n.name } : undefined;
+  return n.uid === scope.uid && n.kind === 'Namespace' && n.apiVersion === 'v1' && n.namespace === ''
+    ? { kind: 'namespace', namespace: n.name }
+    : undefined;
 }
 
 const int = (n: number) => n.toLocaleString('en-US');
@@ -82,7 +87,8 @@ export interface ScopePickItem {
  */
 export function scopePickItems(summary: GraphSummary, current?: GraphScope): ScopePickItem[] {
   const note = (scope: GraphScope, text: string) => (sameScope(scope, current) ? `${text} · shown now` : text);
-  const namespaces = summary.namespaces.filter((n) => n.namespace !== '')
+  const namespaces = summary.namespaces
+    .filter((n) => n.namespace !== '')
     .sort((a, b) => b.objects - a.objects || (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0));
   const items: ScopePickItem[] = namespaces.map((n) => {
     const scope: GraphScope = { kind: 'namespace', namespace: n.namespace };
@@ -92,7 +98,11 @@ export function scopePickItems(summary: GraphSummary, current?: GraphScope): Sco
   const clusterScoped = summary.namespaces.find((n) => n.namespace === '')?.objects ?? 0;
   items.push(
     { label: 'Other scopes', separator: true },
-    { label: 'Cluster-scoped objects', description: note({ kind: 'namespace', namespace: '' }, `${objectsText(clusterScoped)}, with their namespaced dependents`), scope: { kind: 'namespace', namespace: '' } },
+    {
+      label: 'Cluster-scoped objects',
+      description: note({ kind: 'namespace', namespace: '' }, `${objectsText(clusterScoped)}, with their namespaced dependents`),
+      scope: { kind: 'namespace', namespace: '' },
+    },
     { label: 'Whole cluster', description: note({ kind: 'all' }, `${objectsText(summary.objects)} — slow`), scope: { kind: 'all' } },
   );
   return items;
@@ -105,11 +115,13 @@ export function scopePickPlaceholder(summary: GraphSummary): string {
 /** `namespace shop`, `cluster-scoped objects`, `whole cluster`, `component of Pod shop/web-1`. */
 export function graphScopeLabel(scope: GraphScope, graph?: GraphData): string {
   switch (scope.kind) {
-    case 'all': return 'whole cluster';
-    case 'namespace': return scope.namespace === '' ? 'cluster-scoped objects' : `namespace ${scope.namespace}`;
+    case 'all':
+      return 'whole cluster';
+    case 'namespace':
+      return scope.namespace === '' ? 'cluster-scoped objects' : `namespace ${scope.namespace}`;
     case 'object': {
       const node = graph?.nodes.find((n) => n.uid === scope.uid);
-      return node ? `component of ${describeObject(node)}` : 'one object\'s component';
+      return node ? `component of ${describeObject(node)}` : "one object's component";
     }
   }
 }
@@ -124,7 +136,9 @@ export function scopeTitleSuffix(scope: GraphScope | undefined, graph?: GraphDat
 
 /** A scope saved in the webview's state (after a reload), checked: anything malformed is no scope. */
 export function scopeFromState(state: unknown): GraphScope | undefined {
-  const s = (typeof state === 'object' && state !== null ? (state as { scope?: unknown }).scope : undefined) as Record<string, unknown> | undefined;
+  const s = (typeof state === 'object' && state !== null ? (state as { scope?: unknown }).scope : undefined) as
+    | Record<string, unknown>
+    | undefined;
   return parseScope(s);
 }
 

@@ -93,11 +93,19 @@ export function objectQuery(o: Pick<ObjectSummary, 'kind' | 'namespace' | 'name'
 
 /** The same text typed differently (case, spaces, word order) is the same query. */
 export function queryKey(query: string): string {
-  return queryWords(query).map((w) => w.text).sort().join(' ');
+  return queryWords(query)
+    .map((w) => w.text)
+    .sort()
+    .join(' ');
 }
 
 /** The items for `objects`: the pinned object first if it matches `query`, once; every item `alwaysShow` if asked. */
-export function searchPickItems(objects: readonly ObjectSummary[], query: string, pinned: ObjectSummary | undefined, alwaysShow: boolean): SearchPickItem[] {
+export function searchPickItems(
+  objects: readonly ObjectSummary[],
+  query: string,
+  pinned: ObjectSummary | undefined,
+  alwaysShow: boolean,
+): SearchPickItem[] {
   const words = queryWords(query);
   const first = pinned && matchRank(pinned, words) >= 0 ? pinned : undefined;
   const list = first ? [first, ...objects.filter((o) => o.uid !== first.uid)] : [...objects];
@@ -188,10 +196,17 @@ export class LiveObjectSearch {
     const complete = this.mode === 'complete';
     const busy = this.pending !== undefined || this.timer !== undefined || this.lookingUp !== undefined;
     if (!this.shown) return { items: [], busy, note: '', complete };
-    if (complete) return { items: searchPickItems(this.shown.result.items, '', this.pinned, false), busy, note: '', pinned: this.pinned, complete };
+    if (complete)
+      return { items: searchPickItems(this.shown.result.items, '', this.pinned, false), busy, note: '', pinned: this.pinned, complete };
     // The items are the last answer's until the next one arrives (VS Code's filter leaves them all shown, matches first).
     const note = this.error !== undefined ? `cannot search: ${this.error}` : searchNote(this.shown.result, this.shown.query);
-    return { items: searchPickItems(this.shown.result.items, this.shown.query, this.pinned, true), busy, note, pinned: this.pinned, complete };
+    return {
+      items: searchPickItems(this.shown.result.items, this.shown.query, this.pinned, true),
+      busy,
+      note,
+      pinned: this.pinned,
+      complete,
+    };
   }
 
   /**

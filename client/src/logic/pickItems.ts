@@ -44,19 +44,27 @@ export function objectPickItems(objects: ObjectSummary[], atCursorUid?: string):
 
 export const POLICY_PICK_ITEMS: readonly PolicyPickItem[] = [
   {
-    policy: 'default', label: POLICY_LABELS.default, description: 'no propagationPolicy',
-    detail: 'The type\'s default applies: Background for most kinds, Orphan for v1 ReplicationController and batch/v1 Job.',
+    policy: 'default',
+    label: POLICY_LABELS.default,
+    description: 'no propagationPolicy',
+    detail: "The type's default applies: Background for most kinds, Orphan for v1 ReplicationController and batch/v1 Job.",
   },
   {
-    policy: 'Background', label: POLICY_LABELS.Background, description: 'kubectl delete --cascade=background',
+    policy: 'Background',
+    label: POLICY_LABELS.Background,
+    description: 'kubectl delete --cascade=background',
     detail: 'The object goes at once; the garbage collector then deletes its dependents.',
   },
   {
-    policy: 'Foreground', label: POLICY_LABELS.Foreground, description: 'kubectl delete --cascade=foreground',
+    policy: 'Foreground',
+    label: POLICY_LABELS.Foreground,
+    description: 'kubectl delete --cascade=foreground',
     detail: 'The object stays, with foregroundDeletion, until its blocking dependents are gone.',
   },
   {
-    policy: 'Orphan', label: POLICY_LABELS.Orphan, description: 'kubectl delete --cascade=orphan',
+    policy: 'Orphan',
+    label: POLICY_LABELS.Orphan,
+    description: 'kubectl delete --cascade=orphan',
     detail: 'Only the object goes; its dependents stay and lose their reference to it.',
   },
 ];
@@ -92,15 +100,34 @@ export interface SourcePickItem {
 /** Simulate Delete's first question while connected: the workspace's manifests or the live cluster. */
 export function sourcePickItems(context: string, atCursor?: string): SourcePickItem[] {
   return [
-    { label: '$(file-code) Workspace manifests', description: atCursor ? escapeIcons(`at cursor: ${atCursor}`) : 'the objects written in this workspace', source: 'workspace' },
-    { label: `$(cloud) Live cluster (${escapeIcons(context)})`, description: 'the live ownership graph, as listed and watched', source: 'cluster' },
+    {
+      label: '$(file-code) Workspace manifests',
+      description: atCursor ? escapeIcons(`at cursor: ${atCursor}`) : 'the objects written in this workspace',
+      source: 'workspace',
+    },
+    {
+      label: `$(cloud) Live cluster (${escapeIcons(context)})`,
+      description: 'the live ownership graph, as listed and watched',
+      source: 'cluster',
+    },
   ];
 }
 
 const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
 
 /** The live object a manifest describes: same uid, else same group, kind, namespace and name. */
-export function matchingLiveObject<T extends ObjectSummary>(live: T[], manifest: Pick<ObjectSummary, 'apiVersion' | 'kind' | 'namespace' | 'name' | 'uid'>): T | undefined {
-  return live.find((o) => o.uid === manifest.uid)
-    ?? live.find((o) => o.kind === manifest.kind && o.namespace === manifest.namespace && o.name === manifest.name && groupOf(o.apiVersion) === groupOf(manifest.apiVersion));
+export function matchingLiveObject<T extends ObjectSummary>(
+  live: T[],
+  manifest: Pick<ObjectSummary, 'apiVersion' | 'kind' | 'namespace' | 'name' | 'uid'>,
+): T | undefined {
+  return (
+    live.find((o) => o.uid === manifest.uid) ??
+    live.find(
+      (o) =>
+        o.kind === manifest.kind &&
+        o.namespace === manifest.namespace &&
+        o.name === manifest.name &&
+        groupOf(o.apiVersion) === groupOf(manifest.apiVersion),
+    )
+  );
 }

@@ -23,14 +23,15 @@ export const POLICY_LABELS: Record<PolicyChoice, string> = {
 };
 
 const POLICY_EXPLANATIONS: Record<PolicyChoice, string> = {
-  default: 'no propagationPolicy is sent, so the type\'s own default applies (the first step says which)',
+  default: "no propagationPolicy is sent, so the type's own default applies (the first step says which)",
   Background: 'the object goes at once, then the garbage collector deletes its dependents',
   Foreground: 'the object stays (foregroundDeletion) until its blocking dependents are gone',
   Orphan: 'only the object goes; its dependents stay and lose their reference to it',
 };
 
 const CONTROLLERS_EXPLANATIONS: Record<string, string> = {
-  builtin: 'the kubelet, the namespace controller, pvc/pv-protection, the CRD cleanup and each custom finalizer\'s controller (while its workload runs) act besides the apiserver and the garbage collector',
+  builtin:
+    "the kubelet, the namespace controller, pvc/pv-protection, the CRD cleanup and each custom finalizer's controller (while its workload runs) act besides the apiserver and the garbage collector",
   gc: 'strict: only the apiserver and the garbage collector act; nobody else removes a finalizer',
 };
 
@@ -66,15 +67,23 @@ export function renderSimulateReport(report: SimulateReport, source: ReportSourc
   out.push(`# ${text(reportTitle(report, source))}`, '');
   const t = report.target;
   if (live) {
-    out.push(`- **Graph:** the live cluster of context ${code(source.cluster ?? '')}, as listed and watched (a preview: nothing is sent to the cluster)`);
+    out.push(
+      `- **Graph:** the live cluster of context ${code(source.cluster ?? '')}, as listed and watched (a preview: nothing is sent to the cluster)`,
+    );
   }
   out.push(`- **Object:** ${refs.ref(t)}, ${text(t.apiVersion)}, uid ${code(t.uid)}`);
   out.push(`- **Policy:** ${text(POLICY_LABELS[report.policy])}: ${text(POLICY_EXPLANATIONS[report.policy])}`);
-  out.push(`- **Controllers:** ${text(report.controllers)}: ${text(CONTROLLERS_EXPLANATIONS[report.controllers] ?? 'only these kube-controller-manager controllers and the apiserver\'s CRD cleanup act besides the apiserver; no kubelet, no volume provisioner, no operator')}`, '');
+  out.push(
+    `- **Controllers:** ${text(report.controllers)}: ${text(CONTROLLERS_EXPLANATIONS[report.controllers] ?? "only these kube-controller-manager controllers and the apiserver's CRD cleanup act besides the apiserver; no kubelet, no volume provisioner, no operator")}`,
+    '',
+  );
   if (report.kubernetesVersion) out.push(`- **Kubernetes:** ${text(report.kubernetesVersion)} behaviour`, '');
   if (source.graphLink) {
     const args = { uid: t.uid, source: live ? 'cluster' : 'workspace', policy: report.policy };
-    out.push(`${link('Show in Graph', commandUri(SHOW_IN_GRAPH, [args]))}: this deletion played out on the ownership graph, step by step.`, '');
+    out.push(
+      `${link('Show in Graph', commandUri(SHOW_IN_GRAPH, [args]))}: this deletion played out on the ownership graph, step by step.`,
+      '',
+    );
   }
   if (incomplete.length) {
     out.push(`> **This preview is incomplete:** not every resource of the cluster could be read, so objects may be missing from it.`, '>');
@@ -87,7 +96,10 @@ export function renderSimulateReport(report: SimulateReport, source: ReportSourc
     stuck: new Set(report.stuck.filter((s) => s.cause === 'settling').map((s) => s.uid)),
   };
   if (anyway.deleted.size || anyway.stuck.size) {
-    out.push(`_Marked "anyway": the garbage collector deletes (or leaves stuck) these objects without this DELETE too, settling the input as given._`, '');
+    out.push(
+      `_Marked "anyway": the garbage collector deletes (or leaves stuck) these objects without this DELETE too, settling the input as given._`,
+      '',
+    );
   }
   if (result.aborted) out.push(`> **Aborted, the result is partial:** ${text(result.aborted)}`, '');
 

@@ -13,10 +13,18 @@ export interface StatusBarModel {
 
 export function statusBarModel(status: ServerStatus | undefined): StatusBarModel {
   if (!status) {
-    return { text: '$(sync~spin) Kube GC', tooltip: 'Kube GC Lens: starting the language server…', command: 'workbench.actions.view.problems' };
+    return {
+      text: '$(sync~spin) Kube GC',
+      tooltip: 'Kube GC Lens: starting the language server…',
+      command: 'workbench.actions.view.problems',
+    };
   }
   if (status.state === 'loading') {
-    return { text: '$(sync~spin) Kube GC: loading…', tooltip: 'Kube GC Lens: reading the Kubernetes manifests of the workspace…', command: 'workbench.actions.view.problems' };
+    return {
+      text: '$(sync~spin) Kube GC: loading…',
+      tooltip: 'Kube GC Lens: reading the Kubernetes manifests of the workspace…',
+      command: 'workbench.actions.view.problems',
+    };
   }
   const icon = status.stuck > 0 ? '$(warning)' : status.findings > 0 ? '$(info)' : '$(check)';
   const tooltip = [
@@ -33,7 +41,10 @@ export function statusBarModel(status: ServerStatus | undefined): StatusBarModel
 }
 
 /** The severity a finding is shown with, after the user's `kubeGcLens.severity` setting ("off": not shown). */
-export function effectiveSeverity(f: Pick<Finding, 'code' | 'severity'>, settings: Partial<Record<string, SeveritySetting>>): SeveritySetting {
+export function effectiveSeverity(
+  f: Pick<Finding, 'code' | 'severity'>,
+  settings: Partial<Record<string, SeveritySetting>>,
+): SeveritySetting {
   const own = Object.prototype.hasOwnProperty.call(settings, f.code) ? settings[f.code] : undefined;
   return own ?? (f.severity === 'info' ? 'information' : f.severity);
 }

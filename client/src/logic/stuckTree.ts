@@ -11,7 +11,14 @@ import { count, describeObject, formatAge, locationLabel } from './objects';
  * live object: simulate on the live graph), `object.live.revealable` (and open its read-only live document),
  * `reason` (nothing), `section.workspace` / `section.live` (the two sections shown while connected to a cluster).
  */
-export type StuckNodeContext = 'object.revealable' | 'object' | 'object.live' | 'object.live.revealable' | 'reason' | 'section.workspace' | 'section.live';
+export type StuckNodeContext =
+  | 'object.revealable'
+  | 'object'
+  | 'object.live'
+  | 'object.live.revealable'
+  | 'reason'
+  | 'section.workspace'
+  | 'section.live';
 
 export interface StuckTreeNode {
   /** Stable across refreshes, so VS Code keeps what the user expanded. */
@@ -45,21 +52,21 @@ export interface StuckTreeNode {
 }
 
 const ROOT_DESCRIPTIONS: Record<StuckItem['state'], string> = {
-  'stuck': 'stuck terminating',
-  'slow': 'still cleaning up',
+  stuck: 'stuck terminating',
+  slow: 'still cleaning up',
   'finalizer-deadlock': 'predicted finalizer deadlock',
   'foreground-deadlock': 'predicted foreground deadlock',
 };
 
 const ROOT_ICONS: Record<StuckItem['state'], string> = {
-  'stuck': 'watch',
-  'slow': 'history',
+  stuck: 'watch',
+  slow: 'history',
   'finalizer-deadlock': 'lock',
   'foreground-deadlock': 'debug-pause',
 };
 
 const REASON_ICONS: Record<BlockType, string> = {
-  'finalizer': 'lock',
+  finalizer: 'lock',
   'waiting-for-dependents': 'debug-pause',
   'graceful-termination': 'debug-stop',
   'namespace-content': 'folder',
@@ -136,7 +143,12 @@ export function childrenOf(node: StuckTreeNode): StuckTreeNode[] {
 }
 
 function asLive(n: StuckTreeNode): StuckTreeNode {
-  const contextValue = n.contextValue === 'object' ? 'object.live' as const : n.contextValue === 'object.revealable' ? 'object.live.revealable' as const : n.contextValue;
+  const contextValue =
+    n.contextValue === 'object'
+      ? ('object.live' as const)
+      : n.contextValue === 'object.revealable'
+        ? ('object.live.revealable' as const)
+        : n.contextValue;
   return { ...n, live: true, contextValue };
 }
 
@@ -146,16 +158,32 @@ function reasonChildren(node: StuckTreeNode): StuckTreeNode[] {
   const reported = (node.conditions ?? []).map((c) => conditionNode(c, `${node.id}/condition:${c.type}`, depth, node.locations));
   if (node.reasons.length === 0) {
     if (!node.note) return reported;
-    return [{
-      id: `${node.id}/note`, label: node.note, description: '', tooltip: node.note, icon: 'info', warning: false,
-      contextValue: 'reason', depth, hasChildren: false, reasons: [], locations: node.locations,
-    }, ...reported];
+    return [
+      {
+        id: `${node.id}/note`,
+        label: node.note,
+        description: '',
+        tooltip: node.note,
+        icon: 'info',
+        warning: false,
+        contextValue: 'reason',
+        depth,
+        hasChildren: false,
+        reasons: [],
+        locations: node.locations,
+      },
+      ...reported,
+    ];
   }
   return [...node.reasons.map((r, i) => reasonNode(r, `${node.id}/${i}`, depth, node.locations)), ...reported];
 }
 
 /** Conditions that stop the namespace controller from finishing, whatever is left inside. */
-const FAILURE_CONDITIONS = new Set(['NamespaceDeletionDiscoveryFailure', 'NamespaceDeletionGroupVersionParsingFailure', 'NamespaceDeletionContentFailure']);
+const FAILURE_CONDITIONS = new Set([
+  'NamespaceDeletionDiscoveryFailure',
+  'NamespaceDeletionGroupVersionParsingFailure',
+  'NamespaceDeletionContentFailure',
+]);
 
 /** One status condition of a Namespace: its type, then its message (the reason when there is no message). */
 function conditionNode(c: NamespaceCondition, id: string, depth: number, locations: Record<string, SourceLocation>): StuckTreeNode {
@@ -163,12 +191,20 @@ function conditionNode(c: NamespaceCondition, id: string, depth: number, locatio
     `${c.type}: ${c.status}${c.reason ? ` (${c.reason})` : ''}`,
     ...(c.message ? [c.message] : []),
     ...(c.lastTransitionTime ? [`Since ${c.lastTransitionTime}`] : []),
-    'Reported by the namespace controller in the Namespace\'s status.conditions',
+    "Reported by the namespace controller in the Namespace's status.conditions",
   ];
   return {
-    id, label: c.type, description: c.message ?? c.reason ?? '', tooltip: tooltip.join('\n'),
-    icon: FAILURE_CONDITIONS.has(c.type) ? 'warning' : 'info', warning: false, contextValue: 'reason', depth,
-    hasChildren: false, reasons: [], locations,
+    id,
+    label: c.type,
+    description: c.message ?? c.reason ?? '',
+    tooltip: tooltip.join('\n'),
+    icon: FAILURE_CONDITIONS.has(c.type) ? 'warning' : 'info',
+    warning: false,
+    contextValue: 'reason',
+    depth,
+    hasChildren: false,
+    reasons: [],
+    locations,
   };
 }
 
@@ -176,7 +212,7 @@ function reasonNode(r: BlockReason, id: string, depth: number, locations: Record
   const h = reasonHeading(r);
   const uid = r.object?.uid;
   const location = uid !== undefined && Object.prototype.hasOwnProperty.call(locations, uid) ? locations[uid] : undefined;
-  const children = depth < MAX_DEPTH ? r.blockedBy ?? [] : [];
+  const children = depth < MAX_DEPTH ? (r.blockedBy ?? []) : [];
   return {
     id,
     label: h.kind === 'object' ? describeObject(h.object) : h.finalizer !== undefined ? `${h.title} ${h.finalizer}` : h.title,
@@ -215,7 +251,9 @@ export function sectionSummary(items: StuckItem[]): string {
   const parts = [
     n(['stuck']) ? `${n(['stuck'])} stuck` : undefined,
     n(['slow']) ? `${n(['slow'])} still cleaning up` : undefined,
-    n(['finalizer-deadlock', 'foreground-deadlock']) ? count(n(['finalizer-deadlock', 'foreground-deadlock']), 'predicted deadlock') : undefined,
+    n(['finalizer-deadlock', 'foreground-deadlock'])
+      ? count(n(['finalizer-deadlock', 'foreground-deadlock']), 'predicted deadlock')
+      : undefined,
   ].filter((x): x is string => x !== undefined);
   return parts.length ? parts.join(' · ') : 'nothing stuck';
 }
@@ -223,16 +261,31 @@ export function sectionSummary(items: StuckItem[]): string {
 /** The two sections: "Workspace manifests" and "Live cluster (<context>)", both expanded. */
 export function stuckSections(workspace: SectionSource, live: LiveSectionInput): StuckTreeNode[] {
   return [
-    section({
-      id: 'section:workspace', label: 'Workspace manifests', icon: 'file-code', contextValue: 'section.workspace',
-      tooltip: 'Objects of the workspace\'s manifests being deleted that cannot finish, and predicted finalizer and foreground deadlocks.',
-      empty: 'Nothing is stuck in the workspace, and no deadlock is predicted.',
-    }, workspace, (items) => stuckRoots(items)),
-    section({
-      id: 'section:live', label: `Live cluster (${live.context})`, icon: 'cloud', contextValue: 'section.live',
-      tooltip: `Live objects of context ${live.context} with a deletionTimestamp that cannot finish, or terminating for longer than ${count(live.stuckAfterMinutes, 'minute')} (still cleaning up). Refreshed from the cluster's watch events.`,
-      empty: `Nothing is stuck: no live object is terminating without being able to finish, or for longer than ${count(live.stuckAfterMinutes, 'minute')}.`,
-    }, live.source, (items) => stuckRoots(items, { live: { now: live.now } }), true),
+    section(
+      {
+        id: 'section:workspace',
+        label: 'Workspace manifests',
+        icon: 'file-code',
+        contextValue: 'section.workspace',
+        tooltip: "Objects of the workspace's manifests being deleted that cannot finish, and predicted finalizer and foreground deadlocks.",
+        empty: 'Nothing is stuck in the workspace, and no deadlock is predicted.',
+      },
+      workspace,
+      (items) => stuckRoots(items),
+    ),
+    section(
+      {
+        id: 'section:live',
+        label: `Live cluster (${live.context})`,
+        icon: 'cloud',
+        contextValue: 'section.live',
+        tooltip: `Live objects of context ${live.context} with a deletionTimestamp that cannot finish, or terminating for longer than ${count(live.stuckAfterMinutes, 'minute')} (still cleaning up). Refreshed from the cluster's watch events.`,
+        empty: `Nothing is stuck: no live object is terminating without being able to finish, or for longer than ${count(live.stuckAfterMinutes, 'minute')}.`,
+      },
+      live.source,
+      (items) => stuckRoots(items, { live: { now: live.now } }),
+      true,
+    ),
   ];
 }
 
@@ -247,8 +300,17 @@ interface SectionText {
 
 function section(t: SectionText, source: SectionSource, roots: (items: StuckItem[]) => StuckTreeNode[], live = false): StuckTreeNode {
   const message = (label: string, icon: string): StuckTreeNode => ({
-    id: `${t.id}/message`, label, description: '', tooltip: label, icon, warning: false, contextValue: 'reason', depth: 1,
-    hasChildren: false, reasons: [], locations: {},
+    id: `${t.id}/message`,
+    label,
+    description: '',
+    tooltip: label,
+    icon,
+    warning: false,
+    contextValue: 'reason',
+    depth: 1,
+    hasChildren: false,
+    reasons: [],
+    locations: {},
   });
   let children: StuckTreeNode[];
   let description: string;
@@ -263,7 +325,19 @@ function section(t: SectionText, source: SectionSource, roots: (items: StuckItem
     description = '';
   }
   return {
-    id: t.id, label: t.label, description, tooltip: t.tooltip, icon: t.icon, warning: false, contextValue: t.contextValue,
-    depth: 0, hasChildren: true, reasons: [], locations: {}, children, expanded: true, ...(live ? { live: true } : {}),
+    id: t.id,
+    label: t.label,
+    description,
+    tooltip: t.tooltip,
+    icon: t.icon,
+    warning: false,
+    contextValue: t.contextValue,
+    depth: 0,
+    hasChildren: true,
+    reasons: [],
+    locations: {},
+    children,
+    expanded: true,
+    ...(live ? { live: true } : {}),
   };
 }

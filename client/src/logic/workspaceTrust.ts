@@ -14,35 +14,30 @@
  */
 export const RESTRICTED_SETTINGS: Readonly<Record<string, string>> = {
   'kubeGcLens.cluster.kubeconfig':
-    'a kubeconfig the repository chooses (one it ships, say) names the server that receives our requests and the '
-    + 'credentials they carry (a tokenFile or client key anywhere on disk, an exec plugin or auth-provider command)',
+    'a kubeconfig the repository chooses (one it ships, say) names the server that receives our requests and the ' +
+    'credentials they carry (a tokenFile or client key anywhere on disk, an exec plugin or auth-provider command)',
   'kubeGcLens.cluster.autoConnect':
     'connects as soon as the folder is opened, with no action of the user: network requests with their credentials',
-  'kubeGcLens.cluster.context':
-    'chooses which of the user\'s clusters and credentials are used (production rather than a dev cluster)',
+  'kubeGcLens.cluster.context': "chooses which of the user's clusters and credentials are used (production rather than a dev cluster)",
   'kubeGcLens.cluster.namespaces':
-    'each namespace is one LIST and one WATCH per resource type: thousands of names are load on the user\'s cluster, '
-    + 'made with their credentials',
+    "each namespace is one LIST and one WATCH per resource type: thousands of names are load on the user's cluster, " +
+    'made with their credentials',
   'kubeGcLens.cluster.requestTimeoutSeconds':
-    'bounds how long a request to the user\'s cluster may hold the connection; 0 turns the deadline off, which a '
-    + 'repository must not choose for the user (a trickling server would then hold the connection forever)',
+    "bounds how long a request to the user's cluster may hold the connection; 0 turns the deadline off, which a " +
+    'repository must not choose for the user (a trickling server would then hold the connection forever)',
 };
 
 /** Every other setting we contribute, and why a workspace may set it even in Restricted Mode. */
 export const UNRESTRICTED_SETTINGS: Readonly<Record<string, string>> = {
-  'kubeGcLens.simulation.controllers':
-    'an enum that only changes what the simulation models; it runs no code and reaches no cluster',
-  'kubeGcLens.finalizerOwners':
-    'describes the repository\'s own manifests (which workload removes a finalizer); analysis only',
-  'kubeGcLens.severity':
-    'how the findings on the repository\'s own manifests are shown; display only',
+  'kubeGcLens.simulation.controllers': 'an enum that only changes what the simulation models; it runs no code and reaches no cluster',
+  'kubeGcLens.finalizerOwners': "describes the repository's own manifests (which workload removes a finalizer); analysis only",
+  'kubeGcLens.severity': "how the findings on the repository's own manifests are shown; display only",
   'kubeGcLens.files.include':
-    'globs matched under each workspace folder (the walk starts there, so `..` matches nothing outside); '
-    + 'files are only read, never run or sent anywhere',
-  'kubeGcLens.files.exclude':
-    'globs of files not to read; can only read less',
+    'globs matched under each workspace folder (the walk starts there, so `..` matches nothing outside); ' +
+    'files are only read, never run or sent anywhere',
+  'kubeGcLens.files.exclude': 'globs of files not to read; can only read less',
   'kubeGcLens.cluster.stuckAfterMinutes':
-    'a number that only changes how a live object\'s age is labelled (stuck vs still cleaning up); no request depends on it',
+    "a number that only changes how a live object's age is labelled (stuck vs still cleaning up); no request depends on it",
 };
 
 export function isRestricted(key: string): boolean {
@@ -76,5 +71,6 @@ export function readTrusted<K extends string>(
 }
 
 /** Said wherever Restricted Mode changes what a cluster command does. */
-export const RESTRICTED_MODE_NOTE = 'Restricted Mode: this workspace\'s own kubeGcLens.cluster settings (kubeconfig, context, '
-  + 'namespaces, autoConnect) are not used, only yours, and kubeconfig commands (exec plugins) do not run. Trust the workspace to use them.';
+export const RESTRICTED_MODE_NOTE =
+  "Restricted Mode: this workspace's own kubeGcLens.cluster settings (kubeconfig, context, " +
+  'namespaces, autoConnect) are not used, only yours, and kubeconfig commands (exec plugins) do not run. Trust the workspace to use them.';

@@ -24,7 +24,12 @@ export function graphScopeOf(p: GraphParams): GraphScopeOptions {
  * objects that cannot finish being deleted, why (`stuck`). Only edges between selected nodes are sent; a node with
  * links outside the selection says how many (`omitted`), and a cut answer says so (`truncated`).
  */
-export function graphData(inventory: Inventory, selection: GraphSelection, findings: Iterable<Finding>, stuck: ReadonlyMap<string, string> = new Map()): GraphData {
+export function graphData(
+  inventory: Inventory,
+  selection: GraphSelection,
+  findings: Iterable<Finding>,
+  stuck: ReadonlyMap<string, string> = new Map(),
+): GraphData {
   const graph = inventory.graph;
   const findingsByUid = new Map<string, Finding[]>();
   for (const f of findings) {
@@ -64,7 +69,8 @@ export function graphData(inventory: Inventory, selection: GraphSelection, findi
 export function workspaceGraph(model: WorkspaceModel, options: SimulationSettings, scope: GraphScopeOptions = {}): GraphData {
   const findings = model.allFindings();
   const stuck = new Map<string, string>();
-  if (model.inventory.terminating.size) for (const item of terminatingItems(model.inventory, options, undefined)) stuck.set(item.uid, item.reason);
+  if (model.inventory.terminating.size)
+    for (const item of terminatingItems(model.inventory, options, undefined)) stuck.set(item.uid, item.reason);
   return graphData(model.inventory, selectGraph(model.inventory, scope), findings, stuck);
 }
 

@@ -40,7 +40,9 @@ export function summarizeImpact(result: ResultParts, target: string | readonly s
  */
 
 export function targetOutcome(
-  result: Pick<SimulationResult, 'deleted' | 'stuck' | 'steps'>, targetUid: string, baseline?: Pick<SimulationResult, 'deleted'>,
+  result: Pick<SimulationResult, 'deleted' | 'stuck' | 'steps'>,
+  targetUid: string,
+  baseline?: Pick<SimulationResult, 'deleted'>,
 ): TargetOutcome {
   if (baseline?.deleted.some((d) => d.uid === targetUid)) return 'collected';
   if (result.deleted.some((d) => d.uid === targetUid)) return 'deleted';
@@ -92,9 +94,11 @@ export function impactTitle(summary: ImpactSummary, target: { kind: string; outc
   }
   if (summary.orphaned) parts.push(`${summary.orphaned} orphaned`);
   if (otherStuck > 0) {
-    parts.push(target.outcome === 'stuck'
-      ? `${otherStuck} more stuck`
-      : `${otherStuck} stuck${summary.stuckBecause ? ` (${summary.stuckBecause})` : ''}`);
+    parts.push(
+      target.outcome === 'stuck'
+        ? `${otherStuck} more stuck`
+        : `${otherStuck} stuck${summary.stuckBecause ? ` (${summary.stuckBecause})` : ''}`,
+    );
   }
   return `Delete: ${parts.join(' · ')}`;
 }

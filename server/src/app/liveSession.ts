@@ -3,7 +3,20 @@
 // A failing or dropped connection only changes the status: the workspace features never depend on it. No LSP: the
 // language server turns a ClusterUnavailable into its JSON-RPC error.
 
-import { DEFAULT_SEARCH_LIMIT, type ClusterConnectParams, type ClusterContextsResult, type ClusterObjectSearchResult, type ClusterObjectsParams, type ClusterStatus, type GraphData, type GraphSummary, type ObjectSummary, type PolicyChoice, type SimulateReport, type StuckItem } from '../../../shared/src/protocol';
+import {
+  DEFAULT_SEARCH_LIMIT,
+  type ClusterConnectParams,
+  type ClusterContextsResult,
+  type ClusterObjectSearchResult,
+  type ClusterObjectsParams,
+  type ClusterStatus,
+  type GraphData,
+  type GraphSummary,
+  type ObjectSummary,
+  type PolicyChoice,
+  type SimulateReport,
+  type StuckItem,
+} from '../../../shared/src/protocol';
 import { KubeconfigError, listContexts, loadKubeConfig, resolveTarget } from '../sources/cluster/kubeconfig';
 import { LiveCluster } from '../sources/cluster/liveCluster';
 import { namespacesNeedingPodSpecs } from '../engine/simulation/podSpecScope';
@@ -84,7 +97,9 @@ export class LiveSession implements Session {
       if (this.live === live) this.live = undefined;
       await live.stop();
       if (generation === this.generation) this.notify({ ...status, state: 'disconnected' });
-      throw new ClusterUnavailable(`cannot reach the cluster of context "${target.context}" at ${target.server}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new ClusterUnavailable(
+        `cannot reach the cluster of context "${target.context}" at ${target.server}: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
     // Where versions differ (R57) simulations follow the cluster's own; unknown, the newest followed.
     const { version } = await readServerVersion(live.client);
@@ -153,7 +168,8 @@ export class LiveSession implements Session {
     const live = this.require();
     const inv = live.inventory;
     const stuck = new Map<string, string>();
-    if (inv.terminating.size) for (const item of terminatingItems(inv, this.versioned(options), Date.now())) stuck.set(item.uid, item.reason);
+    if (inv.terminating.size)
+      for (const item of terminatingItems(inv, this.versioned(options), Date.now())) stuck.set(item.uid, item.reason);
     const selection = selectGraph(inv, scope);
     const findings: Finding[] = [];
     for (const uid of selection.uids) {

@@ -11,7 +11,11 @@ export function locationOf(o: KubeObject | undefined): SourceLocation | undefine
 
 export function summaryOf(o: KubeObject): ObjectSummary {
   return {
-    apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, uid: o.uid,
+    apiVersion: o.apiVersion,
+    kind: o.kind,
+    namespace: o.namespace,
+    name: o.name,
+    uid: o.uid,
     syntheticUid: o.syntheticUid === true,
     beingDeleted: o.deletionTimestamp !== undefined,
     finalizers: [...o.finalizers],

@@ -6,20 +6,42 @@ import type { Inventory } from '../engine/inventory';
 import type { ObjectIdentity } from '../engine/model';
 import { simulate } from '../engine/simulation/simulate';
 import type { DeleteRequest, SimulationOptions, SimulationResult } from '../engine/simulation/types';
-import { REPORT_VERSION, type Cause, type ImpactSummary, type PolicyChoice, type Report, type SimulateReport, type SourceLocation, type TargetReport } from '../../../shared/src/protocol';
+import {
+  REPORT_VERSION,
+  type Cause,
+  type ImpactSummary,
+  type PolicyChoice,
+  type Report,
+  type SimulateReport,
+  type SourceLocation,
+  type TargetReport,
+} from '../../../shared/src/protocol';
 import { impactTitle, kindList, summarizeImpact, targetOutcome } from './impact';
 import { locationOf } from './objects';
 import { baselineSimulation, deletionSimulation, type SimulationSettings } from './simulationCache';
 
 /** The Report of `requests` on `inventory`; `result` and `baseline` when the caller has them already. */
-export function buildReport(inventory: Inventory, requests: readonly DeleteRequest[], result: SimulationResult, baseline: SimulationResult): Report {
+export function buildReport(
+  inventory: Inventory,
+  requests: readonly DeleteRequest[],
+  result: SimulationResult,
+  baseline: SimulationResult,
+): Report {
   const targets: TargetReport[] = requests.map((r, i) => {
     const info = inventory.kinds.lookup(r.apiVersion.includes('/') ? r.apiVersion.split('/')[0] : '', r.kind);
     const o = inventory.find(info?.group ?? '', r.kind, info && !info.namespaced ? '' : r.namespace, r.name);
     const uid = r.preconditions?.uid ?? o?.uid;
     const rejected = result.steps.some((s) => s.request === i && s.action === 'reject');
     const outcome = uid !== undefined ? targetOutcome(result, uid, baseline) : rejected ? 'rejected' : 'unchanged';
-    return { request: i, apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace, name: r.name, ...(uid !== undefined ? { uid } : {}), outcome };
+    return {
+      request: i,
+      apiVersion: r.apiVersion,
+      kind: r.kind,
+      namespace: r.namespace,
+      name: r.name,
+      ...(uid !== undefined ? { uid } : {}),
+      outcome,
+    };
   });
   const targetUids = targets.flatMap((t) => (t.uid !== undefined ? [t.uid] : []));
   // With no DELETE everything is the GC settling the input: the counts are then of that.
@@ -48,7 +70,11 @@ export function buildReport(inventory: Inventory, requests: readonly DeleteReque
 }
 
 /** Simulates `requests` and its baseline, and reports (the CLI's path; the editor's caches: simulateDelete). */
-export function simulateReport(inventory: Inventory, requests: DeleteRequest[], options: SimulationOptions): { report: Report; result: SimulationResult } {
+export function simulateReport(
+  inventory: Inventory,
+  requests: DeleteRequest[],
+  options: SimulationOptions,
+): { report: Report; result: SimulationResult } {
   const result = simulate(inventory, requests, options);
   const baseline = requests.length ? simulate(inventory, [], { ...options, arrival: undefined }) : result;
   return { report: buildReport(inventory, requests, result, baseline), result };
@@ -59,9 +85,12 @@ export function simulateReport(inventory: Inventory, requests: DeleteRequest[], 
  * deleted. "Deleting Namespace kafka: 4 objects deleted (…), 2 stuck (kafka.strimzi.io/finalizer), 0 orphaned".
  */
 export function summaryLine(targets: readonly TargetReport[], counts: ImpactSummary): string {
-  const subject = targets.length === 0 ? 'No DELETE, the garbage collector settling the input as given'
-    : targets.length === 1 ? `Deleting ${describeTarget(targets[0])}`
-      : `Deleting ${targets.length} objects`;
+  const subject =
+    targets.length === 0
+      ? 'No DELETE, the garbage collector settling the input as given'
+      : targets.length === 1
+        ? `Deleting ${describeTarget(targets[0])}`
+        : `Deleting ${targets.length} objects`;
   const single = targets.length === 1 ? targets[0].outcome : undefined;
   if (single === 'rejected') return `${subject}: rejected by the apiserver`;
   const parts: string[] = [];
@@ -75,17 +104,28 @@ export function summaryLine(targets: readonly TargetReport[], counts: ImpactSumm
   return `${subject}: ${parts.join(', ')}`;
 }
 
-const describeTarget = (t: { kind: string; namespace: string; name: string }) => `${t.kind} ${t.namespace ? `${t.namespace}/` : ''}${t.name}`;
+const describeTarget = (t: { kind: string; namespace: string; name: string }) =>
+  `${t.kind} ${t.namespace ? `${t.namespace}/` : ''}${t.name}`;
 
 /** Simulate Delete of one object on an inventory (the workspace's or the live cluster's); `notes` are added. */
-export function simulateDelete(inventory: Inventory, uid: string, policy: PolicyChoice, options: SimulationSettings, notes: string[] = []): SimulateReport | null {
+export function simulateDelete(
+  inventory: Inventory,
+  uid: string,
+  policy: PolicyChoice,
+  options: SimulationSettings,
+  notes: string[] = [],
+): SimulateReport | null {
   const o = inventory.objects.get(uid);
   if (!o) return null;
   const result = deletionSimulation(inventory, o, policy, options);
   const baseline = baselineSimulation(inventory, options);
   const request: DeleteRequest = {
-    apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name,
-    propagationPolicy: policy === 'default' ? null : policy, preconditions: { uid: o.uid },
+    apiVersion: o.apiVersion,
+    kind: o.kind,
+    namespace: o.namespace,
+    name: o.name,
+    propagationPolicy: policy === 'default' ? null : policy,
+    preconditions: { uid: o.uid },
   };
   const report = buildReport(inventory, [request], result, baseline);
   const outcome = report.targets[0].outcome;

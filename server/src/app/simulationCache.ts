@@ -60,9 +60,26 @@ export function baselineSimulation(inventory: Inventory, options: SimulationSett
 }
 
 /** Deleting `target` with `policy` ("default": the request names no policy, R5), with a uid precondition. */
-export function deletionSimulation(inventory: Inventory, target: KubeObject, policy: PolicyChoice, options: SimulationSettings): SimulationResult {
-  return cached(inventory, `delete\u0000${target.uid}\u0000${policy}\u0000${optionsKey(options)}`, () => simulate(inventory, [{
-    apiVersion: target.apiVersion, kind: target.kind, namespace: target.namespace, name: target.name,
-    propagationPolicy: policy === 'default' ? null : policy, preconditions: { uid: target.uid },
-  }], options));
+export function deletionSimulation(
+  inventory: Inventory,
+  target: KubeObject,
+  policy: PolicyChoice,
+  options: SimulationSettings,
+): SimulationResult {
+  return cached(inventory, `delete\u0000${target.uid}\u0000${policy}\u0000${optionsKey(options)}`, () =>
+    simulate(
+      inventory,
+      [
+        {
+          apiVersion: target.apiVersion,
+          kind: target.kind,
+          namespace: target.namespace,
+          name: target.name,
+          propagationPolicy: policy === 'default' ? null : policy,
+          preconditions: { uid: target.uid },
+        },
+      ],
+      options,
+    ),
+  );
 }

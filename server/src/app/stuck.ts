@@ -30,7 +30,12 @@ export function stuckItems(model: WorkspaceModel, options: SimulationSettings, s
  * Terminating objects of an inventory that cannot finish (the no-DELETE simulation says so), aged against `now`
  * (ms); with `slowAfterSeconds`, also those that can finish but have been terminating longer (state "slow").
  */
-export function terminatingItems(inv: Inventory, options: SimulationSettings, now: number | undefined, slowAfterSeconds?: number): StuckItem[] {
+export function terminatingItems(
+  inv: Inventory,
+  options: SimulationSettings,
+  now: number | undefined,
+  slowAfterSeconds?: number,
+): StuckItem[] {
   const items: StuckItem[] = [];
   if (!inv.terminating.size) return items;
   const result = baselineSimulation(inv, options);
@@ -45,7 +50,11 @@ export function terminatingItems(inv: Inventory, options: SimulationSettings, no
     listed.add(o.uid);
     const age = ageOf(o);
     items.push({
-      ...summaryOf(o), state: 'stuck', reason: s.reason, blockedBy: s.blockedBy, since: o.deletionTimestamp ?? null,
+      ...summaryOf(o),
+      state: 'stuck',
+      reason: s.reason,
+      blockedBy: s.blockedBy,
+      since: o.deletionTimestamp ?? null,
       locations: reasonLocations(inv, s.blockedBy),
       ...(age !== undefined ? { ageSeconds: age } : {}),
       ...conditionsOf(o),
@@ -56,10 +65,16 @@ export function terminatingItems(inv: Inventory, options: SimulationSettings, no
       const o = inv.objects.get(uid);
       const age = o && !listed.has(uid) ? ageOf(o) : undefined;
       if (!o || age === undefined || age < slowAfterSeconds) continue;
-      const waits = o.finalizers.length ? `waits for finalizer${o.finalizers.length > 1 ? 's' : ''} ${o.finalizers.join(', ')}` : 'is still being removed';
+      const waits = o.finalizers.length
+        ? `waits for finalizer${o.finalizers.length > 1 ? 's' : ''} ${o.finalizers.join(', ')}`
+        : 'is still being removed';
       const reported = conditionsOf(o).namespaceConditions;
       items.push({
-        ...summaryOf(o), state: 'slow', blockedBy: [], since: o.deletionTimestamp ?? null, ageSeconds: age,
+        ...summaryOf(o),
+        state: 'slow',
+        blockedBy: [],
+        since: o.deletionTimestamp ?? null,
+        ageSeconds: age,
         reason: reported
           ? `terminating for ${Math.round(age / 60)} min and ${waits}; its namespace controller reports ${reported.map((c) => c.type).join(', ')}`
           : `terminating for ${Math.round(age / 60)} min and ${waits}: the controllers that should finish it are running, so it is still cleaning up or stuck for a reason not visible in the metadata`,

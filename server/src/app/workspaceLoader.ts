@@ -16,19 +16,23 @@ export interface WorkspaceFiles {
 }
 
 /** Every matching file of the folders, parsed, then the open documents outside them; undefined once cancelled. */
-export async function readWorkspaceStates(model: WorkspaceModel, files: WorkspaceFiles, options: {
-  /** An open document's text, by URI. */
-  openText: (uri: string) => string | undefined;
-  /** Open documents to read besides the folders' files (untitled, elsewhere). */
-  openDocuments: { uri: string; text: string }[];
-  cancelled: () => boolean;
-  progress?: (percent: number, message: string) => void;
-}): Promise<DocumentState[] | undefined> {
+export async function readWorkspaceStates(
+  model: WorkspaceModel,
+  files: WorkspaceFiles,
+  options: {
+    /** An open document's text, by URI. */
+    openText: (uri: string) => string | undefined;
+    /** Open documents to read besides the folders' files (untitled, elsewhere). */
+    openDocuments: { uri: string; text: string }[];
+    cancelled: () => boolean;
+    progress?: (percent: number, message: string) => void;
+  },
+): Promise<DocumentState[] | undefined> {
   const paths: string[] = [];
   for (const folder of files.folders) {
     const root = fileOf(folder);
     if (!root) continue;
-    paths.push(...await listWorkspaceFiles(root, { include: files.include, exclude: files.exclude }, options.cancelled));
+    paths.push(...(await listWorkspaceFiles(root, { include: files.include, exclude: files.exclude }, options.cancelled)));
   }
   const states: DocumentState[] = [];
   const seen = new Set<string>();
@@ -68,7 +72,13 @@ async function parseFromDisk(model: WorkspaceModel, uri: string, file: string): 
   return 'text' in read ? model.parse(uri, read.text) : unreadable(uri, read.error);
 }
 
-const unreadable = (uri: string, error: string): DocumentState => ({ uri, raw: [], uids: [], problems: [makeProblem(uri, 'error', 'unreadable', error)], kindSignature: '' });
+const unreadable = (uri: string, error: string): DocumentState => ({
+  uri,
+  raw: [],
+  uids: [],
+  problems: [makeProblem(uri, 'error', 'unreadable', error)],
+  kindSignature: '',
+});
 
 /** The file path of a `file:` URI (undefined for any other scheme). */
 export function fileOf(uri: string): string | undefined {

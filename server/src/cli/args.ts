@@ -101,7 +101,8 @@ export function flagList(args: ParsedArgs, name: string): string[] {
 export function oneOf<T extends string>(args: ParsedArgs, name: string, allowed: readonly T[], fallback: T): T {
   const v = flag(args, name);
   if (v === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`invalid value "${v}" for --${name}: must be one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(v))
+    throw new UsageError(`invalid value "${v}" for --${name}: must be one of ${allowed.join(', ')}`);
   return v as T;
 }
 

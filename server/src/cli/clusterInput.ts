@@ -47,9 +47,13 @@ export async function loadCluster(opts: ClusterInputOptions): Promise<ClusterInp
     if (e instanceof KubeconfigError) throw new InputError(`error: ${e.message}`);
     throw e;
   }
-  const progress = opts.stderr.isTTY ? (s: LiveStatus) => {
-    opts.stderr.write(`\r\x1b[Klisting ${s.context}: ${s.resources.listed}/${s.resources.total} resource types, ${s.objects.toLocaleString('en-US')} objects`);
-  } : undefined;
+  const progress = opts.stderr.isTTY
+    ? (s: LiveStatus) => {
+        opts.stderr.write(
+          `\r\x1b[Klisting ${s.context}: ${s.resources.listed}/${s.resources.total} resource types, ${s.objects.toLocaleString('en-US')} objects`,
+        );
+      }
+    : undefined;
   const live = new LiveCluster({
     target,
     namespaces: opts.namespace ? [opts.namespace] : undefined,
@@ -61,7 +65,9 @@ export async function loadCluster(opts: ClusterInputOptions): Promise<ClusterInp
   try {
     await live.start();
   } catch (e) {
-    throw new InputError(`error: cannot read the cluster of context "${target.context}" at ${target.server}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new InputError(
+      `error: cannot read the cluster of context "${target.context}" at ${target.server}: ${e instanceof Error ? e.message : String(e)}`,
+    );
   } finally {
     if (progress) opts.stderr.write('\r\x1b[K');
     await live.stop();

@@ -3,7 +3,7 @@
 
 import { UsageError } from './args';
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/y;
 
 /** --request-timeout in milliseconds ("0" turns the deadline off), or a UsageError that says what is accepted. */
@@ -13,7 +13,8 @@ export function parseRequestTimeout(v: string): number {
 
 /** A duration flag's value in milliseconds, or a UsageError naming the flag and what `zero` means. */
 export function parseDuration(flag: string, v: string, zero: string): number {
-  const bad = () => new UsageError(`invalid value "${v}" for --${flag}: give a duration with its unit (e.g. 30s, 2m, 1h) or whole seconds; ${zero}`);
+  const bad = () =>
+    new UsageError(`invalid value "${v}" for --${flag}: give a duration with its unit (e.g. 30s, 2m, 1h) or whole seconds; ${zero}`);
   const text = v.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   if (!text) throw bad();

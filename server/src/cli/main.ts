@@ -88,18 +88,29 @@ const relativeTo = (cwd: string) => (file: string) => {
 };
 
 /** Manifests with -f; without, the cluster of the kubeconfig's context (metadata only, read-only). */
-async function load(args: ParsedArgs, io: CliIo): Promise<CliInput & Partial<Pick<ClusterInput, 'incomplete' | 'readPodSpecs' | 'version' | 'problem'>>> {
+async function load(
+  args: ParsedArgs,
+  io: CliIo,
+): Promise<CliInput & Partial<Pick<ClusterInput, 'incomplete' | 'readPodSpecs' | 'version' | 'problem'>>> {
   const files = flagList(args, 'filename');
-  if (flag(args, 'all-namespaces') === 'true' && flag(args, 'namespace') !== undefined) throw new UsageError('give either -n/--namespace or -A/--all-namespaces, not both');
+  if (flag(args, 'all-namespaces') === 'true' && flag(args, 'namespace') !== undefined)
+    throw new UsageError('give either -n/--namespace or -A/--all-namespaces, not both');
   if (files.length) {
-    if (flag(args, 'kubeconfig') !== undefined || flag(args, 'context') !== undefined) throw new UsageError('--kubeconfig and --context select a cluster; they do not apply with -f (manifests are read instead)');
-    if (flag(args, 'request-timeout') !== undefined) throw new UsageError('--request-timeout bounds requests to a cluster; it does not apply with -f (manifests are read instead)');
-    if (flag(args, 'all-namespaces') === 'true') throw new UsageError('-A/--all-namespaces selects what to read from a cluster; with -f every object given is read');
+    if (flag(args, 'kubeconfig') !== undefined || flag(args, 'context') !== undefined)
+      throw new UsageError('--kubeconfig and --context select a cluster; they do not apply with -f (manifests are read instead)');
+    if (flag(args, 'request-timeout') !== undefined)
+      throw new UsageError('--request-timeout bounds requests to a cluster; it does not apply with -f (manifests are read instead)');
+    if (flag(args, 'all-namespaces') === 'true')
+      throw new UsageError('-A/--all-namespaces selects what to read from a cluster; with -f every object given is read');
     return loadInput(files, { namespace: flag(args, 'namespace'), stdin: io.stdin });
   }
   const timeout = flag(args, 'request-timeout');
   const input = await loadCluster({
-    kubeconfig: flag(args, 'kubeconfig'), context: flag(args, 'context'), namespace: flag(args, 'namespace'), env: io.env, stderr: io.stderr,
+    kubeconfig: flag(args, 'kubeconfig'),
+    context: flag(args, 'context'),
+    namespace: flag(args, 'namespace'),
+    env: io.env,
+    stderr: io.stderr,
     ...(timeout !== undefined ? { requestTimeoutMs: parseRequestTimeout(timeout) } : {}),
   });
   for (const note of input.incomplete) io.stderr.write(`warning: ${safeText(note)}\n`);
@@ -134,7 +145,11 @@ function controllersOf(args: ParsedArgs): ControllersMode {
 }
 
 /** The Kubernetes version to follow: --kube-version, else the cluster's /version, else the newest followed. */
-function kubeVersionOf(args: ParsedArgs, input: { version?: string; problem?: string; files: number }, planVersion?: string): { kubeVersion: string; versionFrom: string } {
+function kubeVersionOf(
+  args: ParsedArgs,
+  input: { version?: string; problem?: string; files: number },
+  planVersion?: string,
+): { kubeVersion: string; versionFrom: string } {
   const given = flag(args, 'kube-version');
   if (given !== undefined) {
     const v = parseKubeVersion(given);
@@ -142,7 +157,7 @@ function kubeVersionOf(args: ParsedArgs, input: { version?: string; problem?: st
     return { kubeVersion: kubeVersionText(v), versionFrom: '--kube-version' };
   }
   const planned = planVersion === undefined ? undefined : parseKubeVersion(planVersion);
-  if (planned) return { kubeVersion: kubeVersionText(planned), versionFrom: 'the plan\'s kubeVersion' };
+  if (planned) return { kubeVersion: kubeVersionText(planned), versionFrom: "the plan's kubeVersion" };
   if (!input.files && input.version) return { kubeVersion: input.version, versionFrom: "the cluster's /version" };
   const newest = kubeVersionText(NEWEST_KUBE_VERSION);
   return input.files || !input.problem
@@ -154,13 +169,17 @@ function kubeVersionOf(args: ParsedArgs, input: { version?: string; problem?: st
 function finalizerOwnersOf(args: ParsedArgs): FinalizerOwnerRule[] {
   return flagList(args, 'finalizer-owner').map((spec) => {
     const eq = spec.lastIndexOf('=');
-    if (eq <= 0) throw new UsageError(`--finalizer-owner ${spec}: expected FINALIZER=Kind/namespace/name, FINALIZER=external or FINALIZER=absent`);
+    if (eq <= 0)
+      throw new UsageError(`--finalizer-owner ${spec}: expected FINALIZER=Kind/namespace/name, FINALIZER=external or FINALIZER=absent`);
     const finalizer = spec.slice(0, eq);
     const target = spec.slice(eq + 1);
     if (target === 'external') return { finalizer, external: true };
     if (target === 'absent') return { finalizer, running: false };
     const parts = target.split('/');
-    if (parts.length !== 3 || parts.some((p) => !p)) throw new UsageError(`--finalizer-owner ${spec}: the workload must be Kind/namespace/name (e.g. Deployment/kafka/strimzi-cluster-operator)`);
+    if (parts.length !== 3 || parts.some((p) => !p))
+      throw new UsageError(
+        `--finalizer-owner ${spec}: the workload must be Kind/namespace/name (e.g. Deployment/kafka/strimzi-cluster-operator)`,
+      );
     return { finalizer, workload: { kind: parts[0], namespace: parts[1], name: parts[2] } };
   });
 }
@@ -169,10 +188,16 @@ function cascadeOf(args: ParsedArgs): PropagationPolicy | null {
   const v = flag(args, 'cascade');
   if (v === undefined) return null;
   switch (v) {
-    case 'background': case 'true': return 'Background';
-    case 'foreground': return 'Foreground';
-    case 'orphan': case 'false': return 'Orphan';
-    default: throw new UsageError(`invalid --cascade value "${v}": must be background, foreground or orphan`);
+    case 'background':
+    case 'true':
+      return 'Background';
+    case 'foreground':
+      return 'Foreground';
+    case 'orphan':
+    case 'false':
+      return 'Orphan';
+    default:
+      throw new UsageError(`invalid --cascade value "${v}": must be background, foreground or orphan`);
   }
 }
 
@@ -184,13 +209,17 @@ function targetsOf(args: ParsedArgs, inventory: Inventory, policy: PropagationPo
   if (pos[0].includes('/')) {
     for (const p of pos) {
       const slash = p.indexOf('/');
-      if (slash <= 0 || slash === p.length - 1) throw new UsageError(`"${p}" is not TYPE/NAME; use one form for all arguments (TYPE/NAME … or TYPE NAME …)`);
+      if (slash <= 0 || slash === p.length - 1)
+        throw new UsageError(`"${p}" is not TYPE/NAME; use one form for all arguments (TYPE/NAME … or TYPE NAME …)`);
       pairs.push([p.slice(0, slash), p.slice(slash + 1)]);
     }
   } else {
     if (pos.length < 2) throw new UsageError(`resource(s) were provided, but no name was specified: ${pos[0]} NAME`);
     for (const name of pos.slice(1)) {
-      if (name.includes('/')) throw new UsageError(`there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (${name})`);
+      if (name.includes('/'))
+        throw new UsageError(
+          `there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (${name})`,
+        );
       pairs.push([pos[0], name]);
     }
   }
@@ -213,11 +242,13 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   let controllers = flag(args, 'controllers') === undefined ? undefined : controllersOf(args);
   const finalizerOwners = finalizerOwnersOf(args);
   const maxSteps = flag(args, 'max-steps') === undefined ? undefined : Number(flag(args, 'max-steps'));
-  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps <= 0)) throw new UsageError('--max-steps must be a positive integer');
+  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps <= 0))
+    throw new UsageError('--max-steps must be a positive integer');
   const policy = cascadeOf(args);
   const planFile = flag(args, 'plan');
   if (planFile && args.positional.length) throw new UsageError('give either TYPE/NAME targets or --plan, not both');
-  if (planFile && policy) throw new UsageError('--cascade applies to TYPE/NAME targets; a plan gives each delete its own propagationPolicy');
+  if (planFile && policy)
+    throw new UsageError('--cascade applies to TYPE/NAME targets; a plan gives each delete its own propagationPolicy');
   let planText: string | undefined;
   if (planFile) {
     try {
@@ -261,7 +292,12 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
       request,
       defaultPolicy: inventory.kinds.defaultGcPolicy(request.apiVersion, request.kind) === 'orphan' ? 'Orphan' : 'Background',
     }));
-    io.stdout.write(simulateText({ requests: withDefaults, arrival, controllers, versionFrom, report, remaining: result.remaining, findings, relative }, makeStyle(io.stdout, io.env)));
+    io.stdout.write(
+      simulateText(
+        { requests: withDefaults, arrival, controllers, versionFrom, report, remaining: result.remaining, findings, relative },
+        makeStyle(io.stdout, io.env),
+      ),
+    );
     reportProblems(input, io);
   }
   if (report.aborted) {
@@ -282,12 +318,14 @@ async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const relative = relativeTo(io.cwd);
   const skipped = input.problems.filter((p) => p.severity === 'error');
   if (output === 'json') {
-    io.stdout.write(safeJson({
-      objects: input.inventory.objects.size,
-      skipped: skipped.map((p) => ({ file: p.file, line: p.line, column: p.column, code: p.code, reason: p.reason })),
-      findings: findings.map(findingToJson),
-      ...(input.incomplete?.length ? { incomplete: input.incomplete } : {}),
-    }) + '\n');
+    io.stdout.write(
+      safeJson({
+        objects: input.inventory.objects.size,
+        skipped: skipped.map((p) => ({ file: p.file, line: p.line, column: p.column, code: p.code, reason: p.reason })),
+        findings: findings.map(findingToJson),
+        ...(input.incomplete?.length ? { incomplete: input.incomplete } : {}),
+      }) + '\n',
+    );
   } else if (output === 'sarif') {
     io.stdout.write(safeJson(toSarif(findings, pkg.version, relative)) + '\n');
   } else {
@@ -314,7 +352,11 @@ async function stuckCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   allowOnly(args, [...INPUT_FLAGS, 'output', 'controllers', 'kube-version', 'finalizer-owner', 'slow-after']);
   const output = oneOf(args, 'output', ['text', 'json'] as const, 'text');
   const controllers = controllersOf(args);
-  const slowAfterMs = parseDuration('slow-after', flag(args, 'slow-after') ?? '10m', '0 lists every terminating object that can finish as slow');
+  const slowAfterMs = parseDuration(
+    'slow-after',
+    flag(args, 'slow-after') ?? '10m',
+    '0 lists every terminating object that can finish as slow',
+  );
   const input = await load(args, io);
   const { inventory } = input;
   if (inventory.terminating.size) await readPodSpecs(input, [], io);
@@ -331,8 +373,12 @@ async function stuckCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     // Controllers may start deletions while settling (a terminating Namespace's content): count what terminates
     // at the end when something is stuck, so that the stuck are a part of it.
     const stuck = items.filter((i) => i.state === 'stuck').length;
-    const terminating = stuck ? baselineSimulation(inventory, options).remaining.filter((r) => r.beingDeleted).length : inventory.terminating.size;
-    io.stdout.write(stuckText(items, terminating, controllers, makeStyle(io.stdout, io.env), input.files ? undefined : new Date(now!), slowAfterMs));
+    const terminating = stuck
+      ? baselineSimulation(inventory, options).remaining.filter((r) => r.beingDeleted).length
+      : inventory.terminating.size;
+    io.stdout.write(
+      stuckText(items, terminating, controllers, makeStyle(io.stdout, io.env), input.files ? undefined : new Date(now!), slowAfterMs),
+    );
     reportProblems(input, io);
   }
   return 0;
@@ -368,8 +414,14 @@ if (require.main === module) {
       stream.write = (() => true) as typeof stream.write;
     });
   }
-  run({ argv: process.argv.slice(2), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() })
-    .then((code) => {
-      process.exitCode = code;
-    });
+  run({
+    argv: process.argv.slice(2),
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+  }).then((code) => {
+    process.exitCode = code;
+  });
 }

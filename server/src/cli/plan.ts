@@ -12,7 +12,10 @@ import { parseKubeVersion } from '../engine/simulation/kubeVersion';
 const POLICIES = ['Foreground', 'Background', 'Orphan'];
 export const ARRIVALS: readonly RequestArrival[] = ['settled', 'back-to-back'];
 
-export function parsePlan(text: string, file: string): { deletes: DeleteRequest[]; arrival?: RequestArrival; controllers?: string; kubeVersion?: string } {
+export function parsePlan(
+  text: string,
+  file: string,
+): { deletes: DeleteRequest[]; arrival?: RequestArrival; controllers?: string; kubeVersion?: string } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
   if (doc.errors.length) {
@@ -24,11 +27,13 @@ export function parsePlan(text: string, file: string): { deletes: DeleteRequest[
   const deletes = (data as { deletes?: unknown } | null)?.deletes;
   if (!Array.isArray(deletes)) throw new UsageError(`${file}: a plan is {"deletes": [ ... ]}; "deletes" is missing or not a list`);
   const arrival = (data as { arrival?: unknown }).arrival;
-  if (arrival !== undefined && !ARRIVALS.includes(arrival as RequestArrival)) throw new UsageError(`${file}: arrival must be settled or back-to-back`);
+  if (arrival !== undefined && !ARRIVALS.includes(arrival as RequestArrival))
+    throw new UsageError(`${file}: arrival must be settled or back-to-back`);
   const { controllers, kubeVersion } = data as { controllers?: unknown; kubeVersion?: unknown };
   if (controllers !== undefined) {
     const parsed = typeof controllers === 'string' ? parseControllers(controllers) : { error: 'it must be a string' };
-    if ('error' in parsed) throw new UsageError(`${file}: controllers must be builtin, gc or a kube-controller-manager --controllers list: ${parsed.error}`);
+    if ('error' in parsed)
+      throw new UsageError(`${file}: controllers must be builtin, gc or a kube-controller-manager --controllers list: ${parsed.error}`);
   }
   if (kubeVersion !== undefined && (typeof kubeVersion !== 'string' || !parseKubeVersion(kubeVersion))) {
     throw new UsageError(`${file}: kubeVersion must be MAJOR.MINOR, e.g. "1.32"`);
@@ -40,22 +45,29 @@ export function parsePlan(text: string, file: string): { deletes: DeleteRequest[
     for (const k of ['apiVersion', 'kind', 'name'] as const) {
       if (typeof e[k] !== 'string' || !e[k]) throw new UsageError(`${where}.${k} must be a non-empty string`);
     }
-    if (e.namespace !== undefined && e.namespace !== null && typeof e.namespace !== 'string') throw new UsageError(`${where}.namespace must be a string`);
+    if (e.namespace !== undefined && e.namespace !== null && typeof e.namespace !== 'string')
+      throw new UsageError(`${where}.namespace must be a string`);
     const policy = e.propagationPolicy;
     if (policy !== undefined && policy !== null && (typeof policy !== 'string' || !POLICIES.includes(policy))) {
       throw new UsageError(`${where}.propagationPolicy must be Foreground, Background, Orphan or null`);
     }
-    if (e.orphanDependents !== undefined && typeof e.orphanDependents !== 'boolean') throw new UsageError(`${where}.orphanDependents must be true or false`);
-    if (e.gracePeriodSeconds !== undefined && typeof e.gracePeriodSeconds !== 'number') throw new UsageError(`${where}.gracePeriodSeconds must be a number`);
+    if (e.orphanDependents !== undefined && typeof e.orphanDependents !== 'boolean')
+      throw new UsageError(`${where}.orphanDependents must be true or false`);
+    if (e.gracePeriodSeconds !== undefined && typeof e.gracePeriodSeconds !== 'number')
+      throw new UsageError(`${where}.gracePeriodSeconds must be a number`);
     return {
-      apiVersion: e.apiVersion as string, kind: e.kind as string, namespace: (e.namespace as string | undefined) ?? '', name: e.name as string,
+      apiVersion: e.apiVersion as string,
+      kind: e.kind as string,
+      namespace: (e.namespace as string | undefined) ?? '',
+      name: e.name as string,
       propagationPolicy: (policy ?? null) as DeleteRequest['propagationPolicy'],
       ...(e.orphanDependents !== undefined ? { orphanDependents: e.orphanDependents as boolean } : {}),
       ...(e.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: e.gracePeriodSeconds as number } : {}),
     };
   });
   return {
-    deletes: requests, ...(arrival !== undefined ? { arrival: arrival as RequestArrival } : {}),
+    deletes: requests,
+    ...(arrival !== undefined ? { arrival: arrival as RequestArrival } : {}),
     ...(controllers !== undefined ? { controllers: (controllers as string).trim() } : {}),
     ...(kubeVersion !== undefined ? { kubeVersion: kubeVersion as string } : {}),
   };

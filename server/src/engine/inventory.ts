@@ -5,8 +5,14 @@
 import { KindRegistry, type KindInfo, type ObservedKind } from './kinds/kindRegistry';
 import { OwnershipGraph } from './graph/ownershipGraph';
 import {
-  NAMESPACE_FINALIZER, PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER,
-  splitApiVersion, syntheticUid, type KubeObject, type ObjectIdentity, type ObjectSource,
+  NAMESPACE_FINALIZER,
+  PV_PROTECTION_FINALIZER,
+  PVC_PROTECTION_FINALIZER,
+  splitApiVersion,
+  syntheticUid,
+  type KubeObject,
+  type ObjectIdentity,
+  type ObjectSource,
 } from './model';
 
 export interface InventoryOptions {
@@ -58,7 +64,10 @@ export class Inventory {
   version = 0;
   readonly defaultNamespace: string;
 
-  constructor(readonly kinds: KindRegistry, opts: InventoryOptions = {}) {
+  constructor(
+    readonly kinds: KindRegistry,
+    opts: InventoryOptions = {},
+  ) {
     this.defaultNamespace = opts.defaultNamespace || 'default';
   }
 
@@ -166,7 +175,10 @@ export class Inventory {
     if (o.deletionTimestamp !== undefined) this.terminating.add(o.uid);
     if (o.kind === 'CustomResourceDefinition' && o.facts.crd) this.kinds.addCrd(o.facts.crd);
     this.graph.upsert({
-      identity: this.graphIdentity(o), owners: o.ownerReferences, terminating: o.deletionTimestamp !== undefined, finalizers: o.finalizers,
+      identity: this.graphIdentity(o),
+      owners: o.ownerReferences,
+      terminating: o.deletionTimestamp !== undefined,
+      finalizers: o.finalizers,
     });
   }
 
@@ -193,7 +205,8 @@ export class Inventory {
     // R56: a Namespace that shows no spec went through a create all the same, which adds `kubernetes`.
     const unfinalized = raw.kind === 'Namespace' && raw.apiVersion === 'v1' && raw.facts.namespaceFinalizers === undefined;
     // Most objects from a cluster need nothing: keep them as they are (no copy).
-    if (apiVersion === raw.apiVersion && namespace === raw.namespace && raw.uid && !unfinalized && !raw.ownerReferences.some((r) => !r.uid)) return raw;
+    if (apiVersion === raw.apiVersion && namespace === raw.namespace && raw.uid && !unfinalized && !raw.ownerReferences.some((r) => !r.uid))
+      return raw;
     const o: KubeObject = { ...raw, apiVersion, namespace };
     if (unfinalized) o.facts = { ...o.facts, namespaceFinalizers: [NAMESPACE_FINALIZER] };
     if (!o.uid) {
@@ -226,7 +239,6 @@ export class Inventory {
     this.kindIndex?.get(o.kind)?.delete(o.uid);
     this.terminating.delete(o.uid);
   }
-
 }
 
 /** What the apiserver and its admission plugins add on create (namespace lifecycle, storage-object-in-use). */
@@ -253,8 +265,12 @@ function applyCreateDefaults(o: KubeObject): void {
   if (o.apiVersion === 'v1' && o.kind === 'Namespace' && o.facts.namespaceFinalizers === undefined) {
     o.facts = { ...o.facts, namespaceFinalizers: [NAMESPACE_FINALIZER] };
   }
-  const protection = o.apiVersion === 'v1' && o.kind === 'PersistentVolumeClaim' ? PVC_PROTECTION_FINALIZER
-    : o.apiVersion === 'v1' && o.kind === 'PersistentVolume' ? PV_PROTECTION_FINALIZER : undefined;
+  const protection =
+    o.apiVersion === 'v1' && o.kind === 'PersistentVolumeClaim'
+      ? PVC_PROTECTION_FINALIZER
+      : o.apiVersion === 'v1' && o.kind === 'PersistentVolume'
+        ? PV_PROTECTION_FINALIZER
+        : undefined;
   if (protection && !o.finalizers.includes(protection)) o.finalizers = [...o.finalizers, protection];
 }
 
@@ -290,7 +306,14 @@ export function buildInventory(raw: KubeObject[], opts: InventoryOptions = {}): 
   let last: KubeObject | undefined;
   for (const o of raw) {
     // Objects come grouped by kind: most are like the one before.
-    if (last && o.apiVersion === last.apiVersion && o.kind === last.kind && (o.namespace === '') === (last.namespace === '') && o.kind !== 'CustomResourceDefinition') continue;
+    if (
+      last &&
+      o.apiVersion === last.apiVersion &&
+      o.kind === last.kind &&
+      (o.namespace === '') === (last.namespace === '') &&
+      o.kind !== 'CustomResourceDefinition'
+    )
+      continue;
     last = o;
     if (o.kind === 'CustomResourceDefinition' && o.facts.crd && o.apiVersion.startsWith('apiextensions.k8s.io/')) kinds.addCrd(o.facts.crd);
     let byKind = seen.get(o.apiVersion);

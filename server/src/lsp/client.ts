@@ -34,7 +34,7 @@ export function connectionClient(c: Connection): LspClient {
     sendStatus: (status) => void c.sendNotification(StatusNotification, status),
     sendClusterStatus: (status) => void c.sendNotification(ClusterStatusNotification, status),
     refreshCodeLenses: () => void c.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined),
-    settings: async () => await c.workspace.getConfiguration([{ section: 'kubeGcLens' }, { section: 'files' }]) as ClientSettings,
+    settings: async () => (await c.workspace.getConfiguration([{ section: 'kubeGcLens' }, { section: 'files' }])) as ClientSettings,
     progress: async (title, message) => {
       const p = await c.window.createWorkDoneProgress().catch(() => undefined);
       p?.begin(title, 0, message, false);

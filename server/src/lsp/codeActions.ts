@@ -56,7 +56,8 @@ function quickFix(model: WorkspaceModel, doc: DocumentText, d: Diagnostic): Code
   if (!o || o.source?.file !== doc.uri || !o.source.ranges) return undefined;
   const finding = model.findingsOf(data.uid).find((f) => f.code === code && sameLocation(f.location, data.location));
   // The message names the owner: a diagnostic about another reference now at the same place is stale too.
-  if (!finding || !finding.range || !sameRange(finding.range, d.range) || !messageText(d.message).includes(finding.message)) return undefined;
+  if (!finding || !finding.range || !sameRange(finding.range, d.range) || !messageText(d.message).includes(finding.message))
+    return undefined;
   const ref = o.ownerReferences[index];
   const refRanges = o.source.ranges.ownerReferenceEntries[index];
   if (!ref || !refRanges) return undefined;
@@ -65,7 +66,8 @@ function quickFix(model: WorkspaceModel, doc: DocumentText, d: Diagnostic): Code
   const current = doc.objectAt(o);
   if (!current) return undefined;
   const { object: now, ranges } = current;
-  if (now.ownerReferences.length !== ranges.ownerReferenceEntries.length || now.ownerReferences.length !== o.ownerReferences.length) return undefined;
+  if (now.ownerReferences.length !== ranges.ownerReferenceEntries.length || now.ownerReferences.length !== o.ownerReferences.length)
+    return undefined;
   if (!sameReference(now.ownerReferences[index], ref) || !sameValue(ranges.ownerReferenceEntries[index], refRanges)) return undefined;
 
   let title: string;
@@ -75,28 +77,40 @@ function quickFix(model: WorkspaceModel, doc: DocumentText, d: Diagnostic): Code
   if (REMOVABLE.has(code)) {
     title = `Remove the ownerReference to ${ref.kind} ${ref.name}`;
     edit = removalEdit(doc, ranges, index);
-    expected = (x) => { x.ownerReferences.splice(index, 1); };
+    expected = (x) => {
+      x.ownerReferences.splice(index, 1);
+    };
     // A dangling owner is gone: removing the reference is what the GC itself would do. A mismatch may as
     // well be a typo in the reference, which only the user can correct.
     preferred = code === 'dangling-owner';
   } else if (code === 'owner-uid-mismatch') {
-    const owner = existingOwner(model, finding.related.map((r) => r.object?.uid), ref);
+    const owner = existingOwner(
+      model,
+      finding.related.map((r) => r.object?.uid),
+      ref,
+    );
     if (!owner || !refRanges.uid) return undefined;
     title = `Use the uid of the existing ${owner.kind} ${owner.name} (${owner.uid})`;
     edit = scalarEdit(doc, refRanges.uid, (old) => quoteLike(old, owner.uid, doc.json));
-    expected = (x) => { x.ownerReferences[index] = { ...x.ownerReferences[index], uid: owner.uid }; };
+    expected = (x) => {
+      x.ownerReferences[index] = { ...x.ownerReferences[index], uid: owner.uid };
+    };
     preferred = true;
   } else if (code === 'foreground-deadlock') {
     if (!refRanges.blockOwnerDeletion || ref.blockOwnerDeletion !== true) return undefined;
     title = 'Set blockOwnerDeletion: false';
     edit = scalarEdit(doc, refRanges.blockOwnerDeletion, falseLike);
-    expected = (x) => { x.ownerReferences[index] = { ...x.ownerReferences[index], blockOwnerDeletion: false }; };
+    expected = (x) => {
+      x.ownerReferences[index] = { ...x.ownerReferences[index], blockOwnerDeletion: false };
+    };
     preferred = true;
   } else {
     if (!refRanges.controller || ref.controller !== true) return undefined;
     title = 'Keep only the first controller reference';
     edit = scalarEdit(doc, refRanges.controller, falseLike);
-    expected = (x) => { x.ownerReferences[index] = { ...x.ownerReferences[index], controller: false }; };
+    expected = (x) => {
+      x.ownerReferences[index] = { ...x.ownerReferences[index], controller: false };
+    };
     preferred = true;
   }
   if (!edit || !doc.verify(o, edit, expected)) return undefined;
@@ -287,15 +301,20 @@ function scalarEdit(doc: DocumentText, range: Range, replace: (old: string) => s
 /** `false` written as the `true` it replaces is (YAML 1.2 core also reads True and TRUE). */
 function falseLike(old: string): string | undefined {
   switch (old) {
-    case 'true': return 'false';
-    case 'True': return 'False';
-    case 'TRUE': return 'FALSE';
-    default: return undefined;
+    case 'true':
+      return 'false';
+    case 'True':
+      return 'False';
+    case 'TRUE':
+      return 'FALSE';
+    default:
+      return undefined;
   }
 }
 
 /** Plain scalars that YAML 1.2 (core schema) would read as something other than a string. */
-const NOT_A_STRING = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const NOT_A_STRING =
+  /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 
 /** `value` as a scalar quoted the way `old` is: double, single or plain (when a plain scalar can hold it). */
 function quoteLike(old: string, value: string, json: boolean): string {
@@ -336,7 +355,10 @@ class DocumentText {
   readonly json: boolean;
   private readonly bases = new Map<KubeObject, ParseBase | undefined>();
 
-  constructor(readonly uri: string, readonly text: string) {
+  constructor(
+    readonly uri: string,
+    readonly text: string,
+  ) {
     this.json = /\.json$/i.test(uri) || /^\uFEFF?\s*[[{]/.test(text);
   }
 
@@ -436,7 +458,11 @@ function parseOwn(text: string, lineStart: number, objectStart: number, end: num
 /** `after` holds the objects of `before`, `target` changed by `change`, and the same problems. */
 function sameResult(before: ParseResult, after: ParseResult, target: KubeObject, change: (x: KubeObject) => void): boolean {
   if (before.objects.length !== after.objects.length) return false;
-  const problems = (r: ParseResult) => r.problems.map((p) => `${p.severity}:${p.code}`).sort().join('\n');
+  const problems = (r: ParseResult) =>
+    r.problems
+      .map((p) => `${p.severity}:${p.code}`)
+      .sort()
+      .join('\n');
   if (problems(before) !== problems(after)) return false;
   return before.objects.every((b, i) => {
     const want = comparable(b);
@@ -457,7 +483,10 @@ function sameSourcePlace(a: { docIndex: number; itemPath: number[] }, b: { docIn
 }
 
 function shiftRanges(r: FieldRanges, lines: number): FieldRanges {
-  const shift = (x: Range): Range => ({ start: { line: x.start.line + lines, character: x.start.character }, end: { line: x.end.line + lines, character: x.end.character } });
+  const shift = (x: Range): Range => ({
+    start: { line: x.start.line + lines, character: x.start.character },
+    end: { line: x.end.line + lines, character: x.end.character },
+  });
   const out: FieldRanges = { object: shift(r.object), ownerReferenceEntries: [], finalizerEntries: r.finalizerEntries.map(shift) };
   for (const k of ['apiVersion', 'kind', 'name', 'namespace', 'uid', 'ownerReferences', 'finalizers', 'deletionTimestamp'] as const) {
     const v = r[k];
@@ -475,8 +504,15 @@ function shiftRanges(r: FieldRanges, lines: number): FieldRanges {
 }
 
 function sameReference(a: OwnerReference | undefined, b: OwnerReference): boolean {
-  return !!a && a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name && a.uid === b.uid
-    && a.controller === b.controller && a.blockOwnerDeletion === b.blockOwnerDeletion;
+  return (
+    !!a &&
+    a.apiVersion === b.apiVersion &&
+    a.kind === b.kind &&
+    a.name === b.name &&
+    a.uid === b.uid &&
+    a.controller === b.controller &&
+    a.blockOwnerDeletion === b.blockOwnerDeletion
+  );
 }
 
 function sameLocation(a: FindingLocation, b: FindingLocation): boolean {
@@ -487,7 +523,12 @@ function sameLocation(a: FindingLocation, b: FindingLocation): boolean {
 }
 
 function sameRange(a: Range, b: Range): boolean {
-  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+  return (
+    a.start.line === b.start.line &&
+    a.start.character === b.start.character &&
+    a.end.line === b.end.line &&
+    a.end.character === b.end.character
+  );
 }
 
 /** Deep equality of plain data; a key holding `undefined` is the same as an absent key. */

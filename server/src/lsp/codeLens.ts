@@ -29,7 +29,12 @@ export interface ImpactLensData {
  * One impact lens per object of the document, plus an owner lens on objects with owners, plus (when `graph` gives
  * the argument of the client's Show in Graph command: VS Code) a "Show in Graph" lens. Ranges and data only.
  */
-export function codeLenses(model: ObjectModel, uri: string, reveal: RevealTarget = revealTarget, graph?: (o: KubeObject) => unknown): CodeLens[] {
+export function codeLenses(
+  model: ObjectModel,
+  uri: string,
+  reveal: RevealTarget = revealTarget,
+  graph?: (o: KubeObject) => unknown,
+): CodeLens[] {
   const lenses: CodeLens[] = [];
   for (const o of model.objectsIn(uri)) {
     const r = o.source?.ranges?.object;
@@ -38,7 +43,16 @@ export function codeLenses(model: ObjectModel, uri: string, reveal: RevealTarget
     const data: ImpactLensData = { uri, uid: o.uid, kind: 'impact' };
     lenses.push({ range, data });
     if (o.ownerReferences.length) lenses.push({ range, command: ownerCommand(model, o, reveal) });
-    if (graph) lenses.push({ range, command: { title: SHOW_IN_GRAPH_TITLE, command: SHOW_IN_GRAPH_COMMAND, arguments: [graph(o)], tooltip: `Show ${lensText(describe(o), 200)} in the ownership graph` } });
+    if (graph)
+      lenses.push({
+        range,
+        command: {
+          title: SHOW_IN_GRAPH_TITLE,
+          command: SHOW_IN_GRAPH_COMMAND,
+          arguments: [graph(o)],
+          tooltip: `Show ${lensText(describe(o), 200)} in the ownership graph`,
+        },
+      });
   }
   return lenses;
 }
@@ -60,7 +74,8 @@ function ownerCommand(model: ObjectModel, o: KubeObject, reveal: RevealTarget): 
   // A namesake with another uid is not the owner to the GC, but it is where the user wants to look.
   const namesake = lookup.state === 'absent' ? lookup.sameName : undefined;
   const target = namesake && reveal(namesake);
-  if (target) return { title: lensText(`Owner ${who} not found (uid differs)${suffix}`), command: REVEAL_LOCATION_COMMAND, arguments: target };
+  if (target)
+    return { title: lensText(`Owner ${who} not found (uid differs)${suffix}`), command: REVEAL_LOCATION_COMMAND, arguments: target };
   return { title: lensText(`Owner ${who} not found${suffix}`), command: '' };
 }
 
@@ -87,8 +102,11 @@ export function resolveCodeLens(model: ObjectModel, lens: CodeLens, options: Sim
   return {
     ...lens,
     command: {
-      title: lensText(title, 160), command: SIMULATE_DELETE_COMMAND,
+      title: lensText(title, 160),
+      command: SIMULATE_DELETE_COMMAND,
       // A live document's object is simulated on the live graph: the client takes {source: 'cluster', uid}.
-      arguments: [live ? { source: 'cluster', uid: o.uid } : o.uid, 'default'], tooltip: `Simulate deleting ${lensText(describe(o), 200)}` },
+      arguments: [live ? { source: 'cluster', uid: o.uid } : o.uid, 'default'],
+      tooltip: `Simulate deleting ${lensText(describe(o), 200)}`,
+    },
   };
 }

@@ -3,16 +3,29 @@
 // (-32602) naming the first bad field ("kubeGcLens/simulate: params.uid must be a string"), so no handler ever
 // reads a field of null or of the wrong type. A method without a validator cannot be registered.
 
-import { ErrorCodes, ResponseError, type CancellationToken, type Connection, type RequestType, type RequestType0 } from 'vscode-languageserver';
+import {
+  ErrorCodes,
+  ResponseError,
+  type CancellationToken,
+  type Connection,
+  type RequestType,
+  type RequestType0,
+} from 'vscode-languageserver';
 import { ClusterUnavailable } from '../app/liveSession';
 import { REQUEST_PARAMS, validateRequestParams } from './methods';
 
 type Answer<R> = R | Promise<R>;
 
-export function onCustomRequest<P, R>(c: Connection, type: RequestType<P, R, void>, handler: (params: P, token: CancellationToken) => Answer<R>): void;
+export function onCustomRequest<P, R>(
+  c: Connection,
+  type: RequestType<P, R, void>,
+  handler: (params: P, token: CancellationToken) => Answer<R>,
+): void;
 export function onCustomRequest<R>(c: Connection, type: RequestType0<R, void>, handler: (token: CancellationToken) => Answer<R>): void;
 export function onCustomRequest(
-  c: Connection, type: RequestType<unknown, unknown, void> | RequestType0<unknown, void>, handler: (...args: never[]) => Answer<unknown>,
+  c: Connection,
+  type: RequestType<unknown, unknown, void> | RequestType0<unknown, void>,
+  handler: (...args: never[]) => Answer<unknown>,
 ): void {
   const method = type.method;
   if (!REQUEST_PARAMS.has(method)) throw new Error(`${method} has no params validator (shared/src/wire/validate.ts)`);

@@ -32,11 +32,16 @@ export function docsLink(code: string): string {
 
 function severityOf(setting: SeveritySetting | undefined, fallback: 'error' | 'warning' | 'info'): DiagnosticSeverity | undefined {
   switch (setting ?? (fallback === 'info' ? 'information' : fallback)) {
-    case 'error': return DiagnosticSeverity.Error;
-    case 'warning': return DiagnosticSeverity.Warning;
-    case 'information': return DiagnosticSeverity.Information;
-    case 'hint': return DiagnosticSeverity.Hint;
-    default: return undefined; // off
+    case 'error':
+      return DiagnosticSeverity.Error;
+    case 'warning':
+      return DiagnosticSeverity.Warning;
+    case 'information':
+      return DiagnosticSeverity.Information;
+    case 'hint':
+      return DiagnosticSeverity.Hint;
+    default:
+      return undefined; // off
   }
 }
 
@@ -76,6 +81,11 @@ export function problemToDiagnostic(p: LoadProblem, settings: KubeGcLensSettings
 
 /** Stable order: by position, then code, so republishing the same findings sends the same list. */
 export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
-  return list.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character
-    || String(a.code).localeCompare(String(b.code)) || String(a.message).localeCompare(String(b.message)));
+  return list.sort(
+    (a, b) =>
+      a.range.start.line - b.range.start.line ||
+      a.range.start.character - b.range.start.character ||
+      String(a.code).localeCompare(String(b.code)) ||
+      String(a.message).localeCompare(String(b.message)),
+  );
 }

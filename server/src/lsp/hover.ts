@@ -9,8 +9,14 @@
 import { MarkupKind, type Hover, type Position, type Range } from 'vscode-languageserver-protocol';
 import type { Finding } from '../engine/analysis/findingTypes';
 import {
-  FOREGROUND_FINALIZER, ORPHAN_FINALIZER, PVC_PROTECTION_FINALIZER, describe, isSyntheticUid,
-  type KubeObject, type ObjectIdentity, type OwnerReference,
+  FOREGROUND_FINALIZER,
+  ORPHAN_FINALIZER,
+  PVC_PROTECTION_FINALIZER,
+  describe,
+  isSyntheticUid,
+  type KubeObject,
+  type ObjectIdentity,
+  type OwnerReference,
 } from '../engine/model';
 import { startState, finalizerOwnersFor } from '../engine/simulation/startState';
 import type { ControllersMode, FinalizerOwnerRule, PropagationPolicy, SimulationResult } from '../engine/simulation/types';
@@ -48,8 +54,9 @@ export function hoverAt(model: ObjectModel, uri: string, position: Position, opt
   if (ranges.ownerReferenceEntries.length === o.ownerReferences.length) {
     for (let i = 0; i < ranges.ownerReferenceEntries.length; i++) {
       const e = ranges.ownerReferenceEntries[i];
-      const field = ([e.apiVersion, e.kind, e.name, e.uid, e.controller, e.blockOwnerDeletion] as (Range | undefined)[])
-        .find((r) => r && within(r, position));
+      const field = ([e.apiVersion, e.kind, e.name, e.uid, e.controller, e.blockOwnerDeletion] as (Range | undefined)[]).find(
+        (r) => r && within(r, position),
+      );
       if (!field && !within(e.entry, position)) continue;
       const liveLine = live ? `\n\n${liveOwnerState(live, o, o.ownerReferences[i])}` : '';
       return markdown(ownerReferenceHover(model, o, i, options) + liveLine, field ?? e.entry);
@@ -126,7 +133,7 @@ function uidNote(ref: OwnerReference, lookup: OwnerLookup): string {
     return ' (synthetic: this reference has no uid in the manifest, which the apiserver rejects; Kube GC Lens points it at the uid it made up for the owner)';
   }
   if (lookup.state === 'found' && lookup.owner.syntheticUid) {
-    return ' (the owner\'s manifest has no uid: a hand-written manifest gets a new uid when it is applied, so this reference would not match it)';
+    return " (the owner's manifest has no uid: a hand-written manifest gets a new uid when it is applied, so this reference would not match it)";
   }
   return '';
 }
@@ -161,16 +168,22 @@ function ownerState(model: ObjectModel, ref: OwnerReference, lookup: OwnerLookup
     case 'absent': {
       const node = model.inventory.graph.get(ref.uid);
       const parts: string[] = [];
-      parts.push(node?.virtual
-        ? 'virtual (referenced but absent): the GC\'s graph holds a placeholder for it and checks whether it exists'
-        : 'absent where the GC looks: the reference is dangling');
+      parts.push(
+        node?.virtual
+          ? "virtual (referenced but absent): the GC's graph holds a placeholder for it and checks whether it exists"
+          : 'absent where the GC looks: the reference is dangling',
+      );
       if (lookup.sameName) {
         const link = locationLink(model, lookup.sameName);
-        parts.push(`${esc(describe(lookup.sameName))} exists with another uid, ${codeSpan(lookup.sameName.uid)}${link ? ` (${link})` : ''}`);
+        parts.push(
+          `${esc(describe(lookup.sameName))} exists with another uid, ${codeSpan(lookup.sameName.uid)}${link ? ` (${link})` : ''}`,
+        );
       }
       if (lookup.sameUid && lookup.sameUid !== lookup.sameName) {
         const link = locationLink(model, lookup.sameUid);
-        parts.push(`uid ${codeSpan(ref.uid)} belongs to ${esc(describe(lookup.sameUid))}${link ? ` (${link})` : ''}, which is not what this reference names`);
+        parts.push(
+          `uid ${codeSpan(ref.uid)} belongs to ${esc(describe(lookup.sameUid))}${link ? ` (${link})` : ''}, which is not what this reference names`,
+        );
       }
       return parts.join('; ');
     }
@@ -224,16 +237,19 @@ function fateOf(result: SimulationResult, baseline: SimulationResult, o: KubeObj
   const it = `this ${esc(o.kind)}`;
   const ownerGone = result.deleted.find((d) => d.uid === owner.uid);
   const ownerStuck = result.stuck.find((s) => s.uid === owner.uid);
-  const ownerNote = ownerGone ? '' : ownerStuck
-    ? `; the owner stays Terminating (${esc(shortReason(ownerStuck.blockedBy[0]) ?? 'nothing left to finish it')})`
-    : '; the owner is not removed';
+  const ownerNote = ownerGone
+    ? ''
+    : ownerStuck
+      ? `; the owner stays Terminating (${esc(shortReason(ownerStuck.blockedBy[0]) ?? 'nothing left to finish it')})`
+      : '; the owner is not removed';
   const partial = result.aborted ? ' (the simulation stopped early: partial result)' : '';
   const anyway = (set: { uid: string }[]) => (set.some((x) => x.uid === o.uid) ? ' (it would be anyway, without this deletion)' : '');
   const rejected = result.steps.find((s) => s.action === 'reject' && s.target.uid === owner.uid);
   if (rejected) return `nothing happens: the DELETE is rejected (${esc(rejected.detail)})${partial}`;
   if (o.uid === owner.uid) {
     if (ownerGone) return `${it} is deleted${partial}`;
-    if (ownerStuck) return `${it} stays Terminating: ${esc(ownerStuck.blockedBy.map((b) => b.message).join('; ') || ownerStuck.reason)}${partial}`;
+    if (ownerStuck)
+      return `${it} stays Terminating: ${esc(ownerStuck.blockedBy.map((b) => b.message).join('; ') || ownerStuck.reason)}${partial}`;
     return `${it} stays${partial}`;
   }
   const deleted = result.deleted.find((d) => d.uid === o.uid);
@@ -254,7 +270,10 @@ function fateOf(result: SimulationResult, baseline: SimulationResult, o: KubeObj
 }
 
 function findingsAt(findings: Finding[], where: (f: Finding) => boolean): string {
-  return findings.filter(where).map((f) => `- ${codeSpan(f.code)}: ${esc(f.message, 2000)}`).join('\n');
+  return findings
+    .filter(where)
+    .map((f) => `- ${codeSpan(f.code)}: ${esc(f.message, 2000)}`)
+    .join('\n');
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -265,8 +284,8 @@ const BUILTIN_WHEN: Record<string, string> = {
   'kubernetes.io/pvc-protection': 'removes it once no Pod uses the claim',
   'kubernetes.io/pv-protection': 'removes it once the volume is no longer bound to a claim',
   'customresourcecleanup.apiextensions.k8s.io': 'deletes every instance of the custom resource, then removes it',
-  'batch.kubernetes.io/job-tracking': 'removes it from a Job\'s Pod once the Job controller has counted the Pod',
-  'service.kubernetes.io/load-balancer-cleanup': 'removes it once the Service\'s cloud load balancer is deleted',
+  'batch.kubernetes.io/job-tracking': "removes it from a Job's Pod once the Job controller has counted the Pod",
+  'service.kubernetes.io/load-balancer-cleanup': "removes it once the Service's cloud load balancer is deleted",
 };
 
 function finalizerHover(model: ObjectModel, o: KubeObject, index: number, options: HoverOptions): string {
@@ -275,7 +294,13 @@ function finalizerHover(model: ObjectModel, o: KubeObject, index: number, option
   const owner = finalizerOwnersFor(inv, options.finalizerOwners).ownerOf(f);
   const set = controllerSet(options.controllers);
   // `gc`, or a kube-controller-manager list that runs no operator and only the built-in controllers it names.
-  const strict = set.strict || (!set.realCluster && !(owner.type === 'builtin' && (owner.kcm !== undefined ? set.runs(owner.kcm) : set.crdCleanup && owner.controller === 'apiextensions-apiserver')));
+  const strict =
+    set.strict ||
+    (!set.realCluster &&
+      !(
+        owner.type === 'builtin' &&
+        (owner.kcm !== undefined ? set.runs(owner.kcm) : set.crdCleanup && owner.controller === 'apiextensions-apiserver')
+      ));
   const strictNote = set.strict
     ? 'With `kubeGcLens.simulation.controllers` set to `gc` only the apiserver and the garbage collector act, so the simulation never removes it.'
     : `With \`kubeGcLens.simulation.controllers\` set to ${codeSpan(set.spec)} only those kube-controller-manager controllers act, so the simulation never removes it.`;
@@ -286,13 +311,20 @@ function finalizerHover(model: ObjectModel, o: KubeObject, index: number, option
       break;
     case 'builtin': {
       const when = BUILTIN_WHEN[f] ?? 'removes it when its cleanup is done';
-      out.push(`**Removed by:** ${codeSpan(owner.controller)}, a Kubernetes control-plane controller (built-in knowledge): it ${esc(when)}.`);
+      out.push(
+        `**Removed by:** ${codeSpan(owner.controller)}, a Kubernetes control-plane controller (built-in knowledge): it ${esc(when)}.`,
+      );
       out.push(strict ? strictNote : '**Controller:** part of the control plane: it keeps running whatever is deleted.');
       if (f === PVC_PROTECTION_FINALIZER && o.apiVersion === 'v1' && o.kind === 'PersistentVolumeClaim') {
         const users = startState(inv).claimUsers.get(`${o.namespace}\u0000${o.name}`) ?? [];
-        out.push(users.length
-          ? `Pods using this claim now: ${users.slice(0, MAX_LISTED).map((u) => podLabel(model, u)).join(', ')}${users.length > MAX_LISTED ? ` and ${users.length - MAX_LISTED} more` : ''}.`
-          : 'No Pod in the workspace uses this claim.');
+        out.push(
+          users.length
+            ? `Pods using this claim now: ${users
+                .slice(0, MAX_LISTED)
+                .map((u) => podLabel(model, u))
+                .join(', ')}${users.length > MAX_LISTED ? ` and ${users.length - MAX_LISTED} more` : ''}.`
+            : 'No Pod in the workspace uses this claim.',
+        );
       }
       break;
     }
@@ -300,28 +332,35 @@ function finalizerHover(model: ObjectModel, o: KubeObject, index: number, option
       const w = owner.workload;
       const current = inv.objects.get(w.uid);
       const where = (current && locationLink(model, current)) ?? undefined;
-      const how = owner.how === 'configured'
-        ? `configured in \`kubeGcLens.finalizerOwners\` (${esc(owner.why)})`
-        : `a guess (the documented default), ${esc(owner.why, 1000)}. Set \`kubeGcLens.finalizerOwners\` if another workload owns it`;
+      const how =
+        owner.how === 'configured'
+          ? `configured in \`kubeGcLens.finalizerOwners\` (${esc(owner.why)})`
+          : `a guess (the documented default), ${esc(owner.why, 1000)}. Set \`kubeGcLens.finalizerOwners\` if another workload owns it`;
       out.push(`**Removed by:** the controller running in ${esc(describe(w))}${where ? ` (${where})` : ''}: ${how}.`);
       out.push(strict ? strictNote : workloadSurvival(o, w, current));
       break;
     }
     case 'external':
       out.push('**Removed by:** a controller outside the workspace, configured in `kubeGcLens.finalizerOwners` (`external: true`).');
-      out.push(strict ? strictNote : '**Controller:** assumed to keep running (it is not part of the workspace, so no deletion here reaches it).');
+      out.push(
+        strict ? strictNote : '**Controller:** assumed to keep running (it is not part of the workspace, so no deletion here reaches it).',
+      );
       break;
     case 'absent':
-      out.push(owner.how === 'configured'
-        ? `**Removed by:** nobody: configured in \`kubeGcLens.finalizerOwners\` (${esc(owner.why)}).`
-        : `**Removed by:** nobody known (the documented default guess found no controller: ${esc(owner.why, 1000)}).`);
+      out.push(
+        owner.how === 'configured'
+          ? `**Removed by:** nobody: configured in \`kubeGcLens.finalizerOwners\` (${esc(owner.why)}).`
+          : `**Removed by:** nobody known (the documented default guess found no controller: ${esc(owner.why, 1000)}).`,
+      );
       out.push(`Once ${esc(describe(o))} is deleted it stays Terminating until something outside the workspace removes ${codeSpan(f)}.`);
       break;
   }
   if (owner.type !== 'gc') {
-    out.push(o.deletionTimestamp === undefined
-      ? `${esc(describe(o))} is not being deleted: a finalizer only holds an object once it is deleted.`
-      : `${esc(describe(o))} is being deleted (since ${esc(o.deletionTimestamp)}): it goes once every finalizer is removed (${o.finalizers.map((x) => codeSpan(x)).join(', ')}).`);
+    out.push(
+      o.deletionTimestamp === undefined
+        ? `${esc(describe(o))} is not being deleted: a finalizer only holds an object once it is deleted.`
+        : `${esc(describe(o))} is being deleted (since ${esc(o.deletionTimestamp)}): it goes once every finalizer is removed (${o.finalizers.map((x) => codeSpan(x)).join(', ')}).`,
+    );
   }
   const findings = findingsAt(model.findingsOf(o.uid), (x) => x.location.kind === 'finalizer' && x.location.index === index);
   if (findings) out.push(`**Findings on this finalizer:**\n${findings}`);
@@ -338,10 +377,13 @@ function podLabel(model: ObjectModel, uid: string): string {
 function workloadSurvival(o: KubeObject, w: ObjectIdentity, current: KubeObject | undefined): string {
   const parts: string[] = [];
   if (!current) parts.push('**Controller:** not in the workspace: nobody removes this finalizer.');
-  else if (current.deletionTimestamp !== undefined) parts.push('**Controller:** being deleted: once it is gone nobody removes this finalizer.');
+  else if (current.deletionTimestamp !== undefined)
+    parts.push('**Controller:** being deleted: once it is gone nobody removes this finalizer.');
   else parts.push('**Controller:** running (present and not being deleted).');
   if (current && o.namespace && w.namespace === o.namespace) {
-    parts.push(`It runs in the same namespace: deleting Namespace ${esc(o.namespace)} deletes it too, and if it goes before it has removed this finalizer, ${esc(describe(o))} stays Terminating (and so does the namespace).`);
+    parts.push(
+      `It runs in the same namespace: deleting Namespace ${esc(o.namespace)} deletes it too, and if it goes before it has removed this finalizer, ${esc(describe(o))} stays Terminating (and so does the namespace).`,
+    );
   }
   return parts.join(' ');
 }
@@ -356,14 +398,18 @@ function gcFinalizerText(model: ObjectModel, o: KubeObject, f: string): string {
       `**Removed by:** the garbage collector (kube-controller-manager), which always runs. ${codeSpan(f)} is its own finalizer, added when an object is deleted with propagationPolicy Orphan (or a default that orphans).`,
       `While it is there the GC removes ${esc(describe(o))}'s uid from the ownerReferences of each of its dependents (${deps}), which stay; then it removes ${codeSpan(f)} and the object goes.`,
       terminating ? '' : 'This object is not being deleted: the finalizer makes a later DELETE that names no policy orphan its dependents.',
-    ].filter(Boolean).join('\n\n');
+    ]
+      .filter(Boolean)
+      .join('\n\n');
   }
   const blocking = node ? new Set(node.blockingDependents().map((d) => d.identity.uid)).size : 0;
   return [
     `**Removed by:** the garbage collector (kube-controller-manager), which always runs. ${codeSpan(FOREGROUND_FINALIZER)} is its own finalizer, added by a Foreground deletion.`,
     `${esc(describe(o))} stays visible, Terminating, while the GC deletes its dependents (${deps}); the GC removes the finalizer once no dependent with blockOwnerDeletion: true is left (${blocking} now). A blocking dependent that cannot go keeps it forever.`,
     terminating ? '' : 'This object is not being deleted: the finalizer makes a later DELETE that names no policy a Foreground one.',
-  ].filter(Boolean).join('\n\n');
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -386,15 +432,17 @@ function dependentsHover(model: ObjectModel, o: KubeObject): string | undefined 
     const flags = [
       refs.some((r) => r.controller === true) ? 'controller' : '',
       refs.some((r) => r.blockOwnerDeletion === true) ? 'blockOwnerDeletion' : '',
-    ].filter(Boolean).join(', ');
+    ]
+      .filter(Boolean)
+      .join(', ');
     listed.push(`- ${esc(describe(d.identity))}${link ? ` (${link})` : ''}${flags ? `: ${flags}` : ''}`);
   }
   if (n > MAX_LISTED) listed.push(`- … and ${n - MAX_LISTED} more`);
   out.push(listed.join('\n'));
-  if (isSyntheticUid(o.uid)) out.push(`uid ${codeSpan(o.uid)} is synthetic: the manifest has no uid, and its dependents name the owner without one.`);
+  if (isSyntheticUid(o.uid))
+    out.push(`uid ${codeSpan(o.uid)} is synthetic: the manifest has no uid, and its dependents name the owner without one.`);
   return out.join('\n\n');
 }
-
 
 // ------------------------------------------------------------------------------------------------
 // the connected cluster
@@ -438,8 +486,12 @@ function liveObjectState(live: LiveView, model: ObjectModel, o: KubeObject): str
   const n = node?.dependents.size ?? 0;
   const byKind = new Map<string, number>();
   for (const d of node?.dependents ?? []) byKind.set(d.identity.kind, (byKind.get(d.identity.kind) ?? 0) + 1);
-  const dependents = n ? `; ${n} ${n === 1 ? 'dependent' : 'dependents'} there: ${[...byKind].map(([k, c]) => esc(countOf(k, c))).join(', ')}` : '; no dependents there';
+  const dependents = n
+    ? `; ${n} ${n === 1 ? 'dependent' : 'dependents'} there: ${[...byKind].map(([k, c]) => esc(countOf(k, c))).join(', ')}`
+    : '; no dependents there';
   const stuck = there.deletionTimestamp !== undefined ? live.stuckReason?.(there.uid) : undefined;
-  const owners = there.ownerReferences.length ? `; owned by ${there.ownerReferences.map((r) => esc(`${r.kind} ${r.name}`)).join(', ')}` : '';
+  const owners = there.ownerReferences.length
+    ? `; owned by ${there.ownerReferences.map((r) => esc(`${r.kind} ${r.name}`)).join(', ')}`
+    : '';
   return `${head} ${esc(describe(there))} is ${objectState(there)}, uid ${codeSpan(there.uid)}${owners}${dependents}.${stuck ? ` It cannot finish: ${esc(stuck)}.` : ''}`;
 }

@@ -7,14 +7,25 @@ import { stringify } from 'yaml';
 import type { Inventory } from '../engine/inventory';
 import { describe, type KubeObject, type ObjectIdentity } from '../engine/model';
 import type { BlockReason } from '../engine/simulation/types';
-import { LIVE_NAME_LINE, liveObjectLocation, liveUidOf, type GraphData, type ObjectSummary, type SimulateReport, type SourceLocation, type StuckItem } from '../../../shared/src/protocol';
+import {
+  LIVE_NAME_LINE,
+  liveObjectLocation,
+  liveUidOf,
+  type GraphData,
+  type ObjectSummary,
+  type SimulateReport,
+  type SourceLocation,
+  type StuckItem,
+} from '../../../shared/src/protocol';
 import { parseManifestText } from '../sources/manifests/parseManifest';
 import { contains, type ObjectModel } from '../workspace/workspaceModel';
 
 /** The document text of live object `uid` (a short note when it is not in the live graph). */
 export function renderLiveObject(o: KubeObject | undefined, uid: string, context: string | undefined): string {
-  if (!context) return `# Not connected to a cluster: this live object (uid ${uid}) cannot be shown.\n# Run "Kubernetes GC: Connect to Cluster" and open it again.\n`;
-  if (!o) return `# uid ${uid} is not in the live graph of context ${context}: it was deleted, or it is outside what the connection lists.\n`;
+  if (!context)
+    return `# Not connected to a cluster: this live object (uid ${uid}) cannot be shown.\n# Run "Kubernetes GC: Connect to Cluster" and open it again.\n`;
+  if (!o)
+    return `# uid ${uid} is not in the live graph of context ${context}: it was deleted, or it is outside what the connection lists.\n`;
   const metadata: Record<string, unknown> = { name: o.name };
   if (o.namespace) metadata.namespace = o.namespace;
   metadata.uid = o.uid;
@@ -35,7 +46,10 @@ export function renderLiveObject(o: KubeObject | undefined, uid: string, context
  * Where renderLiveObject writes a terminating object's deletionTimestamp (0-based line): after name, namespace, uid
  * and creationTimestamp, in that order. Spares parsing the text to place a stuck object's diagnostic.
  */
-export function deletionTimestampRange(o: KubeObject): { start: { line: number; character: number }; end: { line: number; character: number } } {
+export function deletionTimestampRange(o: KubeObject): {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+} {
   const line = LIVE_NAME_LINE + 1 + (o.namespace ? 1 : 0) + 1 + (o.creationTimestamp ? 1 : 0);
   const key = '  deletionTimestamp: ';
   return { start: { line, character: key.length }, end: { line, character: key.length + (o.deletionTimestamp?.length ?? 0) } };
@@ -94,7 +108,9 @@ export class LiveDocuments {
 }
 
 /** A click on a live owner opens its own live document. */
-export function liveRevealTarget(context: string): (o: KubeObject) => [string, { start: { line: number; character: number }; end: { line: number; character: number } }] {
+export function liveRevealTarget(
+  context: string,
+): (o: KubeObject) => [string, { start: { line: number; character: number }; end: { line: number; character: number } }] {
   return (o) => {
     const loc = liveObjectLocation(o, context);
     return [loc.uri, loc.range];
@@ -104,7 +120,10 @@ export function liveRevealTarget(context: string): (o: KubeObject) => [string, {
 /** A live graph's nodes located at their live documents (virtual nodes are not objects: they have none). */
 export function withLiveGraphLocations(graph: GraphData, context: string | undefined): GraphData {
   if (!context) return graph;
-  return { ...graph, nodes: graph.nodes.map((n) => (n.state === 'virtual' || n.location ? n : { ...n, location: liveObjectLocation(n, context) })) };
+  return {
+    ...graph,
+    nodes: graph.nodes.map((n) => (n.state === 'virtual' || n.location ? n : { ...n, location: liveObjectLocation(n, context) })),
+  };
 }
 
 /**

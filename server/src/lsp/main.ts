@@ -33,8 +33,12 @@ function main(): void {
   console.error = (...a: unknown[]) => connection.console.error(a.map(String).join(' '));
   console.debug = (...a: unknown[]) => connection.console.log(a.map(String).join(' '));
   // A bug in one request must not take the editor features down: log it and keep serving.
-  process.on('uncaughtException', (e) => connection.console.error(`Unexpected error: ${e instanceof Error ? e.stack ?? e.message : String(e)}`));
-  process.on('unhandledRejection', (e) => connection.console.error(`Unhandled rejection: ${e instanceof Error ? e.stack ?? e.message : String(e)}`));
+  process.on('uncaughtException', (e) =>
+    connection.console.error(`Unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+  );
+  process.on('unhandledRejection', (e) =>
+    connection.console.error(`Unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+  );
   new KubeGcLensServer(connection).listen();
 }
 

@@ -6,9 +6,14 @@ import * as wire from '../../../shared/src/wire/methods';
 import { requestParamsTable } from '../../../shared/src/wire/validate';
 import { parseControllers } from '../engine/simulation/controllerSet';
 
-type AsLsp<D> = D extends wire.RequestDescriptor<infer P, infer R>
-  ? ([P] extends [void] ? RequestType0<R, void> : RequestType<P, R, void>)
-  : D extends wire.NotificationDescriptor<infer P> ? NotificationType<P> : never;
+type AsLsp<D> =
+  D extends wire.RequestDescriptor<infer P, infer R>
+    ? [P] extends [void]
+      ? RequestType0<R, void>
+      : RequestType<P, R, void>
+    : D extends wire.NotificationDescriptor<infer P>
+      ? NotificationType<P>
+      : never;
 
 function asLsp<D extends wire.RequestDescriptor<never, unknown> | wire.NotificationDescriptor<never>>(d: D): AsLsp<D> {
   if (d.kind === 'notification') return new NotificationType(d.method) as AsLsp<D>;

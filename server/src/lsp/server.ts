@@ -8,18 +8,63 @@
 
 import * as path from 'node:path';
 import {
-  CodeActionKind, DiagnosticSeverity, ErrorCodes, FileChangeType, ResponseError, LSPErrorCodes, TextDocuments, TextDocumentSyncKind,
-  type CancellationToken, type Connection, type Diagnostic, type InitializeParams, type InitializeResult,
+  CodeActionKind,
+  DiagnosticSeverity,
+  ErrorCodes,
+  FileChangeType,
+  ResponseError,
+  LSPErrorCodes,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type CancellationToken,
+  type Connection,
+  type Diagnostic,
+  type InitializeParams,
+  type InitializeResult,
   type WorkspaceFolder,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { liveObjectLocation, liveObjectUri, liveUidOf, DEFAULT_SETTINGS, PROTOCOL_VERSION, SHOW_IN_GRAPH_COMMAND, type KubeGcLensSettings, type ServerStatus, type ShowInGraphArgs } from '../../../shared/src/protocol';
-import { CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDocumentRequest, ClusterGraphRequest, ClusterDisconnectRequest, ClusterObjectsRequest, ClusterSearchObjectsRequest, ClusterGraphSummaryRequest, ClusterSimulateRequest, ClusterStuckRequest, GraphRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, StuckRequest } from './methods';
+import {
+  liveObjectLocation,
+  liveObjectUri,
+  liveUidOf,
+  DEFAULT_SETTINGS,
+  PROTOCOL_VERSION,
+  SHOW_IN_GRAPH_COMMAND,
+  type KubeGcLensSettings,
+  type ServerStatus,
+  type ShowInGraphArgs,
+} from '../../../shared/src/protocol';
+import {
+  CheckRequest,
+  ClusterConnectRequest,
+  ClusterContextsRequest,
+  ClusterDocumentRequest,
+  ClusterGraphRequest,
+  ClusterDisconnectRequest,
+  ClusterObjectsRequest,
+  ClusterSearchObjectsRequest,
+  ClusterGraphSummaryRequest,
+  ClusterSimulateRequest,
+  ClusterStuckRequest,
+  GraphRequest,
+  ObjectAtRequest,
+  ObjectsRequest,
+  SimulateRequest,
+  StuckRequest,
+} from './methods';
 import type { KubeObject } from '../engine/model';
 import { commandLink } from './markdown';
 import { LiveSession } from '../app/liveSession';
 import { WorkspaceSession } from '../app/workspaceSession';
-import { LiveDocuments, deletionTimestampRange, liveRevealTarget, renderLiveObject, withLiveGraphLocations, withLiveLocations } from './liveDocuments';
+import {
+  LiveDocuments,
+  deletionTimestampRange,
+  liveRevealTarget,
+  renderLiveObject,
+  withLiveGraphLocations,
+  withLiveLocations,
+} from './liveDocuments';
 import type { Finding } from '../engine/analysis/findingTypes';
 import { compareWithLive } from '../engine/analysis/liveComparison';
 import { fileOf, readClosedState, readWorkspaceStates, type WorkspaceFiles } from '../app/workspaceLoader';
@@ -76,7 +121,10 @@ export class KubeGcLensServer {
   /** What goes to the editor (diagnostics, notifications, settings, progress, the log). */
   private readonly client: LspClient;
 
-  constructor(private readonly connection: Connection, client?: LspClient) {
+  constructor(
+    private readonly connection: Connection,
+    client?: LspClient,
+  ) {
     this.client = client ?? connectionClient(connection);
     this.cluster = new LiveSession(
       (status) => {
@@ -119,46 +167,84 @@ export class KubeGcLensServer {
     });
 
     // Every document request goes to the objects of its URI's source: the workspace, or the connected cluster.
-    c.onHover((p, token) => this.answer(token, () => {
-      const at = this.route(p.textDocument.uri);
-      if (!at) return null;
-      const liveView = at.source === 'workspace' ? this.cluster.liveView(this.engineOptions()) : undefined;
-      return hoverAt(at.model, p.textDocument.uri, p.position, { ...this.engineOptions(), graphLink: this.graphLink(at.source) }, liveView);
-    }));
-    c.onCodeLens((p, token) => this.answer(token, () => {
-      const at = this.route(p.textDocument.uri);
-      return at ? codeLenses(at.model, p.textDocument.uri, at.context === undefined ? undefined : liveRevealTarget(at.context), this.graphTarget(at.source)) : [];
-    }));
-    c.onCodeLensResolve((lens, token) => this.answer(token, () => {
-      if (!lens || typeof lens !== 'object' || !lens.range) throw new ResponseError(ErrorCodes.InvalidParams, 'codeLens/resolve: params must be a code lens');
-      const uri = (lens.data as { uri?: unknown } | undefined)?.uri;
-      const at = this.route(typeof uri === 'string' ? uri : '');
-      if (!at) return { ...lens, command: { title: '(not connected)', command: '' } };
-      return resolveCodeLens(at.model, lens, this.engineOptions(), at.source === 'cluster');
-    }));
-    c.onCodeAction((p, token) => this.answer(token, () => {
-      const doc = isLive(p.textDocument.uri) ? undefined : this.documents.get(p.textDocument.uri);
-      if (!doc) return [];
-      return quickFixes(this.model, p.textDocument.uri, doc.getText(), p.context.diagnostics.filter((d) => d.source === 'kube-gc-lens'));
-    }));
+    c.onHover((p, token) =>
+      this.answer(token, () => {
+        const at = this.route(p.textDocument.uri);
+        if (!at) return null;
+        const liveView = at.source === 'workspace' ? this.cluster.liveView(this.engineOptions()) : undefined;
+        return hoverAt(
+          at.model,
+          p.textDocument.uri,
+          p.position,
+          { ...this.engineOptions(), graphLink: this.graphLink(at.source) },
+          liveView,
+        );
+      }),
+    );
+    c.onCodeLens((p, token) =>
+      this.answer(token, () => {
+        const at = this.route(p.textDocument.uri);
+        return at
+          ? codeLenses(
+              at.model,
+              p.textDocument.uri,
+              at.context === undefined ? undefined : liveRevealTarget(at.context),
+              this.graphTarget(at.source),
+            )
+          : [];
+      }),
+    );
+    c.onCodeLensResolve((lens, token) =>
+      this.answer(token, () => {
+        if (!lens || typeof lens !== 'object' || !lens.range)
+          throw new ResponseError(ErrorCodes.InvalidParams, 'codeLens/resolve: params must be a code lens');
+        const uri = (lens.data as { uri?: unknown } | undefined)?.uri;
+        const at = this.route(typeof uri === 'string' ? uri : '');
+        if (!at) return { ...lens, command: { title: '(not connected)', command: '' } };
+        return resolveCodeLens(at.model, lens, this.engineOptions(), at.source === 'cluster');
+      }),
+    );
+    c.onCodeAction((p, token) =>
+      this.answer(token, () => {
+        const doc = isLive(p.textDocument.uri) ? undefined : this.documents.get(p.textDocument.uri);
+        if (!doc) return [];
+        return quickFixes(
+          this.model,
+          p.textDocument.uri,
+          doc.getText(),
+          p.context.diagnostics.filter((d) => d.source === 'kube-gc-lens'),
+        );
+      }),
+    );
 
     // Custom requests: params checked against the wire module first (InvalidParams naming the field), see customRequests.ts.
-    onCustomRequest(c, SimulateRequest, (p, token) => this.answer(token, () => this.workspace.simulate(p.uid, p.policy, {
-      ...this.engineOptions(), ...(p.controllers ? { controllers: p.controllers } : {}),
-    })));
+    onCustomRequest(c, SimulateRequest, (p, token) =>
+      this.answer(token, () =>
+        this.workspace.simulate(p.uid, p.policy, {
+          ...this.engineOptions(),
+          ...(p.controllers ? { controllers: p.controllers } : {}),
+        }),
+      ),
+    );
     onCustomRequest(c, ObjectsRequest, (p, token) => this.answer(token, () => this.workspace.objects(p.uri)));
-    onCustomRequest(c, ObjectAtRequest, (p, token) => this.answer(token, () => {
-      const o = this.route(p.uri)?.model.objectAt(p.uri, p.position);
-      return o ? summaryOf(o) : null;
-    }));
-    onCustomRequest(c, StuckRequest, (token) => this.answer(token, () => {
-      this.refreshPredictions();
-      return this.workspace.stuck(this.engineOptions(), this.settings.cluster.stuckAfterMinutes * 60);
-    }));
-    onCustomRequest(c, GraphRequest, (p, token) => this.answer(token, () => {
-      this.refreshPredictions();
-      return this.workspace.graph(this.engineOptions(), graphScopeOf(p));
-    }));
+    onCustomRequest(c, ObjectAtRequest, (p, token) =>
+      this.answer(token, () => {
+        const o = this.route(p.uri)?.model.objectAt(p.uri, p.position);
+        return o ? summaryOf(o) : null;
+      }),
+    );
+    onCustomRequest(c, StuckRequest, (token) =>
+      this.answer(token, () => {
+        this.refreshPredictions();
+        return this.workspace.stuck(this.engineOptions(), this.settings.cluster.stuckAfterMinutes * 60);
+      }),
+    );
+    onCustomRequest(c, GraphRequest, (p, token) =>
+      this.answer(token, () => {
+        this.refreshPredictions();
+        return this.workspace.graph(this.engineOptions(), graphScopeOf(p));
+      }),
+    );
     onCustomRequest(c, CheckRequest, async () => {
       await this.reloadWorkspace();
       this.refreshPredictions();
@@ -182,25 +268,44 @@ export class KubeGcLensServer {
       return null;
     });
     // Live objects have no file: their locations are their live documents.
-    onCustomRequest(c, ClusterSimulateRequest, (p, token) => this.answer(token, async () => withLiveLocations(await this.cluster.simulate(p.uid, p.policy, {
-      ...this.engineOptions(), ...(p.controllers ? { controllers: p.controllers } : {}),
-    }), this.cluster.current?.context)));
-    onCustomRequest(c, ClusterStuckRequest, (p, token) => this.answer(token, async () => (await this.cluster.stuck(this.engineOptions(), (p.stuckAfterMinutes ?? this.settings.cluster.stuckAfterMinutes) * 60))
-      .map((item) => withLiveLocations(item, this.cluster.current?.context))));
+    onCustomRequest(c, ClusterSimulateRequest, (p, token) =>
+      this.answer(token, async () =>
+        withLiveLocations(
+          await this.cluster.simulate(p.uid, p.policy, {
+            ...this.engineOptions(),
+            ...(p.controllers ? { controllers: p.controllers } : {}),
+          }),
+          this.cluster.current?.context,
+        ),
+      ),
+    );
+    onCustomRequest(c, ClusterStuckRequest, (p, token) =>
+      this.answer(token, async () =>
+        (await this.cluster.stuck(this.engineOptions(), (p.stuckAfterMinutes ?? this.settings.cluster.stuckAfterMinutes) * 60)).map(
+          (item) => withLiveLocations(item, this.cluster.current?.context),
+        ),
+      ),
+    );
     onCustomRequest(c, ClusterDocumentRequest, (p) => {
       const uid = liveUidOf(p.uri) ?? '';
       const live = this.cluster.current;
       return { text: renderLiveObject(live?.inventory.objects.get(uid), uid, live?.context) };
     });
-    onCustomRequest(c, ClusterGraphRequest, (p, token) => this.answer(token, () => withLiveGraphLocations(
-      this.cluster.graph(this.engineOptions(), graphScopeOf(p)), this.cluster.current?.context)));
+    onCustomRequest(c, ClusterGraphRequest, (p, token) =>
+      this.answer(token, () =>
+        withLiveGraphLocations(this.cluster.graph(this.engineOptions(), graphScopeOf(p)), this.cluster.current?.context),
+      ),
+    );
     onCustomRequest(c, ClusterGraphSummaryRequest, (token) => this.answer(token, () => this.cluster.graphSummary()));
-    onCustomRequest(c, ClusterObjectsRequest, (p, token) => this.answer(token, () => this.cluster.objects(p)
-      .map((o) => withLiveLocations(o, this.cluster.current?.context))));
-    onCustomRequest(c, ClusterSearchObjectsRequest, (p, token) => this.answer(token, () => {
-      const { items, total } = this.cluster.search(p);
-      return { items: items.map((o) => withLiveLocations(o, this.cluster.current?.context)), total };
-    }));
+    onCustomRequest(c, ClusterObjectsRequest, (p, token) =>
+      this.answer(token, () => this.cluster.objects(p).map((o) => withLiveLocations(o, this.cluster.current?.context))),
+    );
+    onCustomRequest(c, ClusterSearchObjectsRequest, (p, token) =>
+      this.answer(token, () => {
+        const { items, total } = this.cluster.search(p);
+        return { items: items.map((o) => withLiveLocations(o, this.cluster.current?.context)), total };
+      }),
+    );
     ignoreCustomNotifications(c);
     c.onShutdown(() => this.cluster.disconnect());
 
@@ -216,7 +321,9 @@ export class KubeGcLensServer {
     this.codeLensRefreshSupported = p.capabilities.workspace?.codeLens?.refreshSupport === true;
     // The VS Code client runs kubeGcLens.showInGraph (the graph webview): only then do lenses and hovers offer it.
     this.showInGraph = (p.initializationOptions as { showInGraph?: unknown } | undefined)?.showInGraph === true;
-    this.firstLoad = new Promise((resolve) => { this.loaded = resolve; });
+    this.firstLoad = new Promise((resolve) => {
+      this.loaded = resolve;
+    });
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -272,7 +379,9 @@ export class KubeGcLensServer {
     try {
       const [ours, files] = await this.client.settings();
       this.settings = mergeSettings(ours);
-      this.filesExclude = Object.entries(files?.exclude ?? {}).filter(([, on]) => on === true).map(([glob]) => glob);
+      this.filesExclude = Object.entries(files?.exclude ?? {})
+        .filter(([, on]) => on === true)
+        .map(([glob]) => glob);
     } catch (e) {
       this.client.warn(`Could not read settings, using defaults: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -313,7 +422,10 @@ export class KubeGcLensServer {
   /** (Re)reads settings and every workspace file, with $/progress; open documents keep their editor text. */
   private async reloadWorkspace(): Promise<void> {
     const generation = ++this.loadGeneration;
-    if (!this.loading) this.firstLoad = new Promise((resolve) => { this.loaded = resolve; });
+    if (!this.loading)
+      this.firstLoad = new Promise((resolve) => {
+        this.loaded = resolve;
+      });
     this.loading = true;
     this.sendStatus();
     let states: DocumentState[] | undefined;
@@ -321,7 +433,7 @@ export class KubeGcLensServer {
       states = await this.readWorkspace(generation);
     } catch (e) {
       // Never leave requests waiting on a load that failed: keep what the model had and go on serving.
-      this.client.error(`Loading the workspace failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+      this.client.error(`Loading the workspace failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     }
     if (generation !== this.loadGeneration) return; // a newer reload owns the outcome
     if (states) this.model.loadAll(states);
@@ -344,7 +456,10 @@ export class KubeGcLensServer {
       return await readWorkspaceStates(this.model, this.workspaceFiles(), {
         openText: (uri) => this.documents.get(uri)?.getText(),
         // Open documents outside the folders (or untitled) still count; live documents never do.
-        openDocuments: this.documents.all().filter((d) => !isLive(d.uri)).map((d) => ({ uri: d.uri, text: d.getText() })),
+        openDocuments: this.documents
+          .all()
+          .filter((d) => !isLive(d.uri))
+          .map((d) => ({ uri: d.uri, text: d.getText() })),
         cancelled: () => generation !== this.loadGeneration,
         progress: (percent, message) => progress?.report(percent, message),
       });
@@ -355,7 +470,11 @@ export class KubeGcLensServer {
 
   /** Which files of the folders are the workspace's manifests (the settings, and VS Code's files.exclude). */
   private workspaceFiles(): WorkspaceFiles {
-    return { folders: this.folders.map((f) => f.uri), include: this.settings.files.include, exclude: [...this.settings.files.exclude, ...this.filesExclude] };
+    return {
+      folders: this.folders.map((f) => f.uri),
+      include: this.settings.files.include,
+      exclude: [...this.settings.files.exclude, ...this.filesExclude],
+    };
   }
 
   // ------------------------------------------------------------------------------------------ changes
@@ -399,7 +518,6 @@ export class KubeGcLensServer {
     return this.inWorkspace(uri) ? readClosedState(this.model, uri, this.workspaceFiles()) : undefined;
   }
 
-
   private schedulePredictions(): void {
     if (this.predictionTimer) clearTimeout(this.predictionTimer);
     if (!this.model.predictionsStale) return;
@@ -427,7 +545,7 @@ export class KubeGcLensServer {
       const d = problemToDiagnostic(p, this.settings);
       if (d) out.push(d);
     }
-    for (const f of [...this.model.findingsIn(uri), ...this.liveFindings.get(uri) ?? []]) {
+    for (const f of [...this.model.findingsIn(uri), ...(this.liveFindings.get(uri) ?? [])]) {
       const d = findingToDiagnostic(f, this.settings);
       if (d) out.push(d);
     }
@@ -478,14 +596,16 @@ export class KubeGcLensServer {
       const uri = liveObjectUri(item, live.context);
       const o = live.inventory.objects.get(item.uid);
       const range = o?.deletionTimestamp ? deletionTimestampRange(o) : liveObjectLocation(item, live.context).range;
-      out.set(uri, [{
-        range,
-        severity: item.state === 'slow' ? DiagnosticSeverity.Information : stuck.severity,
-        code: 'stuck-terminating',
-        codeDescription: stuck.codeDescription,
-        source: DIAGNOSTIC_SOURCE,
-        message: item.reason,
-      }]);
+      out.set(uri, [
+        {
+          range,
+          severity: item.state === 'slow' ? DiagnosticSeverity.Information : stuck.severity,
+          code: 'stuck-terminating',
+          codeDescription: stuck.codeDescription,
+          source: DIAGNOSTIC_SOURCE,
+          message: item.reason,
+        },
+      ]);
     }
     return out;
   }
@@ -535,7 +655,11 @@ function isLive(uri: string): boolean {
 
 /** Only to ask findingToDiagnostic how the user wants stuck-terminating shown (severity, or off). */
 const STUCK_PROBE: Finding = {
-  code: 'stuck-terminating', severity: 'warning', message: '', location: { kind: 'object' }, related: [],
+  code: 'stuck-terminating',
+  severity: 'warning',
+  message: '',
+  location: { kind: 'object' },
+  related: [],
   object: { apiVersion: '', kind: '', namespace: '', name: '', uid: '' },
 };
 
@@ -549,7 +673,8 @@ function validControllers(v: unknown): string {
 /** Settings as the client sent them, every missing or malformed field replaced by its default. */
 export function mergeSettings(raw: Partial<KubeGcLensSettings> | null | undefined): KubeGcLensSettings {
   const r = raw ?? {};
-  const strings = (v: unknown, fallback: string[]) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? v as string[] : fallback);
+  const strings = (v: unknown, fallback: string[]) =>
+    Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : fallback;
   return {
     simulation: { controllers: validControllers(r.simulation?.controllers) },
     finalizerOwners: Array.isArray(r.finalizerOwners) ? r.finalizerOwners.filter((x) => x && typeof x.finalizer === 'string') : [],
@@ -559,8 +684,10 @@ export function mergeSettings(raw: Partial<KubeGcLensSettings> | null | undefine
       exclude: strings(r.files?.exclude, DEFAULT_SETTINGS.files.exclude),
     },
     cluster: {
-      stuckAfterMinutes: typeof r.cluster?.stuckAfterMinutes === 'number' && r.cluster.stuckAfterMinutes >= 0
-        ? r.cluster.stuckAfterMinutes : DEFAULT_SETTINGS.cluster.stuckAfterMinutes,
+      stuckAfterMinutes:
+        typeof r.cluster?.stuckAfterMinutes === 'number' && r.cluster.stuckAfterMinutes >= 0
+          ? r.cluster.stuckAfterMinutes
+          : DEFAULT_SETTINGS.cluster.stuckAfterMinutes,
     },
   };
 }

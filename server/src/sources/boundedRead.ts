@@ -29,7 +29,10 @@ class Reading {
   private total = 0;
   private buf: Buffer | undefined;
 
-  constructor(private readonly st: Stats, private readonly limit: number) {}
+  constructor(
+    private readonly st: Stats,
+    private readonly limit: number,
+  ) {}
 
   /** The answer without reading, when the file's type or size already decides it. */
   refusal(): BoundedRead | undefined {

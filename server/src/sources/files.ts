@@ -35,17 +35,23 @@ const byteCompare = (a: string, b: string) => {
 function describeFsError(e: unknown): string {
   const code = (e as NodeJS.ErrnoException)?.code;
   switch (code) {
-    case 'ENOENT': return 'no such file or folder';
-    case 'EACCES': case 'EPERM': return 'permission denied';
-    case 'ELOOP': return 'too many levels of symbolic links';
-    case 'EISDIR': return 'it is a folder';
-    case 'ENAMETOOLONG': return 'the path is too long';
-    default: return e instanceof Error ? e.message : String(e);
+    case 'ENOENT':
+      return 'no such file or folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ELOOP':
+      return 'too many levels of symbolic links';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'ENAMETOOLONG':
+      return 'the path is too long';
+    default:
+      return e instanceof Error ? e.message : String(e);
   }
 }
 
-const unreadable = (file: string, e: unknown) =>
-  makeProblem(file, 'error', 'unreadable', `Cannot read ${file}: ${describeFsError(e)}.`);
+const unreadable = (file: string, e: unknown) => makeProblem(file, 'error', 'unreadable', `Cannot read ${file}: ${describeFsError(e)}.`);
 
 /** Expands the given paths into the files to read, in order, without following a symlink loop twice. */
 async function listInputs(paths: string[]): Promise<Entry[]> {
@@ -152,11 +158,21 @@ async function readFile(file: string): Promise<Buffer | LoadProblem> {
 }
 
 const notRegular = (file: string, what: string) =>
-  makeProblem(file, 'error', 'unreadable', `Cannot read ${file}: it is ${what}, and only regular files are read (give - to read standard input).`);
+  makeProblem(
+    file,
+    'error',
+    'unreadable',
+    `Cannot read ${file}: it is ${what}, and only regular files are read (give - to read standard input).`,
+  );
 
 /** `size` is the file's size when it was known before reading, undefined when the file grew past the limit. */
 const tooLarge = (file: string, size: number | undefined) =>
-  makeProblem(file, 'error', 'too-large', `${file} is larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit${size === undefined ? '' : ` (${(size / 1024 / 1024).toFixed(0)} MB)`}, so it was not read.`);
+  makeProblem(
+    file,
+    'error',
+    'too-large',
+    `${file} is larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit${size === undefined ? '' : ` (${(size / 1024 / 1024).toFixed(0)} MB)`}, so it was not read.`,
+  );
 
 function isDotText(text: string): boolean {
   return /^\s*(?:(?:\/\/[^\n]*|\/\*[\s\S]*?\*\/|#[^\n]*)\s*)*(?:strict\s+)?(?:di)?graph\b/i.test(text.slice(0, 4096));
@@ -196,9 +212,16 @@ export async function loadPaths(paths: string[], opts: { stdin?: NodeJS.Readable
       try {
         buf = await readStream(opts.stdin ?? process.stdin);
       } catch (err) {
-        out.problems.push((err as { code?: string }).code === 'TOO_LARGE'
-          ? makeProblem('-', 'error', 'too-large', `Standard input is more than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit, so it was not read.`)
-          : makeProblem('-', 'error', 'unreadable', `Cannot read standard input: ${describeFsError(err)}.`));
+        out.problems.push(
+          (err as { code?: string }).code === 'TOO_LARGE'
+            ? makeProblem(
+                '-',
+                'error',
+                'too-large',
+                `Standard input is more than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit, so it was not read.`,
+              )
+            : makeProblem('-', 'error', 'unreadable', `Cannot read standard input: ${describeFsError(err)}.`),
+        );
         continue;
       }
       const text = decodeText(buf);

@@ -88,7 +88,9 @@ function outcome(file: string, res: BoundedRead): ReadOutcome | undefined {
 /** Reads one file as text. Files over the size limit or unreadable give a sentence instead. */
 export async function readWorkspaceFile(file: string): Promise<ReadOutcome> {
   try {
-    return outcome(file, await readBounded(file, MAX_FILE_BYTES)) ?? { error: `${path.basename(file)} is not a regular file; it is not loaded.` };
+    return (
+      outcome(file, await readBounded(file, MAX_FILE_BYTES)) ?? { error: `${path.basename(file)} is not a regular file; it is not loaded.` }
+    );
   } catch (e) {
     return { error: `Cannot read ${path.basename(file)}: ${e instanceof Error ? e.message : String(e)}.` };
   }

@@ -219,7 +219,8 @@ export class WorkspaceModel {
   private refreshStructural(affectedUris: Set<string>, changed?: Set<string>): void {
     const before = [...this.cycles, ...this.conflicts];
     if (changed) {
-      const touches = (f: Finding) => changed.has(f.object.uid) || f.related.some((r) => r.object !== undefined && changed.has(r.object.uid));
+      const touches = (f: Finding) =>
+        changed.has(f.object.uid) || f.related.some((r) => r.object !== undefined && changed.has(r.object.uid));
       const found = cycleFindings(this.inventory, changed).filter((f) => touches(f));
       this.cycles = [...this.cycles.filter((f) => !touches(f)), ...found];
     } else {
@@ -324,7 +325,10 @@ export type ObjectModel = Pick<WorkspaceModel, 'inventory' | 'objectAt' | 'objec
   liveLocation?(o: KubeObject): { uri: string; range: Range } | undefined;
 };
 
-export function contains(r: { start: { line: number; character: number }; end: { line: number; character: number } }, p: { line: number; character: number }): boolean {
+export function contains(
+  r: { start: { line: number; character: number }; end: { line: number; character: number } },
+  p: { line: number; character: number },
+): boolean {
   const after = p.line > r.start.line || (p.line === r.start.line && p.character >= r.start.character);
   const before = p.line < r.end.line || (p.line === r.end.line && p.character <= r.end.character);
   return after && before;

@@ -54,8 +54,6 @@ export interface GraphData {
   truncated?: { shown: number; total: number };
 }
 
-
-
 /** (v2 addition) How many objects each namespace holds, for choosing a graph's scope. */
 export interface GraphSummary {
   /** Every object (virtual owners are not objects). */
@@ -63,7 +61,6 @@ export interface GraphSummary {
   /** Namespaces (`""`: the cluster-scoped objects) with their object counts, the largest first, then by name. */
   namespaces: { namespace: string; objects: number }[];
 }
-
 
 /**
  * The most nodes the VS Code client asks a live graph's scope for (`limit`); a live cluster of more objects is shown

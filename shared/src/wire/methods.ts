@@ -6,7 +6,13 @@ import type { GraphData, GraphParams, GraphSummary } from './graph';
 import type { ObjectSummary } from './objects';
 import type { SimulateParams, SimulateReport, StuckItem } from './simulation';
 import type {
-  CheckResult, ClusterConnectParams, ClusterContextsResult, ClusterObjectSearchResult, ClusterObjectsParams, ClusterStatus, ServerStatus,
+  CheckResult,
+  ClusterConnectParams,
+  ClusterContextsResult,
+  ClusterObjectSearchResult,
+  ClusterObjectsParams,
+  ClusterStatus,
+  ServerStatus,
 } from './status';
 
 /** A request the client sends and the server answers. `P` and `R` are never set: they carry the types. */

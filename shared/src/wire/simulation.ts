@@ -36,8 +36,13 @@ export interface OrphanedEntry extends ObjectIdentity {
 }
 
 export type BlockType =
-  | 'finalizer' | 'waiting-for-dependents' | 'graceful-termination' | 'namespace-content' | 'namespace-controller'
-  | 'unresolvable-owner' | 'invalid-scope';
+  | 'finalizer'
+  | 'waiting-for-dependents'
+  | 'graceful-termination'
+  | 'namespace-content'
+  | 'namespace-controller'
+  | 'unresolvable-owner'
+  | 'invalid-scope';
 
 /** One link of a "why is this stuck" chain (docs/cli.md, JSON contracts). */
 export interface BlockReason {
@@ -169,4 +174,3 @@ export interface StuckItem extends ObjectSummary {
    */
   namespaceConditions?: NamespaceCondition[];
 }
-

@@ -26,7 +26,6 @@ export interface CheckResult {
   problems: number;
 }
 
-
 // ------------------------------------------------------------------------------------------------
 // kubeGcLens/status: what the server holds (server → client, after every change)
 
@@ -74,13 +73,11 @@ export interface ClusterStatus {
   error?: string;
 }
 
-
 export interface ClusterContextsResult {
   contexts: ClusterContext[];
   /** Why there are none (no kubeconfig, unreadable kubeconfig). */
   error?: string;
 }
-
 
 export interface ClusterConnectParams {
   /** A kubeconfig context; the kubeconfig's current one when absent. */
@@ -99,10 +96,6 @@ export interface ClusterConnectParams {
  * The connection as the status bar shows it: context, server, namespaces, sync state, resources listed/watched,
  * object count, problems (each also noted in every result it affects), requests and bytes so far.
  */
-
-
-
-
 
 /**
  * kubeGcLens/cluster/stuck: live objects with a deletionTimestamp that cannot finish, or that have been
@@ -127,7 +120,6 @@ export interface ClusterObjectsParams {
   /** At most this many objects, the first in that order. kubeGcLens/cluster/objects: all when absent; searchObjects: 200. */
   limit?: number;
 }
-
 
 /** The first `limit` matches and how many objects match in all (a picker says "200 of 12,345 matches"). */
 export interface ClusterObjectSearchResult {

@@ -6,9 +6,25 @@
 
 import type { GraphParams } from './graph';
 import {
-  CheckRequest, ClusterConnectRequest, ClusterContextsRequest, ClusterDisconnectRequest, ClusterDocumentRequest, ClusterGraphRequest,
-  ClusterGraphSummaryRequest, ClusterObjectsRequest, ClusterSearchObjectsRequest, ClusterSimulateRequest, ClusterStuckRequest, GraphRequest,
-  ObjectAtRequest, ObjectsRequest, SimulateRequest, StuckRequest, type ObjectAtParams, type ObjectsParams, type RequestDescriptor,
+  CheckRequest,
+  ClusterConnectRequest,
+  ClusterContextsRequest,
+  ClusterDisconnectRequest,
+  ClusterDocumentRequest,
+  ClusterGraphRequest,
+  ClusterGraphSummaryRequest,
+  ClusterObjectsRequest,
+  ClusterSearchObjectsRequest,
+  ClusterSimulateRequest,
+  ClusterStuckRequest,
+  GraphRequest,
+  ObjectAtRequest,
+  ObjectsRequest,
+  SimulateRequest,
+  StuckRequest,
+  type ObjectAtParams,
+  type ObjectsParams,
+  type RequestDescriptor,
 } from './methods';
 import { POLICY_CHOICES, type ControllersMode, type PolicyChoice, type SimulateParams } from './simulation';
 import type { ClusterConnectParams, ClusterObjectsParams } from './status';
@@ -20,7 +36,10 @@ export interface Validator<T> {
   readonly accepts?: (value: T) => T;
 }
 
-export const check = <T>(ok: (v: unknown) => boolean, what: string): Validator<T> => (v, path) => (ok(v) ? undefined : `${path} must be ${what}`);
+export const check =
+  <T>(ok: (v: unknown) => boolean, what: string): Validator<T> =>
+  (v, path) =>
+    ok(v) ? undefined : `${path} must be ${what}`;
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const str = check<string>((v) => typeof v === 'string', 'a string');
@@ -28,11 +47,15 @@ export const bool = check<boolean>((v) => typeof v === 'boolean', 'a boolean');
 /** An integer ≥ min (JSON has one number type: 3.0 is 3). */
 export const int = (min: number) => check<number>((v) => Number.isSafeInteger(v) && (v as number) >= min, `an integer, at least ${min}`);
 /** A finite number ≥ min. */
-export const num = (min: number) => check<number>((v) => typeof v === 'number' && Number.isFinite(v) && v >= min, `a number, at least ${min}`);
+export const num = (min: number) =>
+  check<number>((v) => typeof v === 'number' && Number.isFinite(v) && v >= min, `a number, at least ${min}`);
 export const oneOf = <T extends string>(...values: T[]): Validator<T> =>
   check<T>((v) => (values as unknown[]).includes(v), `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`);
 /** Absent is fine; null is not (a field either is there with its type or is left out). */
-export const optional = <T>(v: Validator<T>): Validator<T | undefined> => (x, path) => (x === undefined ? undefined : v(x, path));
+export const optional =
+  <T>(v: Validator<T>): Validator<T | undefined> =>
+  (x, path) =>
+    x === undefined ? undefined : v(x, path);
 
 export function arr<T>(item: Validator<T>): Validator<T[]> {
   return (v, path) => {
@@ -59,7 +82,9 @@ export function obj<T extends object>(fields: { [K in keyof Required<T>]: Valida
 
 /** A request without params: absent, null or an empty object or array (clients differ), or any object. */
 export const noParams: Validator<void> = (v, path) =>
-  v === undefined || v === null || isRecord(v) || (Array.isArray(v) && v.length === 0) ? undefined : `${path} must be absent (this request takes none)`;
+  v === undefined || v === null || isRecord(v) || (Array.isArray(v) && v.length === 0)
+    ? undefined
+    : `${path} must be absent (this request takes none)`;
 
 export const policyChoice = oneOf<PolicyChoice>(...POLICY_CHOICES);
 
@@ -68,7 +93,9 @@ export const policyChoice = oneOf<PolicyChoice>(...POLICY_CHOICES);
  * `controllers` says what is wrong with a `controllers` value (its kube-controller-manager list is the server's to
  * parse), or undefined.
  */
-export function requestParamsTable(controllers: (value: string) => string | undefined): ReadonlyMap<string, (params: unknown) => string | undefined> {
+export function requestParamsTable(
+  controllers: (value: string) => string | undefined,
+): ReadonlyMap<string, (params: unknown) => string | undefined> {
   const controllersSpec: Validator<ControllersMode> = (v, path) => {
     const what = `${path} must be "builtin", "gc" or a kube-controller-manager --controllers list`;
     if (typeof v !== 'string') return what;
@@ -81,17 +108,26 @@ export function requestParamsTable(controllers: (value: string) => string | unde
   return new Map([
     rule(SimulateRequest, simulateParams),
     rule(ObjectsRequest, obj<ObjectsParams>({ uri: optional(str) })),
-    rule(ObjectAtRequest, obj<ObjectAtParams>({ uri: str, position: obj<ObjectAtParams['position']>({ line: int(0), character: int(0) }) })),
+    rule(
+      ObjectAtRequest,
+      obj<ObjectAtParams>({ uri: str, position: obj<ObjectAtParams['position']>({ line: int(0), character: int(0) }) }),
+    ),
     rule(StuckRequest, noParams),
     rule(GraphRequest, graphParams),
     rule(ClusterGraphRequest, graphParams),
     rule(ClusterGraphSummaryRequest, noParams),
     rule(CheckRequest, noParams),
     rule(ClusterContextsRequest, obj<{ kubeconfig?: string }>({ kubeconfig: optional(str) })),
-    rule(ClusterConnectRequest, obj<ClusterConnectParams>({
-      context: optional(str), namespaces: optional(arr(str)), kubeconfig: optional(str), allowExec: bool,
-      requestTimeoutSeconds: optional(num(0)),
-    })),
+    rule(
+      ClusterConnectRequest,
+      obj<ClusterConnectParams>({
+        context: optional(str),
+        namespaces: optional(arr(str)),
+        kubeconfig: optional(str),
+        allowExec: bool,
+        requestTimeoutSeconds: optional(num(0)),
+      }),
+    ),
     rule(ClusterDisconnectRequest, noParams),
     rule(ClusterSimulateRequest, simulateParams),
     rule(ClusterStuckRequest, obj<{ stuckAfterMinutes?: number }>({ stuckAfterMinutes: optional(num(0)) })),

@@ -223,7 +223,16 @@ describe('R2–R4: which GC finalizer a DELETE leaves on the object', () => {
         objs.push(cm(`o-${st}-${rq}-blocking`, 'matrix', { owners: [ctl(owner)] }));
         objs.push(cm(`o-${st}-${rq}-plain`, 'matrix', { owners: [ref(owner)] }));
         const q = requests[rq];
-        reqs.push(del('v1', 'ConfigMap', 'matrix', owner.name, q.policy, q.orphanDependents === undefined ? {} : { orphanDependents: q.orphanDependents }));
+        reqs.push(
+          del(
+            'v1',
+            'ConfigMap',
+            'matrix',
+            owner.name,
+            q.policy,
+            q.orphanDependents === undefined ? {} : { orphanDependents: q.orphanDependents },
+          ),
+        );
         cases.push({ owner: owner.name, mode: expected(st, rq) });
       }
     }
@@ -262,7 +271,10 @@ describe('R5: per-type default policy of a bare DELETE', () => {
     const r = s.simulate([del('v1', 'ReplicationController', 'ns1', 'legacy', null)]);
     expect(names(r.deleted)).toEqual(['ReplicationController/legacy']);
     for (const n of ['legacy-a', 'legacy-b']) expect(remainingOf(r, 'Pod', n)).toMatchObject({ beingDeleted: false, ownerReferences: [] });
-    expect(sorted(r.orphaned.map((o) => `${o.kind}/${o.name}@${o.ownerUID}`))).toEqual(['Pod/legacy-a@uid-legacy', 'Pod/legacy-b@uid-legacy']);
+    expect(sorted(r.orphaned.map((o) => `${o.kind}/${o.name}@${o.ownerUID}`))).toEqual([
+      'Pod/legacy-a@uid-legacy',
+      'Pod/legacy-b@uid-legacy',
+    ]);
   });
 
   it('R5 null-policy-batch-v1-job-orphans: a bare DELETE of a batch/v1 Job orphans its Pods', () => {
@@ -288,7 +300,14 @@ describe('R5: per-type default policy of a bare DELETE', () => {
 
   it('R5 null-policy-cronjob-background-and-gc-explicit-policy: a bare CronJob DELETE is background, and the GC deletes the Job with an explicit Background policy, so the Job orphan default never applies', () => {
     const cron: ObjectSpec = { apiVersion: 'batch/v1', kind: 'CronJob', name: 'nightly', namespace: 'ns1', uid: 'uid-nightly' };
-    const job: ObjectSpec = { apiVersion: 'batch/v1', kind: 'Job', name: 'nightly-28500000', namespace: 'ns1', uid: 'uid-nightly-job', owners: [ctl(cron)] };
+    const job: ObjectSpec = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      name: 'nightly-28500000',
+      namespace: 'ns1',
+      uid: 'uid-nightly-job',
+      owners: [ctl(cron)],
+    };
     const p = pod('nightly-28500000-q', 'ns1', { owners: [ctl(job)] });
     const s = scenario(manifests(cron, job, p));
     const r = s.simulate([del('batch/v1', 'CronJob', 'ns1', 'nightly', null)]);
@@ -310,7 +329,14 @@ describe('R5: per-type default policy of a bare DELETE', () => {
   });
 
   it('R5 existing-foreground-finalizer-beats-job-orphan-default: a Job carrying foregroundDeletion is deleted in foreground by a bare DELETE', () => {
-    const job: ObjectSpec = { apiVersion: 'batch/v1', kind: 'Job', name: 'migrate', namespace: 'ns1', uid: 'uid-migrate', finalizers: ['foregroundDeletion'] };
+    const job: ObjectSpec = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      name: 'migrate',
+      namespace: 'ns1',
+      uid: 'uid-migrate',
+      finalizers: ['foregroundDeletion'],
+    };
     const p = pod('migrate-abc', 'ns1', { owners: [ctl(job)] });
     const s = scenario(manifests(job, p));
     const r = s.simulate([del('batch/v1', 'Job', 'ns1', 'migrate', null)]);
@@ -326,7 +352,9 @@ describe('R5: per-type default policy of a bare DELETE', () => {
       { apiVersion: 'example.com/v1', kind: 'Widget', name: 'gadget', namespace: 'ns1', uid: 'uid-gadget' },
     ];
     const pods = owners.map((o) => pod(`${o.name}-0`, 'ns1', { owners: [ctl(o)] }));
-    const s = scenario(manifests(crd('example.com', 'Widget', 'widgets', 'Namespaced', [{ name: 'v1', served: true, storage: true }]), ...owners, ...pods));
+    const s = scenario(
+      manifests(crd('example.com', 'Widget', 'widgets', 'Namespaced', [{ name: 'v1', served: true, storage: true }]), ...owners, ...pods),
+    );
     const r = s.simulate(owners.map((o) => del(o.apiVersion, o.kind, 'ns1', o.name, null)));
     expect(r.orphaned).toEqual([]);
     for (const o of owners) expect(removedAt(r, o.kind, o.name)).toBeLessThan(removedAt(r, 'Pod', `${o.name}-0`));
@@ -335,7 +363,14 @@ describe('R5: per-type default policy of a bare DELETE', () => {
 
   it('R5: the GC deletes a ReplicationController it collects with an explicit Background policy, so its Pods are collected too', () => {
     const holder = cm('holder', 'ns1');
-    const rc: ObjectSpec = { apiVersion: 'v1', kind: 'ReplicationController', name: 'legacy', namespace: 'ns1', uid: 'uid-legacy', owners: [ctl(holder)] };
+    const rc: ObjectSpec = {
+      apiVersion: 'v1',
+      kind: 'ReplicationController',
+      name: 'legacy',
+      namespace: 'ns1',
+      uid: 'uid-legacy',
+      owners: [ctl(holder)],
+    };
     const p = pod('legacy-a', 'ns1', { owners: [ctl(rc)] });
     const s = scenario(manifests(holder, rc, p));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'holder', 'Background')]);
@@ -518,7 +553,10 @@ describe('R7: repeated DELETE of an object that is already terminating', () => {
 
   it('R7: a repeated DELETE with a shorter grace period (0) finishes a Terminating Pod', () => {
     const s = scenario(manifests(pod('api-0', 'ns1', { nodeName: 'node-1', phase: 'Running' })));
-    const r = s.simulate([del('v1', 'Pod', 'ns1', 'api-0', 'Background'), del('v1', 'Pod', 'ns1', 'api-0', null, { gracePeriodSeconds: 0 })]);
+    const r = s.simulate([
+      del('v1', 'Pod', 'ns1', 'api-0', 'Background'),
+      del('v1', 'Pod', 'ns1', 'api-0', null, { gracePeriodSeconds: 0 }),
+    ]);
     expect(names(r.deleted)).toEqual(['Pod/api-0']);
     expect(r.remaining).toEqual([]);
   });
@@ -708,13 +746,22 @@ describe('R10: foreign finalizers are never removed by the GC', () => {
 describe('R11: Namespaces', () => {
   it('R11: a deleted Namespace stays Terminating in strict mode (namespace-controller) and its contents are untouched', () => {
     const s = scenario(
-      manifests(namespace('shop'), cm('settings', 'shop'), deploy('web', 'shop'), pod('api-0', 'shop', { nodeName: 'node-1', phase: 'Running' })),
+      manifests(
+        namespace('shop'),
+        cm('settings', 'shop'),
+        deploy('web', 'shop'),
+        pod('api-0', 'shop', { nodeName: 'node-1', phase: 'Running' }),
+      ),
     );
     const r = s.simulate([del('v1', 'Namespace', '', 'shop', null)]);
     expect(r.deleted).toEqual([]);
     expect(remainingOf(r, 'Namespace', 'shop')).toMatchObject({ namespace: '', beingDeleted: true });
     expect(blockTypes(stuckOf(r, 'Namespace', 'shop'))).toContain('namespace-controller');
-    for (const [k, n] of [['ConfigMap', 'settings'], ['Deployment', 'web'], ['Pod', 'api-0']]) {
+    for (const [k, n] of [
+      ['ConfigMap', 'settings'],
+      ['Deployment', 'web'],
+      ['Pod', 'api-0'],
+    ]) {
       expect(remainingOf(r, k, n), `${k}/${n}`).toMatchObject({ beingDeleted: false });
     }
     expect(names(r.stuck)).toEqual(['Namespace/shop']);
@@ -722,9 +769,7 @@ describe('R11: Namespaces', () => {
   });
 
   it('R11: a Namespace already Terminating in the input stays, with its contents, when no request is made', () => {
-    const s = scenario(
-      manifests(namespace('old', { ...DELETING, phase: 'Terminating' }), cm('leftover', 'old')),
-    );
+    const s = scenario(manifests(namespace('old', { ...DELETING, phase: 'Terminating' }), cm('leftover', 'old')));
     const r = s.simulate([]);
     expect(r.deleted).toEqual([]);
     expect(remainingOf(r, 'Namespace', 'old')).toMatchObject({ beingDeleted: true });
@@ -736,10 +781,16 @@ describe('R11: Namespaces', () => {
 // ---------------------------------------------------------------------------------------------------
 
 describe('R55: default, kube-system and kube-public may not be deleted', () => {
-  const s = scenario(manifests(
-    namespace('default'), namespace('kube-system'), namespace('kube-public'), namespace('kube-node-lease'),
-    cm('settings', 'default'), cm('lease-cm', 'kube-node-lease'),
-  ));
+  const s = scenario(
+    manifests(
+      namespace('default'),
+      namespace('kube-system'),
+      namespace('kube-public'),
+      namespace('kube-node-lease'),
+      cm('settings', 'default'),
+      cm('lease-cm', 'kube-node-lease'),
+    ),
+  );
 
   for (const name of ['default', 'kube-system', 'kube-public']) {
     it(`R55: DELETE Namespace ${name} is refused with 403 (NamespaceLifecycle admission) and changes nothing`, () => {

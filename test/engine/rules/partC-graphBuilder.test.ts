@@ -16,12 +16,26 @@ describe('R17 what the GC watches: Events are ignored', () => {
   const coreEvent = (owners: OwnerReference[]) =>
     obj('v1', 'Event', 'ns1', 'owner.17f3a1', {
       owners,
-      extra: { involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ns1', name: 'owner' }, reason: 'Synced', message: 'synced', type: 'Normal' },
+      extra: {
+        involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ns1', name: 'owner' },
+        reason: 'Synced',
+        message: 'synced',
+        type: 'Normal',
+      },
     });
   const newEvent = (owners: OwnerReference[]) =>
     obj('events.k8s.io/v1', 'Event', 'ns1', 'owner.17f3a2', {
       owners,
-      extra: { regarding: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ns1', name: 'owner' }, reason: 'Synced', note: 'synced', type: 'Normal', action: 'Sync', reportingController: 'example.com/syncer', reportingInstance: 'syncer-1', eventTime: '2025-01-01T00:00:00.000000Z' },
+      extra: {
+        regarding: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ns1', name: 'owner' },
+        reason: 'Synced',
+        note: 'synced',
+        type: 'Normal',
+        action: 'Sync',
+        reportingController: 'example.com/syncer',
+        reportingInstance: 'syncer-1',
+        eventTime: '2025-01-01T00:00:00.000000Z',
+      },
     });
 
   it('R17: Events (core and events.k8s.io) whose owner is deleted are never collected, while a ConfigMap child is', () => {
@@ -48,7 +62,10 @@ describe('R17 what the GC watches: Events are ignored', () => {
     const s = scenario(manifests(owner, coreEvent([bref(owner)])));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'owner', 'Foreground')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/owner']);
-    expect(remainingOf(r, 'Event', 'owner.17f3a1')).toMatchObject({ beingDeleted: false, ownerReferences: [{ uid: 'uid-owner', blockOwnerDeletion: true }] });
+    expect(remainingOf(r, 'Event', 'owner.17f3a1')).toMatchObject({
+      beingDeleted: false,
+      ownerReferences: [{ uid: 'uid-owner', blockOwnerDeletion: true }],
+    });
     expect(r.stuck).toEqual([]);
   });
 
@@ -75,10 +92,18 @@ describe('R18 node model: beingDeleted and deletingDependents are one-way flags'
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'x', 'Foreground'), del('v1', 'ConfigMap', 'ns1', 'o', 'Foreground')]);
     expect(gcSteps(r, 'remove-finalizer', 'x').length).toBeGreaterThan(0);
     expect(names(r.deleted)).toContain('ConfigMap/o');
-    expect(remainingOf(r, 'ConfigMap', 'x')).toMatchObject({ finalizers: [HOLD], beingDeleted: true, ownerReferences: [{ uid: 'uid-i', blockOwnerDeletion: true }] });
+    expect(remainingOf(r, 'ConfigMap', 'x')).toMatchObject({
+      finalizers: [HOLD],
+      beingDeleted: true,
+      ownerReferences: [{ uid: 'uid-i', blockOwnerDeletion: true }],
+    });
     expect(gcSteps(r, 'patch-owner-references', 'i').length).toBeGreaterThan(0);
     // i's DELETE, conflicting with that patch, is retried while o still waits: Foreground, so i waits for x (R36).
-    expect(remainingOf(r, 'ConfigMap', 'i')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'], ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: false }] });
+    expect(remainingOf(r, 'ConfigMap', 'i')).toMatchObject({
+      beingDeleted: true,
+      finalizers: ['foregroundDeletion'],
+      ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: false }],
+    });
     expect(r.stuck.map((e) => e.name)).not.toContain('o');
   });
 });
@@ -93,8 +118,18 @@ describe('R19 identity of an observed object uses the preferred version', () => 
           scope: 'Namespaced',
           names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
           versions: [
-            { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
-            { name: 'v1beta1', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            },
+            {
+              name: 'v1beta1',
+              served: true,
+              storage: false,
+              schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            },
           ],
         },
       },
@@ -124,7 +159,10 @@ describe('R20 first observation of a uid that only existed as a virtual node', (
     // Dependents come first so that the Deployment's uid is first known as a virtual node.
     const web = obj('apps/v1', 'Deployment', 'ns1', 'web', { extra: { spec: { replicas: 1 } } });
     const bad = cm('bad', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'Secret', name: 'web', uid: 'uid-web', blockOwnerDeletion: true }] });
-    const good = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', { owners: [bref(web, { controller: true })], extra: { spec: { replicas: 1 } } });
+    const good = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', {
+      owners: [bref(web, { controller: true })],
+      extra: { spec: { replicas: 1 } },
+    });
     // A real Secret named web exists (another uid): the GC's GET by the reference's kind/name finds the wrong uid.
     const secret = obj('v1', 'Secret', 'ns1', 'web', { uid: 'uid-secret-web', extra: { type: 'Opaque' } });
     const secretChild = cm('secret-child', 'ns1', { owners: [bref(secret)] });
@@ -161,7 +199,11 @@ describe('R20 first observation of a uid that only existed as a virtual node', (
 
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'parent', 'Background')]);
     expect(names(r.deleted)).toEqual(['Deployment/parent', 'ConfigMap/good']);
-    expect(remainingOf(r, 'ClusterRole', 'bad')).toMatchObject({ namespace: '', beingDeleted: false, ownerReferences: [{ uid: 'uid-parent' }] });
+    expect(remainingOf(r, 'ClusterRole', 'bad')).toMatchObject({
+      namespace: '',
+      beingDeleted: false,
+      ownerReferences: [{ uid: 'uid-parent' }],
+    });
     expect(r.stuck).toEqual([]);
     expect(r.aborted).toBeUndefined();
   });
@@ -179,7 +221,11 @@ describe('R21 add of an unknown uid: flags come from the object as observed', ()
     expect(r.deleted).toEqual([]);
     expect(gcSteps(r, 'patch-owner-references')).toEqual([]);
     expect(remainingOf(r, 'ConfigMap', 'o')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
-    expect(remainingOf(r, 'ConfigMap', 'i')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'], ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: true }] });
+    expect(remainingOf(r, 'ConfigMap', 'i')).toMatchObject({
+      beingDeleted: true,
+      finalizers: ['foregroundDeletion'],
+      ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: true }],
+    });
     expect(remainingOf(r, 'ConfigMap', 'x')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
     expect(stuckOf(r, 'ConfigMap', 'o').blockedBy).toContainEqual(blockedBy('waiting-for-dependents', 'i'));
     expect(stuckOf(r, 'ConfigMap', 'i').blockedBy).toContainEqual(blockedBy('waiting-for-dependents', 'x'));
@@ -194,7 +240,9 @@ describe('R22 linking a dependent to its owners', () => {
     const keeper = cm('keeper', 'ns1', { owners: [bref(owner)] });
     const lostCm = cm('lost-cm', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'gone-cm', uid: 'uid-gone-cm' }] });
     // Cluster-scoped owner kind: the virtual node carries the dependent's namespace, the lookup is cluster-wide.
-    const lostCr = cm('lost-cr', 'ns1', { owners: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'gone-cr', uid: 'uid-gone-cr' }] });
+    const lostCr = cm('lost-cr', 'ns1', {
+      owners: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'gone-cr', uid: 'uid-gone-cr' }],
+    });
     const lostBoth = cm('lost-both', 'ns1', {
       owners: [
         { apiVersion: 'v1', kind: 'ConfigMap', name: 'gone-a', uid: 'uid-gone-a', blockOwnerDeletion: true },
@@ -235,14 +283,18 @@ describe('R23 add/update of a known uid', () => {
 
 // =========================================================================================================
 describe('R24 unblocking owners on reference edits', () => {
-  it('R24/R35 solid-owner-does-not-block-waiting-owner: the dependent drops only the waiting owner\'s reference, which lets that owner finish', () => {
+  it("R24/R35 solid-owner-does-not-block-waiting-owner: the dependent drops only the waiting owner's reference, which lets that owner finish", () => {
     const waiting = cm('waiting', 'ns1');
     const solid = cm('solid', 'ns1');
     const c = cm('c', 'ns1', { owners: [bref(waiting), bref(solid)] });
     const s = scenario(manifests(waiting, solid, c));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'waiting', 'Foreground')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/waiting']);
-    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: false, finalizers: [], ownerReferences: [{ uid: 'uid-solid', blockOwnerDeletion: true }] });
+    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({
+      beingDeleted: false,
+      finalizers: [],
+      ownerReferences: [{ uid: 'uid-solid', blockOwnerDeletion: true }],
+    });
     expect(remainingOf(r, 'ConfigMap', 'solid')).toMatchObject({ beingDeleted: false });
     expect(gcSteps(r, 'patch-owner-references', 'c').length).toBeGreaterThan(0);
     expect(gcSteps(r, 'delete', 'c')).toEqual([]);
@@ -259,7 +311,10 @@ describe('R24 unblocking owners on reference edits', () => {
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'a', 'Foreground')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/a', 'ConfigMap/b']);
     expect(r.remaining).toEqual([]);
-    const patchB = stepIndex(r, (st) => st.actor === 'garbage-collector' && st.action === 'patch-owner-references' && st.target.name === 'b');
+    const patchB = stepIndex(
+      r,
+      (st) => st.actor === 'garbage-collector' && st.action === 'patch-owner-references' && st.target.name === 'b',
+    );
     const deleteB = stepIndex(r, (st) => st.actor === 'garbage-collector' && st.action === 'delete' && st.target.name === 'b');
     expect(patchB).toBeGreaterThanOrEqual(0);
     expect(deleteB).toBeGreaterThan(patchB);
@@ -292,7 +347,11 @@ describe('R25 deletion transitions (processTransitions)', () => {
     expect(remainingOf(r, 'ConfigMap', 'c1')).toMatchObject({ beingDeleted: false, ownerReferences: [] });
     expect(remainingOf(r, 'ConfigMap', 'c2')).toMatchObject({ beingDeleted: false, ownerReferences: [] });
     expect(orphanedPairs(r)).toEqual(['ConfigMap/c1<-uid-o', 'ConfigMap/c2<-uid-o']);
-    const lastPatch = Math.max(...['c1', 'c2'].map((n) => stepIndex(r, (st) => st.actor === 'garbage-collector' && st.action === 'patch-owner-references' && st.target.name === n)));
+    const lastPatch = Math.max(
+      ...['c1', 'c2'].map((n) =>
+        stepIndex(r, (st) => st.actor === 'garbage-collector' && st.action === 'patch-owner-references' && st.target.name === n),
+      ),
+    );
     const unfinalize = stepIndex(r, (st) => st.actor === 'garbage-collector' && st.action === 'remove-finalizer' && st.target.name === 'o');
     expect(lastPatch).toBeGreaterThanOrEqual(0);
     expect(unfinalize).toBeGreaterThan(lastPatch);
@@ -312,9 +371,12 @@ describe('R25 deletion transitions (processTransitions)', () => {
 
 // =========================================================================================================
 describe('R26 informer delete event', () => {
-  it('R26: an owner\'s removal queues its dependents: a Background cascade removes Deployment, ReplicaSet, Pod in that order', () => {
+  it("R26: an owner's removal queues its dependents: a Background cascade removes Deployment, ReplicaSet, Pod in that order", () => {
     const d = obj('apps/v1', 'Deployment', 'ns1', 'web', { extra: { spec: { replicas: 1 } } });
-    const rs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', { owners: [bref(d, { controller: true })], extra: { spec: { replicas: 1 } } });
+    const rs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', {
+      owners: [bref(d, { controller: true })],
+      extra: { spec: { replicas: 1 } },
+    });
     const p = pod('web-5d8f-x2x7q', 'ns1', { owners: [bref(rs, { controller: true })], ...busybox() });
     const s = scenario(manifests(d, rs, p));
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Background')]);
@@ -339,7 +401,9 @@ describe('R27 virtual delete events', () => {
   it('R27: dependents that disagree about the kind of a missing uid are all collected', () => {
     const asCm = cm('as-configmap', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }] });
     const asSecret = cm('as-secret', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'Secret', name: 'ghost', uid: 'uid-ghost' }] });
-    const asDeploy = cm('as-deployment', 'ns1', { owners: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'ghost', uid: 'uid-ghost' }] });
+    const asDeploy = cm('as-deployment', 'ns1', {
+      owners: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'ghost', uid: 'uid-ghost' }],
+    });
     const s = scenario(manifests(asCm, asSecret, asDeploy));
     const r = s.simulate([]);
     expect(sorted(names(r.deleted))).toEqual(['ConfigMap/as-configmap', 'ConfigMap/as-deployment', 'ConfigMap/as-secret']);
@@ -351,7 +415,10 @@ describe('R27 virtual delete events', () => {
     const parentRef: OwnerReference = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'parent', uid: 'uid-parent' };
     const bad = obj('rbac.authorization.k8s.io/v1', 'ClusterRole', undefined, 'bad', { owners: [parentRef], extra: { rules: [] } });
     const good = cm('good', 'ns1', { owners: [parentRef] });
-    for (const order of [[bad, good], [good, bad]]) {
+    for (const order of [
+      [bad, good],
+      [good, bad],
+    ]) {
       const r = scenario(manifests(...order)).simulate([]);
       expect(names(r.deleted)).toEqual(['ConfigMap/good']);
       expect(remainingOf(r, 'ClusterRole', 'bad')).toMatchObject({ beingDeleted: false, ownerReferences: [{ uid: 'uid-parent' }] });

@@ -12,7 +12,16 @@ import { remainingOf, stuckOf, refUids, sorted, orphanedPairs, blockedBy, gcStep
 describe('R29 queue handling around attemptToDeleteItem', () => {
   it('R29: an owner that exists but is never observed (an events.k8s.io Event) is polled: its dependent is kept, then collected once the owner is deleted', () => {
     const ev = obj('events.k8s.io/v1', 'Event', 'ns1', 'web.17f3a1', {
-      extra: { regarding: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ns1', name: 'c' }, reason: 'Synced', note: 'synced', type: 'Normal', action: 'Sync', reportingController: 'example.com/syncer', reportingInstance: 'syncer-1', eventTime: '2025-01-01T00:00:00.000000Z' },
+      extra: {
+        regarding: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ns1', name: 'c' },
+        reason: 'Synced',
+        note: 'synced',
+        type: 'Normal',
+        action: 'Sync',
+        reportingController: 'example.com/syncer',
+        reportingInstance: 'syncer-1',
+        eventTime: '2025-01-01T00:00:00.000000Z',
+      },
     });
     const c = cm('c', 'ns1', { owners: [ref(ev)] });
     const s = scenario(manifests(ev, c));
@@ -41,9 +50,13 @@ describe('R29 queue handling around attemptToDeleteItem', () => {
 
 // =========================================================================================================
 describe('R30 attemptToDeleteItem leaves terminating objects alone', () => {
-  it('R30: a terminating dependent\'s references are never patched, not even a dangling one next to a solid owner', () => {
+  it("R30: a terminating dependent's references are never patched, not even a dangling one next to a solid owner", () => {
     const p = cm('p', 'ns1');
-    const c = cm('c', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }, ref(p)], finalizers: [HOLD], ...TERMINATING });
+    const c = cm('c', 'ns1', {
+      owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }, ref(p)],
+      finalizers: [HOLD],
+      ...TERMINATING,
+    });
     const s = scenario(manifests(p, c));
     const r = s.simulate([]);
     expect(r.deleted).toEqual([]);
@@ -68,7 +81,9 @@ describe('R30 attemptToDeleteItem leaves terminating objects alone', () => {
 describe('R31 the item itself is confirmed by a GET', () => {
   it('R31: an owner name now held by another uid is verified absent: the stale dependent goes, the namesake and its dependent stay', () => {
     const namesake = cm('web', 'ns1', { uid: 'uid-web-new' });
-    const stale = cm('stale', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'web', uid: 'uid-web-old', blockOwnerDeletion: true }] });
+    const stale = cm('stale', 'ns1', {
+      owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'web', uid: 'uid-web-old', blockOwnerDeletion: true }],
+    });
     const fresh = cm('fresh', 'ns1', { owners: [bref(namesake)] });
     const s = scenario(manifests(stale, fresh, namesake));
     const r = s.simulate([]);
@@ -84,7 +99,11 @@ describe('R31 the item itself is confirmed by a GET', () => {
 describe('R32 items waiting for their dependents only run processDeletingDependentsItem', () => {
   it('R32: an owner deleting its dependents is not classified: its own dangling reference is not patched while it waits', () => {
     const p = cm('p', 'ns1');
-    const o = cm('o', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }, ref(p)], finalizers: ['foregroundDeletion'], ...TERMINATING });
+    const o = cm('o', 'ns1', {
+      owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }, ref(p)],
+      finalizers: ['foregroundDeletion'],
+      ...TERMINATING,
+    });
     const c = cm('c', 'ns1', { owners: [bref(o)], finalizers: [HOLD], ...TERMINATING });
     const s = scenario(manifests(p, o, c));
     const r = s.simulate([]);
@@ -100,8 +119,14 @@ describe('R32 items waiting for their dependents only run processDeletingDepende
 describe('R34 classifying references', () => {
   it('R34 owner-same-name-different-uid: a ReplicaSet of a re-created Deployment (same name, new uid) is collected', () => {
     const web = obj('apps/v1', 'Deployment', 'ns1', 'web', { uid: 'uid-web-v2', extra: { spec: { replicas: 1 } } });
-    const oldRs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-old', { owners: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'uid-web-v1', controller: true, blockOwnerDeletion: true }], extra: { spec: { replicas: 1 } } });
-    const newRs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-new', { owners: [bref(web, { controller: true })], extra: { spec: { replicas: 1 } } });
+    const oldRs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-old', {
+      owners: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'uid-web-v1', controller: true, blockOwnerDeletion: true }],
+      extra: { spec: { replicas: 1 } },
+    });
+    const newRs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-new', {
+      owners: [bref(web, { controller: true })],
+      extra: { spec: { replicas: 1 } },
+    });
     const s = scenario(manifests(web, oldRs, newRs));
     const r = s.simulate([]);
     expect(names(r.deleted)).toEqual(['ReplicaSet/web-old']);
@@ -111,7 +136,9 @@ describe('R34 classifying references', () => {
 
   it('R34 resolvable-wrong-kind-same-name-and-uid: a reference with the right name and uid but another served kind is dangling', () => {
     const rs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', { extra: { spec: { replicas: 1 } } });
-    const wrong = cm('wrong', 'ns1', { owners: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web-5d8f', uid: 'uid-web-5d8f', blockOwnerDeletion: true }] });
+    const wrong = cm('wrong', 'ns1', {
+      owners: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web-5d8f', uid: 'uid-web-5d8f', blockOwnerDeletion: true }],
+    });
     const right = cm('right', 'ns1', { owners: [bref(rs)] });
     const s = scenario(manifests(rs, wrong, right));
     const r = s.simulate([]);
@@ -120,7 +147,7 @@ describe('R34 classifying references', () => {
     expect(remainingOf(r, 'ReplicaSet', 'web-5d8f')).toMatchObject({ beingDeleted: false });
   });
 
-  it('R34 right-uid-wrong-name: a reference with the owner\'s uid but another name is dangling', () => {
+  it("R34 right-uid-wrong-name: a reference with the owner's uid but another name is dangling", () => {
     const owner = cm('web', 'ns1');
     const typo = cm('typo', 'ns1', { owners: [bref(owner, { name: 'wbe' })] });
     const right = cm('right', 'ns1', { owners: [bref(owner)] });
@@ -132,14 +159,20 @@ describe('R34 classifying references', () => {
 
   it('R34 unresolvable-apiversion-kind-never-collected: a reference through a retired apiVersion is never resolved, even after the owner is gone', () => {
     const web = obj('apps/v1', 'Deployment', 'ns1', 'web', { extra: { spec: { replicas: 1 } } });
-    const rs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', { owners: [bref(web, { apiVersion: 'extensions/v1beta1', controller: true })], extra: { spec: { replicas: 1 } } });
+    const rs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', {
+      owners: [bref(web, { apiVersion: 'extensions/v1beta1', controller: true })],
+      extra: { spec: { replicas: 1 } },
+    });
     const s = scenario(manifests(web, rs));
     const atStart = s.simulate([]);
     expect(atStart.deleted).toEqual([]);
     expect(atStart.aborted).toBeUndefined();
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Background')]);
     expect(names(r.deleted)).toEqual(['Deployment/web']);
-    expect(remainingOf(r, 'ReplicaSet', 'web-5d8f')).toMatchObject({ beingDeleted: false, ownerReferences: [{ apiVersion: 'extensions/v1beta1', uid: 'uid-web' }] });
+    expect(remainingOf(r, 'ReplicaSet', 'web-5d8f')).toMatchObject({
+      beingDeleted: false,
+      ownerReferences: [{ apiVersion: 'extensions/v1beta1', uid: 'uid-web' }],
+    });
     expect(gcSteps(r, undefined, 'web-5d8f')).toEqual([]);
     expect(r.aborted).toBeUndefined();
   });
@@ -190,21 +223,29 @@ describe('R34 classifying references', () => {
 });
 
 // =========================================================================================================
-describe('R35 deciding: patch, Foreground delete, or delete by the item\'s own finalizers', () => {
+describe("R35 deciding: patch, Foreground delete, or delete by the item's own finalizers", () => {
   it('R35 one-dangling-one-solid-owner-at-startup: the dangling reference is patched away, the object stays', () => {
     const o = cm('o', 'ns1');
-    const c = cm('c', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost', blockOwnerDeletion: true }, bref(o)] });
+    const c = cm('c', 'ns1', {
+      owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost', blockOwnerDeletion: true }, bref(o)],
+    });
     const s = scenario(manifests(o, c));
     const r = s.simulate([]);
     expect(r.deleted).toEqual([]);
-    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: false, ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: true }] });
+    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({
+      beingDeleted: false,
+      ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: true }],
+    });
     expect(gcSteps(r, 'patch-owner-references', 'c').length).toBeGreaterThan(0);
     expect(gcSteps(r, 'delete')).toEqual([]);
   });
 
   it('R35 foreground-chain-all-blocking: Deployment → ReplicaSet → Pod go bottom-up, the ReplicaSet deleted Foreground without any patch', () => {
     const d = obj('apps/v1', 'Deployment', 'ns1', 'web', { extra: { spec: { replicas: 1 } } });
-    const rs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', { owners: [bref(d, { controller: true })], extra: { spec: { replicas: 1 } } });
+    const rs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', {
+      owners: [bref(d, { controller: true })],
+      extra: { spec: { replicas: 1 } },
+    });
     const p = pod('web-5d8f-x2x7q', 'ns1', { owners: [bref(rs, { controller: true })], ...busybox() });
     const s = scenario(manifests(d, rs, p));
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Foreground')]);
@@ -226,7 +267,10 @@ describe('R35 deciding: patch, Foreground delete, or delete by the item\'s own f
   });
 
   it('R35 gc-deletes-orphaned-object-honouring-its-foreground-finalizer: garbage carrying foregroundDeletion is deleted Foreground, its dependent goes first', () => {
-    const c = cm('c', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }], finalizers: ['foregroundDeletion'] });
+    const c = cm('c', 'ns1', {
+      owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }],
+      finalizers: ['foregroundDeletion'],
+    });
     const g = cm('g', 'ns1', { owners: [bref(c)] });
     const s = scenario(manifests(c, g));
     const r = s.simulate([]);
@@ -236,7 +280,10 @@ describe('R35 deciding: patch, Foreground delete, or delete by the item\'s own f
   });
 
   it('R35 gc-deletes-orphaned-object-honouring-its-orphan-finalizer: garbage carrying orphan is deleted Orphan, its dependent is kept', () => {
-    const c = cm('c', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }], finalizers: ['orphan'] });
+    const c = cm('c', 'ns1', {
+      owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'uid-ghost' }],
+      finalizers: ['orphan'],
+    });
     const g = cm('g', 'ns1', { owners: [bref(c, { controller: true })] });
     const s = scenario(manifests(c, g));
     const r = s.simulate([]);
@@ -247,7 +294,14 @@ describe('R35 deciding: patch, Foreground delete, or delete by the item\'s own f
 
   it('R35 null-policy-cronjob-background-and-gc-explicit-policy: a bare CronJob DELETE is Background and the GC deletes the Job with an explicit Background, not the batch/v1 orphan default', () => {
     const cj = obj('batch/v1', 'CronJob', 'ns1', 'nightly', {
-      extra: { spec: { schedule: '0 0 * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'app', image: 'busybox:1.36' }] } } } } } },
+      extra: {
+        spec: {
+          schedule: '0 0 * * *',
+          jobTemplate: {
+            spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'app', image: 'busybox:1.36' }] } } },
+          },
+        },
+      },
     });
     const job = obj('batch/v1', 'Job', 'ns1', 'nightly-28958400', {
       owners: [bref(cj, { controller: true })],
@@ -277,7 +331,10 @@ describe('R35 deciding: patch, Foreground delete, or delete by the item\'s own f
     expect(left.ownerReferences[1].blockOwnerDeletion).toBeUndefined();
     expect(left.finalizers).toContain('example.com/keep');
     expect(remainingOf(r, 'ConfigMap', 'x')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
-    const patch = stepIndex(r, (st) => st.actor === 'garbage-collector' && st.action === 'patch-owner-references' && st.target.name === 'i');
+    const patch = stepIndex(
+      r,
+      (st) => st.actor === 'garbage-collector' && st.action === 'patch-owner-references' && st.target.name === 'i',
+    );
     const gcDelete = stepIndex(r, (st) => st.actor === 'garbage-collector' && st.action === 'delete' && st.target.name === 'i');
     expect(patch).toBeGreaterThanOrEqual(0);
     expect(gcDelete).toBeGreaterThan(patch);
@@ -286,7 +343,11 @@ describe('R35 deciding: patch, Foreground delete, or delete by the item\'s own f
   it('R35(ii): for a custom resource (JSON merge patch fallback) every reference gets an explicit blockOwnerDeletion:false', () => {
     const o1 = cm('o1', 'ns1', { finalizers: ['foregroundDeletion'], ...TERMINATING });
     const o2 = cm('o2', 'ns1', { finalizers: ['foregroundDeletion'], ...TERMINATING });
-    const i = obj('example.com/v1', 'Gadget', 'ns1', 'i', { owners: [bref(o1), ref(o2)], finalizers: ['example.com/keep'], extra: { spec: { size: 1 } } });
+    const i = obj('example.com/v1', 'Gadget', 'ns1', 'i', {
+      owners: [bref(o1), ref(o2)],
+      finalizers: ['example.com/keep'],
+      extra: { spec: { size: 1 } },
+    });
     const x = cm('x', 'ns1', { owners: [bref(i)], finalizers: ['foregroundDeletion', HOLD], ...TERMINATING });
     const s = scenario(manifests(o1, o2, i, x));
     const r = s.simulate([]);
@@ -304,7 +365,7 @@ describe('R35 deciding: patch, Foreground delete, or delete by the item\'s own f
 
 // =========================================================================================================
 describe('R36 how the GC issues its DELETE', () => {
-  it('R36/R70: the cycle breaker\'s Foreground DELETE conflicts with its own unblock patch and is retried before the owner it unblocked is re-examined: the item waits Terminating for its dependent (a note says a real cluster races the two)', () => {
+  it("R36/R70: the cycle breaker's Foreground DELETE conflicts with its own unblock patch and is retried before the owner it unblocked is re-examined: the item waits Terminating for its dependent (a note says a real cluster races the two)", () => {
     // The 409 (owners changed) is retried at once, while o still waits: same branch, a no-op patch, then the
     // Foreground DELETE. o then finishes (i no longer blocks it); i waits for x forever.
     const o = cm('o', 'ns1');
@@ -313,13 +374,21 @@ describe('R36 how the GC issues its DELETE', () => {
     const s = scenario(manifests(o, i, x));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'o', 'Foreground')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/o']);
-    expect(remainingOf(r, 'ConfigMap', 'i')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'], ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: false }] });
+    expect(remainingOf(r, 'ConfigMap', 'i')).toMatchObject({
+      beingDeleted: true,
+      finalizers: ['foregroundDeletion'],
+      ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: false }],
+    });
     expect(remainingOf(r, 'ConfigMap', 'x')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
     const deletes = r.steps.filter((st) => st.actor === 'garbage-collector' && st.action === 'delete' && st.target.name === 'i');
     expect(deletes.map((st) => st.detail)).toEqual([expect.stringMatching(/Foreground/)]);
-    expect(stepIndex(r, (st) => st.action === 'reject' && st.target.name === 'i')).toBeLessThan(stepIndex(r, (st) => st.action === 'remove' && st.target.name === 'o'));
+    expect(stepIndex(r, (st) => st.action === 'reject' && st.target.name === 'i')).toBeLessThan(
+      stepIndex(r, (st) => st.action === 'remove' && st.target.name === 'o'),
+    );
     // The owner's own worker races that retry on a real cluster (R70): the report says so.
-    expect(r.notes.join('\n')).toMatch(/^Timing-dependent: the GC's Foreground DELETE of ConfigMap ns1\/i conflicted with its own change of its ownerReferences; .* the owner's worker races that retry/m);
+    expect(r.notes.join('\n')).toMatch(
+      /^Timing-dependent: the GC's Foreground DELETE of ConfigMap ns1\/i conflicted with its own change of its ownerReferences; .* the owner's worker races that retry/m,
+    );
   });
 
   it('R36 foreground-chain-meets-deleting-dependents: a Foreground chain a ← b ← c, c already waiting for its stuck dependent, leaves b Terminating and removes only a', () => {
@@ -333,7 +402,11 @@ describe('R36 how the GC issues its DELETE', () => {
     const s = scenario(manifests(a, b, c, d));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'a', 'Foreground')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/a']);
-    expect(remainingOf(r, 'ConfigMap', 'b')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'], ownerReferences: [{ uid: 'uid-a', blockOwnerDeletion: false }] });
+    expect(remainingOf(r, 'ConfigMap', 'b')).toMatchObject({
+      beingDeleted: true,
+      finalizers: ['foregroundDeletion'],
+      ownerReferences: [{ uid: 'uid-a', blockOwnerDeletion: false }],
+    });
     expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
     expect(remainingOf(r, 'ConfigMap', 'd')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
     expect(sorted(r.stuck.map((e) => e.name))).toEqual(['b', 'c', 'd']);
@@ -343,7 +416,14 @@ describe('R36 how the GC issues its DELETE', () => {
 // =========================================================================================================
 describe('R37 the absent-owner cache is keyed by coordinates and namespace', () => {
   it('R37 two-children-of-same-missing-owner: both children are collected', () => {
-    const gone: OwnerReference = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-5d8f', uid: 'uid-web-5d8f', controller: true, blockOwnerDeletion: true };
+    const gone: OwnerReference = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      name: 'web-5d8f',
+      uid: 'uid-web-5d8f',
+      controller: true,
+      blockOwnerDeletion: true,
+    };
     const p1 = pod('web-5d8f-aaaaa', 'ns1', { owners: [gone], ...busybox() });
     const p2 = pod('web-5d8f-bbbbb', 'ns1', { owners: [gone], ...busybox() });
     const s = scenario(manifests(p1, p2));
@@ -361,7 +441,11 @@ describe('R37 the absent-owner cache is keyed by coordinates and namespace', () 
     // Start-up collects bad (its owner is absent in ns1); the helper's deletion later re-classifies good.
     const r = s.simulate([del('v1', 'ConfigMap', 'ns2', 'helper', 'Background')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/bad', 'ConfigMap/helper']);
-    expect(remainingOf(r, 'ConfigMap', 'good')).toMatchObject({ namespace: 'ns2', beingDeleted: false, ownerReferences: [{ uid: 'uid-shared' }] });
+    expect(remainingOf(r, 'ConfigMap', 'good')).toMatchObject({
+      namespace: 'ns2',
+      beingDeleted: false,
+      ownerReferences: [{ uid: 'uid-shared' }],
+    });
     expect(remainingOf(r, 'ConfigMap', 'shared')).toMatchObject({ namespace: 'ns2', beingDeleted: false });
   });
 
@@ -397,7 +481,11 @@ describe('R38 processDeletingDependentsItem', () => {
     // c is already waiting for g when o is deleted; g's finalizer never goes, so c and o wait.
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'c', 'Foreground'), del('v1', 'ConfigMap', 'ns1', 'o', 'Foreground')]);
     expect(r.deleted).toEqual([]);
-    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'], ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: true }] });
+    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({
+      beingDeleted: true,
+      finalizers: ['foregroundDeletion'],
+      ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: true }],
+    });
     expect(stuckOf(r, 'ConfigMap', 'o').blockedBy).toContainEqual(blockedBy('waiting-for-dependents', 'c'));
     expect(gcSteps(r, 'delete', 'c')).toEqual([]);
   });
@@ -428,7 +516,7 @@ describe('R39 removeFinalizer removes exactly one finalizer', () => {
 
 // =========================================================================================================
 describe('R40 orphaning', () => {
-  it('R40 orphan-policy-strips-references: every direct dependent loses every reference with the owner\'s uid, then the owner\'s orphan finalizer goes', () => {
+  it("R40 orphan-policy-strips-references: every direct dependent loses every reference with the owner's uid, then the owner's orphan finalizer goes", () => {
     const rs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', { extra: { spec: { replicas: 2 } } });
     const keep = cm('keep', 'ns1');
     const p1 = pod('web-5d8f-aaaaa', 'ns1', { owners: [bref(rs, { controller: true })], ...busybox() });
@@ -454,7 +542,10 @@ describe('R40 orphaning', () => {
       stepIndex(r, (st) => st.actor === 'garbage-collector' && st.action === 'patch-owner-references' && st.target.name === n),
     );
     patched.forEach((i) => expect(i).toBeGreaterThanOrEqual(0));
-    const unfinalize = stepIndex(r, (st) => st.actor === 'garbage-collector' && st.action === 'remove-finalizer' && st.target.name === 'web-5d8f');
+    const unfinalize = stepIndex(
+      r,
+      (st) => st.actor === 'garbage-collector' && st.action === 'remove-finalizer' && st.target.name === 'web-5d8f',
+    );
     expect(unfinalize).toBeGreaterThan(Math.max(...patched));
     expect(gcSteps(r, undefined, 'grandchild')).toEqual([]);
     expect(gcSteps(r, 'delete')).toEqual([]);

@@ -10,12 +10,15 @@ import { remainingOf, stuckOf, removedAt, sorted, blockTypes, waitedOn, expectKe
 
 /** The codes of what the analysis reports on one object. */
 const findingCodesOn = (s: ReturnType<typeof scenario>, kind: string, name: string) =>
-  s.findings().filter((f) => f.object.kind === kind && f.object.name === name).map((f) => f.code);
+  s
+    .findings()
+    .filter((f) => f.object.kind === kind && f.object.name === name)
+    .map((f) => f.code);
 
 // ---------------------------------------------------------------------------------------------------
 
 describe('R42: where an owner is looked up', () => {
-  it('R42: a namespaced owner kind is looked up in the dependent\'s namespace: a namesake there with another uid makes the reference dangling', () => {
+  it("R42: a namespaced owner kind is looked up in the dependent's namespace: a namesake there with another uid makes the reference dangling", () => {
     const web1 = deploy('web', 'ns1', { uid: 'uid-web-ns1' });
     const web2 = deploy('web', 'ns2', { uid: 'uid-web-ns2' });
     const good = cm('good', 'ns1', { owners: [ref(web1)] });
@@ -26,10 +29,15 @@ describe('R42: where an owner is looked up', () => {
     expect(names(r.deleted)).toEqual(['ConfigMap/bad']);
     expectKept(r, 'ConfigMap', 'good', ['uid-web-ns1']);
     expectKept(r, 'Deployment', 'web', []);
-    expect(r.remaining.filter((x) => x.kind === 'Deployment').map((x) => x.namespace).sort()).toEqual(['ns1', 'ns2']);
+    expect(
+      r.remaining
+        .filter((x) => x.kind === 'Deployment')
+        .map((x) => x.namespace)
+        .sort(),
+    ).toEqual(['ns1', 'ns2']);
   });
 
-  it('R42: a cluster-scoped owner kind is looked up cluster-wide, whatever the dependent\'s namespace', () => {
+  it("R42: a cluster-scoped owner kind is looked up cluster-wide, whatever the dependent's namespace", () => {
     const owner = clusterRole('reader');
     const a = cm('a', 'ns1', { owners: [ctl(owner)] });
     const b = cm('b', 'kube-system', { owners: [ctl(owner)] });
@@ -43,14 +51,16 @@ describe('R42: where an owner is looked up', () => {
 });
 
 describe('R43: namespaced dependent, namespaced owner in another namespace', () => {
-  it('R43 namespaced-child-owner-uid-in-other-namespace: the owner is absent from the child\'s namespace, so the child is collected', () => {
+  it("R43 namespaced-child-owner-uid-in-other-namespace: the owner is absent from the child's namespace, so the child is collected", () => {
     const web = deploy('web', 'ns2');
     const child = cm('child', 'ns1', { owners: [ctl(web)] });
     const s = scenario(manifests(web, child));
     const r = s.simulate([]);
     expect(names(r.deleted)).toEqual(['ConfigMap/child']);
     expect(r.remaining).toMatchObject([{ kind: 'Deployment', name: 'web', namespace: 'ns2', beingDeleted: false }]);
-    expect(r.steps.filter((x) => x.action === 'delete')).toMatchObject([{ actor: 'garbage-collector', target: { kind: 'ConfigMap', name: 'child', namespace: 'ns1' } }]);
+    expect(r.steps.filter((x) => x.action === 'delete')).toMatchObject([
+      { actor: 'garbage-collector', target: { kind: 'ConfigMap', name: 'child', namespace: 'ns1' } },
+    ]);
   });
 
   it('R43 cross-namespace-reference-does-not-hurt-valid-children: the bad child goes, the real owner and its valid children stay', () => {
@@ -99,7 +109,9 @@ describe('R44: namespaced dependent, cluster-scoped owner', () => {
         cm('ns1-reader-cfg', 'ns1', { owners: [ctl(reader)] }),
         cm('ns2-reader-cfg', 'ns2', { owners: [ref(reader)] }),
         cm('ns2-pv-cfg', 'ns2', { owners: [ctl(vol)] }),
-        cm('ns1-ghost-cfg', 'ns1', { owners: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'ghost', uid: 'uid-ghost' }] }),
+        cm('ns1-ghost-cfg', 'ns1', {
+          owners: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'ghost', uid: 'uid-ghost' }],
+        }),
       ),
     );
     const r = s.simulate([]);
@@ -110,7 +122,14 @@ describe('R44: namespaced dependent, cluster-scoped owner', () => {
   });
 
   it('R44: children in two namespaces of the same missing cluster-scoped owner are both collected', () => {
-    const ghost: OwnerReference = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'ghost', uid: 'uid-ghost', controller: true, blockOwnerDeletion: true };
+    const ghost: OwnerReference = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      name: 'ghost',
+      uid: 'uid-ghost',
+      controller: true,
+      blockOwnerDeletion: true,
+    };
     const s = scenario(manifests(cm('a', 'ns1', { owners: [ghost] }), cm('b', 'ns2', { owners: [ghost] })));
     const r = s.simulate([]);
     expect(sorted(names(r.deleted))).toEqual(['ConfigMap/a', 'ConfigMap/b']);
@@ -120,12 +139,7 @@ describe('R44: namespaced dependent, cluster-scoped owner', () => {
   it('R44 cluster-scoped-owner-background-cascade: a Background delete of a cluster-scoped owner collects its children in every namespace', () => {
     const reader = clusterRole('reader');
     const s = scenario(
-      manifests(
-        reader,
-        cm('a', 'ns1', { owners: [ctl(reader)] }),
-        cm('b', 'ns2', { owners: [ref(reader)] }),
-        cm('unrelated', 'ns1'),
-      ),
+      manifests(reader, cm('a', 'ns1', { owners: [ctl(reader)] }), cm('b', 'ns2', { owners: [ref(reader)] }), cm('unrelated', 'ns1')),
     );
     const r = s.simulate([del('rbac.authorization.k8s.io/v1', 'ClusterRole', '', 'reader', 'Background')]);
     expect(names(r.deleted)[0]).toBe('ClusterRole/reader');
@@ -213,9 +227,20 @@ describe('R45: cluster-scoped dependent, namespaced owner kind', () => {
   it('R45 cluster-scoped-custom-child-survives-namespaced-owner-deletion: a cluster-scoped custom resource owned by a namespaced Deployment outlives it', () => {
     const web = deploy('web', 'ns1');
     const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
-    const child: ObjectSpec = { apiVersion: 'policy.example.com/v1', kind: 'ClusterPolicy', name: 'web-policy', uid: 'uid-web-policy', owners: [ref(web)] };
+    const child: ObjectSpec = {
+      apiVersion: 'policy.example.com/v1',
+      kind: 'ClusterPolicy',
+      name: 'web-policy',
+      uid: 'uid-web-policy',
+      owners: [ref(web)],
+    };
     const s = scenario(
-      manifests(crd('policy.example.com', 'ClusterPolicy', 'clusterpolicies', 'Cluster', [{ name: 'v1', served: true, storage: true }]), web, webRs, child),
+      manifests(
+        crd('policy.example.com', 'ClusterPolicy', 'clusterpolicies', 'Cluster', [{ name: 'v1', served: true, storage: true }]),
+        web,
+        webRs,
+        child,
+      ),
     );
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Background')]);
     expect(names(r.deleted)).toEqual(['Deployment/web', 'ReplicaSet/web-rs']);
@@ -364,7 +389,18 @@ describe('R46: coordinate mismatches on an existing uid', () => {
   it('R46 unknown-owner-type: a reference to a kind nobody serves (no CRD, no objects of it) is never collected', () => {
     const s = scenario(
       manifests(
-        cm('cfg', 'ns1', { owners: [{ apiVersion: 'widgets.acme.io/v1alpha1', kind: 'Gizmo', name: 'g1', uid: 'uid-g1', controller: true, blockOwnerDeletion: true }] }),
+        cm('cfg', 'ns1', {
+          owners: [
+            {
+              apiVersion: 'widgets.acme.io/v1alpha1',
+              kind: 'Gizmo',
+              name: 'g1',
+              uid: 'uid-g1',
+              controller: true,
+              blockOwnerDeletion: true,
+            },
+          ],
+        }),
       ),
     );
     const r = s.simulate([]);

@@ -20,7 +20,11 @@ describe('R47 Foreground deletion can finish while dependents remain', () => {
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'o', 'Foreground')]);
     expect(sorted(names(r.deleted))).toEqual(['ConfigMap/explicit-false', 'ConfigMap/o', 'ConfigMap/unset']);
     expect(sorted(names(r.remaining))).toEqual(['ConfigMap/stuck']);
-    expect(remainingOf(r, 'ConfigMap', 'stuck')).toMatchObject({ beingDeleted: true, finalizers: [HOLD], ownerReferences: [{ uid: 'uid-o' }] });
+    expect(remainingOf(r, 'ConfigMap', 'stuck')).toMatchObject({
+      beingDeleted: true,
+      finalizers: [HOLD],
+      ownerReferences: [{ uid: 'uid-o' }],
+    });
     expect(r.stuck.map((e) => e.name)).toEqual(['stuck']);
     expect(stuckOf(r, 'ConfigMap', 'stuck').blockedBy).toContainEqual(blockedBy('finalizer'));
   });
@@ -65,7 +69,11 @@ describe('R49 the cycle breaker has false positives', () => {
     expect(r.stuck.map((e) => e.name)).not.toContain('o');
     expect(remainingOf(r, 'ConfigMap', 'x')).toMatchObject({ beingDeleted: true, finalizers: [HOLD], ownerReferences: [{ uid: 'uid-i' }] });
     expect(gcSteps(r, 'patch-owner-references', 'i').length).toBeGreaterThan(0);
-    expect(remainingOf(r, 'ConfigMap', 'i')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'], ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: false }] });
+    expect(remainingOf(r, 'ConfigMap', 'i')).toMatchObject({
+      beingDeleted: true,
+      finalizers: ['foregroundDeletion'],
+      ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: false }],
+    });
   });
 
   it('R49: with a foreign finalizer on the unblocked item, the owner finishes and the item stays Terminating with unblocked references', () => {
@@ -75,7 +83,10 @@ describe('R49 the cycle breaker has false positives', () => {
     const s = scenario(manifests(o, i, x));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'o', 'Foreground')]);
     expect(names(r.deleted)).toEqual(['ConfigMap/o']);
-    expect(remainingOf(r, 'ConfigMap', 'i')).toMatchObject({ beingDeleted: true, ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: false }] });
+    expect(remainingOf(r, 'ConfigMap', 'i')).toMatchObject({
+      beingDeleted: true,
+      ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: false }],
+    });
     expect(remainingOf(r, 'ConfigMap', 'i').finalizers).toContain('example.com/keep');
     expect(remainingOf(r, 'ConfigMap', 'x')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
   });
@@ -112,14 +123,21 @@ describe('R50 deadlocks that are not broken automatically', () => {
     expect(r.deleted).toEqual([]);
     expect(gcSteps(r, 'delete', 'c').length).toBe(1);
     expect(remainingOf(r, 'ConfigMap', 'o')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
-    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: true, finalizers: [HOLD], ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: true }] });
+    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({
+      beingDeleted: true,
+      finalizers: [HOLD],
+      ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: true }],
+    });
     expect(stuckOf(r, 'ConfigMap', 'o').blockedBy).toContainEqual(blockedBy('waiting-for-dependents', 'c'));
     expect(stuckOf(r, 'ConfigMap', 'c').blockedBy).toContainEqual(expect.objectContaining({ type: 'finalizer', finalizer: HOLD }));
   });
 
   it('R50 foreground-chain-stuck-on-foreign-finalizer: the wait propagates up a chain of Foreground deletes', () => {
     const d = obj('apps/v1', 'Deployment', 'ns1', 'web', { extra: { spec: { replicas: 1 } } });
-    const rs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', { owners: [bref(d, { controller: true })], extra: { spec: { replicas: 1 } } });
+    const rs = obj('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', {
+      owners: [bref(d, { controller: true })],
+      extra: { spec: { replicas: 1 } },
+    });
     const p = pod('web-5d8f-x2x7q', 'ns1', { owners: [bref(rs, { controller: true })], finalizers: [HOLD], ...busybox() });
     const s = scenario(manifests(d, rs, p));
     const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Foreground')]);
@@ -140,7 +158,11 @@ describe('R50 deadlocks that are not broken automatically', () => {
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'o', 'Foreground')]);
     expect(r.deleted).toEqual([]);
     expect(gcSteps(r, undefined, 'c')).toEqual([]);
-    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({ beingDeleted: true, finalizers: [HOLD], ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: true }] });
+    expect(remainingOf(r, 'ConfigMap', 'c')).toMatchObject({
+      beingDeleted: true,
+      finalizers: [HOLD],
+      ownerReferences: [{ uid: 'uid-o', blockOwnerDeletion: true }],
+    });
     expect(remainingOf(r, 'ConfigMap', 'o')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
     expect(stuckOf(r, 'ConfigMap', 'o').blockedBy).toContainEqual(blockedBy('waiting-for-dependents', 'c'));
   });
@@ -166,7 +188,11 @@ describe('R50 deadlocks that are not broken automatically', () => {
     const r = s.simulate([del('apps/v1', 'ReplicaSet', 'ns1', 'web-5d8f', 'Background')]);
     expect(names(r.deleted)).toEqual(['ReplicaSet/web-5d8f']);
     expect(gcSteps(r, 'delete', 'web-5d8f-x2x7q').length).toBe(1);
-    expect(remainingOf(r, 'Pod', 'web-5d8f-x2x7q')).toMatchObject({ beingDeleted: true, finalizers: [], ownerReferences: [{ uid: 'uid-web-5d8f' }] });
+    expect(remainingOf(r, 'Pod', 'web-5d8f-x2x7q')).toMatchObject({
+      beingDeleted: true,
+      finalizers: [],
+      ownerReferences: [{ uid: 'uid-web-5d8f' }],
+    });
     expect(r.stuck.map((e) => `${e.kind}/${e.name}`)).toEqual(['Pod/web-5d8f-x2x7q']);
     expect(stuckOf(r, 'Pod', 'web-5d8f-x2x7q').blockedBy).toContainEqual(blockedBy('graceful-termination'));
   });
@@ -177,7 +203,11 @@ describe('R50 deadlocks that are not broken automatically', () => {
     const s = scenario(manifests(a));
     const r = s.simulate([del('v1', 'ConfigMap', 'ns1', 'a', 'Foreground')]);
     expect(r.deleted).toEqual([]);
-    expect(remainingOf(r, 'ConfigMap', 'a')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'], ownerReferences: [{ uid: 'uid-a', blockOwnerDeletion: true }] });
+    expect(remainingOf(r, 'ConfigMap', 'a')).toMatchObject({
+      beingDeleted: true,
+      finalizers: ['foregroundDeletion'],
+      ownerReferences: [{ uid: 'uid-a', blockOwnerDeletion: true }],
+    });
     expect(stuckOf(r, 'ConfigMap', 'a').blockedBy).toContainEqual(blockedBy('waiting-for-dependents', 'a'));
     expect(gcSteps(r, 'patch-owner-references')).toEqual([]);
     expect(gcSteps(r, 'remove-finalizer')).toEqual([]);
@@ -232,7 +262,8 @@ describe('R51 outcomes that depend on timing', () => {
     // Certain in every interleaving: o goes (nothing blocks it), leaf is deleted and held by its finalizer.
     expect(names(r.deleted)).toContain('ConfigMap/o');
     expect(remainingOf(r, 'ConfigMap', 'leaf')).toMatchObject({ beingDeleted: true, finalizers: [HOLD] });
-    if (isRemaining(r, 'ConfigMap', 'mid')) expect(remainingOf(r, 'ConfigMap', 'mid')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
+    if (isRemaining(r, 'ConfigMap', 'mid'))
+      expect(remainingOf(r, 'ConfigMap', 'mid')).toMatchObject({ beingDeleted: true, finalizers: ['foregroundDeletion'] });
     expect(r.notes.length).toBeGreaterThan(0);
   });
 });
@@ -244,7 +275,13 @@ describe('R52 both GC finalizers on one object (manifest-only state)', () => {
 
   it('R52: the analysis reports the object as invalid input (admission error invalid-finalizers)', () => {
     const fs = scenario(manifests(o, c)).findings();
-    expect(fs).toContainEqual(expect.objectContaining({ code: 'invalid-finalizers', severity: 'error', object: expect.objectContaining({ kind: 'ConfigMap', name: 'o' }) }));
+    expect(fs).toContainEqual(
+      expect.objectContaining({
+        code: 'invalid-finalizers',
+        severity: 'error',
+        object: expect.objectContaining({ kind: 'ConfigMap', name: 'o' }),
+      }),
+    );
   });
 
   it('R52: the GC orphans (orphan wins), removes only orphan, and foregroundDeletion is never removed when nothing re-queues the object', () => {

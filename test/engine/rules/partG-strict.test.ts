@@ -14,20 +14,35 @@ describe('R53: quiescence semantics of the strict simulation', () => {
   it('R53: with no request the GC runs on the state as given: a dependent whose owner uid is absent is deleted', () => {
     const s = scenario(
       manifests(
-        cm('orphan-cfg', 'ns1', { owners: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'gone', uid: 'uid-gone', controller: true, blockOwnerDeletion: true }] }),
+        cm('orphan-cfg', 'ns1', {
+          owners: [
+            { apiVersion: 'apps/v1', kind: 'Deployment', name: 'gone', uid: 'uid-gone', controller: true, blockOwnerDeletion: true },
+          ],
+        }),
         cm('plain-cfg', 'ns1'),
       ),
     );
     const r = s.simulate([]);
     expect(names(r.deleted)).toEqual(['ConfigMap/orphan-cfg']);
-    expect(r.steps.filter((x) => x.action === 'delete')).toMatchObject([{ actor: 'garbage-collector', target: { kind: 'ConfigMap', name: 'orphan-cfg' } }]);
+    expect(r.steps.filter((x) => x.action === 'delete')).toMatchObject([
+      { actor: 'garbage-collector', target: { kind: 'ConfigMap', name: 'orphan-cfg' } },
+    ]);
     expectKept(r, 'ConfigMap', 'plain-cfg', []);
   });
 
   it('R53: with no request the GC collects a whole dangling chain (owner missing → ReplicaSet → Pods), top down', () => {
-    const ghost: OwnerReference = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'uid-web', controller: true, blockOwnerDeletion: true };
+    const ghost: OwnerReference = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: 'web',
+      uid: 'uid-web',
+      controller: true,
+      blockOwnerDeletion: true,
+    };
     const webRs = rs('web-rs', 'ns1', { owners: [ghost] });
-    const s = scenario(manifests(webRs, pod('web-rs-a', 'ns1', { owners: [ctl(webRs)] }), pod('web-rs-b', 'ns1', { owners: [ctl(webRs)] })));
+    const s = scenario(
+      manifests(webRs, pod('web-rs-a', 'ns1', { owners: [ctl(webRs)] }), pod('web-rs-b', 'ns1', { owners: [ctl(webRs)] })),
+    );
     const r = s.simulate([]);
     expect(names(r.deleted)[0]).toBe('ReplicaSet/web-rs');
     expect(sorted(names(r.deleted))).toEqual(['Pod/web-rs-a', 'Pod/web-rs-b', 'ReplicaSet/web-rs']);
@@ -86,16 +101,25 @@ describe('R53: quiescence semantics of the strict simulation', () => {
   });
 
   it('R53/R25: a Terminating object with foregroundDeletion and a foreign finalizer, without dependents, loses only foregroundDeletion', () => {
-    const s = scenario(manifests(cm('lonely', 'ns1', { finalizers: ['example.com/hold', 'foregroundDeletion'], ...DELETING, deletionGracePeriodSeconds: 0 })));
+    const s = scenario(
+      manifests(
+        cm('lonely', 'ns1', { finalizers: ['example.com/hold', 'foregroundDeletion'], ...DELETING, deletionGracePeriodSeconds: 0 }),
+      ),
+    );
     const r = s.simulate([]);
     expect(r.deleted).toEqual([]);
     expect(remainingOf(r, 'ConfigMap', 'lonely')).toMatchObject({ beingDeleted: true, finalizers: ['example.com/hold'] });
-    expect(r.steps).toMatchObject([{ actor: 'garbage-collector', action: 'remove-finalizer', target: { kind: 'ConfigMap', name: 'lonely' } }]);
+    expect(r.steps).toMatchObject([
+      { actor: 'garbage-collector', action: 'remove-finalizer', target: { kind: 'ConfigMap', name: 'lonely' } },
+    ]);
   });
 
   it('R53.1: a Pod without spec.terminationGracePeriodSeconds uses 30, so a scheduled one is not removed at once', () => {
     const s = scenario(
-      manifests(pod('defaulted', 'ns1', { nodeName: 'node-1', phase: 'Running' }), pod('zero', 'ns1', { nodeName: 'node-1', phase: 'Running', grace: 0 })),
+      manifests(
+        pod('defaulted', 'ns1', { nodeName: 'node-1', phase: 'Running' }),
+        pod('zero', 'ns1', { nodeName: 'node-1', phase: 'Running', grace: 0 }),
+      ),
     );
     const r = s.simulate([del('v1', 'Pod', 'ns1', 'defaulted', 'Background'), del('v1', 'Pod', 'ns1', 'zero', 'Background')]);
     expect(names(r.deleted)).toEqual(['Pod/zero']);
@@ -107,7 +131,9 @@ describe('R53: quiescence semantics of the strict simulation', () => {
     const s = scenario(
       manifests(
         cm('a', 'ns1', { owners: [{ apiVersion: 'extensions/v1beta1', kind: 'Deployment', name: 'old', uid: 'uid-old' }] }),
-        cm('b', 'ns1', { owners: [{ apiVersion: 'nowhere.example.org/v1', kind: 'Thing', name: 't', uid: 'uid-t', blockOwnerDeletion: true }] }),
+        cm('b', 'ns1', {
+          owners: [{ apiVersion: 'nowhere.example.org/v1', kind: 'Thing', name: 't', uid: 'uid-t', blockOwnerDeletion: true }],
+        }),
       ),
     );
     const r = s.simulate([]);
@@ -122,7 +148,10 @@ describe('R53: quiescence semantics of the strict simulation', () => {
     const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
     const p = pod('web-rs-a', 'ns1', { owners: [ctl(webRs)] });
     const s = scenario(manifests(web, webRs, p));
-    const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Background'), del('apps/v1', 'ReplicaSet', 'ns1', 'web-rs', 'Orphan')]);
+    const r = s.simulate([
+      del('apps/v1', 'Deployment', 'ns1', 'web', 'Background'),
+      del('apps/v1', 'ReplicaSet', 'ns1', 'web-rs', 'Orphan'),
+    ]);
     expect(names(r.deleted)).toEqual(['Deployment/web', 'ReplicaSet/web-rs', 'Pod/web-rs-a']);
     expectRejected(r, 404);
     expect(r.steps[r.steps.length - 1]).toMatchObject({ action: 'reject', target: { kind: 'ReplicaSet', name: 'web-rs' } });
@@ -135,7 +164,10 @@ describe('R53: quiescence semantics of the strict simulation', () => {
     const p = pod('web-rs-a', 'ns1', { owners: [ctl(webRs)] });
     const other = rs('other-rs', 'ns1', { owners: [ctl(web)] });
     const s = scenario(manifests(web, webRs, p, other));
-    const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Orphan'), del('apps/v1', 'ReplicaSet', 'ns1', 'web-rs', 'Background')]);
+    const r = s.simulate([
+      del('apps/v1', 'Deployment', 'ns1', 'web', 'Orphan'),
+      del('apps/v1', 'ReplicaSet', 'ns1', 'web-rs', 'Background'),
+    ]);
     expect(names(r.deleted)).toEqual(['Deployment/web', 'ReplicaSet/web-rs', 'Pod/web-rs-a']);
     expectKept(r, 'ReplicaSet', 'other-rs', []);
     expect(r.steps.filter((x) => x.action === 'reject')).toEqual([]);
@@ -178,7 +210,15 @@ describe('R53: quiescence semantics of the strict simulation', () => {
       manifests(
         ns,
         pod('leaving', 'ns1', { nodeName: 'node-1', phase: 'Running', ...DELETING, deletionGracePeriodSeconds: 30 }),
-        { apiVersion: 'v1', kind: 'PersistentVolumeClaim', name: 'data', namespace: 'ns1', uid: 'uid-data', finalizers: ['kubernetes.io/pvc-protection'], ...DELETING },
+        {
+          apiVersion: 'v1',
+          kind: 'PersistentVolumeClaim',
+          name: 'data',
+          namespace: 'ns1',
+          uid: 'uid-data',
+          finalizers: ['kubernetes.io/pvc-protection'],
+          ...DELETING,
+        },
         cm('custom', 'ns1', { finalizers: ['example.com/cleanup'], ...DELETING }),
       ),
     );
@@ -206,7 +246,7 @@ describe('R53: quiescence semantics of the strict simulation', () => {
 // ---------------------------------------------------------------------------------------------------
 
 describe('R63: several requests at once (back to back)', () => {
-  it('R63/R71: an Orphan DELETE of a ReplicaSet sent right after its Deployment\'s Background DELETE beats the cascade: the Pods survive, orphaned', () => {
+  it("R63/R71: an Orphan DELETE of a ReplicaSet sent right after its Deployment's Background DELETE beats the cascade: the Pods survive, orphaned", () => {
     const web = deploy('web', 'ns1');
     const webRs = rs('web-rs', 'ns1', { owners: [ctl(web)] });
     const p = pod('web-rs-a', 'ns1', { owners: [ctl(webRs)] });
@@ -220,7 +260,9 @@ describe('R63: several requests at once (back to back)', () => {
     // Both requests are applied before the GC's first step; settled, the same two cascade (R53.4).
     const firstGc = r.steps.findIndex((x) => x.actor === 'garbage-collector');
     expect(r.steps.slice(0, firstGc).map((x) => x.request)).toEqual([0, 0, 1, 1]);
-    expect(r.notes.join('\n')).toMatch(/^Timing-dependent: requests sent back to back often all reach the apiserver before the garbage collector acts/m);
+    expect(r.notes.join('\n')).toMatch(
+      /^Timing-dependent: requests sent back to back often all reach the apiserver before the garbage collector acts/m,
+    );
     expect(names(s.simulate(requests).deleted)).toEqual(['Deployment/web', 'ReplicaSet/web-rs', 'Pod/web-rs-a']);
   });
 
@@ -230,11 +272,18 @@ describe('R63: several requests at once (back to back)', () => {
     const gone = cm('gone', 'ns1', { owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: 'uid-x' }] });
     const s = scenario(manifests(web, webRs, gone, cm('other', 'ns1')));
     for (const arrival of ['settled', 'back-to-back'] as const) {
-      const r = s.simulate([del('apps/v1', 'Deployment', 'ns1', 'web', 'Background'), del('v1', 'ConfigMap', 'ns1', 'other', 'Background')], { arrival });
+      const r = s.simulate(
+        [del('apps/v1', 'Deployment', 'ns1', 'web', 'Background'), del('v1', 'ConfigMap', 'ns1', 'other', 'Background')],
+        { arrival },
+      );
       expect(r.steps[0]).toMatchObject({ actor: 'garbage-collector', target: { name: 'gone' } });
       expect(r.steps[0].request).toBeUndefined();
-      expect(r.steps.filter((x) => x.request !== undefined).map((x) => `${x.request} ${x.action} ${x.target.name}`))
-        .toEqual(['0 delete web', '0 remove web', '1 delete other', '1 remove other']);
+      expect(r.steps.filter((x) => x.request !== undefined).map((x) => `${x.request} ${x.action} ${x.target.name}`)).toEqual([
+        '0 delete web',
+        '0 remove web',
+        '1 delete other',
+        '1 remove other',
+      ]);
       expect(r.steps.filter((x) => x.actor !== 'apiserver').every((x) => x.request === undefined)).toBe(true);
     }
   });
@@ -289,7 +338,13 @@ describe('R54: the served set in strict mode', () => {
       del('apps/v1', 'Deployment', 'ns1', 'web', 'Background'),
       del('rbac.authorization.k8s.io/v1', 'Role', 'ns1', 'web-role', 'Background'),
     ]);
-    expect(sorted(names(r.deleted))).toEqual(['ConfigMap/via-ga', 'ConfigMap/via-rbac', 'Deployment/web', 'ReplicaSet/web-rs', 'Role/web-role']);
+    expect(sorted(names(r.deleted))).toEqual([
+      'ConfigMap/via-ga',
+      'ConfigMap/via-rbac',
+      'Deployment/web',
+      'ReplicaSet/web-rs',
+      'Role/web-role',
+    ]);
     expect(removedAt(r, 'Deployment', 'web')).toBeLessThan(removedAt(r, 'ConfigMap', 'via-ga'));
     expect(removedAt(r, 'Role', 'web-role')).toBeLessThan(removedAt(r, 'ConfigMap', 'via-rbac'));
     expectKept(r, 'ConfigMap', 'via-beta', ['uid-web']);
@@ -352,7 +407,7 @@ describe('R54: the served set in strict mode', () => {
     expectKept(r, 'ConfigMap', 'via-alpha', ['uid-w']);
   });
 
-  it('R54: a CRD\'s declared scope decides where its owners are looked up (Cluster: cluster-wide; Namespaced: the dependent\'s namespace)', () => {
+  it("R54: a CRD's declared scope decides where its owners are looked up (Cluster: cluster-wide; Namespaced: the dependent's namespace)", () => {
     const tenant = { apiVersion: 'tenancy.example.com/v1', kind: 'Tenant', name: 'acme', uid: 'uid-acme' };
     const widget = { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', namespace: 'ns1', uid: 'uid-w' };
     const s = scenario(
@@ -374,7 +429,9 @@ describe('R54: the served set in strict mode', () => {
 
   it('R54: a DELETE through a CRD kind whose CRD declares it cluster-scoped works without a namespace', () => {
     const tenant = { apiVersion: 'tenancy.example.com/v1', kind: 'Tenant', name: 'acme', uid: 'uid-acme' };
-    const s = scenario(manifests(crd('tenancy.example.com', 'Tenant', 'tenants', 'Cluster', [{ name: 'v1', served: true, storage: true }]), tenant));
+    const s = scenario(
+      manifests(crd('tenancy.example.com', 'Tenant', 'tenants', 'Cluster', [{ name: 'v1', served: true, storage: true }]), tenant),
+    );
     const r = s.simulate([del('tenancy.example.com/v1', 'Tenant', '', 'acme', 'Background')]);
     expect(names(r.deleted)).toEqual(['Tenant/acme']);
   });

@@ -11,7 +11,8 @@ import { remainingOf, stepsWhere, stuckOf } from '../../helpers/results';
 import type { SimulationResult } from '../../../server/src/engine/simulation/types';
 
 /** The oracle's controllers (test/controlplane's default): no kubelet, no provisioner, no operator. */
-const KCM = 'garbage-collector-controller,namespace-controller,persistentvolumeclaim-protection-controller,persistentvolume-protection-controller,persistentvolume-binder-controller';
+const KCM =
+  'garbage-collector-controller,namespace-controller,persistentvolumeclaim-protection-controller,persistentvolume-protection-controller,persistentvolume-binder-controller';
 const builtin = { controllers: 'builtin' } as const;
 const gone = (r: SimulationResult, kind: string, name: string) => r.deleted.some((d) => d.kind === kind && d.name === name);
 const present = (r: SimulationResult, kind: string, name: string) => r.remaining.some((d) => d.kind === kind && d.name === name);
@@ -90,7 +91,9 @@ describe('R57: the namespace deleter', () => {
     const s = scenario(manifests(nsWith('team', ['kubernetes', 'example.com/x']), cm('settings', 'team')));
     const r = s.simulate([del('v1', 'Namespace', '', 'team')], builtin);
     expect(gone(r, 'ConfigMap', 'settings')).toBe(true);
-    expect(stepsWhere(r, { actor: 'namespace-controller', action: 'remove-finalizer' }).map((st) => st.detail)).toEqual([expect.stringMatching(/^spec.finalizers kubernetes:/)]);
+    expect(stepsWhere(r, { actor: 'namespace-controller', action: 'remove-finalizer' }).map((st) => st.detail)).toEqual([
+      expect.stringMatching(/^spec.finalizers kubernetes:/),
+    ]);
     expect(stuckOf(r, 'Namespace', 'team').blockedBy.map((b) => b.finalizer)).toEqual(['example.com/x']);
   });
 
@@ -118,7 +121,9 @@ describe('R57: the namespace deleter', () => {
       const f = s.findings({ controllers: 'builtin', kubeVersion: '1.32' }).find((x) => x.code === 'finalizer-deadlock');
       expect(f?.message).toMatch(/can deadlock \(Kubernetes 1\.32: a race\)/);
       const r = s.simulate([del('v1', 'Namespace', '', 'kafka')], { ...builtin, kubeVersion: '1.32' });
-      expect(r.notes.find((n) => /^Timing-dependent \(Kubernetes 1\.32\): /.test(n))).toMatch(/strimzi-cluster-operator may still remove kafka.strimzi.io\/finalizer/);
+      expect(r.notes.find((n) => /^Timing-dependent \(Kubernetes 1\.32\): /.test(n))).toMatch(
+        /strimzi-cluster-operator may still remove kafka.strimzi.io\/finalizer/,
+      );
     });
   });
 });
@@ -131,21 +136,34 @@ describe('R58: CustomResourceDefinition DELETE', () => {
   for (const policy of ['Orphan', 'Foreground'] as const) {
     it(`R58: the first DELETE ignores propagationPolicy ${policy}: only the cleanup finalizer is added`, () => {
       const r = s.simulate([del('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', 'widgets.example.com', policy)]);
-      expect(remainingOf(r, 'CustomResourceDefinition', 'widgets.example.com')).toMatchObject({ beingDeleted: true, finalizers: ['customresourcecleanup.apiextensions.k8s.io'] });
+      expect(remainingOf(r, 'CustomResourceDefinition', 'widgets.example.com')).toMatchObject({
+        beingDeleted: true,
+        finalizers: ['customresourcecleanup.apiextensions.k8s.io'],
+      });
     });
   }
 
   it('R58: the apiextensions-apiserver deletes the instances, then removes its finalizer and the CRD goes', () => {
-    const r = s.simulate([del('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', 'widgets.example.com', 'Orphan')], { controllers: KCM });
+    const r = s.simulate([del('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', 'widgets.example.com', 'Orphan')], {
+      controllers: KCM,
+    });
     expect(names(r.deleted)).toEqual(['Widget/w1', 'CustomResourceDefinition/widgets.example.com']);
   });
 
   it('R80: a repeated DELETE of a terminating CRD adds no GC finalizer either (Foreground)', () => {
-    const held = scenario(manifests(crd('example.com', 'Gadget', 'gadgets', 'Namespaced', [{ name: 'v1', served: true, storage: true }], {
-      ...TERMINATING, finalizers: [HOLD, 'customresourcecleanup.apiextensions.k8s.io'],
-    })));
+    const held = scenario(
+      manifests(
+        crd('example.com', 'Gadget', 'gadgets', 'Namespaced', [{ name: 'v1', served: true, storage: true }], {
+          ...TERMINATING,
+          finalizers: [HOLD, 'customresourcecleanup.apiextensions.k8s.io'],
+        }),
+      ),
+    );
     const r = held.simulate([del('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', 'gadgets.example.com', 'Foreground')]);
-    expect(remainingOf(r, 'CustomResourceDefinition', 'gadgets.example.com').finalizers).toEqual([HOLD, 'customresourcecleanup.apiextensions.k8s.io']);
+    expect(remainingOf(r, 'CustomResourceDefinition', 'gadgets.example.com').finalizers).toEqual([
+      HOLD,
+      'customresourcecleanup.apiextensions.k8s.io',
+    ]);
   });
 });
 
@@ -160,17 +178,29 @@ describe('R59: pvc-protection', () => {
 
   it('R59: a scheduled Pod that Succeeded (or Failed) still holds a persistentVolumeClaim volume', () => {
     for (const phase of ['Succeeded', 'Failed']) {
-      const s = scenario(manifests(claim('data'), pod('job', 'ns1', { nodeName: 'node-1', phase, claims: [{ volume: 'v', claimName: 'data' }] })));
+      const s = scenario(
+        manifests(claim('data'), pod('job', 'ns1', { nodeName: 'node-1', phase, claims: [{ volume: 'v', claimName: 'data' }] })),
+      );
       const r = s.simulate([delClaim('data')], { controllers: KCM });
       expect(stuckOf(r, 'PersistentVolumeClaim', 'data').finalizers).toEqual(['kubernetes.io/pvc-protection']);
     }
   });
 
-  const ephemeralPod = (more: Partial<ObjectSpec> = {}) => obj('v1', 'Pod', 'ns1', 'eph', {
-    ...more,
-    extra: { spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox' }], volumes: [{ name: 'data', ephemeral: { volumeClaimTemplate: { spec: {} } } }] } },
-  });
-  const ephemeralClaim = (controller: boolean) => claim('eph-data', { owners: [{ apiVersion: 'v1', kind: 'Pod', name: 'eph', uid: 'uid-eph', ...(controller ? { controller: true } : {}) }] });
+  const ephemeralPod = (more: Partial<ObjectSpec> = {}) =>
+    obj('v1', 'Pod', 'ns1', 'eph', {
+      ...more,
+      extra: {
+        spec: {
+          nodeName: 'node-1',
+          containers: [{ name: 'c', image: 'busybox' }],
+          volumes: [{ name: 'data', ephemeral: { volumeClaimTemplate: { spec: {} } } }],
+        },
+      },
+    });
+  const ephemeralClaim = (controller: boolean) =>
+    claim('eph-data', {
+      owners: [{ apiVersion: 'v1', kind: 'Pod', name: 'eph', uid: 'uid-eph', ...(controller ? { controller: true } : {}) }],
+    });
 
   it('R59: an ephemeral volume holds the claim made for its Pod while the Pod is not shut down', () => {
     const r = scenario(manifests(ephemeralPod(), ephemeralClaim(true))).simulate([delClaim('eph-data')], { controllers: KCM });
@@ -178,7 +208,10 @@ describe('R59: pvc-protection', () => {
   });
 
   it('R59: a shut-down Pod (deletionTimestamp, grace 0, kept by a finalizer) no longer holds its ephemeral claim', () => {
-    const r = scenario(manifests(ephemeralPod({ ...TERMINATING, finalizers: [HOLD] }), ephemeralClaim(true))).simulate([delClaim('eph-data')], { controllers: KCM });
+    const r = scenario(manifests(ephemeralPod({ ...TERMINATING, finalizers: [HOLD] }), ephemeralClaim(true))).simulate(
+      [delClaim('eph-data')],
+      { controllers: KCM },
+    );
     expect(gone(r, 'PersistentVolumeClaim', 'eph-data')).toBe(true);
   });
 
@@ -195,53 +228,85 @@ describe('R59: pvc-protection', () => {
 
 describe('R60: pv-protection and reclaim', () => {
   const bound = (name: string, reclaimPolicy: string, more: Partial<ObjectSpec> = {}) =>
-    pv(name, { reclaimPolicy, phase: 'Bound', claimRef: { namespace: 'ns1', name: `c-${name}`, uid: `uid-c-${name}` }, finalizers: ['kubernetes.io/pv-protection'], ...more });
+    pv(name, {
+      reclaimPolicy,
+      phase: 'Bound',
+      claimRef: { namespace: 'ns1', name: `c-${name}`, uid: `uid-c-${name}` },
+      finalizers: ['kubernetes.io/pv-protection'],
+      ...more,
+    });
   const claimFor = (name: string) => pvc(`c-${name}`, 'ns1', { volumeName: name });
 
   it('R60: pv-protection keeps its finalizer while the PV is Bound, and releases it once the phase is not Bound', () => {
-    const s = scenario(manifests(bound('held', 'Retain'), claimFor('held'), pv('free', { phase: 'Released', finalizers: ['kubernetes.io/pv-protection'] })));
+    const s = scenario(
+      manifests(bound('held', 'Retain'), claimFor('held'), pv('free', { phase: 'Released', finalizers: ['kubernetes.io/pv-protection'] })),
+    );
     const r = s.simulate([del('v1', 'PersistentVolume', '', 'held'), del('v1', 'PersistentVolume', '', 'free')], { controllers: KCM });
     expect(stuckOf(r, 'PersistentVolume', 'held').reason).toMatch(/the volume is Bound/);
     expect(gone(r, 'PersistentVolume', 'free')).toBe(true);
   });
 
   it('R60: when its claim goes the PV controller releases the PV; Retain keeps it Released', () => {
-    const r = scenario(manifests(bound('keep', 'Retain'), claimFor('keep'))).simulate([del('v1', 'PersistentVolumeClaim', 'ns1', 'c-keep')], { controllers: KCM });
-    expect(stepsWhere(r, { actor: 'persistentvolume-controller', action: 'update-status' }).map((st) => st.detail)).toEqual(['status.phase Released: its claim ns1/c-keep is gone']);
+    const r = scenario(manifests(bound('keep', 'Retain'), claimFor('keep'))).simulate(
+      [del('v1', 'PersistentVolumeClaim', 'ns1', 'c-keep')],
+      { controllers: KCM },
+    );
+    expect(stepsWhere(r, { actor: 'persistentvolume-controller', action: 'update-status' }).map((st) => st.detail)).toEqual([
+      'status.phase Released: its claim ns1/c-keep is gone',
+    ]);
     expect(remainingOf(r, 'PersistentVolume', 'keep').beingDeleted).toBe(false);
   });
 
   it('R60: with reclaimPolicy Delete the released PV is deleted (builtin: by its provisioner, said as an assumption)', () => {
-    const r = scenario(manifests(bound('vol', 'Delete'), claimFor('vol'))).simulate([del('v1', 'PersistentVolumeClaim', 'ns1', 'c-vol')], builtin);
+    const r = scenario(manifests(bound('vol', 'Delete'), claimFor('vol'))).simulate(
+      [del('v1', 'PersistentVolumeClaim', 'ns1', 'c-vol')],
+      builtin,
+    );
     expect(names(r.deleted)).toEqual(['PersistentVolumeClaim/c-vol', 'PersistentVolume/vol']);
     expect(r.notes.some((n) => n.startsWith('Assumed: their volume plugins delete PersistentVolumes once released'))).toBe(true);
   });
 
   it('R60: an externally provisioned volume stays Released with a controllers list (no provisioner runs), and the output says why', () => {
-    const text = manifests(bound('ext', 'Delete'), claimFor('ext')).replace(/^  name: ext$/m, '  name: ext\n  annotations:\n    pv.kubernetes.io/provisioned-by: example.com/csi');
+    const text = manifests(bound('ext', 'Delete'), claimFor('ext')).replace(
+      /^  name: ext$/m,
+      '  name: ext\n  annotations:\n    pv.kubernetes.io/provisioned-by: example.com/csi',
+    );
     expect(text).toContain('provisioned-by');
     const r = scenario(text).simulate([del('v1', 'PersistentVolumeClaim', 'ns1', 'c-ext')], { controllers: KCM });
     expect(present(r, 'PersistentVolume', 'ext')).toBe(true);
-    expect(r.notes).toContain('PersistentVolumes provisioned by example.com/csi stay Released: that external provisioner deletes them (reclaimPolicy Delete), and no provisioner runs with --controllers=' + KCM + '.');
+    expect(r.notes).toContain(
+      'PersistentVolumes provisioned by example.com/csi stay Released: that external provisioner deletes them (reclaimPolicy Delete), and no provisioner runs with --controllers=' +
+        KCM +
+        '.',
+    );
   });
 
   it('R60: without the PV controller nothing releases the volume', () => {
-    const r = scenario(manifests(bound('keep', 'Delete'), claimFor('keep'))).simulate([del('v1', 'PersistentVolumeClaim', 'ns1', 'c-keep')], { controllers: 'garbage-collector-controller,persistentvolumeclaim-protection-controller' });
+    const r = scenario(manifests(bound('keep', 'Delete'), claimFor('keep'))).simulate(
+      [del('v1', 'PersistentVolumeClaim', 'ns1', 'c-keep')],
+      { controllers: 'garbage-collector-controller,persistentvolumeclaim-protection-controller' },
+    );
     expect(stepsWhere(r, { action: 'update-status' })).toEqual([]);
     expect(present(r, 'PersistentVolume', 'keep')).toBe(true);
   });
 });
 
-describe('R81: the external provisioner\'s finalizer', () => {
-  const csi = (more: Partial<ObjectSpec>) => pv('pvc-1', { reclaimPolicy: 'Delete', phase: 'Released', finalizers: ['kubernetes.io/pv-protection', 'external-provisioner.volume.kubernetes.io/finalizer'], ...more });
+describe("R81: the external provisioner's finalizer", () => {
+  const csi = (more: Partial<ObjectSpec>) =>
+    pv('pvc-1', {
+      reclaimPolicy: 'Delete',
+      phase: 'Released',
+      finalizers: ['kubernetes.io/pv-protection', 'external-provisioner.volume.kubernetes.io/finalizer'],
+      ...more,
+    });
 
-  it('R81: builtin assumes the provisioner runs: a released CSI volume is deleted and its provisioner\'s finalizer removed', () => {
+  it("R81: builtin assumes the provisioner runs: a released CSI volume is deleted and its provisioner's finalizer removed", () => {
     const r = scenario(manifests(csi({}))).simulate([], builtin);
     expect(names(r.deleted)).toEqual(['PersistentVolume/pvc-1']);
     expect(r.notes.filter((n) => n.includes('PersistentVolumes'))).toHaveLength(1);
   });
 
-  it('R81: with a kube-controller-manager list nobody removes the provisioner\'s finalizer', () => {
+  it("R81: with a kube-controller-manager list nobody removes the provisioner's finalizer", () => {
     const r = scenario(manifests(csi(TERMINATING))).simulate([], { controllers: KCM });
     expect(stuckOf(r, 'PersistentVolume', 'pvc-1').finalizers).toEqual(['external-provisioner.volume.kubernetes.io/finalizer']);
   });
@@ -255,17 +320,30 @@ describe('R61: kinds without a GC policy', () => {
   });
 });
 
-describe('R62: shortening a terminating Pod\'s grace period', () => {
+describe("R62: shortening a terminating Pod's grace period", () => {
   it('R62: a second DELETE with a shorter grace period moves deletionTimestamp earlier (old time − old period + new period)', () => {
     const s = scenario(manifests(pod('api-0', 'ns1', { nodeName: 'node-1', phase: 'Running', grace: 300 })));
-    const r = s.simulate([del('v1', 'Pod', 'ns1', 'api-0'), del('v1', 'Pod', 'ns1', 'api-0', null, { gracePeriodSeconds: 10 })], { now: '2026-01-01T00:00:00Z' });
+    const r = s.simulate([del('v1', 'Pod', 'ns1', 'api-0'), del('v1', 'Pod', 'ns1', 'api-0', null, { gracePeriodSeconds: 10 })], {
+      now: '2026-01-01T00:00:00Z',
+    });
     const second = stepsWhere(r, { action: 'delete' })[1];
     expect(second.detail).toMatch(/grace period 10s; deletionTimestamp moved earlier to 2026-01-01T00:00:10Z;/);
   });
 
   it('R62: never into the past: an expired grace period becomes now, with 1s left for the kubelet', () => {
-    const s = scenario(manifests(pod('api-0', 'ns1', { nodeName: 'node-1', phase: 'Running', deletionTimestamp: '2025-12-31T23:59:00Z', deletionGracePeriodSeconds: 30 })));
+    const s = scenario(
+      manifests(
+        pod('api-0', 'ns1', {
+          nodeName: 'node-1',
+          phase: 'Running',
+          deletionTimestamp: '2025-12-31T23:59:00Z',
+          deletionGracePeriodSeconds: 30,
+        }),
+      ),
+    );
     const r = s.simulate([del('v1', 'Pod', 'ns1', 'api-0', null, { gracePeriodSeconds: 5 })], { now: '2026-01-01T00:00:00Z' });
-    expect(stepsWhere(r, { action: 'delete' })[0].detail).toMatch(/grace period 1s; deletionTimestamp moved earlier to 2026-01-01T00:00:00Z/);
+    expect(stepsWhere(r, { action: 'delete' })[0].detail).toMatch(
+      /grace period 1s; deletionTimestamp moved earlier to 2026-01-01T00:00:00Z/,
+    );
   });
 });

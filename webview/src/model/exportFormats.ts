@@ -11,15 +11,24 @@ import { describeObject, STATE_LABELS, type GraphView } from './viewModel';
 
 /** A DOT double-quoted string: backslashes and quotes escaped, controls removed, line breaks as `\n`. */
 export function dotString(s: string): string {
-  return `"${s.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ').replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+  return `"${s
+    .replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ')
+    .replace(/\\/g, '\\\\')
+    .replace(/"/g, '\\"')
+    .replace(/\n/g, '\\n')}"`;
 }
 
 export function toDot(view: GraphView, frame?: PlaybackFrame): string {
-  const out = ['// The ownership graph as Kube GC Lens shows it: owners above dependents (edges owner -> dependent).',
-    'digraph ownership {', '  rankdir=TB;', '  node [shape=box, style="rounded", fontname="Helvetica"];'];
+  const out = [
+    '// The ownership graph as Kube GC Lens shows it: owners above dependents (edges owner -> dependent).',
+    'digraph ownership {',
+    '  rankdir=TB;',
+    '  node [shape=box, style="rounded", fontname="Helvetica"];',
+  ];
   for (const n of view.nodes) {
     const o = nodeOverlay(n, frame);
-    const state = o.state === 'removed' ? 'removed by the simulation' : o.state === 'stuck' ? `stuck: ${o.reason ?? ''}` : STATE_LABELS[n.status];
+    const state =
+      o.state === 'removed' ? 'removed by the simulation' : o.state === 'stuck' ? `stuck: ${o.reason ?? ''}` : STATE_LABELS[n.status];
     const label = n.members ? `${n.name}\n${n.namespace}` : `${n.kind}\n${n.namespace ? `${n.namespace}/` : ''}${n.name}\n${state}`;
     const attrs = [`label=${dotString(label)}`];
     if (n.status === 'virtual') attrs.push('style="rounded,dashed"');
@@ -51,7 +60,12 @@ export function xmlText(s: string): string {
 
 const MARGIN = 24;
 
-export function toSvg(view: GraphView, positions: ReadonlyMap<string, Point>, palette: Palette, options: { frame?: PlaybackFrame; reversed?: ReadonlySet<string>; title?: string } = {}): string {
+export function toSvg(
+  view: GraphView,
+  positions: ReadonlyMap<string, Point>,
+  palette: Palette,
+  options: { frame?: PlaybackFrame; reversed?: ReadonlySet<string>; title?: string } = {},
+): string {
   const shown = view.nodes.filter((n) => positions.has(n.id));
   const b = boundsOf(shown.map((n) => positions.get(n.id)!)) ?? { minX: 0, minY: 0, maxX: 0, maxY: 0 };
   const w = Math.ceil(b.maxX - b.minX + 2 * MARGIN);
@@ -60,7 +74,9 @@ export function toSvg(view: GraphView, positions: ReadonlyMap<string, Point>, pa
   const oy = MARGIN - b.minY;
   const f = (n: number) => Math.round(n * 10) / 10;
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" font-family="${xmlText(palette.fontFamily)}" font-size="12">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" font-family="${xmlText(palette.fontFamily)}" font-size="12">`,
+  );
   out.push(`<title>${xmlText(options.title ?? 'Ownership graph')}</title>`);
   out.push(`<rect width="100%" height="100%" fill="${xmlText(palette.background)}"/>`);
   out.push('<g fill="none">');
@@ -74,8 +90,11 @@ export function toSvg(view: GraphView, positions: ReadonlyMap<string, Point>, pa
     const x2 = f(d.x + ox);
     const y2 = f(d.y + oy - NODE_HEIGHT / 2);
     const my = f((y1 + y2) / 2);
-    out.push(`<path d="M${x1},${y1} C${x1},${my} ${x2},${my} ${x2},${y2}" stroke="${xmlText(paint.stroke)}" stroke-width="${paint.width}"${paint.dash.length ? ` stroke-dasharray="${paint.dash.join(' ')}"` : ''} opacity="${paint.opacity}"/>`);
-    if (e.blockOwnerDeletion) out.push(`<circle cx="${x1}" cy="${f(y1 + 4)}" r="3" fill="${xmlText(paint.stroke)}" opacity="${paint.opacity}"/>`);
+    out.push(
+      `<path d="M${x1},${y1} C${x1},${my} ${x2},${my} ${x2},${y2}" stroke="${xmlText(paint.stroke)}" stroke-width="${paint.width}"${paint.dash.length ? ` stroke-dasharray="${paint.dash.join(' ')}"` : ''} opacity="${paint.opacity}"/>`,
+    );
+    if (e.blockOwnerDeletion)
+      out.push(`<circle cx="${x1}" cy="${f(y1 + 4)}" r="3" fill="${xmlText(paint.stroke)}" opacity="${paint.opacity}"/>`);
   }
   out.push('</g>');
   for (const n of shown) {
@@ -88,12 +107,21 @@ export function toSvg(view: GraphView, positions: ReadonlyMap<string, Point>, pa
     const category = palette.categories[kindCategory(n.kind)];
     const label = n.object ? describeObject(n) : n.description;
     out.push(`<g opacity="${paint.opacity}"><title>${xmlText(label)}</title>`);
-    out.push(`<rect x="${x}" y="${y}" width="${NODE_WIDTH}" height="${NODE_HEIGHT}" rx="5" fill="${xmlText(palette.nodeFill)}" stroke="${xmlText(paint.stroke)}" stroke-width="${paint.strokeWidth}"${paint.dash.length ? ` stroke-dasharray="${paint.dash.join(' ')}"` : ''}/>`);
+    out.push(
+      `<rect x="${x}" y="${y}" width="${NODE_WIDTH}" height="${NODE_HEIGHT}" rx="5" fill="${xmlText(palette.nodeFill)}" stroke="${xmlText(paint.stroke)}" stroke-width="${paint.strokeWidth}"${paint.dash.length ? ` stroke-dasharray="${paint.dash.join(' ')}"` : ''}/>`,
+    );
     out.push(`<rect x="${x}" y="${y}" width="5" height="${NODE_HEIGHT}" rx="2" fill="${xmlText(category)}"/>`);
-    out.push(`<text x="${f(x + 12)}" y="${f(y + 18)}" fill="${xmlText(category)}" font-size="10" font-weight="600">${xmlText(nodeBadge(n))}</text>`);
+    out.push(
+      `<text x="${f(x + 12)}" y="${f(y + 18)}" fill="${xmlText(category)}" font-size="10" font-weight="600">${xmlText(nodeBadge(n))}</text>`,
+    );
     out.push(`<text x="${f(x + 56)}" y="${f(y + 18)}" fill="${xmlText(palette.foreground)}">${xmlText(nameLine(n))}</text>`);
-    out.push(`<text x="${f(x + 12)}" y="${f(y + 35)}" fill="${xmlText(palette.muted)}" font-size="10.5">${xmlText(overlay.state === 'stuck' ? truncate(`stuck: ${overlay.reason ?? ''}`, 30) : line2)}</text>`);
-    if (n.findings) out.push(`<text x="${f(x + NODE_WIDTH - 8)}" y="${f(y + 16)}" text-anchor="end" fill="${xmlText(palette.warning)}" font-size="10">⚠ ${n.findings}</text>`);
+    out.push(
+      `<text x="${f(x + 12)}" y="${f(y + 35)}" fill="${xmlText(palette.muted)}" font-size="10.5">${xmlText(overlay.state === 'stuck' ? truncate(`stuck: ${overlay.reason ?? ''}`, 30) : line2)}</text>`,
+    );
+    if (n.findings)
+      out.push(
+        `<text x="${f(x + NODE_WIDTH - 8)}" y="${f(y + 16)}" text-anchor="end" fill="${xmlText(palette.warning)}" font-size="10">⚠ ${n.findings}</text>`,
+      );
     out.push('</g>');
   }
   out.push('</svg>');

@@ -59,8 +59,16 @@ function components(order: string[], owners: Map<string, GraphEdgeData[]>, depen
     out.set(start, id);
     while (stack.length) {
       const uid = stack.pop()!;
-      for (const e of owners.get(uid) ?? NONE) if (!out.has(e.to)) { out.set(e.to, id); stack.push(e.to); }
-      for (const e of dependents.get(uid) ?? NONE) if (!out.has(e.from)) { out.set(e.from, id); stack.push(e.from); }
+      for (const e of owners.get(uid) ?? NONE)
+        if (!out.has(e.to)) {
+          out.set(e.to, id);
+          stack.push(e.to);
+        }
+      for (const e of dependents.get(uid) ?? NONE)
+        if (!out.has(e.from)) {
+          out.set(e.from, id);
+          stack.push(e.from);
+        }
     }
   }
   return out;

@@ -83,8 +83,16 @@ function connectedComponents(n: number, down: number[][], up: number[][]): numbe
     while (stack.length) {
       const v = stack.pop()!;
       members.push(v);
-      for (const w of down[v]) if (comp[w] < 0) { comp[w] = id; stack.push(w); }
-      for (const w of up[v]) if (comp[w] < 0) { comp[w] = id; stack.push(w); }
+      for (const w of down[v])
+        if (comp[w] < 0) {
+          comp[w] = id;
+          stack.push(w);
+        }
+      for (const w of up[v])
+        if (comp[w] < 0) {
+          comp[w] = id;
+          stack.push(w);
+        }
     }
     members.sort((a, b) => a - b);
     out.push(members);
@@ -247,7 +255,9 @@ export function closestOrderedFit(desired: readonly number[], gap: number): numb
 
 /** Shelf packing: components in rows (largest first), rows about as wide as the whole is tall times 1.6. */
 function pack(laid: LaidComponent[], nodes: readonly { id: string }[]): Map<string, Point> {
-  const order = laid.map((_c, i) => i).sort((a, b) => laid[b].members.length - laid[a].members.length || laid[a].members[0] - laid[b].members[0]);
+  const order = laid
+    .map((_c, i) => i)
+    .sort((a, b) => laid[b].members.length - laid[a].members.length || laid[a].members[0] - laid[b].members[0]);
   let area = 0;
   let widest = 0;
   for (const c of laid) {

@@ -82,7 +82,13 @@ export interface EdgePaint {
   opacity: number;
 }
 
-export function edgePaint(p: Palette, e: { controller: boolean; dangling: boolean }, reversed: boolean, overlay: 'cut' | 'gone' | undefined, dimmed: boolean): EdgePaint {
+export function edgePaint(
+  p: Palette,
+  e: { controller: boolean; dangling: boolean },
+  reversed: boolean,
+  overlay: 'cut' | 'gone' | undefined,
+  dimmed: boolean,
+): EdgePaint {
   let stroke = e.dangling ? p.error : reversed ? p.warning : p.edge;
   let dash = e.dangling ? [2, 3] : e.controller ? [] : [5, 4];
   const width = e.controller ? 1.8 : 1.1;

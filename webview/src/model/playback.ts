@@ -78,7 +78,17 @@ export function playbackFrame(report: SimulateReport, requested: number): Playba
   const stuck = new Map<string, string>();
   if (index === total) for (const s of report.stuck) stuck.set(s.uid, s.reason);
 
-  return { index, total, current: index > 0 ? steps[index - 1] : undefined, removed, deleting, cut, stuck, affected: affectedUids(report), removalOrder };
+  return {
+    index,
+    total,
+    current: index > 0 ? steps[index - 1] : undefined,
+    removed,
+    deleting,
+    cut,
+    stuck,
+    affected: affectedUids(report),
+    removalOrder,
+  };
 }
 
 /** "Step 3/12 · garbage-collector: delete ReplicaSet shop/web-1 (…)". */

@@ -66,7 +66,8 @@ export function nodeOverlay(node: ViewNode, frame: PlaybackFrame | undefined): N
     if (frame.affected.has(uid)) affected = true;
     if (frame.current?.target.uid === uid) current = true;
   }
-  const state: OverlayState | undefined = reason !== undefined ? 'stuck' : removed === uids.length ? 'removed' : removed || deleting ? 'deleting' : undefined;
+  const state: OverlayState | undefined =
+    reason !== undefined ? 'stuck' : removed === uids.length ? 'removed' : removed || deleting ? 'deleting' : undefined;
   return { state, order: node.members ? undefined : order, reason, current, affected };
 }
 

@@ -10,11 +10,13 @@ import { describeObject } from './viewModel';
 export function scopeLabel(scope: GraphScope | undefined, index?: GraphIndex): string | undefined {
   if (!scope) return undefined;
   switch (scope.kind) {
-    case 'all': return 'whole cluster';
-    case 'namespace': return scope.namespace === '' ? 'cluster-scoped objects' : `namespace ${scope.namespace}`;
+    case 'all':
+      return 'whole cluster';
+    case 'namespace':
+      return scope.namespace === '' ? 'cluster-scoped objects' : `namespace ${scope.namespace}`;
     case 'object': {
       const o = index?.nodes.get(scope.uid);
-      return o ? `component of ${describeObject(o)}` : 'one object\'s component';
+      return o ? `component of ${describeObject(o)}` : "one object's component";
     }
   }
 }

@@ -44,7 +44,14 @@ export interface UiState {
 }
 
 export function initialUiState(): UiState {
-  return { version: UI_STATE_VERSION, search: '', hidden: { namespaces: [], kinds: [], states: [] }, expanded: [], details: true, legend: false };
+  return {
+    version: UI_STATE_VERSION,
+    search: '',
+    hidden: { namespaces: [], kinds: [], states: [] },
+    expanded: [],
+    details: true,
+    legend: false,
+  };
 }
 
 const MAX_SAVED_IDS = 500;
@@ -140,7 +147,11 @@ export function reduce(model: AppModel, event: AppEvent): AppModel {
       // The same simulation again (the page was reloaded): where the user was; a new one starts before the DELETE.
       const again = event.id === ui.simulation && ui.step !== undefined;
       const step = again ? clampStep(event.report, ui.step!) : 0;
-      return { ...model, report: event.report, ui: { ...ui, simulation: event.id, step, selected: again ? ui.selected : ui.selected ?? event.report.target.uid } };
+      return {
+        ...model,
+        report: event.report,
+        ui: { ...ui, simulation: event.id, step, selected: again ? ui.selected : (ui.selected ?? event.report.target.uid) },
+      };
     }
     case 'notice':
       return { ...model, notice: event.message ? { message: event.message, severity: event.severity ?? 'info' } : undefined };
@@ -156,7 +167,9 @@ export function reduce(model: AppModel, event: AppEvent): AppModel {
     case 'showAll':
       return { ...model, ui: { ...ui, hidden: { ...ui.hidden, [event.dimension]: [] } } };
     case 'toggleGroup': {
-      const expanded = ui.expanded.includes(event.id) ? ui.expanded.filter((x) => x !== event.id) : [...ui.expanded, event.id].slice(-MAX_SAVED_IDS);
+      const expanded = ui.expanded.includes(event.id)
+        ? ui.expanded.filter((x) => x !== event.id)
+        : [...ui.expanded, event.id].slice(-MAX_SAVED_IDS);
       return { ...model, ui: { ...ui, expanded } };
     }
     case 'clearFocus':

@@ -12,7 +12,15 @@ export type NodeStatus = 'present' | 'virtual' | 'being-deleted' | 'deleting-dep
 /** What the state filter and the legend know: the status plus two marks a node can carry besides it. */
 export type StateTag = NodeStatus | 'dangling' | 'finding';
 
-export const STATE_TAGS: readonly StateTag[] = ['present', 'virtual', 'being-deleted', 'deleting-dependents', 'stuck', 'dangling', 'finding'];
+export const STATE_TAGS: readonly StateTag[] = [
+  'present',
+  'virtual',
+  'being-deleted',
+  'deleting-dependents',
+  'stuck',
+  'dangling',
+  'finding',
+];
 
 export const STATE_LABELS: Readonly<Record<StateTag, string>> = {
   present: 'present',
@@ -25,12 +33,23 @@ export const STATE_LABELS: Readonly<Record<StateTag, string>> = {
 };
 
 /** Worst first: a group of objects takes the status of its worst member. */
-const STATUS_RANK: Readonly<Record<NodeStatus, number>> = { stuck: 0, 'deleting-dependents': 1, 'being-deleted': 2, virtual: 3, present: 4 };
+const STATUS_RANK: Readonly<Record<NodeStatus, number>> = {
+  stuck: 0,
+  'deleting-dependents': 1,
+  'being-deleted': 2,
+  virtual: 3,
+  present: 4,
+};
 
 /** Findings that say an ownerReference does not resolve to the owner it names, as the GC looks it up. */
 const DANGLING_CODES: ReadonlySet<FindingCode> = new Set<FindingCode>([
-  'dangling-owner', 'owner-uid-mismatch', 'owner-coordinates-mismatch', 'owner-namespace-mismatch', 'unresolvable-owner-kind',
-  'cluster-scoped-dependent-of-namespaced-owner', 'live-dangling-owner',
+  'dangling-owner',
+  'owner-uid-mismatch',
+  'owner-coordinates-mismatch',
+  'owner-namespace-mismatch',
+  'unresolvable-owner-kind',
+  'cluster-scoped-dependent-of-namespaced-owner',
+  'live-dangling-owner',
 ]);
 
 /** Dependents of one owner, of one kind, without dependents of their own, collapse into one node above this many. */
@@ -112,7 +131,8 @@ export function nodeStatus(n: GraphNodeData): NodeStatus {
 
 export function nodeTags(index: GraphIndex, n: GraphNodeData): StateTag[] {
   const tags: StateTag[] = [nodeStatus(n)];
-  if (n.findings.some((c) => DANGLING_CODES.has(c)) || ownersOf(index, n.uid).some((e) => index.nodes.get(e.to)?.state === 'virtual')) tags.push('dangling');
+  if (n.findings.some((c) => DANGLING_CODES.has(c)) || ownersOf(index, n.uid).some((e) => index.nodes.get(e.to)?.state === 'virtual'))
+    tags.push('dangling');
   if (n.findings.length) tags.push('finding');
   return tags;
 }
@@ -203,8 +223,16 @@ export function buildView(index: GraphIndex, filters: ViewFilters): GraphView {
     shownAs.set(uid, uid);
     const tags = tagsOf.get(uid)!;
     const v: ViewNode = {
-      id: uid, kind: n.kind, name: n.name, namespace: n.namespace, status: tags[0] as NodeStatus, tags,
-      findings: n.findings.length, object: n, match: isMatch, description: '',
+      id: uid,
+      kind: n.kind,
+      name: n.name,
+      namespace: n.namespace,
+      status: tags[0] as NodeStatus,
+      tags,
+      findings: n.findings.length,
+      object: n,
+      match: isMatch,
+      description: '',
     };
     v.description = describeNode(index, v, visibleSet);
     nodes.push(v);
@@ -241,7 +269,11 @@ export function buildView(index: GraphIndex, filters: ViewFilters): GraphView {
 
   const sorted = <K>(m: Map<K, number>) => [...m].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
   return {
-    nodes, edges, byId, shownAs, matches: matched,
+    nodes,
+    edges,
+    byId,
+    shownAs,
+    matches: matched,
     facets: {
       namespaces: sorted(nsCount),
       kinds: sorted(kindCount),
@@ -253,7 +285,14 @@ export function buildView(index: GraphIndex, filters: ViewFilters): GraphView {
 }
 
 function edgeOf(e: GraphEdgeData, dangling: boolean): ViewEdge {
-  return { id: edgeId(e.from, e.to), owner: e.to, dependent: e.from, controller: e.controller, blockOwnerDeletion: e.blockOwnerDeletion, dangling };
+  return {
+    id: edgeId(e.from, e.to),
+    owner: e.to,
+    dependent: e.from,
+    controller: e.controller,
+    blockOwnerDeletion: e.blockOwnerDeletion,
+    dangling,
+  };
 }
 
 function groupNode(index: GraphIndex, id: string, members: string[], tagsOf: Map<string, StateTag[]>): ViewNode {
@@ -274,8 +313,16 @@ function groupNode(index: GraphIndex, id: string, members: string[], tagsOf: Map
   const name = `${members.length} ${pluralKind(first.kind, members.length)}`;
   const states = [...byStatus].filter(([s]) => s !== 'present').map(([s, n]) => `${n} ${STATE_LABELS[s]}`);
   return {
-    id, kind: first.kind, name, namespace: first.namespace, status, tags: [status, ...[...tags].filter((t) => t !== status)],
-    findings, members, groupOwner: owner.uid, match: false,
+    id,
+    kind: first.kind,
+    name,
+    namespace: first.namespace,
+    status,
+    tags: [status, ...[...tags].filter((t) => t !== status)],
+    findings,
+    members,
+    groupOwner: owner.uid,
+    match: false,
     description: `${name} of ${describeObject(owner)}, collapsed${states.length ? `: ${states.join(', ')}` : ''}${findings ? `, ${findings} finding${findings > 1 ? 's' : ''}` : ''}`,
   };
 }

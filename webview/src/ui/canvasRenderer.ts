@@ -31,7 +31,11 @@ export class CanvasRenderer implements Renderer {
   frames = 0;
 
   constructor(private palette: () => Palette) {
-    this.element = h('canvas', { class: 'graph-canvas', role: 'img', 'aria-label': 'Ownership graph (drawn on a canvas: use the arrow keys to move between objects)' });
+    this.element = h('canvas', {
+      class: 'graph-canvas',
+      role: 'img',
+      'aria-label': 'Ownership graph (drawn on a canvas: use the arrow keys to move between objects)',
+    });
     this.ctx = this.element.getContext('2d', { alpha: false })!;
   }
 
@@ -124,7 +128,14 @@ export class CanvasRenderer implements Renderer {
 }
 
 /** Draws `scene` as seen through `t` into a viewport of `size` CSS pixels (the context's transform maps those). */
-export function drawScene(ctx: CanvasRenderingContext2D, scene: Scene, p: Palette, t: Zoom, size: { width: number; height: number }, searching: boolean): void {
+export function drawScene(
+  ctx: CanvasRenderingContext2D,
+  scene: Scene,
+  p: Palette,
+  t: Zoom,
+  size: { width: number; height: number },
+  searching: boolean,
+): void {
   ctx.save();
   ctx.fillStyle = p.background;
   ctx.fillRect(0, 0, size.width, size.height);

@@ -35,30 +35,60 @@ export class DetailsPanel {
     this.element = h('aside', { class: 'details', 'aria-label': 'Details of the selected object', tabindex: '-1' });
   }
 
-  update(index: GraphIndex | undefined, view: GraphView | undefined, selected: string | undefined, report: SimulateReport | undefined, frame: PlaybackFrame | undefined): void {
+  update(
+    index: GraphIndex | undefined,
+    view: GraphView | undefined,
+    selected: string | undefined,
+    report: SimulateReport | undefined,
+    frame: PlaybackFrame | undefined,
+  ): void {
     const node = selected ? view?.byId.get(selected) : undefined;
     const key = `${selected}\u0000${node ? JSON.stringify(node.tags) + node.name + node.findings : ''}\u0000${index ? index.order.length : 0}\u0000${view?.edges.length}\u0000${frame?.index}\u0000${report?.target.uid}`;
     if (key === this.key) return;
     this.key = key;
     if (!index || !view || !node) {
-      replaceChildren(this.element, h('p', { class: 'hint' }, selected && view ? 'The selected object is not shown (filtered out or gone).' : 'Select an object (click it, or use the arrow keys) to see its details.'));
+      replaceChildren(
+        this.element,
+        h(
+          'p',
+          { class: 'hint' },
+          selected && view
+            ? 'The selected object is not shown (filtered out or gone).'
+            : 'Select an object (click it, or use the arrow keys) to see its details.',
+        ),
+      );
       return;
     }
     replaceChildren(this.element, ...(node.members ? this.group(index, node) : this.object(index, view, node, report, frame)));
   }
 
-  private object(index: GraphIndex, view: GraphView, node: ViewNode, report: SimulateReport | undefined, frame: PlaybackFrame | undefined): Node[] {
+  private object(
+    index: GraphIndex,
+    view: GraphView,
+    node: ViewNode,
+    report: SimulateReport | undefined,
+    frame: PlaybackFrame | undefined,
+  ): Node[] {
     const o = node.object!;
     const out: Node[] = [];
     out.push(h('h2', {}, h('span', { class: 'kind' }, o.kind), ' ', h('span', { class: 'name' }, o.name)));
     const state = [STATE_LABELS[node.status], ...node.tags.slice(1).map((t) => STATE_LABELS[t])].join(' · ');
     out.push(h('p', { class: `state st-${node.status}` }, state));
     if (o.stuck) out.push(h('p', { class: 'stuck-reason' }, `Why it cannot finish: ${o.stuck}`));
-    out.push(h('dl', { class: 'identity' },
-      h('dt', {}, 'API version'), h('dd', {}, o.apiVersion),
-      h('dt', {}, 'Namespace'), h('dd', {}, o.namespace || '(cluster-scoped)'),
-      h('dt', {}, 'uid'), h('dd', { class: 'uid' }, o.uid),
-      h('dt', {}, 'Written in'), h('dd', {}, o.location ? whereWritten(o) : o.state === 'virtual' ? 'nowhere: only referenced' : 'unknown')));
+    out.push(
+      h(
+        'dl',
+        { class: 'identity' },
+        h('dt', {}, 'API version'),
+        h('dd', {}, o.apiVersion),
+        h('dt', {}, 'Namespace'),
+        h('dd', {}, o.namespace || '(cluster-scoped)'),
+        h('dt', {}, 'uid'),
+        h('dd', { class: 'uid' }, o.uid),
+        h('dt', {}, 'Written in'),
+        h('dd', {}, o.location ? whereWritten(o) : o.state === 'virtual' ? 'nowhere: only referenced' : 'unknown'),
+      ),
+    );
     const actions = h('div', { class: 'actions' });
     if (o.location) {
       const reveal = h('button', { type: 'button', class: 'primary' }, 'Reveal in manifest');
@@ -66,7 +96,11 @@ export class DetailsPanel {
       actions.append(reveal);
     }
     if (o.state !== 'virtual') {
-      const select = h('select', { 'aria-label': 'Propagation policy' }, ...POLICIES.map(([p, label]) => h('option', { value: p, selected: p === this.policy }, label)));
+      const select = h(
+        'select',
+        { 'aria-label': 'Propagation policy' },
+        ...POLICIES.map(([p, label]) => h('option', { value: p, selected: p === this.policy }, label)),
+      );
       select.addEventListener('change', () => {
         this.policy = select.value as PolicyChoice;
       });
@@ -82,20 +116,42 @@ export class DetailsPanel {
     const owners = ownersOf(index, o.uid);
     const ownersOut = o.omitted?.owners ?? 0;
     out.push(h('h3', {}, `Owners (${owners.length + ownersOut})`));
-    if (owners.length || !ownersOut) out.push(owners.length ? this.links(owners.map((e) => [e.to, edgeFlags(e.controller, e.blockOwnerDeletion)]), view) : h('p', { class: 'none' }, 'None: nothing collects it.'));
+    if (owners.length || !ownersOut)
+      out.push(
+        owners.length
+          ? this.links(
+              owners.map((e) => [e.to, edgeFlags(e.controller, e.blockOwnerDeletion)]),
+              view,
+            )
+          : h('p', { class: 'none' }, 'None: nothing collects it.'),
+      );
     if (ownersOut) out.push(h('p', { class: 'omitted' }, omittedText(ownersOut, 'owner')));
     const dependents = dependentsOf(index, o.uid);
     const dependentsOut = o.omitted?.dependents ?? 0;
     out.push(h('h3', {}, `Dependents (${dependents.length + dependentsOut})`));
-    if (dependents.length || !dependentsOut) out.push(dependents.length ? this.links(dependents.map((e) => [e.from, edgeFlags(e.controller, e.blockOwnerDeletion)]), view) : h('p', { class: 'none' }, 'None.'));
+    if (dependents.length || !dependentsOut)
+      out.push(
+        dependents.length
+          ? this.links(
+              dependents.map((e) => [e.from, edgeFlags(e.controller, e.blockOwnerDeletion)]),
+              view,
+            )
+          : h('p', { class: 'none' }, 'None.'),
+      );
     if (dependentsOut) out.push(h('p', { class: 'omitted' }, omittedText(dependentsOut, 'dependent')));
     out.push(h('h3', {}, `Finalizers (${o.finalizers.length})`));
-    out.push(o.finalizers.length ? h('ul', { class: 'finalizers' }, ...o.finalizers.map((f) => h('li', {}, h('code', {}, f)))) : h('p', { class: 'none' }, 'None.'));
+    out.push(
+      o.finalizers.length
+        ? h('ul', { class: 'finalizers' }, ...o.finalizers.map((f) => h('li', {}, h('code', {}, f))))
+        : h('p', { class: 'none' }, 'None.'),
+    );
     const findings = o.findingMessages ?? o.findings.map((code) => ({ code, message: '' }));
     out.push(h('h3', {}, `Findings (${findings.length})`));
-    out.push(findings.length
-      ? h('ul', { class: 'findings' }, ...findings.map((f) => h('li', {}, h('code', {}, f.code), f.message ? ` ${f.message}` : '')))
-      : h('p', { class: 'none' }, 'None.'));
+    out.push(
+      findings.length
+        ? h('ul', { class: 'findings' }, ...findings.map((f) => h('li', {}, h('code', {}, f.code), f.message ? ` ${f.message}` : '')))
+        : h('p', { class: 'none' }, 'None.'),
+    );
     return out;
   }
 
@@ -124,10 +180,15 @@ export class DetailsPanel {
       owner ? h('p', {}, `Dependents of ${describeObject(owner)} with no dependents of their own, collapsed.`) : '',
       h('div', { class: 'actions' }, expand),
       h('h3', {}, `Members (${members.length})`),
-      h('ul', { class: 'members' }, ...members.slice(0, LISTED).map((uid) => {
-        const m = index.nodes.get(uid)!;
-        return h('li', {}, `${m.name} · ${STATE_LABELS[m.stuck ? 'stuck' : m.state]}`);
-      }), members.length > LISTED ? h('li', { class: 'more' }, `and ${members.length - LISTED} more`) : ''),
+      h(
+        'ul',
+        { class: 'members' },
+        ...members.slice(0, LISTED).map((uid) => {
+          const m = index.nodes.get(uid)!;
+          return h('li', {}, `${m.name} · ${STATE_LABELS[m.stuck ? 'stuck' : m.state]}`);
+        }),
+        members.length > LISTED ? h('li', { class: 'more' }, `and ${members.length - LISTED} more`) : '',
+      ),
     ];
     return out.filter((x): x is Node => typeof x !== 'string');
   }

@@ -41,11 +41,26 @@ const KEYS: [string, string][] = [
 ];
 
 export function legend(): HTMLElement {
-  const swatch = (cls: string) => s('svg', { class: 'swatch', width: 30, height: 16, 'aria-hidden': 'true' },
-    s('g', { class: `node ${cls}` }, s('rect', { class: 'box', x: 1, y: 1, width: 28, height: 14, rx: 3 }), s('rect', { class: 'stripe', x: 1, y: 1, width: 4, height: 14 })));
-  const line = (cls: string) => s('svg', { class: 'swatch', width: 30, height: 16, 'aria-hidden': 'true' },
-    s('path', { class: cls, d: 'M2,8 L28,8', 'marker-start': cls.includes('block') ? 'url(#kgl-block)' : undefined }));
-  return h('aside', { class: 'legend', 'aria-label': 'Legend' },
+  const swatch = (cls: string) =>
+    s(
+      'svg',
+      { class: 'swatch', width: 30, height: 16, 'aria-hidden': 'true' },
+      s(
+        'g',
+        { class: `node ${cls}` },
+        s('rect', { class: 'box', x: 1, y: 1, width: 28, height: 14, rx: 3 }),
+        s('rect', { class: 'stripe', x: 1, y: 1, width: 4, height: 14 }),
+      ),
+    );
+  const line = (cls: string) =>
+    s(
+      'svg',
+      { class: 'swatch', width: 30, height: 16, 'aria-hidden': 'true' },
+      s('path', { class: cls, d: 'M2,8 L28,8', 'marker-start': cls.includes('block') ? 'url(#kgl-block)' : undefined }),
+    );
+  return h(
+    'aside',
+    { class: 'legend', 'aria-label': 'Legend' },
     h('h2', {}, 'Legend'),
     h('h3', {}, 'Objects'),
     h('ul', {}, ...STATES.map(([cls, , text]) => h('li', {}, swatch(`${cls} cat-workload`), text))),
@@ -55,15 +70,24 @@ export function legend(): HTMLElement {
     h('ul', {}, ...EDGES.map(([cls, text]) => h('li', {}, line(cls), text))),
     h('p', {}, 'A fan-out of more than 12 objects of one kind under one owner is collapsed ("437 Pods"): click it, or Enter, to expand.'),
     h('h3', {}, 'Keyboard (graph focused)'),
-    h('dl', { class: 'keys' }, ...KEYS.flatMap(([k, text]) => [h('dt', {}, h('kbd', {}, k)), h('dd', {}, text)])));
+    h('dl', { class: 'keys' }, ...KEYS.flatMap(([k, text]) => [h('dt', {}, h('kbd', {}, k)), h('dd', {}, text)])),
+  );
 }
-
 
 /** The markers every SVG of the page refers to (the graph's edges and the legend's): drawn once, hidden. */
 export function markerDefs(): SVGSVGElement {
-  return s('svg', { class: 'defs', width: 0, height: 0, 'aria-hidden': 'true', focusable: 'false' },
-    s('defs', {},
+  return s(
+    'svg',
+    { class: 'defs', width: 0, height: 0, 'aria-hidden': 'true', focusable: 'false' },
+    s(
+      'defs',
+      {},
       // blockOwnerDeletion: a dot at the owner's end of the edge.
-      s('marker', { id: 'kgl-block', viewBox: '0 0 8 8', refX: 4, refY: 4, markerWidth: 7, markerHeight: 7, markerUnits: 'userSpaceOnUse' },
-        s('circle', { cx: 4, cy: 4, r: 3.2, class: 'block-marker' }))));
+      s(
+        'marker',
+        { id: 'kgl-block', viewBox: '0 0 8 8', refX: 4, refY: 4, markerWidth: 7, markerHeight: 7, markerUnits: 'userSpaceOnUse' },
+        s('circle', { cx: 4, cy: 4, r: 3.2, class: 'block-marker' }),
+      ),
+    ),
+  );
 }

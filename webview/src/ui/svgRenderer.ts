@@ -56,7 +56,12 @@ export class SvgRenderer implements Renderer {
       if (isDimmed(n, overlay, scene, searching)) cls.push('dim');
       setIf(els.g, 'class', cls.join(' '));
       setText(els.sub, subline(n, overlay));
-      const label = overlay.state === 'stuck' ? `${n.description}; stuck: ${overlay.reason ?? ''}` : overlay.state === 'removed' ? `${n.description}; removed by the simulation` : n.description;
+      const label =
+        overlay.state === 'stuck'
+          ? `${n.description}; stuck: ${overlay.reason ?? ''}`
+          : overlay.state === 'removed'
+            ? `${n.description}; removed by the simulation`
+            : n.description;
       setIf(els.g, 'aria-label', label);
       setText(els.title, label);
       if (n.id === scene.selected) setIf(els.g, 'aria-selected', 'true');
@@ -130,13 +135,18 @@ export class SvgRenderer implements Renderer {
     const name = s('text', { class: 'name', x: 56, y: 18 }, nameLine(n));
     const sub = s('text', { class: 'sub', x: 12, y: 35 });
     const findings = s('text', { class: 'findings', x: NODE_WIDTH - 8, y: 16, 'text-anchor': 'end' }, n.findings ? `⚠ ${n.findings}` : '');
-    const g = s('g', { id: domId, 'data-id': n.id, role: 'button' },
+    const g = s(
+      'g',
+      { id: domId, 'data-id': n.id, role: 'button' },
       title,
       s('rect', { class: 'box', width: NODE_WIDTH, height: NODE_HEIGHT, rx: 5 }),
       s('rect', { class: 'stripe', width: 5, height: NODE_HEIGHT, rx: 2 }),
       s('text', { class: 'badge', x: 12, y: 18 }, nodeBadge(n)),
-      name, sub, findings,
-      n.members ? s('text', { class: 'expand', x: NODE_WIDTH - 8, y: 36, 'text-anchor': 'end' }, '⊕') : undefined);
+      name,
+      sub,
+      findings,
+      n.members ? s('text', { class: 'expand', x: NODE_WIDTH - 8, y: 36, 'text-anchor': 'end' }, '⊕') : undefined,
+    );
     return { g, title, name, sub, findings, domId, key };
   }
 

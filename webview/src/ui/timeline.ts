@@ -32,9 +32,13 @@ export class Timeline {
     this.slider.addEventListener('input', () => actions.step(Number(this.slider.value)));
     this.caption = h('div', { class: 'caption', 'aria-live': 'polite' });
     this.play = button('Play', 'Play', () => actions.togglePlay());
-    this.element = h('footer', { class: 'timeline', 'aria-label': 'Simulated deletion', hidden: true },
+    this.element = h(
+      'footer',
+      { class: 'timeline', 'aria-label': 'Simulated deletion', hidden: true },
       this.title,
-      h('div', { class: 'controls' },
+      h(
+        'div',
+        { class: 'controls' },
         button('«', 'First step', () => actions.step(0)),
         button('‹', 'Previous step', () => actions.step((this.frame?.index ?? 0) - 1)),
         this.play,
@@ -42,8 +46,10 @@ export class Timeline {
         button('»', 'Last step', () => actions.step(this.frame?.total ?? 0)),
         this.slider,
         button('Open Report', 'Open the full Simulate Delete report', () => actions.openReport()),
-        button('Close', 'Close the simulation', () => actions.close())),
-      this.caption);
+        button('Close', 'Close the simulation', () => actions.close()),
+      ),
+      this.caption,
+    );
   }
 
   update(report: SimulateReport | undefined, frame: PlaybackFrame | undefined, playing: boolean): void {
@@ -56,9 +62,7 @@ export class Timeline {
     if (this.slider.value !== String(frame.index)) this.slider.value = String(frame.index);
     const caption = stepCaption(frame);
     this.slider.setAttribute('aria-valuetext', caption);
-    this.caption.textContent = frame.index === frame.total && frame.stuck.size
-      ? `${caption} · end: ${frame.stuck.size} stuck`
-      : caption;
+    this.caption.textContent = frame.index === frame.total && frame.stuck.size ? `${caption} · end: ${frame.stuck.size} stuck` : caption;
     this.play.textContent = playing ? 'Pause' : 'Play';
     this.play.setAttribute('aria-label', playing ? 'Pause' : 'Play');
     this.play.title = playing ? 'Pause' : 'Play';

@@ -41,7 +41,13 @@ export class Toolbar {
 
   constructor(private readonly actions: ToolbarActions) {
     this.source = h('span', { class: 'source' });
-    this.search = h('input', { type: 'search', class: 'search', placeholder: 'Search name, kind, namespace, uid', 'aria-label': 'Search objects (Enter: next match)', spellcheck: 'false' });
+    this.search = h('input', {
+      type: 'search',
+      class: 'search',
+      placeholder: 'Search name, kind, namespace, uid',
+      'aria-label': 'Search objects (Enter: next match)',
+      spellcheck: 'false',
+    });
     this.searchCount = h('span', { class: 'search-count', 'aria-live': 'polite' });
     this.search.addEventListener('input', () => {
       window.clearTimeout(this.searchTimer);
@@ -70,16 +76,34 @@ export class Toolbar {
       b.addEventListener('click', onClick);
       return b;
     };
-    const exportMenu = h('details', { class: 'menu export' },
+    const exportMenu = h(
+      'details',
+      { class: 'menu export' },
       h('summary', { 'aria-label': 'Export what is shown' }, 'Export'),
-      h('div', { class: 'menu-body', role: 'group', 'aria-label': 'Export' },
+      h(
+        'div',
+        { class: 'menu-body', role: 'group', 'aria-label': 'Export' },
         button('SVG…', 'Save what is shown as SVG', () => this.exportAs('svg', exportMenu)),
         button('PNG…', 'Save what is shown as PNG', () => this.exportAs('png', exportMenu)),
-        button('DOT…', 'Save what is shown as Graphviz DOT', () => this.exportAs('dot', exportMenu))));
-    this.scopeButton = button('Scope…', 'Show another namespace of the live cluster, its cluster-scoped objects or all of it', () => actions.pickScope());
+        button('DOT…', 'Save what is shown as Graphviz DOT', () => this.exportAs('dot', exportMenu)),
+      ),
+    );
+    this.scopeButton = button('Scope…', 'Show another namespace of the live cluster, its cluster-scoped objects or all of it', () =>
+      actions.pickScope(),
+    );
     this.scopeButton.hidden = true;
-    this.legendButton = button('Legend', 'Show or hide the legend', () => actions.dispatch({ type: 'togglePanel', panel: 'legend' }), 'toggle');
-    this.detailsButton = button('Details', 'Show or hide the details panel', () => actions.dispatch({ type: 'togglePanel', panel: 'details' }), 'toggle');
+    this.legendButton = button(
+      'Legend',
+      'Show or hide the legend',
+      () => actions.dispatch({ type: 'togglePanel', panel: 'legend' }),
+      'toggle',
+    );
+    this.detailsButton = button(
+      'Details',
+      'Show or hide the details panel',
+      () => actions.dispatch({ type: 'togglePanel', panel: 'details' }),
+      'toggle',
+    );
     this.counts = h('span', { class: 'counts' });
     // One menu open at a time.
     for (const menu of [...filters, exportMenu]) {
@@ -88,7 +112,9 @@ export class Toolbar {
         for (const other of [...filters, exportMenu]) if (other !== menu) other.open = false;
       });
     }
-    this.element = h('header', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Ownership graph tools' },
+    this.element = h(
+      'header',
+      { class: 'toolbar', role: 'toolbar', 'aria-label': 'Ownership graph tools' },
       this.source,
       this.scopeButton,
       h('span', { class: 'search-box' }, this.search, this.searchCount),
@@ -99,7 +125,8 @@ export class Toolbar {
       exportMenu,
       this.legendButton,
       this.detailsButton,
-      this.counts);
+      this.counts,
+    );
   }
 
   private exportAs(format: GraphExportFormat, menu: HTMLDetailsElement): void {
@@ -110,10 +137,15 @@ export class Toolbar {
   update(model: AppModel, view: GraphView | undefined, index?: GraphIndex): void {
     const src = model.ui.source;
     const scope = scopeLabel(model.ui.scope, index);
-    this.source.textContent = !src ? 'Ownership graph' : src.kind === 'cluster' ? `Live cluster ${src.context}${scope ? ` · ${scope}` : ''}` : 'Workspace';
+    this.source.textContent = !src
+      ? 'Ownership graph'
+      : src.kind === 'cluster'
+        ? `Live cluster ${src.context}${scope ? ` · ${scope}` : ''}`
+        : 'Workspace';
     this.scopeButton.hidden = src?.kind !== 'cluster' || !model.ui.scope;
     if (document.activeElement !== this.search && this.search.value !== model.ui.search) this.search.value = model.ui.search;
-    this.searchCount.textContent = model.ui.search.trim() && view ? `${view.matches.length} match${view.matches.length === 1 ? '' : 'es'}` : '';
+    this.searchCount.textContent =
+      model.ui.search.trim() && view ? `${view.matches.length} match${view.matches.length === 1 ? '' : 'es'}` : '';
     this.legendButton.setAttribute('aria-pressed', String(model.ui.legend));
     this.detailsButton.setAttribute('aria-pressed', String(model.ui.details));
     if (!view) {
@@ -136,8 +168,19 @@ export class Toolbar {
       const rows = choices.map(([value, count]) => {
         const box = h('input', { type: 'checkbox', checked: !hidden.includes(value) });
         box.addEventListener('change', () => this.actions.dispatch({ type: 'toggleHidden', dimension, value }));
-        const label = dimension === 'states' ? STATE_LABELS[value as StateTag] : dimension === 'namespaces' && value === '' ? '(cluster-scoped)' : value;
-        return h('label', { class: `choice${dimension === 'states' ? ` state-${value}` : ''}` }, box, h('span', { class: 'choice-label' }, label), h('span', { class: 'count' }, String(count)));
+        const label =
+          dimension === 'states'
+            ? STATE_LABELS[value as StateTag]
+            : dimension === 'namespaces' && value === ''
+              ? '(cluster-scoped)'
+              : value;
+        return h(
+          'label',
+          { class: `choice${dimension === 'states' ? ` state-${value}` : ''}` },
+          box,
+          h('span', { class: 'choice-label' }, label),
+          h('span', { class: 'count' }, String(count)),
+        );
       });
       const all = h('button', { type: 'button', class: 'show-all' }, 'Show all');
       all.addEventListener('click', () => this.actions.dispatch({ type: 'showAll', dimension }));

@@ -7,7 +7,9 @@ import { safeDescribe, safeText } from './safeText';
 import type { Style } from './style';
 
 export function findingLine(f: Finding, relative: (file: string) => string, s: Style): string {
-  const where = f.file ? `${safeText(relative(f.file))}${f.range ? `:${f.range.start.line + 1}:${f.range.start.character + 1}` : ''}` : '(no source)';
+  const where = f.file
+    ? `${safeText(relative(f.file))}${f.range ? `:${f.range.start.line + 1}:${f.range.start.character + 1}` : ''}`
+    : '(no source)';
   const sev = f.severity === 'error' ? s.red('error') : f.severity === 'warning' ? s.yellow('warning') : s.cyan('info');
   return `${s.bold(where)}: ${sev} ${s.dim(f.code)}: ${safeText(f.message)} ${s.dim(`[${safeDescribe(f.object)}]`)}`;
 }
@@ -17,7 +19,14 @@ export function problemLine(p: LoadProblem, relative: (file: string) => string, 
   return `${s.bold(`${safeText(relative(p.file))}:${p.line}:${p.column}`)}: ${sev} ${s.dim(p.code)}: ${safeText(p.reason)}`;
 }
 
-export function checkText(findings: Finding[], problems: LoadProblem[], objects: number, files: number, relative: (file: string) => string, s: Style): string {
+export function checkText(
+  findings: Finding[],
+  problems: LoadProblem[],
+  objects: number,
+  files: number,
+  relative: (file: string) => string,
+  s: Style,
+): string {
   const lines: string[] = [];
   for (const f of findings) lines.push(findingLine(f, relative, s));
   const shown = problems.filter((p) => p.severity !== 'info');

@@ -14,18 +14,27 @@ export interface FindingJson {
 
 export function findingToJson(f: Finding): FindingJson {
   const { apiVersion, kind, namespace, name, uid } = f.object;
-  return { code: f.code, severity: f.severity, message: f.message, object: { apiVersion, kind, namespace, name, uid }, file: f.file ?? null, range: f.range ?? null };
+  return {
+    code: f.code,
+    severity: f.severity,
+    message: f.message,
+    object: { apiVersion, kind, namespace, name, uid },
+    file: f.file ?? null,
+    range: f.range ?? null,
+  };
 }
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
 /** Stable order for every output: file, position, then code. */
 export function sortFindings(findings: Finding[]): Finding[] {
-  return [...findings].sort((a, b) =>
-    (a.file ?? '\uffff').localeCompare(b.file ?? '\uffff') ||
-    (a.range?.start.line ?? 0) - (b.range?.start.line ?? 0) ||
-    (a.range?.start.character ?? 0) - (b.range?.start.character ?? 0) ||
-    SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
-    a.code.localeCompare(b.code) ||
-    a.object.uid.localeCompare(b.object.uid));
+  return [...findings].sort(
+    (a, b) =>
+      (a.file ?? '\uffff').localeCompare(b.file ?? '\uffff') ||
+      (a.range?.start.line ?? 0) - (b.range?.start.line ?? 0) ||
+      (a.range?.start.character ?? 0) - (b.range?.start.character ?? 0) ||
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      a.code.localeCompare(b.code) ||
+      a.object.uid.localeCompare(b.object.uid),
+  );
 }

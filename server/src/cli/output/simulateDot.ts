@@ -22,7 +22,9 @@ export function simulateDot(inventory: Inventory, result: SimulationResult): str
     if (!id) continue;
     const f = fate.get(uid) ?? (node?.virtual ? 'virtual' : 'remains');
     const label = `${id.kind}\n${id.namespace ? id.namespace + '/' : ''}${id.name}\n${f}`;
-    lines.push(`  ${quote(uid)} [label=${quote(label)}${colour[f] ? `, fillcolor=${quote(colour[f])}` : ''}${f === 'virtual' ? ', style="rounded,dashed"' : ''}];`);
+    lines.push(
+      `  ${quote(uid)} [label=${quote(label)}${colour[f] ? `, fillcolor=${quote(colour[f])}` : ''}${f === 'virtual' ? ', style="rounded,dashed"' : ''}];`,
+    );
   }
   for (const uid of [...shown].sort()) {
     const o = inventory.objects.get(uid);

@@ -39,16 +39,26 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
     lines.push(`${s.bold('DELETE')} ${what} (${policy})`);
   }
   if (input.requests.length > 1) {
-    lines.push(s.dim(input.arrival === 'back-to-back'
-      ? 'Arrival: back to back: every request reaches the apiserver before the garbage collector acts, as kubectl delete sends them'
-      : 'Arrival: settled: each request after the previous one has settled; kubectl delete sends them back to back (--arrival=back-to-back)'));
+    lines.push(
+      s.dim(
+        input.arrival === 'back-to-back'
+          ? 'Arrival: back to back: every request reaches the apiserver before the garbage collector acts, as kubectl delete sends them'
+          : 'Arrival: settled: each request after the previous one has settled; kubectl delete sends them back to back (--arrival=back-to-back)',
+      ),
+    );
   }
   lines.push(s.dim(`Controllers: ${safeText(describeControllers(controllerSet(input.controllers)))}`));
-  if (result.kubernetesVersion) lines.push(s.dim(`Kubernetes ${safeText(result.kubernetesVersion)} behaviour${input.versionFrom ? ` (${safeText(input.versionFrom)})` : ''}`));
+  if (result.kubernetesVersion)
+    lines.push(
+      s.dim(`Kubernetes ${safeText(result.kubernetesVersion)} behaviour${input.versionFrom ? ` (${safeText(input.versionFrom)})` : ''}`),
+    );
   if (result.aborted) lines.push(s.red(`Aborted: ${safeText(result.aborted)}`));
   lines.push('', s.bold(safeText(result.summary)));
   const settling = result.deleted.some((d) => d.cause === 'settling') || result.stuck.some((st) => st.cause === 'settling');
-  if (settling && input.requests.length) lines.push(s.dim('Marked (anyway): the garbage collector deletes (or leaves stuck) these without the request too, settling the input as given.'));
+  if (settling && input.requests.length)
+    lines.push(
+      s.dim('Marked (anyway): the garbage collector deletes (or leaves stuck) these without the request too, settling the input as given.'),
+    );
 
   lines.push('', s.bold(`Timeline (${result.steps.length} steps)`));
   const width = String(result.steps.length).length;
@@ -60,7 +70,9 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
       lines.push(s.dim(several ? `  Request ${st.request + 1}:` : '  The request:'));
     }
     const action = st.action === 'remove' ? s.red(st.action) : st.action === 'reject' ? s.yellow(st.action) : st.action;
-    lines.push(`  ${String(st.step).padStart(width)}  ${s.cyan(safeText(st.actor))}  ${action} ${safeDescribe(st.target)}  ${s.dim(safeText(st.detail))}`);
+    lines.push(
+      `  ${String(st.step).padStart(width)}  ${s.cyan(safeText(st.actor))}  ${action} ${safeDescribe(st.target)}  ${s.dim(safeText(st.detail))}`,
+    );
   });
 
   lines.push('', s.bold(`Deleted (${result.deleted.length})`));
@@ -68,11 +80,14 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
   for (const d of result.deleted) lines.push(`  ${s.red('✗')} ${safeDescribe(d)}  ${s.dim(`step ${d.step}`)}${anyway(d.cause)}`);
 
   lines.push('', s.bold(`Orphaned (${result.orphaned.length})`));
-  for (const o of result.orphaned) lines.push(`  ${s.yellow('○')} ${safeDescribe(o)}  ${s.dim(`lost its reference to uid ${safeText(o.ownerUID)}`)}`);
+  for (const o of result.orphaned)
+    lines.push(`  ${s.yellow('○')} ${safeDescribe(o)}  ${s.dim(`lost its reference to uid ${safeText(o.ownerUID)}`)}`);
 
   lines.push('', s.bold(`Stuck (${result.stuck.length})`));
   for (const st of result.stuck) {
-    lines.push(`  ${s.magenta('⧗')} ${safeDescribe(st)}${st.finalizers.length ? s.dim(`  finalizers: ${st.finalizers.map(safeText).join(', ')}`) : ''}${anyway(st.cause)}`);
+    lines.push(
+      `  ${s.magenta('⧗')} ${safeDescribe(st)}${st.finalizers.length ? s.dim(`  finalizers: ${st.finalizers.map(safeText).join(', ')}`) : ''}${anyway(st.cause)}`,
+    );
     renderReasons(st.blockedBy, '    ', lines, s, 0);
   }
 

@@ -7,7 +7,14 @@ import { safeDescribe, safeText } from './safeText';
 import { renderReasons } from './simulateText';
 import type { Style } from './style';
 
-export function stuckText(items: StuckItem[], terminating: number, controllers: string, s: Style, now?: Date, slowAfterMs?: number): string {
+export function stuckText(
+  items: StuckItem[],
+  terminating: number,
+  controllers: string,
+  s: Style,
+  now?: Date,
+  slowAfterMs?: number,
+): string {
   const lines: string[] = [];
   const stuck = items.filter((i) => i.state === 'stuck');
   const slow = items.filter((i) => i.state === 'slow');
@@ -16,9 +23,11 @@ export function stuckText(items: StuckItem[], terminating: number, controllers: 
     return i.since ? s.dim(`  terminating since ${safeText(i.since)}${age}`) : '';
   };
   if (stuck.length === 0) {
-    lines.push(terminating
-      ? `Nothing is stuck: the ${terminating} terminating object${terminating === 1 ? '' : 's'} can finish (controllers: ${controllers}).`
-      : 'Nothing is terminating.');
+    lines.push(
+      terminating
+        ? `Nothing is stuck: the ${terminating} terminating object${terminating === 1 ? '' : 's'} can finish (controllers: ${controllers}).`
+        : 'Nothing is terminating.',
+    );
   } else {
     lines.push(s.bold(`Stuck (${stuck.length} of ${terminating} terminating; controllers: ${controllers})`));
     for (const st of stuck) {
@@ -28,7 +37,10 @@ export function stuckText(items: StuckItem[], terminating: number, controllers: 
     }
   }
   if (slow.length) {
-    lines.push('', s.bold(`Slow (${slow.length}): terminating for longer than ${formatAge(slowAfterMs ?? 0)}, though nothing visible stops them`));
+    lines.push(
+      '',
+      s.bold(`Slow (${slow.length}): terminating for longer than ${formatAge(slowAfterMs ?? 0)}, though nothing visible stops them`),
+    );
     for (const st of slow) lines.push(`  ${s.yellow('…')} ${safeDescribe(st)}${since(st)}`, s.dim(`    ${safeText(st.reason)}`));
   }
   return lines.join('\n') + '\n';

@@ -19,6 +19,12 @@ export function makeStyle(stream: { isTTY?: boolean }, env: Record<string, strin
     return { bold: id, dim: id, red: id, yellow: id, green: id, cyan: id, magenta: id };
   }
   return {
-    bold: wrap(1, 22), dim: wrap(2, 22), red: wrap(31, 39), yellow: wrap(33, 39), green: wrap(32, 39), cyan: wrap(36, 39), magenta: wrap(35, 39),
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    yellow: wrap(33, 39),
+    green: wrap(32, 39),
+    cyan: wrap(36, 39),
+    magenta: wrap(35, 39),
   };
 }

@@ -4,8 +4,16 @@
 
 import type { Inventory } from '../inventory';
 import {
-  FOREGROUND_FINALIZER, ORPHAN_FINALIZER, describe, identityOf, isGcFinalizer, maybeScheduled, isSyntheticUid, splitApiVersion,
-  type KubeObject, type OwnerReference,
+  FOREGROUND_FINALIZER,
+  ORPHAN_FINALIZER,
+  describe,
+  identityOf,
+  isGcFinalizer,
+  maybeScheduled,
+  isSyntheticUid,
+  splitApiVersion,
+  type KubeObject,
+  type OwnerReference,
 } from '../model';
 import { simulate } from '../simulation/simulate';
 import { finalizerOwnersFor } from '../simulation/startState';
@@ -35,7 +43,14 @@ export function analyze(inventory: Inventory, options: AnalysisOptions = {}): Fi
   return findings;
 }
 
-function finding(code: FindingCode, severity: Severity, o: KubeObject, location: FindingLocation, message: string, related: RelatedInformation[] = []): Finding {
+function finding(
+  code: FindingCode,
+  severity: Severity,
+  o: KubeObject,
+  location: FindingLocation,
+  message: string,
+  related: RelatedInformation[] = [],
+): Finding {
   return { code, severity, message, object: identityOf(o), location, file: o.source?.file, range: rangeOf(o, location), related };
 }
 
@@ -58,21 +73,50 @@ export function analyzeObject(inventory: Inventory, o: KubeObject): Finding[] {
   const controllers = refs.map((r, i) => ({ r, i })).filter(({ r }) => r.controller === true);
   for (const { r, i } of controllers.slice(1)) {
     const first = controllers[0].r;
-    out.push(finding('multiple-controllers', 'error', o, { kind: 'ownerReference', index: i, field: 'controller' },
-      `Only one reference to an owner can have controller set to true: the apiserver rejects ${describe(o)} (found ${first.kind}/${first.name} and ${r.kind}/${r.name}).`,
-      [{ message: `first controller reference: ${first.kind}/${first.name}`, object: identityOf(o), file: o.source?.file, range: rangeOf(o, { kind: 'ownerReference', index: controllers[0].i }) }]));
+    out.push(
+      finding(
+        'multiple-controllers',
+        'error',
+        o,
+        { kind: 'ownerReference', index: i, field: 'controller' },
+        `Only one reference to an owner can have controller set to true: the apiserver rejects ${describe(o)} (found ${first.kind}/${first.name} and ${r.kind}/${r.name}).`,
+        [
+          {
+            message: `first controller reference: ${first.kind}/${first.name}`,
+            object: identityOf(o),
+            file: o.source?.file,
+            range: rangeOf(o, { kind: 'ownerReference', index: controllers[0].i }),
+          },
+        ],
+      ),
+    );
   }
   // R15: finalizer names, and never both GC finalizers.
   o.finalizers.forEach((f, i) => {
     if (!QUALIFIED_NAME.test(f) || f.length > 316) {
-      out.push(finding('invalid-finalizers', 'error', o, { kind: 'finalizer', index: i }, `"${f}" is not a valid finalizer name (a qualified name such as example.com/cleanup): the apiserver rejects ${describe(o)}.`));
+      out.push(
+        finding(
+          'invalid-finalizers',
+          'error',
+          o,
+          { kind: 'finalizer', index: i },
+          `"${f}" is not a valid finalizer name (a qualified name such as example.com/cleanup): the apiserver rejects ${describe(o)}.`,
+        ),
+      );
     }
   });
   const orphanAt = o.finalizers.indexOf(ORPHAN_FINALIZER);
   const foregroundAt = o.finalizers.indexOf(FOREGROUND_FINALIZER);
   if (orphanAt >= 0 && foregroundAt >= 0) {
-    out.push(finding('invalid-finalizers', 'error', o, { kind: 'finalizer', index: Math.max(orphanAt, foregroundAt) },
-      `${describe(o)} carries both orphan and foregroundDeletion: the apiserver rejects this on create and update. Were it stored, the GC would orphan its dependents, remove only orphan, and leave foregroundDeletion until something re-queued it.`));
+    out.push(
+      finding(
+        'invalid-finalizers',
+        'error',
+        o,
+        { kind: 'finalizer', index: Math.max(orphanAt, foregroundAt) },
+        `${describe(o)} carries both orphan and foregroundDeletion: the apiserver rejects this on create and update. Were it stored, the GC would orphan its dependents, remove only orphan, and leave foregroundDeletion until something re-queued it.`,
+      ),
+    );
   }
   return out;
 }
@@ -86,52 +130,106 @@ function checkReference(inventory: Inventory, o: KubeObject, ref: OwnerReference
   if (isSyntheticUid(ref.uid)) missing.push('uid' as never);
   const badVersion = ref.apiVersion && !/^([^/]+\/)?[^/]+$/.test(ref.apiVersion);
   if (missing.length || badVersion || (ref.apiVersion === 'v1' && ref.kind === 'Event')) {
-    const why = missing.length ? `it has no ${missing.join(', ')}` : badVersion ? `apiVersion "${ref.apiVersion}" is not <group>/<version> or <version>` : 'core v1 Events cannot be owners';
-    return () => finding('invalid-owner-reference', 'error', o, at(missing[0] as 'uid' | undefined), `Invalid ownerReference: ${why}. The apiserver rejects ${describe(o)}.`);
+    const why = missing.length
+      ? `it has no ${missing.join(', ')}`
+      : badVersion
+        ? `apiVersion "${ref.apiVersion}" is not <group>/<version> or <version>`
+        : 'core v1 Events cannot be owners';
+    return () =>
+      finding(
+        'invalid-owner-reference',
+        'error',
+        o,
+        at(missing[0] as 'uid' | undefined),
+        `Invalid ownerReference: ${why}. The apiserver rejects ${describe(o)}.`,
+      );
   }
   const info = inventory.kinds.restMapping(ref.apiVersion, ref.kind);
   if (!info) {
-    return () => finding('unresolvable-owner-kind', 'warning', o, at('kind'),
-      `Nothing serves ${ref.apiVersion} ${ref.kind}: the GC cannot resolve this reference and retries ${describe(o)} forever, so it is never collected and its other references are never cleaned up.${unresolvableHint(inventory, ref)}`);
+    return () =>
+      finding(
+        'unresolvable-owner-kind',
+        'warning',
+        o,
+        at('kind'),
+        `Nothing serves ${ref.apiVersion} ${ref.kind}: the GC cannot resolve this reference and retries ${describe(o)} forever, so it is never collected and its other references are never cleaned up.${unresolvableHint(inventory, ref)}`,
+      );
   }
   const ownKind = inventory.kindOf(o);
   if (ownKind && !ownKind.namespaced && info.namespaced) {
-    return () => finding('cluster-scoped-dependent-of-namespaced-owner', 'warning', o, at('kind'),
-      `${describe(o)} is cluster-scoped but ${ref.kind} is namespaced: an ownerReference has no namespace, so the GC cannot look the owner up. It never collects ${o.name}, even after the owner is deleted.`);
+    return () =>
+      finding(
+        'cluster-scoped-dependent-of-namespaced-owner',
+        'warning',
+        o,
+        at('kind'),
+        `${describe(o)} is cluster-scoped but ${ref.kind} is namespaced: an ownerReference has no namespace, so the GC cannot look the owner up. It never collects ${o.name}, even after the owner is deleted.`,
+      );
   }
   const namespace = info.namespaced ? o.namespace : '';
   const byName = inventory.find(info.group, info.kind, namespace, ref.name);
   if (byName && byName.uid === ref.uid) return 'solid';
   const byUid = inventory.objects.get(ref.uid);
-  const fate = (hasSolid: boolean) => (o.deletionTimestamp !== undefined
-    ? `${describe(o)} is already being deleted: the GC leaves its references alone.`
-    : hasSolid
-      ? 'The GC removes this reference (another owner is present) but keeps the object.'
-      : `The GC deletes ${describe(o)} as soon as it sees it.`);
+  const fate = (hasSolid: boolean) =>
+    o.deletionTimestamp !== undefined
+      ? `${describe(o)} is already being deleted: the GC leaves its references alone.`
+      : hasSolid
+        ? 'The GC removes this reference (another owner is present) but keeps the object.'
+        : `The GC deletes ${describe(o)} as soon as it sees it.`;
   if (byUid) {
     const sameCoords = splitApiVersion(byUid.apiVersion).group === info.group && byUid.kind === info.kind && byUid.name === ref.name;
     if (sameCoords && info.namespaced && byUid.namespace !== o.namespace) {
-      return (hasSolid) => finding('owner-namespace-mismatch', 'error', o, at('uid'),
-        `The owner ${describe(byUid)} is in another namespace: an owner is looked up in its dependent's namespace (${o.namespace}), where it does not exist. ${fate(hasSolid)}`,
-        [relatedTo(byUid, `the object with uid ${ref.uid}`)]);
+      return (hasSolid) =>
+        finding(
+          'owner-namespace-mismatch',
+          'error',
+          o,
+          at('uid'),
+          `The owner ${describe(byUid)} is in another namespace: an owner is looked up in its dependent's namespace (${o.namespace}), where it does not exist. ${fate(hasSolid)}`,
+          [relatedTo(byUid, `the object with uid ${ref.uid}`)],
+        );
     }
     const differs = [
-      splitApiVersion(byUid.apiVersion).group !== info.group ? `group ${info.group || 'core'} ≠ ${splitApiVersion(byUid.apiVersion).group || 'core'}` : '',
+      splitApiVersion(byUid.apiVersion).group !== info.group
+        ? `group ${info.group || 'core'} ≠ ${splitApiVersion(byUid.apiVersion).group || 'core'}`
+        : '',
       byUid.kind !== ref.kind ? `kind ${ref.kind} ≠ ${byUid.kind}` : '',
       byUid.name !== ref.name ? `name ${ref.name} ≠ ${byUid.name}` : '',
-    ].filter(Boolean).join(', ');
-    return (hasSolid) => finding('owner-coordinates-mismatch', 'error', o, at(byUid.kind !== ref.kind ? 'kind' : 'name'),
-      `uid ${ref.uid} belongs to ${describe(byUid)}, not to ${ref.kind} ${ref.name} (${differs}). The GC looks owners up by kind and name, finds nothing with this uid, and treats the reference as dangling. ${fate(hasSolid)}`,
-      [relatedTo(byUid, `the object with uid ${ref.uid}`)]);
+    ]
+      .filter(Boolean)
+      .join(', ');
+    return (hasSolid) =>
+      finding(
+        'owner-coordinates-mismatch',
+        'error',
+        o,
+        at(byUid.kind !== ref.kind ? 'kind' : 'name'),
+        `uid ${ref.uid} belongs to ${describe(byUid)}, not to ${ref.kind} ${ref.name} (${differs}). The GC looks owners up by kind and name, finds nothing with this uid, and treats the reference as dangling. ${fate(hasSolid)}`,
+        [relatedTo(byUid, `the object with uid ${ref.uid}`)],
+      );
   }
   if (byName) {
-    const synthetic = byName.syntheticUid ? ' (it has no uid in the input: a hand-written manifest gets one when applied)' : ` (uid ${byName.uid})`;
-    return (hasSolid) => finding('owner-uid-mismatch', 'error', o, at('uid'),
-      `${describe(byName)} exists with another uid${synthetic}; this reference names uid ${ref.uid}, typical of manifests exported from another cluster. ${fate(hasSolid)}`,
-      [relatedTo(byName, `${describe(byName)} has uid ${byName.uid}`)]);
+    const synthetic = byName.syntheticUid
+      ? ' (it has no uid in the input: a hand-written manifest gets one when applied)'
+      : ` (uid ${byName.uid})`;
+    return (hasSolid) =>
+      finding(
+        'owner-uid-mismatch',
+        'error',
+        o,
+        at('uid'),
+        `${describe(byName)} exists with another uid${synthetic}; this reference names uid ${ref.uid}, typical of manifests exported from another cluster. ${fate(hasSolid)}`,
+        [relatedTo(byName, `${describe(byName)} has uid ${byName.uid}`)],
+      );
   }
-  return (hasSolid) => finding('dangling-owner', hasSolid ? 'warning' : 'error', o, at('uid'),
-    `The owner ${ref.kind} ${ref.name} (uid ${ref.uid}) is not in the input${info.namespaced ? ` in namespace ${o.namespace}` : ''}. ${fate(hasSolid)}`);
+  return (hasSolid) =>
+    finding(
+      'dangling-owner',
+      hasSolid ? 'warning' : 'error',
+      o,
+      at('uid'),
+      `The owner ${ref.kind} ${ref.name} (uid ${ref.uid}) is not in the input${info.namespaced ? ` in namespace ${o.namespace}` : ''}. ${fate(hasSolid)}`,
+    );
 }
 
 function unresolvableHint(inventory: Inventory, ref: OwnerReference): string {
@@ -157,18 +255,25 @@ export function cycleFindings(inventory: Inventory, starts: Iterable<string> = i
   const onStack = new Set<string>();
   const stack: string[] = [];
   let counter = 0;
-  const owners = (uid: string) => (inventory.objects.get(uid)?.ownerReferences ?? []).map((r) => r.uid).filter((u) => inventory.objects.has(u));
+  const owners = (uid: string) =>
+    (inventory.objects.get(uid)?.ownerReferences ?? []).map((r) => r.uid).filter((u) => inventory.objects.has(u));
   // Iterative Tarjan: manifests can hold long chains.
   for (const start of starts) {
     if (index.has(start) || !inventory.objects.has(start)) continue;
     const work: { uid: string; next: number; targets: string[] }[] = [{ uid: start, next: 0, targets: owners(start) }];
-    index.set(start, counter); low.set(start, counter++); stack.push(start); onStack.add(start);
+    index.set(start, counter);
+    low.set(start, counter++);
+    stack.push(start);
+    onStack.add(start);
     while (work.length) {
       const top = work[work.length - 1];
       if (top.next < top.targets.length) {
         const t = top.targets[top.next++];
         if (!index.has(t)) {
-          index.set(t, counter); low.set(t, counter++); stack.push(t); onStack.add(t);
+          index.set(t, counter);
+          low.set(t, counter++);
+          stack.push(t);
+          onStack.add(t);
           work.push({ uid: t, next: 0, targets: owners(t) });
         } else if (onStack.has(t)) low.set(top.uid, Math.min(low.get(top.uid)!, index.get(t)!));
         continue;
@@ -178,7 +283,11 @@ export function cycleFindings(inventory: Inventory, starts: Iterable<string> = i
       if (low.get(top.uid) !== index.get(top.uid)) continue;
       const members: string[] = [];
       let m: string;
-      do { m = stack.pop()!; onStack.delete(m); members.push(m); } while (m !== top.uid);
+      do {
+        m = stack.pop()!;
+        onStack.delete(m);
+        members.push(m);
+      } while (m !== top.uid);
       const self = members.length === 1 && owners(members[0]).includes(members[0]);
       if (members.length < 2 && !self) continue;
       const set = new Set(members);
@@ -186,10 +295,19 @@ export function cycleFindings(inventory: Inventory, starts: Iterable<string> = i
       for (const o of objs) {
         const i = o.ownerReferences.findIndex((r) => set.has(r.uid));
         const others = objs.filter((x) => x !== o);
-        const desc = self ? `${describe(o)} names itself as its owner` : `${describe(o)} is part of an ownership cycle: ${objs.map((x) => describe(x)).join(' → ')}`;
-        out.push(finding('ownership-cycle', 'warning', o, { kind: 'ownerReference', index: i },
-          `${desc}. The GC leaves such a cycle alone while its members exist; deleting one member with Foreground relies on the cycle breaker.`,
-          others.map((x) => relatedTo(x, `cycle member ${describe(x)}`))));
+        const desc = self
+          ? `${describe(o)} names itself as its owner`
+          : `${describe(o)} is part of an ownership cycle: ${objs.map((x) => describe(x)).join(' → ')}`;
+        out.push(
+          finding(
+            'ownership-cycle',
+            'warning',
+            o,
+            { kind: 'ownerReference', index: i },
+            `${desc}. The GC leaves such a cycle alone while its members exist; deleting one member with Foreground relies on the cycle breaker.`,
+            others.map((x) => relatedTo(x, `cycle member ${describe(x)}`)),
+          ),
+        );
       }
     }
   }
@@ -197,9 +315,16 @@ export function cycleFindings(inventory: Inventory, starts: Iterable<string> = i
 }
 
 export function conflictFindings(inventory: Inventory): Finding[] {
-  return inventory.conflicts.map((c) => finding('conflicting-copies', 'warning', c.other, { kind: 'object' },
-    `uid ${c.uid} appears twice with different content (${c.fields.join(', ')}); the copy in ${c.kept.source?.file ?? 'another document'} is used.`,
-    [relatedTo(c.kept, 'the copy that is used')]));
+  return inventory.conflicts.map((c) =>
+    finding(
+      'conflicting-copies',
+      'warning',
+      c.other,
+      { kind: 'object' },
+      `uid ${c.uid} appears twice with different content (${c.fields.join(', ')}); the copy in ${c.kept.source?.file ?? 'another document'} is used.`,
+      [relatedTo(c.kept, 'the copy that is used')],
+    ),
+  );
 }
 
 /**
@@ -218,7 +343,9 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
     if (!o || o.deletionTimestamp === undefined) continue;
     const blocking = s.blockedBy.find((b) => b.finalizer !== undefined);
     const fi = blocking?.finalizer ? o.finalizers.indexOf(blocking.finalizer) : -1;
-    out.push(finding('stuck-terminating', 'warning', o, fi >= 0 ? { kind: 'finalizer', index: fi } : { kind: 'deletionTimestamp' }, s.reason));
+    out.push(
+      finding('stuck-terminating', 'warning', o, fi >= 0 ? { kind: 'finalizer', index: fi } : { kind: 'deletionTimestamp' }, s.reason),
+    );
   }
   const owners = finalizerOwnersFor(inventory, options.finalizerOwners);
   // Foreground deletions that would hang (R50): a blocking reference from a dependent that cannot finish.
@@ -226,8 +353,15 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
     o.ownerReferences.forEach((ref, i) => {
       if (ref.blockOwnerDeletion !== true) return;
       if (ref.uid === o.uid) {
-        out.push(finding('foreground-deadlock', 'warning', o, { kind: 'ownerReference', index: i, field: 'blockOwnerDeletion' },
-          `${describe(o)} is its own owner with blockOwnerDeletion: true: deleting it with propagationPolicy Foreground leaves it Terminating forever with foregroundDeletion.`));
+        out.push(
+          finding(
+            'foreground-deadlock',
+            'warning',
+            o,
+            { kind: 'ownerReference', index: i, field: 'blockOwnerDeletion' },
+            `${describe(o)} is its own owner with blockOwnerDeletion: true: deleting it with propagationPolicy Foreground leaves it Terminating forever with foregroundDeletion.`,
+          ),
+        );
         return;
       }
       const owner = inventory.objects.get(ref.uid);
@@ -235,9 +369,16 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
       const stuck = stuckNow.get(o.uid);
       const dead = stuck ? stuck.reason : wouldNotFinish(o, owners, set);
       if (!dead) return;
-      out.push(finding('foreground-deadlock', 'warning', o, { kind: 'ownerReference', index: i, field: 'blockOwnerDeletion' },
-        `Deleting ${describe(owner)} with propagationPolicy Foreground would wait forever: this blocking dependent cannot finish (${dead}). Setting blockOwnerDeletion: false on this reference lets the owner go.`,
-        [relatedTo(owner, `the owner that would wait: ${describe(owner)}`)]));
+      out.push(
+        finding(
+          'foreground-deadlock',
+          'warning',
+          o,
+          { kind: 'ownerReference', index: i, field: 'blockOwnerDeletion' },
+          `Deleting ${describe(owner)} with propagationPolicy Foreground would wait forever: this blocking dependent cannot finish (${dead}). Setting blockOwnerDeletion: false on this reference lets the owner go.`,
+          [relatedTo(owner, `the owner that would wait: ${describe(owner)}`)],
+        ),
+      );
     });
   }
   // Namespace deletions that deadlock on a custom finalizer whose controller lives in the same namespace.
@@ -255,16 +396,26 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
     }
     for (const [ns, list] of candidates) {
       const nsObject = inventory.find('', 'Namespace', '', ns);
-      const result: SimulationResult = simulate(inventory, [{ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: ns, propagationPolicy: null }],
-        { controllers, finalizerOwners: options.finalizerOwners, kubeVersion: options.kubeVersion });
+      const result: SimulationResult = simulate(
+        inventory,
+        [{ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: ns, propagationPolicy: null }],
+        { controllers, finalizerOwners: options.finalizerOwners, kubeVersion: options.kubeVersion },
+      );
       const stuck = new Set(result.stuck.map((s) => s.uid));
       for (const { o, index, workload } of list) {
         if (!stuck.has(o.uid)) continue;
-        out.push(finding('finalizer-deadlock', 'warning', o, { kind: 'finalizer', index },
-          orderedNamespaceDeletion(version)
-            ? `Deleting namespace ${ns} deadlocks (Kubernetes ${kubeVersionText(version)}): the namespace controller deletes the Pods of ${workload}, which runs the controller that removes ${o.finalizers[index]}, before it deletes ${describe(o)} (Pods first, from 1.33 on). ${o.name} then keeps its finalizer forever and namespace ${ns} stays Terminating. Delete ${o.kind} ${o.name} first, or move the operator out of the namespace.`
-            : `Deleting namespace ${ns} can deadlock (Kubernetes ${kubeVersionText(version)}: a race): the namespace controller deletes ${workload}, which runs the controller that removes ${o.finalizers[index]}, in the same pass as ${describe(o)}, in no fixed order (before 1.33). If the operator stops first, ${o.name} keeps its finalizer forever and namespace ${ns} stays Terminating. Delete ${o.kind} ${o.name} first, or move the operator out of the namespace.`,
-          nsObject ? [relatedTo(nsObject, `namespace ${ns}`)] : []));
+        out.push(
+          finding(
+            'finalizer-deadlock',
+            'warning',
+            o,
+            { kind: 'finalizer', index },
+            orderedNamespaceDeletion(version)
+              ? `Deleting namespace ${ns} deadlocks (Kubernetes ${kubeVersionText(version)}): the namespace controller deletes the Pods of ${workload}, which runs the controller that removes ${o.finalizers[index]}, before it deletes ${describe(o)} (Pods first, from 1.33 on). ${o.name} then keeps its finalizer forever and namespace ${ns} stays Terminating. Delete ${o.kind} ${o.name} first, or move the operator out of the namespace.`
+              : `Deleting namespace ${ns} can deadlock (Kubernetes ${kubeVersionText(version)}: a race): the namespace controller deletes ${workload}, which runs the controller that removes ${o.finalizers[index]}, in the same pass as ${describe(o)}, in no fixed order (before 1.33). If the operator stops first, ${o.name} keeps its finalizer forever and namespace ${ns} stays Terminating. Delete ${o.kind} ${o.name} first, or move the operator out of the namespace.`,
+            nsObject ? [relatedTo(nsObject, `namespace ${ns}`)] : [],
+          ),
+        );
       }
     }
   }
@@ -279,10 +430,19 @@ function wouldNotFinish(o: KubeObject, owners: FinalizerOwners, set: ControllerS
     const owner = owners.ownerOf(f);
     if (owner.type === 'absent') return `finalizer ${f}: ${owner.why}`;
     // A kube-controller-manager list runs no operator, and only the built-in controllers it names.
-    const builtinRuns = owner.type === 'builtin' && (owner.kcm !== undefined ? set.runs(owner.kcm) : set.crdCleanup && owner.controller === 'apiextensions-apiserver');
+    const builtinRuns =
+      owner.type === 'builtin' &&
+      (owner.kcm !== undefined ? set.runs(owner.kcm) : set.crdCleanup && owner.controller === 'apiextensions-apiserver');
     if (!set.realCluster && !builtinRuns) return `finalizer ${f} is never removed with --controllers=${set.spec}`;
   }
-  if (!set.kubelet && o.apiVersion === 'v1' && o.kind === 'Pod' && maybeScheduled(o) && o.facts.phase !== 'Succeeded' && o.facts.phase !== 'Failed') {
+  if (
+    !set.kubelet &&
+    o.apiVersion === 'v1' &&
+    o.kind === 'Pod' &&
+    maybeScheduled(o) &&
+    o.facts.phase !== 'Succeeded' &&
+    o.facts.phase !== 'Failed'
+  ) {
     return `a scheduled Pod waits for a kubelet, and none runs with --controllers=${set.spec}`;
   }
   return undefined;

@@ -48,138 +48,178 @@ export interface FindingDoc extends CodeDoc {
 
 export const FINDING_CATALOGUE: Record<FindingCode, FindingDoc> = {
   'dangling-owner': {
-    code: 'dangling-owner', severity: 'error', severityNote: 'warning when another owner is present',
+    code: 'dangling-owner',
+    severity: 'error',
+    severityNote: 'warning when another owner is present',
     title: 'The owner does not exist: the object is deleted',
-    explanation: 'The input holds no object with the owner\'s uid, nor one of its kind and name. The garbage collector treats the reference as '
-      + 'dangling: it deletes the object as soon as it sees it, or, when another owner is present, only removes this '
-      + 'reference and keeps the object. An object already being deleted is left alone.',
+    explanation:
+      "The input holds no object with the owner's uid, nor one of its kind and name. The garbage collector treats the reference as " +
+      'dangling: it deletes the object as soon as it sees it, or, when another owner is present, only removes this ' +
+      'reference and keeps the object. An object already being deleted is left alone.',
     rules: ['R34', 'R35', 'R30'],
   },
   'owner-uid-mismatch': {
-    code: 'owner-uid-mismatch', severity: 'error',
+    code: 'owner-uid-mismatch',
+    severity: 'error',
     title: 'The owner exists with another uid',
-    explanation: 'An owner of that kind and name exists, but with another uid: typical of manifests exported from one '
-      + 'cluster and applied to another, where every object gets a new uid. The garbage collector finds the owner by kind '
-      + 'and name, sees another uid and treats the reference as dangling: the object is deleted unless another owner is present.',
+    explanation:
+      'An owner of that kind and name exists, but with another uid: typical of manifests exported from one ' +
+      'cluster and applied to another, where every object gets a new uid. The garbage collector finds the owner by kind ' +
+      'and name, sees another uid and treats the reference as dangling: the object is deleted unless another owner is present.',
     rules: ['R34', 'R35'],
   },
   'owner-coordinates-mismatch': {
-    code: 'owner-coordinates-mismatch', severity: 'error',
+    code: 'owner-coordinates-mismatch',
+    severity: 'error',
     title: 'The uid belongs to an object of another group, kind or name',
-    explanation: 'The garbage collector looks an owner up by the reference\'s kind and name, never by uid, so it finds '
-      + 'nothing with this uid and treats the reference as dangling: the object is deleted unless another owner is present.',
+    explanation:
+      "The garbage collector looks an owner up by the reference's kind and name, never by uid, so it finds " +
+      'nothing with this uid and treats the reference as dangling: the object is deleted unless another owner is present.',
     rules: ['R34', 'R46'],
   },
   'owner-namespace-mismatch': {
-    code: 'owner-namespace-mismatch', severity: 'error',
+    code: 'owner-namespace-mismatch',
+    severity: 'error',
     title: 'The owner is in another namespace',
-    explanation: 'The reference\'s uid is an object of that kind and name in another namespace. An ownerReference has no '
-      + 'namespace: a namespaced owner is looked up in its dependent\'s namespace, where it does not exist. The reference is dangling and the object is deleted unless another owner is present; '
-      + 'the real owner and its other dependents are not affected.',
+    explanation:
+      "The reference's uid is an object of that kind and name in another namespace. An ownerReference has no " +
+      "namespace: a namespaced owner is looked up in its dependent's namespace, where it does not exist. The reference is dangling and the object is deleted unless another owner is present; " +
+      'the real owner and its other dependents are not affected.',
     rules: ['R42', 'R43'],
   },
   'cluster-scoped-dependent-of-namespaced-owner': {
-    code: 'cluster-scoped-dependent-of-namespaced-owner', severity: 'warning',
+    code: 'cluster-scoped-dependent-of-namespaced-owner',
+    severity: 'warning',
     title: 'A cluster-scoped object names a namespaced owner kind',
-    explanation: 'An ownerReference has no namespace, so the garbage collector cannot look a namespaced owner up from a '
-      + 'cluster-scoped object. It never collects the object, even after the owner is deleted.',
+    explanation:
+      'An ownerReference has no namespace, so the garbage collector cannot look a namespaced owner up from a ' +
+      'cluster-scoped object. It never collects the object, even after the owner is deleted.',
     rules: ['R45'],
   },
   'unresolvable-owner-kind': {
-    code: 'unresolvable-owner-kind', severity: 'warning',
-    title: 'Nothing serves the owner\'s apiVersion and kind',
-    explanation: 'A retired version (`extensions/v1beta1`), a kind in the wrong group (`v1 ReplicaSet`) or a lower-case kind '
-      + '(`daemonset`) cannot be resolved. The garbage collector retries the object forever: it is never collected, and '
-      + 'its other references are never cleaned up either.',
+    code: 'unresolvable-owner-kind',
+    severity: 'warning',
+    title: "Nothing serves the owner's apiVersion and kind",
+    explanation:
+      'A retired version (`extensions/v1beta1`), a kind in the wrong group (`v1 ReplicaSet`) or a lower-case kind ' +
+      '(`daemonset`) cannot be resolved. The garbage collector retries the object forever: it is never collected, and ' +
+      'its other references are never cleaned up either.',
     rules: ['R34', 'R46'],
   },
   'multiple-controllers': {
-    code: 'multiple-controllers', severity: 'error',
+    code: 'multiple-controllers',
+    severity: 'error',
     title: 'More than one controller reference',
-    explanation: 'More than one ownerReference says `controller: true`. Only one owner may be the managing controller: the '
-      + 'apiserver rejects the object on create and update.',
+    explanation:
+      'More than one ownerReference says `controller: true`. Only one owner may be the managing controller: the ' +
+      'apiserver rejects the object on create and update.',
     rules: ['R13'],
   },
   'invalid-owner-reference': {
-    code: 'invalid-owner-reference', severity: 'error',
+    code: 'invalid-owner-reference',
+    severity: 'error',
     title: 'An ownerReference the apiserver rejects',
-    explanation: 'A missing uid, kind, name or apiVersion; an apiVersion that is not `<group>/<version>` or `<version>`; or a '
-      + 'core `v1` Event as owner. Admission refuses the whole object.',
+    explanation:
+      'A missing uid, kind, name or apiVersion; an apiVersion that is not `<group>/<version>` or `<version>`; or a ' +
+      'core `v1` Event as owner. Admission refuses the whole object.',
     rules: ['R12'],
   },
   'invalid-finalizers': {
-    code: 'invalid-finalizers', severity: 'error',
+    code: 'invalid-finalizers',
+    severity: 'error',
     title: 'Finalizers the apiserver rejects',
-    explanation: 'A finalizer name that is not a qualified name (such as `example.com/cleanup`), or both `orphan` and '
-      + '`foregroundDeletion` on one object. Were such an object stored anyway, the garbage collector would orphan its '
-      + 'dependents and leave `foregroundDeletion` in place.',
+    explanation:
+      'A finalizer name that is not a qualified name (such as `example.com/cleanup`), or both `orphan` and ' +
+      '`foregroundDeletion` on one object. Were such an object stored anyway, the garbage collector would orphan its ' +
+      'dependents and leave `foregroundDeletion` in place.',
     rules: ['R15', 'R52'],
   },
   'ownership-cycle': {
-    code: 'ownership-cycle', severity: 'warning',
+    code: 'ownership-cycle',
+    severity: 'warning',
     title: 'Objects that own each other',
-    explanation: 'Objects that own each other, or an object that names itself as its owner. The garbage collector leaves '
-      + 'such a cycle alone while its members exist; deleting one member in the foreground relies on the garbage '
-      + 'collector\'s cycle breaker, which can let an owner go before its dependents.',
+    explanation:
+      'Objects that own each other, or an object that names itself as its owner. The garbage collector leaves ' +
+      'such a cycle alone while its members exist; deleting one member in the foreground relies on the garbage ' +
+      "collector's cycle breaker, which can let an owner go before its dependents.",
     rules: ['R41', 'R35', 'R49'],
   },
   'foreground-deadlock': {
-    code: 'foreground-deadlock', severity: 'warning',
+    code: 'foreground-deadlock',
+    severity: 'warning',
     title: 'A foreground deletion of the owner would wait forever',
-    explanation: 'This dependent blocks its owner (`blockOwnerDeletion: true`) and cannot finish: a finalizer nobody removes, '
-      + 'or it is its own owner. A foreground deletion of the owner leaves it Terminating with `foregroundDeletion` '
-      + 'forever. Setting `blockOwnerDeletion: false` on the reference lets the owner go.',
+    explanation:
+      'This dependent blocks its owner (`blockOwnerDeletion: true`) and cannot finish: a finalizer nobody removes, ' +
+      'or it is its own owner. A foreground deletion of the owner leaves it Terminating with `foregroundDeletion` ' +
+      'forever. Setting `blockOwnerDeletion: false` on the reference lets the owner go.',
     rules: ['R38', 'R50'],
   },
   'finalizer-deadlock': {
-    code: 'finalizer-deadlock', severity: 'warning',
+    code: 'finalizer-deadlock',
+    severity: 'warning',
     title: 'Deleting the namespace would hang on this finalizer',
-    explanation: 'Deleting the namespace deletes the operator that removes this finalizer before the object that carries '
-      + 'it (from Kubernetes 1.33 the namespace controller deletes Pods first; before, it is a race). The object keeps its '
-      + 'finalizer and the namespace stays Terminating. Confirmed by simulating the namespace deletion. Delete the object '
-      + 'first, or run the operator in another namespace.',
+    explanation:
+      'Deleting the namespace deletes the operator that removes this finalizer before the object that carries ' +
+      'it (from Kubernetes 1.33 the namespace controller deletes Pods first; before, it is a race). The object keeps its ' +
+      'finalizer and the namespace stays Terminating. Confirmed by simulating the namespace deletion. Delete the object ' +
+      'first, or run the operator in another namespace.',
     rules: ['R57'],
   },
   'stuck-terminating': {
-    code: 'stuck-terminating', severity: 'warning',
+    code: 'stuck-terminating',
+    severity: 'warning',
     title: 'An object being deleted that cannot finish',
-    explanation: 'The object has a `deletionTimestamp` but cannot go: a finalizer nobody removes, a blocking dependent that '
-      + 'cannot finish, a Pod waiting for a kubelet. The message gives the chain of reasons.',
+    explanation:
+      'The object has a `deletionTimestamp` but cannot go: a finalizer nobody removes, a blocking dependent that ' +
+      'cannot finish, a Pod waiting for a kubelet. The message gives the chain of reasons.',
     rules: ['R50'],
   },
   'conflicting-copies': {
-    code: 'conflicting-copies', severity: 'warning',
+    code: 'conflicting-copies',
+    severity: 'warning',
     title: 'The same uid twice, with different content',
     explanation: 'A cluster holds one object per uid: the first copy in the input is used and the other is ignored.',
     rules: [],
   },
   'collected-on-apply': {
-    code: 'collected-on-apply', severity: 'error', live: true,
+    code: 'collected-on-apply',
+    severity: 'error',
+    live: true,
     title: 'Applying the file gets the object garbage-collected',
-    explanation: 'No owner the file names exists in the connected cluster with its uid (for example, the file\'s owner uid '
-      + 'is not the live Deployment\'s), or its only owners are being deleted in the foreground. The garbage collector '
-      + 'deletes the object right after it is applied.',
+    explanation:
+      "No owner the file names exists in the connected cluster with its uid (for example, the file's owner uid " +
+      "is not the live Deployment's), or its only owners are being deleted in the foreground. The garbage collector " +
+      'deletes the object right after it is applied.',
     rules: ['R34', 'R35'],
   },
   'live-dangling-owner': {
-    code: 'live-dangling-owner', severity: 'warning', live: true,
+    code: 'live-dangling-owner',
+    severity: 'warning',
+    live: true,
     title: 'Applying the file drops this ownerReference',
-    explanation: 'An owner the file names does not exist in the connected cluster with that uid, but another owner does: '
-      + 'the garbage collector removes the dangling reference and the object stays.',
+    explanation:
+      'An owner the file names does not exist in the connected cluster with that uid, but another owner does: ' +
+      'the garbage collector removes the dangling reference and the object stays.',
     rules: ['R34', 'R35'],
   },
   'live-terminating': {
-    code: 'live-terminating', severity: 'warning', live: true,
+    code: 'live-terminating',
+    severity: 'warning',
+    live: true,
     title: 'The object is being deleted in the connected cluster',
-    explanation: 'The live object is being deleted (the message says since when, its finalizers, and why it cannot finish '
-      + 'if it cannot). Applying the file does not stop that: it only updates an object that is going away.',
+    explanation:
+      'The live object is being deleted (the message says since when, its finalizers, and why it cannot finish ' +
+      'if it cannot). Applying the file does not stop that: it only updates an object that is going away.',
     rules: ['R15'],
   },
   'live-uid-conflict': {
-    code: 'live-uid-conflict', severity: 'warning', live: true,
+    code: 'live-uid-conflict',
+    severity: 'warning',
+    live: true,
     title: 'The file describes an earlier incarnation of the object',
-    explanation: 'The file carries a `metadata.uid` and the live object has another. The apiserver refuses to change a uid, '
-      + 'so applying the file fails until `metadata.uid` is removed.',
+    explanation:
+      'The file carries a `metadata.uid` and the live object has another. The apiserver refuses to change a uid, ' +
+      'so applying the file fails until `metadata.uid` is removed.',
     rules: [],
   },
 };

@@ -47,7 +47,14 @@ export function compareWithLive(objects: Iterable<KubeObject>, workspace: Invent
   return out;
 }
 
-function finding(code: FindingCode, severity: Severity, o: KubeObject, location: FindingLocation, message: string, related: RelatedInformation[] = []): Finding {
+function finding(
+  code: FindingCode,
+  severity: Severity,
+  o: KubeObject,
+  location: FindingLocation,
+  message: string,
+  related: RelatedInformation[] = [],
+): Finding {
   return { code, severity, message, object: identityOf(o), location, file: o.source?.file, range: rangeOf(o, location), related };
 }
 
@@ -60,17 +67,29 @@ function counterpartFindings(o: KubeObject, live: KubeObject, view: LiveView): F
   const out: Finding[] = [];
   const who = `The live ${describe(live)}`;
   if (!o.syntheticUid && o.uid !== live.uid) {
-    out.push(finding('live-uid-conflict', 'warning', o, { kind: 'object' },
-      `${who} (context ${view.context}) has uid ${live.uid}, not ${o.uid} as this file says: the file describes an earlier incarnation, and the apiserver refuses to change metadata.uid, so applying it fails until metadata.uid is removed.`));
+    out.push(
+      finding(
+        'live-uid-conflict',
+        'warning',
+        o,
+        { kind: 'object' },
+        `${who} (context ${view.context}) has uid ${live.uid}, not ${o.uid} as this file says: the file describes an earlier incarnation, and the apiserver refuses to change metadata.uid, so applying it fails until metadata.uid is removed.`,
+      ),
+    );
   }
   if (live.deletionTimestamp !== undefined) {
     const finalizers = live.finalizers.length ? `, finalizers: ${live.finalizers.join(', ')}` : '';
     const stuck = view.stuckReason?.(live.uid);
-    const fate = stuck
-      ? ` It cannot finish: ${stuck}.`
-      : ' Once it is gone, applying this file creates a new object with a new uid.';
-    out.push(finding('live-terminating', 'warning', o, { kind: 'object' },
-      `${who} (context ${view.context}) is being deleted (since ${live.deletionTimestamp}${finalizers}): applying this file does not stop the deletion; it only updates an object that is going away.${fate}`));
+    const fate = stuck ? ` It cannot finish: ${stuck}.` : ' Once it is gone, applying this file creates a new object with a new uid.';
+    out.push(
+      finding(
+        'live-terminating',
+        'warning',
+        o,
+        { kind: 'object' },
+        `${who} (context ${view.context}) is being deleted (since ${live.deletionTimestamp}${finalizers}): applying this file does not stop the deletion; it only updates an object that is going away.${fate}`,
+      ),
+    );
   }
   return out;
 }
@@ -92,23 +111,41 @@ function referenceFindings(o: KubeObject, counterpart: KubeObject | undefined, v
   if (verdicts.some((v) => v.type === 'unknown')) return [];
   const solid = verdicts.some((v) => v.type === 'solid');
   const out: Finding[] = [];
-  const where = (i: number): FindingLocation => ({ kind: 'ownerReference', index: i, field: verdicts[i].type === 'dangling' ? 'uid' : undefined });
+  const where = (i: number): FindingLocation => ({
+    kind: 'ownerReference',
+    index: i,
+    field: verdicts[i].type === 'dangling' ? 'uid' : undefined,
+  });
   if (solid) {
     // R35 (i): the object stays; the GC removes the dangling and waiting references.
     verdicts.forEach((v, i) => {
       if (v.type === 'solid') return;
-      out.push(finding('live-dangling-owner', 'warning', o, where(i),
-        `Applying this file: ${why(refs[i], v, view)}, so the garbage collector removes this ownerReference (another owner exists, so the ${o.kind} stays).`,
-        relatedOf(v)));
+      out.push(
+        finding(
+          'live-dangling-owner',
+          'warning',
+          o,
+          where(i),
+          `Applying this file: ${why(refs[i], v, view)}, so the garbage collector removes this ownerReference (another owner exists, so the ${o.kind} stays).`,
+          relatedOf(v),
+        ),
+      );
     });
     return out;
   }
   // R35 (ii)/(iii): no solid owner → the GC deletes it.
   const first = verdicts.findIndex((v) => v.type !== 'solid');
   const reasons = verdicts.map((v, i) => why(refs[i], v, view));
-  out.push(finding('collected-on-apply', 'error', o, where(first),
-    `Applying this file gets it garbage-collected: ${reasons.join('; ')}.`,
-    verdicts.flatMap((v) => relatedOf(v))));
+  out.push(
+    finding(
+      'collected-on-apply',
+      'error',
+      o,
+      where(first),
+      `Applying this file gets it garbage-collected: ${reasons.join('; ')}.`,
+      verdicts.flatMap((v) => relatedOf(v)),
+    ),
+  );
   return out;
 }
 

@@ -40,13 +40,27 @@ export function goQuote(s: string): string {
       out += ch;
     } else {
       switch (ch) {
-        case '\u0007': out += '\\a'; break;
-        case '\b': out += '\\b'; break;
-        case '\f': out += '\\f'; break;
-        case '\n': out += '\\n'; break;
-        case '\r': out += '\\r'; break;
-        case '\t': out += '\\t'; break;
-        case '\v': out += '\\v'; break;
+        case '\u0007':
+          out += '\\a';
+          break;
+        case '\b':
+          out += '\\b';
+          break;
+        case '\f':
+          out += '\\f';
+          break;
+        case '\n':
+          out += '\\n';
+          break;
+        case '\r':
+          out += '\\r';
+          break;
+        case '\t':
+          out += '\\t';
+          break;
+        case '\v':
+          out += '\\v';
+          break;
         default:
           if (cp < 0x20 || cp === 0x7f) out += '\\x' + hex(cp, 2);
           else if (cp < 0x10000) out += '\\u' + hex(cp, 4);

@@ -54,8 +54,16 @@ function scopeNodes(inv: Inventory, opts: GraphScopeOptions): GraphNode[] {
     const stack = [start];
     while (stack.length) {
       const n = stack.pop()!;
-      for (const o of ownerNodes(inv, n)) if (!seen.has(o)) { seen.add(o); stack.push(o); }
-      for (const d of n.dependents) if (!seen.has(d)) { seen.add(d); stack.push(d); }
+      for (const o of ownerNodes(inv, n))
+        if (!seen.has(o)) {
+          seen.add(o);
+          stack.push(o);
+        }
+      for (const d of n.dependents)
+        if (!seen.has(d)) {
+          seen.add(d);
+          stack.push(d);
+        }
     }
     return [...seen].sort(byOrder);
   }
@@ -94,10 +102,18 @@ function cutOrder(inv: Inventory, nodes: GraphNode[], focus: GraphNode | undefin
   const seen = new Set<GraphNode>();
   const walk = (starts: GraphNode[], next: (n: GraphNode) => GraphNode[]) => {
     const queue: GraphNode[] = [];
-    for (const s of starts) if (!seen.has(s)) { seen.add(s); queue.push(s); }
+    for (const s of starts)
+      if (!seen.has(s)) {
+        seen.add(s);
+        queue.push(s);
+      }
     for (let i = 0; i < queue.length; i++) {
       order.push(queue[i]);
-      for (const m of next(queue[i])) if (!seen.has(m)) { seen.add(m); queue.push(m); }
+      for (const m of next(queue[i]))
+        if (!seen.has(m)) {
+          seen.add(m);
+          queue.push(m);
+        }
     }
   };
   if (focus) {
@@ -156,7 +172,8 @@ export function namespaceCounts(inv: Inventory): { objects: number; namespaces: 
   const counts = new Map<string, number>();
   for (const [ns, uids] of inv.byNamespace) if (uids.size) counts.set(ns, uids.size);
   for (const o of inv.ofKind('Namespace')) if (o.apiVersion === 'v1' && o.namespace === '' && !counts.has(o.name)) counts.set(o.name, 0);
-  const namespaces = [...counts].map(([namespace, objects]) => ({ namespace, objects }))
+  const namespaces = [...counts]
+    .map(([namespace, objects]) => ({ namespace, objects }))
     .sort((a, b) => b.objects - a.objects || (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0));
   return { objects: inv.objects.size, namespaces };
 }

@@ -40,9 +40,15 @@ export class OwnershipGraph {
       node.virtual = false;
       const before = new Set(node.owners.map((r) => r.uid));
       const after = new Set(o.owners.map((r) => r.uid));
-      this.unlink(node, [...before].filter((u) => !after.has(u)));
+      this.unlink(
+        node,
+        [...before].filter((u) => !after.has(u)),
+      );
       node.owners = o.owners;
-      this.link(node, o.owners.filter((r) => !before.has(r.uid)));
+      this.link(
+        node,
+        o.owners.filter((r) => !before.has(r.uid)),
+      );
     }
     node.owners = o.owners;
     // A snapshot view: unlike the GC's one-way flags, these follow the object as it is now.
@@ -122,8 +128,16 @@ export class OwnershipGraph {
       if (n.owners.length === 0 && n.dependents.size === 0) continue;
       const { group, version } = splitApiVersion(n.identity.apiVersion);
       nodes.push({
-        group, version, kind: n.identity.kind, namespace: n.identity.namespace, name: n.identity.name, uid: n.identity.uid,
-        missing: false, beingDeleted: n.beingDeleted, deletingDependents: n.deletingDependents, virtual: n.virtual,
+        group,
+        version,
+        kind: n.identity.kind,
+        namespace: n.identity.namespace,
+        name: n.identity.name,
+        uid: n.identity.uid,
+        missing: false,
+        beingDeleted: n.beingDeleted,
+        deletingDependents: n.deletingDependents,
+        virtual: n.virtual,
       });
       for (const r of n.owners) edges.push({ from: n.identity.uid, to: r.uid });
     }

@@ -79,7 +79,13 @@ export class KindRegistry {
   constructor() {
     for (const [group, kind, plural, singular, shortNames, namespaced, versions, gcWatched] of BUILTIN_KINDS) {
       this.set({
-        group, kind, plural, singular, shortNames, namespaced, servedVersions: [...versions],
+        group,
+        kind,
+        plural,
+        singular,
+        shortNames,
+        namespaced,
+        servedVersions: [...versions],
         // Events are ignored by the GC even though they are deletable (R17, DefaultIgnoredResources).
         gcWatched: gcWatched && kind !== 'Event',
         origin: 'builtin',
@@ -92,8 +98,15 @@ export class KindRegistry {
   addCrd(crd: CrdFacts): void {
     if (this.builtinGroups.has(crd.group)) return; // a CRD cannot shadow a built-in group
     this.set({
-      group: crd.group, kind: crd.kind, plural: crd.plural, singular: crd.singular, shortNames: crd.shortNames,
-      namespaced: crd.namespaced, servedVersions: [...crd.servedVersions], gcWatched: true, origin: 'crd',
+      group: crd.group,
+      kind: crd.kind,
+      plural: crd.plural,
+      singular: crd.singular,
+      shortNames: crd.shortNames,
+      namespaced: crd.namespaced,
+      servedVersions: [...crd.servedVersions],
+      gcWatched: true,
+      origin: 'crd',
     });
   }
 
@@ -121,8 +134,15 @@ export class KindRegistry {
     if (this.builtinGroups.has(group) || !version) return false;
     const { plural, singular } = guessPlural(o.kind);
     this.set({
-      group, kind: o.kind, plural, singular, shortNames: [], namespaced: o.namespaced, servedVersions: [version],
-      gcWatched: true, origin: 'inferred',
+      group,
+      kind: o.kind,
+      plural,
+      singular,
+      shortNames: [],
+      namespaced: o.namespaced,
+      servedVersions: [version],
+      gcWatched: true,
+      origin: 'inferred',
     });
     return true;
   }

@@ -4,8 +4,16 @@
 
 import type { KindInfo, KindRegistry } from '../kinds/kindRegistry';
 import {
-  CRD_CLEANUP_FINALIZER, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, describe, isGcFinalizer, maybeScheduled, splitApiVersion,
-  type KubeObject, type ObjectIdentity, type OwnerReference,
+  CRD_CLEANUP_FINALIZER,
+  FOREGROUND_FINALIZER,
+  ORPHAN_FINALIZER,
+  describe,
+  isGcFinalizer,
+  maybeScheduled,
+  splitApiVersion,
+  type KubeObject,
+  type ObjectIdentity,
+  type OwnerReference,
 } from '../model';
 import type { ObjectStore } from './objectStore';
 import type { SimulatedClock, Timeline } from './timeline';
@@ -19,10 +27,7 @@ export interface RequestOutcome {
   removed: boolean;
 }
 
-export type GetResult =
-  | { status: 200; object: KubeObject; info: KindInfo }
-  | { status: 404; info: KindInfo }
-  | { status: 'unmapped' };
+export type GetResult = { status: 200; object: KubeObject; info: KindInfo } | { status: 404; info: KindInfo } | { status: 'unmapped' };
 
 /** R55: NamespaceLifecycle's immortal namespaces (k8s.io/apiserver admission/plugin/namespace/lifecycle). */
 const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);
@@ -68,7 +73,8 @@ export class ApiServer {
   private find(info: KindInfo, namespace: string, name: string, uidHint?: string, stored?: KubeObject): KubeObject | undefined {
     if (uidHint !== undefined) {
       const o = stored?.uid === uidHint && this.store.isStored(stored) ? stored : this.store.get(uidHint);
-      if (o && o.name === name && o.namespace === namespace && o.kind === info.kind && splitApiVersion(o.apiVersion).group === info.group) return o;
+      if (o && o.name === name && o.namespace === namespace && o.kind === info.kind && splitApiVersion(o.apiVersion).group === info.group)
+        return o;
     }
     return this.store.getByName(info.group, info.kind, namespace, name);
   }
@@ -77,7 +83,13 @@ export class ApiServer {
   /** `stored`: the object the caller just read, which saves the lookup while it is still the stored one. */
   delete(actor: Actor, req: DeleteRequest, why?: string, stored?: KubeObject): RequestOutcome {
     const policy = req.propagationPolicy ?? undefined;
-    const target = (): ObjectIdentity => ({ apiVersion: req.apiVersion, kind: req.kind, namespace: req.namespace, name: req.name, uid: req.preconditions?.uid ?? '' });
+    const target = (): ObjectIdentity => ({
+      apiVersion: req.apiVersion,
+      kind: req.kind,
+      namespace: req.namespace,
+      name: req.name,
+      uid: req.preconditions?.uid ?? '',
+    });
     // R1: DeleteOptions are validated before anything else.
     if (req.orphanDependents !== undefined && policy !== undefined) {
       return this.reject(actor, target(), 422, 'orphanDependents and propagationPolicy cannot both be set');
@@ -86,13 +98,27 @@ export class ApiServer {
       return this.reject(actor, target(), 422, `propagationPolicy ${String(policy)} is not one of Foreground, Background, Orphan`);
     }
     const info = this.restMapping(req.apiVersion, req.kind);
-    if (!info) return this.reject(actor, target(), 404, `the server could not find the requested resource: ${req.apiVersion} ${req.kind} is not served`);
+    if (!info)
+      return this.reject(
+        actor,
+        target(),
+        404,
+        `the server could not find the requested resource: ${req.apiVersion} ${req.kind} is not served`,
+      );
     const obj = this.find(info, info.namespaced ? req.namespace : '', req.name, req.preconditions?.uid, stored);
     if (!obj) return this.reject(actor, target(), 404, `${describe(target())} not found`);
     if (req.preconditions?.uid !== undefined && req.preconditions.uid !== obj.uid) {
-      return this.reject(actor, obj, 409, `precondition failed: uid in precondition ${req.preconditions.uid}, uid in object meta ${obj.uid}`);
+      return this.reject(
+        actor,
+        obj,
+        409,
+        `precondition failed: uid in precondition ${req.preconditions.uid}, uid in object meta ${obj.uid}`,
+      );
     }
-    if (req.preconditions?.resourceVersion !== undefined && req.preconditions.resourceVersion !== String(this.store.resourceVersion(obj.uid))) {
+    if (
+      req.preconditions?.resourceVersion !== undefined &&
+      req.preconditions.resourceVersion !== String(this.store.resourceVersion(obj.uid))
+    ) {
       return this.reject(actor, obj, 409, `precondition failed: resourceVersion ${req.preconditions.resourceVersion} does not match`);
     }
     // R55: the NamespaceLifecycle admission plugin refuses to delete these, whoever asks (after the lookup and the
@@ -114,20 +140,39 @@ export class ApiServer {
   private deleteCustomResourceDefinition(actor: Actor, obj: KubeObject, req: DeleteRequest, info: KindInfo, why?: string): RequestOutcome {
     const because = why ? `; why: ${why}` : '';
     if (obj.deletionTimestamp !== undefined) {
-      if (obj.finalizers.length === 0) return this.removeNow(actor, obj, `${policyText(req, obj, info, this.kinds)}; no finalizers left, removed at once${because}`);
+      if (obj.finalizers.length === 0)
+        return this.removeNow(actor, obj, `${policyText(req, obj, info, this.kinds)}; no finalizers left, removed at once${because}`);
       return { status: 200, message: `${describe(obj)} is already terminating; nothing changes`, object: obj, removed: false };
     }
-    const step = this.timeline.record(actor, 'delete', obj, `${policyText(req, obj, info, this.kinds)}, which a CustomResourceDefinition ignores; condition Terminating${because}`);
+    const step = this.timeline.record(
+      actor,
+      'delete',
+      obj,
+      `${policyText(req, obj, info, this.kinds)}, which a CustomResourceDefinition ignores; condition Terminating${because}`,
+    );
     this.timeline.deletionStartedAt.set(obj.uid, step);
     const finalizers = obj.finalizers.includes(CRD_CLEANUP_FINALIZER) ? obj.finalizers : [...obj.finalizers, CRD_CLEANUP_FINALIZER];
-    if (finalizers !== obj.finalizers) this.timeline.record(actor, 'add-finalizer', obj, `${CRD_CLEANUP_FINALIZER} (the apiextensions-apiserver deletes every instance first)`);
+    if (finalizers !== obj.finalizers)
+      this.timeline.record(
+        actor,
+        'add-finalizer',
+        obj,
+        `${CRD_CLEANUP_FINALIZER} (the apiextensions-apiserver deletes every instance first)`,
+      );
     const written: KubeObject = { ...obj, deletionTimestamp: this.clock.at(), deletionGracePeriodSeconds: 0, finalizers };
     this.store.write(written);
     return { status: 200, message: 'deletion started', object: written, removed: false };
   }
 
   /** The generic registry's Delete (store.go): graceful deletion, the finalizer rewrite, the outcome table R8. */
-  private genericDelete(actor: Actor, obj: KubeObject, req: DeleteRequest, info: KindInfo, grace: number | undefined, why?: string): RequestOutcome {
+  private genericDelete(
+    actor: Actor,
+    obj: KubeObject,
+    req: DeleteRequest,
+    info: KindInfo,
+    grace: number | undefined,
+    why?: string,
+  ): RequestOutcome {
     const because = why ? `; why: ${why}` : '';
     const graceful = info.group === '' && info.kind === 'Pod';
     let gracefulNow = false;
@@ -140,7 +185,12 @@ export class ApiServer {
         if (current !== undefined && current !== 0) {
           // R7: only a shorter grace period is honoured; anything else changes nothing at all.
           if (grace === undefined || grace >= current) {
-            return { status: 200, message: `${describe(obj)} is already terminating gracefully (${current}s); nothing changes`, object: obj, removed: false };
+            return {
+              status: 200,
+              message: `${describe(obj)} is already terminating gracefully (${current}s); nothing changes`,
+              object: obj,
+              removed: false,
+            };
           }
           // R62: deletionTimestamp moves back by the old period and forward by the new one, never into the past
           // (then a graceful request keeps a period of 1s for the kubelet's final DELETE).
@@ -185,11 +235,16 @@ export class ApiServer {
       patch.deletionGracePeriodSeconds = 0;
     }
     const wasTerminating = obj.deletionTimestamp !== undefined;
-    const unchanged = wasTerminating && !rewrite.changed && patch.deletionTimestamp === obj.deletionTimestamp && patch.deletionGracePeriodSeconds === obj.deletionGracePeriodSeconds;
+    const unchanged =
+      wasTerminating &&
+      !rewrite.changed &&
+      patch.deletionTimestamp === obj.deletionTimestamp &&
+      patch.deletionGracePeriodSeconds === obj.deletionGracePeriodSeconds;
     if (unchanged) return { status: 200, message: `${describe(obj)} is already terminating; nothing changes`, object: obj, removed: false };
     const detailParts = [policyText(req, obj, info, this.kinds)];
     if (gracefulNow) detailParts.push(`grace period ${deletionGracePeriodSeconds}s`);
-    if (wasTerminatingGracefully(obj) && patch.deletionTimestamp !== obj.deletionTimestamp) detailParts.push(`deletionTimestamp moved earlier to ${patch.deletionTimestamp}`);
+    if (wasTerminatingGracefully(obj) && patch.deletionTimestamp !== obj.deletionTimestamp)
+      detailParts.push(`deletionTimestamp moved earlier to ${patch.deletionTimestamp}`);
     if (finalizers.length) detailParts.push(`waits for finalizers [${finalizers.join(', ')}]`);
     const step = this.timeline.record(actor, 'delete', obj, detailParts.join('; ') + because);
     if (!wasTerminating) this.timeline.deletionStartedAt.set(obj.uid, step);
@@ -209,16 +264,29 @@ export class ApiServer {
     if (!obj.deletionTimestamp) {
       // Its own GC-finalizer rules: options decide, otherwise the existing finalizers stay as they are.
       const have = (f: string) => obj.finalizers.includes(f);
-      const orphan = req.orphanDependents !== undefined ? req.orphanDependents
-        : req.propagationPolicy ? req.propagationPolicy === 'Orphan' : have(ORPHAN_FINALIZER);
-      const foreground = req.orphanDependents !== undefined ? !req.orphanDependents
-        : req.propagationPolicy ? req.propagationPolicy === 'Foreground' : have(FOREGROUND_FINALIZER);
+      const orphan =
+        req.orphanDependents !== undefined
+          ? req.orphanDependents
+          : req.propagationPolicy
+            ? req.propagationPolicy === 'Orphan'
+            : have(ORPHAN_FINALIZER);
+      const foreground =
+        req.orphanDependents !== undefined
+          ? !req.orphanDependents
+          : req.propagationPolicy
+            ? req.propagationPolicy === 'Foreground'
+            : have(FOREGROUND_FINALIZER);
       let finalizers = obj.finalizers.filter((f) => !isGcFinalizer(f));
       if (orphan) finalizers = [...finalizers, ORPHAN_FINALIZER];
       if (foreground) finalizers = [...finalizers, FOREGROUND_FINALIZER];
       const specFinalizers = obj.facts.namespaceFinalizers ?? [];
-      const step = this.timeline.record(actor, 'delete', obj,
-        `${policyText(req, obj, info, this.kinds)}; phase Terminating` + (specFinalizers.length ? `; waits for spec.finalizers [${specFinalizers.join(', ')}]` : ''));
+      const step = this.timeline.record(
+        actor,
+        'delete',
+        obj,
+        `${policyText(req, obj, info, this.kinds)}; phase Terminating` +
+          (specFinalizers.length ? `; waits for spec.finalizers [${specFinalizers.join(', ')}]` : ''),
+      );
       this.timeline.deletionStartedAt.set(obj.uid, step);
       const current = { ...obj, deletionTimestamp: this.clock.at(), finalizers, facts: { ...obj.facts, phase: 'Terminating' } };
       this.recordFinalizerRewrite(actor, obj, finalizers);
@@ -237,7 +305,8 @@ export class ApiServer {
   private rewriteGcFinalizers(obj: KubeObject, req: DeleteRequest, info: KindInfo): { finalizers: string[]; changed: boolean } {
     const policy = req.propagationPolicy ?? undefined;
     // Fast path for the common case: nothing to add and nothing to remove.
-    if (obj.finalizers.length === 0 && req.orphanDependents === undefined && policy === 'Background') return { finalizers: obj.finalizers, changed: false };
+    if (obj.finalizers.length === 0 && req.orphanDependents === undefined && policy === 'Background')
+      return { finalizers: obj.finalizers, changed: false };
     const typePolicy = this.kinds.defaultGcPolicy(req.apiVersion, info.kind);
     if (typePolicy === 'unsupported') {
       // R61: no GC finalizer is added, but the list is still rebuilt without them.
@@ -265,7 +334,9 @@ export class ApiServer {
 
   private recordFinalizerRewrite(actor: Actor, obj: KubeObject, finalizers: string[]): void {
     for (const f of finalizers) if (!obj.finalizers.includes(f)) this.timeline.record(actor, 'add-finalizer', obj, f);
-    for (const f of obj.finalizers) if (!finalizers.includes(f)) this.timeline.record(actor, 'remove-finalizer', obj, `${f} (replaced by the request's propagation policy)`);
+    for (const f of obj.finalizers)
+      if (!finalizers.includes(f))
+        this.timeline.record(actor, 'remove-finalizer', obj, `${f} (replaced by the request's propagation policy)`);
   }
 
   /**
@@ -305,7 +376,8 @@ export class ApiServer {
   patchOwnerReferences(actor: Actor, uid: string, ownerReferences: OwnerReference[], detail: string): RequestOutcome {
     const obj = this.store.get(uid);
     if (!obj) return { status: 404, message: 'not found', removed: false };
-    if (JSON.stringify(obj.ownerReferences) === JSON.stringify(ownerReferences)) return { status: 200, message: 'no change', object: obj, removed: false };
+    if (JSON.stringify(obj.ownerReferences) === JSON.stringify(ownerReferences))
+      return { status: 200, message: 'no change', object: obj, removed: false };
     this.timeline.record(actor, 'patch-owner-references', obj, detail);
     const written = { ...obj, ownerReferences };
     this.store.write(written);
@@ -334,7 +406,12 @@ export class ApiServer {
     return { status: 200, message: 'removed', removed: true };
   }
 
-  private reject(actor: Actor, target: KubeObject | { apiVersion: string; kind: string; namespace: string; name: string; uid: string }, status: number, message: string): RequestOutcome {
+  private reject(
+    actor: Actor,
+    target: KubeObject | { apiVersion: string; kind: string; namespace: string; name: string; uid: string },
+    status: number,
+    message: string,
+  ): RequestOutcome {
     this.timeline.record(actor, 'reject', target, `${status}: ${message}`);
     return { status, message, removed: false };
   }

@@ -5,8 +5,15 @@
 // names and the apiserver's CRD cleanup. In strict mode (`--controllers=gc`, R53) none of them acts.
 
 import {
-  CRD_CLEANUP_FINALIZER, NAMESPACE_FINALIZER, PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER,
-  describe, isGcFinalizer, maybeScheduled, splitApiVersion, type KubeObject,
+  CRD_CLEANUP_FINALIZER,
+  NAMESPACE_FINALIZER,
+  PV_PROTECTION_FINALIZER,
+  PVC_PROTECTION_FINALIZER,
+  describe,
+  isGcFinalizer,
+  maybeScheduled,
+  splitApiVersion,
+  type KubeObject,
 } from '../model';
 import type { ApiServer } from './apiServer';
 import type { ControllerSet } from './controllerSet';
@@ -43,7 +50,8 @@ export class Controllers {
   /** The PV controller's informers: a volume is synced again only when it or its claim changed. */
   private observe(e: WatchEvent): void {
     if (isCore(e.obj, 'PersistentVolume')) this.pvsToSync.add(e.obj.uid);
-    else if (isCore(e.obj, 'PersistentVolumeClaim')) for (const pv of this.volumes().byClaim.get(`${e.obj.namespace}\u0000${e.obj.name}`) ?? []) this.pvsToSync.add(pv);
+    else if (isCore(e.obj, 'PersistentVolumeClaim'))
+      for (const pv of this.volumes().byClaim.get(`${e.obj.namespace}\u0000${e.obj.name}`) ?? []) this.pvsToSync.add(pv);
   }
 
   /** One turn of every controller. True when the store changed. */
@@ -62,10 +70,11 @@ export class Controllers {
     }
     // Kubelets first, then the namespace controller, then finalizer owners: one turn each, in this order.
     if (this.set.kubelet) for (const pod of pods) this.kubelet(pod);
-    if (this.set.namespace) for (const ns of namespaces) {
-      const current = this.store.get(ns.uid);
-      if (current) this.namespaceController(current);
-    }
+    if (this.set.namespace)
+      for (const ns of namespaces) {
+        const current = this.store.get(ns.uid);
+        if (current) this.namespaceController(current);
+      }
     for (const uid of withFinalizers) {
       const o = this.store.get(uid);
       if (o && o.finalizers.length) this.finalizerControllers(o);
@@ -99,28 +108,53 @@ export class Controllers {
         continue;
       }
       if (phase !== 'Released' || pv.deletionTimestamp !== undefined || pv.facts.reclaimPolicy !== 'Delete') continue;
-      const external = (pv.facts.provisionedBy !== undefined && !pv.facts.provisionedBy.startsWith('kubernetes.io/'))
-        || pv.finalizers.includes(EXTERNAL_PROVISIONER_FINALIZER);
+      const external =
+        (pv.facts.provisionedBy !== undefined && !pv.facts.provisionedBy.startsWith('kubernetes.io/')) ||
+        pv.finalizers.includes(EXTERNAL_PROVISIONER_FINALIZER);
       // One note per provisioner, not per volume: a cluster can release thousands at once.
       const by = pv.facts.provisionedBy;
       if (!this.set.realCluster && external) {
-        this.timeline.note(`PersistentVolumes provisioned by ${by ?? 'a CSI external provisioner'} stay Released: that external provisioner deletes them (reclaimPolicy Delete), and no provisioner runs with --controllers=${this.set.spec}.`);
+        this.timeline.note(
+          `PersistentVolumes provisioned by ${by ?? 'a CSI external provisioner'} stay Released: that external provisioner deletes them (reclaimPolicy Delete), and no provisioner runs with --controllers=${this.set.spec}.`,
+        );
         continue;
       }
-      this.timeline.note(this.set.realCluster
-        ? `Assumed: ${by ? `the provisioner ${by} deletes the PersistentVolumes it provisioned` : 'their volume plugins delete PersistentVolumes'} once released (reclaimPolicy Delete); provisioners are not modelled: where one does not run, its volumes stay Released.`
-        : 'Assumed: an in-tree volume plugin of kube-controller-manager deletes released PersistentVolumes with reclaimPolicy Delete (its hostPath plugin does for paths under /tmp); where none can, the volume goes Failed instead.');
-      this.api.delete('persistentvolume-controller', { apiVersion: 'v1', kind: 'PersistentVolume', namespace: '', name: pv.name, propagationPolicy: null, preconditions: { uid: pv.uid } },
-        'reclaimPolicy Delete: the released volume is deleted');
+      this.timeline.note(
+        this.set.realCluster
+          ? `Assumed: ${by ? `the provisioner ${by} deletes the PersistentVolumes it provisioned` : 'their volume plugins delete PersistentVolumes'} once released (reclaimPolicy Delete); provisioners are not modelled: where one does not run, its volumes stay Released.`
+          : 'Assumed: an in-tree volume plugin of kube-controller-manager deletes released PersistentVolumes with reclaimPolicy Delete (its hostPath plugin does for paths under /tmp); where none can, the volume goes Failed instead.',
+      );
+      this.api.delete(
+        'persistentvolume-controller',
+        {
+          apiVersion: 'v1',
+          kind: 'PersistentVolume',
+          namespace: '',
+          name: pv.name,
+          propagationPolicy: null,
+          preconditions: { uid: pv.uid },
+        },
+        'reclaimPolicy Delete: the released volume is deleted',
+      );
     }
   }
 
   /** The kubelet stops the containers and sends the grace-0 DELETE that ends graceful deletion. */
   private kubelet(pod: KubeObject): void {
     if (!maybeScheduled(pod) || !pod.deletionGracePeriodSeconds) return;
-    this.api.delete('kubelet', {
-      apiVersion: 'v1', kind: 'Pod', namespace: pod.namespace, name: pod.name, gracePeriodSeconds: 0, preconditions: { uid: pod.uid },
-    }, `the kubelet on ${pod.facts.nodeName ?? 'its node'} stopped the containers`, pod);
+    this.api.delete(
+      'kubelet',
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        namespace: pod.namespace,
+        name: pod.name,
+        gracePeriodSeconds: 0,
+        preconditions: { uid: pod.uid },
+      },
+      `the kubelet on ${pod.facts.nodeName ?? 'its node'} stopped the containers`,
+      pod,
+    );
   }
 
   /**
@@ -143,9 +177,20 @@ export class Controllers {
       if (!ordered || !isCore(o, 'Pod')) content.push(o);
     }
     const why = `namespace ${ns.name} is being deleted`;
-    const del = (o: KubeObject) => this.api.delete('namespace-controller', {
-      apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, propagationPolicy: 'Background', preconditions: { uid: o.uid },
-    }, why, o);
+    const del = (o: KubeObject) =>
+      this.api.delete(
+        'namespace-controller',
+        {
+          apiVersion: o.apiVersion,
+          kind: o.kind,
+          namespace: o.namespace,
+          name: o.name,
+          propagationPolicy: 'Background',
+          preconditions: { uid: o.uid },
+        },
+        why,
+        o,
+      );
     if (pods.length) {
       // R57 (OrderedNamespaceDeletion, 1.33+): Pods go first; nothing else is touched while one remains.
       for (const p of pods) if (p.deletionTimestamp === undefined || p.finalizers.some(isGcFinalizer)) del(p);
@@ -159,7 +204,9 @@ export class Controllers {
     const blocker = finalizeBlocker(ns);
     if (blocker) {
       // Its pass ends in the error its status reports: the content goes, the namespace stays.
-      this.timeline.note(`Assumed: Namespace ${ns.name} stays Terminating while its namespace controller keeps reporting ${describeCondition(blocker)}`);
+      this.timeline.note(
+        `Assumed: Namespace ${ns.name} stays Terminating while its namespace controller keeps reporting ${describeCondition(blocker)}`,
+      );
       return;
     }
     this.api.removeNamespaceFinalizer('namespace-controller', ns.uid, NAMESPACE_FINALIZER, 'all content of the namespace is gone');
@@ -177,7 +224,9 @@ export class Controllers {
         if (isGcFinalizer(f) || MODELLED.has(f)) continue;
         const owner = this.owners.ownerOf(f);
         if (owner.type !== 'workload' || !deleted.has(owner.workload.uid)) continue;
-        this.timeline.note(`Timing-dependent (Kubernetes ${kubeVersionText(this.version)}): before 1.33 the namespace controller deletes every resource type of namespace ${ns.name} in one pass, in no fixed order, so ${describe(owner.workload)} may still remove ${f} from ${describe(o)} before its Pods stop. This simulation shows the outcome where it does not (from 1.33 on, Pods go first and that outcome is certain).`);
+        this.timeline.note(
+          `Timing-dependent (Kubernetes ${kubeVersionText(this.version)}): before 1.33 the namespace controller deletes every resource type of namespace ${ns.name} in one pass, in no fixed order, so ${describe(owner.workload)} may still remove ${f} from ${describe(o)} before its Pods stop. This simulation shows the outcome where it does not (from 1.33 on, Pods go first and that outcome is certain).`,
+        );
       }
     }
   }
@@ -190,12 +239,19 @@ export class Controllers {
       if (f === PVC_PROTECTION_FINALIZER && isCore(current, 'PersistentVolumeClaim')) {
         if (!this.set.pvcProtection) continue;
         const users = podsUsingClaim(this.store, current);
-        if (users.length === 0) this.api.removeFinalizer('pvc-protection-controller', current.uid, f, 'no scheduled Pod uses the claim any more');
+        if (users.length === 0)
+          this.api.removeFinalizer('pvc-protection-controller', current.uid, f, 'no scheduled Pod uses the claim any more');
         continue;
       }
       if (f === PV_PROTECTION_FINALIZER && isCore(current, 'PersistentVolume')) {
         if (!this.set.pvProtection) continue;
-        if (!volumeBound(this.store, current, this.set)) this.api.removeFinalizer('pv-protection-controller', current.uid, f, `the volume is not Bound (phase ${volumePhase(this.store, current, this.set)})`);
+        if (!volumeBound(this.store, current, this.set))
+          this.api.removeFinalizer(
+            'pv-protection-controller',
+            current.uid,
+            f,
+            `the volume is not Bound (phase ${volumePhase(this.store, current, this.set)})`,
+          );
         continue;
       }
       if (f === CRD_CLEANUP_FINALIZER && current.facts.crd) {
@@ -205,7 +261,8 @@ export class Controllers {
       if (MODELLED.has(f)) continue;
       const owner = this.owners.ownerOf(f);
       if (owner.type === 'builtin') {
-        if (this.set.realCluster || (owner.kcm !== undefined && this.set.runs(owner.kcm))) this.api.removeFinalizer(owner.controller, current.uid, f, 'done');
+        if (this.set.realCluster || (owner.kcm !== undefined && this.set.runs(owner.kcm)))
+          this.api.removeFinalizer(owner.controller, current.uid, f, 'done');
       } else if (!this.set.realCluster) {
         // A kube-controller-manager list runs no operator and nothing outside the control plane.
         continue;
@@ -213,8 +270,16 @@ export class Controllers {
         this.api.removeFinalizer('external controller', current.uid, f, 'configured as running outside the input');
       } else if (owner.type === 'workload') {
         if (workloadRuns(this.store, owner.workload.uid, this.version)) {
-          this.api.removeFinalizer(`controller ${describe(owner.workload)}`, current.uid, f, `cleanup done by the controller running in ${describe(owner.workload)}`);
-          if (owner.how === 'guessed') this.timeline.note(`Assumed: ${f} is removed by ${describe(owner.workload)} (${owner.why}). Configure finalizerOwners if another workload owns it.`);
+          this.api.removeFinalizer(
+            `controller ${describe(owner.workload)}`,
+            current.uid,
+            f,
+            `cleanup done by the controller running in ${describe(owner.workload)}`,
+          );
+          if (owner.how === 'guessed')
+            this.timeline.note(
+              `Assumed: ${f} is removed by ${describe(owner.workload)} (${owner.why}). Configure finalizerOwners if another workload owns it.`,
+            );
         }
       }
     }
@@ -226,9 +291,18 @@ export class Controllers {
     const instances = instancesOf(this.store, group, kind);
     for (const o of instances) {
       if (o.deletionTimestamp !== undefined) continue;
-      this.api.delete('apiextensions-apiserver', {
-        apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, propagationPolicy: null, preconditions: { uid: o.uid },
-      }, `its CustomResourceDefinition ${crd.name} is being deleted`);
+      this.api.delete(
+        'apiextensions-apiserver',
+        {
+          apiVersion: o.apiVersion,
+          kind: o.kind,
+          namespace: o.namespace,
+          name: o.name,
+          propagationPolicy: null,
+          preconditions: { uid: o.uid },
+        },
+        `its CustomResourceDefinition ${crd.name} is being deleted`,
+      );
     }
     if (instancesOf(this.store, group, kind).length === 0) {
       this.api.removeFinalizer('apiextensions-apiserver', crd.uid, CRD_CLEANUP_FINALIZER, 'every instance is gone');
@@ -256,8 +330,11 @@ function podUsesClaim(pod: KubeObject, pvc: KubeObject): boolean {
   if (pod.facts.claimNames?.includes(pvc.name)) return true;
   // An ephemeral volume counts while the Pod is not shut down, and only for the claim made for that Pod.
   const shutDown = pod.deletionTimestamp !== undefined && pod.deletionGracePeriodSeconds === 0;
-  return !shutDown && (pod.facts.ephemeralVolumes ?? []).some((v) => `${pod.name}-${v}` === pvc.name)
-    && pvc.ownerReferences.some((r) => r.controller === true && r.uid === pod.uid);
+  return (
+    !shutDown &&
+    (pod.facts.ephemeralVolumes ?? []).some((v) => `${pod.name}-${v}` === pvc.name) &&
+    pvc.ownerReferences.some((r) => r.controller === true && r.uid === pod.uid)
+  );
 }
 
 /**
@@ -319,7 +396,7 @@ function byDiscoveryOrder(objects: KubeObject[]): KubeObject[] {
   for (const o of objects) {
     const group = splitApiVersion(o.apiVersion).group;
     let kinds = buckets.get(group);
-    if (!kinds) buckets.set(group, kinds = new Map());
+    if (!kinds) buckets.set(group, (kinds = new Map()));
     const list = kinds.get(o.kind);
     if (list) list.push(o);
     else kinds.set(o.kind, [o]);

@@ -3,8 +3,17 @@
 // status conditions its namespace controller reported).
 
 import {
-  CRD_CLEANUP_FINALIZER, FOREGROUND_FINALIZER, NAMESPACE_FINALIZER, ORPHAN_FINALIZER, PV_PROTECTION_FINALIZER,
-  PVC_PROTECTION_FINALIZER, describe, identityOf, splitApiVersion, type KubeObject, type ObjectIdentity,
+  CRD_CLEANUP_FINALIZER,
+  FOREGROUND_FINALIZER,
+  NAMESPACE_FINALIZER,
+  ORPHAN_FINALIZER,
+  PV_PROTECTION_FINALIZER,
+  PVC_PROTECTION_FINALIZER,
+  describe,
+  identityOf,
+  splitApiVersion,
+  type KubeObject,
+  type ObjectIdentity,
 } from '../model';
 import { guessPlural } from '../kinds/kindRegistry';
 import { claimOf, instancesOf, isCore, podsUsingClaim, volumePhase } from './controllers';
@@ -40,7 +49,11 @@ export class Explainer {
     if (o.deletionTimestamp === undefined) {
       // Not terminating: it stays because the GC cannot decide about it (R45, R46).
       const err = this.gc.lastError.get(o.uid);
-      if (this.gc.invalidScope.has(o.uid)) out.push({ type: 'invalid-scope', message: `the GC never collects it: ${err ?? 'a cluster-scoped object cannot have a namespaced owner'}` });
+      if (this.gc.invalidScope.has(o.uid))
+        out.push({
+          type: 'invalid-scope',
+          message: `the GC never collects it: ${err ?? 'a cluster-scoped object cannot have a namespaced owner'}`,
+        });
       else if (err) out.push({ type: 'unresolvable-owner', message: `the GC retries it forever: ${err}` });
       return out;
     }
@@ -67,13 +80,21 @@ export class Explainer {
   }
 
   private finalizerReason(o: KubeObject, f: string, seen: Set<string>, depth: number): BlockReason | undefined {
-    if (f === ORPHAN_FINALIZER) return { type: 'finalizer', finalizer: f, controller: 'garbage-collector', message: 'the GC has not finished orphaning its dependents' };
+    if (f === ORPHAN_FINALIZER)
+      return {
+        type: 'finalizer',
+        finalizer: f,
+        controller: 'garbage-collector',
+        message: 'the GC has not finished orphaning its dependents',
+      };
     const strict = !this.set.realCluster;
     if (f === PVC_PROTECTION_FINALIZER && isCore(o, 'PersistentVolumeClaim')) {
       if (!this.set.pvcProtection) return this.notRunning(f, 'pvc-protection-controller');
       const pods = podsUsingClaim(this.store, o);
       return {
-        type: 'finalizer', finalizer: f, controller: 'pvc-protection-controller',
+        type: 'finalizer',
+        finalizer: f,
+        controller: 'pvc-protection-controller',
         message: `still mounted by ${pods.map((p) => describe(p)).join(', ') || 'a Pod'}`,
         blockedBy: pods.slice(0, MAX_LISTED).map((p) => this.objectReason(p, 'uses the claim', seen, depth)),
       };
@@ -83,16 +104,22 @@ export class Explainer {
       // R60: kept only while the volume is Bound.
       const pvc = claimOf(this.store, o);
       return {
-        type: 'finalizer', finalizer: f, controller: 'pv-protection-controller',
+        type: 'finalizer',
+        finalizer: f,
+        controller: 'pv-protection-controller',
         message: `the volume is ${volumePhase(this.store, o, this.set)}${pvc ? `, bound to ${describe(pvc)}` : ''}; pv-protection keeps it while it is Bound`,
-        object: pvc && identityOf(pvc), blockedBy: pvc ? [this.objectReason(pvc, 'is bound to the volume', seen, depth)] : undefined,
+        object: pvc && identityOf(pvc),
+        blockedBy: pvc ? [this.objectReason(pvc, 'is bound to the volume', seen, depth)] : undefined,
       };
     }
     if (f === CRD_CLEANUP_FINALIZER && o.facts.crd) {
       if (!this.set.crdCleanup) return this.notRunning(f, "the apiextensions-apiserver's CRD finalizer controller");
       const left = instancesOf(this.store, o.facts.crd.group, o.facts.crd.kind);
       return {
-        type: 'finalizer', finalizer: f, controller: 'apiextensions-apiserver', message: `${left.length} ${o.facts.crd.kind} instance(s) are still there`,
+        type: 'finalizer',
+        finalizer: f,
+        controller: 'apiextensions-apiserver',
+        message: `${left.length} ${o.facts.crd.kind} instance(s) are still there`,
         blockedBy: left.slice(0, MAX_LISTED).map((x) => this.objectReason(x, 'is an instance', seen, depth)),
       };
     }
@@ -113,7 +140,11 @@ export class Explainer {
         const removedAt = this.timeline.removedAt.get(owner.workload.uid);
         if (!w) {
           return {
-            type: 'finalizer', finalizer: f, controller: describe(owner.workload), object: owner.workload, step: removedAt,
+            type: 'finalizer',
+            finalizer: f,
+            controller: describe(owner.workload),
+            object: owner.workload,
+            step: removedAt,
             message: removedAt
               ? `its controller ${describe(owner.workload)} was deleted at step ${removedAt}, so nobody removes ${f}${guessed}`
               : `its controller ${describe(owner.workload)} is gone, so nobody removes ${f}${guessed}`,
@@ -121,13 +152,20 @@ export class Explainer {
         }
         if (w.deletionTimestamp === undefined) {
           return {
-            type: 'finalizer', finalizer: f, controller: describe(owner.workload), object: owner.workload,
+            type: 'finalizer',
+            finalizer: f,
+            controller: describe(owner.workload),
+            object: owner.workload,
             message: `its controller ${describe(owner.workload)} has stopped: namespace ${w.namespace} is being deleted, and its Pods go first (Kubernetes 1.33+), so nobody removes ${f}${guessed}`,
           };
         }
         const startedAt = this.timeline.deletionStartedAt.get(w.uid);
         return {
-          type: 'finalizer', finalizer: f, controller: describe(owner.workload), object: owner.workload, step: startedAt,
+          type: 'finalizer',
+          finalizer: f,
+          controller: describe(owner.workload),
+          object: owner.workload,
+          step: startedAt,
           message: `its controller ${describe(owner.workload)} is being deleted${startedAt ? ` (since step ${startedAt})` : ''}${guessed}`,
           blockedBy: this.explain(w, seen, depth + 1),
         };
@@ -141,27 +179,39 @@ export class Explainer {
     const blocking = node ? node.blockingDependents() : [];
     const base = { type: 'waiting-for-dependents' as const, finalizer: FOREGROUND_FINALIZER, controller: 'garbage-collector' };
     if (blocking.some((d) => d.identity.uid === o.uid)) {
-      return [{
-        ...base, object: identityOf(o),
-        message: 'it is its own blocking dependent (self reference with blockOwnerDeletion: true); the GC never removes foregroundDeletion',
-      }];
+      return [
+        {
+          ...base,
+          object: identityOf(o),
+          message:
+            'it is its own blocking dependent (self reference with blockOwnerDeletion: true); the GC never removes foregroundDeletion',
+        },
+      ];
     }
     if (blocking.length === 0) {
-      return [{
-        ...base,
-        message: 'no blocking dependent is left, but nothing makes the GC look at it again until an event arrives or kube-controller-manager restarts (no resync)',
-      }];
+      return [
+        {
+          ...base,
+          message:
+            'no blocking dependent is left, but nothing makes the GC look at it again until an event arrives or kube-controller-manager restarts (no resync)',
+        },
+      ];
     }
     const unique = [...new Map(blocking.map((d) => [d.identity.uid, d])).values()];
     const reasons: BlockReason[] = unique.slice(0, MAX_LISTED).map((d) => {
       const dep = this.store.get(d.identity.uid);
       if (!dep) {
-        return { ...base, object: d.identity, message: `foreground deletion waits for ${describe(d.identity)}, which is gone from storage but still in the GC's graph` };
+        return {
+          ...base,
+          object: d.identity,
+          message: `foreground deletion waits for ${describe(d.identity)}, which is gone from storage but still in the GC's graph`,
+        };
       }
       const inner = this.explain(dep, seen, depth + 1);
       const state = dep.deletionTimestamp ? 'Terminating' : 'not being deleted';
       return {
-        ...base, object: identityOf(dep),
+        ...base,
+        object: identityOf(dep),
         message: `foreground deletion waits for the blocking dependent ${describe(dep)} (${state})`,
         blockedBy: inner.length ? inner : undefined,
       };
@@ -174,16 +224,27 @@ export class Explainer {
   private namespaceSpecReasons(ns: KubeObject, seen: Set<string>, depth: number): BlockReason[] {
     const spec = ns.facts.namespaceFinalizers ?? [];
     if (spec.length === 0) {
-      return ns.finalizers.length ? [] : [{
-        type: 'namespace-controller', controller: 'apiserver',
-        message: 'spec.finalizers is empty, so the namespace controller leaves it alone and its content is not deleted; only another DELETE removes it',
-      }];
+      return ns.finalizers.length
+        ? []
+        : [
+            {
+              type: 'namespace-controller',
+              controller: 'apiserver',
+              message:
+                'spec.finalizers is empty, so the namespace controller leaves it alone and its content is not deleted; only another DELETE removes it',
+            },
+          ];
     }
     const out: BlockReason[] = [];
-    if (spec.includes(NAMESPACE_FINALIZER) || (this.set.namespace && this.store.hasObjectsIn(ns.name))) out.push(this.namespaceReason(ns, seen, depth));
+    if (spec.includes(NAMESPACE_FINALIZER) || (this.set.namespace && this.store.hasObjectsIn(ns.name)))
+      out.push(this.namespaceReason(ns, seen, depth));
     for (const f of spec) {
       if (f === NAMESPACE_FINALIZER) continue;
-      out.push({ type: 'finalizer', finalizer: f, message: `spec.finalizers holds ${f}: the namespace controller removes only "kubernetes", so whoever owns ${f} must finalize the namespace` });
+      out.push({
+        type: 'finalizer',
+        finalizer: f,
+        message: `spec.finalizers holds ${f}: the namespace controller removes only "kubernetes", so whoever owns ${f} must finalize the namespace`,
+      });
     }
     return out;
   }
@@ -194,7 +255,9 @@ export class Explainer {
     const conditions = held.length ? { conditions: held } : {};
     if (!this.set.namespace) {
       return {
-        type: 'namespace-controller', finalizer: NAMESPACE_FINALIZER, controller: 'namespace-controller',
+        type: 'namespace-controller',
+        finalizer: NAMESPACE_FINALIZER,
+        controller: 'namespace-controller',
         message: `spec.finalizers still holds "kubernetes" and no namespace controller runs with --controllers=${this.set.spec}, so its content is never deleted`,
         ...conditions,
       };
@@ -203,7 +266,9 @@ export class Explainer {
     const blocker = finalizeBlocker(ns);
     if (left.length === 0 && blocker) {
       return {
-        type: 'namespace-controller', finalizer: NAMESPACE_FINALIZER, controller: 'namespace-controller',
+        type: 'namespace-controller',
+        finalizer: NAMESPACE_FINALIZER,
+        controller: 'namespace-controller',
         message: `its content is gone, but the namespace controller reports ${describeCondition(blocker)}; each of its passes ends in that error, so it never removes "kubernetes" from spec.finalizers until the failure clears`,
         ...conditions,
       };
@@ -216,11 +281,21 @@ export class Explainer {
       for (const f of o.finalizers) finalizers.set(f, (finalizers.get(f) ?? 0) + 1);
     }
     // Worded and sorted as the namespace deleter writes its conditions (namespaceConditionUpdater.ProcessContentTotals).
-    const remaining = [...byResource].map(([r, n]) => `${r} has ${n} resource instances`).sort().join(', ');
-    const fins = [...finalizers].map(([f, n]) => `${f} in ${n} resource instances`).sort().join(', ');
+    const remaining = [...byResource]
+      .map(([r, n]) => `${r} has ${n} resource instances`)
+      .sort()
+      .join(', ');
+    const fins = [...finalizers]
+      .map(([f, n]) => `${f} in ${n} resource instances`)
+      .sort()
+      .join(', ');
     return {
-      type: 'namespace-content', finalizer: NAMESPACE_FINALIZER, controller: 'namespace-controller',
-      message: `NamespaceContentRemaining: Some resources are remaining: ${remaining || 'none'}` + (fins ? `. NamespaceFinalizersRemaining: Some content in the namespace has finalizers remaining: ${fins}` : ''),
+      type: 'namespace-content',
+      finalizer: NAMESPACE_FINALIZER,
+      controller: 'namespace-controller',
+      message:
+        `NamespaceContentRemaining: Some resources are remaining: ${remaining || 'none'}` +
+        (fins ? `. NamespaceFinalizersRemaining: Some content in the namespace has finalizers remaining: ${fins}` : ''),
       blockedBy: left.slice(0, MAX_LISTED).map((o) => this.objectReason(o, 'is still in the namespace', seen, depth)),
       ...conditions,
     };
@@ -237,11 +312,21 @@ export class Explainer {
     const type = inner[0]?.type ?? 'finalizer';
     const state = o.deletionTimestamp ? 'Terminating' : 'not being deleted';
     // The inner reasons are the children of this link; the message only says who and in what state.
-    return { type, object: identityOf(o) as ObjectIdentity, message: `${describe(o)} ${role} (${state})`, blockedBy: inner.length ? inner : undefined };
+    return {
+      type,
+      object: identityOf(o) as ObjectIdentity,
+      message: `${describe(o)} ${role} (${state})`,
+      blockedBy: inner.length ? inner : undefined,
+    };
   }
 
   private notRunning(f: string, controller: string): BlockReason {
-    return { type: 'finalizer', finalizer: f, controller, message: `${f} is removed by ${controller}, which does not run with --controllers=${this.set.spec}` };
+    return {
+      type: 'finalizer',
+      finalizer: f,
+      controller,
+      message: `${f} is removed by ${controller}, which does not run with --controllers=${this.set.spec}`,
+    };
   }
 }
 

@@ -22,20 +22,60 @@ const BUILTIN_FINALIZERS: Record<string, { controller: string; kcm?: string }> =
   'external-provisioner.volume.kubernetes.io/finalizer': { controller: 'external-provisioner' },
   // The cloud-controller-manager's, not kube-controller-manager's.
   'service.kubernetes.io/load-balancer-cleanup': { controller: 'service-controller' },
-  'kubernetes.io/legacy-token-invalidation': { controller: 'legacy-serviceaccount-token-cleaner', kcm: 'legacy-serviceaccount-token-cleaner-controller' },
+  'kubernetes.io/legacy-token-invalidation': {
+    controller: 'legacy-serviceaccount-token-cleaner',
+    kcm: 'legacy-serviceaccount-token-cleaner-controller',
+  },
   'resource.kubernetes.io/delete-protection': { controller: 'resourceclaim-controller', kcm: 'resourceclaim-controller' },
 };
 
 export const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
 
 const STOP_WORDS = new Set([
-  'io', 'com', 'org', 'net', 'sh', 'dev', 'cloud', 'x', 'k8s', 'kubernetes', 'finalizer', 'finalizers', 'operator',
-  'controller', 'controllers', 'core', 'www', 'apps', 'app', 'api', 'cleanup', 'protection', 'v1', 'latest', 'docker',
-  'quay', 'gcr', 'ghcr', 'registry', 'ecr', 'amazonaws', 'azurecr', 'image', 'images', 'system', 'default', 'manager',
+  'io',
+  'com',
+  'org',
+  'net',
+  'sh',
+  'dev',
+  'cloud',
+  'x',
+  'k8s',
+  'kubernetes',
+  'finalizer',
+  'finalizers',
+  'operator',
+  'controller',
+  'controllers',
+  'core',
+  'www',
+  'apps',
+  'app',
+  'api',
+  'cleanup',
+  'protection',
+  'v1',
+  'latest',
+  'docker',
+  'quay',
+  'gcr',
+  'ghcr',
+  'registry',
+  'ecr',
+  'amazonaws',
+  'azurecr',
+  'image',
+  'images',
+  'system',
+  'default',
+  'manager',
 ]);
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !/^v?\d+$/.test(w));
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !/^v?\d+$/.test(w));
 }
 
 export class FinalizerOwners {
@@ -44,11 +84,15 @@ export class FinalizerOwners {
   private readonly crdGroups: { group: string; kind: string }[];
 
   /** `ofKind` lists the objects of one kind (an index, so this does not scan the input). */
-  constructor(ofKind: (kind: string) => Iterable<KubeObject>, private readonly rules: FinalizerOwnerRule[] = []) {
+  constructor(
+    ofKind: (kind: string) => Iterable<KubeObject>,
+    private readonly rules: FinalizerOwnerRule[] = [],
+  ) {
     this.workloads = [];
     this.crdGroups = [];
     for (const kind of WORKLOAD_KINDS) for (const o of ofKind(kind)) if (o.apiVersion === 'apps/v1') this.workloads.push(o);
-    for (const o of ofKind('CustomResourceDefinition')) if (o.facts.crd) this.crdGroups.push({ group: o.facts.crd.group, kind: o.facts.crd.kind });
+    for (const o of ofKind('CustomResourceDefinition'))
+      if (o.facts.crd) this.crdGroups.push({ group: o.facts.crd.group, kind: o.facts.crd.kind });
     this.workloads.sort((a, b) => (a.namespace + '/' + a.name).localeCompare(b.namespace + '/' + b.name));
   }
 
@@ -60,12 +104,16 @@ export class FinalizerOwners {
 
   private resolve(finalizer: string): FinalizerOwner {
     if (isGcFinalizer(finalizer)) return { type: 'gc' };
-    const rule = this.rules.find((r) => (r.finalizer.endsWith('*') ? finalizer.startsWith(r.finalizer.slice(0, -1)) : r.finalizer === finalizer));
+    const rule = this.rules.find((r) =>
+      r.finalizer.endsWith('*') ? finalizer.startsWith(r.finalizer.slice(0, -1)) : r.finalizer === finalizer,
+    );
     if (rule) {
       if (rule.running === false) return { type: 'absent', how: 'configured', why: 'configured as not running' };
       if (rule.external) return { type: 'external', how: 'configured' };
       if (rule.workload) {
-        const w = this.workloads.find((o) => o.kind === rule.workload!.kind && o.namespace === rule.workload!.namespace && o.name === rule.workload!.name);
+        const w = this.workloads.find(
+          (o) => o.kind === rule.workload!.kind && o.namespace === rule.workload!.namespace && o.name === rule.workload!.name,
+        );
         if (!w) return { type: 'absent', how: 'configured', why: `configured workload ${describe(rule.workload)} is not in the input` };
         return { type: 'workload', workload: identityOf(w), how: 'configured', why: `configured for ${rule.finalizer}` };
       }
@@ -96,10 +144,11 @@ export class FinalizerOwners {
       let score = 0;
       const add = (text: string | undefined, weight: number) => {
         if (!text) return;
-        for (const word of words(text)) if (wanted.has(word) && !hits.has(`${weight}:${word}`)) {
-          hits.add(`${weight}:${word}`);
-          score += weight;
-        }
+        for (const word of words(text))
+          if (wanted.has(word) && !hits.has(`${weight}:${word}`)) {
+            hits.add(`${weight}:${word}`);
+            score += weight;
+          }
       };
       add(w.name, 3);
       for (const image of w.facts.images ?? []) add(image.replace(/@sha256:.*$/, ''), 2);
@@ -108,13 +157,16 @@ export class FinalizerOwners {
       if (score === 0) continue;
       // Prefer the workload that looks like a controller when scores tie.
       const controllerish = /operator|controller|manager/.test(w.name) ? 2 : 0;
-      if (!best || score + controllerish > best.score) best = { w, score: score + controllerish, hits: [...hits].map((h) => h.split(':')[1]) };
+      if (!best || score + controllerish > best.score)
+        best = { w, score: score + controllerish, hits: [...hits].map((h) => h.split(':')[1]) };
     }
     if (!best) {
       return { type: 'absent', how: 'unknown', why: `no workload in the input matches "${domain}" (configure finalizerOwners to name it)` };
     }
     return {
-      type: 'workload', workload: identityOf(best.w), how: 'guessed',
+      type: 'workload',
+      workload: identityOf(best.w),
+      how: 'guessed',
       why: `guessed from the words ${[...new Set(best.hits)].map((h) => `"${h}"`).join(', ')} shared by "${finalizer}" and ${describe(best.w)}`,
     };
   }

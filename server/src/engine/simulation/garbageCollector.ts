@@ -3,9 +3,7 @@
 // Function names follow garbagecollector.go and graph_builder.go so the two can be read side by side.
 
 import { GraphNode, referenceMatches } from '../graph/graphNode';
-import {
-  FOREGROUND_FINALIZER, ORPHAN_FINALIZER, describe, type KubeObject, type ObjectIdentity, type OwnerReference,
-} from '../model';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, describe, type KubeObject, type ObjectIdentity, type OwnerReference } from '../model';
 import type { KindRegistry } from '../kinds/kindRegistry';
 import type { ApiServer } from './apiServer';
 import type { WatchEvent } from './objectStore';
@@ -65,7 +63,10 @@ class AbsentOwnerCache {
 }
 
 class MarkerError {
-  constructor(readonly kind: 'enqueuedVirtualDeleteEvent' | 'namespacedOwnerOfClusterScopedObject' | 'restMapping' | 'conflict', readonly message: string) {}
+  constructor(
+    readonly kind: 'enqueuedVirtualDeleteEvent' | 'namespacedOwnerOfClusterScopedObject' | 'restMapping' | 'conflict',
+    readonly message: string,
+  ) {}
 }
 
 type Classification = { solid: OwnerReference[]; dangling: OwnerReference[]; waiting: OwnerReference[] };
@@ -254,7 +255,8 @@ export class GarbageCollector {
         existing = this.replaceIdentity(existing, event.identity);
       }
       // Writes keep the ownerReferences array unless they change it: the same array means no difference.
-      const { added, removed, changed } = existing.owners === event.obj.ownerReferences ? NO_DIFF : referencesDiffs(existing.owners, event.obj.ownerReferences);
+      const { added, removed, changed } =
+        existing.owners === event.obj.ownerReferences ? NO_DIFF : referencesDiffs(existing.owners, event.obj.ownerReferences);
       if (added.length || removed.length || changed.length) {
         this.addUnblockedOwnersToDeleteQueue(removed, changed);
         existing.owners = event.obj.ownerReferences;
@@ -336,7 +338,10 @@ export class GarbageCollector {
       let owner = this.uidToNode.get(ref.uid);
       const found = owner !== undefined;
       if (!owner) {
-        owner = new GraphNode({ apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, namespace: n.identity.namespace }, true);
+        owner = new GraphNode(
+          { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, namespace: n.identity.namespace },
+          true,
+        );
         this.uidToNode.set(ref.uid, owner);
       }
       owner.addDependent(n);
@@ -465,7 +470,7 @@ export class GarbageCollector {
       const owner = waiting.find((r) => r.blockOwnerDeletion !== true)!;
       this.timeline.note(
         `Timing-dependent: ${describe(item.identity)} does not block its owner ${owner.kind} ${owner.name} but has blocking dependents of its own; ` +
-        'in a real cluster it is deleted in the foreground or in the background depending on which worker gets there first.',
+          'in a real cluster it is deleted in the foreground or in the background depending on which worker gets there first.',
       );
     }
     for (const r of waiting) {
@@ -476,7 +481,7 @@ export class GarbageCollector {
       this.racesNoted.add(owner.uid);
       this.timeline.note(
         `Timing-dependent: ${describe(item.identity)} does not block its owner ${r.kind} ${r.name}, which stays once it stops waiting (other finalizers, a Namespace's spec.finalizers, or a graceful Pod deletion); ` +
-        'in a real cluster the GC may reach it before (as here) or after that, and then keeps its reference and the object unchanged.',
+          'in a real cluster the GC may reach it before (as here) or after that, and then keeps its reference and the object unchanged.',
       );
     }
     if (solid.length > 0) {
@@ -500,11 +505,20 @@ export class GarbageCollector {
           break;
         }
       }
-      this.deleteObject(item.identity, 'Foreground', 'an owner is waiting for its dependents (foreground) and this object has dependents of its own', classified);
+      this.deleteObject(
+        item.identity,
+        'Foreground',
+        'an owner is waiting for its dependents (foreground) and this object has dependents of its own',
+        classified,
+      );
       return;
     }
     // R35 (iii)
-    const policy = latest.finalizers.includes(ORPHAN_FINALIZER) ? 'Orphan' : latest.finalizers.includes(FOREGROUND_FINALIZER) ? 'Foreground' : 'Background';
+    const policy = latest.finalizers.includes(ORPHAN_FINALIZER)
+      ? 'Orphan'
+      : latest.finalizers.includes(FOREGROUND_FINALIZER)
+        ? 'Foreground'
+        : 'Background';
     const reasons = [
       ...dangling.map((r) => `owner ${r.kind} ${r.name} (uid ${r.uid}) is absent`),
       ...waiting.map((r) => `owner ${r.kind} ${r.name} is being deleted in the foreground`),
@@ -530,11 +544,17 @@ export class GarbageCollector {
     if (this.absentOwnerCache.has({ ...coords, namespace: item.identity.namespace })) return { dangling: true };
     const info = this.api.restMapping(ref.apiVersion, ref.kind);
     if (!info) {
-      throw new MarkerError('restMapping', `unable to map ${ref.apiVersion}/${ref.kind} to a resource: no kind "${ref.kind}" is registered for version "${ref.apiVersion}"`);
+      throw new MarkerError(
+        'restMapping',
+        `unable to map ${ref.apiVersion}/${ref.kind} to a resource: no kind "${ref.kind}" is registered for version "${ref.apiVersion}"`,
+      );
     }
     const cacheKey = { ...coords, namespace: info.namespaced ? item.identity.namespace : '' };
     if (item.identity.namespace === '' && info.namespaced) {
-      throw new MarkerError('namespacedOwnerOfClusterScopedObject', `cluster-scoped object cannot have a namespaced owner (${ref.kind} ${ref.name})`);
+      throw new MarkerError(
+        'namespacedOwnerOfClusterScopedObject',
+        `cluster-scoped object cannot have a namespaced owner (${ref.kind} ${ref.name})`,
+      );
     }
     const got = this.api.get(ref.apiVersion, ref.kind, item.identity.namespace, ref.name, ref.uid);
     if (got.status === 404 || (got.status === 200 && got.object.uid !== ref.uid)) {
@@ -550,7 +570,10 @@ export class GarbageCollector {
     const info = this.api.restMapping(id.apiVersion, id.kind);
     if (!info) throw new MarkerError('restMapping', `unable to map ${id.apiVersion}/${id.kind} to a resource`);
     if (info.namespaced && id.namespace === '') {
-      throw new MarkerError('namespacedOwnerOfClusterScopedObject', `${id.kind} is namespaced but ${id.name} was referenced without a namespace`);
+      throw new MarkerError(
+        'namespacedOwnerOfClusterScopedObject',
+        `${id.kind} is namespaced but ${id.name} was referenced without a namespace`,
+      );
     }
     const got = this.api.get(id.apiVersion, id.kind, id.namespace, id.name, id.uid);
     return got.status === 200 ? got.object : undefined;
@@ -577,14 +600,20 @@ export class GarbageCollector {
     const obj = this.getObject(owner.identity);
     if (!obj || obj.uid !== owner.identity.uid || this.racesNoted.has(obj.uid)) return;
     const stays = staysAfterForeground(obj);
-    const racing = [...owner.dependents].filter((dep) => dep.identity.uid !== owner.identity.uid && (stays || (dep.dependents.size > 0 && dep.owners.length === 1)));
+    const racing = [...owner.dependents].filter(
+      (dep) => dep.identity.uid !== owner.identity.uid && (stays || (dep.dependents.size > 0 && dep.owners.length === 1)),
+    );
     if (racing.length === 0) return;
     this.racesNoted.add(obj.uid);
-    const names = racing.slice(0, 3).map((d) => describe(d.identity)).join(', ') + (racing.length > 3 ? ` and ${racing.length - 3} more` : '');
+    const names =
+      racing
+        .slice(0, 3)
+        .map((d) => describe(d.identity))
+        .join(', ') + (racing.length > 3 ? ` and ${racing.length - 3} more` : '');
     this.timeline.note(
       `Timing-dependent: ${describe(owner.identity)} stops waiting without waiting for ${names}, which ${racing.length === 1 ? 'does' : 'do'} not block it; ` +
-      `in a real cluster the GC may reach ${racing.length === 1 ? 'it' : 'them'} before or after the owner drops foregroundDeletion, and the owner then ` +
-      `${stays ? 'stays (other finalizers, or a graceful Pod deletion): a reference kept instead of removed, or an object kept instead of deleted' : 'is gone (deleted in the background instead of the foreground)'}.`,
+        `in a real cluster the GC may reach ${racing.length === 1 ? 'it' : 'them'} before or after the owner drops foregroundDeletion, and the owner then ` +
+        `${stays ? 'stays (other finalizers, or a graceful Pod deletion): a reference kept instead of removed, or an object kept instead of deleted' : 'is gone (deleted in the background instead of the foreground)'}.`,
     );
   }
 
@@ -601,13 +630,23 @@ export class GarbageCollector {
    * changed (e.g. by the GC's own unblock patch, R35 ii), the conflict goes back to the worker.
    */
   private deleteObject(
-    id: ObjectIdentity, policy: 'Orphan' | 'Foreground' | 'Background', why: string,
+    id: ObjectIdentity,
+    policy: 'Orphan' | 'Foreground' | 'Background',
+    why: string,
     classified: { resourceVersion: number | undefined; ownerReferences: OwnerReference[] },
   ): void {
     const request = { apiVersion: id.apiVersion, kind: id.kind, namespace: id.namespace, name: id.name, propagationPolicy: policy };
-    let outcome = this.api.delete(ACTOR, {
-      ...request, preconditions: { uid: id.uid, resourceVersion: classified.resourceVersion === undefined ? undefined : String(classified.resourceVersion) },
-    }, why);
+    let outcome = this.api.delete(
+      ACTOR,
+      {
+        ...request,
+        preconditions: {
+          uid: id.uid,
+          resourceVersion: classified.resourceVersion === undefined ? undefined : String(classified.resourceVersion),
+        },
+      },
+      why,
+    );
     if (outcome.status === 409) {
       const live = this.api.get(id.apiVersion, id.kind, id.namespace, id.name, id.uid);
       if (live.status === 200 && live.object.uid === id.uid && sameReferences(live.object.ownerReferences, classified.ownerReferences)) {
@@ -615,8 +654,8 @@ export class GarbageCollector {
       } else if (live.status === 200) {
         this.timeline.note(
           `Timing-dependent: the GC's ${policy} DELETE of ${describe(id)} conflicted with its own change of its ownerReferences; ` +
-          'it is retried at once and shown deleted while its owner still waits, but in a real cluster the owner\'s worker races that retry, ' +
-          'and when the owner goes first the object is deleted in the background instead.',
+            "it is retried at once and shown deleted while its owner still waits, but in a real cluster the owner's worker races that retry, " +
+            'and when the owner goes first the object is deleted in the background instead.',
         );
         throw new MarkerError('conflict', `the DELETE of ${describe(id)} conflicted: its ownerReferences changed since it was classified`);
       }
@@ -629,7 +668,11 @@ export class GarbageCollector {
     const info = this.kinds.lookup(groupOf(latest.apiVersion), latest.kind);
     const jsonMerge = !info || info.origin !== 'builtin';
     const refs = latest.ownerReferences.map((r) => (jsonMerge || r.blockOwnerDeletion === true ? { ...r, blockOwnerDeletion: false } : r));
-    this.patchOwnerReferences(latest, refs, `blockOwnerDeletion set to false (cycle breaker: dependent ${describe(deletingDependent.identity)} is itself deleting its dependents)`);
+    this.patchOwnerReferences(
+      latest,
+      refs,
+      `blockOwnerDeletion set to false (cycle breaker: dependent ${describe(deletingDependent.identity)} is itself deleting its dependents)`,
+    );
   }
 
   private patchOwnerReferences(latest: KubeObject, refs: OwnerReference[], detail: string): void {
@@ -676,7 +719,11 @@ function deletionStartsWithFinalizer(oldObj: KubeObject | undefined, newObj: Kub
   return oldObj.deletionTimestamp === undefined || !oldObj.finalizers.includes(finalizer);
 }
 
-const NO_DIFF = { added: [] as OwnerReference[], removed: [] as OwnerReference[], changed: [] as { oldRef: OwnerReference; newRef: OwnerReference }[] };
+const NO_DIFF = {
+  added: [] as OwnerReference[],
+  removed: [] as OwnerReference[],
+  changed: [] as { oldRef: OwnerReference; newRef: OwnerReference }[],
+};
 
 function referencesDiffs(old: OwnerReference[], now: OwnerReference[]) {
   const oldByUid = new Map(old.map((r) => [r.uid, r]));
@@ -696,8 +743,14 @@ function sameReferences(a: OwnerReference[], b: OwnerReference[]): boolean {
 }
 
 function sameReference(a: OwnerReference, b: OwnerReference): boolean {
-  return a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name && a.uid === b.uid &&
-    a.controller === b.controller && a.blockOwnerDeletion === b.blockOwnerDeletion;
+  return (
+    a.apiVersion === b.apiVersion &&
+    a.kind === b.kind &&
+    a.name === b.name &&
+    a.uid === b.uid &&
+    a.controller === b.controller &&
+    a.blockOwnerDeletion === b.blockOwnerDeletion
+  );
 }
 
 /** Dependents whose reference to the uid matches the identity, and those that disagree (R20, R27). */
@@ -740,7 +793,13 @@ function getAlternateOwnerIdentity(deps: GraphNode[], absent: ObjectIdentity): O
     for (const ref of dep.owners) {
       if (ref.uid !== absent.uid) continue;
       if (referenceMatches(ref, absent) && (clusterScoped || absent.namespace === dep.identity.namespace)) continue;
-      const alt: ObjectIdentity = { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, namespace: dep.identity.namespace };
+      const alt: ObjectIdentity = {
+        apiVersion: ref.apiVersion,
+        kind: ref.kind,
+        name: ref.name,
+        uid: ref.uid,
+        namespace: dep.identity.namespace,
+      };
       if (clusterScoped && alt.apiVersion === absent.apiVersion && alt.kind === absent.kind) alt.namespace = '';
       if (seen.has(key(alt))) continue;
       seen.add(key(alt));

@@ -73,7 +73,7 @@ export class ObjectStore {
   }
 
   resourceVersion(uid: string): number | undefined {
-    return this.get(uid) ? this.resourceVersions.get(uid) ?? 1 : undefined;
+    return this.get(uid) ? (this.resourceVersions.get(uid) ?? 1) : undefined;
   }
 
   *inNamespace(namespace: string): IterableIterator<string> {
@@ -111,7 +111,6 @@ export class ObjectStore {
     const total = this.base.byNamespace.get(namespace)?.size ?? 0;
     return total - (this.excludedIn.get(namespace) ?? 0) - (this.removedIn.get(namespace) ?? 0) > 0;
   }
-
 
   *ofKind(kind: string): IterableIterator<KubeObject> {
     for (const uid of this.base.byKind.get(kind) ?? []) {

@@ -62,7 +62,9 @@ export function startState(inventory: Inventory): StartState {
       const mismatch =
         (owner.identity.namespace !== '' && owner.identity.namespace !== node.identity.namespace) ||
         !referenceMatches(ref, owner.identity) ||
-        !ownerObject || excluded.has(ref.uid) || !isWatched(ownerObject.apiVersion, ownerObject.kind);
+        !ownerObject ||
+        excluded.has(ref.uid) ||
+        !isWatched(ownerObject.apiVersion, ownerObject.kind);
       if (mismatch) {
         seeds.add(node.identity.uid);
         break;
@@ -82,7 +84,11 @@ export function startState(inventory: Inventory): StartState {
   }
   let volumes: VolumeIndex | undefined;
   const state = {
-    seeds: [...seeds], excluded, claimUsers, finalizerOwners: new Map(), componentOf: components(inventory),
+    seeds: [...seeds],
+    excluded,
+    claimUsers,
+    finalizerOwners: new Map(),
+    componentOf: components(inventory),
     volumes: () => (volumes ??= volumeIndex(inventory, excluded)),
   };
   cache.set(inventory, { version: inventory.version, state });
@@ -137,8 +143,16 @@ function components(inventory: Inventory): (uid: string) => readonly string[] {
     while (todo.length) {
       const node = graph.get(todo.pop()!);
       if (!node) continue;
-      for (const r of node.owners) if (!seen.has(r.uid)) { seen.add(r.uid); todo.push(r.uid); }
-      for (const d of node.dependents) if (!seen.has(d.identity.uid)) { seen.add(d.identity.uid); todo.push(d.identity.uid); }
+      for (const r of node.owners)
+        if (!seen.has(r.uid)) {
+          seen.add(r.uid);
+          todo.push(r.uid);
+        }
+      for (const d of node.dependents)
+        if (!seen.has(d.identity.uid)) {
+          seen.add(d.identity.uid);
+          todo.push(d.identity.uid);
+        }
     }
     const members = graph.inOrder(seen);
     for (const m of members) memo.set(m, members);

@@ -23,7 +23,11 @@ export class Timeline {
   record(actor: Actor, action: StepAction, target: KubeObject | ObjectIdentity, detail: string): number {
     const step = this.steps.length + 1;
     const id = 'facts' in target ? identityOf(target) : { ...target };
-    this.steps.push(this.request === undefined ? { step, actor, action, target: id, detail } : { step, actor, action, target: id, detail, request: this.request });
+    this.steps.push(
+      this.request === undefined
+        ? { step, actor, action, target: id, detail }
+        : { step, actor, action, target: id, detail, request: this.request },
+    );
     return step;
   }
 
@@ -36,7 +40,10 @@ export class Timeline {
 
 /** One of the Timeline's per-uid steps, read and written as a Map. */
 class StepsByUid {
-  constructor(private readonly entries: Map<string, [number | undefined, number | undefined]>, private readonly slot: 0 | 1) {}
+  constructor(
+    private readonly entries: Map<string, [number | undefined, number | undefined]>,
+    private readonly slot: 0 | 1,
+  ) {}
   get(uid: string): number | undefined {
     return this.entries.get(uid)?.[this.slot];
   }

@@ -14,8 +14,16 @@ import * as tls from 'node:tls';
 import * as zlib from 'node:zlib';
 import type { ClusterTarget } from './kubeconfig';
 import {
-  formatBytes, formatSeconds, MAX_ERROR_BODY_BYTES, MAX_RETRY_WAIT_MS, resolveLimits, serverText,
-  structuralBytes, type ApiLimits, type ListBudget, type ResolvedLimits,
+  formatBytes,
+  formatSeconds,
+  MAX_ERROR_BODY_BYTES,
+  MAX_RETRY_WAIT_MS,
+  resolveLimits,
+  serverText,
+  structuralBytes,
+  type ApiLimits,
+  type ListBudget,
+  type ResolvedLimits,
 } from './limits';
 import { withoutManagedFields } from './managedFields';
 import { decodeProtobuf, PROTOBUF_MEDIA_TYPE, ProtobufError } from './protobuf';
@@ -76,8 +84,7 @@ const METADATA_OBJECT = 'as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
  * protobuf first, which skips managedFields cheaply when they come (protobuf.ts), then JSON for servers that do not
  * speak it (some aggregated APIs), then a plain JSON answer.
  */
-export const ACCEPT_METADATA_LIST =
-  `${PROTOBUF_MEDIA_TYPE};${METADATA_LIST};${DROP},application/json;${METADATA_LIST};${DROP},application/json;${DROP}`;
+export const ACCEPT_METADATA_LIST = `${PROTOBUF_MEDIA_TYPE};${METADATA_LIST};${DROP},application/json;${METADATA_LIST};${DROP},application/json;${DROP}`;
 /** Metadata-only watches are read as JSON: newline-delimited events (a protobuf watch is length-framed). */
 export const ACCEPT_METADATA_WATCH = `application/json;${METADATA_OBJECT};${DROP},application/json;${DROP}`;
 /** Objects read in full (the kinds whose spec the simulation needs). */
@@ -105,7 +112,10 @@ export class ApiClient {
   private agent: http.Agent | undefined;
   private readonly open = new Set<http.ClientRequest>();
 
-  constructor(private readonly target: ClusterTarget, limits: ApiLimits = {}) {
+  constructor(
+    private readonly target: ClusterTarget,
+    limits: ApiLimits = {},
+  ) {
     this.base = new URL(target.server);
     this.limits = resolveLimits(limits);
   }
@@ -141,7 +151,13 @@ export class ApiClient {
         own.abort();
       }, requestTimeoutMs);
     };
-    const lateError = () => new ApiError(0, 'DeadlineExceeded', `GET ${path} did not complete within ${formatSeconds(requestTimeoutMs)} (the request deadline)`, path);
+    const lateError = () =>
+      new ApiError(
+        0,
+        'DeadlineExceeded',
+        `GET ${path} did not complete within ${formatSeconds(requestTimeoutMs)} (the request deadline)`,
+        path,
+      );
     try {
       for (let retry = 0; ; retry++) {
         try {
@@ -151,12 +167,22 @@ export class ApiClient {
           if (!(e instanceof ApiError) || e.retryAfterSeconds === undefined || signal?.aborted) throw e;
           const why = `${e.status} ${e.reason}`;
           // Both keep retryAfterSeconds: the caller knows the server's wish was already honoured (or could not be).
-          if (retry >= maxRetries) throw new ApiError(e.status, e.reason, `${e.message} (${why}, still after ${retry} retries)`, path, e.retryAfterSeconds);
+          if (retry >= maxRetries)
+            throw new ApiError(e.status, e.reason, `${e.message} (${why}, still after ${retry} retries)`, path, e.retryAfterSeconds);
           // client-go waits what Retry-After says; a 0 still backs off a little, so a server that says "now" is not hammered.
           const wait = e.retryAfterSeconds > 0 ? e.retryAfterSeconds * 1000 : Math.min(100 * 2 ** retry, 1000);
           if (Date.now() + wait > deadline || (requestTimeoutMs <= 0 && wait > MAX_RETRY_WAIT_MS)) {
-            const limit = requestTimeoutMs > 0 ? 'is past the request deadline' : `is longer than the ${formatSeconds(MAX_RETRY_WAIT_MS)} this client waits at once`;
-            throw new ApiError(e.status, e.reason, `${e.message} (${why}; its Retry-After of ${e.retryAfterSeconds} s ${limit})`, path, e.retryAfterSeconds);
+            const limit =
+              requestTimeoutMs > 0
+                ? 'is past the request deadline'
+                : `is longer than the ${formatSeconds(MAX_RETRY_WAIT_MS)} this client waits at once`;
+            throw new ApiError(
+              e.status,
+              e.reason,
+              `${e.message} (${why}; its Retry-After of ${e.retryAfterSeconds} s ${limit})`,
+              path,
+              e.retryAfterSeconds,
+            );
           }
           await this.limits.sleep(wait, own.signal);
           if (late) throw lateError();
@@ -174,10 +200,12 @@ export class ApiClient {
     const code = res.statusCode ?? 0;
     if (code >= 400) {
       // An error's body is a Status of a few KB: a longer one is not read, the HTTP status says enough.
-      const body = await readBody(res, this.stats, MAX_ERROR_BODY_BYTES, () => new ApiError(code, 'TooLarge', '', path), path).catch((e: unknown) => {
-        if (e instanceof ApiError && e.reason === 'TooLarge') return Buffer.alloc(0);
-        throw e;
-      });
+      const body = await readBody(res, this.stats, MAX_ERROR_BODY_BYTES, () => new ApiError(code, 'TooLarge', '', path), path).catch(
+        (e: unknown) => {
+          if (e instanceof ApiError && e.reason === 'TooLarge') return Buffer.alloc(0);
+          throw e;
+        },
+      );
       if (!isProtobuf(res)) throw statusError(code, body.toString('utf8'), path, retryAfter(res));
       let status: Record<string, unknown> = {};
       try {
@@ -189,11 +217,28 @@ export class ApiClient {
     }
     const budget = read.budget;
     const max = budget ? Math.min(this.limits.maxAnswerBytes, budget.left) : this.limits.maxAnswerBytes;
-    const tooLarge = () => budget && budget.left < this.limits.maxAnswerBytes
-      ? new ApiError(code, 'TooLarge', `the LIST of ${budget.what} is larger than ${formatBytes(budget.limit)} in all (the limit of one LIST), so it was not read`, path)
-      : new ApiError(code, 'TooLarge', `the answer to GET ${path} is larger than ${formatBytes(this.limits.maxAnswerBytes)} (the limit of one answer), so it was not read`, path);
+    const tooLarge = () =>
+      budget && budget.left < this.limits.maxAnswerBytes
+        ? new ApiError(
+            code,
+            'TooLarge',
+            `the LIST of ${budget.what} is larger than ${formatBytes(budget.limit)} in all (the limit of one LIST), so it was not read`,
+            path,
+          )
+        : new ApiError(
+            code,
+            'TooLarge',
+            `the answer to GET ${path} is larger than ${formatBytes(this.limits.maxAnswerBytes)} (the limit of one answer), so it was not read`,
+            path,
+          );
     const maxValues = this.limits.maxAnswerValues;
-    const tooMany = () => new ApiError(code, 'TooLarge', `the answer to GET ${path} holds more than ${maxValues.toLocaleString('en-US')} values (the limit of one answer), so it was not read`, path);
+    const tooMany = () =>
+      new ApiError(
+        code,
+        'TooLarge',
+        `the answer to GET ${path} holds more than ${maxValues.toLocaleString('en-US')} values (the limit of one answer), so it was not read`,
+        path,
+      );
     const bytes = await readBody(res, this.stats, max, tooLarge, path, isProtobuf(res) ? undefined : { max: maxValues, tooMany });
     if (budget) budget.left -= bytes.length;
     if (isProtobuf(res)) {
@@ -203,7 +248,12 @@ export class ApiClient {
         doc = decodeProtobuf(bytes, Math.floor(maxValues / 4));
       } catch (e) {
         if (e instanceof ProtobufError && e.tooManyItems) throw tooMany();
-        throw new ApiError(code, 'BadResponse', `the server's protobuf answer to GET ${path} cannot be read: ${serverText(e instanceof ProtobufError ? e.message : String(e))}`, path);
+        throw new ApiError(
+          code,
+          'BadResponse',
+          `the server's protobuf answer to GET ${path} cannot be read: ${serverText(e instanceof ProtobufError ? e.message : String(e))}`,
+          path,
+        );
       }
       return doc as T;
     }
@@ -221,7 +271,14 @@ export class ApiClient {
    * `idleMs`, a watch that receives no byte for that long (not even a bookmark, or no answer at all) is presumed
    * dead, as a TCP connection that died silently would be: it is cut and the promise rejects with reason `Idle`.
    */
-  async watch(path: string, accept: string, onEvent: (e: WatchEvent) => void, signal: AbortSignal, idleMs = 0, read: ReadOptions = {}): Promise<void> {
+  async watch(
+    path: string,
+    accept: string,
+    onEvent: (e: WatchEvent) => void,
+    signal: AbortSignal,
+    idleMs = 0,
+    read: ReadOptions = {},
+  ): Promise<void> {
     // This request's own signal: the caller's abort, or the idle timer.
     const own = new AbortController();
     const forward = () => own.abort();
@@ -237,15 +294,31 @@ export class ApiClient {
         own.abort();
       }, idleMs);
     };
-    const idleError = () => new ApiError(0, 'Idle', `the watch ${path} received nothing for ${Math.round(idleMs / 1000)} s, so its connection is presumed dead`, path);
+    const idleError = () =>
+      new ApiError(
+        0,
+        'Idle',
+        `the watch ${path} received nothing for ${Math.round(idleMs / 1000)} s, so its connection is presumed dead`,
+        path,
+      );
     const dropped = () => new ApiError(0, 'ConnectionDropped', `the watch ${path} was cut off`, path);
     let gunzip: Readable | undefined;
     try {
       arm();
       const res = await this.request(path, accept, own.signal, true);
       if ((res.statusCode ?? 0) >= 400) {
-        const tooLarge = () => new ApiError(res.statusCode ?? 0, 'TooLarge', `the error answer to GET ${path} is larger than ${formatBytes(this.limits.maxAnswerBytes)}`, path);
-        throw statusError(res.statusCode ?? 0, (await readBody(res, this.stats, this.limits.maxAnswerBytes, tooLarge, path)).toString('utf8'), path);
+        const tooLarge = () =>
+          new ApiError(
+            res.statusCode ?? 0,
+            'TooLarge',
+            `the error answer to GET ${path} is larger than ${formatBytes(this.limits.maxAnswerBytes)}`,
+            path,
+          );
+        throw statusError(
+          res.statusCode ?? 0,
+          (await readBody(res, this.stats, this.limits.maxAnswerBytes, tooLarge, path)).toString('utf8'),
+          path,
+        );
       }
       arm();
       const maxLine = this.limits.maxAnswerBytes;
@@ -310,7 +383,14 @@ export class ApiClient {
             pendingBytes += chunk.length - start;
             if (pendingBytes > maxLine) {
               pending.length = 0;
-              stop(new ApiError(0, 'TooLarge', `a watch event from GET ${path} is larger than ${formatBytes(maxLine)} (the limit of one answer)`, path));
+              stop(
+                new ApiError(
+                  0,
+                  'TooLarge',
+                  `a watch event from GET ${path} is larger than ${formatBytes(maxLine)} (the limit of one answer)`,
+                  path,
+                ),
+              );
             }
           }
         });
@@ -319,7 +399,19 @@ export class ApiClient {
         res.on('aborted', () => reject(cause ?? (idle ? idleError() : dropped())));
         res.on('error', (e) => reject(cause ?? (idle ? idleError() : signal.aborted ? abortError(path) : transportError(e, path))));
         // A whole gzip stream may still be decompressing when the response closes: its end (or error) settles it.
-        res.on('close', () => (cause ? reject(cause) : idle ? reject(idleError()) : signal.aborted ? resolve() : res.complete ? (gzip ? undefined : resolve()) : reject(dropped())));
+        res.on('close', () =>
+          cause
+            ? reject(cause)
+            : idle
+              ? reject(idleError())
+              : signal.aborted
+                ? resolve()
+                : res.complete
+                  ? gzip
+                    ? undefined
+                    : resolve()
+                  : reject(dropped()),
+        );
       });
     } catch (e) {
       if (idle) throw idleError();
@@ -339,7 +431,13 @@ export class ApiClient {
     this.agent = undefined;
   }
 
-  private async request(path: string, accept: string, signal: AbortSignal | undefined, streaming: boolean, authenticated?: () => void): Promise<http.IncomingMessage> {
+  private async request(
+    path: string,
+    accept: string,
+    signal: AbortSignal | undefined,
+    streaming: boolean,
+    authenticated?: () => void,
+  ): Promise<http.IncomingMessage> {
     if (signal?.aborted) throw abortError(path);
     const opts: https.RequestOptions = { headers: {} };
     // Applies the kubeconfig's TLS material and credentials (token, client certificate, exec plugin, OIDC…).
@@ -390,7 +488,13 @@ export class ApiClient {
  */
 function makeAgent(isHttps: boolean, opts: https.RequestOptions): http.Agent {
   if (!isHttps) return new http.Agent({ keepAlive: true });
-  const secureContext = tls.createSecureContext({ ca: opts.ca, cert: opts.cert, key: opts.key, pfx: opts.pfx, passphrase: opts.passphrase });
+  const secureContext = tls.createSecureContext({
+    ca: opts.ca,
+    cert: opts.cert,
+    key: opts.key,
+    pfx: opts.pfx,
+    passphrase: opts.passphrase,
+  });
   return new https.Agent({
     keepAlive: true,
     secureContext,
@@ -405,11 +509,18 @@ function makeAgent(isHttps: boolean, opts: https.RequestOptions): http.Agent {
  * was not asked for: an ApiError. `stop` ends both.
  */
 function decodedBody(res: http.IncomingMessage, stats: ApiStats, path: string): { body: Readable; gzip: boolean; stop: () => void } {
-  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const encoding = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   if (encoding === '' || encoding === 'identity') return { body: res, gzip: false, stop: () => res.destroy() };
   if (encoding !== 'gzip' && encoding !== 'x-gzip') {
     res.destroy();
-    throw new ApiError(res.statusCode ?? 0, 'BadResponse', `the server answered GET ${path} in the content encoding "${serverText(encoding, 64)}", which was not asked for`, path);
+    throw new ApiError(
+      res.statusCode ?? 0,
+      'BadResponse',
+      `the server answered GET ${path} in the content encoding "${serverText(encoding, 64)}", which was not asked for`,
+      path,
+    );
   }
   stats.gzipAnswers++;
   const gunzip = zlib.createGunzip();
@@ -426,7 +537,8 @@ function decodedBody(res: http.IncomingMessage, stats: ApiStats, path: string): 
 
 /** A gzip stream that does not decompress (corrupt, cut short, not gzip at all): this answer only. */
 function gzipError(e: unknown, code: number, path: string): ApiError {
-  const why = (e as NodeJS.ErrnoException).code === 'Z_BUF_ERROR' ? 'it ends too early' : serverText((e as Error).message ?? String(e), 100);
+  const why =
+    (e as NodeJS.ErrnoException).code === 'Z_BUF_ERROR' ? 'it ends too early' : serverText((e as Error).message ?? String(e), 100);
   return new ApiError(code, 'BadResponse', `the server's gzip-compressed answer to GET ${path} cannot be decompressed (${why})`, path);
 }
 
@@ -437,7 +549,14 @@ function gzipError(e: unknown, code: number, path: string): ApiError {
  * longer than their cap (each takes a byte at least, so a shorter one cannot hold more): many tiny values stop the
  * reading early, before parsing could allocate them.
  */
-function readBody(res: http.IncomingMessage, stats: ApiStats, max: number, tooLarge: () => ApiError, path: string, values?: { max: number; tooMany: () => ApiError }): Promise<Buffer> {
+function readBody(
+  res: http.IncomingMessage,
+  stats: ApiStats,
+  max: number,
+  tooLarge: () => ApiError,
+  path: string,
+  values?: { max: number; tooMany: () => ApiError },
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let wire = 0;
@@ -539,15 +658,24 @@ export function statusError(status: number, body: string | Record<string, unknow
 
 function httpReason(status: number): string {
   switch (status) {
-    case 401: return 'Unauthorized';
-    case 403: return 'Forbidden';
-    case 404: return 'NotFound';
-    case 410: return 'Gone';
-    case 429: return 'TooManyRequests';
-    case 500: return 'InternalError';
-    case 503: return 'ServiceUnavailable';
-    case 504: return 'Timeout';
-    default: return `HTTP${status}`;
+    case 401:
+      return 'Unauthorized';
+    case 403:
+      return 'Forbidden';
+    case 404:
+      return 'NotFound';
+    case 410:
+      return 'Gone';
+    case 429:
+      return 'TooManyRequests';
+    case 500:
+      return 'InternalError';
+    case 503:
+      return 'ServiceUnavailable';
+    case 504:
+      return 'Timeout';
+    default:
+      return `HTTP${status}`;
   }
 }
 

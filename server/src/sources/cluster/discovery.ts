@@ -82,7 +82,11 @@ export async function discover(client: ApiClient, signal?: AbortSignal, options:
     const found: ApiGroup[] = [];
     if (root === '/api') {
       const coreVersions = arrayAt(doc, 'versions').filter((v): v is string => typeof v === 'string' && v !== '');
-      found.push({ name: '', versions: coreVersions.map((v) => ({ groupVersion: v, version: v })), preferredVersion: coreVersions[0] ? { groupVersion: coreVersions[0], version: coreVersions[0] } : undefined });
+      found.push({
+        name: '',
+        versions: coreVersions.map((v) => ({ groupVersion: v, version: v })),
+        preferredVersion: coreVersions[0] ? { groupVersion: coreVersions[0], version: coreVersions[0] } : undefined,
+      });
     } else {
       found.push(...arrayAt(doc, 'groups').filter(isApiGroup));
     }
@@ -96,7 +100,10 @@ export async function discover(client: ApiClient, signal?: AbortSignal, options:
       lists.set(gv.groupVersion, arrayAt(r, 'resources').filter(isApiResource));
     } catch (e) {
       if (signal?.aborted) throw e;
-      failures.push({ groupVersion: gv.groupVersion, message: e instanceof ApiError ? `${e.message} (${e.status || e.reason})` : String(e) });
+      failures.push({
+        groupVersion: gv.groupVersion,
+        message: e instanceof ApiError ? `${e.message} (${e.status || e.reason})` : String(e),
+      });
     }
   });
 
@@ -113,8 +120,14 @@ export async function discover(client: ApiClient, signal?: AbortSignal, options:
         const key = `${group.name}/${r.name}`;
         if (chosen.has(key) && gv.version !== preferred) continue;
         chosen.set(key, {
-          group: group.name, version: gv.version, resource: r.name, kind: r.kind, namespaced: r.namespaced,
-          singular: r.singularName || r.kind.toLowerCase(), shortNames: r.shortNames ?? [], verbs: r.verbs ?? [],
+          group: group.name,
+          version: gv.version,
+          resource: r.name,
+          kind: r.kind,
+          namespaced: r.namespaced,
+          singular: r.singularName || r.kind.toLowerCase(),
+          shortNames: r.shortNames ?? [],
+          verbs: r.verbs ?? [],
         });
       }
     }
@@ -130,7 +143,8 @@ export async function discover(client: ApiClient, signal?: AbortSignal, options:
 // listed), never a TypeError that ends the connection.
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const arrayAt = (doc: unknown, key: string): unknown[] => (isObj(doc) && Array.isArray(doc[key]) ? doc[key] : []);
-const isGroupVersion = (v: unknown): v is GroupVersionEntry => isObj(v) && typeof v.groupVersion === 'string' && typeof v.version === 'string';
+const isGroupVersion = (v: unknown): v is GroupVersionEntry =>
+  isObj(v) && typeof v.groupVersion === 'string' && typeof v.version === 'string';
 
 function isApiGroup(v: unknown): v is ApiGroup {
   if (!isObj(v) || typeof v.name !== 'string' || !Array.isArray(v.versions)) return false;
@@ -140,7 +154,8 @@ function isApiGroup(v: unknown): v is ApiGroup {
 }
 
 function isApiResource(v: unknown): v is ApiResource {
-  if (!isObj(v) || typeof v.name !== 'string' || !v.name || typeof v.kind !== 'string' || !v.kind || typeof v.namespaced !== 'boolean') return false;
+  if (!isObj(v) || typeof v.name !== 'string' || !v.name || typeof v.kind !== 'string' || !v.kind || typeof v.namespaced !== 'boolean')
+    return false;
   const strings = (x: unknown) => Array.isArray(x) && x.every((s) => typeof s === 'string');
   if (v.verbs !== undefined && !strings(v.verbs)) return false;
   if (v.shortNames !== undefined && !strings(v.shortNames)) delete v.shortNames;
@@ -170,7 +185,14 @@ function readAggregatedGroup(g: unknown, groups: ApiGroup[], lists: Map<string, 
 function legacyResource(r: unknown): unknown {
   if (!isObj(r)) return r;
   const scope = r.scope === 'Namespaced' ? true : r.scope === 'Cluster' ? false : undefined;
-  return { name: r.resource, singularName: r.singularResource, namespaced: scope, kind: isObj(r.responseKind) ? r.responseKind.kind : undefined, verbs: r.verbs, shortNames: r.shortNames };
+  return {
+    name: r.resource,
+    singularName: r.singularResource,
+    namespaced: scope,
+    kind: isObj(r.responseKind) ? r.responseKind.kind : undefined,
+    verbs: r.verbs,
+    shortNames: r.shortNames,
+  };
 }
 
 /** Runs `fn` over `items` with at most `limit` at a time; the first rejection rejects the whole. */
@@ -187,5 +209,7 @@ export const apiVersionOf = (r: { group: string; version: string }) => (r.group 
 /** The collection path of a resource, cluster-wide or in one namespace. */
 export function collectionPath(r: DiscoveredResource, namespace?: string): string {
   const prefix = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
-  return namespace !== undefined && r.namespaced ? `${prefix}/namespaces/${encodeURIComponent(namespace)}/${r.resource}` : `${prefix}/${r.resource}`;
+  return namespace !== undefined && r.namespaced
+    ? `${prefix}/namespaces/${encodeURIComponent(namespace)}/${r.resource}`
+    : `${prefix}/${r.resource}`;
 }

@@ -56,7 +56,11 @@ export function loadKubeConfig(opts: Pick<KubeconfigOptions, 'kubeconfig' | 'env
   const files = kubeconfigFiles(opts);
   const present = files.filter((f) => existsSync(f));
   if (present.length === 0) {
-    const where = opts.kubeconfig ? `--kubeconfig ${opts.kubeconfig}` : (opts.env ?? process.env).KUBECONFIG ? `KUBECONFIG (${files.join(delimiter)})` : files[0];
+    const where = opts.kubeconfig
+      ? `--kubeconfig ${opts.kubeconfig}`
+      : (opts.env ?? process.env).KUBECONFIG
+        ? `KUBECONFIG (${files.join(delimiter)})`
+        : files[0];
     throw new KubeconfigError(`no kubeconfig found: ${where} does not exist. Point KUBECONFIG or --kubeconfig at one, as for kubectl.`);
   }
   const kc = new KubeConfig();
@@ -90,22 +94,30 @@ export function resolveTarget(opts: KubeconfigOptions): ClusterTarget {
   if (opts.context) {
     if (!kc.getContextObject(opts.context)) {
       const names = kc.getContexts().map((c) => c.name);
-      throw new KubeconfigError(`context "${opts.context}" is not in the kubeconfig${names.length ? ` (it has: ${names.join(', ')})` : ''}`);
+      throw new KubeconfigError(
+        `context "${opts.context}" is not in the kubeconfig${names.length ? ` (it has: ${names.join(', ')})` : ''}`,
+      );
     }
     kc.setCurrentContext(opts.context);
   }
   const contextName = kc.getCurrentContext();
   const context = kc.getContextObject(contextName);
-  if (!contextName || !context) throw new KubeconfigError('the kubeconfig has no current context: pass --context, or run `kubectl config use-context NAME`');
+  if (!contextName || !context)
+    throw new KubeconfigError('the kubeconfig has no current context: pass --context, or run `kubectl config use-context NAME`');
   const cluster = kc.getCurrentCluster();
-  if (!cluster?.server) throw new KubeconfigError(`context "${contextName}" names cluster "${context.cluster}", which has no server in the kubeconfig`);
+  if (!cluster?.server)
+    throw new KubeconfigError(`context "${contextName}" names cluster "${context.cluster}", which has no server in the kubeconfig`);
   const user = kc.getCurrentUser();
   const runs = user ? commandOf(user) : undefined;
   if (runs && !opts.allowExec) {
-    throw new KubeconfigError(`context "${contextName}" authenticates by running a command (${runs}); commands from a kubeconfig run only in a trusted workspace`);
+    throw new KubeconfigError(
+      `context "${contextName}" authenticates by running a command (${runs}); commands from a kubeconfig run only in a trusted workspace`,
+    );
   }
   if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
-    throw new KubeconfigError(`cluster "${cluster.name}" is served over plain http (${cluster.server}); @kubernetes/client-node requires insecure-skip-tls-verify: true for that`);
+    throw new KubeconfigError(
+      `cluster "${cluster.name}" is served over plain http (${cluster.server}); @kubernetes/client-node requires insecure-skip-tls-verify: true for that`,
+    );
   }
   return {
     context: contextName,
@@ -118,7 +130,10 @@ export function resolveTarget(opts: KubeconfigOptions): ClusterTarget {
 }
 
 /** The command a kubeconfig user runs to authenticate, if any. */
-function commandOf(user: { exec?: { command?: string }; authProvider?: { name?: string; config?: Record<string, string> } }): string | undefined {
+function commandOf(user: {
+  exec?: { command?: string };
+  authProvider?: { name?: string; config?: Record<string, string> };
+}): string | undefined {
   if (user.exec?.command) return `exec plugin ${user.exec.command}`;
   const cmd = user.authProvider?.config?.['cmd-path'];
   if (cmd) return `auth provider ${user.authProvider?.name ?? ''} cmd-path ${cmd}`.replace('  ', ' ');

@@ -72,7 +72,11 @@ export function serverText(v: unknown, max = MAX_SERVER_TEXT): string {
 
 /** "1 MB", "3 KB", "512 MB", "2 GB" (decimal units, as the limits are given). */
 export function formatBytes(n: number): string {
-  const units: [number, string][] = [[1e9, 'GB'], [1e6, 'MB'], [1e3, 'KB']];
+  const units: [number, string][] = [
+    [1e9, 'GB'],
+    [1e6, 'MB'],
+    [1e3, 'KB'],
+  ];
   for (const [size, unit] of units) if (n >= size) return `${Number((n / size).toFixed(1))} ${unit}`;
   return `${n} bytes`;
 }

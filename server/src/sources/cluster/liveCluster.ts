@@ -18,7 +18,12 @@ import { Reflector, type ReflectorOptions, type ReflectorState } from './reflect
 import { MalformedItems } from './malformedItems';
 import { isMalformed, readLiveObject, toKubeObject, type ItemOrigin, type MalformedItem } from './toKubeObject';
 import {
-  anyCustomFinalizer, isCustomFinalizer, readWorkloads, terminatingReachesCustomFinalizer, WORKLOAD_RESOURCES, workloadReadNote,
+  anyCustomFinalizer,
+  isCustomFinalizer,
+  readWorkloads,
+  terminatingReachesCustomFinalizer,
+  WORKLOAD_RESOURCES,
+  workloadReadNote,
 } from './workloadSpecs';
 
 /**
@@ -29,7 +34,10 @@ import {
  * its commands but `graph` attribute custom finalizers.
  */
 const FULL_OBJECT_RESOURCES = new Set([
-  '/namespaces', '/persistentvolumes', '/persistentvolumeclaims', 'apiextensions.k8s.io/customresourcedefinitions',
+  '/namespaces',
+  '/persistentvolumes',
+  '/persistentvolumeclaims',
+  'apiextensions.k8s.io/customresourcedefinitions',
 ]);
 
 /** At most this many workloads whose spec changed are read again by name; more, and their resource is listed again. */
@@ -180,12 +188,21 @@ export class LiveCluster {
 
   status(): LiveStatus {
     const reflectors = [...this.running.values()].map((r) => r.reflector);
-    const problems: LiveProblem[] = this.discoveryFailures.map((f) => ({ kind: 'discovery', resource: f.groupVersion, message: f.message }));
+    const problems: LiveProblem[] = this.discoveryFailures.map((f) => ({
+      kind: 'discovery',
+      resource: f.groupVersion,
+      message: f.message,
+    }));
     for (const r of reflectors) {
       // A resource is a problem while its last LIST failed, or while its watch keeps failing.
       if (r.lastError && (!r.synced || r.state === 'backoff' || r.state === 'forbidden')) {
         const forbidden = r.lastError.status === 403 || r.lastError.status === 401;
-        problems.push({ kind: forbidden ? 'forbidden' : 'failing', resource: resourceName(r.resource), namespace: r.namespace, message: r.lastError.message });
+        problems.push({
+          kind: forbidden ? 'forbidden' : 'failing',
+          resource: resourceName(r.resource),
+          namespace: r.namespace,
+          message: r.lastError.message,
+        });
       }
     }
     const listed = reflectors.filter((r) => r.synced).length;
@@ -193,7 +210,11 @@ export class LiveCluster {
     let state = this.state;
     if (state === 'listing' || state === 'watching') {
       // A reflector waiting for the initial sync to end before it watches is listed (synced), not listing.
-      state = reflectors.some((r) => r.state === 'pending' || (r.state === 'listing' && r.lists <= 1 && !r.synced)) ? 'listing' : problems.length ? 'degraded' : 'watching';
+      state = reflectors.some((r) => r.state === 'pending' || (r.state === 'listing' && r.lists <= 1 && !r.synced))
+        ? 'listing'
+        : problems.length
+          ? 'degraded'
+          : 'watching';
     }
     return {
       context: this.opts.target.context,
@@ -239,13 +260,17 @@ export class LiveCluster {
    * whose spec the last read could not get (a custom finalizer's controller is then guessed without their images).
    */
   incompleteNotes(): string[] {
-    return [...this.status().problems.map((p) => {
-      if (p.kind === 'discovery') return `this preview is incomplete: the API group ${p.resource} could not be discovered (${p.message})`;
-      const where = p.namespace ? ` in ${p.namespace}` : '';
-      return p.kind === 'forbidden'
-        ? `this preview is incomplete: cannot list ${p.resource}${where} (${p.message})`
-        : `this preview is incomplete: listing ${p.resource}${where} fails (${p.message})`;
-    }), ...this.malformedNotes(), ...this.workloadNotes];
+    return [
+      ...this.status().problems.map((p) => {
+        if (p.kind === 'discovery') return `this preview is incomplete: the API group ${p.resource} could not be discovered (${p.message})`;
+        const where = p.namespace ? ` in ${p.namespace}` : '';
+        return p.kind === 'forbidden'
+          ? `this preview is incomplete: cannot list ${p.resource}${where} (${p.message})`
+          : `this preview is incomplete: listing ${p.resource}${where} fails (${p.message})`;
+      }),
+      ...this.malformedNotes(),
+      ...this.workloadNotes,
+    ];
   }
 
   /** "3 configmaps in team-a have malformed metadata and were left out (the first, "x": why)", per resource and namespace. */
@@ -331,59 +356,77 @@ export class LiveCluster {
       }
       return o;
     };
-    const reflector = new Reflector<KubeObject>(this.client, resource, namespace, {
-      listStart: () => {
-        run.listing = new MalformedItems();
-      },
-      convert: (item) => {
-        const o = read(item, 'list');
-        if (!isMalformed(o)) return o;
-        run.listing.add(o);
-        return undefined;
-      },
-      replace: (listed) => {
-        run.malformed = run.listing;
-        run.listing = new MalformedItems();
-        // During the initial sync a LIST goes into the inventory as soon as it is complete (this work then overlaps
-        // the LISTs still in flight), but nothing is told until every first LIST is over.
-        const seen = new Set<string>();
-        for (const o of listed) {
-          seen.add(o.uid);
-          this.put(run, o);
-        }
-        for (const uid of [...objects.keys()]) {
-          if (seen.has(uid)) continue;
-          this.drop(run, uid);
-        }
-        if (!this.initialSync) this.changed();
-      },
-      event: (type, item) => {
-        const o = read(item, 'watch');
-        if (isMalformed(o)) {
-          // Left out and named; a DELETED one that can be told is no longer there to be left out.
-          if (type !== 'DELETED') run.malformed.add(o);
-          else run.malformed.clear(o.namespace, o.name);
+    const reflector = new Reflector<KubeObject>(
+      this.client,
+      resource,
+      namespace,
+      {
+        listStart: () => {
+          run.listing = new MalformedItems();
+        },
+        convert: (item) => {
+          const o = read(item, 'list');
+          if (!isMalformed(o)) return o;
+          run.listing.add(o);
+          return undefined;
+        },
+        replace: (listed) => {
+          run.malformed = run.listing;
+          run.listing = new MalformedItems();
+          // During the initial sync a LIST goes into the inventory as soon as it is complete (this work then overlaps
+          // the LISTs still in flight), but nothing is told until every first LIST is over.
+          const seen = new Set<string>();
+          for (const o of listed) {
+            seen.add(o.uid);
+            this.put(run, o);
+          }
+          for (const uid of [...objects.keys()]) {
+            if (seen.has(uid)) continue;
+            this.drop(run, uid);
+          }
+          if (!this.initialSync) this.changed();
+        },
+        event: (type, item) => {
+          const o = read(item, 'watch');
+          if (isMalformed(o)) {
+            // Left out and named; a DELETED one that can be told is no longer there to be left out.
+            if (type !== 'DELETED') run.malformed.add(o);
+            else run.malformed.clear(o.namespace, o.name);
+            this.emitStatus();
+            return;
+          }
+          run.malformed.clear(o.namespace || undefined, o.name);
+          if (type === 'DELETED') this.drop(run, o.uid);
+          else this.put(run, o);
+          this.changed();
+          // A CRD created, changed or deleted changes what is served: discover again now, not at the next period.
+          if (resourceKey(resource) === CRD_RESOURCE) this.rediscoverSoon();
+        },
+        state: (_state: ReflectorState, error?: ApiError) => {
+          // A resource that is no longer served (404: its CRD or aggregated API went away) ends with a rediscovery.
+          if (error?.status === 404) this.rediscoverSoon();
           this.emitStatus();
-          return;
-        }
-        run.malformed.clear(o.namespace || undefined, o.name);
-        if (type === 'DELETED') this.drop(run, o.uid);
-        else this.put(run, o);
-        this.changed();
-        // A CRD created, changed or deleted changes what is served: discover again now, not at the next period.
-        if (resourceKey(resource) === CRD_RESOURCE) this.rediscoverSoon();
+        },
       },
-      state: (_state: ReflectorState, error?: ApiError) => {
-        // A resource that is no longer served (404: its CRD or aggregated API went away) ends with a rediscovery.
-        if (error?.status === 404) this.rediscoverSoon();
-        this.emitStatus();
+      {
+        ...this.opts.reflector,
+        watch: this.opts.watch,
+        accept: metadataOnly ? ACCEPT_METADATA_LIST : ACCEPT_OBJECTS,
+        watchAccept: metadataOnly ? ACCEPT_METADATA_WATCH : ACCEPT_OBJECTS,
+        watchAfter: this.watchGate,
+        // Everything listed in full is a built-in kind, but CRDs (whose schemas may name a field anything).
+        withoutManagedFields: metadataOnly || resourceKey(resource) !== 'apiextensions.k8s.io/customresourcedefinitions',
       },
-    }, { ...this.opts.reflector, watch: this.opts.watch, accept: metadataOnly ? ACCEPT_METADATA_LIST : ACCEPT_OBJECTS,
-      watchAccept: metadataOnly ? ACCEPT_METADATA_WATCH : ACCEPT_OBJECTS, watchAfter: this.watchGate,
-      // Everything listed in full is a built-in kind, but CRDs (whose schemas may name a field anything).
-      withoutManagedFields: metadataOnly || resourceKey(resource) !== 'apiextensions.k8s.io/customresourcedefinitions',
-    });
-    const run: Running = { reflector, objects, abort, done: Promise.resolve(), workloads, malformed: new MalformedItems(), listing: new MalformedItems() };
+    );
+    const run: Running = {
+      reflector,
+      objects,
+      abort,
+      done: Promise.resolve(),
+      workloads,
+      malformed: new MalformedItems(),
+      listing: new MalformedItems(),
+    };
     this.running.set(key, run);
     return run;
   }
@@ -410,7 +453,10 @@ export class LiveCluster {
     const newPod = o.apiVersion === 'v1' && o.kind === 'Pod' && o.facts.specUnread === true && !this.podFacts.has(o.uid);
     if (this.inventory.terminating.size > 0 && (startsTerminating || newPod)) this.schedulePodRead();
     // A terminating object that can reach a custom finalizer: from now on workload images are needed.
-    if (!this.workloadsWanted && (o.deletionTimestamp !== undefined || (this.inventory.terminating.size > 0 && o.finalizers.some(isCustomFinalizer)))) {
+    if (
+      !this.workloadsWanted &&
+      (o.deletionTimestamp !== undefined || (this.inventory.terminating.size > 0 && o.finalizers.some(isCustomFinalizer)))
+    ) {
       this.scheduleWorkloadReread();
     }
   }
@@ -428,8 +474,13 @@ export class LiveCluster {
    */
   private learnKind(r: DiscoveredResource, versions: string[]): void {
     const crd = {
-      group: r.group, kind: r.kind, plural: r.resource, singular: r.singular, shortNames: r.shortNames,
-      namespaced: r.namespaced, servedVersions: versions.includes(r.version) ? [r.version, ...versions.filter((v) => v !== r.version)] : [r.version],
+      group: r.group,
+      kind: r.kind,
+      plural: r.resource,
+      singular: r.singular,
+      shortNames: r.shortNames,
+      namespaced: r.namespaced,
+      servedVersions: versions.includes(r.version) ? [r.version, ...versions.filter((v) => v !== r.version)] : [r.version],
     };
     const key = `${r.group}/${r.kind}`;
     const signature = JSON.stringify(crd);
@@ -483,10 +534,12 @@ export class LiveCluster {
    * per watch event.
    */
   private readTerminatingPods(): Promise<void> {
-    this.podReads = this.podReads.then(async () => {
-      const namespaces = namespacesNeedingPodSpecs(this.inventory, []);
-      if (namespaces.length && !this.abort.signal.aborted) await this.readPodSpecs(namespaces);
-    }).catch(() => undefined);
+    this.podReads = this.podReads
+      .then(async () => {
+        const namespaces = namespacesNeedingPodSpecs(this.inventory, []);
+        if (namespaces.length && !this.abort.signal.aborted) await this.readPodSpecs(namespaces);
+      })
+      .catch(() => undefined);
     return this.podReads;
   }
 
@@ -579,7 +632,10 @@ export class LiveCluster {
         jobs.push({ run });
         continue;
       }
-      const names = uids.map((u) => run.objects.get(u)).filter((o): o is KubeObject => o !== undefined).map((o) => ({ namespace: o.namespace, name: o.name }));
+      const names = uids
+        .map((u) => run.objects.get(u))
+        .filter((o): o is KubeObject => o !== undefined)
+        .map((o) => ({ namespace: o.namespace, name: o.name }));
       if (names.length) jobs.push({ run, ...(names.length <= WORKLOAD_REREAD_BY_NAME ? { names } : {}) });
     }
     await forEachLimited(jobs, 3, async ({ run, names }) => {

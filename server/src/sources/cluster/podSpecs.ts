@@ -22,7 +22,11 @@ export async function readPods(client: ApiClient, pods: DiscoveredResource, name
       out.push({ namespace, items: await listInFull(client, collectionPath(pods, namespace), signal) });
     } catch (e) {
       if (signal.aborted) throw e;
-      out.push({ namespace, error: e instanceof ApiError ? e : new ApiError(0, 'Error', e instanceof Error ? e.message : String(e), collectionPath(pods, namespace)) });
+      out.push({
+        namespace,
+        error:
+          e instanceof ApiError ? e : new ApiError(0, 'Error', e instanceof Error ? e.message : String(e), collectionPath(pods, namespace)),
+      });
     }
   });
   return out.sort((a, b) => a.namespace.localeCompare(b.namespace));
@@ -32,7 +36,12 @@ export async function readPods(client: ApiClient, pods: DiscoveredResource, name
  * A paginated full LIST of a built-in resource, its managedFields skipped (`query`: more parameters, e.g. a
  * fieldSelector); a continue token that expires midway (410) starts it over, once.
  */
-export async function listInFull(client: ApiClient, path: string, signal: AbortSignal, query: Record<string, string> = {}): Promise<unknown[]> {
+export async function listInFull(
+  client: ApiClient,
+  path: string,
+  signal: AbortSignal,
+  query: Record<string, string> = {},
+): Promise<unknown[]> {
   for (let attempt = 0; ; attempt++) {
     const items: unknown[] = [];
     let cont = '';
@@ -41,7 +50,10 @@ export async function listInFull(client: ApiClient, path: string, signal: AbortS
       do {
         const q = new URLSearchParams({ ...query, limit: String(PAGE_SIZE) });
         if (cont) q.set('continue', cont);
-        const page = listPage(await client.getJson<unknown>(`${path}?${q}`, ACCEPT_OBJECTS, signal, { withoutManagedFields: true, budget }), `${path}?${q}`);
+        const page = listPage(
+          await client.getJson<unknown>(`${path}?${q}`, ACCEPT_OBJECTS, signal, { withoutManagedFields: true, budget }),
+          `${path}?${q}`,
+        );
         for (const it of page.items) items.push(it);
         cont = page.continue;
       } while (cont);
@@ -57,7 +69,9 @@ export async function listInFull(client: ApiClient, path: string, signal: AbortS
  * and grace period, and sets nodeName once): kept when a metadata-only event replaces the Pod. Its phase and
  * images can change, so they are not.
  */
-export function lastingPodFacts(facts: ObjectFacts): Pick<ObjectFacts, 'claimNames' | 'ephemeralVolumes' | 'terminationGracePeriodSeconds' | 'nodeName'> {
+export function lastingPodFacts(
+  facts: ObjectFacts,
+): Pick<ObjectFacts, 'claimNames' | 'ephemeralVolumes' | 'terminationGracePeriodSeconds' | 'nodeName'> {
   return {
     ...(facts.claimNames ? { claimNames: facts.claimNames } : {}),
     ...(facts.ephemeralVolumes ? { ephemeralVolumes: facts.ephemeralVolumes } : {}),

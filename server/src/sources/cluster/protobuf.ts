@@ -94,11 +94,20 @@ class Reader {
 
   skip(wire: number): void {
     switch (wire) {
-      case VARINT: this.varint(); return;
-      case FIXED64: this.pos += 8; break;
-      case BYTES: this.span(); return;
-      case FIXED32: this.pos += 4; break;
-      default: throw new ProtobufError(`wire type ${wire} is not one this reader knows`);
+      case VARINT:
+        this.varint();
+        return;
+      case FIXED64:
+        this.pos += 8;
+        break;
+      case BYTES:
+        this.span();
+        return;
+      case FIXED32:
+        this.pos += 4;
+        break;
+      default:
+        throw new ProtobufError(`wire type ${wire} is not one this reader knows`);
     }
     if (this.pos > this.end) throw new ProtobufError('a field runs past the end of its message');
   }
@@ -163,7 +172,8 @@ function set(o: J, key: string, v: string | number): void {
 
 /** The message of an envelope: its kind and apiVersion, and a reader over its raw bytes. */
 function unwrap(buf: Buffer): { apiVersion: string; kind: string; raw: Reader } {
-  if (buf.length < 4 || MAGIC.some((m, i) => buf[i] !== m)) throw new ProtobufError('the answer does not start with the Kubernetes protobuf prefix "k8s\\0"');
+  if (buf.length < 4 || MAGIC.some((m, i) => buf[i] !== m))
+    throw new ProtobufError('the answer does not start with the Kubernetes protobuf prefix "k8s\\0"');
   const r = new Reader(buf, 4, buf.length);
   let apiVersion = '';
   let kind = '';
@@ -195,10 +205,14 @@ function unwrap(buf: Buffer): { apiVersion: string; kind: string; raw: Reader } 
 export function decodeProtobuf(buf: Buffer, maxItems = Infinity): J {
   const { apiVersion, kind, raw } = unwrap(buf);
   switch (kind) {
-    case 'PartialObjectMetadataList': return { kind, apiVersion, ...metadataList(raw, apiVersion, maxItems) };
-    case 'PartialObjectMetadata': return { kind, apiVersion, metadata: partialObjectMetadata(raw) };
-    case 'Status': return { kind, apiVersion, ...statusOf(raw) };
-    default: throw new ProtobufError(`the answer is a ${kind || 'message without a kind'} in protobuf, which this client does not read`);
+    case 'PartialObjectMetadataList':
+      return { kind, apiVersion, ...metadataList(raw, apiVersion, maxItems) };
+    case 'PartialObjectMetadata':
+      return { kind, apiVersion, metadata: partialObjectMetadata(raw) };
+    case 'Status':
+      return { kind, apiVersion, ...statusOf(raw) };
+    default:
+      throw new ProtobufError(`the answer is a ${kind || 'message without a kind'} in protobuf, which this client does not read`);
   }
 }
 
@@ -214,8 +228,7 @@ function metadataList(r: Reader, apiVersion: string, maxItems: number): J {
         throw e;
       }
       items.push(listItem(r.sub(), apiVersion));
-    }
-    else if (tag === ((1 << 3) | BYTES)) metadata = listMeta(r.sub());
+    } else if (tag === ((1 << 3) | BYTES)) metadata = listMeta(r.sub());
     else r.skip(tag & 7);
   }
   return { metadata, items };
@@ -245,10 +258,17 @@ function listMeta(r: Reader): J {
   while (r.more) {
     const tag = r.varint();
     switch (tag) {
-      case (2 << 3) | BYTES: set(m, 'resourceVersion', r.string()); break;
-      case (3 << 3) | BYTES: set(m, 'continue', r.string()); break;
-      case (4 << 3) | VARINT: m.remainingItemCount = r.varint(); break;
-      default: r.skip(tag & 7);
+      case (2 << 3) | BYTES:
+        set(m, 'resourceVersion', r.string());
+        break;
+      case (3 << 3) | BYTES:
+        set(m, 'continue', r.string());
+        break;
+      case (4 << 3) | VARINT:
+        m.remainingItemCount = r.varint();
+        break;
+      default:
+        r.skip(tag & 7);
     }
   }
   return m;
@@ -259,20 +279,47 @@ function objectMeta(r: Reader): J {
   while (r.more) {
     const tag = r.varint();
     switch (tag) {
-      case (1 << 3) | BYTES: set(m, 'name', r.string()); break;
-      case (2 << 3) | BYTES: set(m, 'generateName', r.string()); break;
-      case (3 << 3) | BYTES: set(m, 'namespace', r.sharedString()); break;
-      case (5 << 3) | BYTES: set(m, 'uid', r.string()); break;
-      case (6 << 3) | BYTES: set(m, 'resourceVersion', r.string()); break;
-      case (7 << 3) | VARINT: set(m, 'generation', r.varint()); break;
-      case (8 << 3) | BYTES: m.creationTimestamp = time(r.sub()); break;
-      case (9 << 3) | BYTES: m.deletionTimestamp = time(r.sub()); break;
-      case (10 << 3) | VARINT: m.deletionGracePeriodSeconds = r.varint(); break;
-      case (11 << 3) | BYTES: mapEntry((m.labels ??= {}) as Record<string, string>, r.sub(), true); break;
-      case (12 << 3) | BYTES: mapEntry((m.annotations ??= {}) as Record<string, string>, r.sub(), false); break;
-      case (13 << 3) | BYTES: ((m.ownerReferences ??= []) as J[]).push(ownerReference(r.sub())); break;
-      case (14 << 3) | BYTES: ((m.finalizers ??= []) as string[]).push(r.sharedString()); break;
-      default: r.skip(tag & 7); // managedFields (17), selfLink (4) and anything newer
+      case (1 << 3) | BYTES:
+        set(m, 'name', r.string());
+        break;
+      case (2 << 3) | BYTES:
+        set(m, 'generateName', r.string());
+        break;
+      case (3 << 3) | BYTES:
+        set(m, 'namespace', r.sharedString());
+        break;
+      case (5 << 3) | BYTES:
+        set(m, 'uid', r.string());
+        break;
+      case (6 << 3) | BYTES:
+        set(m, 'resourceVersion', r.string());
+        break;
+      case (7 << 3) | VARINT:
+        set(m, 'generation', r.varint());
+        break;
+      case (8 << 3) | BYTES:
+        m.creationTimestamp = time(r.sub());
+        break;
+      case (9 << 3) | BYTES:
+        m.deletionTimestamp = time(r.sub());
+        break;
+      case (10 << 3) | VARINT:
+        m.deletionGracePeriodSeconds = r.varint();
+        break;
+      case (11 << 3) | BYTES:
+        mapEntry((m.labels ??= {}) as Record<string, string>, r.sub(), true);
+        break;
+      case (12 << 3) | BYTES:
+        mapEntry((m.annotations ??= {}) as Record<string, string>, r.sub(), false);
+        break;
+      case (13 << 3) | BYTES:
+        ((m.ownerReferences ??= []) as J[]).push(ownerReference(r.sub()));
+        break;
+      case (14 << 3) | BYTES:
+        ((m.finalizers ??= []) as string[]).push(r.sharedString());
+        break;
+      default:
+        r.skip(tag & 7); // managedFields (17), selfLink (4) and anything newer
     }
   }
   return m;
@@ -296,13 +343,26 @@ function ownerReference(r: Reader): J {
   while (r.more) {
     const tag = r.varint();
     switch (tag) {
-      case (1 << 3) | BYTES: o.kind = r.sharedString(); break;
-      case (3 << 3) | BYTES: o.name = r.string(); break;
-      case (4 << 3) | BYTES: o.uid = r.string(); break;
-      case (5 << 3) | BYTES: o.apiVersion = r.sharedString(); break;
-      case (6 << 3) | VARINT: o.controller = r.varint() !== 0; break;
-      case (7 << 3) | VARINT: o.blockOwnerDeletion = r.varint() !== 0; break;
-      default: r.skip(tag & 7);
+      case (1 << 3) | BYTES:
+        o.kind = r.sharedString();
+        break;
+      case (3 << 3) | BYTES:
+        o.name = r.string();
+        break;
+      case (4 << 3) | BYTES:
+        o.uid = r.string();
+        break;
+      case (5 << 3) | BYTES:
+        o.apiVersion = r.sharedString();
+        break;
+      case (6 << 3) | VARINT:
+        o.controller = r.varint() !== 0;
+        break;
+      case (7 << 3) | VARINT:
+        o.blockOwnerDeletion = r.varint() !== 0;
+        break;
+      default:
+        r.skip(tag & 7);
     }
   }
   return o;
@@ -349,9 +409,26 @@ export function rfc3339(seconds: number): string {
   const m = Math.floor(s / 60) % 60;
   const sec = s % 60;
   return String.fromCharCode(
-    p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10],
-    ZERO + Math.floor(h / 10), ZERO + (h % 10), COLON, ZERO + Math.floor(m / 10), ZERO + (m % 10), COLON,
-    ZERO + Math.floor(sec / 10), ZERO + (sec % 10), Z,
+    p[0],
+    p[1],
+    p[2],
+    p[3],
+    p[4],
+    p[5],
+    p[6],
+    p[7],
+    p[8],
+    p[9],
+    p[10],
+    ZERO + Math.floor(h / 10),
+    ZERO + (h % 10),
+    COLON,
+    ZERO + Math.floor(m / 10),
+    ZERO + (m % 10),
+    COLON,
+    ZERO + Math.floor(sec / 10),
+    ZERO + (sec % 10),
+    Z,
   );
 }
 
@@ -360,13 +437,26 @@ function statusOf(r: Reader): J {
   while (r.more) {
     const tag = r.varint();
     switch (tag) {
-      case (1 << 3) | BYTES: s.metadata = listMeta(r.sub()); break;
-      case (2 << 3) | BYTES: set(s, 'status', r.string()); break;
-      case (3 << 3) | BYTES: set(s, 'message', r.string()); break;
-      case (4 << 3) | BYTES: set(s, 'reason', r.string()); break;
-      case (5 << 3) | BYTES: s.details = statusDetails(r.sub()); break;
-      case (6 << 3) | VARINT: set(s, 'code', r.varint()); break;
-      default: r.skip(tag & 7);
+      case (1 << 3) | BYTES:
+        s.metadata = listMeta(r.sub());
+        break;
+      case (2 << 3) | BYTES:
+        set(s, 'status', r.string());
+        break;
+      case (3 << 3) | BYTES:
+        set(s, 'message', r.string());
+        break;
+      case (4 << 3) | BYTES:
+        set(s, 'reason', r.string());
+        break;
+      case (5 << 3) | BYTES:
+        s.details = statusDetails(r.sub());
+        break;
+      case (6 << 3) | VARINT:
+        set(s, 'code', r.varint());
+        break;
+      default:
+        r.skip(tag & 7);
     }
   }
   return s;
@@ -377,12 +467,23 @@ function statusDetails(r: Reader): J {
   while (r.more) {
     const tag = r.varint();
     switch (tag) {
-      case (1 << 3) | BYTES: set(d, 'name', r.string()); break;
-      case (2 << 3) | BYTES: set(d, 'group', r.string()); break;
-      case (3 << 3) | BYTES: set(d, 'kind', r.string()); break;
-      case (6 << 3) | BYTES: set(d, 'uid', r.string()); break;
-      case (5 << 3) | VARINT: set(d, 'retryAfterSeconds', r.varint()); break; // omitempty in JSON; always written here
-      default: r.skip(tag & 7); // causes
+      case (1 << 3) | BYTES:
+        set(d, 'name', r.string());
+        break;
+      case (2 << 3) | BYTES:
+        set(d, 'group', r.string());
+        break;
+      case (3 << 3) | BYTES:
+        set(d, 'kind', r.string());
+        break;
+      case (6 << 3) | BYTES:
+        set(d, 'uid', r.string());
+        break;
+      case (5 << 3) | VARINT:
+        set(d, 'retryAfterSeconds', r.varint());
+        break; // omitempty in JSON; always written here
+      default:
+        r.skip(tag & 7); // causes
     }
   }
   return d;

@@ -214,7 +214,9 @@ export class Reflector<T> {
   /** One watch connection. Returns true if it delivered anything (the backoff then starts afresh). */
   private async watch(signal: AbortSignal): Promise<boolean> {
     const q = new URLSearchParams({
-      watch: '1', allowWatchBookmarks: 'true', timeoutSeconds: String(this.opts.watchTimeoutSeconds),
+      watch: '1',
+      allowWatchBookmarks: 'true',
+      timeoutSeconds: String(this.opts.watchTimeoutSeconds),
     });
     if (this.resourceVersion) q.set('resourceVersion', this.resourceVersion);
     let progressed = false;
@@ -225,25 +227,32 @@ export class Reflector<T> {
     // The server ends the watch at timeoutSeconds and sends bookmarks meanwhile: silence beyond that is a dead connection.
     const idleMs = this.opts.watchTimeoutSeconds * 1000 + this.opts.watchIdleMarginMs;
     try {
-      await this.client.watch(`${this.path}?${q}`, this.opts.watchAccept, (e: WatchEvent) => {
-        if (failure) return;
-        if (e.type === 'ERROR') {
-          const st = (isObject(e.object) ? e.object : {}) as { code?: unknown; reason?: unknown; message?: unknown };
-          failure = new ApiError(
-            typeof st.code === 'number' ? st.code : 0,
-            typeof st.reason === 'string' && st.reason ? serverText(st.reason, 64) : 'Error',
-            typeof st.message === 'string' && st.message ? serverText(st.message) : 'the watch reported an error',
-            this.path,
-          );
-          // The server should end the stream now; one that does not is not waited for.
-          throw failure;
-        }
-        const meta = isObject(e.object) && isObject(e.object.metadata) ? e.object.metadata : {};
-        if (typeof meta.resourceVersion === 'string' && meta.resourceVersion) this.resourceVersion = meta.resourceVersion;
-        progressed = true;
-        if (e.type === 'BOOKMARK') return;
-        if (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED') this.handlers.event(e.type, e.object);
-      }, signal, idleMs, this.read);
+      await this.client.watch(
+        `${this.path}?${q}`,
+        this.opts.watchAccept,
+        (e: WatchEvent) => {
+          if (failure) return;
+          if (e.type === 'ERROR') {
+            const st = (isObject(e.object) ? e.object : {}) as { code?: unknown; reason?: unknown; message?: unknown };
+            failure = new ApiError(
+              typeof st.code === 'number' ? st.code : 0,
+              typeof st.reason === 'string' && st.reason ? serverText(st.reason, 64) : 'Error',
+              typeof st.message === 'string' && st.message ? serverText(st.message) : 'the watch reported an error',
+              this.path,
+            );
+            // The server should end the stream now; one that does not is not waited for.
+            throw failure;
+          }
+          const meta = isObject(e.object) && isObject(e.object.metadata) ? e.object.metadata : {};
+          if (typeof meta.resourceVersion === 'string' && meta.resourceVersion) this.resourceVersion = meta.resourceVersion;
+          progressed = true;
+          if (e.type === 'BOOKMARK') return;
+          if (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED') this.handlers.event(e.type, e.object);
+        },
+        signal,
+        idleMs,
+        this.read,
+      );
     } catch (e) {
       if (!failure && e instanceof ApiError && e.reason === 'Idle' && !signal.aborted) {
         this.idleWatches++;

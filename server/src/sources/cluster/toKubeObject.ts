@@ -33,7 +33,13 @@ function typeOf(v: unknown): string {
   return t === 'object' || t === 'undefined' ? t : `a ${t}`;
 }
 
-export function readLiveObject(item: unknown, resource: DiscoveredResource, metadataOnly: boolean, context: string, origin: ItemOrigin = 'list'): KubeObject | MalformedItem {
+export function readLiveObject(
+  item: unknown,
+  resource: DiscoveredResource,
+  metadataOnly: boolean,
+  context: string,
+  origin: ItemOrigin = 'list',
+): KubeObject | MalformedItem {
   const what = origin === 'list' ? 'an item of the LIST' : 'the object of a watch event';
   if (!isObject(item)) return { malformed: `${what} is ${typeOf(item)}, not an object` };
   const unreadable = (item as { [UNREADABLE_ITEM]?: string })[UNREADABLE_ITEM];

@@ -56,11 +56,18 @@ export function terminatingReachesCustomFinalizer(inventory: Inventory): boolean
 }
 
 /** Full LISTs of one workload resource (cluster-wide or in one namespace), or of some of its objects by name. */
-export async function readWorkloads(client: ApiClient, resource: DiscoveredResource, namespace: string | undefined, signal: AbortSignal, names?: { namespace: string; name: string }[]): Promise<unknown[]> {
+export async function readWorkloads(
+  client: ApiClient,
+  resource: DiscoveredResource,
+  namespace: string | undefined,
+  signal: AbortSignal,
+  names?: { namespace: string; name: string }[],
+): Promise<unknown[]> {
   if (!names) return listInFull(client, collectionPath(resource, namespace), signal);
   const out: unknown[] = [];
   // By name with a fieldSelector: a LIST, so the same permission as the metadata-only LIST already granted.
-  for (const n of names) out.push(...await listInFull(client, collectionPath(resource, n.namespace), signal, { fieldSelector: `metadata.name=${n.name}` }));
+  for (const n of names)
+    out.push(...(await listInFull(client, collectionPath(resource, n.namespace), signal, { fieldSelector: `metadata.name=${n.name}` })));
   return out;
 }
 
@@ -68,6 +75,9 @@ export async function readWorkloads(client: ApiClient, resource: DiscoveredResou
 export function workloadReadNote(resource: DiscoveredResource, namespace: string | undefined, error: unknown): string {
   const what = `${resource.resource}.${resource.group}${namespace ? ` in ${namespace}` : ''}`;
   const message = error instanceof Error ? error.message : String(error);
-  const head = error instanceof ApiError && (error.status === 403 || error.status === 401) ? `cannot read the ${what} in full` : `reading the ${what} in full fails`;
+  const head =
+    error instanceof ApiError && (error.status === 403 || error.status === 401)
+      ? `cannot read the ${what} in full`
+      : `reading the ${what} in full fails`;
   return `this preview is incomplete: ${head} (${message}), so which workload runs the controller of a custom finalizer is guessed without their container images`;
 }

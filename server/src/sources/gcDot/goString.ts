@@ -2,7 +2,18 @@
 // (\" \\ \n \t \xHH \uHHHH \UHHHHHHHH); the gonum-era dump used Go quoting for re-quoted labels and kept raw
 // newlines elsewhere. Unknown escapes (DOT's own \l, \N…) are kept as written; nothing here throws.
 
-const SIMPLE: Record<string, string> = { a: '\u0007', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '"': '"', "'": "'" };
+const SIMPLE: Record<string, string> = {
+  a: '\u0007',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  '"': '"',
+  "'": "'",
+};
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
 const hexAt = (s: string, i: number, n: number): number | undefined => {

@@ -37,7 +37,10 @@ interface Tok {
 
 class Lexer {
   private i = 0;
-  constructor(private readonly t: string, private readonly onProblem: (start: number, end: number, message: string) => void) {}
+  constructor(
+    private readonly t: string,
+    private readonly onProblem: (start: number, end: number, message: string) => void,
+  ) {}
 
   next(): Tok {
     const t = this.t;
@@ -137,7 +140,11 @@ interface EdgeStmt {
 }
 
 class SyntaxProblem extends Error {
-  constructor(readonly start: number, readonly end: number, message: string) {
+  constructor(
+    readonly start: number,
+    readonly end: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -152,7 +159,10 @@ class DotParser {
   private tok: Tok;
   private readonly lexer: Lexer;
 
-  constructor(text: string, private readonly report: (start: number, end: number, message: string) => void) {
+  constructor(
+    text: string,
+    private readonly report: (start: number, end: number, message: string) => void,
+  ) {
     this.lexer = new Lexer(text, report);
     this.tok = this.lexer.next();
   }
@@ -176,7 +186,11 @@ class DotParser {
     try {
       if (this.isKeyword('strict')) this.advance();
       if (!this.isKeyword('digraph') && !this.isKeyword('graph')) {
-        throw new SyntaxProblem(this.tok.start, this.tok.end, `This is not a DOT graph: expected "digraph" or "strict digraph", found ${describeTok(this.tok)}.`);
+        throw new SyntaxProblem(
+          this.tok.start,
+          this.tok.end,
+          `This is not a DOT graph: expected "digraph" or "strict digraph", found ${describeTok(this.tok)}.`,
+        );
       }
       this.advance();
       if (isIdTok(this.tok)) this.advance();
@@ -189,7 +203,8 @@ class DotParser {
       throw e;
     }
     this.statements(0);
-    if (this.tok.kind !== 'eof') this.report(this.tok.start, this.tok.end, `Unexpected ${describeTok(this.tok)} after the end of the graph.`);
+    if (this.tok.kind !== 'eof')
+      this.report(this.tok.start, this.tok.end, `Unexpected ${describeTok(this.tok)} after the end of the graph.`);
   }
 
   /** Statements up to the closing brace. */
@@ -230,7 +245,7 @@ class DotParser {
 
   private statement(depth: number): void {
     const t = this.tok;
-    if ((this.isKeyword('graph') || this.isKeyword('node') || this.isKeyword('edge'))) {
+    if (this.isKeyword('graph') || this.isKeyword('node') || this.isKeyword('edge')) {
       this.advance();
       if (this.tok.kind === 'punct' && this.tok.raw === '[') this.attrList();
       return;
@@ -250,7 +265,8 @@ class DotParser {
     this.port();
     if (this.tok.kind === 'punct' && this.tok.raw === '=') {
       this.advance();
-      if (!isIdTok(this.tok)) throw new SyntaxProblem(this.tok.start, this.tok.end, `Expected a value after "=", found ${describeTok(this.tok)}.`);
+      if (!isIdTok(this.tok))
+        throw new SyntaxProblem(this.tok.start, this.tok.end, `Expected a value after "=", found ${describeTok(this.tok)}.`);
       this.advance();
       return;
     }
@@ -258,7 +274,8 @@ class DotParser {
       const chain = [id];
       while (this.tok.kind === 'edgeop') {
         this.advance();
-        if (!isIdTok(this.tok)) throw new SyntaxProblem(this.tok.start, this.tok.end, `Expected a node after "->", found ${describeTok(this.tok)}.`);
+        if (!isIdTok(this.tok))
+          throw new SyntaxProblem(this.tok.start, this.tok.end, `Expected a node after "->", found ${describeTok(this.tok)}.`);
         chain.push(this.advance());
         this.port();
       }
@@ -314,7 +331,18 @@ class DotParser {
 // ---------------------------------------------------------------------------------------------------
 // From statements to a snapshot
 
-const NODE_ATTRS = ['group', 'version', 'kind', 'namespace', 'name', 'uid', 'missing', 'beingDeleted', 'deletingDependents', 'virtual'] as const;
+const NODE_ATTRS = [
+  'group',
+  'version',
+  'kind',
+  'namespace',
+  'name',
+  'uid',
+  'missing',
+  'beingDeleted',
+  'deletingDependents',
+  'virtual',
+] as const;
 
 /** The gonum-era label `"uid=…\nnamespace=…\nKind.version.group/name\n"`, a fallback for missing attributes. */
 function parseLabel(label: string): Partial<Record<'uid' | 'namespace' | 'kind' | 'version' | 'group' | 'name', string>> {
@@ -345,7 +373,9 @@ export function parseGcDot(text: string, file: string): GcDotResult {
   let format: GcDotFormat = 'current';
   try {
     if (text.slice(0, 8192).includes('\u0000')) {
-      problems.push(makeProblem(file, 'error', 'binary', 'This file looks binary (it contains NUL bytes), so it was not read as a DOT graph.'));
+      problems.push(
+        makeProblem(file, 'error', 'binary', 'This file looks binary (it contains NUL bytes), so it was not read as a DOT graph.'),
+      );
       return { snapshot, problems, format, ranges };
     }
     const parser = new DotParser(text, (s, e, m) => report('error', s, e, m));
@@ -376,18 +406,36 @@ export function parseGcDot(text: string, file: string): GcDotResult {
         continue;
       }
       const absent = NODE_ATTRS.filter((k) => get(k) === undefined && !(k === 'uid' && format === 'current'));
-      if (absent.length && a.size > 0) report('warning', stmt.start, stmt.end, `Node ${uid} has no ${absent.join(', ')} attribute${absent.length > 1 ? 's' : ''}; empty values are assumed.`);
+      if (absent.length && a.size > 0)
+        report(
+          'warning',
+          stmt.start,
+          stmt.end,
+          `Node ${uid} has no ${absent.join(', ')} attribute${absent.length > 1 ? 's' : ''}; empty values are assumed.`,
+        );
       const flag = (k: 'missing' | 'beingDeleted' | 'deletingDependents' | 'virtual') => {
         const attr = a.get(k);
         const v = attr?.value ?? 'false';
         if (v === 'true' || v === 'false') return v === 'true';
-        report('warning', attr?.start ?? stmt.start, attr?.end ?? stmt.end, `The attribute ${k} of node ${uid} is "${v}", not "true" or "false"; false is assumed.`);
+        report(
+          'warning',
+          attr?.start ?? stmt.start,
+          attr?.end ?? stmt.end,
+          `The attribute ${k} of node ${uid} is "${v}", not "true" or "false"; false is assumed.`,
+        );
         return false;
       };
       const node: GraphSnapshotNode = {
-        group: get('group') ?? '', version: get('version') ?? '', kind: get('kind') ?? '', namespace: get('namespace') ?? '',
-        name: get('name') ?? '', uid, missing: flag('missing'), beingDeleted: flag('beingDeleted'),
-        deletingDependents: flag('deletingDependents'), virtual: flag('virtual'),
+        group: get('group') ?? '',
+        version: get('version') ?? '',
+        kind: get('kind') ?? '',
+        namespace: get('namespace') ?? '',
+        name: get('name') ?? '',
+        uid,
+        missing: flag('missing'),
+        beingDeleted: flag('beingDeleted'),
+        deletingDependents: flag('deletingDependents'),
+        virtual: flag('virtual'),
       };
       idToUid.set(id, uid);
       const prev = byUid.get(uid);
@@ -433,7 +481,15 @@ export function parseGcDot(text: string, file: string): GcDotResult {
       seenEdges.add(key);
     }
   } catch (e) {
-    problems.push(makeProblem(file, 'error', 'dot-syntax', `This DOT file could not be read (${e instanceof Error ? e.message : String(e)}).`, ZERO_RANGE));
+    problems.push(
+      makeProblem(
+        file,
+        'error',
+        'dot-syntax',
+        `This DOT file could not be read (${e instanceof Error ? e.message : String(e)}).`,
+        ZERO_RANGE,
+      ),
+    );
   }
   return { snapshot, problems, format, ranges };
 }
@@ -469,8 +525,14 @@ export function dotToObjects(snapshot: GraphSnapshot, file: string, ranges?: Map
       if (o) ownerReferences.push({ apiVersion: apiVersionOf(o), kind: o.kind, name: o.name, uid });
     }
     const obj: KubeObject = {
-      apiVersion: apiVersionOf(n), kind: n.kind, name: n.name, namespace: n.namespace, uid: n.uid,
-      ownerReferences, finalizers: n.deletingDependents ? [FOREGROUND_FINALIZER] : [], facts: {},
+      apiVersion: apiVersionOf(n),
+      kind: n.kind,
+      name: n.name,
+      namespace: n.namespace,
+      uid: n.uid,
+      ownerReferences,
+      finalizers: n.deletingDependents ? [FOREGROUND_FINALIZER] : [],
+      facts: {},
       source: { file, docIndex: 0, itemPath: [index] },
     };
     if (n.beingDeleted) obj.deletionTimestamp = DOT_DELETION_MARKER;

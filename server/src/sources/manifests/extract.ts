@@ -3,7 +3,14 @@
 // those paths are visited. Works on any Reader (plain JSON values or YAML nodes); problems carry the node
 // (YAML, for its range) and the path from the document root (JSON, located later by the scanner).
 
-import { splitApiVersion, type CrdFacts, type KubeObject, type NamespaceCondition, type ObjectFacts, type OwnerReference } from '../../engine/model';
+import {
+  splitApiVersion,
+  type CrdFacts,
+  type KubeObject,
+  type NamespaceCondition,
+  type ObjectFacts,
+  type OwnerReference,
+} from '../../engine/model';
 import type { LoadProblemCode } from './loadProblem';
 import { builtinApiVersion, inferFromPath, inferFromSelfLink, listElementKind, type InferredType } from './inferKind';
 import { formatPath, typeName, type Path, type Reader, type ValueKind } from './reader';
@@ -65,9 +72,21 @@ const NO_FACTS: ObjectFacts = Object.freeze({});
  */
 export function newKubeObject(apiVersion: string, kind: string, namespace: string): KubeObject {
   return {
-    apiVersion, kind, name: '', namespace, uid: '', syntheticUid: undefined, ownerReferences: NO_REFERENCES, finalizers: NO_FINALIZERS,
-    deletionTimestamp: undefined, deletionGracePeriodSeconds: undefined, creationTimestamp: undefined, generation: undefined,
-    labels: undefined, facts: NO_FACTS, source: undefined,
+    apiVersion,
+    kind,
+    name: '',
+    namespace,
+    uid: '',
+    syntheticUid: undefined,
+    ownerReferences: NO_REFERENCES,
+    finalizers: NO_FINALIZERS,
+    deletionTimestamp: undefined,
+    deletionGracePeriodSeconds: undefined,
+    creationTimestamp: undefined,
+    generation: undefined,
+    labels: undefined,
+    facts: NO_FACTS,
+    source: undefined,
   };
 }
 
@@ -101,7 +120,10 @@ export class Extractor<N> {
     if (k === 'seq') return this.array(root, [], [], 0);
     if (k !== 'map') {
       this.problems.push({
-        severity: 'warning', code: 'not-kubernetes', path: [], node: root,
+        severity: 'warning',
+        code: 'not-kubernetes',
+        path: [],
+        node: root,
         message: `This document is ${typeName(k, this.r.flavour)}, not a Kubernetes object, so it was skipped.`,
       });
       return;
@@ -133,7 +155,9 @@ export class Extractor<N> {
 
   private looksKube(n: N): boolean {
     const r = this.r;
-    return r.kind(n) === 'map' && (r.get(n, 'apiVersion') !== undefined || r.get(n, 'kind') !== undefined || r.get(n, 'metadata') !== undefined);
+    return (
+      r.kind(n) === 'map' && (r.get(n, 'apiVersion') !== undefined || r.get(n, 'kind') !== undefined || r.get(n, 'metadata') !== undefined)
+    );
   }
 
   private array(n: N, path: Path, itemPath: number[], depth: number): void {
@@ -141,13 +165,17 @@ export class Extractor<N> {
     if (!items.some((it) => this.looksKube(it))) {
       if (items.length) {
         this.problems.push({
-          severity: 'warning', code: 'not-kubernetes', path, node: n,
+          severity: 'warning',
+          code: 'not-kubernetes',
+          path,
+          node: n,
           message: `This is ${typeName('seq', this.r.flavour)} of ${items.length} entries that are not Kubernetes objects (none has apiVersion, kind or metadata), so it was skipped.`,
         });
       }
       return;
     }
-    for (let i = 0; i < items.length; i++) this.item(items[i], { parent: path, viaItems: false, index: i }, itemPath.length ? [...itemPath, i] : [i], undefined, depth + 1);
+    for (let i = 0; i < items.length; i++)
+      this.item(items[i], { parent: path, viaItems: false, index: i }, itemPath.length ? [...itemPath, i] : [i], undefined, depth + 1);
   }
 
   private item(n: N, where: Where, itemPath: number[], list: ListContext | undefined, depth: number): void {
@@ -155,7 +183,10 @@ export class Extractor<N> {
     if (k !== 'map') {
       const path = pathOf(where);
       this.problems.push({
-        severity: 'error', code: 'not-kubernetes', path, node: n,
+        severity: 'error',
+        code: 'not-kubernetes',
+        path,
+        node: n,
         message: `${formatPath(path)} is ${typeName(k, this.r.flavour)}, not a Kubernetes object, so it was skipped.`,
       });
       return;
@@ -182,15 +213,22 @@ export class Extractor<N> {
     if (kind !== undefined && kind.endsWith('List')) {
       const itemsNode = r.get(n, 'items');
       const ik = r.kind(itemsNode);
-      if ((ik === 'seq' || ik === 'null' || (ik === 'absent' && kind === 'List'))) {
+      if (ik === 'seq' || ik === 'null' || (ik === 'absent' && kind === 'List')) {
         if (depth >= MAX_LIST_DEPTH) {
-          this.problems.push({ severity: 'error', code: 'too-deep', path, node: n, message: `Lists are nested more than ${MAX_LIST_DEPTH} deep here, so this one was skipped.` });
+          this.problems.push({
+            severity: 'error',
+            code: 'too-deep',
+            path,
+            node: n,
+            message: `Lists are nested more than ${MAX_LIST_DEPTH} deep here, so this one was skipped.`,
+          });
           return;
         }
         if (ik !== 'seq') return;
         const ctxList: ListContext = { apiVersion, kind: listElementKind(kind), listKind: kind };
         const items = r.items(itemsNode as N);
-        for (let i = 0; i < items.length; i++) this.item(items[i], { parent: path, viaItems: true, index: i }, itemPath.length ? [...itemPath, i] : [i], ctxList, depth + 1);
+        for (let i = 0; i < items.length; i++)
+          this.item(items[i], { parent: path, viaItems: true, index: i }, itemPath.length ? [...itemPath, i] : [i], ctxList, depth + 1);
         return;
       }
       if (kind === 'List') {
@@ -208,7 +246,7 @@ export class Extractor<N> {
     }
     const meta = mk === 'map' ? (metaNode as N) : undefined;
     const M = ['metadata'];
-    const namespace = meta !== undefined ? this.str(ctx, meta, M, 'namespace') ?? '' : '';
+    const namespace = meta !== undefined ? (this.str(ctx, meta, M, 'namespace') ?? '') : '';
 
     if (apiVersion === undefined || kind === undefined) {
       const inferred = this.infer(apiVersion, kind, meta, namespace, list);
@@ -228,7 +266,8 @@ export class Extractor<N> {
         this.problems.push({ severity: hasAny ? 'error' : 'warning', code: 'not-kubernetes', path, node: n, message });
         return;
       }
-      const missing = apiVersion === undefined && kind === undefined ? 'apiVersion and kind' : apiVersion === undefined ? 'apiVersion' : 'kind';
+      const missing =
+        apiVersion === undefined && kind === undefined ? 'apiVersion and kind' : apiVersion === undefined ? 'apiVersion' : 'kind';
       apiVersion ??= inferred.apiVersion;
       kind ??= inferred.kind;
       this.noteInferred(missing, apiVersion, kind, inferred.from, path, n);
@@ -247,7 +286,13 @@ export class Extractor<N> {
     for (const p of ctx.warnings) this.problems.push(p);
   }
 
-  private infer(apiVersion: string | undefined, kind: string | undefined, meta: N | undefined, namespace: string, list: ListContext | undefined): InferredType | undefined {
+  private infer(
+    apiVersion: string | undefined,
+    kind: string | undefined,
+    meta: N | undefined,
+    namespace: string,
+    list: ListContext | undefined,
+  ): InferredType | undefined {
     const fits = (t: InferredType) =>
       (kind === undefined || kind === t.kind) &&
       (apiVersion === undefined || splitApiVersion(apiVersion).group === splitApiVersion(t.apiVersion).group);
@@ -277,8 +322,11 @@ export class Extractor<N> {
       return;
     }
     this.inferred.set(key, {
-      count: 1, path, node,
-      message: (count) => `${count === 1 ? 'An object' : `${count} objects`} without ${missing} ${count === 1 ? 'was' : 'were'} read as ${apiVersion} ${kind}, inferred from ${from}.`,
+      count: 1,
+      path,
+      node,
+      message: (count) =>
+        `${count === 1 ? 'An object' : `${count} objects`} without ${missing} ${count === 1 ? 'was' : 'were'} read as ${apiVersion} ${kind}, inferred from ${from}.`,
     });
   }
 
@@ -354,7 +402,8 @@ export class Extractor<N> {
     for (const [key, v] of r.entries(node as N)) {
       const vk = r.kind(v);
       if (vk === 'string') {
-        if (key === '__proto__') Object.defineProperty(out, key, { value: r.value(v), enumerable: true, writable: true, configurable: true });
+        if (key === '__proto__')
+          Object.defineProperty(out, key, { value: r.value(v), enumerable: true, writable: true, configurable: true });
         else out[key] = r.value(v) as string;
       } else if (vk !== 'null') {
         ctx.warnings.push(this.wrongType(ctx, v, ['metadata', 'labels', key], vk, 'a string', 'warning'));
@@ -557,7 +606,14 @@ export class Extractor<N> {
   // -------------------------------------------------------------------------------------------------
   // typed field access
 
-  private wrongType(ctx: ObjCtx<N>, node: N, rel: Path, found: ValueKind | 'absent', expected: string, severity: 'error' | 'warning' = 'error'): PendingProblem<N> {
+  private wrongType(
+    ctx: ObjCtx<N>,
+    node: N,
+    rel: Path,
+    found: ValueKind | 'absent',
+    expected: string,
+    severity: 'error' | 'warning' = 'error',
+  ): PendingProblem<N> {
     let message = `${formatPath(rel)} must be ${expected}, found ${typeName(found, this.r.flavour)}`;
     if (expected === 'a boolean' && found === 'string') {
       const v = String(this.r.value(node));
@@ -567,7 +623,15 @@ export class Extractor<N> {
     return { severity, code: 'wrong-type', message, path: [...ctx.path, ...rel], node };
   }
 
-  private field(ctx: ObjCtx<N>, parent: N, rel: Path, key: string, want: ValueKind, expected: string, severity: 'error' | 'warning'): N | undefined {
+  private field(
+    ctx: ObjCtx<N>,
+    parent: N,
+    rel: Path,
+    key: string,
+    want: ValueKind,
+    expected: string,
+    severity: 'error' | 'warning',
+  ): N | undefined {
     const v = this.r.get(parent, key);
     const k = this.r.kind(v);
     if (k === want) return v;
@@ -592,7 +656,10 @@ export class Extractor<N> {
     const x = this.r.value(v) as number;
     if (Number.isInteger(x)) return x;
     (severity === 'error' ? ctx.errors : ctx.warnings).push({
-      severity, code: 'wrong-type', path: [...ctx.path, ...rel, key], node: v,
+      severity,
+      code: 'wrong-type',
+      path: [...ctx.path, ...rel, key],
+      node: v,
       message: `${formatPath([...rel, key])} must be a whole number, found ${x}${severity === 'warning' ? '; it is ignored.' : '.'}`,
     });
     return undefined;
@@ -614,7 +681,8 @@ export class Extractor<N> {
     for (let i = 0; i < items.length; i++) {
       const k = this.r.kind(items[i]);
       if (k === 'string') out.push(this.r.value(items[i]) as string);
-      else (severity === 'error' ? ctx.errors : ctx.warnings).push(this.wrongType(ctx, items[i], [...rel, key, i], k, 'a string', severity));
+      else
+        (severity === 'error' ? ctx.errors : ctx.warnings).push(this.wrongType(ctx, items[i], [...rel, key, i], k, 'a string', severity));
     }
     return out;
   }

@@ -55,7 +55,18 @@ export function fastObject(v: unknown): KubeObject | undefined {
     const ct = optStr(m.creationTimestamp);
     const gen = optInt(m.generation);
     const fins = optStrList(m.finalizers);
-    if (name === BAIL || generateName === BAIL || namespace === BAIL || uid === BAIL || dt === BAIL || grace === BAIL || ct === BAIL || gen === BAIL || fins === BAIL) return undefined;
+    if (
+      name === BAIL ||
+      generateName === BAIL ||
+      namespace === BAIL ||
+      uid === BAIL ||
+      dt === BAIL ||
+      grace === BAIL ||
+      ct === BAIL ||
+      gen === BAIL ||
+      fins === BAIL
+    )
+      return undefined;
     obj.name = name ?? generateName ?? '';
     obj.namespace = namespace ?? '';
     obj.uid = uid ?? '';

@@ -65,14 +65,23 @@ export function inferFromPath(file: string): InferredType[] {
   const cached = pathCache.get(file);
   if (cached) return cached;
   const out: InferredType[] = [];
-  const parts = file.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[\\/]+/).filter(Boolean);
+  const parts = file
+    .replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '')
+    .split(/[\\/]+/)
+    .filter(Boolean);
   const base = parts.pop() ?? '';
   const stem = base.replace(/\.[^.]*$/, '');
   const sonobuoy = /^(.+)_(v\d+(?:(?:alpha|beta)\d+)?)_([a-z0-9]+)$/i.exec(stem);
   if (sonobuoy) {
     const group = sonobuoy[1] === 'core' ? '' : sonobuoy[1];
     const info = builtinNamed(sonobuoy[3]).find((i) => i.group === group);
-    if (info) out.push({ apiVersion: apiVersionOf(info, sonobuoy[2]), kind: info.kind, namespaced: info.namespaced, from: `the file name ${base}` });
+    if (info)
+      out.push({
+        apiVersion: apiVersionOf(info, sonobuoy[2]),
+        kind: info.kind,
+        namespaced: info.namespaced,
+        from: `the file name ${base}`,
+      });
   }
   const segments = [stem, ...parts.slice(-3).reverse()];
   segments.forEach((seg, idx) => {
@@ -97,6 +106,8 @@ export function listElementKind(listKind: string): string | undefined {
 
 /** The apiVersion a built-in kind is served at (preferred version), for suggestions in messages. */
 export function builtinApiVersion(kind: string): string | undefined {
-  const info = reg().all().find((i) => i.origin === 'builtin' && i.kind === kind);
+  const info = reg()
+    .all()
+    .find((i) => i.origin === 'builtin' && i.kind === kind);
   return info ? apiVersionOf(info) : undefined;
 }

@@ -59,7 +59,8 @@ export function scanJsonStructure(text: string, maxDepth: number): JsonScan {
     if (at === openList || at === openMap) {
       if (depth === 0) rootIsMap = at === openMap;
       if (depth === 1 && at === openList && rootIsMap && text.startsWith(ITEMS_KEY, lastKeyAt)) {
-        if (items) itemsOk = false; // `items` twice: JSON.parse keeps the last; not worth following
+        if (items)
+          itemsOk = false; // `items` twice: JSON.parse keeps the last; not worth following
         else items = { open: at, close: 0, spans: [] };
       }
       if (depth === 2 && items && !items.close) {
@@ -113,7 +114,10 @@ export function prettyListItems(text: string): JsonScan['items'] {
   const spans: [number, number][] = [];
   let start = m.index + m[0].length - 2; // the first item's `{`
   for (let at = text.indexOf('},\n', start); at >= 0 && at < close; at = text.indexOf('},\n', at + 3)) {
-    const itemEnd = text.charCodeAt(at - indent.length - 1) === 10 && text.startsWith(indent, at - indent.length) && text.startsWith(`${indent}{\n`, at + 3);
+    const itemEnd =
+      text.charCodeAt(at - indent.length - 1) === 10 &&
+      text.startsWith(indent, at - indent.length) &&
+      text.startsWith(`${indent}{\n`, at + 3);
     if (!itemEnd) continue;
     spans.push([start, at + 1]);
     start = at + 3 + indent.length;

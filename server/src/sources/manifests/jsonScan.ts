@@ -257,7 +257,8 @@ export function locateJsonError(t: string): { offset: number; message: string } 
     const r = m.exec(t);
     if (!r || r[0] === '-' || r[0] === '') return fail(i, `expected a value, found ${describeChar(t, i)}`);
     const next = t[i + r[0].length];
-    if (next !== undefined && /[0-9.eE+\-A-Za-z]/.test(next)) return fail(i, `the number ${JSON.stringify(t.slice(i, i + r[0].length + 1))} is not valid JSON`);
+    if (next !== undefined && /[0-9.eE+\-A-Za-z]/.test(next))
+      return fail(i, `the number ${JSON.stringify(t.slice(i, i + r[0].length + 1))} is not valid JSON`);
     i += r[0].length;
     return undefined;
   };
@@ -266,7 +267,10 @@ export function locateJsonError(t: string): { offset: number; message: string } 
     while (i < n && isWs(t.charCodeAt(i))) i++;
     if (i >= n) {
       if (stack.length === 0 && state === 'after') return undefined;
-      return fail(n, stack.length ? `the file ends before the ${stack[stack.length - 1] === 0 ? 'object' : 'array'} is closed` : 'the file is empty');
+      return fail(
+        n,
+        stack.length ? `the file ends before the ${stack[stack.length - 1] === 0 ? 'object' : 'array'} is closed` : 'the file is empty',
+      );
     }
     const c = t[i];
     switch (state) {

@@ -4,7 +4,10 @@
 import type { Position, Range } from '../../engine/model';
 
 export class LineIndex {
-  private constructor(private readonly starts: readonly number[], private readonly length = Number.POSITIVE_INFINITY) {}
+  private constructor(
+    private readonly starts: readonly number[],
+    private readonly length = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** Every line start of `text` (scans it once). */
   static of(text: string): LineIndex {

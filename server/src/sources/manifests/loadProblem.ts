@@ -19,11 +19,27 @@ export interface LoadProblem {
 }
 
 export type LoadProblemCode =
-  | 'yaml-syntax' | 'json-syntax' | 'not-kubernetes' | 'template' | 'wrong-type' | 'binary' | 'too-large'
-  | 'too-deep' | 'alias-limit' | 'duplicate-key' | 'kind-inferred' | 'unreadable'
+  | 'yaml-syntax'
+  | 'json-syntax'
+  | 'not-kubernetes'
+  | 'template'
+  | 'wrong-type'
+  | 'binary'
+  | 'too-large'
+  | 'too-deep'
+  | 'alias-limit'
+  | 'duplicate-key'
+  | 'kind-inferred'
+  | 'unreadable'
   /** A malformed garbage-collector graph dump (sources/gcDot). */
   | 'dot-syntax';
 
-export function makeProblem(file: string, severity: LoadProblem['severity'], code: LoadProblemCode, reason: string, range: Range = ZERO_RANGE): LoadProblem {
+export function makeProblem(
+  file: string,
+  severity: LoadProblem['severity'],
+  code: LoadProblemCode,
+  reason: string,
+  range: Range = ZERO_RANGE,
+): LoadProblem {
   return { file, line: range.start.line + 1, column: range.start.character + 1, severity, code, reason, range };
 }

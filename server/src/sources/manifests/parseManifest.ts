@@ -43,7 +43,14 @@ export function parseManifestText(text: string, file: string, limits?: ParseLimi
   const out: ParseResult = { objects: [], problems: [] };
   try {
     if (looksBinary(text)) {
-      out.problems.push(makeProblem(file, 'error', 'binary', 'This file looks binary (its start is mostly control characters or bytes that are not UTF-8), so it was not read as YAML or JSON.'));
+      out.problems.push(
+        makeProblem(
+          file,
+          'error',
+          'binary',
+          'This file looks binary (its start is mostly control characters or bytes that are not UTF-8), so it was not read as YAML or JSON.',
+        ),
+      );
       return out;
     }
     if (looksLikeJson(text, file) && parseJson(text, file, out, limits)) return out;
@@ -101,11 +108,20 @@ function parseJson(text: string, file: string, out: ParseResult, limits?: ParseL
   if (text.length > (limits?.jsonScanAbove ?? JSON_DEPTH_SCAN_ABOVE)) {
     // kubectl's layout first: its items are found without a scan, and each is small enough to parse safely.
     const pretty = prettyListItems(text);
-    if (pretty && pretty.spans.every(([a, b]) => b - a <= JSON_DEPTH_SCAN_ABOVE) && jsonListItems(text, file, bom, pretty, out)) return true;
+    if (pretty && pretty.spans.every(([a, b]) => b - a <= JSON_DEPTH_SCAN_ABOVE) && jsonListItems(text, file, bom, pretty, out))
+      return true;
     const scan = scanJsonStructure(text, MAX_JSON_DEPTH);
     if (scan.tooDeepAt >= 0) {
       const lines = LineIndex.of(text);
-      out.problems.push(makeProblem(file, 'error', 'too-deep', `This JSON is nested more than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels deep (Kubernetes refuses it too), so it was skipped.`, lines.range(scan.tooDeepAt, scan.tooDeepAt + 1)));
+      out.problems.push(
+        makeProblem(
+          file,
+          'error',
+          'too-deep',
+          `This JSON is nested more than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels deep (Kubernetes refuses it too), so it was skipped.`,
+          lines.range(scan.tooDeepAt, scan.tooDeepAt + 1),
+        ),
+      );
       return true;
     }
     if (scan.items && jsonListItems(text, file, bom, scan.items, out)) return true;
@@ -118,7 +134,9 @@ function parseJson(text: string, file: string, out: ParseResult, limits?: ParseL
     if (firstNonSpace(text) === undefined) return true; // an empty .json file holds nothing
     const loc = locateJsonError(text) ?? { offset: 0, message: e instanceof Error ? e.message : String(e) };
     const lines = LineIndex.of(text);
-    out.problems.push(makeProblem(file, 'error', 'json-syntax', `This file is not valid JSON: ${loc.message}.`, lines.range(loc.offset, loc.offset + 1)));
+    out.problems.push(
+      makeProblem(file, 'error', 'json-syntax', `This file is not valid JSON: ${loc.message}.`, lines.range(loc.offset, loc.offset + 1)),
+    );
     return true;
   }
   const ex = new Extractor(plainReader, file, fastObject);
@@ -200,7 +218,11 @@ function capProblems<N>(problems: PendingProblem<N>[]): PendingProblem<N>[] {
   const kept = problems.slice(0, MAX_PROBLEMS_PER_DOCUMENT);
   const rest = problems.slice(MAX_PROBLEMS_PER_DOCUMENT);
   const worst = rest.some((p) => p.severity === 'error') ? 'error' : rest.some((p) => p.severity === 'warning') ? 'warning' : 'info';
-  kept.push({ ...rest[0], severity: worst, message: `${rest.length} more problems in this document are not listed (the next one: ${rest[0].message})` });
+  kept.push({
+    ...rest[0],
+    severity: worst,
+    message: `${rest.length} more problems in this document are not listed (the next one: ${rest[0].message})`,
+  });
   return kept;
 }
 
@@ -270,19 +292,31 @@ function parseYaml(text: string, file: string, out: ParseResult, maxDocument: nu
   const refused = (start: number, end: number, what: 'document' | 'item'): boolean => {
     const skipped = what === 'document' ? 'the document was skipped' : 'this item of the List was skipped';
     if (what === 'item' && end - start > maxDocument) {
-      refuse('too-large', `This item of the List is ${megabytes(end - start)}, more than the ${megabytes(maxDocument)} one YAML document may be, so it was skipped.`, start);
+      refuse(
+        'too-large',
+        `This item of the List is ${megabytes(end - start)}, more than the ${megabytes(maxDocument)} one YAML document may be, so it was skipped.`,
+        start,
+      );
       return true;
     }
     const bad = firstNotPrintable(start, end);
     if (bad >= 0) {
       const code = text.charCodeAt(bad);
       const name = code === 0 ? 'a NUL byte (U+0000)' : `the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-      refuse('yaml-syntax', `YAML syntax error: this ${what === 'document' ? 'document' : 'item'} contains ${name}, which YAML does not allow (kubectl refuses it: "control characters are not allowed"); ${skipped}.`, bad);
+      refuse(
+        'yaml-syntax',
+        `YAML syntax error: this ${what === 'document' ? 'document' : 'item'} contains ${name}, which YAML does not allow (kubectl refuses it: "control characters are not allowed"); ${skipped}.`,
+        bad,
+      );
       return true;
     }
     const deep = findTooDeep(text, start, end, MAX_YAML_DEPTH);
     if (deep >= 0) {
-      refuse('too-deep', `This ${what === 'document' ? 'document' : 'item of the List'} is nested more than ${MAX_YAML_DEPTH} levels deep, so it was skipped.`, deep);
+      refuse(
+        'too-deep',
+        `This ${what === 'document' ? 'document' : 'item of the List'} is nested more than ${MAX_YAML_DEPTH} levels deep, so it was skipped.`,
+        deep,
+      );
       return true;
     }
     return false;
@@ -324,7 +358,11 @@ function parseYaml(text: string, file: string, out: ParseResult, maxDocument: nu
           continue;
         }
         const at = contentStart(text, start, end);
-        refuse('too-large', `This YAML document is ${megabytes(end - start)}, more than the ${megabytes(maxDocument)} one YAML document may be (reading YAML takes about 50 times its size in memory), so it was skipped (a List is read item by item only in the layout kubectl writes: top-level keys at column 0, items: followed by - entries). Split it into documents, or read it as JSON (kubectl get -o json), which has no such limit.`, at);
+        refuse(
+          'too-large',
+          `This YAML document is ${megabytes(end - start)}, more than the ${megabytes(maxDocument)} one YAML document may be (reading YAML takes about 50 times its size in memory), so it was skipped (a List is read item by item only in the layout kubectl writes: top-level keys at column 0, items: followed by - entries). Split it into documents, or read it as JSON (kubectl get -o json), which has no such limit.`,
+          at,
+        );
         continue;
       }
       if (refused(start, end, 'document')) continue;
@@ -349,7 +387,13 @@ function contentStart(text: string, start: number, end: number): number {
  * Parses the YAML in [start, end) of the text with its own parser (positions stay those of the whole text) and
  * hands each document to `handle`, numbered from `docIndex`; returns the next number.
  */
-function parseDocumentSpan(text: string, start: number, end: number, docIndex: number, handle: (doc: Document.Parsed, index: number) => void): number {
+function parseDocumentSpan(
+  text: string,
+  start: number,
+  end: number,
+  docIndex: number,
+  handle: (doc: Document.Parsed, index: number) => void,
+): number {
   const parser = new Parser();
   parser.offset = start;
   const composer = new Composer(COMPOSER_OPTIONS);
@@ -357,7 +401,8 @@ function parseDocumentSpan(text: string, start: number, end: number, docIndex: n
   const each = (docs: Iterable<Document.Parsed>) => {
     for (const d of docs) handle(d, index++);
   };
-  for (const lexeme of lenientLexer().lex(end - start === text.length ? text : text.slice(start, end))) for (const token of parser.next(lexeme)) each(composer.next(token));
+  for (const lexeme of lenientLexer().lex(end - start === text.length ? text : text.slice(start, end)))
+    for (const token of parser.next(lexeme)) each(composer.next(token));
   for (const token of parser.end()) each(composer.next(token));
   each(composer.end());
   return index;
@@ -407,19 +452,36 @@ interface ListItems {
  * `textEnd`: where this document's text ends (the next document's `---`). `items`: the document is some items of a
  * large List, as a sequence (otherwise a whole document).
  */
-function yamlDocument(doc: Document.Parsed, docIndex: number, text: string, file: string, lines: LineIndex, out: ParseResult, textEnd: number, items?: ListItems): void {
+function yamlDocument(
+  doc: Document.Parsed,
+  docIndex: number,
+  text: string,
+  file: string,
+  lines: LineIndex,
+  out: ParseResult,
+  textEnd: number,
+  items?: ListItems,
+): void {
   const [docStart, , docEnd] = doc.range;
   const templates = templateOffsets(text, docStart, docEnd);
   const templateAt = templates.length ? templates[0] : -1;
   const templateProblem = (at = templateAt) =>
-    makeProblem(file, 'error', 'template', 'This document contains a Helm/Go template expression ({{ … }}); render it first (helm template, or your templating tool) and load the output. The document was skipped.', lines.range(at, at + 2));
+    makeProblem(
+      file,
+      'error',
+      'template',
+      'This document contains a Helm/Go template expression ({{ … }}); render it first (helm template, or your templating tool) and load the output. The document was skipped.',
+      lines.range(at, at + 2),
+    );
   /**
    * A problem is blamed on a template when a `{{` is on its line, or when a `{{` starts a line (a block-level
    * `{{- if … }}`); `{{` inside an ordinary string elsewhere (alerting rules) is left alone.
    */
   const templateFor = (offsets: number[]): number | undefined => {
     const problemLines = new Set(offsets.map((o) => lines.position(o).line));
-    return templates.find((t) => problemLines.has(lines.position(t).line) || /^[ \t-]*$/.test(text.slice(text.lastIndexOf('\n', t - 1) + 1, t)));
+    return templates.find(
+      (t) => problemLines.has(lines.position(t).line) || /^[ \t-]*$/.test(text.slice(text.lastIndexOf('\n', t - 1) + 1, t)),
+    );
   };
 
   if (doc.errors.length) {
@@ -451,7 +513,15 @@ function yamlDocument(doc: Document.Parsed, docIndex: number, text: string, file
   if (audit.unresolved.length) {
     const a = audit.unresolved[0] as Node & { source?: string };
     const r = a.range ?? [docStart, docStart];
-    out.problems.push(makeProblem(file, 'error', 'yaml-syntax', `YAML error: the alias *${a.source ?? ''} refers to an anchor that is not defined earlier in this document; the document was skipped.`, lines.range(r[0], r[1])));
+    out.problems.push(
+      makeProblem(
+        file,
+        'error',
+        'yaml-syntax',
+        `YAML error: the alias *${a.source ?? ''} refers to an anchor that is not defined earlier in this document; the document was skipped.`,
+        lines.range(r[0], r[1]),
+      ),
+    );
     return;
   }
   if (templateAt >= 0 && audit.templateShape) {
@@ -460,9 +530,10 @@ function yamlDocument(doc: Document.Parsed, docIndex: number, text: string, file
   }
   if (audit.expanded > Math.max(MAX_EXPANDED_NODES, audit.nodes * 10)) {
     const where = lines.range(root.range?.[0] ?? docStart, root.range?.[0] ?? docStart);
-    const reason = audit.expanded === Infinity
-      ? 'This document has an alias inside its own anchor (a circular alias), so it was skipped.'
-      : `This document's aliases would expand to about ${Math.round(audit.expanded).toLocaleString('en-US')} values from ${audit.nodes.toLocaleString('en-US')} written ones (an alias bomb), so it was skipped.`;
+    const reason =
+      audit.expanded === Infinity
+        ? 'This document has an alias inside its own anchor (a circular alias), so it was skipped.'
+        : `This document's aliases would expand to about ${Math.round(audit.expanded).toLocaleString('en-US')} values from ${audit.nodes.toLocaleString('en-US')} written ones (an alias bomb), so it was skipped.`;
     out.problems.push(makeProblem(file, 'error', 'alias-limit', reason, where));
     return;
   }
@@ -485,7 +556,15 @@ function yamlDocument(doc: Document.Parsed, docIndex: number, text: string, file
     const path = items && typeof inItem[0] === 'number' ? ['items', items.first + inItem[0], ...inItem.slice(1)] : inItem;
     const where = path.length ? `${formatPath(path)} has` : 'This document has';
     const kr = d.keyNode?.range;
-    out.problems.push(makeProblem(file, 'warning', 'duplicate-key', `${where} the key "${d.key}" more than once; the last value is used, as Kubernetes does.`, kr ? lines.range(kr[0], kr[1]) : ZERO_RANGE));
+    out.problems.push(
+      makeProblem(
+        file,
+        'warning',
+        'duplicate-key',
+        `${where} the key "${d.key}" more than once; the last value is used, as Kubernetes does.`,
+        kr ? lines.range(kr[0], kr[1]) : ZERO_RANGE,
+      ),
+    );
   }
   for (const p of capProblems(ex.problems)) {
     const off = src.nodeOffsets(p.node ?? null) ?? [docStart, docStart];
@@ -505,7 +584,8 @@ function objectWant(): Want {
   const w: Want = {};
   for (const k of ['apiVersion', 'kind']) addWant(w, [k]);
   for (const k of ['name', 'generateName', 'namespace', 'uid', 'deletionTimestamp']) addWant(w, ['metadata', k]);
-  for (const k of ['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion']) addWant(w, ['metadata', 'ownerReferences', '*', k]);
+  for (const k of ['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion'])
+    addWant(w, ['metadata', 'ownerReferences', '*', k]);
   addWant(w, ['metadata', 'finalizers', '*']);
   return w;
 }

@@ -25,14 +25,22 @@ export interface Reader<N> {
 
 export function typeName(kind: ValueKind | 'absent', flavour: 'yaml' | 'json'): string {
   switch (kind) {
-    case 'map': return flavour === 'json' ? 'an object' : 'a mapping';
-    case 'seq': return flavour === 'json' ? 'an array' : 'a list';
-    case 'string': return 'a string';
-    case 'number': return 'a number';
-    case 'boolean': return 'a boolean';
-    case 'null': return 'null';
-    case 'absent': return 'nothing';
-    default: return 'a value of another type';
+    case 'map':
+      return flavour === 'json' ? 'an object' : 'a mapping';
+    case 'seq':
+      return flavour === 'json' ? 'an array' : 'a list';
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    case 'null':
+      return 'null';
+    case 'absent':
+      return 'nothing';
+    default:
+      return 'a value of another type';
   }
 }
 
@@ -55,11 +63,16 @@ export const plainReader: Reader<unknown> = {
     if (n === undefined) return 'absent';
     if (n === null) return 'null';
     switch (typeof n) {
-      case 'string': return 'string';
-      case 'number': return 'number';
-      case 'boolean': return 'boolean';
-      case 'object': return Array.isArray(n) ? 'seq' : 'map';
-      default: return 'other';
+      case 'string':
+        return 'string';
+      case 'number':
+        return 'number';
+      case 'boolean':
+        return 'boolean';
+      case 'object':
+        return Array.isArray(n) ? 'seq' : 'map';
+      default:
+        return 'other';
     }
   },
   get(n, key) {
@@ -108,10 +121,15 @@ export class YamlReader implements Reader<YNode> {
     if (isScalar(n)) {
       const v = n.value;
       switch (typeof v) {
-        case 'string': return 'string';
-        case 'number': case 'bigint': return 'number';
-        case 'boolean': return 'boolean';
-        default: return v === null || v === undefined ? 'null' : 'other';
+        case 'string':
+          return 'string';
+        case 'number':
+        case 'bigint':
+          return 'number';
+        case 'boolean':
+          return 'boolean';
+        default:
+          return v === null || v === undefined ? 'null' : 'other';
       }
     }
     return 'other';

@@ -118,7 +118,7 @@ function expandedSize(root: Node, aliasTargets: Map<Node, Node>): number {
       continue;
     }
     let total = isAlias(n) || isPair(n) ? 0 : 1;
-    for (const k of kids) total += k && typeof k === 'object' ? size.get(k) ?? 0 : 0;
+    for (const k of kids) total += k && typeof k === 'object' ? (size.get(k) ?? 0) : 0;
     size.set(n, Math.min(total, Number.MAX_SAFE_INTEGER));
     inProgress.delete(n);
     stack.pop();

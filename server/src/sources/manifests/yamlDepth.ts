@@ -98,7 +98,11 @@ export function findTooDeep(text: string, start: number, end: number, maxDepth: 
         lineStart = eol + 1;
         continue;
       }
-      if (indent === 0 && (text.startsWith('---', i) || text.startsWith('...', i)) && (i + 3 >= eol || isBreakOrEnd(text.charCodeAt(i + 3)) || isBlank(text.charCodeAt(i + 3)))) {
+      if (
+        indent === 0 &&
+        (text.startsWith('---', i) || text.startsWith('...', i)) &&
+        (i + 3 >= eol || isBreakOrEnd(text.charCodeAt(i + 3)) || isBlank(text.charCodeAt(i + 3)))
+      ) {
         i += 3; // a document marker; what follows it on the line is the root node
         keyColumn = -1;
         valueOwner = -1;
@@ -108,7 +112,11 @@ export function findTooDeep(text: string, start: number, end: number, maxDepth: 
         let dashColumn = -1;
         for (;;) {
           const d = text.charCodeAt(i);
-          if ((d !== 45 /* - */ && d !== 63 /* ? */) || !(isBlank(text.charCodeAt(i + 1)) || i + 1 >= eol || isBreakOrEnd(text.charCodeAt(i + 1)))) break;
+          if (
+            (d !== 45 /* - */ && d !== 63) /* ? */ ||
+            !(isBlank(text.charCodeAt(i + 1)) || i + 1 >= eol || isBreakOrEnd(text.charCodeAt(i + 1)))
+          )
+            break;
           dashColumn = i - lineStart;
           if (first) block.line(dashColumn, true);
           else block.push(dashColumn, true);
@@ -166,8 +174,9 @@ export function findTooDeep(text: string, start: number, end: number, maxDepth: 
           quote = c;
           continue;
         }
-        if (nodeStart && (c === 38 /* & */ || c === 33 /* ! */)) {
-          while (i + 1 < eol && !isBlank(text.charCodeAt(i + 1)) && !isBreakOrEnd(text.charCodeAt(i + 1)) && !'[]{},'.includes(text[i + 1])) i++;
+        if (nodeStart && (c === 38 /* & */ || c === 33) /* ! */) {
+          while (i + 1 < eol && !isBlank(text.charCodeAt(i + 1)) && !isBreakOrEnd(text.charCodeAt(i + 1)) && !'[]{},'.includes(text[i + 1]))
+            i++;
           continue;
         }
         nodeStart = false; // a plain scalar: in flow context it cannot hold [ ] { } ,

@@ -39,7 +39,6 @@ export function yamlDocumentSpans(text: string): [number, number][] {
       start = eol;
       opened = false;
       MARKER.lastIndex = nl < 0 ? eol : nl; // the next marker's line break is this line's
-
     }
   }
   if (start < text.length || pendingFrom >= 0) {
@@ -62,7 +61,7 @@ function hasContent(text: string, from: number, to: number): boolean {
     }
     if (skipLine) continue;
     if (c === 32 || c === 9 || c === 0xfeff) continue;
-    if (c === 35 /* # */ || (lineStart && c === 37 /* % */)) {
+    if (c === 35 /* # */ || (lineStart && c === 37) /* % */) {
       skipLine = true;
       continue;
     }
