@@ -3,7 +3,7 @@
 // cluster), the request each scope makes, what Show in Graph does with a panel's scope, and the words for titles.
 // No `vscode` import: unit-tested in test/client.
 
-import { GRAPH_LIMIT, type GraphData, type GraphParams, type GraphScope, type GraphSummary } from '../../../shared/src/protocol';
+import { GRAPH_LIMIT, sameScope, type GraphData, type GraphParams, type GraphScope, type GraphSummary } from '../../../shared/src/protocol';
 import { describeObject } from './objects';
 import { escapeIcons } from './pickItems';
 
@@ -34,12 +34,8 @@ export function scopeParams(scope: GraphScope): GraphParams {
   }
 }
 
-export function sameScope(a: GraphScope | undefined, b: GraphScope | undefined): boolean {
-  if (!a || !b) return a === b;
-  if (a.kind === 'namespace' && b.kind === 'namespace') return a.namespace === b.namespace;
-  if (a.kind === 'object' && b.kind === 'object') return a.uid === b.uid;
-  return a.kind === b.kind;
-}
+/** Whether two scopes show the same part of a graph: the wire module's one answer. */
+export { sameScope };
 
 /** The scope a panel opens with when nobody chose one: the whole cluster, or on a large one its largest namespace. */
 export function defaultScope(summary: GraphSummary): GraphScope {

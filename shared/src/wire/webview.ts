@@ -17,6 +17,14 @@ export type GraphSource = { kind: 'workspace' } | { kind: 'cluster'; context: st
  */
 export type GraphScope = { kind: 'all' } | { kind: 'namespace'; namespace: string } | { kind: 'object'; uid: string };
 
+/** Whether two scopes show the same part of a graph (undefined: none chosen). */
+export function sameScope(a: GraphScope | undefined, b: GraphScope | undefined): boolean {
+  if (!a || !b) return a === b;
+  if (a.kind === 'namespace' && b.kind === 'namespace') return a.namespace === b.namespace;
+  if (a.kind === 'object' && b.kind === 'object') return a.uid === b.uid;
+  return a.kind === b.kind;
+}
+
 /** The export formats; the webview renders the content, the host asks where to save it. */
 export type GraphExportFormat = 'svg' | 'png' | 'dot';
 

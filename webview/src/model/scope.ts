@@ -37,9 +37,5 @@ export function omittedText(n: number, noun: 'owner' | 'dependent'): string {
   return `${int(n)} more ${noun}${n === 1 ? '' : 's'} not loaded (outside this scope, or past its limit)`;
 }
 
-export function sameScope(a: GraphScope | undefined, b: GraphScope | undefined): boolean {
-  if (!a || !b) return a === b;
-  if (a.kind === 'namespace' && b.kind === 'namespace') return a.namespace === b.namespace;
-  if (a.kind === 'object' && b.kind === 'object') return a.uid === b.uid;
-  return a.kind === b.kind;
-}
+/** Whether two scopes show the same part of a graph: the wire module's one answer. */
+export { sameScope } from '../../../shared/src/protocol';
