@@ -10,63 +10,13 @@ import type {
   HostToWebviewMessage,
   ShowInGraphArgs,
   SimulateReport,
-  WebviewToHostMessage,
 } from '../../../shared/src/protocol';
-import { PROTOCOL_VERSION } from '../../../shared/src/protocolVersion';
 import { scopeTitleSuffix } from './graphScope';
-import { isPolicyChoice } from './pickItems';
 
-const MAX_ID = 1000;
-/** The largest export the host writes (a PNG of a huge graph is about 20 MB as base64). */
-export const MAX_EXPORT_CHARS = 64 * 1024 * 1024;
-const FORMATS: readonly GraphExportFormat[] = ['svg', 'png', 'dot'];
+import { isId, isPolicyChoice, MAX_ID } from '../../../shared/src/protocol';
 
-const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= MAX_ID;
-
-/** A message from the webview, if it is one of ours and well-formed; anything else is ignored. */
-export function parseWebviewMessage(raw: unknown): WebviewToHostMessage | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const m = raw as Record<string, unknown>;
-  switch (m.type) {
-    case 'ready':
-      return typeof m.protocolVersion === 'number'
-        ? { type: 'ready', protocolVersion: m.protocolVersion as typeof PROTOCOL_VERSION }
-        : undefined;
-    case 'reveal':
-      return isId(m.uid) ? { type: 'reveal', uid: m.uid } : undefined;
-    case 'simulate':
-      return isId(m.uid) && isPolicyChoice(m.policy) ? { type: 'simulate', uid: m.uid, policy: m.policy } : undefined;
-    case 'openReport':
-      return { type: 'openReport' };
-    case 'refresh':
-      return { type: 'refresh' };
-    case 'pickScope':
-      return { type: 'pickScope' };
-    case 'export':
-      if (!FORMATS.includes(m.format as GraphExportFormat) || typeof m.data !== 'string' || m.data.length > MAX_EXPORT_CHARS)
-        return undefined;
-      return {
-        type: 'export',
-        format: m.format as GraphExportFormat,
-        data: m.data,
-        name: exportName(m.name, m.format as GraphExportFormat),
-      };
-    case 'error':
-      return typeof m.message === 'string' ? { type: 'error', message: m.message.slice(0, 4000) } : undefined;
-    default:
-      return undefined;
-  }
-}
-
-/** A file name the webview suggested, reduced to a safe base name with the format's extension. */
-export function exportName(raw: unknown, format: GraphExportFormat): string {
-  const base = (typeof raw === 'string' ? raw : '')
-    .replace(/\.[A-Za-z0-9]+$/, '')
-    .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^[-.]+|[-.]+$/g, '')
-    .slice(0, 100);
-  return `${base || 'ownership-graph'}.${format}`;
-}
+/** The webview's messages are checked by the wire module (shared/src/wire/webview.ts). */
+export { exportName, MAX_EXPORT_CHARS, parseWebviewMessage } from '../../../shared/src/protocol';
 
 /** The bytes to write for an export and the save dialog's filter. */
 export function exportFile(format: GraphExportFormat, data: string): { bytes: Uint8Array; filters: Record<string, string[]> } {

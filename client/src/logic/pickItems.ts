@@ -69,9 +69,7 @@ export const POLICY_PICK_ITEMS: readonly PolicyPickItem[] = [
   },
 ];
 
-export function isPolicyChoice(v: unknown): v is PolicyChoice {
-  return POLICY_PICK_ITEMS.some((p) => p.policy === v);
-}
+export { isPolicyChoice } from '../../../shared/src/protocol';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Simulate Delete on the live cluster

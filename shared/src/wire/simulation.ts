@@ -11,6 +11,10 @@ export type PolicyChoice = 'default' | PropagationPolicy;
 /** Every choice, in the order pickers offer them. */
 export const POLICY_CHOICES: readonly PolicyChoice[] = ['default', 'Background', 'Foreground', 'Orphan'];
 
+export function isPolicyChoice(v: unknown): v is PolicyChoice {
+  return (POLICY_CHOICES as readonly unknown[]).includes(v);
+}
+
 /** `builtin`, `gc`, or a kube-controller-manager `--controllers` list (`garbage-collector-controller,…`, `*`, `-name`). */
 export type ControllersMode = string;
 
