@@ -56,15 +56,18 @@ export class LazyLanguageClient implements vscode.Disposable {
     return this.starting;
   }
 
-  /** A request of the editor protocol (shared/src/wire/methods.ts), by its method. */
+  /**
+   * A request of the editor protocol (shared/src/wire/methods.ts), by its method. The token is passed only when
+   * there is one: by name, every argument before it would be sent as one more positional param.
+   */
   async request<P, R>(method: RequestDescriptor<P, R>, params: P, token?: vscode.CancellationToken): Promise<R> {
     const client = await this.start();
-    return client.sendRequest<R>(method.method, params, token);
+    return token ? client.sendRequest<R>(method.method, params, token) : client.sendRequest<R>(method.method, params);
   }
 
   async request0<R>(method: RequestDescriptor<void, R>, token?: vscode.CancellationToken): Promise<R> {
     const client = await this.start();
-    return client.sendRequest<R>(method.method, token);
+    return token ? client.sendRequest<R>(method.method, token) : client.sendRequest<R>(method.method);
   }
 
   /** The URI string the server knows a document by (the client's own conversion, as in didOpen). */
