@@ -136,7 +136,8 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
  * R72: a garbage collector already running when a blocking dependent appears (created, or its reference added,
  * after its owner started waiting for its dependents) does not look at it until something enqueues the owner again:
  * the dependent keeps its reference and the owner keeps waiting. The simulation, like a freshly started one, reaches
- * it; a dependent created no earlier than the owner's deletionTimestamp is therefore timing-dependent.
+ * it; a dependent created in a later second than the owner's deletionTimestamp is therefore timing-dependent (in the
+ * same second the order is unknown, and a dependent created first was seen: no note).
  */
 function noteLateBlockers(inventory: Inventory, owner: KubeObject, timeline: Timeline): void {
   const since = owner.deletionTimestamp ? Date.parse(owner.deletionTimestamp) : NaN;
@@ -145,7 +146,7 @@ function noteLateBlockers(inventory: Inventory, owner: KubeObject, timeline: Tim
     const o = inventory.objects.get(dep.identity.uid);
     const created = o?.creationTimestamp ? Date.parse(o.creationTimestamp) : NaN;
     const blocks = o?.ownerReferences.some((r) => r.uid === owner.uid && r.blockOwnerDeletion === true);
-    if (!o || !blocks || !(created >= since)) continue;
+    if (!o || !blocks || !(created > since)) continue;
     timeline.note(
       `Timing-dependent: ${describe(o)} was created after ${describe(owner)} started waiting for its dependents; a garbage collector running since before may not look at it until the owner is enqueued again (a controller-manager restart), and then it keeps its reference and the owner keeps waiting.`,
     );
