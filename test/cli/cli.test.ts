@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SIMULATE_JSON_KEYS } from '../helpers/jsonContracts';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -34,21 +35,7 @@ describe('kubectl-gc simulate', () => {
     ]);
     expect(code).toBe(0);
     // Version 2 (the Report every front end shows): version 1's fields where they were, and summary, targets, counts.
-    expect(Object.keys(data).sort()).toEqual([
-      'controllers',
-      'counts',
-      'deleted',
-      'findings',
-      'kubernetesVersion',
-      'notes',
-      'orphaned',
-      'remaining',
-      'steps',
-      'stuck',
-      'summary',
-      'targets',
-      'version',
-    ]);
+    expect(Object.keys(data).sort()).toEqual(SIMULATE_JSON_KEYS.filter((k) => k !== 'aborted'));
     expect(data.version).toBe(2);
     expect(data.summary).toBe(
       'Deleting Deployment shop/web: 5 objects deleted (1 Secret, 2 Pods, 1 ReplicaSet, 1 Deployment), 0 stuck, 0 orphaned',

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIMULATE_JSON_KEYS } from '../helpers/jsonContracts';
 import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { STUCK_NAMESPACE_CONDITIONS, configMap, ns, pod, pvc, replicaSet, seedShop, terminatingNs } from './clusterFixtures';
 
@@ -52,26 +53,7 @@ describe('kubectl-gc on a live cluster', () => {
     expect(r.code).toBe(0);
     const data = JSON.parse(r.stdout);
     expect(data.deleted.map((d: { uid: string }) => d.uid)).toEqual(expect.arrayContaining(['d-web', 'rs-web', 'p-web-1']));
-    expect(Object.keys(data).sort()).toEqual(
-      [
-        'aborted',
-        'controllers',
-        'counts',
-        'deleted',
-        'findings',
-        'kubernetesVersion',
-        'notes',
-        'orphaned',
-        'remaining',
-        'steps',
-        'stuck',
-        'summary',
-        'targets',
-        'version',
-      ]
-        .filter((k) => k in data)
-        .sort(),
-    );
+    expect(Object.keys(data).sort()).toEqual(SIMULATE_JSON_KEYS.filter((k) => k in data).sort());
     expect(data.version).toBe(2);
     expect(data.summary).toMatch(/^Deleting Deployment \S+\/web: \d+ objects deleted/);
     // The simulation follows the cluster's own version (the test server's /version says v1.31.0).
