@@ -125,9 +125,13 @@ async function quiet(options: RunOptions, selector: string): Promise<Manifest[]>
   throw new Error(`the objects of ${selector} never became quiet`);
 }
 
+const FIDELITY_CRDS = fidelityCrds().map((crd, i) => ({ ...crd, metadata: { ...crd.metadata, uid: `fidelity-crd-${i}` } }));
+
 /** The simulation on the world as read back: a kubectl-style List, through the product's own loader. */
 export function simulateWorld(world: Manifest[], requests: DeleteRequest[], controllers: ControllersMode): SimulationResult {
-  const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: world });
+  // The CRDs come too, as discovery tells the live path: a Widget reference whose object the GC has just deleted is
+  // then dangling, not an unknown kind's (seed 685, read back between the GC's deletion and its patch).
+  const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...FIDELITY_CRDS, ...world] });
   const parsed = parseManifestText(text, 'fidelity-world.json');
   return simulate(buildInventory(parsed.objects), requests, { controllers });
 }

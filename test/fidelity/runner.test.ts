@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../testkit/cluster/seedCluster';
 import { generateScenario, type Scenario } from './generateScenario';
-import { raceReach } from './runScenario';
+import { raceReach, simulateWorld } from './runScenario';
 
 describe('generateScenario', () => {
   it('gives the same scenario for the same seed', () => {
@@ -60,5 +60,29 @@ describe('raceReach', () => {
     expect(raceReach(world, ['Timing-dependent: ConfigMap ns/owner-2x …']).size).toBe(0);
     expect(raceReach(world, ['Blocked: ConfigMap ns/owner …']).size).toBe(0);
     expect([...raceReach(world, ['Timing-dependent: ConfigMap ns/owner-2 stops waiting'])].sort()).toEqual(['u4', 'u5']);
+  });
+});
+
+describe('simulateWorld', () => {
+  it('knows the fidelity CRDs, as discovery tells the live path: a Widget the GC has just deleted is a dangling owner', () => {
+    // Seed 685 in CI: the world was read back after the GC deleted widget w and before it patched the Pod's reference.
+    const world: Manifest[] = [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'solid', namespace: 'ns', uid: 'u-solid' } },
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name: 'p',
+          namespace: 'ns',
+          uid: 'u-p',
+          ownerReferences: [
+            { apiVersion: 'v1', kind: 'ConfigMap', name: 'solid', uid: 'u-solid' },
+            { apiVersion: 'fidelity.kube-gc-lens.test/v1', kind: 'Widget', name: 'w', uid: 'u-w' },
+          ],
+        },
+      },
+    ];
+    const result = simulateWorld(world, [], 'gc');
+    expect(result.remaining.find((r) => r.uid === 'u-p')?.ownerReferences.map((r) => r.uid)).toEqual(['u-solid']);
   });
 });
