@@ -1,4 +1,4 @@
-// The language server in this process (server/src/lsp/server.ts over a pair of in-memory streams), for tests that
+// The language server in this process (server/src/lsp/connection.ts over a pair of in-memory streams), for tests that
 // need no built bundle: the same KubeGcLensServer and vscode-languageserver connection as dist/server.js, without
 // main.ts (no process-wide handlers, no stdio). Never sends `exit`: the library would end this process.
 
@@ -11,7 +11,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { InitializedNotification, InitializeRequest } from 'vscode-languageserver-protocol';
 import { createConnection, ProposedFeatures, type Connection } from 'vscode-languageserver/node';
-import { KubeGcLensServer } from '../../server/src/lsp/server';
+import { serveConnection } from '../../server/src/lsp/connection';
 import { type ServerStatus } from '../../shared/src/protocol';
 import { StatusNotification } from '../../server/src/lsp/methods';
 
@@ -41,7 +41,7 @@ export class InProcessServer {
     const toClient = new PassThrough();
     // MessageReader/Writer, not raw streams: with streams the library exits the process when they end.
     this.server = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
-    new KubeGcLensServer(this.server).listen();
+    serveConnection(this.server);
     this.connection = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
     // A second reader on the server's output sees the answers to raw requests (the client connection drops them).
     new StreamMessageReader(toClient).listen((m) => {

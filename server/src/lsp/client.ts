@@ -1,10 +1,10 @@
 // Everything the language server sends to its client, behind one interface (as typescript-language-server's
 // LspClient): diagnostics, the status notifications, a code-lens refresh, settings, progress and the log. The
-// server class uses only this for what goes out, so a test can stand in for the editor.
+// server class uses only this for what goes out, so a test can stand in for the editor (connection.ts gives the
+// real one).
 
-import { CodeLensRefreshRequest, type Connection, type Diagnostic } from 'vscode-languageserver';
+import type { Diagnostic } from 'vscode-languageserver';
 import type { ClusterStatus, KubeGcLensSettings, ServerStatus } from '../../../shared/src/protocol';
-import { ClusterStatusNotification, StatusNotification } from './methods';
 
 /** A $/progress report the client shows while the workspace loads. */
 export interface Progress {
@@ -25,22 +25,4 @@ export interface LspClient {
   progress(title: string, message: string): Promise<Progress | undefined>;
   warn(message: string): void;
   error(message: string): void;
-}
-
-/** The client at the other end of an LSP connection. */
-export function connectionClient(c: Connection): LspClient {
-  return {
-    publishDiagnostics: (uri, diagnostics) => void c.sendDiagnostics({ uri, diagnostics }),
-    sendStatus: (status) => void c.sendNotification(StatusNotification, status),
-    sendClusterStatus: (status) => void c.sendNotification(ClusterStatusNotification, status),
-    refreshCodeLenses: () => void c.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined),
-    settings: async () => (await c.workspace.getConfiguration([{ section: 'kubeGcLens' }, { section: 'files' }])) as ClientSettings,
-    progress: async (title, message) => {
-      const p = await c.window.createWorkDoneProgress().catch(() => undefined);
-      p?.begin(title, 0, message, false);
-      return p && { report: (percent, m) => p.report(percent, m), done: () => p.done() };
-    },
-    warn: (message) => c.console.warn(message),
-    error: (message) => c.console.error(message),
-  };
 }

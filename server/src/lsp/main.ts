@@ -2,7 +2,7 @@
 // `kube-gc-lens-server --stdio`. With --stdio, stdout belongs to LSP: console output goes to the client's log.
 
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
-import { KubeGcLensServer } from './server';
+import { serveConnection } from './connection';
 
 const TRANSPORTS = ['--stdio', '--node-ipc', '--socket=', '--pipe=', '--clientProcessId'];
 
@@ -39,7 +39,7 @@ function main(): void {
   process.on('unhandledRejection', (e) =>
     connection.console.error(`Unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
   );
-  new KubeGcLensServer(connection).listen();
+  serveConnection(connection);
 }
 
 main();

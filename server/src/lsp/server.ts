@@ -14,16 +14,25 @@ import {
   FileChangeType,
   ResponseError,
   LSPErrorCodes,
-  TextDocuments,
   TextDocumentSyncKind,
   type CancellationToken,
-  type Connection,
+  type CodeAction,
+  type CodeActionParams,
+  type CodeLens,
+  type CodeLensParams,
   type Diagnostic,
+  type DidChangeTextDocumentParams,
+  type DidChangeWatchedFilesParams,
+  type DidCloseTextDocumentParams,
+  type DidOpenTextDocumentParams,
+  type Hover,
+  type HoverParams,
   type InitializeParams,
   type InitializeResult,
   type WorkspaceFolder,
+  type WorkspaceFoldersChangeEvent,
 } from 'vscode-languageserver';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   liveObjectLocation,
   liveObjectUri,
@@ -34,25 +43,24 @@ import {
   type KubeGcLensSettings,
   type ServerStatus,
   type ShowInGraphArgs,
+  type ParamsOf,
+  type ResultOf,
+  type CheckRequest,
+  type ClusterConnectRequest,
+  type ClusterContextsRequest,
+  type ClusterDocumentRequest,
+  type ClusterGraphRequest,
+  type ClusterGraphSummaryRequest,
+  type ClusterObjectsRequest,
+  type ClusterSearchObjectsRequest,
+  type ClusterSimulateRequest,
+  type ClusterStuckRequest,
+  type GraphRequest,
+  type ObjectAtRequest,
+  type ObjectsRequest,
+  type SimulateRequest,
+  type StuckRequest,
 } from '../../../shared/src/protocol';
-import {
-  CheckRequest,
-  ClusterConnectRequest,
-  ClusterContextsRequest,
-  ClusterDocumentRequest,
-  ClusterGraphRequest,
-  ClusterDisconnectRequest,
-  ClusterObjectsRequest,
-  ClusterSearchObjectsRequest,
-  ClusterGraphSummaryRequest,
-  ClusterSimulateRequest,
-  ClusterStuckRequest,
-  GraphRequest,
-  ObjectAtRequest,
-  ObjectsRequest,
-  SimulateRequest,
-  StuckRequest,
-} from './methods';
 import type { KubeObject } from '../engine/model';
 import { commandLink } from './markdown';
 import { LiveSession } from '../app/liveSession';
@@ -75,8 +83,8 @@ import { summaryOf } from '../app/objects';
 import { hoverAt } from './hover';
 import { codeLenses, resolveCodeLens } from './codeLens';
 import { quickFixes } from './codeActions';
-import { connectionClient, type LspClient } from './client';
-import { ignoreCustomNotifications, onCustomRequest } from './customRequests';
+import type { LspClient } from './client';
+import { OpenDocuments } from './openDocuments';
 import { parseControllers } from '../engine/simulation/controllerSet';
 
 const PREDICTION_DELAY_MS = 250;
@@ -84,7 +92,7 @@ const PREDICTION_DELAY_MS = 250;
 const LIVE_REFRESH_MS = 300;
 
 export class KubeGcLensServer {
-  private readonly documents = new TextDocuments(TextDocument);
+  private readonly documents = new OpenDocuments();
   private settings: KubeGcLensSettings = DEFAULT_SETTINGS;
   private filesExclude: string[] = [];
   private folders: WorkspaceFolder[] = [];
@@ -121,11 +129,8 @@ export class KubeGcLensServer {
   /** What goes to the editor (diagnostics, notifications, settings, progress, the log). */
   private readonly client: LspClient;
 
-  constructor(
-    private readonly connection: Connection,
-    client?: LspClient,
-  ) {
-    this.client = client ?? connectionClient(connection);
+  constructor(client: LspClient) {
+    this.client = client;
     this.cluster = new LiveSession(
       (status) => {
         this.client.sendClusterStatus(status);
@@ -135,185 +140,208 @@ export class KubeGcLensServer {
     );
   }
 
-  listen(): void {
-    const c = this.connection;
-    c.onInitialize((p) => this.initialize(p));
-    c.onInitialized(() => {
-      // Only a client that declared workspace folder support may be asked for their changes.
-      if (this.workspaceFoldersSupported) {
-        c.workspace.onDidChangeWorkspaceFolders((e) => {
-          this.folders = this.folders.filter((f) => !e.removed.some((r) => r.uri === f.uri)).concat(e.added);
-          void this.reloadWorkspace();
-        });
-      }
-      void this.reloadWorkspace();
-    });
-    c.onDidChangeConfiguration(() => void this.settingsChanged());
-    c.onDidChangeWatchedFiles((p) => {
-      for (const change of p.changes) {
-        if (this.documents.get(change.uri)) continue; // the editor's text wins over the file
-        if (change.type === FileChangeType.Deleted) this.queue(change.uri);
-        else if (this.inWorkspace(change.uri)) this.queue(change.uri);
-      }
-    });
-    // Live documents are the cluster's, never the workspace's.
-    this.documents.onDidChangeContent((e) => {
-      if (isLive(e.document.uri)) this.liveDocs.set(e.document.uri, e.document.getText());
-      else this.queue(e.document.uri);
-    });
-    this.documents.onDidClose((e) => {
-      if (isLive(e.document.uri)) this.liveDocs.delete(e.document.uri);
-      else this.queue(e.document.uri);
-    });
+  // ------------------------------------------------------------------------------------------ lifecycle
 
-    // Every document request goes to the objects of its URI's source: the workspace, or the connected cluster.
-    c.onHover((p, token) =>
-      this.answer(token, () => {
-        const at = this.route(p.textDocument.uri);
-        if (!at) return null;
-        const liveView = at.source === 'workspace' ? this.cluster.liveView(this.engineOptions()) : undefined;
-        return hoverAt(
-          at.model,
-          p.textDocument.uri,
-          p.position,
-          { ...this.engineOptions(), graphLink: this.graphLink(at.source) },
-          liveView,
-        );
-      }),
-    );
-    c.onCodeLens((p, token) =>
-      this.answer(token, () => {
-        const at = this.route(p.textDocument.uri);
-        return at
-          ? codeLenses(
-              at.model,
-              p.textDocument.uri,
-              at.context === undefined ? undefined : liveRevealTarget(at.context),
-              this.graphTarget(at.source),
-            )
-          : [];
-      }),
-    );
-    c.onCodeLensResolve((lens, token) =>
-      this.answer(token, () => {
-        if (!lens || typeof lens !== 'object' || !lens.range)
-          throw new ResponseError(ErrorCodes.InvalidParams, 'codeLens/resolve: params must be a code lens');
-        const uri = (lens.data as { uri?: unknown } | undefined)?.uri;
-        const at = this.route(typeof uri === 'string' ? uri : '');
-        if (!at) return { ...lens, command: { title: '(not connected)', command: '' } };
-        return resolveCodeLens(at.model, lens, this.engineOptions(), at.source === 'cluster');
-      }),
-    );
-    c.onCodeAction((p, token) =>
-      this.answer(token, () => {
-        const doc = isLive(p.textDocument.uri) ? undefined : this.documents.get(p.textDocument.uri);
-        if (!doc) return [];
-        return quickFixes(
-          this.model,
-          p.textDocument.uri,
-          doc.getText(),
-          p.context.diagnostics.filter((d) => d.source === 'kube-gc-lens'),
-        );
-      }),
-    );
-
-    // Custom requests: params checked against the wire module first (InvalidParams naming the field), see customRequests.ts.
-    onCustomRequest(c, SimulateRequest, (p, token) =>
-      this.answer(token, () =>
-        this.workspace.simulate(p.uid, p.policy, {
-          ...this.engineOptions(),
-          ...(p.controllers ? { controllers: p.controllers } : {}),
-        }),
-      ),
-    );
-    onCustomRequest(c, ObjectsRequest, (p, token) => this.answer(token, () => this.workspace.objects(p.uri)));
-    onCustomRequest(c, ObjectAtRequest, (p, token) =>
-      this.answer(token, () => {
-        const o = this.route(p.uri)?.model.objectAt(p.uri, p.position);
-        return o ? summaryOf(o) : null;
-      }),
-    );
-    onCustomRequest(c, StuckRequest, (token) =>
-      this.answer(token, () => {
-        this.refreshPredictions();
-        return this.workspace.stuck(this.engineOptions(), this.settings.cluster.stuckAfterMinutes * 60);
-      }),
-    );
-    onCustomRequest(c, GraphRequest, (p, token) =>
-      this.answer(token, () => {
-        this.refreshPredictions();
-        return this.workspace.graph(this.engineOptions(), graphScopeOf(p));
-      }),
-    );
-    onCustomRequest(c, CheckRequest, async () => {
-      await this.reloadWorkspace();
-      this.refreshPredictions();
-      return {
-        files: this.model.documentCount,
-        objects: this.model.inventory.objects.size,
-        findings: this.model.allFindings(),
-        problems: [...this.model.documents()].reduce((n, d) => n + d.problems.length, 0),
-      };
-    });
-
-    onCustomRequest(c, ClusterContextsRequest, (p) => this.cluster.contexts(p.kubeconfig));
-    onCustomRequest(c, ClusterConnectRequest, async (p) => {
-      const status = await this.cluster.connect(p);
-      this.refreshLive();
-      return status;
-    });
-    onCustomRequest(c, ClusterDisconnectRequest, async () => {
-      await this.cluster.disconnect();
-      this.refreshLive();
-      return null;
-    });
-    // Live objects have no file: their locations are their live documents.
-    onCustomRequest(c, ClusterSimulateRequest, (p, token) =>
-      this.answer(token, async () =>
-        withLiveLocations(
-          await this.cluster.simulate(p.uid, p.policy, {
-            ...this.engineOptions(),
-            ...(p.controllers ? { controllers: p.controllers } : {}),
-          }),
-          this.cluster.current?.context,
-        ),
-      ),
-    );
-    onCustomRequest(c, ClusterStuckRequest, (p, token) =>
-      this.answer(token, async () =>
-        (await this.cluster.stuck(this.engineOptions(), (p.stuckAfterMinutes ?? this.settings.cluster.stuckAfterMinutes) * 60)).map(
-          (item) => withLiveLocations(item, this.cluster.current?.context),
-        ),
-      ),
-    );
-    onCustomRequest(c, ClusterDocumentRequest, (p) => {
-      const uid = liveUidOf(p.uri) ?? '';
-      const live = this.cluster.current;
-      return { text: renderLiveObject(live?.inventory.objects.get(uid), uid, live?.context) };
-    });
-    onCustomRequest(c, ClusterGraphRequest, (p, token) =>
-      this.answer(token, () =>
-        withLiveGraphLocations(this.cluster.graph(this.engineOptions(), graphScopeOf(p)), this.cluster.current?.context),
-      ),
-    );
-    onCustomRequest(c, ClusterGraphSummaryRequest, (token) => this.answer(token, () => this.cluster.graphSummary()));
-    onCustomRequest(c, ClusterObjectsRequest, (p, token) =>
-      this.answer(token, () => this.cluster.objects(p).map((o) => withLiveLocations(o, this.cluster.current?.context))),
-    );
-    onCustomRequest(c, ClusterSearchObjectsRequest, (p, token) =>
-      this.answer(token, () => {
-        const { items, total } = this.cluster.search(p);
-        return { items: items.map((o) => withLiveLocations(o, this.cluster.current?.context)), total };
-      }),
-    );
-    ignoreCustomNotifications(c);
-    c.onShutdown(() => this.cluster.disconnect());
-
-    this.documents.listen(c);
-    c.listen();
+  /** Whether the client said it reports workspace folder changes (only then may they be asked for). */
+  get wantsFolderChanges(): boolean {
+    return this.workspaceFoldersSupported;
   }
 
-  private initialize(p: InitializeParams): InitializeResult {
+  initialized(): void {
+    void this.reloadWorkspace();
+  }
+
+  didChangeWorkspaceFolders(e: WorkspaceFoldersChangeEvent): void {
+    this.folders = this.folders.filter((f) => !e.removed.some((r) => r.uri === f.uri)).concat(e.added);
+    void this.reloadWorkspace();
+  }
+
+  didChangeConfiguration(): void {
+    void this.settingsChanged();
+  }
+
+  didChangeWatchedFiles(p: DidChangeWatchedFilesParams): void {
+    for (const change of p.changes) {
+      if (this.documents.get(change.uri)) continue; // the editor's text wins over the file
+      if (change.type === FileChangeType.Deleted || this.inWorkspace(change.uri)) this.queue(change.uri);
+    }
+  }
+
+  // Live documents are the cluster's, never the workspace's.
+  didOpen(p: DidOpenTextDocumentParams): void {
+    this.contentChanged(this.documents.open(p));
+  }
+
+  didChange(p: DidChangeTextDocumentParams): void {
+    const doc = this.documents.change(p);
+    if (doc) this.contentChanged(doc);
+  }
+
+  didClose(p: DidCloseTextDocumentParams): void {
+    const uri = p.textDocument.uri;
+    this.documents.close(p);
+    if (isLive(uri)) this.liveDocs.delete(uri);
+    else this.queue(uri);
+  }
+
+  shutdown(): Promise<void> {
+    return this.cluster.disconnect();
+  }
+
+  private contentChanged(doc: TextDocument): void {
+    if (isLive(doc.uri)) this.liveDocs.set(doc.uri, doc.getText());
+    else this.queue(doc.uri);
+  }
+
+  // ------------------------------------------------------------------------------------------ document requests
+
+  // Every document request goes to the objects of its URI's source: the workspace, or the connected cluster.
+  hover(p: HoverParams, token: CancellationToken): Promise<Hover | null> {
+    return this.answer(token, () => {
+      const at = this.route(p.textDocument.uri);
+      if (!at) return null;
+      const liveView = at.source === 'workspace' ? this.cluster.liveView(this.engineOptions()) : undefined;
+      return hoverAt(at.model, p.textDocument.uri, p.position, { ...this.engineOptions(), graphLink: this.graphLink(at.source) }, liveView);
+    });
+  }
+
+  codeLens(p: CodeLensParams, token: CancellationToken): Promise<CodeLens[]> {
+    return this.answer(token, () => {
+      const at = this.route(p.textDocument.uri);
+      if (!at) return [];
+      const reveal = at.context === undefined ? undefined : liveRevealTarget(at.context);
+      return codeLenses(at.model, p.textDocument.uri, reveal, this.graphTarget(at.source));
+    });
+  }
+
+  resolveCodeLens(lens: CodeLens, token: CancellationToken): Promise<CodeLens> {
+    return this.answer(token, () => {
+      if (!lens || typeof lens !== 'object' || !lens.range)
+        throw new ResponseError(ErrorCodes.InvalidParams, 'codeLens/resolve: params must be a code lens');
+      const uri = (lens.data as { uri?: unknown } | undefined)?.uri;
+      const at = this.route(typeof uri === 'string' ? uri : '');
+      if (!at) return { ...lens, command: { title: '(not connected)', command: '' } };
+      return resolveCodeLens(at.model, lens, this.engineOptions(), at.source === 'cluster');
+    });
+  }
+
+  codeActions(p: CodeActionParams, token: CancellationToken): Promise<CodeAction[]> {
+    return this.answer(token, () => {
+      const doc = isLive(p.textDocument.uri) ? undefined : this.documents.get(p.textDocument.uri);
+      if (!doc) return [];
+      const ours = p.context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
+      return quickFixes(this.model, p.textDocument.uri, doc.getText(), ours);
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------ custom requests
+
+  simulate(p: ParamsOf<typeof SimulateRequest>, token: CancellationToken): Promise<ResultOf<typeof SimulateRequest>> {
+    return this.answer(token, () => this.workspace.simulate(p.uid, p.policy, this.requestOptions(p.controllers)));
+  }
+
+  objects(p: ParamsOf<typeof ObjectsRequest>, token: CancellationToken): Promise<ResultOf<typeof ObjectsRequest>> {
+    return this.answer(token, () => this.workspace.objects(p.uri));
+  }
+
+  objectAt(p: ParamsOf<typeof ObjectAtRequest>, token: CancellationToken): Promise<ResultOf<typeof ObjectAtRequest>> {
+    return this.answer(token, () => {
+      const o = this.route(p.uri)?.model.objectAt(p.uri, p.position);
+      return o ? summaryOf(o) : null;
+    });
+  }
+
+  stuck(token: CancellationToken): Promise<ResultOf<typeof StuckRequest>> {
+    return this.answer(token, () => {
+      this.refreshPredictions();
+      return this.workspace.stuck(this.engineOptions(), this.settings.cluster.stuckAfterMinutes * 60);
+    });
+  }
+
+  graph(p: ParamsOf<typeof GraphRequest>, token: CancellationToken): Promise<ResultOf<typeof GraphRequest>> {
+    return this.answer(token, () => {
+      this.refreshPredictions();
+      return this.workspace.graph(this.engineOptions(), graphScopeOf(p));
+    });
+  }
+
+  async check(): Promise<ResultOf<typeof CheckRequest>> {
+    await this.reloadWorkspace();
+    this.refreshPredictions();
+    return {
+      files: this.model.documentCount,
+      objects: this.model.inventory.objects.size,
+      findings: this.model.allFindings(),
+      problems: [...this.model.documents()].reduce((n, d) => n + d.problems.length, 0),
+    };
+  }
+
+  clusterContexts(p: ParamsOf<typeof ClusterContextsRequest>): ResultOf<typeof ClusterContextsRequest> {
+    return this.cluster.contexts(p.kubeconfig);
+  }
+
+  async clusterConnect(p: ParamsOf<typeof ClusterConnectRequest>): Promise<ResultOf<typeof ClusterConnectRequest>> {
+    const status = await this.cluster.connect(p);
+    this.refreshLive();
+    return status;
+  }
+
+  async clusterDisconnect(): Promise<null> {
+    await this.cluster.disconnect();
+    this.refreshLive();
+    return null;
+  }
+
+  // Live objects have no file: their locations are their live documents.
+  clusterSimulate(p: ParamsOf<typeof ClusterSimulateRequest>, token: CancellationToken): Promise<ResultOf<typeof ClusterSimulateRequest>> {
+    return this.answer(token, async () =>
+      withLiveLocations(await this.cluster.simulate(p.uid, p.policy, this.requestOptions(p.controllers)), this.cluster.current?.context),
+    );
+  }
+
+  clusterStuck(p: ParamsOf<typeof ClusterStuckRequest>, token: CancellationToken): Promise<ResultOf<typeof ClusterStuckRequest>> {
+    return this.answer(token, async () => {
+      const minutes = p.stuckAfterMinutes ?? this.settings.cluster.stuckAfterMinutes;
+      const items = await this.cluster.stuck(this.engineOptions(), minutes * 60);
+      return items.map((item) => withLiveLocations(item, this.cluster.current?.context));
+    });
+  }
+
+  clusterDocument(p: ParamsOf<typeof ClusterDocumentRequest>): ResultOf<typeof ClusterDocumentRequest> {
+    const uid = liveUidOf(p.uri) ?? '';
+    const live = this.cluster.current;
+    return { text: renderLiveObject(live?.inventory.objects.get(uid), uid, live?.context) };
+  }
+
+  clusterGraph(p: ParamsOf<typeof ClusterGraphRequest>, token: CancellationToken): Promise<ResultOf<typeof ClusterGraphRequest>> {
+    return this.answer(token, () =>
+      withLiveGraphLocations(this.cluster.graph(this.engineOptions(), graphScopeOf(p)), this.cluster.current?.context),
+    );
+  }
+
+  clusterGraphSummary(token: CancellationToken): Promise<ResultOf<typeof ClusterGraphSummaryRequest>> {
+    return this.answer(token, () => this.cluster.graphSummary());
+  }
+
+  clusterObjects(p: ParamsOf<typeof ClusterObjectsRequest>, token: CancellationToken): Promise<ResultOf<typeof ClusterObjectsRequest>> {
+    return this.answer(token, () => this.cluster.objects(p).map((o) => withLiveLocations(o, this.cluster.current?.context)));
+  }
+
+  clusterSearch(
+    p: ParamsOf<typeof ClusterSearchObjectsRequest>,
+    token: CancellationToken,
+  ): Promise<ResultOf<typeof ClusterSearchObjectsRequest>> {
+    return this.answer(token, () => {
+      const { items, total } = this.cluster.search(p);
+      return { items: items.map((o) => withLiveLocations(o, this.cluster.current?.context)), total };
+    });
+  }
+
+  private requestOptions(controllers: string | undefined) {
+    return { ...this.engineOptions(), ...(controllers ? { controllers } : {}) };
+  }
+
+  initialize(p: InitializeParams): InitializeResult {
     this.folders = p.workspaceFolders ?? (p.rootUri ? [{ uri: p.rootUri, name: path.basename(p.rootUri) }] : []);
     this.configurationSupported = p.capabilities.workspace?.configuration === true;
     this.progressSupported = p.capabilities.window?.workDoneProgress === true;

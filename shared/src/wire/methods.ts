@@ -33,6 +33,10 @@ export interface NotificationDescriptor<P> {
   readonly types?: (params: P) => void;
 }
 
+/** The params and the answer a request descriptor carries (a front end's handler signature follows from them). */
+export type ParamsOf<D> = D extends RequestDescriptor<infer P, infer _R> ? P : never;
+export type ResultOf<D> = D extends RequestDescriptor<infer _P, infer R> ? R : never;
+
 const request = <P, R>(method: string): RequestDescriptor<P, R> => ({ kind: 'request', method, direction: 'client → server', params: 1 });
 const request0 = <R>(method: string): RequestDescriptor<void, R> => ({ kind: 'request', method, direction: 'client → server', params: 0 });
 const notification = <P>(method: string): NotificationDescriptor<P> => ({ kind: 'notification', method, direction: 'server → client' });
