@@ -1,8 +1,6 @@
-// The language server in this process (server/src/lsp/connection.ts over a pair of in-memory streams), for tests that
-// need no built bundle: the same KubeGcLensServer and vscode-languageserver connection as dist/server.js, without
-// main.ts (no process-wide handlers, no stdio). Never sends `exit`: the library would end this process.
+// The language server in this process (testkit/lsp/inMemoryServer.ts), with a raw writer for JSON-RPC messages the
+// client library cannot send (`params: null`, no params, an array) and a second reader for their answers.
 
-import { PassThrough } from 'node:stream';
 import {
   createProtocolConnection,
   StreamMessageReader,
@@ -10,10 +8,9 @@ import {
   type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
 import { InitializedNotification, InitializeRequest } from 'vscode-languageserver-protocol';
-import { createConnection, ProposedFeatures, type Connection } from 'vscode-languageserver/node';
-import { serveConnection } from '../../server/src/lsp/connection';
 import { type ServerStatus } from '../../shared/src/protocol';
 import { StatusNotification } from '../../server/src/lsp/methods';
+import { startInMemoryServer, type InMemoryServer } from '../../testkit/lsp/inMemoryServer';
 
 /** A JSON-RPC answer as it came over the wire. */
 export interface RawResponse {
@@ -27,7 +24,7 @@ export const NO_PARAMS = Symbol('no params');
 
 export class InProcessServer {
   readonly connection: ProtocolConnection;
-  private readonly server: Connection;
+  private readonly server: InMemoryServer;
   /** window/logMessage lines, as `type: message` (1 error, 2 warning, 3 info, 4 log). */
   readonly logs: string[] = [];
   private ready: Promise<void>;
@@ -37,18 +34,14 @@ export class InProcessServer {
   private rawId = 0;
 
   constructor() {
-    const toServer = new PassThrough();
-    const toClient = new PassThrough();
-    // MessageReader/Writer, not raw streams: with streams the library exits the process when they end.
-    this.server = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
-    serveConnection(this.server);
-    this.connection = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
+    this.server = startInMemoryServer();
+    this.connection = createProtocolConnection(this.server.reader, this.server.writer);
     // A second reader on the server's output sees the answers to raw requests (the client connection drops them).
-    new StreamMessageReader(toClient).listen((m) => {
+    new StreamMessageReader(this.server.output).listen((m) => {
       const id = (m as { id?: unknown }).id;
       if (typeof id === 'string') this.rawAnswers.get(id)?.(m as unknown as RawResponse);
     });
-    this.rawWriter = new StreamMessageWriter(toServer);
+    this.rawWriter = new StreamMessageWriter(this.server.input);
     this.connection.onNotification('window/logMessage', (p: { type: number; message: string }) => {
       this.logs.push(`${p.type}: ${p.message}`);
     });

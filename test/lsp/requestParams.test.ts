@@ -300,7 +300,7 @@ describe('over stdio: the built server', () => {
   });
 
   it('answers InvalidParams to null and to a wrongly typed field of every request, and keeps serving', async () => {
-    const s = new LspSession();
+    const s = new LspSession({ transport: 'stdio' }); // its stderr is checked
     sessions.push(s);
     await s.initialize();
     for (const [method, { bad }] of Object.entries(CASES)) {
@@ -329,7 +329,7 @@ describe('over stdio: the built server', () => {
   });
 
   it('ignores custom notifications sent to it, whatever their params, and keeps serving', async () => {
-    const s = new LspSession();
+    const s = new LspSession({ transport: 'stdio' }); // its stderr is checked
     sessions.push(s);
     await s.initialize();
     for (const method of [...NOTIFICATIONS, 'kubeGcLens/unknown']) {

@@ -38,7 +38,8 @@ afterEach(async () => {
 });
 
 async function start(options: SessionOptions = {}, readyTimeoutMs?: number): Promise<LspSession> {
-  const s = new LspSession(options);
+  // Over stdio: what matters here is what the process writes on stderr.
+  const s = new LspSession({ transport: 'stdio', ...options });
   sessions.push(s);
   await s.initialize(readyTimeoutMs);
   return s;

@@ -1,4 +1,5 @@
-// The built language server over stdio, driven like an editor: workspace loading, diagnostics with exact
+// The language server driven like an editor, over both transports: the built server over stdio (the real
+// transport) and its source in process (testkit/lsp/inMemoryServer.ts): workspace loading, diagnostics with exact
 // ranges and related information, incremental edits, cross-file owners, settings, custom requests, bad input.
 
 import { spawnSync } from 'node:child_process';
@@ -20,8 +21,11 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function start(folder?: string, settings?: Record<string, unknown>): Promise<LspSession> {
-  const s = new LspSession({ folder, settings });
+const TRANSPORTS = ['stdio', 'in-process'] as const;
+type Transport = (typeof TRANSPORTS)[number];
+
+async function startWith(transport: Transport, folder?: string, settings?: Record<string, unknown>): Promise<LspSession> {
+  const s = new LspSession({ folder, settings, transport });
   sessions.push(s);
   await s.initialize();
   return s;
@@ -37,7 +41,9 @@ function workspace(files: Record<string, string>): string {
 const codes = (d: Diagnostic[] | undefined) => (d ?? []).map((x) => x.code).sort();
 const at = (d: Diagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1}`;
 
-describe('language server over stdio', () => {
+describe.each(TRANSPORTS)('language server (%s)', (transport) => {
+  const start = (folder?: string, settings?: Record<string, unknown>) => startWith(transport, folder, settings);
+
   it('publishes the examples folder findings with the ranges the CLI reports', async () => {
     const s = await start(EXAMPLES);
     const checkout = uriOf(path.join(EXAMPLES, 'deployment-export-from-another-cluster/checkout-export.yaml'));
@@ -209,7 +215,9 @@ describe('language server over stdio', () => {
     const placeless = ({ location: _location, locations: _locations, ...rest }: { location?: unknown; locations?: unknown }) => rest;
     expect(editor.map(placeless)).toEqual(JSON.parse(cli.stdout).stuck.map(placeless));
   });
+});
 
+describe('the server process', () => {
   it('refuses to start without a transport and prints usage on stderr only', async () => {
     const { spawnSync } = await import('node:child_process');
     const r = spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/server.js')], { encoding: 'utf8' });
@@ -219,7 +227,8 @@ describe('language server over stdio', () => {
   });
 });
 
-describe('editor features over stdio', () => {
+describe.each(TRANSPORTS)('editor features (%s)', (transport) => {
+  const start = (folder?: string) => startWith(transport, folder);
   const folder = path.join(EXAMPLES, 'deployment-export-from-another-cluster');
   const file = path.join(folder, 'checkout-export.yaml');
   const uri = uriOf(file);

@@ -1,5 +1,6 @@
-// Drives the built language server (dist/server.js --stdio) the way an editor does: a real process, a
-// vscode-languageserver-protocol connection over its stdin/stdout, and awaitable notifications (never sleeps).
+// Drives the language server the way an editor does: a vscode-languageserver-protocol connection and awaitable
+// notifications (never sleeps). Over stdio, the built server (dist/server.js --stdio) in its own process: the real
+// transport, stderr and exit code. In process (the default), the server's source over in-memory streams.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -34,6 +35,7 @@ import {
 } from 'vscode-languageserver-protocol';
 import { type ServerStatus } from '../../shared/src/protocol';
 import { StatusNotification } from '../../server/src/lsp/methods';
+import { startInMemoryServer, type InMemoryServer } from './inMemoryServer';
 
 export const SERVER = path.resolve(__dirname, '../../dist/server.js');
 
@@ -56,6 +58,8 @@ export interface SessionOptions {
   settings?: Record<string, unknown>;
   /** The built server to run (default: dist/server.js of this repository, seen from test/lsp). */
   serverPath?: string;
+  /** `stdio`: the built server as a process (the default when `serverPath` is given); `in-process`: the source. */
+  transport?: 'stdio' | 'in-process';
   /** Whether the client declares window.workDoneProgress (default true). */
   workDoneProgress?: boolean;
   /** InitializeParams.initializationOptions (the VS Code client sends `{showInGraph: true}`). */
@@ -64,7 +68,9 @@ export interface SessionOptions {
 
 export class LspSession {
   readonly connection: ProtocolConnection;
-  private readonly proc: ChildProcess;
+  /** The server's process (stdio only). */
+  private readonly proc: ChildProcess | undefined;
+  private readonly inMemory: InMemoryServer | undefined;
   /** Latest diagnostics per URI. */
   readonly diagnostics = new Map<string, Diagnostic[]>();
   private waiters: { check: () => boolean; resolve: () => void; reject: (e: Error) => void }[] = [];
@@ -78,12 +84,19 @@ export class LspSession {
 
   constructor(private readonly options: SessionOptions = {}) {
     this.settings = options.settings ?? {};
-    this.proc = spawn(process.execPath, [options.serverPath ?? SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.proc.stderr!.on('data', (d) => this.stderr.push(String(d)));
-    // A server that cannot start or dies fails every wait at once, with what it said.
-    this.proc.on('error', (e) => this.fail(`the server could not start: ${e.message}`));
-    this.proc.on('exit', (code, signal) => this.fail(`the server exited (${signal ?? code})`));
-    this.connection = createProtocolConnection(new StreamMessageReader(this.proc.stdout!), new StreamMessageWriter(this.proc.stdin!));
+    const stdio = (options.transport ?? (options.serverPath ? 'stdio' : 'in-process')) === 'stdio';
+    if (stdio) {
+      const proc = spawn(process.execPath, [options.serverPath ?? SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      this.proc = proc;
+      proc.stderr.on('data', (d) => this.stderr.push(String(d)));
+      // A server that cannot start or dies fails every wait at once, with what it said.
+      proc.on('error', (e) => this.fail(`the server could not start: ${e.message}`));
+      proc.on('exit', (code, signal) => this.fail(`the server exited (${signal ?? code})`));
+      this.connection = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
+    } else {
+      this.inMemory = startInMemoryServer();
+      this.connection = createProtocolConnection(this.inMemory.reader, this.inMemory.writer);
+    }
     this.connection.onNotification(PublishDiagnosticsNotification.type, (p: PublishDiagnosticsParams) => {
       this.diagnostics.set(p.uri, p.diagnostics);
       this.wake();
@@ -258,11 +271,13 @@ export class LspSession {
       // the process may already be gone
     }
     this.connection.dispose();
-    if (this.proc.exitCode === null) this.proc.kill();
+    this.inMemory?.dispose();
+    if (this.proc && this.proc.exitCode === null) this.proc.kill();
   }
 
   /** The server process's peak resident memory (Linux /proc), if readable. */
   peakRssBytes(): number | undefined {
+    if (!this.proc) return undefined;
     try {
       const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${this.proc.pid}/status`, 'utf8'));
       return m ? Number(m[1]) * 1024 : undefined;
@@ -271,7 +286,8 @@ export class LspSession {
     }
   }
 
+  /** The server process's exit code (null while it runs, and always in process). */
   get exitCode(): number | null {
-    return this.proc.exitCode;
+    return this.proc?.exitCode ?? null;
   }
 }

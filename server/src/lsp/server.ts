@@ -128,6 +128,8 @@ export class KubeGcLensServer {
 
   /** What goes to the editor (diagnostics, notifications, settings, progress, the log). */
   private readonly client: LspClient;
+  /** After shutdown: no timer is started again. */
+  private stopped = false;
 
   constructor(client: LspClient) {
     this.client = client;
@@ -184,7 +186,12 @@ export class KubeGcLensServer {
     else this.queue(uri);
   }
 
+  /** Stops the timers and the cluster's watches: nothing is sent after the answer to `shutdown`. */
   shutdown(): Promise<void> {
+    clearTimeout(this.predictionTimer);
+    clearTimeout(this.liveTimer);
+    this.predictionTimer = this.liveTimer = undefined;
+    this.stopped = true;
     return this.cluster.disconnect();
   }
 
@@ -548,7 +555,7 @@ export class KubeGcLensServer {
 
   private schedulePredictions(): void {
     if (this.predictionTimer) clearTimeout(this.predictionTimer);
-    if (!this.model.predictionsStale) return;
+    if (this.stopped || !this.model.predictionsStale) return;
     this.predictionTimer = setTimeout(() => {
       this.predictionTimer = undefined;
       if (this.pending.size) return this.schedulePredictions();
@@ -594,7 +601,7 @@ export class KubeGcLensServer {
 
   /** Coalesces watch events: the live findings and the client's live views follow the cluster, not each event. */
   private scheduleLive(): void {
-    if (this.liveTimer) return;
+    if (this.liveTimer || this.stopped) return;
     this.liveTimer = setTimeout(() => {
       this.liveTimer = undefined;
       this.refreshLive();
