@@ -311,6 +311,9 @@ describe('owner-coordinates-mismatch (R46: the uid exists under other coordinate
     const fs = scenario(manifests(set, pod('p', 'shop', { owners: [ref(set, { kind: 'Deployment' })], containers: [C] }))).findings();
     const f = findingOn(fs, 'owner-coordinates-mismatch', 'Pod', 'p');
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 0 });
+    expect(f.message).toContain(
+      'uid uid-rs belongs to ReplicaSet shop/web-7d4b9, not to Deployment web-7d4b9 (kind Deployment, not ReplicaSet).',
+    );
   });
 });
 
@@ -375,6 +378,34 @@ describe('unresolvable-owner-kind (R46, R54: the GC retries forever, never colle
     const f = findingOn(fs, 'unresolvable-owner-kind', 'Pod', 'p');
     expect(f.location).toMatchObject({ kind: 'ownerReference', index: 0 });
     expect(hasCode(fs, 'dangling-owner')).toBe(false);
+  });
+
+  it('R54: a lower-case kind whose uid is an object of the workspace: the message names it, says how the reference differs, and asks', () => {
+    // OpenShift 4.8's ingress canary: `kind: daemonset` with the uid of the real DaemonSet.
+    const ds = obj('apps/v1', 'DaemonSet', 'openshift-ingress-canary', 'ingress-canary', { uid: 'uid-ds' });
+    const svc = obj('v1', 'Service', 'openshift-ingress-canary', 'ingress-canary', {
+      owners: [ref(ds, { kind: 'daemonset', controller: true })],
+    });
+    const f = findingOn(scenario(manifests(ds, svc)).findings(), 'unresolvable-owner-kind', 'Service', 'ingress-canary');
+    expect(f.message).toBe(
+      'Nothing serves apps/v1 daemonset: the GC cannot resolve this reference and retries Service openshift-ingress-canary/ingress-canary forever, ' +
+        'so it is never collected and its other references are never cleaned up. Its uid uid-ds belongs to DaemonSet openshift-ingress-canary/ingress-canary, ' +
+        'which this reference names differently: kind daemonset, not DaemonSet (kinds are case-sensitive). Did you mean DaemonSet?',
+    );
+    expect(f.message).not.toContain('not found');
+    expect(f.related.map((r) => r.object?.uid)).toEqual(['uid-ds']);
+  });
+
+  it('R54: a lower-case kind and group, in another namespace and with another name: every difference is named', () => {
+    const ds = obj('apps/v1', 'DaemonSet', 'agents', 'node-agent', { uid: 'uid-ds' });
+    const p = pod('p', 'shop', { owners: [{ apiVersion: 'Apps/v1', kind: 'daemonset', name: 'agent', uid: 'uid-ds' }], containers: [C] });
+    const f = findingOn(scenario(manifests(ds, p)).findings(), 'unresolvable-owner-kind', 'Pod', 'p');
+    expect(f.message).toContain(
+      'Its uid uid-ds belongs to DaemonSet agents/node-agent, which this reference names differently: apiVersion Apps/v1, not apps/v1 (groups are case-sensitive); ' +
+        'kind daemonset, not DaemonSet (kinds are case-sensitive); name agent, not node-agent; namespace: the GC looks in shop, the object is in agents.',
+    );
+    // The name differs too: correcting the case alone would not resolve it, so no "did you mean".
+    expect(f.message).not.toContain('Did you mean');
   });
 
   it('R54: a custom kind referenced at a version no CRD and no object serves', () => {

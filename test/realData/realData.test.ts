@@ -87,7 +87,10 @@ describe('real cluster dumps: the graph the objects really form', () => {
     const findings = analyze(inventory);
     const unresolvable = findings.filter((f) => f.code === 'unresolvable-owner-kind');
     expect(unresolvable.map((f) => `${f.object.kind}/${f.object.name}`).sort()).toEqual(['Route/canary', 'Service/ingress-canary']);
-    expect(unresolvable[0].message).toMatch(/did you mean DaemonSet/);
+    // It names the DaemonSet that holds the uid, how the reference differs, and asks.
+    expect(unresolvable[0].message).toMatch(
+      /belongs to DaemonSet openshift-ingress-canary\/ingress-canary, which this reference names differently: kind daemonset, not DaemonSet \(kinds are case-sensitive\)\. Did you mean DaemonSet\?$/,
+    );
     // The uid is the real DaemonSet's, so the graph links them; the GC never collects them (R46).
     const ds = [...inventory.ofKind('DaemonSet')][0];
     expect([...inventory.graph.get(ds.uid)!.dependents].map((d) => d.identity.kind).sort()).toEqual(

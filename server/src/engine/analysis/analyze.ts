@@ -23,6 +23,7 @@ import { controllerSet, type ControllerSet } from '../simulation/controllerSet';
 import { NEWEST_KUBE_VERSION, kubeVersionText, orderedNamespaceDeletion, parseKubeVersion } from '../simulation/kubeVersion';
 import type { Finding, FindingCode, FindingLocation, RelatedInformation, Severity } from './findingTypes';
 import { rangeOf } from './locate';
+import { caseCorrectedReference, coordinateDifferences } from './ownerLookup';
 
 export interface AnalysisOptions {
   /** Which controllers the stuck/deadlock predictions assume (default: builtin). */
@@ -146,13 +147,17 @@ function checkReference(inventory: Inventory, o: KubeObject, ref: OwnerReference
   }
   const info = inventory.kinds.restMapping(ref.apiVersion, ref.kind);
   if (!info) {
+    // The uid's holder is what the reference meant (OpenShift 4.8's ingress canary wrote `kind: daemonset`).
+    const holder = inventory.objects.get(ref.uid);
+    const held = holder && holder !== o ? holder : undefined;
     return () =>
       finding(
         'unresolvable-owner-kind',
         'warning',
         o,
         at('kind'),
-        `Nothing serves ${ref.apiVersion} ${ref.kind}: the GC cannot resolve this reference and retries ${describe(o)} forever, so it is never collected and its other references are never cleaned up.${unresolvableHint(inventory, ref)}`,
+        `Nothing serves ${ref.apiVersion} ${ref.kind}: the GC cannot resolve this reference and retries ${describe(o)} forever, so it is never collected and its other references are never cleaned up.${held ? holderText(inventory, o, ref, held) : unresolvableHint(inventory, ref)}`,
+        held ? [relatedTo(held, `the object with uid ${ref.uid}`)] : [],
       );
   }
   const ownKind = inventory.kindOf(o);
@@ -189,15 +194,7 @@ function checkReference(inventory: Inventory, o: KubeObject, ref: OwnerReference
           [relatedTo(byUid, `the object with uid ${ref.uid}`)],
         );
     }
-    const differs = [
-      splitApiVersion(byUid.apiVersion).group !== info.group
-        ? `group ${info.group || 'core'} ≠ ${splitApiVersion(byUid.apiVersion).group || 'core'}`
-        : '',
-      byUid.kind !== ref.kind ? `kind ${ref.kind} ≠ ${byUid.kind}` : '',
-      byUid.name !== ref.name ? `name ${ref.name} ≠ ${byUid.name}` : '',
-    ]
-      .filter(Boolean)
-      .join(', ');
+    const differs = coordinateDifferences(ref, o, byUid, inventory.kindOf(byUid)?.namespaced).join('; ');
     return (hasSolid) =>
       finding(
         'owner-coordinates-mismatch',
@@ -230,6 +227,16 @@ function checkReference(inventory: Inventory, o: KubeObject, ref: OwnerReference
       at('uid'),
       `The owner ${ref.kind} ${ref.name} (uid ${ref.uid}) is not in the input${info.namespaced ? ` in namespace ${o.namespace}` : ''}. ${fate(hasSolid)}`,
     );
+}
+
+/** " Its uid belongs to DaemonSet ns/x, which this reference names differently: kind daemonset, not DaemonSet (…). Did you mean DaemonSet?" */
+function holderText(inventory: Inventory, o: KubeObject, ref: OwnerReference, holder: KubeObject): string {
+  const differs = coordinateDifferences(ref, o, holder, inventory.kindOf(holder)?.namespaced);
+  const fix = caseCorrectedReference(ref, holder);
+  const question = fix
+    ? ` Did you mean ${fix.apiVersion === ref.apiVersion ? fix.kind : `${fix.apiVersion} ${fix.kind}`}?`
+    : unresolvableHint(inventory, ref);
+  return ` Its uid ${ref.uid} belongs to ${describe(holder)}, which this reference names differently: ${differs.join('; ')}.${question}`;
 }
 
 function unresolvableHint(inventory: Inventory, ref: OwnerReference): string {
