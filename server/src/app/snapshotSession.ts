@@ -1,0 +1,86 @@
+// The snapshot session: the answers of a Session from objects read once and never changing, as the CLI has them
+// (files, stdin, a dump, or one read of a cluster). Simulate takes the CLI's requests (several targets, a plan);
+// on a cluster, the Pods a simulation can reach are read in full first (`readPodSpecs`, from sources/cluster).
+
+import type { GraphData, PolicyChoice, Report, SimulateReport, StuckItem } from '../../../shared/src/protocol';
+import { analyze } from '../engine/analysis/analyze';
+import type { Finding } from '../engine/analysis/findingTypes';
+import { selectGraph, type GraphScopeOptions } from '../engine/graph/graphScope';
+import type { Inventory } from '../engine/inventory';
+import type { DeleteRequest, SimulationOptions, SimulationResult } from '../engine/simulation/types';
+import { graphData } from './graph';
+import { simulateDelete, simulateReport } from './report';
+import type { Session } from './session';
+import type { SimulationSettings } from './simulationCache';
+import { newestTimestamp, terminatingItems } from './stuck';
+
+export interface Snapshot {
+  inventory: Inventory;
+  /** Read from files (no clock: ages are measured to their newest timestamp) or from a cluster (now). */
+  fromFiles: boolean;
+  /** Reads in full the Pods that `targets` can reach; says what could not be read. Cluster snapshots only. */
+  readPodSpecs?: (targets: DeleteRequest[]) => Promise<string[]>;
+}
+
+/** An answer, and what could not be read for it (the report's notes have them too). */
+export interface WithUnread<T> {
+  answer: T;
+  unread: string[];
+}
+
+export class SnapshotSession implements Session {
+  constructor(private readonly snapshot: Snapshot) {}
+
+  get inventory(): Inventory {
+    return this.snapshot.inventory;
+  }
+
+  /** The current time of the snapshot, in ms: the newest timestamp of files, or now for a cluster. */
+  now(): number | undefined {
+    return this.snapshot.fromFiles ? newestTimestamp(this.inventory.objects.values()) : Date.now();
+  }
+
+  async simulate(uid: string, policy: PolicyChoice, options: SimulationSettings): Promise<SimulateReport | null> {
+    const o = this.inventory.objects.get(uid);
+    if (!o) return null;
+    const unread = await this.readPodSpecs([{ apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name }]);
+    return simulateDelete(this.inventory, uid, policy, options, unread);
+  }
+
+  /** The CLI's simulate: any requests (TYPE/NAME targets or a plan), with the options the command line gives. */
+  async simulateRequests(
+    requests: DeleteRequest[],
+    options: SimulationOptions,
+  ): Promise<WithUnread<{ report: Report; result: SimulationResult }>> {
+    const unread = await this.readPodSpecs(requests);
+    const answer = simulateReport(this.inventory, requests, options);
+    if (unread.length) answer.report.notes = [...answer.report.notes, ...unread];
+    return { answer, unread };
+  }
+
+  async stuck(options: SimulationSettings, slowAfterSeconds: number): Promise<StuckItem[]> {
+    return (await this.stuckWithUnread(options, slowAfterSeconds)).answer;
+  }
+
+  /** What is terminating and cannot finish, and what is slower than `slowAfterSeconds`. */
+  async stuckWithUnread(options: SimulationSettings, slowAfterSeconds: number): Promise<WithUnread<StuckItem[]>> {
+    const unread = this.inventory.terminating.size ? await this.readPodSpecs([]) : [];
+    return { answer: terminatingItems(this.inventory, options, this.now(), slowAfterSeconds), unread };
+  }
+
+  graph(options: SimulationSettings, scope: GraphScopeOptions): GraphData {
+    const stuck = new Map<string, string>();
+    if (this.inventory.terminating.size)
+      for (const item of terminatingItems(this.inventory, options, undefined)) stuck.set(item.uid, item.reason);
+    return graphData(this.inventory, selectGraph(this.inventory, scope), this.findings(options), stuck);
+  }
+
+  /** Every finding of the snapshot (`kubectl gc check`). */
+  findings(options: SimulationSettings): Finding[] {
+    return analyze(this.inventory, options);
+  }
+
+  private async readPodSpecs(targets: DeleteRequest[]): Promise<string[]> {
+    return this.snapshot.readPodSpecs ? this.snapshot.readPodSpecs(targets) : [];
+  }
+}
