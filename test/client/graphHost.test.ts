@@ -150,5 +150,13 @@ describe('GraphChannel', () => {
     expect(sent.slice(5).map((m) => m.type)).toEqual(['graph', 'simulation']);
     expect(ch.locationOf('rs1')?.range.start.line).toBe(20);
     expect(ch.currentSimulation?.target.uid).toBe('d1');
+    // A new focus starts clean: the old simulation is not sent again.
+    ch.focus('p2');
+    expect(sent.at(-1)).toEqual({ type: 'focus', uid: 'p2' });
+    expect(ch.currentSimulation).toBeUndefined();
+    ch.reset();
+    sent.length = 0;
+    ch.onReady();
+    expect(sent.map((m) => m.type)).toEqual(['graph']);
   });
 });

@@ -209,9 +209,9 @@ describe('the graph webview in Chromium', () => {
     await x.send({ type: 'simulation', report: deploymentReport(), id: 1 });
     const timeline = x.page.locator('footer.timeline');
     await timeline.waitFor();
-    expect(await timeline.locator('.timeline-title').innerText()).toBe(
-      'Simulated: delete Deployment shop/web (Background) · Delete: also 1 ReplicaSet, 2 Pods · 1 stuck (finalizer)',
-    );
+    // It opens with the Report's one-line summary (server/src/app/report.ts), then the policy.
+    expect(await timeline.locator('.timeline-title').innerText()).toBe(deploymentReport().summary);
+    expect(await timeline.locator('.timeline-policy').innerText()).toBe('Simulated with the Background policy');
     // It plays on its own: pause it and step by hand.
     await timeline.locator('button[aria-label="Pause"]').click();
     await timeline.locator('button[aria-label="First step"]').click();
@@ -233,8 +233,8 @@ describe('the graph webview in Chromium', () => {
     await x.settle();
     expect(await nodeClass(x, 'p2')).toContain('ov-removed');
     expect(await nodeClass(x, 'p3')).toContain('ov-stuck');
-    expect(await x.page.locator('g.node[data-id="p3"] text.sub').textContent()).toMatch(/^stuck: waits for finalizer/);
-    expect(await x.page.locator('g.node[data-id="d1"] text.sub').textContent()).toBe('removed · #1');
+    expect(await x.page.locator('g.node[data-id="p3"] text.sub').textContent()).toMatch(/^⊘ stuck: waits for finalizer/);
+    expect(await x.page.locator('g.node[data-id="d1"] text.sub').textContent()).toBe('✕ removed · #1');
     expect(await timeline.locator('.caption').innerText()).toContain('end: 1 stuck');
     expect(await x.state()).toMatchObject({ step: 9 });
     await x.clickWhenStill('g.node[data-id="p3"]');

@@ -82,6 +82,25 @@ describe('reduce', () => {
     expect(m.ui.focus).toBeUndefined();
   });
 
+  it('a simulation belongs to the view it was played in: a new focus starts clean, and a closed one stays closed', () => {
+    let m = withGraph();
+    m = reduce(m, { type: 'simulation', report: deploymentReport(), id: 1 });
+    m = reduce(m, { type: 'step', step: 4 });
+    m = reduce(m, { type: 'focus', uid: 'cm1' });
+    expect(m.report).toBeUndefined();
+    expect(m.ui).toMatchObject({ focus: 'cm1', selected: 'cm1', dismissed: 1 });
+    expect(m.ui.simulation).toBeUndefined();
+    expect(m.ui.step).toBeUndefined();
+    // The host sends it again after a reload: it stays gone (also after the state was saved and restored).
+    m = { ...m, ui: restoreUiState(JSON.parse(JSON.stringify(m.ui))) };
+    expect(reduce(m, { type: 'simulation', report: deploymentReport(), id: 1 })).toBe(m);
+    // A new simulation plays; closed, it too stays closed.
+    m = reduce(m, { type: 'simulation', report: deploymentReport(), id: 2 });
+    expect(m.ui).toMatchObject({ simulation: 2, step: 0 });
+    m = reduce(m, { type: 'clearSimulation' });
+    expect(reduce(m, { type: 'simulation', report: deploymentReport(), id: 2 }).report).toBeUndefined();
+  });
+
   it('filters toggle, search, groups, panels, simulation steps', () => {
     let m = withGraph();
     m = reduce(m, { type: 'toggleHidden', dimension: 'states', value: 'present' });

@@ -234,3 +234,40 @@ export function largeGraph(n: number): GraphData {
   }
   return { nodes, edges };
 }
+
+/** Deleting Deployment `d-<k>` of largeGraph: its ReplicaSet and 3 Pods go, in order (Background). */
+export function largeGraphReport(k: number): SimulateReport {
+  const id = (uid: string, kind: string, name: string) => ({
+    apiVersion: kind === 'Pod' ? 'v1' : 'apps/v1',
+    kind,
+    namespace: `team-${k % 40}`,
+    name,
+    uid,
+  });
+  const d = id(`d-${k}`, 'Deployment', `app-${k}`);
+  const rs = id(`rs-${k}`, 'ReplicaSet', `app-${k}-5d8f7`);
+  const pods = [0, 1, 2].map((p) => id(`p-${k}-${p}`, 'Pod', `app-${k}-5d8f7-${p}`));
+  const steps = [
+    { step: 1, actor: 'apiserver', action: 'delete' as const, target: d, detail: 'propagationPolicy=Background' },
+    { step: 2, actor: 'apiserver', action: 'remove' as const, target: d, detail: '' },
+    { step: 3, actor: 'garbage-collector', action: 'delete' as const, target: rs, detail: 'owner gone' },
+    { step: 4, actor: 'apiserver', action: 'remove' as const, target: rs, detail: '' },
+    ...pods.map((p, i) => ({ step: 5 + i, actor: 'garbage-collector', action: 'delete' as const, target: p, detail: 'owner gone' })),
+  ];
+  return simulateReportOf({
+    target: d,
+    policy: 'Background',
+    controllers: 'builtin',
+    result: {
+      steps,
+      deleted: [{ ...d, step: 2 }, { ...rs, step: 4 }, ...pods.map((p, i) => ({ ...p, step: 5 + i }))],
+      orphaned: [],
+      stuck: [],
+      notes: [],
+    },
+    locations: {},
+    counts: { deletedByKind: { Deployment: 1, ReplicaSet: 1, Pod: 3 }, orphaned: 0, stuck: 0 },
+    outcome: 'deleted',
+    title: 'Delete: also 1 ReplicaSet, 3 Pods',
+  });
+}

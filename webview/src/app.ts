@@ -35,6 +35,8 @@ import type { VsCodeApi } from './vscodeApi';
 export const SVG_MAX_NODES = 300;
 const MIN_ZOOM = 0.02;
 const MAX_ZOOM = 3;
+/** A graph area smaller than this (a panel being laid out) is not fitted into: it fits when it grows. */
+const MIN_FIT_SIDE = 80;
 const PNG_MAX_SIDE = 16_000;
 const PNG_MAX_PIXELS = 60e6;
 
@@ -56,6 +58,12 @@ export class App {
   private readonly zoom: ZoomBehavior<HTMLDivElement, unknown>;
   private renderScheduled = false;
   private needsFit = true;
+  /** The zoom shown was chosen by a fit, not by the user: a resize fits again (a maximised panel is not left tiny). */
+  private autoFitted = false;
+  /** A new simulation arrived: once drawn, zoom to the objects it affects (a graph shown at Fit would show nothing). */
+  private fitAffected = false;
+  /** What the last automatic fit showed (undefined: everything), fitted again after a resize. */
+  private fitted: readonly string[] | undefined;
   private playTimer: number | undefined;
   private forceLayout = false;
 
@@ -139,6 +147,7 @@ export class App {
     this.zoom = d3zoom<HTMLDivElement, unknown>()
       .scaleExtent([MIN_ZOOM, MAX_ZOOM])
       .on('zoom', (e: D3ZoomEvent<HTMLDivElement, unknown>) => {
+        if (e.sourceEvent) this.autoFitted = false; // the user's wheel, drag or key
         this.transform = { k: e.transform.k, x: e.transform.x, y: e.transform.y };
         this.renderer?.setTransform(this.transform);
         this.graphEl.dataset.zoom = e.transform.k.toFixed(3);
@@ -151,6 +160,8 @@ export class App {
     }
 
     this.graphEl.addEventListener('click', (e) => this.onClick(e));
+    // The canvas has no element per node: its tooltip (the full name, which a node's line may cut) follows the mouse.
+    this.graphEl.addEventListener('pointermove', (e) => this.onHover(e));
     this.graphEl.addEventListener('keydown', (e) => this.onKey(e));
     window.addEventListener('keydown', (e) => {
       if (e.key === '/' && !isTyping(e.target)) {
@@ -161,6 +172,8 @@ export class App {
     window.addEventListener('message', (e: MessageEvent) => this.onMessage(e.data));
     new ResizeObserver(() => {
       this.renderer?.resize();
+      // A panel laid out tiny then maximised (VS Code resizes it through small sizes) fits again at its new size.
+      if (this.autoFitted) this.needsFit = true;
       if (this.needsFit) this.schedule();
     }).observe(this.graphEl);
     watchTheme(() => {
@@ -189,8 +202,11 @@ export class App {
       this.needsFit = true;
     const before = this.model.ui.simulation;
     this.dispatch(message);
-    // A new simulation plays at once; the same one sent again after a reload stays where it was.
-    if (message.type === 'simulation' && message.id !== before) this.startPlaying();
+    // A new simulation plays at once, zoomed to what it affects; the same one sent again after a reload stays where it was.
+    if (message.type === 'simulation' && message.id !== before && this.model.ui.simulation === message.id) {
+      this.fitAffected = true;
+      this.startPlaying();
+    }
   }
 
   private dispatch(event: AppEvent): void {
@@ -268,9 +284,16 @@ export class App {
     const domId = m.ui.selected ? this.renderer.domIdOf(m.ui.selected) : undefined;
     if (domId) this.graphEl.setAttribute('aria-activedescendant', domId);
     else this.graphEl.removeAttribute('aria-activedescendant');
-    if (this.needsFit && this.graphEl.clientWidth > 0) {
+    if (this.fitAffected && this.canFit() && m.report) {
+      this.fitAffected = false;
       this.needsFit = false;
-      this.fit(false);
+      this.fitted = this.affectedNodes();
+      this.fitTo(this.fitted, true);
+    }
+    if (this.needsFit && this.canFit()) {
+      this.needsFit = false;
+      if (this.fitted && this.autoFitted && m.report) this.fitTo(this.fitted, false);
+      else this.fit(false);
     }
     document.body.dataset.rendered = String(m.revision);
   }
@@ -348,14 +371,42 @@ export class App {
     else sel.call(this.zoom.transform, t);
   }
 
+  /** Whether the graph area is large enough to fit into (a fit into a few pixels would leave the graph a dot). */
+  private canFit(): boolean {
+    return this.graphEl.clientWidth >= MIN_FIT_SIDE && this.graphEl.clientHeight >= MIN_FIT_SIDE;
+  }
+
   /** Everything shown in view (at most at scale 1.2). */
   private fit(animate: boolean): void {
     const view = this.view;
     if (!view) return;
-    const b = boundsOf(view.nodes.map((n) => this.positions.get(n.id)).filter((p): p is Point => p !== undefined));
+    this.fitted = undefined;
+    this.fitTo(
+      view.nodes.map((n) => n.id),
+      animate,
+    );
+  }
+
+  /** The shown nodes of the simulation's report (the nodes standing for them: an object, or its collapsed group). */
+  private affectedNodes(): string[] {
+    const report = this.model.report;
+    const view = this.view;
+    if (!report || !view) return [];
+    const ids = new Set<string>();
+    for (const uid of affectedUids(report)) {
+      const id = view.shownAs.get(uid);
+      if (id) ids.add(id);
+    }
+    return [...ids];
+  }
+
+  /** These nodes in view (at most at scale 1.2); nothing when none is placed. */
+  private fitTo(ids: readonly string[], animate: boolean): void {
+    const b = boundsOf(ids.map((id) => this.positions.get(id)).filter((p): p is Point => p !== undefined));
     const w = this.graphEl.clientWidth;
     const hgt = this.graphEl.clientHeight;
-    if (!b || w === 0 || hgt === 0) return;
+    if (!b || !this.canFit()) return;
+    this.autoFitted = true;
     const k = Math.max(MIN_ZOOM, Math.min(1.2, (w - 40) / (b.maxX - b.minX), (hgt - 40) / (b.maxY - b.minY)));
     this.setZoom({ k, x: w / 2 - (k * (b.minX + b.maxX)) / 2, y: hgt / 2 - (k * (b.minY + b.maxY)) / 2 }, animate);
   }
@@ -371,6 +422,7 @@ export class App {
     const hgt = this.graphEl.clientHeight;
     const margin = 60;
     if (x > margin && x < w - margin && y > margin && y < hgt - margin) return;
+    this.autoFitted = false;
     const k = Math.max(t.k, 0.5);
     this.setZoom({ k, x: w / 2 - p.x * k, y: hgt / 2 - p.y * k }, true);
   }
@@ -384,6 +436,16 @@ export class App {
       return;
     }
     this.activate(id, false);
+  }
+
+  private onHover(e: PointerEvent): void {
+    if (!(this.renderer instanceof CanvasRenderer)) {
+      if (this.graphEl.hasAttribute('title')) this.graphEl.removeAttribute('title');
+      return;
+    }
+    const id = this.renderer.nodeAt(e.clientX, e.clientY);
+    const text = id ? (this.view?.byId.get(id)?.description ?? '') : '';
+    if ((this.graphEl.getAttribute('title') ?? '') !== text) this.graphEl.setAttribute('title', text);
   }
 
   /** Click or Enter: a group expands; an object is selected and revealed in its manifest. */
@@ -436,10 +498,12 @@ export class App {
         break;
       case '+':
       case '=':
+        this.autoFitted = false;
         this.zoom.scaleBy(select(this.graphEl), 1.25);
         break;
       case '-':
       case '_':
+        this.autoFitted = false;
         this.zoom.scaleBy(select(this.graphEl), 0.8);
         break;
       case '0':

@@ -133,8 +133,12 @@ export class GraphChannel {
     this.awaiting = true;
   }
 
-  /** Select and show an object's component, once the page has a graph (the one being read, if any). */
+  /**
+   * Select and show an object's component, once the page has a graph (the one being read, if any). A new focus starts
+   * clean: the simulation played before is not sent again (a Show in Graph with a policy sends its own after this).
+   */
   focus(uid: string): void {
+    this.simulation = undefined;
     if (this.listening && this.graph && !this.awaiting) this.post({ type: 'focus', uid });
     else this.pendingFocus = uid;
   }

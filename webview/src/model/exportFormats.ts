@@ -6,7 +6,7 @@ import { boundsOf, NODE_HEIGHT, NODE_WIDTH, type Point } from './layout';
 import { kindCategory } from './kinds';
 import { edgePaint, nodePaint, type Palette } from './palette';
 import type { PlaybackFrame } from './playback';
-import { edgeOverlay, nameLine, nodeBadge, nodeLines, nodeOverlay, truncate } from './scene';
+import { edgeOverlay, nameLine, nodeBadge, nodeOverlay, subline } from './scene';
 import { describeObject, STATE_LABELS, type GraphView } from './viewModel';
 
 /** A DOT double-quoted string: backslashes and quotes escaped, controls removed, line breaks as `\n`. */
@@ -103,7 +103,6 @@ export function toSvg(
     const y = f(p.y + oy - NODE_HEIGHT / 2);
     const overlay = nodeOverlay(n, options.frame);
     const paint = nodePaint(palette, n.status, overlay, false, false);
-    const line2 = nodeLines(n)[1];
     const category = palette.categories[kindCategory(n.kind)];
     const label = n.object ? describeObject(n) : n.description;
     out.push(`<g opacity="${paint.opacity}"><title>${xmlText(label)}</title>`);
@@ -114,9 +113,15 @@ export function toSvg(
     out.push(
       `<text x="${f(x + 12)}" y="${f(y + 18)}" fill="${xmlText(category)}" font-size="10" font-weight="600">${xmlText(nodeBadge(n))}</text>`,
     );
-    out.push(`<text x="${f(x + 56)}" y="${f(y + 18)}" fill="${xmlText(palette.foreground)}">${xmlText(nameLine(n))}</text>`);
+    if (paint.double)
+      out.push(
+        `<rect x="${f(x - 4)}" y="${f(y - 4)}" width="${NODE_WIDTH + 8}" height="${NODE_HEIGHT + 8}" rx="8" fill="none" stroke="${xmlText(paint.stroke)}" stroke-width="1.5"/>`,
+      );
     out.push(
-      `<text x="${f(x + 12)}" y="${f(y + 35)}" fill="${xmlText(palette.muted)}" font-size="10.5">${xmlText(overlay.state === 'stuck' ? truncate(`stuck: ${overlay.reason ?? ''}`, 30) : line2)}</text>`,
+      `<text x="${f(x + 56)}" y="${f(y + 18)}" fill="${xmlText(palette.foreground)}"${paint.strike ? ' text-decoration="line-through"' : ''}>${xmlText(nameLine(n))}</text>`,
+    );
+    out.push(
+      `<text x="${f(x + 12)}" y="${f(y + 35)}" fill="${xmlText(palette.muted)}" font-size="10.5">${xmlText(subline(n, overlay))}</text>`,
     );
     if (n.findings)
       out.push(

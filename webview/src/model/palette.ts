@@ -43,7 +43,18 @@ export interface NodePaint {
   strokeWidth: number;
   dash: number[];
   opacity: number;
+  /** A second outline outside the box (stuck under a simulation): not told apart by colour alone. */
+  double: boolean;
+  /** The name struck through (removed by the simulation). */
+  strike: boolean;
 }
+
+/**
+ * Opacities under a simulation: an object it removes stays readable (dashed, struck through, "✕ removed"), one it
+ * does not touch fades further, so the two never look alike (they did at 0.18 and 0.35).
+ */
+export const REMOVED_OPACITY = 0.55;
+export const DIMMED_OPACITY = 0.28;
 
 export function nodePaint(p: Palette, status: NodeStatus, overlay: NodeOverlay, selected: boolean, dimmed: boolean): NodePaint {
   let stroke = p.border;
@@ -66,13 +77,17 @@ export function nodePaint(p: Palette, status: NodeStatus, overlay: NodeOverlay, 
   } else if (overlay.state === 'stuck') {
     stroke = p.error;
     strokeWidth = 3;
+  } else if (overlay.state === 'removed') {
+    stroke = p.muted;
+    strokeWidth = 1.5;
+    dash = [5, 3];
   }
   if (selected || overlay.current) {
     stroke = p.focus;
     strokeWidth = 3;
   }
-  const opacity = overlay.state === 'removed' ? 0.18 : dimmed ? 0.35 : 1;
-  return { stroke, strokeWidth, dash, opacity };
+  const opacity = overlay.state === 'removed' ? REMOVED_OPACITY : dimmed ? DIMMED_OPACITY : 1;
+  return { stroke, strokeWidth, dash, opacity, double: overlay.state === 'stuck', strike: overlay.state === 'removed' };
 }
 
 export interface EdgePaint {

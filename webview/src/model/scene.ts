@@ -9,10 +9,19 @@ import { STATE_LABELS, type GraphView, type ViewEdge, type ViewNode } from './vi
 /** Characters of a name that fit on a node's line. */
 export const LINE_CHARS = 24;
 
-export function truncate(s: string, max = LINE_CHARS): string {
+/**
+ * `s` in at most `max` characters. Names are cut in the middle (`web-1-7…f8-abcde`): the pods of one ReplicaSet
+ * differ only in their suffix, which must stay; sentences (`end`) are cut at the end. The full text is in the
+ * node's tooltip and description.
+ */
+export function truncate(s: string, max = LINE_CHARS, cut: 'middle' | 'end' = 'middle'): string {
   // Controls and bidi overrides never reach the picture: they could make a name read as another.
   const clean = s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
-  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+  const chars = [...clean]; // code points: a surrogate pair is never split
+  if (chars.length <= max) return clean;
+  if (cut === 'end') return `${chars.slice(0, max - 1).join('')}…`;
+  const tail = Math.ceil((max - 1) / 2);
+  return `${chars.slice(0, max - 1 - tail).join('')}…${chars.slice(chars.length - tail).join('')}`;
 }
 
 /** Line 1: the name (or "437 Pods"); line 2: the namespace and the state when it is not "present". */
@@ -24,7 +33,7 @@ export function nodeLines(node: ViewNode): [string, string] {
 
 /** The name as it fits beside the badge (shorter when the findings count takes the corner). */
 export function nameLine(node: ViewNode): string {
-  return truncate(nodeLines(node)[0], node.findings ? 14 : 18);
+  return truncate(node.name, node.findings ? 14 : 18);
 }
 
 export function nodeBadge(node: ViewNode): string {
@@ -84,11 +93,19 @@ export function edgeOverlay(edge: ViewEdge, view: GraphView, frame: PlaybackFram
 
 /** The second line under a simulation: what happens to it; otherwise nodeLines' second line. */
 export function subline(node: ViewNode, overlay: NodeOverlay): string {
-  if (overlay.state === 'stuck') return truncate(`stuck: ${overlay.reason ?? ''}`, LINE_CHARS + 6);
-  if (overlay.state === 'removed') return node.members ? 'all removed' : `removed${overlay.order ? ` · #${overlay.order}` : ''}`;
-  if (overlay.state === 'deleting') return node.members ? 'being deleted (some removed)' : 'being deleted';
+  if (overlay.state === 'stuck') return truncate(`${OVERLAY_MARKS.stuck} stuck: ${overlay.reason ?? ''}`, LINE_CHARS + 6, 'end');
+  if (overlay.state === 'removed')
+    return `${OVERLAY_MARKS.removed} ${node.members ? 'all removed' : `removed${overlay.order ? ` · #${overlay.order}` : ''}`}`;
+  if (overlay.state === 'deleting') return `${OVERLAY_MARKS.deleting} ${node.members ? 'being deleted (some removed)' : 'being deleted'}`;
   return nodeLines(node)[1];
 }
+
+/**
+ * What tells the playback's states apart besides colour (light, dark and high-contrast themes alike): a mark in the
+ * second line, and the box's outline (styles.css, palette.ts): removed, a dashed outline and a struck name; stuck, a
+ * double outline; untouched, faded with its outline unchanged.
+ */
+export const OVERLAY_MARKS: Readonly<Record<OverlayState, string>> = { removed: '✕', deleting: '…', stuck: '⊘' };
 
 /** What a renderer draws. */
 export interface Scene {

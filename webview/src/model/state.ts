@@ -39,6 +39,11 @@ export interface UiState {
   /** The simulation shown (its id) and the step shown; the report itself is the host's. */
   simulation?: number;
   step?: number;
+  /**
+   * A simulation closed, or left behind by a new focus: the host may send it again after a reload, and it stays
+   * closed (a simulation belongs to the view it was played in).
+   */
+  dismissed?: number;
   details: boolean;
   legend: boolean;
 }
@@ -88,6 +93,7 @@ export function restoreUiState(raw: unknown): UiState {
   s.expanded = strings(r.expanded);
   if (finite(r.simulation)) s.simulation = r.simulation;
   if (finite(r.step) && r.step >= 0) s.step = Math.floor(r.step);
+  if (finite(r.dismissed)) s.dismissed = r.dismissed;
   if (typeof r.details === 'boolean') s.details = r.details;
   if (typeof r.legend === 'boolean') s.legend = r.legend;
   return s;
@@ -141,9 +147,12 @@ export function reduce(model: AppModel, event: AppEvent): AppModel {
     case 'focus': {
       const n = model.graph?.nodes.find((x) => x.uid === event.uid);
       const expanded = n ? expandFor(model.graph!, event.uid, ui.expanded) : ui.expanded;
-      return { ...model, ui: { ...ui, focus: event.uid, selected: event.uid, expanded, zoom: undefined } };
+      // A new focus starts clean: the simulation played before belongs to the view it was played in.
+      const cleared = withoutSimulation(model);
+      return { ...cleared, ui: { ...cleared.ui, focus: event.uid, selected: event.uid, expanded, zoom: undefined } };
     }
     case 'simulation': {
+      if (event.id === ui.dismissed) return model;
       // The same simulation again (the page was reloaded): where the user was; a new one starts before the DELETE.
       const again = event.id === ui.simulation && ui.step !== undefined;
       const step = again ? clampStep(event.report, ui.step!) : 0;
@@ -179,10 +188,20 @@ export function reduce(model: AppModel, event: AppEvent): AppModel {
     case 'step':
       return model.report ? { ...model, ui: { ...ui, step: clampStep(model.report, event.step) } } : model;
     case 'clearSimulation':
-      return { ...model, report: undefined, ui: { ...ui, step: undefined, simulation: undefined } };
+      return withoutSimulation(model);
     case 'togglePanel':
       return { ...model, ui: { ...ui, [event.panel]: !ui[event.panel] } };
   }
+}
+
+function withoutSimulation(model: AppModel): AppModel {
+  const ui = model.ui;
+  const dismissed = ui.simulation ?? ui.dismissed;
+  return {
+    ...model,
+    report: undefined,
+    ui: { ...ui, step: undefined, simulation: undefined, ...(dismissed !== undefined ? { dismissed } : {}) },
+  };
 }
 
 export function sameGraphSource(a: GraphSource | undefined, b: GraphSource): boolean {

@@ -212,6 +212,10 @@ export function drawScene(
     ctx.setLineDash(paint.dash);
     ctx.strokeRect(x, y, NODE_WIDTH, NODE_HEIGHT);
     ctx.setLineDash([]);
+    if (paint.double) {
+      ctx.lineWidth = 1.5;
+      ctx.strokeRect(x - 4, y - 4, NODE_WIDTH + 8, NODE_HEIGHT + 8);
+    }
     if (n.match && searching) {
       ctx.strokeStyle = p.match;
       ctx.lineWidth = 2;
@@ -223,7 +227,9 @@ export function drawScene(
     ctx.fillText(nodeBadge(n), x + 12, y + 18);
     ctx.font = `12px ${p.fontFamily}`;
     ctx.fillStyle = p.foreground;
-    ctx.fillText(nameLine(n), x + 56, y + 18);
+    const name = nameLine(n);
+    ctx.fillText(name, x + 56, y + 18);
+    if (paint.strike) ctx.fillRect(x + 56, y + 14, ctx.measureText(name).width, 1);
     ctx.font = `10.5px ${p.fontFamily}`;
     ctx.fillStyle = overlay.state === 'stuck' ? p.error : p.muted;
     ctx.fillText(subline(n, overlay), x + 12, y + 35);

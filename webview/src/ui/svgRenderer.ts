@@ -139,6 +139,7 @@ export class SvgRenderer implements Renderer {
       'g',
       { id: domId, 'data-id': n.id, role: 'button' },
       title,
+      s('rect', { class: 'outline', x: -4, y: -4, width: NODE_WIDTH + 8, height: NODE_HEIGHT + 8, rx: 8 }),
       s('rect', { class: 'box', width: NODE_WIDTH, height: NODE_HEIGHT, rx: 5 }),
       s('rect', { class: 'stripe', width: 5, height: NODE_HEIGHT, rx: 2 }),
       s('text', { class: 'badge', x: 12, y: 18 }, nodeBadge(n)),

@@ -1,5 +1,5 @@
-// The simulation's timeline under the graph: the report's one-line title, first/previous/play/next/last, a step
-// slider, the current step's caption, Open Report and Close.
+// The simulation's timeline under the graph: the report's one-line summary (what the request causes) and the policy,
+// first/previous/play/next/last, a step slider, the current step's caption, Open Report and Close.
 
 import { stepCaption, type PlaybackFrame } from '../model/playback';
 import type { SimulateReport } from '../model/protocolTypes';
@@ -16,6 +16,7 @@ export interface TimelineActions {
 export class Timeline {
   readonly element: HTMLElement;
   private readonly title: HTMLElement;
+  private readonly policy: HTMLElement;
   private readonly slider: HTMLInputElement;
   private readonly caption: HTMLElement;
   private readonly play: HTMLButtonElement;
@@ -27,7 +28,8 @@ export class Timeline {
       b.addEventListener('click', onClick);
       return b;
     };
-    this.title = h('div', { class: 'timeline-title' });
+    this.title = h('span', { class: 'timeline-title' });
+    this.policy = h('span', { class: 'timeline-policy' });
     this.slider = h('input', { type: 'range', min: 0, max: 0, value: 0, step: 1, 'aria-label': 'Simulation step' });
     this.slider.addEventListener('input', () => actions.step(Number(this.slider.value)));
     this.caption = h('div', { class: 'caption', 'aria-live': 'polite' });
@@ -35,7 +37,7 @@ export class Timeline {
     this.element = h(
       'footer',
       { class: 'timeline', 'aria-label': 'Simulated deletion', hidden: true },
-      this.title,
+      h('div', { class: 'timeline-head' }, this.title, this.policy),
       h(
         'div',
         { class: 'controls' },
@@ -56,8 +58,11 @@ export class Timeline {
     this.frame = frame;
     this.element.hidden = !report || !frame;
     if (!report || !frame) return;
-    const policy = report.policy === 'default' ? 'API default policy' : report.policy;
-    this.title.textContent = `Simulated: delete ${describeObject(report.target)} (${policy}) · ${report.title}`;
+    const policy = report.policy === 'default' ? 'the API default policy' : `the ${report.policy} policy`;
+    // The Report's one line (server/src/app/report.ts), the same every front end opens with.
+    const summary = report.summary || `Deleting ${describeObject(report.target)}: ${report.title}`;
+    if (this.title.textContent !== summary) this.title.textContent = summary;
+    this.policy.textContent = `Simulated with ${policy}`;
     this.slider.max = String(frame.total);
     if (this.slider.value !== String(frame.index)) this.slider.value = String(frame.index);
     const caption = stepCaption(frame);
