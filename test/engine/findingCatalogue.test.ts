@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../server/src/engine/analysis/analyze';
 import { FINDING_CATALOGUE, RULE_TITLES } from '../../server/src/engine/analysis/findingCatalogue';
@@ -15,6 +16,20 @@ import { LOAD_PROBLEM_CATALOGUE } from '../../server/src/sources/manifests/loadP
 
 const root = path.resolve(__dirname, '../..');
 const RULE_ID = /\bR\d+\b/;
+
+/** Every string and template literal's text in a TypeScript source, with its 1-based line (comments are not literals). */
+function literals(file: string, text: string): { text: string; line: number }[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const out: { text: string; line: number }[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) {
+      out.push({ text: node.text, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
 
 /** Findings of the examples and the CLI fixtures: every code the files can produce, with real messages. */
 async function fixtureFindings(): Promise<Finding[]> {
@@ -67,7 +82,7 @@ describe('finding messages', () => {
     }
   });
 
-  it('are written without rule ids in the analysis, the simulation and the front ends (string literals)', () => {
+  it('are written without rule ids in the analysis, the simulation and the front ends (every string and template literal)', () => {
     const offenders: string[] = [];
     const scan = (dir: string) => {
       for (const name of readdirSync(dir)) {
@@ -77,19 +92,23 @@ describe('finding messages', () => {
           continue;
         }
         if (!file.endsWith('.ts')) continue;
-        readFileSync(file, 'utf8')
-          .split('\n')
-          .forEach((line, i) => {
-            const code = line.replace(/^\s*(\/\/|\*|\/\*).*$/, '').replace(/\s\/\/\s.*$/, '');
-            for (const literal of code.match(/(['"`])(?:\\.|(?!\1)[^\\])*\1/g) ?? []) {
-              // A bare id ('R34') is the catalogue's structured data, not prose.
-              if (RULE_ID.test(literal) && !/^.R\d+.$/.test(literal)) offenders.push(`${path.relative(root, file)}:${i + 1}: ${literal}`);
-            }
-          });
+        for (const { text, line } of literals(file, readFileSync(file, 'utf8'))) {
+          // A bare id ('R34') is the catalogue's structured data, not prose.
+          if (RULE_ID.test(text) && !/^R\d+$/.test(text)) offenders.push(`${path.relative(root, file)}:${line}: ${text}`);
+        }
       }
     };
-    for (const dir of ['server/src', 'client/src', 'webview/src']) scan(path.join(root, dir));
+    for (const dir of ['server/src', 'client/src', 'webview/src', 'shared/src']) scan(path.join(root, dir));
     expect(offenders).toEqual([]);
+  });
+
+  it('the scan above sees a rule id in a template literal over several lines, and in parentheses', () => {
+    const found = literals('x.ts', 'const m = `the GC\nretries forever (${"R46"} and (R46))`; // (R1)');
+    expect(found).toEqual([
+      { text: 'the GC\nretries forever (', line: 1 },
+      { text: 'R46', line: 2 },
+      { text: ' and (R46))', line: 2 },
+    ]);
   });
 });
 

@@ -2,15 +2,19 @@
 // way, state, field meanings, simulated fate per policy), finalizers (who removes them, does that controller
 // survive), metadata.name/uid (dependents by kind), and hostile text from manifests.
 
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Hover, MarkupContent, Position } from 'vscode-languageserver-protocol';
 import { hoverAt } from '../../server/src/lsp/hover';
 import { pluralKind } from '../../shared/src/kinds';
-import { codeSpan, escapeMarkdown, markdownLink } from '../../server/src/lsp/markdown';
+import { codeLink, codeSpan, escapeMarkdown, markdownLink } from '../../server/src/lsp/markdown';
+import { docsLink } from '../../server/src/lsp/diagnostics';
 import type { WorkspaceModel } from '../../server/src/workspace/workspaceModel';
 import { DELETING, HOLD, busybox, ctl, deploy, manifests, obj, pod, ref, rs } from '../helpers/manifests';
 import { BUILTIN, exampleDocs, lineOf, positionOf, workspace, type TestOptions } from './modelHelpers';
 
+const EXAMPLES_DIR = path.join(__dirname, '../../examples');
 const DEPLOY_URI = 'file:///ws/shop/deploy.yaml';
 const RS_URI = 'file:///ws/shop/replicasets.yaml';
 
@@ -268,8 +272,9 @@ describe('hover on an ownerReferences entry', () => {
     expect(md).toContain('**Owner:** Deployment shop\\/web\\-old');
     expect(md).toContain('- **Defined in:** not found anywhere in the workspace\n');
     expect(md).toContain('- **State:** virtual (referenced but absent)');
+    // Hovered on the name, away from the diagnostic (on the uid): the message is told here, the code linked to its docs.
     expect(md).toContain(
-      '**What the GC does instead:**\n- `dangling-owner`: The owner Deployment web\\-old \\(uid 99999999\\-0000\\-4000\\-8000\\-000000000009\\) is not in the input in namespace shop\\. The GC removes this reference \\(another owner is present\\) but keeps the object\\.',
+      `**What the GC does instead:**\n- ${codeLink('dangling-owner', docsLink('dangling-owner'))}: The owner Deployment web\\-old \\(uid 99999999\\-0000\\-4000\\-8000\\-000000000009\\) is not in the input in namespace shop\\. The GC removes this reference \\(another owner is present\\) but keeps the object\\.`,
     );
     expect(md).not.toContain('is deleted**');
   });
@@ -284,7 +289,9 @@ describe('hover on an ownerReferences entry', () => {
     expect(md).toContain(
       `Deployment storefront\\/checkout exists with another uid, \`64b1c1b1-59ad-4af3-a756-871bd6965119\` ([checkout\\-export\\.yaml\\:${lineOf(yaml, 'name: checkout\n') + 1}](${uri}#L${lineOf(yaml, 'name: checkout\n') + 1}))`,
     );
-    expect(md).toContain('- `owner-uid-mismatch`: Deployment storefront\\/checkout exists with another uid');
+    // Hovered on the uid, where the editor shows the diagnostic itself: only the code, linked, and its title.
+    expect(md).toContain(`- ${codeLink('owner-uid-mismatch', docsLink('owner-uid-mismatch'))}: The owner exists with another uid\n`);
+    expect(md).not.toContain('exists with another uid;');
 
     // Its Pods' owner is present, but is garbage itself: no deletion policy applies to it.
     const podRef = text(hover(model, uri, positionOf(yaml, 'uid: 3b997c9c-0286-412c-a6fd-4b3db66f93e5', { nth: 1, offset: 6 })));
@@ -317,8 +324,10 @@ data:
       '- **uid:** `synthetic:apps/Deployment/shop/web` (synthetic: this reference has no uid in the manifest, which the apiserver rejects;',
     );
     expect(md).toContain(
-      '**Findings on this reference:**\n- `invalid-owner-reference`: Invalid ownerReference\\: it has no uid\\. The apiserver rejects ConfigMap shop\\/web\\-config\\.',
+      `**Findings on this reference:**\n- ${codeLink('invalid-owner-reference', docsLink('invalid-owner-reference'))}: An ownerReference the apiserver rejects\n`,
     );
+    // The diagnostic (on the whole entry, which has no uid field) already says it: not again.
+    expect(md).not.toContain('it has no uid');
   });
 
   it('looks a cluster-scoped owner up cluster-wide (a mirror Pod owned by its Node)', () => {
@@ -462,7 +471,9 @@ describe('hover on a finalizer', () => {
     expect(md).toContain(
       'RabbitmqCluster legacy\\-mq\\/orders is being deleted (since 2026\\-11\\-14T09\\:12\\:46Z): it goes once every finalizer is removed (`deletion.finalizers.rabbitmqclusters.rabbitmq.com`).',
     );
-    expect(md).toContain('**Findings on this finalizer:**\n- `stuck-terminating`:');
+    expect(md).toContain(`**Findings on this finalizer:**\n- ${codeLink('stuck-terminating', docsLink('stuck-terminating'))}:`);
+    // The answer before who removes it.
+    expect(md.indexOf('**Findings on this finalizer:**')).toBeLessThan(md.indexOf('**Removed by:**'));
   });
 
   it("explains the garbage collector's own finalizers", () => {
@@ -527,5 +538,66 @@ describe('hover on metadata.name and metadata.uid', () => {
     expect(hover(model, RS_URI, positionOf(REPLICASETS, 'replicas: 2'))).toBeNull();
     expect(hover(model, RS_URI, positionOf(REPLICASETS, 'image: nginx'))).toBeNull();
     expect(hover(model, 'file:///ws/unknown.yaml', { line: 0, character: 0 })).toBeNull();
+  });
+});
+
+describe('hover: the answer first, nothing twice', () => {
+  it('puts the outcome under each policy before the facts and the explanations of controller and blockOwnerDeletion', () => {
+    const md = text(hover(shop(), RS_URI, positionOf(REPLICASETS, 'uid: 6f1c', { offset: 6 })));
+    const order = ['**Owner:**', '**If Deployment shop\\/web is deleted**', '- **Background:**', '- **uid:**', '**controller: true**'].map(
+      (s) => md.indexOf(s),
+    );
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it("never repeats a diagnostic's message where the editor shows that diagnostic (every finding of the examples)", () => {
+    let checked = 0;
+    for (const folder of readdirSync(EXAMPLES_DIR).filter((f) => statSync(path.join(EXAMPLES_DIR, f)).isDirectory())) {
+      const model = workspace(exampleDocs(folder));
+      model.refreshPredictions();
+      for (const f of model.allFindings()) {
+        if (!f.file || !f.range || f.location.kind === 'object') continue;
+        const h = hover(model, f.file, f.range.start);
+        if (!h) continue;
+        const md = text(h);
+        checked++;
+        expect(md, `${folder}: ${f.code}`).not.toContain(escapeMarkdown(f.message, 2000));
+        expect(md, `${folder}: ${f.code}`).toContain(codeLink(f.code, docsLink(f.code)));
+        expect(md, `${folder}: ${f.code}`).not.toMatch(/\bR\d+\b/);
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('hover on a reference whose uid an object of the workspace holds under other coordinates', () => {
+  // OpenShift 4.8's ingress canary writes `kind: daemonset` (a must-gather's openshift-ingress-canary namespace).
+  const CANARY = path.join(__dirname, '../fixtures/loader/must-gather/namespaces/openshift-ingress-canary');
+  const SERVICES_URI = 'file:///must-gather/openshift-ingress-canary/core/services.yaml';
+  const DAEMONSETS_URI = 'file:///must-gather/openshift-ingress-canary/apps/daemonsets.yaml';
+  const services = readFileSync(path.join(CANARY, 'core/services.yaml'), 'utf8');
+  const daemonsets = readFileSync(path.join(CANARY, 'apps/daemonsets.yaml'), 'utf8');
+
+  it('names the DaemonSet that holds the uid, links to it, and says how the reference differs', () => {
+    const model = workspace({ [SERVICES_URI]: services, [DAEMONSETS_URI]: daemonsets });
+    const md = text(hover(model, SERVICES_URI, positionOf(services, 'name: ingress-canary\n', { nth: 1, offset: 8 })));
+    const line = lineOf(daemonsets, '    name: ingress-canary') + 1;
+    const link = `[daemonsets\\.yaml\\:${line}](${DAEMONSETS_URI}#L${line})`;
+    expect(md).not.toContain('not found anywhere in the workspace');
+    expect(md).toContain(
+      `- **Defined in:** not where the GC looks; its uid is DaemonSet openshift\\-ingress\\-canary\\/ingress\\-canary's (${link}) (see below)\n`,
+    );
+    expect(md).toContain(
+      `- **State:** unresolvable: nothing in the workspace or in Kubernetes serves \`apps/v1\` \`daemonset\`; uid \`c4d58cda-5c8a-4bcf-a679-c28e66f4f551\` belongs to DaemonSet openshift\\-ingress\\-canary\\/ingress\\-canary (${link}), which this reference names differently: kind daemonset\\, not DaemonSet \\(kinds are case\\-sensitive\\)\n`,
+    );
+    // Away from the diagnostic (on the name, the diagnostic is on the kind): the message, which asks.
+    expect(md).toContain('Did you mean DaemonSet\\?');
+    // On the kind, where the editor shows the diagnostic: its title only.
+    const onKind = text(hover(model, SERVICES_URI, positionOf(services, 'kind: daemonset', { offset: 6 })));
+    expect(onKind).toContain(
+      `- ${codeLink('unresolvable-owner-kind', docsLink('unresolvable-owner-kind'))}: ${escapeMarkdown("Nothing serves the owner's apiVersion and kind")}\n`,
+    );
+    expect(onKind).not.toContain('Did you mean');
   });
 });

@@ -1,7 +1,10 @@
-// Hovers: on an ownerReferences entry (the owner as the GC resolves it, its state, what controller and
-// blockOwnerDeletion mean here, and this object's fate under each deletion policy, simulated); on a finalizer
+// Hovers: on an ownerReferences entry (the answer first: this object's fate under each deletion policy of the owner,
+// simulated, or what the GC does instead; then the owner as the GC resolves it, its state, and what controller and
+// blockOwnerDeletion mean here); on a finalizer
 // (who removes it and whether that controller survives); on metadata.name/uid (the object's dependents).
 // A pure function of an ObjectModel (the workspace, or a live document's cluster). Everything taken from a manifest goes through markdown.ts.
+// A finding is named by its code, linked to its documentation; its message only where the editor does not already
+// show it (its diagnostic's range does not hold the position), so no text appears twice.
 //
 // Cost: index lookups and the object's own fields; the policy simulations are cached per inventory version
 // (simulationCache.ts), so only the first hover on an owner after a change pays for them.
@@ -23,8 +26,10 @@ import type { ControllersMode, FinalizerOwnerRule, PropagationPolicy, Simulation
 import type { ObjectModel } from '../workspace/workspaceModel';
 import { shortReason } from '../app/impact';
 import { countOf } from '../../../shared/src/kinds';
-import { codeSpan, escapeMarkdown as esc, fileLabel, markdownLink } from './markdown';
-import { lookupOwner, type OwnerLookup } from '../engine/analysis/ownerLookup';
+import { codeLink, codeSpan, escapeMarkdown as esc, fileLabel, markdownLink } from './markdown';
+import { coordinateDifferences, lookupOwner, type OwnerLookup } from '../engine/analysis/ownerLookup';
+import { FINDING_CATALOGUE } from '../engine/analysis/findingCatalogue';
+import { docsLink } from './diagnostics';
 import type { LiveView } from '../engine/analysis/liveComparison';
 import { baselineSimulation, deletionSimulation } from '../app/simulationCache';
 import { controllerSet } from '../engine/simulation/controllerSet';
@@ -59,12 +64,13 @@ export function hoverAt(model: ObjectModel, uri: string, position: Position, opt
       );
       if (!field && !within(e.entry, position)) continue;
       const liveLine = live ? `\n\n${liveOwnerState(live, o, o.ownerReferences[i])}` : '';
-      return markdown(ownerReferenceHover(model, o, i, options) + liveLine, field ?? e.entry);
+      return markdown(ownerReferenceHover(model, o, i, options, position) + liveLine, field ?? e.entry);
     }
   }
   if (ranges.finalizerEntries.length === o.finalizers.length) {
     for (let i = 0; i < ranges.finalizerEntries.length; i++) {
-      if (within(ranges.finalizerEntries[i], position)) return markdown(finalizerHover(model, o, i, options), ranges.finalizerEntries[i]);
+      if (within(ranges.finalizerEntries[i], position))
+        return markdown(finalizerHover(model, o, i, options, position), ranges.finalizerEntries[i]);
     }
   }
   for (const r of [ranges.name, ranges.uid]) {
@@ -90,27 +96,28 @@ function within(r: Range, p: Position): boolean {
 // ------------------------------------------------------------------------------------------------
 // ownerReferences
 
-function ownerReferenceHover(model: ObjectModel, o: KubeObject, index: number, options: HoverOptions): string {
+/** The answer first (the fate under each policy, or what the GC does instead), then the owner's facts, then the fields explained. */
+function ownerReferenceHover(model: ObjectModel, o: KubeObject, index: number, options: HoverOptions, position: Position): string {
   const inv = model.inventory;
   const ref = o.ownerReferences[index];
   const lookup = lookupOwner(inv, o, ref);
   const name = ownerName(ref, lookup);
   const out: string[] = [];
   out.push(`**Owner:** ${esc(name)}`);
-  const facts: string[] = [];
-  facts.push(`- **uid:** ${codeSpan(ref.uid || '(none)')}${uidNote(ref, lookup)}`);
-  facts.push(`- **Defined in:** ${whereDefined(model, lookup)}`);
-  facts.push(`- **State:** ${ownerState(model, ref, lookup)}`);
-  out.push(facts.join('\n'));
-  out.push(controllerSentence(o, ref, name));
-  out.push(blockingSentence(o, ref, name));
-  const findings = findingsAt(model.findingsOf(o.uid), (f) => f.location.kind === 'ownerReference' && f.location.index === index);
+  const findings = findingsAt(model.findingsOf(o.uid), (f) => f.location.kind === 'ownerReference' && f.location.index === index, position);
   if (lookup.state === 'found') {
     out.push(policyOutcomes(model, o, lookup.owner, options));
     if (findings) out.push(`**Findings on this reference:**\n${findings}`);
   } else {
     out.push(`**What the GC does instead:**\n${findings || '- Nothing reported for this reference.'}`);
   }
+  const facts: string[] = [];
+  facts.push(`- **uid:** ${codeSpan(ref.uid || '(none)')}${uidNote(ref, lookup)}`);
+  facts.push(`- **Defined in:** ${whereDefined(model, lookup)}`);
+  facts.push(`- **State:** ${ownerState(model, o, ref, lookup)}`);
+  out.push(facts.join('\n'));
+  out.push(controllerSentence(o, ref, name));
+  out.push(blockingSentence(o, ref, name));
   return out.join('\n\n');
 }
 
@@ -154,17 +161,30 @@ function whereDefined(model: ObjectModel, lookup: OwnerLookup): string {
     const where = lookup.namespace ? `in namespace ${esc(lookup.namespace)}` : 'cluster-wide';
     return `not found ${where}, where the GC looks (see below)`;
   }
+  if (lookup.sameUid) {
+    // The reference cannot be looked up at all, but the object it meant is here.
+    const link = locationLink(model, lookup.sameUid);
+    return `not where the GC looks; its uid is ${esc(describe(lookup.sameUid))}'s${link ? ` (${link})` : ''} (see below)`;
+  }
   return 'not found anywhere in the workspace';
 }
 
-function ownerState(model: ObjectModel, ref: OwnerReference, lookup: OwnerLookup): string {
+/** "uid … belongs to DaemonSet ns/x (link), which this reference names differently: kind daemonset, not DaemonSet (…)". */
+function uidHolder(model: ObjectModel, o: KubeObject, ref: OwnerReference, holder: KubeObject): string {
+  const link = locationLink(model, holder);
+  const differs = coordinateDifferences(ref, o, holder, model.inventory.kindOf(holder)?.namespaced);
+  return `uid ${codeSpan(ref.uid)} belongs to ${esc(describe(holder))}${link ? ` (${link})` : ''}, which this reference names differently: ${esc(differs.join('; '), 1000)}`;
+}
+
+function ownerState(model: ObjectModel, o: KubeObject, ref: OwnerReference, lookup: OwnerLookup): string {
+  const held = lookup.state !== 'found' && lookup.sameUid ? `; ${uidHolder(model, o, ref, lookup.sameUid)}` : '';
   switch (lookup.state) {
     case 'found':
       return objectState(lookup.owner);
     case 'unresolvable-kind':
-      return `unresolvable: nothing in the workspace or in Kubernetes serves ${codeSpan(ref.apiVersion)} ${codeSpan(ref.kind)}`;
+      return `unresolvable: nothing in the workspace or in Kubernetes serves ${codeSpan(ref.apiVersion)} ${codeSpan(ref.kind)}${held}`;
     case 'invalid-scope':
-      return `cannot be looked up: ${esc(ref.kind)} is namespaced and an ownerReference has no namespace`;
+      return `cannot be looked up: ${esc(ref.kind)} is namespaced and an ownerReference has no namespace${held}`;
     case 'absent': {
       const node = model.inventory.graph.get(ref.uid);
       const parts: string[] = [];
@@ -179,12 +199,7 @@ function ownerState(model: ObjectModel, ref: OwnerReference, lookup: OwnerLookup
           `${esc(describe(lookup.sameName))} exists with another uid, ${codeSpan(lookup.sameName.uid)}${link ? ` (${link})` : ''}`,
         );
       }
-      if (lookup.sameUid && lookup.sameUid !== lookup.sameName) {
-        const link = locationLink(model, lookup.sameUid);
-        parts.push(
-          `uid ${codeSpan(ref.uid)} belongs to ${esc(describe(lookup.sameUid))}${link ? ` (${link})` : ''}, which is not what this reference names`,
-        );
-      }
+      if (lookup.sameUid && lookup.sameUid !== lookup.sameName) parts.push(uidHolder(model, o, ref, lookup.sameUid));
       return parts.join('; ');
     }
   }
@@ -269,10 +284,17 @@ function fateOf(result: SimulationResult, baseline: SimulationResult, o: KubeObj
   return `${it} stays, unchanged${ownerNote}${partial}`;
 }
 
-function findingsAt(findings: Finding[], where: (f: Finding) => boolean): string {
+/**
+ * The findings `where` selects, each by its code linked to its documentation. Where the editor shows the finding's
+ * diagnostic in this same hover (its range holds the position), only the catalogue's title, not the message again.
+ */
+function findingsAt(findings: Finding[], where: (f: Finding) => boolean, position: Position): string {
   return findings
     .filter(where)
-    .map((f) => `- ${codeSpan(f.code)}: ${esc(f.message, 2000)}`)
+    .map((f) => {
+      const shown = f.range !== undefined && within(f.range, position);
+      return `- ${codeLink(f.code, docsLink(f.code))}: ${shown ? esc(FINDING_CATALOGUE[f.code].title) : esc(f.message, 2000)}`;
+    })
     .join('\n');
 }
 
@@ -288,7 +310,7 @@ const BUILTIN_WHEN: Record<string, string> = {
   'service.kubernetes.io/load-balancer-cleanup': "removes it once the Service's cloud load balancer is deleted",
 };
 
-function finalizerHover(model: ObjectModel, o: KubeObject, index: number, options: HoverOptions): string {
+function finalizerHover(model: ObjectModel, o: KubeObject, index: number, options: HoverOptions, position: Position): string {
   const inv = model.inventory;
   const f = o.finalizers[index];
   const owner = finalizerOwnersFor(inv, options.finalizerOwners).ownerOf(f);
@@ -305,6 +327,9 @@ function finalizerHover(model: ObjectModel, o: KubeObject, index: number, option
     ? 'With `kubeGcLens.simulation.controllers` set to `gc` only the apiserver and the garbage collector act, so the simulation never removes it.'
     : `With \`kubeGcLens.simulation.controllers\` set to ${codeSpan(set.spec)} only those kube-controller-manager controllers act, so the simulation never removes it.`;
   const out: string[] = [`**Finalizer** ${codeSpan(f)} on ${esc(describe(o))}`];
+  // The answer first: what is wrong with it (stuck, deadlock), then who removes it.
+  const findings = findingsAt(model.findingsOf(o.uid), (x) => x.location.kind === 'finalizer' && x.location.index === index, position);
+  if (findings) out.push(`**Findings on this finalizer:**\n${findings}`);
   switch (owner.type) {
     case 'gc':
       out.push(gcFinalizerText(model, o, f));
@@ -362,8 +387,6 @@ function finalizerHover(model: ObjectModel, o: KubeObject, index: number, option
         : `${esc(describe(o))} is being deleted (since ${esc(o.deletionTimestamp)}): it goes once every finalizer is removed (${o.finalizers.map((x) => codeSpan(x)).join(', ')}).`,
     );
   }
-  const findings = findingsAt(model.findingsOf(o.uid), (x) => x.location.kind === 'finalizer' && x.location.index === index);
-  if (findings) out.push(`**Findings on this finalizer:**\n${findings}`);
   return out.join('\n\n');
 }
 

@@ -54,8 +54,17 @@ const LINKABLE = /^(file|untitled|vscode-vfs|vscode-remote|vscode-userdata|vscod
 export function markdownLink(label: string, target: string): string {
   const text = escapeMarkdown(label);
   if (!LINKABLE.test(target)) return text;
-  const safe = target.replace(/[\s()<>\\"'`[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-  return `[${text}](${safe})`;
+  return `[${text}](${safeTarget(target)})`;
+}
+
+/** A code span (a finding code) linked to its documentation; the code span alone when the target is not a document. */
+export function codeLink(code: string, target: string): string {
+  const span = codeSpan(code);
+  return LINKABLE.test(target) ? `[${span}](${safeTarget(target)})` : span;
+}
+
+function safeTarget(target: string): string {
+  return target.replace(/[\s()<>\\"'`[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 /** The last path segment of a URI, decoded for display ("file:///repo/web%20app.yaml" → "web app.yaml"). */
