@@ -1,6 +1,8 @@
 // Quick fixes (server/src/lsp/codeActions.ts): the edit each fix makes, applied to the text, must give exactly
 // the expected text, which must parse to the same objects minus (or with) exactly the change the fix names.
 
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver';
 import type { KubeObject } from '../../server/src/engine/model';
@@ -706,6 +708,83 @@ metadata:
     const { actions, diagnostics } = fixesFor(text, { others: { 'file:///work/rs.yaml': RS(undefined) } });
     expect(diagnostics.map((d) => d.code)).toContain('owner-uid-mismatch');
     expect(actions).toEqual([]);
+  });
+});
+
+describe('write the kind (and apiVersion) as the object with the uid has them', () => {
+  // OpenShift 4.8's ingress canary operator writes `kind: daemonset` (a must-gather's openshift-ingress-canary).
+  const CANARY = path.join(__dirname, '../fixtures/loader/must-gather/namespaces/openshift-ingress-canary');
+  const SERVICES_URI = 'file:///work/core/services.yaml';
+  const services = readFileSync(path.join(CANARY, 'core/services.yaml'), 'utf8');
+  const daemonsets = { 'file:///work/apps/daemonsets.yaml': readFileSync(path.join(CANARY, 'apps/daemonsets.yaml'), 'utf8') };
+  const title =
+    'Write kind DaemonSet, as DaemonSet openshift-ingress-canary/ingress-canary (uid c4d58cda-5c8a-4bcf-a679-c28e66f4f551) has it';
+
+  it('kind: daemonset in the must-gather: corrected to DaemonSet, the preferred fix, and the finding is gone', () => {
+    const { actions, diagnostics } = fixesFor(services, { uri: SERVICES_URI, others: daemonsets });
+    expect(diagnostics.map((d) => d.code)).toEqual(['unresolvable-owner-kind']);
+    const after = applied(actions, title, services, SERVICES_URI);
+    expect(after).toBe(services.replace('kind: daemonset', 'kind: DaemonSet'));
+    expect(actions.find((a) => a.title === title)!.isPreferred).toBe(true);
+    expectSameObjectsBut(
+      services,
+      after,
+      'ingress-canary',
+      (o) => {
+        o.ownerReferences[0].kind = 'DaemonSet';
+      },
+      SERVICES_URI,
+    );
+    // Applied, the reference resolves: nothing left to report.
+    expect(fixesFor(after, { uri: SERVICES_URI, others: daemonsets }).diagnostics).toEqual([]);
+  });
+
+  const DS = `apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: agent
+  namespace: ops
+  uid: 55555555-eeee-4000-8000-000000000005
+`;
+  const pod = (apiVersion: string, kind: string, name = 'agent', namespace = 'ops') => `apiVersion: v1
+kind: Pod
+metadata:
+  name: agent-x1
+  namespace: ${namespace}
+  ownerReferences:
+  - apiVersion: ${apiVersion}
+    kind: ${kind}
+    name: ${name}
+    uid: 55555555-eeee-4000-8000-000000000005
+    controller: true
+`;
+
+  it('apiVersion and kind both in the wrong case, in JSON-style quotes: both corrected in their quoting, in one action', () => {
+    const text = pod('"Apps/v1"', "'daemonSet'");
+    const { actions } = fixesFor(text, { others: { 'file:///work/ds.yaml': DS } });
+    const after = applied(
+      actions,
+      'Write apiVersion apps/v1 and kind DaemonSet, as DaemonSet ops/agent (uid 55555555-eeee-4000-8000-000000000005) has it',
+      text,
+    );
+    expect(after).toBe(pod('"apps/v1"', "'DaemonSet'"));
+    expect(actions.find((a) => a.title.startsWith('Write'))!.edit!.changes![URI]).toHaveLength(2);
+    expectSameObjectsBut(text, after, 'agent-x1', (o) => {
+      o.ownerReferences[0] = { ...o.ownerReferences[0], apiVersion: 'apps/v1', kind: 'DaemonSet' };
+    });
+  });
+
+  it('not offered when the case is not all that differs: another name, another namespace, another kind, or no object with the uid', () => {
+    for (const [text, others] of [
+      [pod('apps/v1', 'daemonset', 'agent-old'), { 'file:///work/ds.yaml': DS }],
+      [pod('apps/v1', 'daemonset', 'agent', 'shop'), { 'file:///work/ds.yaml': DS }],
+      [pod('apps/v1', 'deamonset'), { 'file:///work/ds.yaml': DS }],
+      [pod('apps/v1', 'daemonset'), {}],
+    ] as const) {
+      const { actions, diagnostics } = fixesFor(text, { others });
+      expect(diagnostics.map((d) => d.code)).toContain('unresolvable-owner-kind');
+      expect(actions.filter((a) => a.title.startsWith('Write')).map((a) => a.title)).toEqual([]);
+    }
   });
 });
 

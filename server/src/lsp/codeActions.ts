@@ -1,6 +1,7 @@
 // Quick fixes for the findings that have a safe edit: remove a broken ownerReference, use the uid of the owner
-// that exists, set blockOwnerDeletion: false on the reference that closes a foreground deadlock, keep one
-// controller. Pure: the workspace model and the document text in, code actions out.
+// that exists, write the kind (and apiVersion) as the object with the reference's uid has them when only their case
+// differs (`kind: daemonset`), set blockOwnerDeletion: false on the reference that closes a foreground deadlock, keep
+// one controller. Pure: the workspace model and the document text in, code actions out.
 //
 // Every edit is checked before it is offered: the text is parsed again with the edit applied and must give
 // exactly the objects it gave before, changed only as the fix says. An edit that would not (an unusual layout,
@@ -12,7 +13,16 @@
 
 import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver';
 import type { FindingCode, FindingLocation } from '../engine/analysis/findingTypes';
-import { isSyntheticUid, type FieldRanges, type KubeObject, type OwnerReference, type Position, type Range } from '../engine/model';
+import { caseCorrectedReference, lookupOwner } from '../engine/analysis/ownerLookup';
+import {
+  describe,
+  isSyntheticUid,
+  type FieldRanges,
+  type KubeObject,
+  type OwnerReference,
+  type Position,
+  type Range,
+} from '../engine/model';
 import { parseManifestText, resolveRanges, type ParseResult } from '../sources/manifests/parseManifest';
 import { LineIndex } from '../sources/manifests/lineIndex';
 import type { WorkspaceModel } from '../workspace/workspaceModel';
@@ -27,7 +37,13 @@ interface QuickFixData {
 }
 
 const REMOVABLE = new Set<string>(['dangling-owner', 'owner-coordinates-mismatch', 'owner-namespace-mismatch']);
-const FIXABLE = new Set<string>([...REMOVABLE, 'owner-uid-mismatch', 'foreground-deadlock', 'multiple-controllers']);
+const FIXABLE = new Set<string>([
+  ...REMOVABLE,
+  'owner-uid-mismatch',
+  'unresolvable-owner-kind',
+  'foreground-deadlock',
+  'multiple-controllers',
+]);
 
 /** Code actions for the diagnostics of `uri` (those the client sent with the request); `text` is the document now. */
 export function quickFixes(model: WorkspaceModel, uri: string, text: string, diagnostics: Diagnostic[]): CodeAction[] {
@@ -71,7 +87,7 @@ function quickFix(model: WorkspaceModel, doc: DocumentText, d: Diagnostic): Code
   if (!sameReference(now.ownerReferences[index], ref) || !sameValue(ranges.ownerReferenceEntries[index], refRanges)) return undefined;
 
   let title: string;
-  let edit: OffsetEdit | undefined;
+  let edit: OffsetEdit | OffsetEdit[] | undefined;
   let expected: (x: KubeObject) => void;
   let preferred: boolean;
   if (REMOVABLE.has(code)) {
@@ -96,6 +112,30 @@ function quickFix(model: WorkspaceModel, doc: DocumentText, d: Diagnostic): Code
       x.ownerReferences[index] = { ...x.ownerReferences[index], uid: owner.uid };
     };
     preferred = true;
+  } else if (code === 'unresolvable-owner-kind') {
+    // Only where the uid's holder is what the corrected reference resolves to: same name, where the GC looks.
+    const holder = model.inventory.objects.get(ref.uid);
+    const fixed = holder && caseCorrectedReference(ref, holder);
+    if (!holder || !fixed || lookupOwner(model.inventory, o, fixed).state !== 'found') return undefined;
+    const edits: (OffsetEdit | undefined)[] = [];
+    if (fixed.apiVersion !== ref.apiVersion) {
+      edits.push(refRanges.apiVersion && scalarEdit(doc, refRanges.apiVersion, (old) => quoteLike(old, fixed.apiVersion, doc.json)));
+    }
+    if (fixed.kind !== ref.kind)
+      edits.push(refRanges.kind && scalarEdit(doc, refRanges.kind, (old) => quoteLike(old, fixed.kind, doc.json)));
+    if (edits.some((e) => !e)) return undefined;
+    const what = [
+      fixed.apiVersion !== ref.apiVersion ? `apiVersion ${fixed.apiVersion}` : '',
+      fixed.kind !== ref.kind ? `kind ${fixed.kind}` : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
+    title = `Write ${what}, as ${describe(holder)} (uid ${holder.uid}) has it`;
+    edit = edits as OffsetEdit[];
+    expected = (x) => {
+      x.ownerReferences[index] = { ...x.ownerReferences[index], apiVersion: fixed.apiVersion, kind: fixed.kind };
+    };
+    preferred = true;
   } else if (code === 'foreground-deadlock') {
     if (!refRanges.blockOwnerDeletion || ref.blockOwnerDeletion !== true) return undefined;
     title = 'Set blockOwnerDeletion: false';
@@ -113,15 +153,16 @@ function quickFix(model: WorkspaceModel, doc: DocumentText, d: Diagnostic): Code
     };
     preferred = true;
   }
-  if (!edit || !doc.verify(o, edit, expected)) return undefined;
+  const edits = edit === undefined ? [] : Array.isArray(edit) ? [...edit].sort((a, b) => a.start - b.start) : [edit];
+  if (edits.length === 0 || !doc.verify(o, edits, expected)) return undefined;
 
-  const textEdit: TextEdit = { range: doc.range(edit.start, edit.end), newText: edit.newText };
+  const textEdits: TextEdit[] = edits.map((e) => ({ range: doc.range(e.start, e.end), newText: e.newText }));
   return {
     title,
     kind: CodeActionKind.QuickFix,
     diagnostics: [d],
     isPreferred: preferred,
-    edit: { changes: { [doc.uri]: [textEdit] } },
+    edit: { changes: { [doc.uri]: textEdits } },
   };
 }
 
@@ -425,13 +466,18 @@ class DocumentText {
   }
 
   /**
-   * Whether the text with `edit` applied parses to the same objects as now, but for `o`, changed by `change`,
-   * with the same problems as now.
+   * Whether the text with `edits` applied (in order, not overlapping) parses to the same objects as now, but for
+   * `o`, changed by `change`, with the same problems as now.
    */
-  verify(o: KubeObject, edit: OffsetEdit, change: (x: KubeObject) => void): boolean {
+  verify(o: KubeObject, edits: OffsetEdit[], change: (x: KubeObject) => void): boolean {
     const base = this.base(o);
     if (!base) return false;
-    const edited = this.text.slice(0, edit.start) + edit.newText + this.text.slice(edit.end);
+    if (edits.some((e, i) => i > 0 && e.start < edits[i - 1].end)) return false;
+    let edited = this.text;
+    for (const e of [...edits].reverse()) edited = edited.slice(0, e.start) + e.newText + edited.slice(e.end);
+    const first = edits[0];
+    const last = edits[edits.length - 1];
+    const grown = edits.reduce((n, e) => n + e.newText.length - (e.end - e.start), 0);
     if (this.json) {
       try {
         JSON.parse(edited.charCodeAt(0) === 0xfeff ? edited.slice(1) : edited);
@@ -439,8 +485,8 @@ class DocumentText {
         return false;
       }
     }
-    if (base.own && edit.start >= base.objectStart && edit.end <= base.end) {
-      const end = base.end + edit.newText.length - (edit.end - edit.start);
+    if (base.own && first.start >= base.objectStart && last.end <= base.end) {
+      const end = base.end + grown;
       return sameResult(base.result, parseOwn(edited, base.lineStart, base.objectStart, end), base.object, change);
     }
     // Not within the object's own text: check it with the whole document.
