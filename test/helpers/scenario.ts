@@ -4,6 +4,7 @@ import { buildInventory } from '../../server/src/engine/inventory';
 import { simulate } from '../../server/src/engine/simulation/simulate';
 import { analyze, type AnalysisOptions } from '../../server/src/engine/analysis/analyze';
 import type { DeleteRequest, PropagationPolicy, SimulationOptions, SimulationResult } from '../../server/src/engine/simulation/types';
+import type { UserRequest } from '../../server/src/engine/simulation/changeRequest';
 
 export function scenario(yamlText: string, opts: { defaultNamespace?: string } = {}) {
   const { objects, problems } = parseManifestText(yamlText, 'scenario.yaml');
@@ -16,7 +17,7 @@ export function scenario(yamlText: string, opts: { defaultNamespace?: string } =
     problems,
     inventory,
     /** Strict mode (`--controllers=gc`) unless the options say otherwise. */
-    simulate: (requests: DeleteRequest[], options: Partial<SimulationOptions> = {}): SimulationResult =>
+    simulate: (requests: readonly UserRequest[], options: Partial<SimulationOptions> = {}): SimulationResult =>
       simulate(inventory, requests, { controllers: 'gc', ...options }),
     findings: (options: AnalysisOptions = {}) => analyze(inventory, options),
   };

@@ -101,6 +101,69 @@ export interface ObjectFacts {
   /** Workloads (Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, Pod): container images, to guess
    * which workload runs the controller that owns a custom finalizer. */
   images?: string[];
+  /** Deployment and StatefulSet (apps): spec.replicas when written; 0 means its controller, if it is one, runs no Pod. */
+  replicas?: number;
+  /** APIService (apiregistration.k8s.io): the group/version it serves, its Service, and its Available condition. */
+  apiService?: ApiServiceFacts;
+  /** ValidatingWebhookConfiguration and MutatingWebhookConfiguration (admissionregistration.k8s.io): its webhooks. */
+  webhooks?: WebhookFacts[];
+  /**
+   * EndpointSlice (discovery.k8s.io: endpoints whose `conditions.ready` is not false) and Endpoints (v1: the
+   * addresses of its subsets): how many endpoints are ready. Absent when not read (a metadata-only listing).
+   */
+  readyEndpoints?: number;
+}
+
+/** A Service an APIService or a webhook calls. */
+export interface ServiceReference {
+  namespace: string;
+  name: string;
+  /**
+   * What the reader saw of it when it could look (a live cluster: the Service and its EndpointSlices read by name):
+   * absent, the engine works it out from the objects it holds (engine/simulation/clusterBlockers.ts).
+   */
+  state?: 'ready' | 'no-endpoints' | 'missing';
+}
+
+export interface ApiServiceFacts {
+  group: string;
+  version: string;
+  /** spec.service; absent for a local APIService (served by kube-apiserver itself, always available). */
+  service?: ServiceReference;
+  /** status.conditions[type=Available], as kube-aggregator's availability controller last wrote it. */
+  available?: { status: string; reason?: string; message?: string };
+}
+
+/** One rule of a webhook (operations × groups × versions × resources, scope). */
+export interface WebhookRule {
+  operations: string[];
+  apiGroups: string[];
+  apiVersions: string[];
+  /** `pods`, `pods/status`, `namespaces/finalize`; `*` stands for any resource, or any subresource after the slash. */
+  resources: string[];
+  /** `*` (default), `Cluster` or `Namespaced`. */
+  scope?: string;
+}
+
+/** A label selector as the API writes it. */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+
+export interface WebhookFacts {
+  name: string;
+  /** `Fail` (admissionregistration.k8s.io/v1's default) or `Ignore`. */
+  failurePolicy: string;
+  /** `Equivalent` (v1's default) or `Exact`. */
+  matchPolicy: string;
+  rules: WebhookRule[];
+  namespaceSelector?: LabelSelector;
+  objectSelector?: LabelSelector;
+  /** clientConfig.service; absent when the webhook is called by URL (its reachability is unknown). */
+  service?: ServiceReference;
+  /** How many CEL matchConditions it has (not evaluated: a webhook with some may not match). */
+  matchConditions?: number;
 }
 
 /** One entry of a Namespace's status.conditions. `status` is "True" while the condition holds. */

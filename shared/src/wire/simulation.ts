@@ -22,7 +22,16 @@ export interface SimulationStep {
   step: number;
   /** apiserver, garbage-collector, namespace-controller, kubelet, or a named controller. */
   actor: string;
-  action: 'delete' | 'add-finalizer' | 'remove-finalizer' | 'patch-owner-references' | 'update-status' | 'remove' | 'reject';
+  action:
+    | 'delete'
+    | 'add-finalizer'
+    | 'remove-finalizer'
+    | 'patch-owner-references'
+    | 'update-status'
+    | 'update-spec'
+    | 'restore-controller'
+    | 'remove'
+    | 'reject';
   target: ObjectIdentity;
   detail: string;
   /** Set on the steps of the user's own request: its index in the requests. */

@@ -372,6 +372,16 @@ export class ApiServer {
     return { status: 200, message: 'updated', object: written, removed: false };
   }
 
+  /** A scale of a workload (spec.replicas): at 0, the controller it runs stops (R73). */
+  scale(actor: Actor, uid: string, replicas: number, why: string): RequestOutcome {
+    const obj = this.store.get(uid);
+    if (!obj) return { status: 404, message: 'not found', removed: false };
+    this.timeline.record(actor, 'update-spec', obj, `spec.replicas ${replicas}: ${why}`);
+    const written = { ...obj, facts: { ...obj.facts, replicas } };
+    this.store.write(written);
+    return { status: 200, message: 'scaled', object: written, removed: false };
+  }
+
   /** A PATCH of metadata.ownerReferences (the GC's orphaning, dangling-reference removal and unblocking). */
   patchOwnerReferences(actor: Actor, uid: string, ownerReferences: OwnerReference[], detail: string): RequestOutcome {
     const obj = this.store.get(uid);

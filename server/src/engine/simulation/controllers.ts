@@ -267,7 +267,8 @@ export class Controllers {
         // A kube-controller-manager list runs no operator and nothing outside the control plane.
         continue;
       } else if (owner.type === 'external') {
-        this.api.removeFinalizer('external controller', current.uid, f, 'configured as running outside the input');
+        const why = owner.how === 'restored' ? 'its controller runs again' : 'configured as running outside the input';
+        this.api.removeFinalizer('external controller', current.uid, f, why);
       } else if (owner.type === 'workload') {
         if (workloadRuns(this.store, owner.workload.uid, this.version)) {
           this.api.removeFinalizer(
@@ -373,7 +374,7 @@ export function boundClaim(store: ObjectStore, pv: KubeObject): KubeObject | und
  */
 export function workloadRuns(store: ObjectStore, uid: string, version: KubeVersion): boolean {
   const w = store.get(uid);
-  if (!w || w.deletionTimestamp !== undefined) return false;
+  if (!w || w.deletionTimestamp !== undefined || w.facts.replicas === 0) return false;
   if (!w.namespace || !orderedNamespaceDeletion(version)) return true;
   const ns = store.getByName('', 'Namespace', '', w.namespace);
   return !(ns && ns.deletionTimestamp !== undefined && (ns.facts.namespaceFinalizers ?? []).length > 0);

@@ -150,6 +150,15 @@ export class Explainer {
               : `its controller ${describe(owner.workload)} is gone, so nobody removes ${f}${guessed}`,
           };
         }
+        if (w.deletionTimestamp === undefined && w.facts.replicas === 0) {
+          return {
+            type: 'finalizer',
+            finalizer: f,
+            controller: describe(owner.workload),
+            object: owner.workload,
+            message: `its controller ${describe(owner.workload)} is scaled to 0 replicas, so nobody removes ${f}${guessed}`,
+          };
+        }
         if (w.deletionTimestamp === undefined) {
           return {
             type: 'finalizer',

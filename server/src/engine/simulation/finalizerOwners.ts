@@ -9,7 +9,7 @@ export type FinalizerOwner =
   | { type: 'gc' } // orphan, foregroundDeletion
   | { type: 'builtin'; controller: string; kcm?: string } // a kube-controller-manager (kcm: its --controllers name) or apiserver controller
   | { type: 'workload'; workload: ObjectIdentity; how: 'configured' | 'guessed'; why: string }
-  | { type: 'external'; how: 'configured' }
+  | { type: 'external'; how: 'configured' | 'restored' }
   | { type: 'absent'; how: 'configured' | 'unknown'; why: string };
 
 /** Finalizers that Kubernetes' own controllers remove: which one does, and its kube-controller-manager name. */
@@ -94,6 +94,11 @@ export class FinalizerOwners {
     for (const o of ofKind('CustomResourceDefinition'))
       if (o.facts.crd) this.crdGroups.push({ group: o.facts.crd.group, kind: o.facts.crd.kind });
     this.workloads.sort((a, b) => (a.namespace + '/' + a.name).localeCompare(b.namespace + '/' + b.name));
+  }
+
+  /** The controller that removes `finalizer` runs again, from now on (a user's restore-controller request). */
+  restore(finalizer: string): void {
+    this.cache.set(finalizer, { type: 'external', how: 'restored' });
   }
 
   ownerOf(finalizer: string): FinalizerOwner {

@@ -1,23 +1,25 @@
-// The deletion simulation (R53): load the objects, let the GC build its graph and settle the state as
-// given, then apply each DELETE in order, each followed by a run to quiescence (or all of them back to back,
-// R63); report what went, what was orphaned, what remains and why anything is stuck.
+// The deletion simulation (R53): load the objects, let the GC build its graph and settle the state as given, then
+// apply each request (a DELETE, or a change that gets a deletion unstuck) in order, each followed by a run to
+// quiescence (or all of them back to back, R63); report what went, what was orphaned, what remains and why anything
+// is stuck.
 
 import type { Inventory } from '../inventory';
 import { identityOf, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, describe, type KubeObject } from '../model';
 import { ApiServer } from './apiServer';
+import { applyChange, isChange, type UserRequest } from './changeRequest';
 import { Controllers } from './controllers';
 import { Explainer, summarize } from './explain';
 import { GarbageCollector } from './garbageCollector';
 import { ObjectStore } from './objectStore';
 import { SimulatedClock, Timeline } from './timeline';
-import type { DeletedEntry, DeleteRequest, OrphanedEntry, RemainingEntry, SimulationOptions, SimulationResult, StuckEntry } from './types';
+import type { DeletedEntry, OrphanedEntry, RemainingEntry, RequestSent, SimulationOptions, SimulationResult, StuckEntry } from './types';
 import { finalizerOwnersFor, startState } from './startState';
 import { controllerSet } from './controllerSet';
 import { NEWEST_KUBE_VERSION, kubeVersionText, parseKubeVersion } from './kubeVersion';
 
 export const DEFAULT_MAX_STEPS = 5_000_000;
 
-export function simulate(inventory: Inventory, requests: DeleteRequest[], options: SimulationOptions): SimulationResult {
+export function simulate(inventory: Inventory, requests: readonly UserRequest[], options: SimulationOptions): SimulationResult {
   const timeline = new Timeline();
   const clock = new SimulatedClock(options.now);
   const { seeds, excluded, claimUsers, componentOf, volumes } = startState(inventory);
@@ -67,10 +69,15 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
     }
   };
 
-  const send = (req: DeleteRequest, i: number) => {
+  const sent: RequestSent[] = [];
+  const send = (req: UserRequest, i: number) => {
+    const afterStep = timeline.steps.length;
     timeline.request = i;
-    api.delete('apiserver', req, 'requested by the user');
+    const answer = isChange(req)
+      ? applyChange({ api, store, owners, timeline }, req)
+      : api.delete('apiserver', req, 'requested by the user');
     timeline.request = undefined;
+    sent.push(timeline.steps.length === afterStep ? { afterStep, unchanged: answer.message } : { afterStep });
   };
   gc.initialList(seeds);
   if (settle()) {
@@ -112,6 +119,7 @@ export function simulate(inventory: Inventory, requests: DeleteRequest[], option
     remaining: [] as RemainingEntry[],
     stuck,
     steps: timeline.steps,
+    requests: sent,
     notes: timeline.notes,
     ...(aborted ? { aborted } : {}),
     kubernetesVersion: kubeVersionText(version),

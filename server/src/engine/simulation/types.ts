@@ -67,6 +67,8 @@ export type StepAction =
   | 'remove-finalizer'
   | 'patch-owner-references'
   | 'update-status' // a controller changed the object's status (detail: which field, e.g. a PersistentVolume's phase)
+  | 'update-spec' // the user's change of a spec field (detail: which, e.g. a workload's spec.replicas)
+  | 'restore-controller' // the controller that removes a finalizer runs again (target: an object waiting for it)
   | 'remove' // the object left storage
   | 'reject'; // a request the apiserver refused (detail: why)
 
@@ -137,12 +139,22 @@ export interface StuckEntry extends ObjectIdentity {
   blockedBy: BlockReason[];
 }
 
+/** Where one of the user's requests reached the apiserver in the timeline, and what it answered. */
+export interface RequestSent {
+  /** How many steps were recorded before it arrived: its own steps (if any) come after. */
+  afterStep: number;
+  /** The apiserver's answer when the request itself changed nothing and so has no step ("… is already terminating"). */
+  unchanged?: string;
+}
+
 export interface SimulationResult {
   deleted: DeletedEntry[];
   orphaned: OrphanedEntry[];
   remaining: RemainingEntry[];
   stuck: StuckEntry[];
   steps: SimulationStep[];
+  /** One per request sent, in order (a request not sent because the run was cut short has none). */
+  requests?: RequestSent[];
   /** Outcomes that depend on timing or on assumptions (R51, guessed finalizer controllers). */
   notes: string[];
   /** Set when the step bound was reached: the result is partial. */

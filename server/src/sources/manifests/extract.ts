@@ -60,6 +60,8 @@ interface ObjCtx<N> {
 
 /** Nested List documents deeper than this are refused (they only occur in hostile input). */
 const MAX_LIST_DEPTH = 32;
+/** Workloads whose spec.replicas says whether their controller runs (a Deployment scaled to 0 runs none). */
+export const SCALABLE: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet']);
 /** Workload kinds whose pod templates name container images, and the groups they are served in. */
 /** Shared empties: nothing mutates an object's lists or facts in place (the engine copies before a change). */
 const NO_REFERENCES = Object.freeze([]) as unknown as OwnerReference[];
@@ -482,6 +484,11 @@ export class Extractor<N> {
       const P = ['spec', 'template', 'spec'];
       const podSpec = this.path(ctx, n, P);
       if (podSpec !== undefined) this.images(ctx, podSpec, P, facts);
+      if (SCALABLE.has(kind) && group === 'apps') {
+        const spec = this.map(ctx, n, [], 'spec', W);
+        const replicas = spec !== undefined ? this.int(ctx, spec, ['spec'], 'replicas', W) : undefined;
+        if (replicas !== undefined) facts.replicas = replicas;
+      }
     } else if (kind === 'CronJob' && group === 'batch') {
       const P = ['spec', 'jobTemplate', 'spec', 'template', 'spec'];
       const podSpec = this.path(ctx, n, P);

@@ -5,7 +5,7 @@
 // this over the real corpus), so it only changes how fast the common case is.
 
 import type { KubeObject, NamespaceCondition, ObjectFacts, OwnerReference } from '../../engine/model';
-import { newKubeObject, WORKLOAD_GROUPS } from './extract';
+import { newKubeObject, SCALABLE, WORKLOAD_GROUPS } from './extract';
 
 type Obj = Record<string, unknown>;
 
@@ -223,6 +223,13 @@ function fastFacts(v: Obj, apiVersion: string, kind: string): ObjectFacts | unde
       cur = next;
     }
     if (cur && !images(cur, facts)) return undefined;
+  }
+  if (SCALABLE.has(kind) && group === 'apps') {
+    const spec = optObj(v.spec);
+    if (spec === BAIL) return undefined;
+    const replicas = spec ? spec.replicas : undefined;
+    if (typeof replicas === 'number' && Number.isInteger(replicas)) facts.replicas = replicas;
+    else if (!nullish(replicas)) return undefined; // the YAML path's warning says what is wrong
   }
   return facts;
 }
