@@ -4,6 +4,7 @@
 
 export * from './protocolVersion';
 export * from './kinds';
+export * from './reportLayout';
 export * from './wire/objects';
 export * from './wire/simulation';
 export * from './wire/graph';

@@ -33,8 +33,23 @@ describe('the Report', () => {
       'Deleting Deployment shop/web: 3 objects deleted (1 Deployment, 1 ReplicaSet, 1 ConfigMap), 0 stuck, 0 orphaned',
     );
     expect(report.targets).toEqual([
-      { request: 0, apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web', uid: web.uid, outcome: 'deleted' },
+      {
+        request: 0,
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        namespace: 'shop',
+        name: 'web',
+        uid: web.uid,
+        outcome: 'deleted',
+        afterStep: 2,
+      },
     ]);
+    // The request reached the apiserver after the two steps of the GC collecting orphan-of-gone.
+    expect(report.steps.slice(0, 2).map((st) => [st.action, st.target.name, st.request])).toEqual([
+      ['delete', 'orphan-of-gone', undefined],
+      ['remove', 'orphan-of-gone', undefined],
+    ]);
+    expect(report.steps[2].request).toBe(0);
     expect(report.version).toBe(2);
   });
 
@@ -47,7 +62,12 @@ describe('the Report', () => {
     );
     const stuck = simulateReport(s.inventory, [del('v1', 'ConfigMap', 'shop', 'held')], OPTIONS).report;
     expect(stuck.targets[0].outcome).toBe('stuck');
-    expect(stuck.summary).toBe(`Deleting ConfigMap shop/held: it stays Terminating (${HOLD}), 0 objects deleted, 1 stuck, 0 orphaned`);
+    expect(stuck.summary).toBe(
+      `Deleting ConfigMap shop/held: it stays Terminating (nobody removes ${HOLD}), 0 objects deleted, 1 stuck, 0 orphaned`,
+    );
+    // Deleting what is already terminating changes nothing: no step, and the apiserver's answer says why.
+    expect(stuck.targets[0]).toMatchObject({ afterStep: 2, unchanged: expect.stringContaining('already terminating') });
+    expect(stuck.steps.some((st) => st.request === 0)).toBe(false);
     // NamespaceLifecycle refuses the DELETE of kube-system (R55): nothing is caused.
     const refused = simulateReport(
       scenario(manifests(namespace('kube-system'))).inventory,
@@ -65,13 +85,13 @@ describe('the Report', () => {
       [del('v1', 'ConfigMap', 'shop', 'a'), del('apps/v1', 'ReplicaSet', 'shop', 'web-1', 'Orphan')],
       OPTIONS,
     ).report;
-    expect(plan.summary).toBe('Deleting 2 objects: 2 objects deleted (1 ConfigMap, 1 ReplicaSet), 0 stuck, 0 orphaned');
+    expect(plan.summary).toBe('Deleting 2 objects: 2 objects deleted (1 ReplicaSet, 1 ConfigMap), 0 stuck, 0 orphaned');
     expect(plan.targets.map((t) => t.outcome)).toEqual(['deleted', 'deleted']);
     const none = simulateReport(s.inventory, [], OPTIONS).report;
     expect(none.targets).toEqual([]);
     expect([...none.deleted, ...none.stuck].every((e) => e.cause === 'settling')).toBe(true);
     expect(none.summary).toBe(
-      'No DELETE, the garbage collector settling the input as given: 1 object deleted (1 ConfigMap), 1 stuck (example.com/hold), 0 orphaned',
+      'No DELETE, the garbage collector settling the input as given: 1 object deleted (1 ConfigMap), 1 stuck (nobody removes example.com/hold), 0 orphaned',
     );
   });
 

@@ -38,7 +38,7 @@ describe('kubectl-gc simulate', () => {
     expect(Object.keys(data).sort()).toEqual(SIMULATE_JSON_KEYS.filter((k) => k !== 'aborted'));
     expect(data.version).toBe(2);
     expect(data.summary).toBe(
-      'Deleting Deployment shop/web: 5 objects deleted (1 Secret, 2 Pods, 1 ReplicaSet, 1 Deployment), 0 stuck, 0 orphaned',
+      'Deleting Deployment shop/web: 5 objects deleted (1 Deployment, 1 ReplicaSet, 2 Pods, 1 Secret), 0 stuck, 0 orphaned',
     );
     expect(data.targets).toEqual([
       {
@@ -49,6 +49,7 @@ describe('kubectl-gc simulate', () => {
         name: 'web',
         uid: expect.any(String),
         outcome: 'deleted',
+        afterStep: 0, // nothing to settle before the request (additive to version 2)
       },
     ]);
     expect(data.counts).toEqual({ deletedByKind: { Secret: 1, Pod: 2, ReplicaSet: 1, Deployment: 1 }, orphaned: 0, stuck: 0 });
@@ -149,14 +150,14 @@ describe('kubectl-gc simulate', () => {
     ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Arrival: back to back: every request reaches the apiserver');
-    const timeline = r.stdout.slice(r.stdout.indexOf('Timeline'), r.stdout.indexOf('Deleted ('));
+    const timeline = r.stdout.slice(r.stdout.indexOf('Timeline'), r.stdout.indexOf('Remaining'));
     const lines = timeline.split('\n');
-    const before = lines.findIndex((l) => l.includes('Before the requests, the garbage collector settles the input as given:'));
-    const first = lines.findIndex((l) => l.trim() === 'Request 1:');
-    const second = lines.findIndex((l) => l.trim() === 'Request 2:');
+    // The settling before the requests is one line, unless --show-settling.
+    const before = lines.findIndex((l) => l.includes('Before the requests: 2 steps of the garbage collector settling the input as given'));
+    const first = lines.findIndex((l) => l.trim() === 'Request 1, DELETE Deployment shop/web:');
+    const second = lines.findIndex((l) => l.trim() === 'Request 2, DELETE ReplicaSet shop/web-7d4b9c:');
     expect(before).toBeGreaterThan(0);
-    expect(lines[before + 1]).toMatch(/garbage-collector/);
-    expect(first).toBeGreaterThan(before + 1);
+    expect(first).toBe(before + 1);
     expect(lines[first + 1]).toMatch(/apiserver\s+delete Deployment shop\/web/);
     expect(second).toBeGreaterThan(first);
     expect(lines[second + 1]).toMatch(/apiserver\s+delete ReplicaSet shop\/web-7d4b9c/);
@@ -212,7 +213,17 @@ describe('kubectl-gc check', () => {
       expect(typeof s.reason).toBe('string');
     }
     expect(data.skipped.some((s: { code: string }) => s.code === 'template')).toBe(true);
+    expect(data.problems.filter((p: { severity: string }) => p.severity === 'error')).toHaveLength(2);
     expect(data.findings).toEqual([]);
+  });
+
+  it('the summary counts what it lists: the documents not loaded are errors there too, as in the exit code', () => {
+    const r = cli(['check', '-f', join(FIX, 'broken')]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Not loaded or loaded with a warning (2):');
+    expect(r.stdout.trim().split('\n').pop()).toBe(
+      '2 errors, 0 warnings: 0 findings in 2 objects from 1 file, 2 about documents not loaded or loaded with a warning',
+    );
   });
 
   it('-o sarif is SARIF 2.1.0 with 1-based regions', () => {
@@ -365,7 +376,7 @@ describe('bad usage and unreadable input: exit 2 with a clear message', () => {
 describe('the examples workspace (examples/README.md lists these outcomes)', () => {
   const EX = join(ROOT, 'examples');
 
-  it('tells what the request causes from what the GC does anyway: the summary, each entry\'s cause, "(anyway)" in text', () => {
+  it("tells what the request causes from what the GC does anyway: the summary first, each entry's cause, settling behind --show-settling", () => {
     const args = ['simulate', '-f', EX, 'deployment/checkout', '-n', 'storefront'];
     const { data } = json([...args, '-o', 'json']);
     expect(data.summary).toBe('Deleting Deployment storefront/checkout: 1 object deleted (1 Deployment), 0 stuck, 0 orphaned');
@@ -374,12 +385,58 @@ describe('the examples workspace (examples/README.md lists these outcomes)', () 
     expect(cause('Deployment', 'checkout')).toBe('request');
     expect(cause('ReplicaSet', 'checkout-7d9f8b6c5d')).toBe('settling'); // its owner uid is absent already
     expect(cause('Namespace', 'legacy-mq')).toBe('settling'); // already stuck terminating
+    expect(data.targets[0]).toMatchObject({ outcome: 'deleted', afterStep: 14 });
     const text = cli(args).stdout.split('\n');
-    expect(text).toContain(data.summary); // the same line leads the text
-    expect(text).toContain('  ✗ ReplicaSet storefront/checkout-7d9f8b6c5d  step 2 (anyway)');
-    expect(text).toContain('  ✗ Deployment storefront/checkout  step 16');
-    expect(text).toContain('  ⧗ Namespace legacy-mq (anyway)');
+    expect(text[0]).toBe(data.summary); // the same line leads the text
+    expect(text).toContain('Deleted by the request (1)');
+    expect(text).toContain('    ✗ Deployment storefront/checkout  step 16');
+    expect(text).toContain(
+      'Without the request too, the garbage collector settles the input as given: 5 deleted (1 ReplicaSet, 4 Pods), 2 stuck, 0 orphaned (--show-settling lists them).',
+    );
+    expect(text).toContain(
+      '  Before the request: 14 steps of the garbage collector settling the input as given (--show-settling shows them)',
+    );
+    const consequences = text
+      .slice(
+        0,
+        text.findIndex((l) => l.startsWith('Timeline')),
+      )
+      .join('\n');
+    expect(consequences).not.toContain('checkout-7d9f8b6c5d');
+    const shown = cli([...args, '--show-settling']).stdout.split('\n');
+    expect(shown).toContain('Deleted anyway (5)');
+    expect(shown).toContain('    ✗ ReplicaSet storefront/checkout-7d9f8b6c5d  step 2');
+    expect(shown).toContain('Stuck anyway (2)');
+    expect(shown).toContain('    ⧗ Namespace legacy-mq');
+    expect(shown).toContain('  Before the request, the garbage collector settles the input as given:');
+    expect(shown.indexOf('  The request:')).toBeGreaterThan(
+      shown.indexOf('  Before the request, the garbage collector settles the input as given:'),
+    );
   });
+
+  it('a Namespace delete: its consequences by kind, the stuck cause in the summary, the timeline cut at the request', () => {
+    const r = cli(['simulate', '-f', EX, 'namespace/kafka']);
+    const text = r.stdout.split('\n');
+    expect(text[0]).toBe(
+      'Deleting Namespace kafka: it stays Terminating (finalizer deadlock: Deployment kafka/strimzi-cluster-operator, whose controller removes kafka.strimzi.io/finalizer, is deleted first), 1 object deleted (1 Deployment), 3 stuck, 0 orphaned',
+    );
+    const headings = text.filter((l) => /^  [A-Z]\w* \(\d+\)$/.test(l));
+    expect(headings).toEqual(['  Deployment (1)', '  Namespace (1)', '  Kafkas (2)']);
+    const before = text.indexOf(
+      '  Before the request: 14 steps of the garbage collector settling the input as given (--show-settling shows them)',
+    );
+    expect(before).toBeGreaterThan(0);
+    expect(text[before + 1]).toBe('  The request:');
+    expect(text[before + 2]).toMatch(/^  15  apiserver  delete Namespace kafka /);
+  });
+
+  it('a Namespace already terminating: the request has no step, and says what the apiserver answered', () => {
+    const text = cli(['simulate', '-f', EX, 'namespace/legacy-mq']).stdout.split('\n');
+    const at = text.indexOf('  The request:');
+    expect(at).toBeGreaterThan(0);
+    expect(text[at + 1]).toMatch(/^\s+apiserver: .* \(no step\)$/);
+  });
+
   it('check finds exactly the documented findings', () => {
     const { code, data } = json(['check', '-f', EX, '-o', 'json']);
     expect(code).toBe(1);
@@ -435,7 +492,9 @@ describe('the examples workspace (examples/README.md lists these outcomes)', () 
   it("npm run demo's simulation prints the stuck chain as a tree", () => {
     const r = cli(['simulate', '-f', EX, 'namespace/kafka']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/Stuck \(5\)/); // kafka: Namespace + 2 Kafkas; legacy-mq: Namespace + RabbitmqCluster
+    expect(r.stdout).toMatch(/^Left stuck by the request \(3\)$/m); // kafka: the Namespace and its 2 Kafkas
+    // legacy-mq's Namespace and RabbitmqCluster are stuck without the request too: counted on one line.
+    expect(r.stdout).toMatch(/^Without the request too, the garbage collector settles the input as given: .*, 2 stuck, /m);
     expect(r.stdout).toMatch(/└─ finalizer: its controller Deployment kafka\/strimzi-cluster-operator was deleted at step \d+/);
   });
 });

@@ -118,7 +118,7 @@ describe('text output cannot be forged by the input', () => {
   });
 
   it('simulate: the timeline, the fates, the why-chains and the status conditions', () => {
-    const r = cli(['simulate', '-f', dir, 'cm/owner', '-n', 'demo']);
+    const r = cli(['simulate', '-f', dir, 'cm/owner', '-n', 'demo', '--show-settling', '-o', 'wide']);
     expect(r.code).toBe(0);
     expectSafe(r.stdout);
     expectSafe(r.stderr);

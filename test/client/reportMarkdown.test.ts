@@ -97,36 +97,51 @@ describe('renderSimulateReport', () => {
       [
         '# Simulate Delete\\: Deployment shop/web \\(Background\\)',
         '',
+        '**Deleting Deployment shop/web\\: 5 objects deleted \\(1 Deployment\\, 1 ReplicaSet\\, 3 Pods\\)\\, 1 stuck \\(pvc-protection\\)\\, 2 orphaned**',
+        '',
         `- **Object:** ${web}, apps/v1, uid \`uid-Deployment-web\``,
         '- **Policy:** Background: the object goes at once\\, then the garbage collector deletes its dependents',
         "- **Controllers:** builtin: the kubelet\\, the namespace controller\\, pvc/pv-protection\\, the CRD cleanup and each custom finalizer\\'s controller \\(while its workload runs\\) act besides the apiserver and the garbage collector",
         '',
-        '**Deleting Deployment shop/web\\: 5 objects deleted \\(1 Deployment\\, 1 ReplicaSet\\, 3 Pods\\)\\, 1 stuck \\(pvc-protection\\)\\, 2 orphaned**',
+        '## Deleted by this DELETE (2)',
         '',
-        '## Deleted (2)',
+        '**Deployment \\(1\\)**',
         '',
-        `1. ${web}: step 3`,
-        '2. ReplicaSet shop/web-7d9: step 6',
+        `- ${web}: step 3`,
         '',
-        '## Orphaned (2)',
+        '**ReplicaSet \\(1\\)**',
         '',
-        `- ConfigMap shop/settings: no longer owned by ${web}`,
-        '- Secret shop/token: no longer owned by uid `uid-gone`',
+        '- ReplicaSet shop/web-7d9: step 6',
         '',
-        '## Stuck (1)',
+        '## Left stuck by this DELETE (1)',
+        '',
+        '**PersistentVolumeClaim \\(1\\)**',
         '',
         `- ${data}, finalizers \`kubernetes.io/pvc-protection\``,
         '  - **finalizer** `kubernetes.io/pvc-protection`: still mounted by Pod shop/web-7d9-x',
         `    - ${podLink}: uses the claim \\(Terminating\\)`,
         '      - **graceful termination**: waits for the kubelet on node-1 \\(grace period 30s\\)',
         '',
+        '## Orphaned by this DELETE (2)',
+        '',
+        '**ConfigMap \\(1\\)**',
+        '',
+        `- ConfigMap shop/settings: no longer owned by ${web}`,
+        '',
+        '**Secret \\(1\\)**',
+        '',
+        '- Secret shop/token: no longer owned by uid `uid-gone`',
+        '',
         '## Timeline (3 steps)',
         '',
-        'Before the request, the garbage collector settles the input as given:',
+        '<details>',
+        '<summary>Before the request: 1 step of the garbage collector settling the input as given</summary>',
         '',
         '| Step | Actor | Action | Object | Detail |',
         '|---:|---|---|---|---|',
         '| 1 | garbage-collector | remove | ConfigMap shop/settings | settling |',
+        '',
+        '</details>',
         '',
         'The request:',
         '',
@@ -143,16 +158,37 @@ describe('renderSimulateReport', () => {
     );
   });
 
-  it('marks what the garbage collector deletes or leaves stuck without this DELETE too', () => {
+  it('lists what the garbage collector deletes or leaves stuck without this DELETE too in a collapsed section', () => {
     const report = simulateReportOf({ ...parts(), settling: { deleted: [rs.uid], stuck: [pvc.uid] } });
     const md = renderSimulateReport(report);
-    expect(md).toContain(
-      '_Marked "anyway": the garbage collector deletes (or leaves stuck) these objects without this DELETE too, settling the input as given._',
+    const caused = md.slice(0, md.indexOf('<details>'));
+    const anyway = md.slice(md.indexOf('<details>'), md.indexOf('</details>'));
+    expect(caused).toContain('## Deleted by this DELETE (1)\n');
+    expect(caused).toMatch(/^- \[Deployment shop\/web\]\(.*\): step 3$/m);
+    expect(caused).not.toContain('web-7d9: step 6');
+    expect(caused).toContain('## Left stuck by this DELETE (0)\n\n_None._\n');
+    expect(anyway).toContain(
+      '<summary>What the garbage collector does anyway, without this DELETE too: 1 deleted, 1 stuck, 0 orphaned</summary>\n',
     );
-    expect(md).toContain('\n2. ReplicaSet shop/web-7d9: step 6 _(anyway)_\n');
-    expect(md).toMatch(/^1\. \[Deployment shop\/web\]\(.*\): step 3$/m);
-    expect(md).toMatch(/^- \[PersistentVolumeClaim shop\/data\]\(.*\), finalizers `kubernetes\.io\/pvc-protection` _\(anyway\)_$/m);
+    expect(anyway).toContain('### Deleted anyway (1)\n\n**ReplicaSet \\(1\\)**\n\n- ReplicaSet shop/web-7d9: step 6\n');
+    expect(anyway).toMatch(/^- \[PersistentVolumeClaim shop\/data\]\(.*\), finalizers `kubernetes\.io\/pvc-protection`$/m);
     expect(renderSimulateReport(sample())).not.toContain('anyway');
+  });
+
+  it('collapses a long list of one kind under its count', () => {
+    const pods = Array.from({ length: 12 }, (_, i) => ({ ...id('Pod', 'shop', `p${i}`), step: i + 4 }));
+    const r = simulateReportOf({ ...parts(), result: { ...parts().result, deleted: [...parts().result.deleted, ...pods] } });
+    const md = renderSimulateReport(r);
+    expect(md).toContain('<details>\n<summary>Pods (12)</summary>\n\n- Pod shop/p0: step 4\n');
+    expect(md).toContain('**Deployment \\(1\\)**');
+  });
+
+  it('says when the request itself changed nothing', () => {
+    const r = sample();
+    r.targets = [{ ...r.targets[0], afterStep: 1, unchanged: 'Deployment shop/web is already terminating; nothing changes' }];
+    r.steps = r.steps.filter((st) => st.request === undefined && st.step === 1);
+    const md = renderSimulateReport(r);
+    expect(md).toContain('The request:\n\n_The apiserver: Deployment shop/web is already terminating\\; nothing changes (no step)._\n');
   });
 
   it('says when a list is empty, shows the abort and the stuck reason when there is no chain', () => {
@@ -185,11 +221,10 @@ describe('renderSimulateReport', () => {
     expect(md).toContain(
       '- **Controllers:** gc: strict\\: only the apiserver and the garbage collector act\\; nobody else removes a finalizer\n',
     );
-    expect(md).toContain(
-      '**Deleting Deployment shop/web\\: 0 objects deleted\\, 1 stuck\\, 0 orphaned**\n\n> **Aborted, the result is partial:** maxSteps \\(10\\) reached\n',
-    );
-    expect(md).toContain('## Deleted (0)\n\n_None._\n');
-    expect(md).toContain('## Orphaned (0)\n\n_None._\n');
+    expect(md).toContain('**Deleting Deployment shop/web\\: 0 objects deleted\\, 1 stuck\\, 0 orphaned**\n');
+    expect(md).toContain('> **Aborted, the result is partial:** maxSteps \\(10\\) reached\n');
+    expect(md).toContain('## Deleted by this DELETE (0)\n\n_None._\n');
+    expect(md).toContain('## Orphaned by this DELETE (0)\n\n_None._\n');
     expect(md).toContain('  - PersistentVolumeClaim shop/data is terminating and nothing is left to finish it\n');
     expect(md).toContain('## Timeline (0 steps)\n\n_Nothing happened._\n');
     expect(md).not.toContain('## Notes');
@@ -224,7 +259,7 @@ describe('renderSimulateReport', () => {
     const evilLink = `[Pod ns/\\<img src\\=x onerror\\=alert\\(1\\)\\>](${commandUri('kubeGcLens.revealLocation', ['file:///ws/a (1).yaml', r.locations['u-evil'].range])})`;
     const linkyText = 'ConfigMap a\\|b/\\[x\\]\\(command\\:workbench\\.action\\.terminal\\.new\\)';
     expect(md).toContain('# Simulate Delete\\: Pod ns/\\<img src\\=x onerror\\=alert\\(1\\)\\> \\(Background\\)\n');
-    expect(md).toContain(`1. ${evilLink}: step 1\n`);
+    expect(md).toContain(`- ${evilLink}: step 1\n`);
     expect(md).toContain(
       '**Deleting Pod ns/\\<img src\\=x onerror\\=alert\\(1\\)\\>\\: 1 object deleted \\(1 \\<b\\>Pod\\</b\\>\\)\\, 1 stuck \\(\\_f\\_\\)\\, 0 orphaned**',
     );
@@ -233,8 +268,10 @@ describe('renderSimulateReport', () => {
     expect(md).toContain(`| 1 | op\\|erator | remove | ${linkyText} | \\<script\\>alert\\(1\\)\\</script\\> \\| cell |\n`);
     expect(md).toContain('- \\!\\[img\\]\\(http\\://evil\\.example/x\\.png\\)\n');
     // Nothing outside our own markup: no raw `<` but in a code span, no line that a name could have started.
-    expect(md.replace('`x<b>y</b>`', '')).not.toMatch(/(^|[^\\])</m);
-    for (const line of md.split('\n')) expect(line).toMatch(/^(|#{1,2} .*|\s*(- |\d+\. ).*|\*\*.*|> .*|\|.*\||_.*_|[A-Z].*:)$/);
+    // Our own collapsed sections are the only HTML, and their summaries hold no user text here.
+    const ours = md.replace('`x<b>y</b>`', '').replace(/^(<details>|<\/details>|<summary>[^<]*<\/summary>)$/gm, '');
+    expect(ours).not.toMatch(/(^|[^\\])</m);
+    for (const line of ours.split('\n')) expect(line).toMatch(/^(|#{1,3} .*|\s*(- |\d+\. ).*|\*\*.*|> .*|\|.*\||_.*_|[A-Z].*:)$/);
   });
 
   it('ignores inherited keys of the locations object', () => {
@@ -266,6 +303,8 @@ describe('a report on the live cluster', () => {
         [
           '# Simulate Delete on kind-dev\\: Deployment shop/web \\(Background\\)',
           '',
+          '**Deleting Deployment shop/web\\: 5 objects deleted \\(1 Deployment\\, 1 ReplicaSet\\, 3 Pods\\)\\, 1 stuck \\(pvc-protection\\)\\, 2 orphaned**',
+          '',
           '- **Graph:** the live cluster of context `kind-dev`, as listed and watched (a preview: nothing is sent to the cluster)',
           '- **Object:** Deployment shop/web, apps/v1, uid `uid-Deployment-web`',
         ].join('\n'),
@@ -274,18 +313,20 @@ describe('a report on the live cluster', () => {
     expect(md).not.toContain('incomplete');
   });
 
-  it('puts what could not be read first, and keeps the other notes last', () => {
+  it('puts what could not be read first after the summary, and keeps the other notes last', () => {
     const md = renderSimulateReport(
       live(['this preview is incomplete: cannot list secrets in team-a (secrets is forbidden)', 'Timing may differ (a race).']),
       { cluster: 'kind-dev' },
     );
     expect(md).toContain(
       [
+        ' 2 orphaned**',
+        '',
         '> **This preview is incomplete:** not every resource of the cluster could be read, so objects may be missing from it.',
         '>',
         '> - cannot list secrets in team-a \\(secrets is forbidden\\)',
         '',
-        '**Deleting Deployment shop/web\\:',
+        '- **Graph:**',
       ].join('\n'),
     );
     expect(md.endsWith('## Notes\n\n- Timing may differ \\(a race\\)\\.\n')).toBe(true);

@@ -5,7 +5,9 @@
 
 import type { BlockReason, ObjectIdentity, SimulationStep } from '../../../shared/src/protocol';
 import type { PolicyChoice, SimulateReport, SourceLocation } from '../../../shared/src/protocol';
+import { groupByKind, pluralKind, splitByCause, timelineSections, type ReportPart } from '../../../shared/src/protocol';
 import { reasonHeading } from './blockReasons';
+import { escapeHtml } from './reportHtml';
 import { code, commandUri, link, text } from './markdown';
 import { count, describeObject } from './objects';
 
@@ -65,6 +67,13 @@ export function renderSimulateReport(report: SimulateReport, source: ReportSourc
   const notes = live ? result.notes.filter((n) => !INCOMPLETE_NOTE.test(n)) : result.notes;
 
   out.push(`# ${text(reportTitle(report, source))}`, '');
+  // The answer first: what this DELETE causes.
+  out.push(`**${text(report.summary)}**`, '');
+  if (incomplete.length) {
+    out.push(`> **This preview is incomplete:** not every resource of the cluster could be read, so objects may be missing from it.`, '>');
+    for (const n of incomplete) out.push(`> - ${text(n.replace(INCOMPLETE_NOTE, ''))}`);
+    out.push('');
+  }
   const t = report.target;
   if (live) {
     out.push(
@@ -85,58 +94,41 @@ export function renderSimulateReport(report: SimulateReport, source: ReportSourc
       '',
     );
   }
-  if (incomplete.length) {
-    out.push(`> **This preview is incomplete:** not every resource of the cluster could be read, so objects may be missing from it.`, '>');
-    for (const n of incomplete) out.push(`> - ${text(n.replace(INCOMPLETE_NOTE, ''))}`);
-    out.push('');
-  }
-  out.push(`**${text(report.summary)}**`, '');
-  const anyway = {
-    deleted: new Set(report.deleted.filter((d) => d.cause === 'settling').map((d) => d.uid)),
-    stuck: new Set(report.stuck.filter((s) => s.cause === 'settling').map((s) => s.uid)),
-  };
-  if (anyway.deleted.size || anyway.stuck.size) {
-    out.push(
-      `_Marked "anyway": the garbage collector deletes (or leaves stuck) these objects without this DELETE too, settling the input as given._`,
-      '',
-    );
-  }
   if (result.aborted) out.push(`> **Aborted, the result is partial:** ${text(result.aborted)}`, '');
 
-  out.push(`## Deleted (${result.deleted.length})`, '');
-  if (result.deleted.length === 0) out.push('_None._');
-  result.deleted.forEach((d, i) => out.push(`${i + 1}. ${refs.ref(d)}: step ${d.step}${anyway.deleted.has(d.uid) ? ' _(anyway)_' : ''}`));
-  out.push('');
-
-  out.push(`## Orphaned (${result.orphaned.length})`, '');
-  if (result.orphaned.length === 0) out.push('_None._');
-  for (const o of result.orphaned) {
-    const owner = refs.identity(o.ownerUID);
-    out.push(`- ${refs.ref(o)}: no longer owned by ${owner ? refs.ref(owner) : `uid ${code(o.ownerUID)}`}`);
+  // What this DELETE causes, grouped by kind; what the garbage collector does anyway, in a collapsed section.
+  const { request: caused, settling } = splitByCause(report);
+  consequences(caused, 'this DELETE', new Set([t.uid]), refs, out);
+  const anyway = settling.deleted.length + settling.stuck.length + settling.orphaned.length;
+  if (anyway) {
+    out.push(
+      '<details>',
+      `<summary>What the garbage collector does anyway, without this DELETE too: ${settling.deleted.length} deleted, ${settling.stuck.length} stuck, ${settling.orphaned.length} orphaned</summary>`,
+      '',
+      '_The garbage collector settles the input as given (owners that are absent, objects already terminating), whether or not this DELETE is sent._',
+      '',
+    );
+    consequences(settling, 'anyway', new Set(), refs, out, '###');
+    out.push('</details>', '');
   }
-  out.push('');
-
-  out.push(`## Stuck (${result.stuck.length})`, '');
-  if (result.stuck.length === 0) out.push('_None._');
-  for (const s of result.stuck) {
-    const finalizers = s.finalizers.length ? `, finalizers ${s.finalizers.map(code).join(', ')}` : '';
-    out.push(`- ${refs.ref(s)}${finalizers}${anyway.stuck.has(s.uid) ? ' _(anyway)_' : ''}`);
-    if (s.blockedBy.length) reasonLines(s.blockedBy, 1, refs, out);
-    else out.push(`  - ${text(s.reason)}`);
-  }
-  out.push('');
 
   out.push(`## Timeline (${count(result.steps.length, 'step')})`, '');
   if (result.steps.length === 0) out.push('_Nothing happened._', '');
-  // As in the CLI: the steps before the user's DELETE are the garbage collector settling the input as given.
-  const request = result.steps.findIndex((st) => st.request !== undefined);
-  if (request > 0) {
-    out.push('Before the request, the garbage collector settles the input as given:', '');
-    stepTable(result.steps.slice(0, request), refs, out);
-    out.push('The request:', '');
-    stepTable(result.steps.slice(request), refs, out);
-  } else if (result.steps.length) {
-    stepTable(result.steps, refs, out);
+  // Cut where the request reached the apiserver (the targets' afterStep), as in the CLI.
+  for (const section of timelineSections(report)) {
+    if (section.type === 'settling') {
+      out.push(
+        '<details>',
+        `<summary>Before the request: ${count(section.steps.length, 'step')} of the garbage collector settling the input as given</summary>`,
+        '',
+      );
+      stepTable(section.steps, refs, out);
+      out.push('</details>', '');
+      continue;
+    }
+    out.push(report.targets.length > 1 ? `Request ${section.request + 1}:` : 'The request:', '');
+    if (section.unchanged !== undefined) out.push(`_The apiserver: ${text(section.unchanged)} (no step)._`, '');
+    if (section.steps.length) stepTable(section.steps, refs, out);
   }
 
   if (notes.length) {
@@ -145,6 +137,56 @@ export function renderSimulateReport(report: SimulateReport, source: ReportSourc
     out.push('');
   }
   return out.join('\n');
+}
+
+/** A kind with more objects than this is listed in a collapsed section of its own. */
+const COLLAPSE_OVER = 10;
+
+/** Deleted, left stuck and orphaned, each grouped by kind (workloads and volumes first, then configuration, …). */
+function consequences(
+  part: ReportPart,
+  by: string,
+  targets: ReadonlySet<string>,
+  refs: ObjectReferences,
+  out: string[],
+  level = '##',
+): void {
+  out.push(`${level} Deleted ${by === 'anyway' ? 'anyway' : `by ${by}`} (${part.deleted.length})`, '');
+  if (part.deleted.length === 0) out.push('_None._', '');
+  for (const g of groupByKind(part.deleted)) kindGroup(g.kind, g.entries, out, (d) => [`- ${refs.ref(d)}: step ${d.step}`]);
+
+  out.push(`${level} ${by === 'anyway' ? 'Stuck anyway' : `Left stuck by ${by}`} (${part.stuck.length})`, '');
+  if (part.stuck.length === 0) out.push('_None._', '');
+  const stuck = [...part.stuck.filter((e) => targets.has(e.uid)), ...part.stuck.filter((e) => !targets.has(e.uid))];
+  for (const g of groupByKind(stuck)) {
+    kindGroup(g.kind, g.entries, out, (st) => {
+      const lines: string[] = [];
+      const finalizers = st.finalizers.length ? `, finalizers ${st.finalizers.map(code).join(', ')}` : '';
+      lines.push(`- ${refs.ref(st)}${finalizers}`);
+      if (st.blockedBy.length) reasonLines(st.blockedBy, 1, refs, lines);
+      else lines.push(`  - ${text(st.reason)}`);
+      return lines;
+    });
+  }
+
+  out.push(`${level} Orphaned ${by === 'anyway' ? 'anyway' : `by ${by}`} (${part.orphaned.length})`, '');
+  if (part.orphaned.length === 0) out.push('_None._', '');
+  for (const g of groupByKind(part.orphaned)) {
+    kindGroup(g.kind, g.entries, out, (o) => {
+      const owner = refs.identity(o.ownerUID);
+      return [`- ${refs.ref(o)}: no longer owned by ${owner ? refs.ref(owner) : `uid ${code(o.ownerUID)}`}`];
+    });
+  }
+}
+
+/** "**Pods (3)**" and the list; a long list collapsed under its count. Kinds are user text: escaped for each place. */
+function kindGroup<T>(kind: string, entries: T[], out: string[], render: (e: T) => string[]): void {
+  const heading = `${pluralKind(kind, entries.length)} (${entries.length})`;
+  if (entries.length > COLLAPSE_OVER) out.push('<details>', `<summary>${escapeHtml(heading)}</summary>`, '');
+  else out.push(`**${text(heading)}**`, '');
+  for (const e of entries) out.push(...render(e));
+  out.push('');
+  if (entries.length > COLLAPSE_OVER) out.push('</details>', '');
 }
 
 function reasonLines(reasons: BlockReason[], depth: number, refs: ObjectReferences, out: string[]): void {

@@ -5,7 +5,7 @@
 import type { Inventory } from '../engine/inventory';
 import type { ObjectIdentity } from '../engine/model';
 import { simulate } from '../engine/simulation/simulate';
-import type { DeleteRequest, SimulationOptions, SimulationResult } from '../engine/simulation/types';
+import type { DeleteRequest, SimulationOptions, SimulationResult, StuckEntry } from '../engine/simulation/types';
 import {
   REPORT_VERSION,
   type Cause,
@@ -15,9 +15,11 @@ import {
   type SimulateReport,
   type SourceLocation,
   type TargetReport,
+  inKindOrder,
 } from '../../../shared/src/protocol';
 import { impactTitle, kindList, summarizeImpact, targetOutcome } from './impact';
 import { locationOf } from './objects';
+import { stuckCause } from './stuckCause';
 import { baselineSimulation, deletionSimulation, type SimulationSettings } from './simulationCache';
 
 /** The Report of `requests` on `inventory`; `result` and `baseline` when the caller has them already. */
@@ -33,6 +35,7 @@ export function buildReport(
     const uid = r.preconditions?.uid ?? o?.uid;
     const rejected = result.steps.some((s) => s.request === i && s.action === 'reject');
     const outcome = uid !== undefined ? targetOutcome(result, uid, baseline) : rejected ? 'rejected' : 'unchanged';
+    const sent = result.requests?.[i];
     return {
       request: i,
       apiVersion: r.apiVersion,
@@ -41,6 +44,8 @@ export function buildReport(
       name: r.name,
       ...(uid !== undefined ? { uid } : {}),
       outcome,
+      ...(sent ? { afterStep: sent.afterStep } : {}),
+      ...(sent?.unchanged !== undefined ? { unchanged: sent.unchanged } : {}),
     };
   });
   const targetUids = targets.flatMap((t) => (t.uid !== undefined ? [t.uid] : []));
@@ -55,7 +60,11 @@ export function buildReport(
   const cause = (anyway: boolean, uid: string): Cause => (requests.length === 0 || (anyway && !isTarget.has(uid)) ? 'settling' : 'request');
   return {
     version: REPORT_VERSION,
-    summary: summaryLine(targets, counts),
+    summary: summaryLine(
+      targets,
+      counts,
+      causeOfStuck(result, requests.length ? (s) => isTarget.has(s.uid) || !before.stuck.has(s.uid) : () => true, isTarget),
+    ),
     targets,
     counts,
     deleted: result.deleted.map((d) => ({ ...d, cause: cause(before.deleted.has(d.uid), d.uid) })),
@@ -80,11 +89,22 @@ export function simulateReport(
   return { report: buildReport(inventory, requests, result, baseline), result };
 }
 
+/** The short cause of what the request leaves stuck: the target's own first, else the first stuck entry's. */
+function causeOfStuck(result: SimulationResult, caused: (s: StuckEntry) => boolean, isTarget: ReadonlySet<string>): string | undefined {
+  const stuck = result.stuck.filter(caused);
+  const first = stuck.find((s) => isTarget.has(s.uid)) ?? stuck[0];
+  if (!first) return undefined;
+  const context = { deleted: new Set(result.deleted.map((d) => d.uid)), stuck: new Set(result.stuck.map((s) => s.uid)) };
+  return stuckCause(first.blockedBy, context);
+}
+
 /**
  * The one line that leads every report: what the request causes, the target's fate first when it is not simply
- * deleted. "Deleting Namespace kafka: 4 objects deleted (…), 2 stuck (kafka.strimzi.io/finalizer), 0 orphaned".
+ * deleted, and why what it leaves stuck is stuck (`stuckReason`, from the why-chain by stuckCause.ts; else the counts' short reason).
+ * "Deleting Namespace kafka: it stays Terminating (finalizer deadlock: Deployment kafka/strimzi-cluster-operator, whose
+ * controller removes kafka.strimzi.io/finalizer, is deleted first), 1 object deleted (…), 3 stuck, 0 orphaned".
  */
-export function summaryLine(targets: readonly TargetReport[], counts: ImpactSummary): string {
+export function summaryLine(targets: readonly TargetReport[], counts: ImpactSummary, stuckReason?: string): string {
   const subject =
     targets.length === 0
       ? 'No DELETE, the garbage collector settling the input as given'
@@ -95,11 +115,12 @@ export function summaryLine(targets: readonly TargetReport[], counts: ImpactSumm
   if (single === 'rejected') return `${subject}: rejected by the apiserver`;
   const parts: string[] = [];
   if (single === 'collected') parts.push('the garbage collector deletes it anyway');
-  if (single === 'stuck') parts.push(`it stays Terminating${counts.stuckBecause ? ` (${counts.stuckBecause})` : ''}`);
+  const because = stuckReason ?? counts.stuckBecause;
+  if (single === 'stuck') parts.push(`it stays Terminating${because ? ` (${because})` : ''}`);
   const deleted = Object.values(counts.deletedByKind).reduce((sum, n) => sum + n, 0);
-  const kinds = kindList(counts.deletedByKind);
+  const kinds = kindList(inKindOrder(counts.deletedByKind));
   parts.push(`${deleted} ${deleted === 1 ? 'object' : 'objects'} deleted${deleted ? ` (${kinds})` : ''}`);
-  parts.push(`${counts.stuck} stuck${counts.stuck && counts.stuckBecause && single !== 'stuck' ? ` (${counts.stuckBecause})` : ''}`);
+  parts.push(`${counts.stuck} stuck${counts.stuck && because && single !== 'stuck' ? ` (${because})` : ''}`);
   parts.push(`${counts.orphaned} orphaned`);
   return `${subject}: ${parts.join(', ')}`;
 }

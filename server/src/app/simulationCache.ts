@@ -12,6 +12,8 @@ export interface SimulationSettings {
   controllers: ControllersMode;
   finalizerOwners: FinalizerOwnerRule[];
   kubeVersion?: string;
+  /** How the front end says to name a finalizer's owner (the CLI: its --finalizer-owner flag). */
+  finalizerOwnerHint?: string;
 }
 
 /** Results kept per inventory version (a hover holds three, a screen of lenses a few dozen, each one small). */
@@ -33,7 +35,8 @@ function slotOf(inventory: Inventory): Slot {
 
 function optionsKey(options: SimulationSettings): string {
   const mode = options.kubeVersion === undefined ? options.controllers : `${options.controllers}\u0000${options.kubeVersion}`;
-  return options.finalizerOwners.length ? `${mode}\u0000${JSON.stringify(options.finalizerOwners)}` : mode;
+  const hinted = options.finalizerOwnerHint === undefined ? mode : `${mode}\u0000${options.finalizerOwnerHint}`;
+  return options.finalizerOwners.length ? `${hinted}\u0000${JSON.stringify(options.finalizerOwners)}` : hinted;
 }
 
 function cached(inventory: Inventory, key: string, run: () => SimulationResult): SimulationResult {

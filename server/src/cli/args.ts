@@ -38,6 +38,7 @@ const FLAGS: FlagSpec[] = [
   { long: 'context', value: true },
   { long: 'request-timeout', value: true },
   { long: 'slow-after', value: true },
+  { long: 'show-settling', value: false },
 ];
 
 export function parseArgs(argv: string[]): ParsedArgs {

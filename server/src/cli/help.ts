@@ -14,7 +14,8 @@ export const HELP = `kubectl-gc: see what the Kubernetes garbage collector will 
 
 Usage:
   kubectl-gc simulate -f PATH... [TYPE/NAME ... | TYPE NAME ...] [-n NS] [--cascade=background|foreground|orphan]
-                      [--plan FILE] [--arrival=settled|back-to-back] [--controllers=LIST] [--kube-version V] [-o text|json|dot]
+                      [--plan FILE] [--arrival=settled|back-to-back] [--controllers=LIST] [--kube-version V]
+                      [-o text|wide|json|dot] [--show-settling]
   kubectl-gc check    -f PATH... [-o text|json|sarif] [--fail-on error|warning|none] [--controllers=LIST] [--kube-version V]
   kubectl-gc graph    -f PATH... [-o dot|json] [--uid UID ...]
   kubectl-gc stuck    -f PATH... [-o text|json] [--slow-after D] [--controllers=LIST] [--kube-version V]
@@ -34,7 +35,10 @@ simulate   Deletes the targets (or the --plan's requests, one after the other), 
            --arrival=back-to-back sends them all before the garbage collector acts (as kubectl delete a b does). Without --cascade the request names no propagation policy and the
            API's per-type default applies (Orphan for v1 ReplicationController and batch/v1 Job, Background for
            everything else); kubectl delete itself always sends one (--cascade=background by default).
-           With no target and no plan, it runs the garbage collector on the state as given.
+           With no target and no plan, it runs the garbage collector on the state as given. The text leads with
+           one summary line, then what the request causes grouped by kind (workloads and volumes first); what the
+           garbage collector does to the input anyway is one line (--show-settling lists it and its steps). Long
+           lists of one kind and long runs of like steps are folded with a count: -o wide shows every one.
 check      Findings about ownerReferences and finalizers, with file:line:col. Exit 1 when a finding reaches
            --fail-on (default error). -o sarif writes SARIF 2.1.0 for code scanning.
 graph      The ownership graph in the shape of kube-controller-manager's debug dump; --uid keeps the objects
@@ -69,7 +73,9 @@ Flags:
       --finalizer-owner SPEC  FINALIZER=Kind/namespace/name | FINALIZER=external | FINALIZER=absent; FINALIZER may
                               end with * (prefix). Says which workload removes a custom finalizer (repeatable)
       --max-steps N           bound on simulated work items (default 5000000)
-  -o, --output FORMAT         text | json | dot | sarif, per command
+      --show-settling         simulate: also list what the garbage collector does without the request (settling the
+                              input as given) and its steps before the request
+  -o, --output FORMAT         text | wide | json | dot | sarif, per command (wide: simulate's text, nothing folded)
       --fail-on LEVEL         error | warning | none (check)
       --uid UID               keep the connected component of UID (graph, repeatable)
       --version               print the version

@@ -165,6 +165,9 @@ function kubeVersionOf(
     : { kubeVersion: newest, versionFrom: `the newest the simulation follows: ${input.problem}` };
 }
 
+/** What the engine's messages say to do where a custom finalizer's owner is unknown or guessed: this CLI's own flag. */
+const FINALIZER_OWNER_HINT = 'pass --finalizer-owner FINALIZER=Kind/namespace/name';
+
 /** --finalizer-owner PATTERN=Kind/namespace/name | PATTERN=external | PATTERN=absent */
 function finalizerOwnersOf(args: ParsedArgs): FinalizerOwnerRule[] {
   return flagList(args, 'finalizer-owner').map((spec) => {
@@ -230,15 +233,41 @@ function targetsOf(args: ParsedArgs, inventory: Inventory, policy: PropagationPo
     const ns = info.namespaced ? namespace : '';
     const resource = info.group ? `${info.plural}.${info.group}` : info.plural;
     if (!inventory.find(info.group, info.kind, ns, name)) {
-      throw new UsageError(`${resource} "${name}" not found${info.namespaced ? ` in namespace "${ns}"` : ''} in the input`);
+      throw new UsageError(
+        `${resource} "${name}" not found${info.namespaced ? ` in namespace "${ns}"` : ''} in the input${elsewhere(inventory, info, name)}`,
+      );
     }
     return { apiVersion: inventory.kinds.preferredApiVersion(info), kind: info.kind, namespace: ns, name, propagationPolicy: policy };
   });
 }
 
+/** "; it exists in namespace storefront: pass -n storefront" when the name is in other namespaces of the input. */
+function elsewhere(inventory: Inventory, info: { group: string; kind: string; namespaced: boolean }, name: string): string {
+  if (!info.namespaced) return '';
+  const namespaces = [
+    ...new Set(
+      [...inventory.ofKind(info.kind)].filter((o) => o.name === name && inventory.kindOf(o)?.group === info.group).map((o) => o.namespace),
+    ),
+  ].sort();
+  if (namespaces.length === 0) return '';
+  if (namespaces.length === 1) return `; it exists in namespace ${namespaces[0]}: pass -n ${namespaces[0]}`;
+  return `; it exists in namespaces ${namespaces.join(', ')}: pass -n with one of them`;
+}
+
 async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  allowOnly(args, [...INPUT_FLAGS, 'cascade', 'plan', 'arrival', 'controllers', 'kube-version', 'output', 'finalizer-owner', 'max-steps']);
-  const output = oneOf(args, 'output', ['text', 'json', 'dot'] as const, 'text');
+  allowOnly(args, [
+    ...INPUT_FLAGS,
+    'cascade',
+    'plan',
+    'arrival',
+    'controllers',
+    'kube-version',
+    'output',
+    'finalizer-owner',
+    'max-steps',
+    'show-settling',
+  ]);
+  const output = oneOf(args, 'output', ['text', 'wide', 'json', 'dot'] as const, 'text');
   let controllers = flag(args, 'controllers') === undefined ? undefined : controllersOf(args);
   const finalizerOwners = finalizerOwnersOf(args);
   const maxSteps = flag(args, 'max-steps') === undefined ? undefined : Number(flag(args, 'max-steps'));
@@ -278,9 +307,19 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const { kubeVersion, versionFrom } = kubeVersionOf(args, input, planVersion);
   arrival ??= 'settled';
   controllers ??= 'builtin';
-  const { report, result } = simulateReport(inventory, requests, { controllers, finalizerOwners, maxSteps, arrival, kubeVersion });
+  const { report, result } = simulateReport(inventory, requests, {
+    controllers,
+    finalizerOwners,
+    finalizerOwnerHint: FINALIZER_OWNER_HINT,
+    maxSteps,
+    arrival,
+    kubeVersion,
+  });
   if (input.incomplete?.length) report.notes = [...report.notes, ...input.incomplete];
-  const findings = locate(input, analyze(inventory, { controllers, finalizerOwners, kubeVersion }));
+  const findings = locate(
+    input,
+    analyze(inventory, { controllers, finalizerOwners, finalizerOwnerHint: FINALIZER_OWNER_HINT, kubeVersion }),
+  );
   const relative = relativeTo(io.cwd);
   if (output === 'json') {
     // The Report (version 2), with version 1's `remaining` where it was.
@@ -294,7 +333,18 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     }));
     io.stdout.write(
       simulateText(
-        { requests: withDefaults, arrival, controllers, versionFrom, report, remaining: result.remaining, findings, relative },
+        {
+          requests: withDefaults,
+          arrival,
+          controllers,
+          versionFrom,
+          report,
+          remaining: result.remaining,
+          findings,
+          relative,
+          wide: output === 'wide',
+          showSettling: flag(args, 'show-settling') === 'true',
+        },
         makeStyle(io.stdout, io.env),
       ),
     );
@@ -314,7 +364,15 @@ async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const controllers = controllersOf(args);
   const input = await load(args, io);
   const { kubeVersion } = kubeVersionOf(args, input);
-  const findings = locate(input, analyze(input.inventory, { controllers, finalizerOwners: finalizerOwnersOf(args), kubeVersion }));
+  const findings = locate(
+    input,
+    analyze(input.inventory, {
+      controllers,
+      finalizerOwners: finalizerOwnersOf(args),
+      finalizerOwnerHint: FINALIZER_OWNER_HINT,
+      kubeVersion,
+    }),
+  );
   const relative = relativeTo(io.cwd);
   const skipped = input.problems.filter((p) => p.severity === 'error');
   if (output === 'json') {
@@ -322,6 +380,10 @@ async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
       safeJson({
         objects: input.inventory.objects.size,
         skipped: skipped.map((p) => ({ file: p.file, line: p.line, column: p.column, code: p.code, reason: p.reason })),
+        // Every problem the text lists and counts (additive): the skipped ones, and the warnings.
+        problems: input.problems
+          .filter((p) => p.severity !== 'info')
+          .map((p) => ({ file: p.file, line: p.line, column: p.column, severity: p.severity, code: p.code, reason: p.reason })),
         findings: findings.map(findingToJson),
         ...(input.incomplete?.length ? { incomplete: input.incomplete } : {}),
       }) + '\n',
@@ -364,7 +426,7 @@ async function stuckCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   // and what can finish but has taken longer than --slow-after: the editor's Stuck Objects answer (app/stuck.ts).
   // Files have no clock: what is slow is measured to the newest timestamp in them, and the text gives no age.
   const { kubeVersion } = kubeVersionOf(args, input);
-  const options = { controllers, finalizerOwners: finalizerOwnersOf(args), kubeVersion };
+  const options = { controllers, finalizerOwners: finalizerOwnersOf(args), finalizerOwnerHint: FINALIZER_OWNER_HINT, kubeVersion };
   const now = input.files ? newestTimestamp(inventory.objects.values()) : Date.now();
   const items = terminatingItems(inventory, options, now, slowAfterMs / 1000);
   if (output === 'json') {

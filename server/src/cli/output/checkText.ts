@@ -35,10 +35,15 @@ export function checkText(
     lines.push(s.bold(`Not loaded or loaded with a warning (${shown.length}):`));
     for (const p of shown) lines.push(`  ${problemLine(p, relative, s)}`);
   }
-  const count = (sev: string) => findings.filter((f) => f.severity === sev).length;
-  const errors = count('error');
-  const warnings = count('warning');
-  const summary = `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${objects} object${objects === 1 ? '' : 's'} from ${files} file${files === 1 ? '' : 's'}`;
+  // The summary counts what is listed above it, findings and input problems alike, as the exit code does.
+  const count = (list: { severity: string }[], sev: string) => list.filter((x) => x.severity === sev).length;
+  const errors = count(findings, 'error') + count(shown, 'error');
+  const warnings = count(findings, 'warning') + count(shown, 'warning');
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const inObjects = `in ${plural(objects, 'object')} from ${plural(files, 'file')}`;
+  const summary = shown.length
+    ? `${plural(errors, 'error')}, ${plural(warnings, 'warning')}: ${plural(findings.length, 'finding')} ${inObjects}, ${shown.length} about documents not loaded or loaded with a warning`
+    : `${plural(errors, 'error')}, ${plural(warnings, 'warning')} ${inObjects}`;
   if (lines.length) lines.push('');
   lines.push(errors ? s.red(summary) : warnings ? s.yellow(summary) : s.green(summary));
   return lines.join('\n') + '\n';

@@ -1,9 +1,21 @@
-// `kubectl-gc simulate` as a readable report: what was asked, the timeline, then deleted / orphaned /
-// stuck (with the why-chain as a tree), a count of what remains, notes and findings. Every value from the input
-// (names, finalizers, messages, what a cluster reported) is printed through safeText before it is styled.
+// `kubectl-gc simulate` as a readable report. It leads with the summary line (what the request causes), then what was
+// asked, then the consequences of the request grouped by kind (workloads and volumes first, then configuration, then
+// the rest: shared/src/reportLayout.ts), stuck objects with their why-chain as a tree, what the garbage collector does
+// anyway (one line; listed with --show-settling), the timeline cut where the request starts, a count of what remains,
+// notes and findings. Long lists of one kind and long runs of like steps are folded unless `-o wide`. Every value from
+// the input (names, finalizers, messages, what a cluster reported) is printed through safeText before it is styled.
 
 import type { BlockReason, DeleteRequest, RemainingEntry, RequestArrival } from '../../engine/simulation/types';
-import type { Report } from '../../../../shared/src/protocol';
+import {
+  countOf,
+  groupByKind,
+  pluralKind,
+  splitByCause,
+  timelineSections,
+  type Report,
+  type ReportPart,
+  type SimulationStep,
+} from '../../../../shared/src/protocol';
 import { describeCondition } from '../../engine/simulation/namespaceConditions';
 import { controllerSet, describeControllers } from '../../engine/simulation/controllerSet';
 import type { Finding } from '../../engine/analysis/findingTypes';
@@ -23,14 +35,26 @@ export interface SimulateTextInput {
   remaining: RemainingEntry[];
   findings: Finding[];
   relative: (file: string) => string;
+  /** `-o wide`: every object and every step, nothing folded. */
+  wide?: boolean;
+  /** `--show-settling`: list what the garbage collector does anyway, and its steps before the request. */
+  showSettling?: boolean;
 }
 
+/** A kind with more objects than this is folded to its first FOLDED_SHOWN (unless -o wide). */
+export const FOLD_OVER = 5;
+export const FOLDED_SHOWN = 3;
+/** Runs of one actor's steps on one kind touching at least this many objects are folded to one line (unless -o wide). */
+export const STEP_RUN = 4;
+
 export function simulateText(input: SimulateTextInput, s: Style): string {
-  const result = input.report;
+  const report = input.report;
   const lines: string[] = [];
-  if (input.requests.length === 0) {
-    lines.push(s.bold('No deletion requested: the garbage collector runs on the state as given.'));
-  }
+  const requested = input.requests.length > 0;
+  const wide = input.wide === true;
+  lines.push(s.bold(safeText(report.summary)), '');
+
+  if (!requested) lines.push(s.bold('No deletion requested: the garbage collector runs on the state as given.'));
   for (const { request: r, defaultPolicy } of input.requests) {
     const what = safeDescribe(r);
     const policy = r.propagationPolicy
@@ -48,55 +72,40 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
     );
   }
   lines.push(s.dim(`Controllers: ${safeText(describeControllers(controllerSet(input.controllers)))}`));
-  if (result.kubernetesVersion)
+  if (report.kubernetesVersion)
     lines.push(
-      s.dim(`Kubernetes ${safeText(result.kubernetesVersion)} behaviour${input.versionFrom ? ` (${safeText(input.versionFrom)})` : ''}`),
+      s.dim(`Kubernetes ${safeText(report.kubernetesVersion)} behaviour${input.versionFrom ? ` (${safeText(input.versionFrom)})` : ''}`),
     );
-  if (result.aborted) lines.push(s.red(`Aborted: ${safeText(result.aborted)}`));
-  lines.push('', s.bold(safeText(result.summary)));
-  const settling = result.deleted.some((d) => d.cause === 'settling') || result.stuck.some((st) => st.cause === 'settling');
-  if (settling && input.requests.length)
-    lines.push(
-      s.dim('Marked (anyway): the garbage collector deletes (or leaves stuck) these without the request too, settling the input as given.'),
-    );
+  if (report.aborted) lines.push(s.red(`Aborted: ${safeText(report.aborted)}`));
 
-  lines.push('', s.bold(`Timeline (${result.steps.length} steps)`));
-  const width = String(result.steps.length).length;
-  const several = input.requests.length > 1;
-  const firstRequest = result.steps.findIndex((st) => st.request !== undefined);
-  if (firstRequest > 0) lines.push(s.dim(`  Before the request${several ? 's' : ''}, the garbage collector settles the input as given:`));
-  result.steps.forEach((st, i) => {
-    if (st.request !== undefined && st.request !== result.steps[i - 1]?.request && (several || i > 0)) {
-      lines.push(s.dim(several ? `  Request ${st.request + 1}:` : '  The request:'));
+  // With no request, everything is the garbage collector settling the input: that is then the subject.
+  const { request: caused, settling } = requested ? splitByCause(report) : { request: splitByCause(report).settling, settling: none() };
+  const targets = new Set(report.targets.flatMap((t) => (t.uid !== undefined ? [t.uid] : [])));
+  consequences(caused, requested ? ' by the request' : '', targets, wide, s, lines);
+
+  const settled = settling.deleted.length + settling.orphaned.length + settling.stuck.length;
+  if (settled) {
+    lines.push('');
+    if (input.showSettling) {
+      lines.push(s.bold('What the garbage collector does anyway, settling the input as given (without the request too)'));
+      consequences(settling, ' anyway', targets, wide, s, lines);
+    } else {
+      lines.push(
+        s.dim(
+          `Without the request too, the garbage collector settles the input as given: ${partCounts(settling)} (--show-settling lists them).`,
+        ),
+      );
     }
-    const action = st.action === 'remove' ? s.red(st.action) : st.action === 'reject' ? s.yellow(st.action) : st.action;
-    lines.push(
-      `  ${String(st.step).padStart(width)}  ${s.cyan(safeText(st.actor))}  ${action} ${safeDescribe(st.target)}  ${s.dim(safeText(st.detail))}`,
-    );
-  });
-
-  lines.push('', s.bold(`Deleted (${result.deleted.length})`));
-  const anyway = (cause: string) => (cause === 'settling' && input.requests.length ? s.dim(' (anyway)') : '');
-  for (const d of result.deleted) lines.push(`  ${s.red('✗')} ${safeDescribe(d)}  ${s.dim(`step ${d.step}`)}${anyway(d.cause)}`);
-
-  lines.push('', s.bold(`Orphaned (${result.orphaned.length})`));
-  for (const o of result.orphaned)
-    lines.push(`  ${s.yellow('○')} ${safeDescribe(o)}  ${s.dim(`lost its reference to uid ${safeText(o.ownerUID)}`)}`);
-
-  lines.push('', s.bold(`Stuck (${result.stuck.length})`));
-  for (const st of result.stuck) {
-    lines.push(
-      `  ${s.magenta('⧗')} ${safeDescribe(st)}${st.finalizers.length ? s.dim(`  finalizers: ${st.finalizers.map(safeText).join(', ')}`) : ''}${anyway(st.cause)}`,
-    );
-    renderReasons(st.blockedBy, '    ', lines, s, 0);
   }
+
+  timeline(report, input, wide, s, lines);
 
   const terminating = input.remaining.filter((r) => r.beingDeleted).length;
   const count = input.remaining.length;
   lines.push('', `${s.bold('Remaining')}: ${count} object${count === 1 ? '' : 's'}${terminating ? ` (${terminating} terminating)` : ''}`);
-  if (result.notes.length) {
+  if (report.notes.length) {
     lines.push('', s.bold('Notes'));
-    for (const n of result.notes) lines.push(`  • ${safeText(n)}`);
+    for (const n of report.notes) lines.push(`  • ${safeText(n)}`);
   }
   if (input.findings.length) {
     lines.push('', s.bold(`Findings in the input (${input.findings.length})`));
@@ -104,6 +113,120 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
   }
   return lines.join('\n') + '\n';
 }
+
+const none = (): ReportPart => ({ deleted: [], orphaned: [], stuck: [] });
+
+/** "5 deleted (1 ReplicaSet, 4 Pods), 2 stuck, 0 orphaned". */
+function partCounts(part: ReportPart): string {
+  const kinds = groupByKind(part.deleted)
+    .map((g) => countOf(g.kind, g.entries.length))
+    .join(', ');
+  return `${part.deleted.length} deleted${kinds ? ` (${safeText(kinds)})` : ''}, ${part.stuck.length} stuck, ${part.orphaned.length} orphaned`;
+}
+
+/** Deleted, stuck and orphaned, each grouped by kind. */
+function consequences(part: ReportPart, by: string, targets: ReadonlySet<string>, wide: boolean, s: Style, lines: string[]): void {
+  lines.push('', s.bold(`Deleted${by} (${part.deleted.length})`));
+  for (const group of groupByKind(part.deleted)) {
+    folded(group.kind, group.entries, wide, s, lines, (d) => [`    ${s.red('✗')} ${safeDescribe(d)}  ${s.dim(`step ${d.step}`)}`]);
+  }
+
+  const stuckHeading = by === ' by the request' ? 'Left stuck by the request' : `Stuck${by}`;
+  if (part.stuck.length || by !== ' anyway') lines.push('', s.bold(`${stuckHeading} (${part.stuck.length})`));
+  // The targets first: the summary line speaks of them.
+  const stuck = [...part.stuck.filter((e) => targets.has(e.uid)), ...part.stuck.filter((e) => !targets.has(e.uid))];
+  for (const group of groupByKind(stuck)) {
+    folded(group.kind, group.entries, wide, s, lines, (st) => {
+      const out = [
+        `    ${s.magenta('⧗')} ${safeDescribe(st)}${st.finalizers.length ? s.dim(`  finalizers: ${st.finalizers.map(safeText).join(', ')}`) : ''}`,
+      ];
+      renderReasons(st.blockedBy, '      ', out, s, 0);
+      return out;
+    });
+  }
+
+  if (part.orphaned.length || by !== ' anyway') lines.push('', s.bold(`Orphaned${by} (${part.orphaned.length})`));
+  for (const group of groupByKind(part.orphaned)) {
+    folded(group.kind, group.entries, wide, s, lines, (o) => [
+      `    ${s.yellow('○')} ${safeDescribe(o)}  ${s.dim(`lost its reference to uid ${safeText(o.ownerUID)}`)}`,
+    ]);
+  }
+}
+
+/** One kind's entries under a "Pods (21)" heading, the first few only when there are many (unless -o wide). */
+function folded<T>(kind: string, entries: T[], wide: boolean, s: Style, lines: string[], render: (e: T) => string[]): void {
+  lines.push(`  ${safeText(pluralKind(kind, entries.length))} (${entries.length})`);
+  const shown = wide || entries.length <= FOLD_OVER ? entries : entries.slice(0, FOLDED_SHOWN);
+  for (const e of shown) lines.push(...render(e));
+  const rest = entries.length - shown.length;
+  if (rest) lines.push(s.dim(`    … ${rest} more ${safeText(pluralKind(kind, rest))} (-o wide lists them all)`));
+}
+
+function timeline(report: Report, input: SimulateTextInput, wide: boolean, s: Style, lines: string[]): void {
+  const sections = timelineSections(report);
+  const several = input.requests.length > 1;
+  const hidden = sections.find((x) => x.type === 'settling' && input.requests.length > 0 && !input.showSettling)?.steps.length ?? 0;
+  lines.push('', s.bold(`Timeline (${report.steps.length} step${report.steps.length === 1 ? '' : 's'})`));
+  const width = String(report.steps.length).length;
+  for (const section of sections) {
+    if (section.type === 'settling') {
+      if (input.requests.length === 0) {
+        stepLines(section.steps, width, wide, s, lines);
+      } else if (input.showSettling) {
+        lines.push(s.dim(`  Before the request${several ? 's' : ''}, the garbage collector settles the input as given:`));
+        stepLines(section.steps, width, wide, s, lines);
+      } else {
+        lines.push(
+          s.dim(
+            `  Before the request${several ? 's' : ''}: ${countText(hidden, 'step')} of the garbage collector settling the input as given (--show-settling shows them)`,
+          ),
+        );
+      }
+      continue;
+    }
+    const target = input.requests[section.request]?.request;
+    const heading = several ? `Request ${section.request + 1}${target ? `, DELETE ${safeDescribe(target)}` : ''}:` : 'The request:';
+    lines.push(s.dim(`  ${heading}`));
+    if (section.unchanged !== undefined) lines.push(s.dim(`  ${' '.repeat(width)}  apiserver: ${safeText(section.unchanged)} (no step)`));
+    stepLines(section.steps, width, wide, s, lines);
+  }
+  if (report.steps.length === 0 && input.requests.length === 0) lines.push(s.dim('  Nothing happened.'));
+}
+
+const countText = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * Steps one a line; a run of steps of one actor on one kind that touches at least STEP_RUN objects (the namespace
+ * controller deleting and removing 34 ConfigMaps) is folded to one line unless -o wide.
+ */
+function stepLines(steps: SimulationStep[], width: number, wide: boolean, s: Style, lines: string[]): void {
+  for (let i = 0; i < steps.length; ) {
+    let j = i + 1;
+    if (!wide) while (j < steps.length && alike(steps[i], steps[j])) j++;
+    const run = steps.slice(i, j);
+    const objects = new Set(run.map((x) => x.target.uid || `${x.target.namespace}/${x.target.name}`));
+    if (objects.size >= STEP_RUN) {
+      const first = run[0];
+      const actions = [...new Set(run.map((x) => x.action))];
+      const names = run.slice(0, 2).map((x) => safeText(x.target.namespace ? `${x.target.namespace}/${x.target.name}` : x.target.name));
+      lines.push(
+        `  ${`${first.step}–${run[run.length - 1].step}`.padStart(width)}  ${s.cyan(safeText(first.actor))}  ${actions.map((a) => action(a, s)).join(' + ')} ${safeText(countOf(first.target.kind, objects.size))}  ${s.dim(`${[...new Set(names)].join(', ')}, … (-o wide shows each step)`)}`,
+      );
+    } else {
+      for (const st of run) {
+        lines.push(
+          `  ${String(st.step).padStart(width)}  ${s.cyan(safeText(st.actor))}  ${action(st.action, s)} ${safeDescribe(st.target)}  ${s.dim(safeText(st.detail))}`,
+        );
+      }
+    }
+    i = j;
+  }
+}
+
+/** One actor, one kind, one request: a run the timeline may fold. */
+const alike = (a: SimulationStep, b: SimulationStep) => a.actor === b.actor && a.target.kind === b.target.kind && a.request === b.request;
+
+const action = (a: SimulationStep['action'], s: Style) => (a === 'remove' ? s.red(a) : a === 'reject' ? s.yellow(a) : a);
 
 export function renderReasons(reasons: BlockReason[], indent: string, lines: string[], s: Style, depth: number): void {
   reasons.forEach((r, i) => {

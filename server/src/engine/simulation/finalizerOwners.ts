@@ -31,6 +31,12 @@ const BUILTIN_FINALIZERS: Record<string, { controller: string; kcm?: string }> =
 
 export const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
 
+/**
+ * How a user names a finalizer's owner, said where no owner is known or one is guessed: each front end its own (the
+ * CLI its --finalizer-owner flag); this default is the editor's setting.
+ */
+export const DEFAULT_FINALIZER_OWNER_HINT = 'set kubeGcLens.finalizerOwners';
+
 const STOP_WORDS = new Set([
   'io',
   'com',
@@ -87,6 +93,8 @@ export class FinalizerOwners {
   constructor(
     ofKind: (kind: string) => Iterable<KubeObject>,
     private readonly rules: FinalizerOwnerRule[] = [],
+    /** Front-end words: "pass --finalizer-owner …", "set kubeGcLens.finalizerOwners". */
+    readonly hint: string = DEFAULT_FINALIZER_OWNER_HINT,
   ) {
     this.workloads = [];
     this.crdGroups = [];
@@ -166,7 +174,7 @@ export class FinalizerOwners {
         best = { w, score: score + controllerish, hits: [...hits].map((h) => h.split(':')[1]) };
     }
     if (!best) {
-      return { type: 'absent', how: 'unknown', why: `no workload in the input matches "${domain}" (configure finalizerOwners to name it)` };
+      return { type: 'absent', how: 'unknown', why: `no workload in the input matches "${domain}" (${this.hint} to name it)` };
     }
     return {
       type: 'workload',

@@ -118,11 +118,11 @@ function volumeIndex(inventory: Inventory, excluded: Set<string>): VolumeIndex {
 }
 
 /** Who removes which finalizer, for these rules; cached with the start state (it scores every workload). */
-export function finalizerOwnersFor(inventory: Inventory, rules: FinalizerOwnerRule[] = []): FinalizerOwners {
+export function finalizerOwnersFor(inventory: Inventory, rules: FinalizerOwnerRule[] = [], hint?: string): FinalizerOwners {
   const state = startState(inventory);
-  const key = JSON.stringify(rules);
+  const key = hint === undefined ? JSON.stringify(rules) : `${JSON.stringify(rules)}\u0000${hint}`;
   let owners = state.finalizerOwners.get(key);
-  if (!owners) state.finalizerOwners.set(key, (owners = new FinalizerOwners((kind) => inventory.ofKind(kind), rules)));
+  if (!owners) state.finalizerOwners.set(key, (owners = new FinalizerOwners((kind) => inventory.ofKind(kind), rules, hint)));
   return owners;
 }
 
