@@ -25,4 +25,8 @@ export interface LspClient {
   progress(title: string, message: string): Promise<Progress | undefined>;
   warn(message: string): void;
   error(message: string): void;
+  /** What was loaded and how long it took (activityLog.ts); a client may leave these out. */
+  info?(message: string): void;
+  /** Each publication and status, for the user who sets the log level to debug. */
+  debug?(message: string): void;
 }

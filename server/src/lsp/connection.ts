@@ -3,6 +3,7 @@
 // IPC or a socket; tests run it over in-memory streams, or call the server class directly.
 
 import { CodeLensRefreshRequest, type Connection } from 'vscode-languageserver';
+import { withActivityLog } from './activityLog';
 import type { ClientSettings, LspClient } from './client';
 import { ignoreCustomNotifications, onCustomRequest } from './customRequests';
 import {
@@ -29,7 +30,7 @@ import { KubeGcLensServer } from './server';
 
 /** A server answering on `c`, listening once every handler is bound. */
 export function serveConnection(c: Connection): KubeGcLensServer {
-  const server = new KubeGcLensServer(connectionClient(c));
+  const server = new KubeGcLensServer(withActivityLog(connectionClient(c), () => performance.now()));
   bindConnection(c, server);
   c.listen();
   return server;
@@ -90,5 +91,7 @@ export function connectionClient(c: Connection): LspClient {
     },
     warn: (message) => c.console.warn(message),
     error: (message) => c.console.error(message),
+    info: (message) => c.console.info(message),
+    debug: (message) => c.console.debug(message),
   };
 }
