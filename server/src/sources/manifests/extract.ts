@@ -14,6 +14,7 @@ import {
 import type { LoadProblemCode } from './loadProblem';
 import { builtinApiVersion, inferFromPath, inferFromSelfLink, listElementKind, type InferredType } from './inferKind';
 import { formatPath, typeName, type Path, type Reader, type ValueKind } from './reader';
+import { isBlockerKind, readBlockerFacts, type FieldReads } from './blockerFacts';
 
 /** The annotation that names who provisioned (and deletes) a PersistentVolume (R60). */
 const PROVISIONED_BY = 'pv.kubernetes.io/provisioned-by';
@@ -476,10 +477,15 @@ export class Extractor<N> {
           this.phase(ctx, n, facts);
           break;
         }
+        case 'Endpoints':
+          readBlockerFacts(this.fieldReads(ctx), n, group, kind, facts);
+          break;
       }
     } else if (kind === 'CustomResourceDefinition' && group === 'apiextensions.k8s.io') {
       const crd = this.crd(ctx, n);
       if (crd) facts.crd = crd;
+    } else if (isBlockerKind(group, kind)) {
+      readBlockerFacts(this.fieldReads(ctx), n, group, kind, facts);
     } else if (WORKLOAD_GROUPS.get(kind)?.includes(group)) {
       const P = ['spec', 'template', 'spec'];
       const podSpec = this.path(ctx, n, P);
@@ -692,6 +698,29 @@ export class Extractor<N> {
         (severity === 'error' ? ctx.errors : ctx.warnings).push(this.wrongType(ctx, items[i], [...rel, key, i], k, 'a string', severity));
     }
     return out;
+  }
+
+  /** Typed reads bound to one object, each wrong type a warning (blockerFacts.ts reads through them). */
+  private fieldReads(ctx: ObjCtx<N>): FieldReads<N> {
+    const W = 'warning' as const;
+    return {
+      kind: (n) => this.r.kind(n),
+      str: (p, rel, key) => this.str(ctx, p, rel, key, W),
+      bool: (p, rel, key) => this.bool(ctx, p, rel, key, W),
+      map: (p, rel, key) => this.map(ctx, p, rel, key, W),
+      list: (p, rel, key) => this.list(ctx, p, rel, key, W),
+      strList: (p, rel, key) => this.strList(ctx, p, rel, key, W),
+      strMap: (p, rel, key) => {
+        const m = this.map(ctx, p, rel, key, W);
+        if (m === undefined) return undefined;
+        const out: Record<string, string> = {};
+        for (const [k, v] of this.r.entries(m)) {
+          if (this.r.kind(v) === 'string') out[k] = this.r.value(v) as string;
+          else ctx.warnings.push(this.wrongType(ctx, v, [...rel, key, k], this.r.kind(v) as ValueKind, 'a string', W));
+        }
+        return out;
+      },
+    };
   }
 
   /** The mapping at a path of mappings, silently undefined if any step is missing; wrong types warn. */

@@ -6,6 +6,7 @@
 
 import type { KubeObject, NamespaceCondition, ObjectFacts, OwnerReference } from '../../engine/model';
 import { newKubeObject, SCALABLE, WORKLOAD_GROUPS } from './extract';
+import { isBlockerKind } from './blockerFacts';
 
 type Obj = Record<string, unknown>;
 
@@ -203,11 +204,14 @@ function fastFacts(v: Obj, apiVersion: string, kind: string): ObjectFacts | unde
         if (provisioner !== undefined) facts.provisionedBy = provisioner;
         return phase(v, facts) ? facts : undefined;
       }
+      case 'Endpoints':
+        return undefined;
       default:
         return facts;
     }
   }
-  if (kind === 'CustomResourceDefinition' && group === 'apiextensions.k8s.io') return undefined;
+  // CRDs and the objects that can block a namespace (blockerFacts.ts) are few: the Extractor reads them.
+  if ((kind === 'CustomResourceDefinition' && group === 'apiextensions.k8s.io') || isBlockerKind(group, kind)) return undefined;
   let podSpecPath: string[] | undefined;
   if (WORKLOAD_GROUPS.get(kind)?.includes(group)) podSpecPath = ['spec', 'template', 'spec'];
   else if (kind === 'CronJob' && group === 'batch') podSpecPath = ['spec', 'jobTemplate', 'spec', 'template', 'spec'];
