@@ -6,11 +6,12 @@ import * as vscode from 'vscode';
 import { ClusterConnection } from './cluster';
 import { ClusterStatusBar } from './clusterStatusBar';
 import { checkWorkspace } from './commands/checkWorkspace';
-import { reportingErrors } from './commands/errors';
+import { logErrorsTo, reportingErrors } from './commands/errors';
 import { revealLocation } from './commands/revealLocation';
 import { showGraph } from './commands/showGraph';
 import { GraphPanels } from './graph/graphPanel';
 import { parseShowInGraphArgs } from './logic/graphHost';
+import { errorLogText } from './logic/activityText';
 import { simulateDelete } from './commands/simulateDelete';
 import { watchKubernetesDocuments } from './kubernetesDocuments';
 import { LazyLanguageClient } from './lazyClient';
@@ -28,6 +29,7 @@ let client: LazyLanguageClient | undefined;
 export function activate(context: vscode.ExtensionContext): void {
   client = new LazyLanguageClient(context);
   const lsp = client;
+  logErrorsTo((line) => lsp.output.error(line));
   const reports = new ReportView();
   // Before anything starts the client: it connects on start when kubeGcLens.cluster.autoConnect is set.
   const cluster = new ClusterConnection(lsp, context.workspaceState);
@@ -40,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): void {
 
   const start = () => {
     lsp.start().catch((e: unknown) => {
+      lsp.output.error(errorLogText('The language server did not start', e));
       void vscode.window.showErrorMessage(`Kube GC Lens: the language server did not start: ${e instanceof Error ? e.message : String(e)}`);
     });
   };

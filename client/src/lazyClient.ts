@@ -15,6 +15,7 @@ import {
 } from '../../shared/src/protocol';
 import { SERVER_SETTING_SECTIONS } from './logic/clusterSettings';
 import { KUBERNETES_LANGUAGES } from './logic/looksLikeKubernetes';
+import { durationText } from './logic/activityText';
 
 export class LazyLanguageClient implements vscode.Disposable {
   private starting: Promise<LanguageClient> | undefined;
@@ -25,6 +26,13 @@ export class LazyLanguageClient implements vscode.Disposable {
   private readonly runningEmitter = new vscode.EventEmitter<void>();
   private readonly stoppedEmitter = new vscode.EventEmitter<void>();
   private warnedAboutVersion = false;
+  /**
+   * The "Kube GC Lens" output channel, a LogOutputChannel: the user sets its level (the gear of the Output view, or
+   * Developer: Set Log Level). The language client writes the server's window/logMessage lines to it at their level
+   * (what was loaded, timings, errors: server/src/lsp/activityLog.ts); the extension adds its own (commands' timings
+   * and errors).
+   */
+  readonly output = vscode.window.createOutputChannel('Kube GC Lens', { log: true });
   /** The latest status the server sent (undefined until the first). */
   status: ServerStatus | undefined;
   readonly onStatus = this.statusEmitter.event;
@@ -76,9 +84,9 @@ export class LazyLanguageClient implements vscode.Disposable {
     return client.code2ProtocolConverter.asUri(uri);
   }
 
-  /** A line in the "Kube GC Lens" output channel (once the client started). */
+  /** A line in the "Kube GC Lens" output channel, at info level. */
   log(message: string): void {
-    this.client?.outputChannel.appendLine(message);
+    this.output.info(message);
   }
 
   async stop(): Promise<void> {
@@ -89,7 +97,8 @@ export class LazyLanguageClient implements vscode.Disposable {
   }
 
   dispose(): void {
-    void this.stop();
+    // The channel last: stopping still logs.
+    void this.stop().finally(() => this.output.dispose());
     this.statusEmitter.dispose();
     this.startEmitter.dispose();
     this.clusterStatusEmitter.dispose();
@@ -126,7 +135,8 @@ export class LazyLanguageClient implements vscode.Disposable {
       // links, and hovers may run that one command (their text is escaped by the server; no other command link works).
       initializationOptions: { showInGraph: true },
       markdown: { isTrusted: { enabledCommands: [SHOW_IN_GRAPH_COMMAND] } },
-      outputChannelName: 'Kube GC Lens',
+      // Ours, so that it exists before the server starts and outlives restarts (the client does not dispose it).
+      outputChannel: this.output,
     };
     const client = new LanguageClient('kubeGcLens', 'Kube GC Lens', serverOptions, clientOptions);
     client.onNotification(StatusNotification.method, (status: ServerStatus) => {
@@ -140,7 +150,10 @@ export class LazyLanguageClient implements vscode.Disposable {
       else if (oldState === State.Running) this.stoppedEmitter.fire();
     });
     this.client = client;
+    const starting = performance.now();
+    this.output.info(`Starting the language server (${module})`);
     await client.start();
+    this.output.info(`Language server running after ${durationText(performance.now() - starting)}`);
     return client;
   }
 

@@ -12,6 +12,7 @@
 import * as vscode from 'vscode';
 import type { SimulateReport } from '../../shared/src/protocol';
 import { reportPage } from './logic/reportHtml';
+import { loadingPage } from './logic/reportLoading';
 import { REVEAL_LOCATION_COMMAND, renderSimulateReport, reportTitle, SHOW_IN_GRAPH, type ReportSource } from './logic/reportMarkdown';
 
 export const REPORT_SCHEME = 'kube-gc-lens-report';
@@ -24,6 +25,8 @@ export class ReportView implements vscode.TextDocumentContentProvider, vscode.Di
   readonly onDidChange = this.changeEmitter.event;
   private panel: vscode.WebviewPanel | undefined;
   private sequence = 0;
+  /** The skeleton shown while a report is computed (showLoading), until a report or its `done()`. */
+  private loading: { panel: vscode.WebviewPanel } | undefined;
   private readonly registration: vscode.Disposable;
 
   constructor() {
@@ -46,13 +49,48 @@ export class ReportView implements vscode.TextDocumentContentProvider, vscode.Di
       body = undefined; // the markdown extension is disabled
     }
     if (typeof body !== 'string') {
+      if (this.loading) {
+        this.loading = undefined;
+        this.panel?.dispose(); // it holds the skeleton: the report opens as a document instead
+      }
       const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
       return;
     }
+    this.loading = undefined;
     const panel = this.reusablePanel(title);
     panel.title = title;
     panel.webview.html = reportPage(title, body);
+  }
+
+  /**
+   * Shows the title and a skeleton in the report panel while a report is computed (instead of a blank page).
+   * `done()` undoes it when no report follows (cancelled, failed): the previous report comes back, or a panel
+   * opened for it closes. A report shown meanwhile (`show`) replaces the skeleton for good.
+   */
+  showLoading(title: string, message: string): { update(message: string): void; done(): void } {
+    const existed = this.panel !== undefined;
+    const panel = this.reusablePanel(title);
+    const previous = { title: panel.title, html: panel.webview.html };
+    const loading = { panel };
+    this.loading = loading;
+    panel.title = title;
+    panel.webview.html = loadingPage(title, message);
+    const current = () => this.loading === loading && this.panel === panel;
+    return {
+      update: (m) => {
+        if (current()) panel.webview.html = loadingPage(title, m);
+      },
+      done: () => {
+        if (!current()) return;
+        this.loading = undefined;
+        if (!existed) panel.dispose();
+        else {
+          panel.title = previous.title;
+          panel.webview.html = previous.html;
+        }
+      },
+    };
   }
 
   dispose(): void {

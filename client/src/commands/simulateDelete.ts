@@ -27,6 +27,8 @@ import {
   type SimulateTarget,
 } from '../logic/pickItems';
 import { describeObject } from '../logic/objects';
+import { simulateLogText, simulateProgressMessage } from '../logic/activityText';
+import { POLICY_LABELS } from '../logic/reportMarkdown';
 import type { ReportView } from '../reportView';
 
 export interface SimulateDeps {
@@ -44,19 +46,47 @@ export async function simulateDelete(deps: SimulateDeps, targetArg?: unknown, po
   if (policy === undefined) return;
   const live = target.source === 'cluster';
   const context = live ? (contextName(cluster.state) ?? 'the cluster') : undefined;
-  const report = await vscode.window.withProgress(
+  // From the request until the report is on screen (a first one waits for the workspace and the markdown renderer):
+  // a notification that can cancel, and the report panel's title with a skeleton instead of a blank page.
+  await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
       title: `Kube GC Lens: simulating the deletion${live ? ` on ${context}` : ''}…`,
       cancellable: true,
     },
-    (_progress, token) => client.request(live ? ClusterSimulateRequest : SimulateRequest, { uid: target.uid, policy }, token),
+    async (progress, token) => {
+      const waiting = live ? simulateProgressMessage('ready') : simulateProgressMessage(client.status?.state);
+      progress.report({ message: waiting });
+      const loading = reports.showLoading(
+        `Simulate Delete${live ? ` on ${context}` : ''} (${POLICY_LABELS[policy]})`,
+        `Simulating the deletion: ${waiting}`,
+      );
+      try {
+        const asked = performance.now();
+        const report = await client.request(live ? ClusterSimulateRequest : SimulateRequest, { uid: target.uid, policy }, token);
+        const answered = performance.now();
+        if (report === null) {
+          loading.done();
+          void vscode.window.showWarningMessage(`Kube GC Lens: that object is no longer in the ${live ? 'live cluster' : 'workspace'}.`);
+          return;
+        }
+        progress.report({ message: 'showing the report…' });
+        await reports.show(report, live ? { cluster: context } : {});
+        client.output.info(
+          simulateLogText({
+            target: describeObject(report.target),
+            policy: POLICY_LABELS[policy],
+            cluster: context,
+            answeredMs: answered - asked,
+            shownMs: performance.now() - answered,
+          }),
+        );
+      } catch (e) {
+        loading.done();
+        throw e;
+      }
+    },
   );
-  if (report === null) {
-    void vscode.window.showWarningMessage(`Kube GC Lens: that object is no longer in the ${live ? 'live cluster' : 'workspace'}.`);
-    return;
-  }
-  await reports.show(report, live ? { cluster: context } : {});
 }
 
 /** The target and how many questions there are in all (for the quick picks' "(n/m)" titles). */
