@@ -87,10 +87,6 @@ export interface SimulateParams {
  * Why an object is in a report's list: `request`, a consequence of the DELETE(s); `settling`, the garbage collector
  * does it to the input as given anyway (absent owners, objects already terminating), with no DELETE at all.
  */
-/**
- * Why an object is in a report's list: `request`, a consequence of the DELETE(s); `settling`, the garbage collector
- * does it to the input as given anyway (absent owners, objects already terminating), with no DELETE at all.
- */
 export type Cause = 'request' | 'settling';
 
 /** The version of the Report shape (`kubectl gc simulate -o json` prints it as `version`). */
@@ -107,6 +103,13 @@ export interface TargetReport {
   /** Absent when the input holds no such object. */
   uid?: string;
   outcome: TargetOutcome;
+  /**
+   * (Added in 0.1.0, additive to version 2.) How many steps of `steps` came before the request reached the apiserver:
+   * where the timeline's "The request" starts. Absent when the run was cut short before it was sent.
+   */
+  afterStep?: number;
+  /** (Additive to version 2.) The apiserver's answer when the request changed nothing and so has no step of its own. */
+  unchanged?: string;
 }
 
 /**

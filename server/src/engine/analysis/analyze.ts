@@ -29,6 +29,8 @@ export interface AnalysisOptions {
   /** Which controllers the stuck/deadlock predictions assume (default: builtin). */
   controllers?: ControllersMode;
   finalizerOwners?: FinalizerOwnerRule[];
+  /** How the front end says to name a finalizer's owner (SimulationOptions.finalizerOwnerHint). */
+  finalizerOwnerHint?: string;
   /** The Kubernetes version whose behaviour the predictions follow (default: the newest followed). */
   kubeVersion?: string;
 }
@@ -343,7 +345,12 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
   const controllers = options.controllers ?? 'builtin';
   const set = controllerSet(controllers);
   const version = (options.kubeVersion !== undefined ? parseKubeVersion(options.kubeVersion) : undefined) ?? NEWEST_KUBE_VERSION;
-  const base = simulate(inventory, [], { controllers, finalizerOwners: options.finalizerOwners, kubeVersion: options.kubeVersion });
+  const base = simulate(inventory, [], {
+    controllers,
+    finalizerOwners: options.finalizerOwners,
+    finalizerOwnerHint: options.finalizerOwnerHint,
+    kubeVersion: options.kubeVersion,
+  });
   const stuckNow = new Map(base.stuck.map((s) => [s.uid, s]));
   for (const s of base.stuck) {
     const o = inventory.objects.get(s.uid);
@@ -354,7 +361,7 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
       finding('stuck-terminating', 'warning', o, fi >= 0 ? { kind: 'finalizer', index: fi } : { kind: 'deletionTimestamp' }, s.reason),
     );
   }
-  const owners = finalizerOwnersFor(inventory, options.finalizerOwners);
+  const owners = finalizerOwnersFor(inventory, options.finalizerOwners, options.finalizerOwnerHint);
   // Foreground deletions that would hang (R50): a blocking reference from a dependent that cannot finish.
   for (const o of inventory.objects.values()) {
     o.ownerReferences.forEach((ref, i) => {
@@ -406,7 +413,12 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
       const result: SimulationResult = simulate(
         inventory,
         [{ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: ns, propagationPolicy: null }],
-        { controllers, finalizerOwners: options.finalizerOwners, kubeVersion: options.kubeVersion },
+        {
+          controllers,
+          finalizerOwners: options.finalizerOwners,
+          finalizerOwnerHint: options.finalizerOwnerHint,
+          kubeVersion: options.kubeVersion,
+        },
       );
       const stuck = new Set(result.stuck.map((s) => s.uid));
       for (const { o, index, workload } of list) {

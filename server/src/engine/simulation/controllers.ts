@@ -279,7 +279,7 @@ export class Controllers {
           );
           if (owner.how === 'guessed')
             this.timeline.note(
-              `Assumed: ${f} is removed by ${describe(owner.workload)} (${owner.why}). Configure finalizerOwners if another workload owns it.`,
+              `Assumed: ${f} is removed by ${describe(owner.workload)} (${owner.why}). If another workload owns it, ${this.owners.hint}.`,
             );
         }
       }

@@ -39,7 +39,7 @@ export function simulate(inventory: Inventory, requests: readonly UserRequest[],
   );
   store.beforeWrite = (uid, current) => gc.ensureLoaded(uid, current);
   store.watch((e) => gc.observe(e));
-  const owners = finalizerOwnersFor(inventory, options.finalizerOwners);
+  const owners = finalizerOwnersFor(inventory, options.finalizerOwners, options.finalizerOwnerHint);
   const set = controllerSet(options.controllers);
   const version = options.kubeVersion === undefined ? NEWEST_KUBE_VERSION : (parseKubeVersion(options.kubeVersion) ?? NEWEST_KUBE_VERSION);
   const controllers = new Controllers(set, store, api, owners, timeline, version, volumes);

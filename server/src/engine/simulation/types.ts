@@ -48,6 +48,8 @@ export interface FinalizerOwnerRule {
 export interface SimulationOptions {
   controllers: ControllersMode;
   finalizerOwners?: FinalizerOwnerRule[];
+  /** How the front end says to name a finalizer's owner ("pass --finalizer-owner …"); the editor's setting by default. */
+  finalizerOwnerHint?: string;
   /** Hard bound on processed work items; reaching it ends the run with `aborted`, never a hang. */
   maxSteps?: number;
   /** Simulated wall clock at the start (ISO 8601). Deterministic by default. */
