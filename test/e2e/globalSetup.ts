@@ -1,5 +1,5 @@
 // The end-to-end project's setup: installs code-server and its Debian packages when they are missing
-// (scripts/setupCodeServer.sh: about a minute the first time, instant once cached in .cache/), so the README's
+// (scripts/setupCodeServer.sh: about 4.5 minutes on a fresh machine, instant once cached in .cache/), so the README's
 // `npm ci && npm test` does all the set-up on a fresh machine; then packages the extension once for every e2e
 // file (`npm run package`, about 2 s). If the installation cannot be done here (no root for apt, no network to the
 // npm registry), the e2e tests fail with the reason in their beforeAll and every other test still runs.
