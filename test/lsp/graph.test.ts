@@ -33,8 +33,12 @@ describe('kubeGcLens/graph on the workspace', () => {
     expect(orders.stuck).toContain('deletion.finalizers.rabbitmqclusters.rabbitmq.com');
     expect(orders.findings).toContain('stuck-terminating');
     expect(orders.findingMessages).toContainEqual({ code: 'stuck-terminating', message: expect.stringContaining('rabbitmq') });
+    // (v3) What its why-chain names: the Namespace waits for its content, the RabbitmqCluster.
+    expect(ns.blockedBy).toContain(orders.uid);
+    expect(ns.blockedBy).not.toContain(ns.uid);
     const crd = graph.nodes.find((n) => n.kind === 'CustomResourceDefinition')!;
     expect(crd.stuck).toBeUndefined();
+    expect(crd.blockedBy).toBeUndefined();
     expect(crd.findingMessages).toBeUndefined();
   });
 });

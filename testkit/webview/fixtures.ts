@@ -271,3 +271,59 @@ export function largeGraphReport(k: number): SimulateReport {
     title: 'Delete: also 1 ReplicaSet, 3 Pods',
   });
 }
+
+/**
+ * Namespaces as a cluster has them: `legacy-mq` terminating, stuck on a RabbitmqCluster whose finalizer the operator
+ * in `rabbitmq-system` should remove (the why-chains name it: `blockedBy`); `shop` with a Deployment tree and 40 Pods
+ * of one ReplicaSet (a collapsed fan-out); `billing`; and cluster-scoped objects.
+ */
+export function namespacedGraph(): GraphData {
+  const nodes: GraphNodeData[] = [];
+  const edges: GraphEdgeData[] = [];
+  const ns = (name: string, extra: Partial<GraphNodeData> = {}) =>
+    nodes.push(node({ uid: `ns-${name}`, kind: 'Namespace', name, namespace: '', ...extra }));
+  ns('legacy-mq', {
+    state: 'being-deleted',
+    finalizers: ['kubernetes'],
+    stuck: 'waits for its content: RabbitmqCluster legacy-mq/orders',
+    blockedBy: ['mq-orders', 'op-deploy'],
+  });
+  ns('rabbitmq-system');
+  ns('shop');
+  ns('billing');
+  nodes.push(
+    node({
+      uid: 'mq-orders',
+      kind: 'RabbitmqCluster',
+      apiVersion: 'rabbitmq.com/v1beta1',
+      name: 'orders',
+      namespace: 'legacy-mq',
+      state: 'being-deleted',
+      finalizers: ['deletion.finalizers.rabbitmqclusters.rabbitmq.com'],
+      stuck: 'waits for finalizer deletion.finalizers.rabbitmqclusters.rabbitmq.com, which the operator removes',
+      findings: ['stuck-terminating'],
+      blockedBy: ['op-deploy'],
+    }),
+    node({ uid: 'mq-sts', kind: 'StatefulSet', name: 'orders-server', namespace: 'legacy-mq' }),
+    node({ uid: 'mq-cm', kind: 'ConfigMap', name: 'orders-plugins', namespace: 'legacy-mq' }),
+    node({ uid: 'op-deploy', kind: 'Deployment', name: 'rabbitmq-cluster-operator', namespace: 'rabbitmq-system' }),
+    node({ uid: 'op-rs', kind: 'ReplicaSet', name: 'rabbitmq-cluster-operator-6d4f9', namespace: 'rabbitmq-system' }),
+    node({ uid: 'd-web', kind: 'Deployment', name: 'web' }),
+    node({ uid: 'rs-web', kind: 'ReplicaSet', name: 'web-7d9f8c6b5' }),
+    node({ uid: 'bill-cm', kind: 'ConfigMap', name: 'rates', namespace: 'billing' }),
+    node({ uid: 'bill-secret', kind: 'Secret', apiVersion: 'v1', name: 'stripe', namespace: 'billing' }),
+    node({
+      uid: 'crd-mq',
+      kind: 'CustomResourceDefinition',
+      apiVersion: 'apiextensions.k8s.io/v1',
+      name: 'rabbitmqclusters.rabbitmq.com',
+      namespace: '',
+    }),
+  );
+  edges.push(edge('mq-sts', 'mq-orders'), edge('mq-cm', 'mq-orders'), edge('op-rs', 'op-deploy'), edge('rs-web', 'd-web'));
+  for (let i = 0; i < 40; i++) {
+    nodes.push(node({ uid: `web-pod-${i}`, kind: 'Pod', name: `web-7d9f8c6b5-${(1000 + i * 37).toString(36)}` }));
+    edges.push(edge(`web-pod-${i}`, 'rs-web'));
+  }
+  return { nodes, edges };
+}

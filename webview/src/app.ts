@@ -8,15 +8,16 @@ import { zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } fro
 import { PROTOCOL_VERSION } from '../../shared/src/protocolVersion';
 import { toDot, toSvg } from './model/exportFormats';
 import { componentsOf, indexGraph, type GraphIndex } from './model/graphIndex';
-import { boundsOf, layeredLayout, stabilize, type Point } from './model/layout';
+import { boundsOf, stabilize, type Point } from './model/layout';
+import { boxAt, boxSummary, namespaceBoxes, namespacedLayout, namespaceScope, type NamespaceBox } from './model/namespaces';
 import { nearestTo, neighbour, type Direction } from './model/navigation';
 import { affectedUids, playbackFrame, type PlaybackFrame } from './model/playback';
 import type { GraphExportFormat, HostToWebviewMessage, PolicyChoice, WebviewToHostMessage } from './model/protocolTypes';
-import type { Scene } from './model/scene';
+import { zoomLevel, type Scene, type ZoomLevel } from './model/scene';
 import { sameScope, truncationText } from './model/scope';
 import { initialModel, reduce, restoreUiState, type AppEvent, type AppModel, type UiAction, type Zoom } from './model/state';
-import { buildView, type GraphView } from './model/viewModel';
-import { CanvasRenderer, drawScene } from './ui/canvasRenderer';
+import { buildView, describeObject, type GraphView } from './model/viewModel';
+import { CanvasRenderer, drawScene, LOD_TEXT } from './ui/canvasRenderer';
 import { DetailsPanel } from './ui/details';
 import { h } from './ui/dom';
 import { legend, markerDefs } from './ui/legend';
@@ -51,6 +52,8 @@ export class App {
   private layoutKey = '';
   private positions = new Map<string, Point>();
   private reversed = new Set<string>();
+  private boxes: NamespaceBox[] = [];
+  private level: ZoomLevel = 'objects';
   private frame: PlaybackFrame | undefined;
   private renderer: Renderer | undefined;
   private palette = readPalette();
@@ -78,6 +81,8 @@ export class App {
   private readonly scopeText: HTMLElement;
   private readonly empty: HTMLElement;
   private readonly announcer: HTMLElement;
+  /** At the overview level, the namespaces' aggregates as a list (the canvas has no element per box). */
+  private readonly overviewList: HTMLElement;
 
   constructor(
     private readonly vscode: VsCodeApi,
@@ -125,6 +130,7 @@ export class App {
     this.scopeBar = h('div', { class: 'scope-bar', role: 'status', hidden: true }, this.scopeText, pick);
     this.empty = h('div', { class: 'empty-state' }, 'Reading the ownership graph…');
     this.announcer = h('div', { class: 'sr-only', 'aria-live': 'polite' });
+    this.overviewList = h('ul', { class: 'sr-only overview-list', 'aria-label': 'Namespaces at the overview level' });
     this.graphEl = h('div', {
       class: 'graph',
       tabindex: '0',
@@ -142,6 +148,7 @@ export class App {
       h('div', { class: 'body' }, this.graphEl, this.details.element, this.legendEl),
       this.timeline.element,
       this.announcer,
+      this.overviewList,
     );
 
     this.zoom = d3zoom<HTMLDivElement, unknown>()
@@ -151,6 +158,7 @@ export class App {
         this.transform = { k: e.transform.k, x: e.transform.x, y: e.transform.y };
         this.renderer?.setTransform(this.transform);
         this.graphEl.dataset.zoom = e.transform.k.toFixed(3);
+        this.updateLevel();
       })
       .on('end', () => this.quiet({ type: 'zoomed', zoom: this.transform }));
     select(this.graphEl).call(this.zoom).on('dblclick.zoom', null);
@@ -281,6 +289,7 @@ export class App {
     }
     this.structureChanged = false;
     this.renderer.setScene(this.scene(), m.ui.search.trim() !== '', structure);
+    this.updateLevel();
     const domId = m.ui.selected ? this.renderer.domIdOf(m.ui.selected) : undefined;
     if (domId) this.graphEl.setAttribute('aria-activedescendant', domId);
     else this.graphEl.removeAttribute('aria-activedescendant');
@@ -293,7 +302,7 @@ export class App {
     if (this.needsFit && this.canFit()) {
       this.needsFit = false;
       if (this.fitted && this.autoFitted && m.report) this.fitTo(this.fitted, false);
-      else this.fit(false);
+      else if (!this.openOnNamespace()) this.fit(false);
     }
     document.body.dataset.rendered = String(m.revision);
   }
@@ -316,15 +325,21 @@ export class App {
       const graphOnly = inputs.every((x, i) => i === 0 || x === this.viewInputs[i]);
       this.viewInputs = inputs;
       let scope: Set<string> | undefined;
-      if (m.ui.focus && index.nodes.has(m.ui.focus)) {
-        scope = componentsOf(index, [m.ui.focus, ...(m.report ? affectedUids(m.report) : [])]);
+      const focused = m.ui.focus ? index.nodes.get(m.ui.focus) : undefined;
+      if (focused) {
+        // Its connected component; a Namespace: what it holds and what blocks it; an object of a large graph: its
+        // namespace around it too (the graph opens there).
+        scope = componentsOf(index, [focused.uid, ...(m.report ? affectedUids(m.report) : [])]);
+        const isNamespace = focused.kind === 'Namespace' && !focused.namespace;
+        const around = isNamespace ? focused.name : index.order.length > SVG_MAX_NODES ? focused.namespace : '';
+        if (around) for (const uid of namespaceScope(index, around)) scope.add(uid);
       }
       this.view = buildView(index, { hidden: m.ui.hidden, search: m.ui.search, expanded: m.ui.expanded, scope });
       const view = this.view;
       const key = `${view.nodes.map((n) => n.id).join('\u0001')}\u0002${view.edges.map((e) => e.id).join('\u0001')}`;
       if (key !== this.layoutKey || this.forceLayout) {
         this.layoutKey = key;
-        const fresh = layeredLayout({ nodes: view.nodes, edges: view.edges });
+        const fresh = namespacedLayout(view);
         this.positions = this.forceLayout || !graphOnly ? fresh.positions : stabilize(fresh, this.positions, view.edges);
         this.reversed = fresh.reversed;
         this.structureChanged = true;
@@ -333,17 +348,28 @@ export class App {
         this.structureChanged = true;
       }
     } else if (this.forceLayout && this.view) {
-      const fresh = layeredLayout({ nodes: this.view.nodes, edges: this.view.edges });
+      const fresh = namespacedLayout(this.view);
       this.positions = fresh.positions;
       this.reversed = fresh.reversed;
       this.structureChanged = true;
+    }
+    if (this.structureChanged && this.view) {
+      this.boxes = namespaceBoxes(this.view, this.positions, index);
+      this.overviewKey = '';
     }
     this.forceLayout = false;
     this.frame = m.report ? playbackFrame(m.report, m.ui.step ?? 0) : undefined;
   }
 
   private scene(): Scene {
-    return { view: this.view!, positions: this.positions, reversed: this.reversed, frame: this.frame, selected: this.model.ui.selected };
+    return {
+      view: this.view!,
+      positions: this.positions,
+      reversed: this.reversed,
+      boxes: this.boxes,
+      frame: this.frame,
+      selected: this.model.ui.selected,
+    };
   }
 
   private renderFocusBar(): void {
@@ -356,10 +382,13 @@ export class App {
       this.needsFit = true;
       this.dispatch({ type: 'clearFocus' });
     });
-    this.focusBar.replaceChildren(
-      h('span', {}, `Showing the connected component of ${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`),
-      all,
-    );
+    const what =
+      o.kind === 'Namespace' && !o.namespace
+        ? `Showing namespace ${o.name}: what it holds and what blocks it`
+        : o.namespace && (this.index?.order.length ?? 0) > SVG_MAX_NODES
+          ? `Showing namespace ${o.namespace} around ${describeObject(o)}, and its connected component`
+          : `Showing the connected component of ${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
+    this.focusBar.replaceChildren(h('span', {}, what), all);
   }
 
   // ------------------------------------------------------------------------------------------ zoom
@@ -369,6 +398,57 @@ export class App {
     const sel = select(this.graphEl);
     if (animate) sel.transition().duration(250).call(this.zoom.transform, t);
     else sel.call(this.zoom.transform, t);
+  }
+
+  /**
+   * A large graph opens on the namespace of the object in focus (or selected), at a scale where objects can be read,
+   * rather than at an overview of everything. Returns whether it did.
+   */
+  private openOnNamespace(): boolean {
+    const view = this.view;
+    const id = this.model.ui.focus ?? this.model.ui.selected;
+    const shown = id ? view?.shownAs.get(id) : undefined;
+    if (!view || !shown || (this.index?.order.length ?? 0) <= SVG_MAX_NODES) return false;
+    const box = this.boxes.find((b) => b.ids.includes(shown));
+    if (!box) return false;
+    this.fitted = undefined;
+    this.fitTo(box.ids, false);
+    if (this.transform.k < LOD_TEXT) this.centreOn(shown, LOD_TEXT + 0.1);
+    return true;
+  }
+
+  private centreOn(id: string, k: number): void {
+    const p = this.positions.get(id);
+    if (!p) return;
+    this.setZoom({ k, x: this.graphEl.clientWidth / 2 - p.x * k, y: this.graphEl.clientHeight / 2 - p.y * k });
+  }
+
+  /** The overview level's box, zoomed into: its top-left at the top-left of the view, at a scale where objects read. */
+  private openBox(box: NamespaceBox): void {
+    const w = this.graphEl.clientWidth;
+    const hgt = this.graphEl.clientHeight;
+    const fit = Math.min(1.2, (w - 40) / box.width, (hgt - 40) / box.height);
+    const k = Math.max(fit, LOD_TEXT + 0.1);
+    this.autoFitted = false;
+    const x = fit >= k ? w / 2 - k * (box.x + box.width / 2) : 20 - k * box.x;
+    const y = fit >= k ? hgt / 2 - k * (box.y + box.height / 2) : 20 - k * box.y;
+    this.setZoom({ k, x, y }, true);
+    this.announce(`${boxSummary(box)}; zoomed in`);
+  }
+
+  private overviewKey = '';
+
+  /** The level of detail follows the scale (semantic zoom); the page says which, and lists the boxes at the overview. */
+  private updateLevel(): void {
+    const level = zoomLevel(this.transform.k, this.boxes.length);
+    if (level !== this.level || this.graphEl.dataset.level !== level) {
+      this.level = level;
+      this.graphEl.dataset.level = level;
+    }
+    const key = level === 'overview' ? this.boxes.map(boxSummary).join('\u0001') : '';
+    if (key === this.overviewKey) return;
+    this.overviewKey = key;
+    this.overviewList.replaceChildren(...(level === 'overview' ? this.boxes.map((b) => h('li', {}, boxSummary(b))) : []));
   }
 
   /** Whether the graph area is large enough to fit into (a fit into a few pixels would leave the graph a dot). */
@@ -430,6 +510,13 @@ export class App {
   // ------------------------------------------------------------------------------------------ interaction
 
   private onClick(e: MouseEvent): void {
+    if (this.level === 'overview') {
+      const r = this.graphEl.getBoundingClientRect();
+      const t = this.transform;
+      const box = boxAt(this.boxes, { x: (e.clientX - r.left - t.x) / t.k, y: (e.clientY - r.top - t.y) / t.k });
+      if (box) this.openBox(box);
+      return;
+    }
     const id = this.renderer?.nodeAt(e.clientX, e.clientY);
     if (!id) {
       if (this.model.ui.selected) this.dispatch({ type: 'select', id: undefined });

@@ -3,7 +3,15 @@
 import type { Finding } from '../engine/analysis/findingTypes';
 import type { Inventory } from '../engine/inventory';
 import { namespaceCounts, selectGraph, type GraphScopeOptions, type GraphSelection } from '../engine/graph/graphScope';
-import type { GraphData, GraphEdgeData, GraphNodeData, GraphParams, GraphSummary } from '../../../shared/src/protocol';
+import type {
+  BlockReason,
+  GraphData,
+  GraphEdgeData,
+  GraphNodeData,
+  GraphParams,
+  GraphSummary,
+  StuckItem,
+} from '../../../shared/src/protocol';
 import type { WorkspaceModel } from '../workspace/workspaceModel';
 import { locationOf } from './objects';
 import type { SimulationSettings } from './simulationCache';
@@ -18,17 +26,44 @@ export function graphScopeOf(p: GraphParams): GraphScopeOptions {
   };
 }
 
+/** Why each object that cannot finish being deleted is stuck: its one sentence and its why-chain. */
+export type StuckNotes = ReadonlyMap<string, { reason: string; blockedBy: readonly BlockReason[] }>;
+
+/** The stuck items (app/stuck.ts) by uid, for graphData. */
+export function stuckNotes(items: Iterable<StuckItem>): Map<string, { reason: string; blockedBy: readonly BlockReason[] }> {
+  const out = new Map<string, { reason: string; blockedBy: readonly BlockReason[] }>();
+  for (const item of items) out.set(item.uid, { reason: item.reason, blockedBy: item.blockedBy });
+  return out;
+}
+
+/** At most this many blockers per node (a why-chain rarely names more than a few). */
+const MAX_BLOCKERS = 50;
+
+/** The objects a why-chain names (a blocking dependent, the workload of a finalizer's controller…), each once. */
+export function blockerUids(self: string, chain: readonly BlockReason[]): string[] {
+  const out = new Set<string>();
+  const walk = (list: readonly BlockReason[]): void => {
+    for (const r of list) {
+      if (out.size >= MAX_BLOCKERS) return;
+      if (r.object?.uid && r.object.uid !== self) out.add(r.object.uid);
+      if (r.blockedBy) walk(r.blockedBy);
+    }
+  };
+  walk(chain);
+  return [...out];
+}
+
 /**
  * The ownership graph of an inventory (the workspace's or the live cluster's) for a selection (engine/graph/graphScope:
  * whole, one object's connected component, one namespace; cut at a limit), with the findings on each object and, for
- * objects that cannot finish being deleted, why (`stuck`). Only edges between selected nodes are sent; a node with
+ * objects that cannot finish being deleted, why (`stuck`) and the objects their why-chain names (`blockedBy`). Only edges between selected nodes are sent; a node with
  * links outside the selection says how many (`omitted`), and a cut answer says so (`truncated`).
  */
 export function graphData(
   inventory: Inventory,
   selection: GraphSelection,
   findings: Iterable<Finding>,
-  stuck: ReadonlyMap<string, string> = new Map(),
+  stuck: StuckNotes = new Map(),
 ): GraphData {
   const graph = inventory.graph;
   const findingsByUid = new Map<string, Finding[]>();
@@ -46,6 +81,7 @@ export function graphData(
     const o = inventory.objects.get(uid);
     const own = findingsByUid.get(uid) ?? [];
     const why = stuck.get(uid);
+    const blockers = why ? blockerUids(uid, why.blockedBy) : [];
     const omitted = selection.omitted.get(uid);
     nodes.push({
       ...node.identity,
@@ -53,7 +89,8 @@ export function graphData(
       finalizers: o ? [...o.finalizers] : [],
       findings: [...new Set(own.map((f) => f.code))],
       location: locationOf(o),
-      ...(why !== undefined ? { stuck: why } : {}),
+      ...(why !== undefined ? { stuck: why.reason } : {}),
+      ...(blockers.length ? { blockedBy: blockers } : {}),
       ...(own.length ? { findingMessages: own.map((f) => ({ code: f.code, message: f.message })) } : {}),
       ...(omitted ? { omitted: { ...omitted } } : {}),
     });
@@ -68,9 +105,7 @@ export function graphData(
 /** The workspace's graph: its findings, and the stuck reasons of the objects terminating now that cannot finish. */
 export function workspaceGraph(model: WorkspaceModel, options: SimulationSettings, scope: GraphScopeOptions = {}): GraphData {
   const findings = model.allFindings();
-  const stuck = new Map<string, string>();
-  if (model.inventory.terminating.size)
-    for (const item of terminatingItems(model.inventory, options, undefined)) stuck.set(item.uid, item.reason);
+  const stuck = model.inventory.terminating.size ? stuckNotes(terminatingItems(model.inventory, options, undefined)) : new Map();
   return graphData(model.inventory, selectGraph(model.inventory, scope), findings, stuck);
 }
 

@@ -25,7 +25,7 @@ import type { Inventory } from '../engine/inventory';
 import { analyzeObject } from '../engine/analysis/analyze';
 import type { Finding } from '../engine/analysis/findingTypes';
 import { searchObjects } from '../../../shared/src/search';
-import { graphData, graphSummary } from './graph';
+import { graphData, graphSummary, stuckNotes } from './graph';
 import { summaryOf } from './objects';
 import { simulateDelete } from './report';
 import type { SimulationSettings as EngineOptions } from './simulationCache';
@@ -167,9 +167,7 @@ export class LiveSession implements Session {
   graph(options: EngineOptions, scope: GraphScopeOptions = {}): GraphData {
     const live = this.require();
     const inv = live.inventory;
-    const stuck = new Map<string, string>();
-    if (inv.terminating.size)
-      for (const item of terminatingItems(inv, this.versioned(options), Date.now())) stuck.set(item.uid, item.reason);
+    const stuck = inv.terminating.size ? stuckNotes(terminatingItems(inv, this.versioned(options), Date.now())) : new Map();
     const selection = selectGraph(inv, scope);
     const findings: Finding[] = [];
     for (const uid of selection.uids) {

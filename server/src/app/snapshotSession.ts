@@ -8,7 +8,7 @@ import type { Finding } from '../engine/analysis/findingTypes';
 import { selectGraph, type GraphScopeOptions } from '../engine/graph/graphScope';
 import type { Inventory } from '../engine/inventory';
 import type { DeleteRequest, SimulationOptions, SimulationResult } from '../engine/simulation/types';
-import { graphData } from './graph';
+import { graphData, stuckNotes } from './graph';
 import { simulateDelete, simulateReport } from './report';
 import type { Session } from './session';
 import type { SimulationSettings } from './simulationCache';
@@ -69,9 +69,7 @@ export class SnapshotSession implements Session {
   }
 
   graph(options: SimulationSettings, scope: GraphScopeOptions): GraphData {
-    const stuck = new Map<string, string>();
-    if (this.inventory.terminating.size)
-      for (const item of terminatingItems(this.inventory, options, undefined)) stuck.set(item.uid, item.reason);
+    const stuck = this.inventory.terminating.size ? stuckNotes(terminatingItems(this.inventory, options, undefined)) : new Map();
     return graphData(this.inventory, selectGraph(this.inventory, scope), this.findings(options), stuck);
   }
 

@@ -29,6 +29,11 @@ export interface GraphNodeData extends ObjectIdentity {
   location?: SourceLocation;
   /** (v2 addition) Why it cannot finish being deleted, when it is stuck terminating now or predicted to deadlock. */
   stuck?: string;
+  /**
+   * (v3 addition) With `stuck`: the uids of the objects its why-chain names (a dependent a foreground deletion waits
+   * for, the workload of the controller that should remove a finalizer…), which may be outside this answer.
+   */
+  blockedBy?: string[];
   /** (v2 addition) The findings on it, one sentence each (`findings` has their codes). */
   findingMessages?: { code: FindingCode; message: string }[];
   /**

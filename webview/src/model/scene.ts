@@ -3,6 +3,7 @@
 
 import { kindBadge } from './kinds';
 import type { Point } from './layout';
+import type { NamespaceBox } from './namespaces';
 import type { PlaybackFrame } from './playback';
 import { STATE_LABELS, type GraphView, type ViewEdge, type ViewNode } from './viewModel';
 
@@ -112,8 +113,24 @@ export interface Scene {
   view: GraphView;
   positions: ReadonlyMap<string, Point>;
   reversed: ReadonlySet<string>;
+  /** The namespaces' containers (model/namespaces.ts). */
+  boxes: readonly NamespaceBox[];
   frame?: PlaybackFrame;
   selected?: string;
+}
+
+/**
+ * Semantic zoom: below this scale objects are too small to tell apart (about 55 × 13 screen pixels), so each
+ * namespace is drawn as one aggregate box with its counts and its kinds ("openshift-monitoring: 228 objects, 2
+ * stuck"); zoom in, or click a box, to see its objects.
+ */
+export const OVERVIEW_SCALE = 0.3;
+
+export type ZoomLevel = 'overview' | 'objects';
+
+/** The level of detail at scale `k` of a graph with this many namespace boxes. */
+export function zoomLevel(k: number, boxes: number): ZoomLevel {
+  return k < OVERVIEW_SCALE && boxes > 0 ? 'overview' : 'objects';
 }
 
 /** Dimmed: not matched by an active search, or not touched by the simulation shown. */

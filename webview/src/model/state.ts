@@ -118,6 +118,10 @@ export type UiAction =
   | { type: 'search'; query: string }
   | { type: 'toggleHidden'; dimension: FilterDimension; value: string }
   | { type: 'showAll'; dimension: FilterDimension }
+  /** Hide every value of `values` but `value` ("only this"); `values`: the menu's choices. */
+  | { type: 'showOnly'; dimension: FilterDimension; value: string; values: readonly string[] }
+  /** Hide every value of the menu ("none"). */
+  | { type: 'hideAll'; dimension: FilterDimension; values: readonly string[] }
   | { type: 'toggleGroup'; id: string }
   | { type: 'clearFocus' }
   | { type: 'zoomed'; zoom: Zoom }
@@ -175,6 +179,22 @@ export function reduce(model: AppModel, event: AppEvent): AppModel {
     }
     case 'showAll':
       return { ...model, ui: { ...ui, hidden: { ...ui.hidden, [event.dimension]: [] } } };
+    case 'showOnly':
+      return {
+        ...model,
+        ui: {
+          ...ui,
+          hidden: {
+            ...ui.hidden,
+            [event.dimension]: filterValues(
+              event.dimension,
+              event.values.filter((v) => v !== event.value),
+            ),
+          },
+        },
+      };
+    case 'hideAll':
+      return { ...model, ui: { ...ui, hidden: { ...ui.hidden, [event.dimension]: filterValues(event.dimension, event.values) } } };
     case 'toggleGroup': {
       const expanded = ui.expanded.includes(event.id)
         ? ui.expanded.filter((x) => x !== event.id)
@@ -192,6 +212,13 @@ export function reduce(model: AppModel, event: AppEvent): AppModel {
     case 'togglePanel':
       return { ...model, ui: { ...ui, [event.panel]: !ui[event.panel] } };
   }
+}
+
+/** A filter's hidden values, each once, states only the known ones, at most as many as the saved state keeps. */
+function filterValues(dimension: FilterDimension, values: readonly string[]): string[] {
+  const unique = [...new Set(values.map((v) => v.slice(0, MAX_STRING)))];
+  const known = dimension === 'states' ? unique.filter((v) => (STATE_TAGS as readonly string[]).includes(v)) : unique;
+  return known.slice(0, MAX_SAVED_IDS);
 }
 
 function withoutSimulation(model: AppModel): AppModel {

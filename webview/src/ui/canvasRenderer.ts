@@ -6,7 +6,8 @@
 import { NODE_HEIGHT, NODE_WIDTH, type Point } from '../model/layout';
 import { kindCategory } from '../model/kinds';
 import { edgePaint, nodePaint, type Palette } from '../model/palette';
-import { edgeOverlay, isDimmed, nameLine, nodeBadge, nodeOverlay, subline, type Scene } from '../model/scene';
+import { boxName, boxSummary, type NamespaceBox } from '../model/namespaces';
+import { edgeOverlay, isDimmed, nameLine, nodeBadge, nodeOverlay, subline, truncate, zoomLevel, type Scene } from '../model/scene';
 import type { Zoom } from '../model/state';
 import type { Renderer } from './renderer';
 import { h } from './dom';
@@ -147,6 +148,16 @@ export function drawScene(
   const maxX = (size.width - t.x) / t.k + NODE_WIDTH;
   const maxY = (size.height - t.y) / t.k + NODE_HEIGHT;
   const inView = (q: Point) => q.x >= minX && q.x <= maxX && q.y >= minY && q.y <= maxY;
+  const boxInView = (b: NamespaceBox) => b.x + b.width >= minX && b.x <= maxX && b.y + b.height >= minY && b.y <= maxY;
+
+  // Semantic zoom: at the overview level, each namespace is one aggregate box, and nothing else is drawn.
+  if (zoomLevel(t.k, scene.boxes.length) === 'overview') {
+    for (const b of scene.boxes) if (boxInView(b)) drawAggregate(ctx, b, p, t.k);
+    ctx.restore();
+    return;
+  }
+  // Namespaces' containers, under everything.
+  for (const b of scene.boxes) if (boxInView(b)) drawContainer(ctx, b, p, t.k);
 
   // Edges.
   const pos = scene.positions;
@@ -247,4 +258,72 @@ export function drawScene(
 /** Whether the segment's box overlaps the view (an edge whose ends are both outside can still cross it). */
 function crosses(a: Point, b: Point, minX: number, minY: number, maxX: number, maxY: number): boolean {
   return Math.max(a.x, b.x) >= minX && Math.min(a.x, b.x) <= maxX && Math.max(a.y, b.y) >= minY && Math.min(a.y, b.y) <= maxY;
+}
+
+/** A namespace's container at the objects level: an outline and its name in the label strip. */
+function drawContainer(ctx: CanvasRenderingContext2D, b: NamespaceBox, p: Palette, k: number): void {
+  ctx.globalAlpha = 1;
+  ctx.strokeStyle = p.border;
+  ctx.lineWidth = 1 / Math.max(k, 0.5);
+  ctx.setLineDash([]);
+  ctx.strokeRect(b.x, b.y, b.width, b.height);
+  if (k < LOD_BOXES) return;
+  ctx.fillStyle = p.muted;
+  ctx.font = `600 12px ${p.fontFamily}`;
+  ctx.textBaseline = 'alphabetic';
+  ctx.fillText(truncate(boxSummary(b), Math.max(8, Math.floor(b.width / 7))), b.x + 8, b.y + 18);
+}
+
+/**
+ * A namespace at the overview level: a filled box (a stuck object in it: a thick red double outline), its name and
+ * counts, and a chip per kind ("Pod 120", "2 stuck") while they fit. Text is sized in screen pixels.
+ */
+function drawAggregate(ctx: CanvasRenderingContext2D, b: NamespaceBox, p: Palette, k: number): void {
+  const px = 1 / k; // one screen pixel in graph units
+  const stuck = b.states.stuck ?? 0;
+  ctx.globalAlpha = 1;
+  ctx.setLineDash([]);
+  ctx.fillStyle = p.nodeFill;
+  ctx.fillRect(b.x, b.y, b.width, b.height);
+  ctx.strokeStyle = stuck ? p.error : p.border;
+  ctx.lineWidth = (stuck ? 2.5 : 1) * px;
+  ctx.strokeRect(b.x, b.y, b.width, b.height);
+  if (stuck) ctx.strokeRect(b.x - 4 * px, b.y - 4 * px, b.width + 8 * px, b.height + 8 * px);
+  const w = b.width * k; // on screen
+  const h = b.height * k;
+  if (w < 36 || h < 16) return;
+  const chars = (size: number) => Math.max(3, Math.floor((w - 12) / (size * 0.6)));
+  const x = b.x + 6 * px;
+  let y = b.y + 16 * px;
+  ctx.textBaseline = 'alphabetic';
+  ctx.fillStyle = p.foreground;
+  ctx.font = `600 ${13 * px}px ${p.fontFamily}`;
+  ctx.fillText(truncate(boxName(b), chars(13)), x, y);
+  if (h < 34) return;
+  y += 15 * px;
+  ctx.font = `${11 * px}px ${p.fontFamily}`;
+  ctx.fillStyle = stuck ? p.error : p.muted;
+  ctx.fillText(truncate(boxSummary(b).slice(boxName(b).length + 2), chars(11), 'end'), x, y);
+  // Kinds as chips, in rows, while they fit.
+  let cx = x;
+  let cy = y + 8 * px;
+  const chipH = 16 * px;
+  ctx.font = `${10.5 * px}px ${p.fontFamily}`;
+  for (const kind of b.kinds) {
+    const label = `${kind.kind} ${kind.objects}${kind.stuck ? ` · ${kind.stuck} stuck` : ''}`;
+    const cw = ctx.measureText(label).width + 12 * px;
+    if (cx > x && cx + cw > b.x + b.width - 4 * px) {
+      cx = x;
+      cy += chipH + 4 * px;
+    }
+    if (cy + chipH > b.y + b.height - 4 * px || cw > b.width - 8 * px) break;
+    ctx.fillStyle = p.categories[kindCategory(kind.kind)];
+    ctx.globalAlpha = 0.22;
+    ctx.fillRect(cx, cy, cw, chipH);
+    ctx.globalAlpha = 1;
+    ctx.fillRect(cx, cy, 3 * px, chipH);
+    ctx.fillStyle = kind.stuck ? p.error : p.foreground;
+    ctx.fillText(label, cx + 7 * px, cy + 11.5 * px);
+    cx += cw + 4 * px;
+  }
 }

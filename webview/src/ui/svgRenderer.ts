@@ -3,7 +3,8 @@
 
 import { NODE_HEIGHT, NODE_WIDTH, type Point } from '../model/layout';
 import { kindCategory } from '../model/kinds';
-import { edgeOverlay, isDimmed, nameLine, nodeBadge, nodeOverlay, subline, type Scene } from '../model/scene';
+import { boxName, boxSummary } from '../model/namespaces';
+import { edgeOverlay, isDimmed, nameLine, nodeBadge, nodeOverlay, subline, truncate, zoomLevel, type Scene } from '../model/scene';
 import type { Zoom } from '../model/state';
 import type { ViewEdge, ViewNode } from '../model/viewModel';
 import { s } from './dom';
@@ -24,7 +25,10 @@ export class SvgRenderer implements Renderer {
   readonly kind = 'svg';
   readonly element: SVGSVGElement;
   private readonly viewport: SVGGElement;
+  private readonly boxLayer: SVGGElement;
   private readonly edgeLayer: SVGGElement;
+  private boxCount = 0;
+  private overviewTexts: SVGTextElement[] = [];
   private readonly nodeLayer: SVGGElement;
   private nodes = new Map<string, NodeEls>();
   private edges = new Map<string, SVGPathElement>();
@@ -33,9 +37,10 @@ export class SvgRenderer implements Renderer {
   constructor() {
     this.element = s('svg', { class: 'graph-svg', 'aria-hidden': 'false', focusable: 'false' });
     this.viewport = s('g', { class: 'viewport' });
+    this.boxLayer = s('g', { class: 'namespaces' });
     this.edgeLayer = s('g', { class: 'edges' });
     this.nodeLayer = s('g', { class: 'nodes' });
-    this.viewport.append(this.edgeLayer, this.nodeLayer);
+    this.viewport.append(this.boxLayer, this.edgeLayer, this.nodeLayer);
     this.element.append(this.viewport); // markers: legend.ts markerDefs()
   }
 
@@ -81,7 +86,42 @@ export class SvgRenderer implements Renderer {
     }
   }
 
+  /** The namespaces' containers: an outline, the label strip, and the overview's aggregate text (scaled in setTransform). */
+  private syncBoxes(scene: Scene): void {
+    this.overviewTexts = [];
+    this.boxCount = scene.boxes.length;
+    this.boxLayer.replaceChildren(
+      ...scene.boxes.map((b) => {
+        const stuck = b.states.stuck ?? 0;
+        const overview = s(
+          'text',
+          { class: 'ns-overview', x: b.x + 8, y: b.y + 8 },
+          s('tspan', { class: 'ns-name', x: b.x + 8, dy: '1em' }, boxName(b)),
+          s('tspan', { class: 'ns-counts', x: b.x + 8, dy: '1.3em' }, boxSummary(b).slice(boxName(b).length + 2)),
+          s(
+            'tspan',
+            { class: 'ns-kinds', x: b.x + 8, dy: '1.3em' },
+            b.kinds
+              .slice(0, 4)
+              .map((k) => `${k.kind} ${k.objects}`)
+              .join(' · ') + (b.kinds.length > 4 ? ' …' : ''),
+          ),
+        );
+        this.overviewTexts.push(overview);
+        return s(
+          'g',
+          { class: `ns-box${stuck ? ' ns-stuck' : ''}`, 'data-namespace': b.namespace },
+          s('title', {}, boxSummary(b)),
+          s('rect', { class: 'ns-outline', x: b.x, y: b.y, width: b.width, height: b.height, rx: 6 }),
+          s('text', { class: 'ns-label', x: b.x + 8, y: b.y + 18 }, truncate(boxSummary(b), Math.max(8, Math.floor(b.width / 7.5)), 'end')),
+          overview,
+        );
+      }),
+    );
+  }
+
   private syncStructure(scene: Scene): void {
+    this.syncBoxes(scene);
     const keepNodes = new Set<string>();
     for (const n of scene.view.nodes) {
       const p = scene.positions.get(n.id);
@@ -156,6 +196,10 @@ export class SvgRenderer implements Renderer {
     // Too small to read: boxes only (as the canvas renderer), which keeps zooming smooth.
     const boxes = t.k < LOD_TEXT;
     if (boxes !== this.element.classList.contains('lod-boxes')) this.element.classList.toggle('lod-boxes', boxes);
+    // Semantic zoom: at the overview, namespaces' aggregates only, their text in screen pixels.
+    const overview = zoomLevel(t.k, this.boxCount) === 'overview';
+    if (overview !== this.element.classList.contains('lod-overview')) this.element.classList.toggle('lod-overview', overview);
+    if (overview) for (const text of this.overviewTexts) setIf(text, 'font-size', (12 / t.k).toFixed(1));
   }
 
   nodeAt(clientX: number, clientY: number): string | undefined {

@@ -34,7 +34,9 @@ export class Toolbar {
   private readonly scopeButton: HTMLButtonElement;
   private readonly counts: HTMLElement;
   private readonly searchCount: HTMLElement;
-  private readonly menus = new Map<FilterDimension, { summary: HTMLElement; body: HTMLElement; key: string }>();
+  private readonly menus = new Map<FilterDimension, { summary: HTMLElement; body: HTMLElement; list: HTMLElement; key: string }>();
+  /** The namespace menu's type-to-filter box (it filters the rows, not the graph). */
+  private readonly namespaceFilter: HTMLInputElement;
   private readonly legendButton: HTMLButtonElement;
   private readonly detailsButton: HTMLButtonElement;
   private searchTimer: number | undefined;
@@ -65,10 +67,24 @@ export class Toolbar {
         e.stopPropagation();
       }
     });
+    this.namespaceFilter = h('input', {
+      type: 'search',
+      class: 'menu-filter',
+      placeholder: 'Type to filter namespaces',
+      'aria-label': 'Filter the namespaces listed',
+      spellcheck: 'false',
+    });
+    this.namespaceFilter.addEventListener('input', () => this.filterRows('namespaces'));
     const filters = DIMENSIONS.map(({ dimension, title }) => {
       const summary = h('summary', { 'aria-label': `${title} filter` }, title);
-      const body = h('div', { class: 'menu-body', role: 'group', 'aria-label': title });
-      this.menus.set(dimension, { summary, body, key: '' });
+      const list = h('div', { class: 'menu-list' });
+      const body = h(
+        'div',
+        { class: 'menu-body', role: 'group', 'aria-label': title },
+        dimension === 'namespaces' ? this.namespaceFilter : undefined,
+        list,
+      );
+      this.menus.set(dimension, { summary, body, list, key: '' });
       return h('details', { class: 'menu filter', 'data-dimension': dimension }, summary, body);
     });
     const button = (label: string, title: string, onClick: () => void, cls = '') => {
@@ -165,6 +181,7 @@ export class Toolbar {
       menu.summary.textContent = hiddenCount ? `${title} (${hiddenCount} hidden)` : title;
       if (menu.key === key) continue;
       menu.key = key;
+      const values = choices.map(([value]) => value);
       const rows = choices.map(([value, count]) => {
         const box = h('input', { type: 'checkbox', checked: !hidden.includes(value) });
         box.addEventListener('change', () => this.actions.dispatch({ type: 'toggleHidden', dimension, value }));
@@ -174,17 +191,44 @@ export class Toolbar {
             : dimension === 'namespaces' && value === ''
               ? '(cluster-scoped)'
               : value;
+        const only = h('button', { type: 'button', class: 'only', title: `Show only ${label}`, 'aria-label': `Only ${label}` }, 'only');
+        only.addEventListener('click', (e) => {
+          e.preventDefault();
+          this.actions.dispatch({ type: 'showOnly', dimension, value, values });
+        });
         return h(
-          'label',
-          { class: `choice${dimension === 'states' ? ` state-${value}` : ''}` },
-          box,
-          h('span', { class: 'choice-label' }, label),
-          h('span', { class: 'count' }, String(count)),
+          'div',
+          { class: `choice-row${dimension === 'states' ? ` state-${value}` : ''}`, 'data-value': value },
+          h(
+            'label',
+            { class: `choice${dimension === 'states' ? ` state-${value}` : ''}` },
+            box,
+            h('span', { class: 'choice-label' }, label),
+            h('span', { class: 'count' }, String(count)),
+          ),
+          only,
         );
       });
       const all = h('button', { type: 'button', class: 'show-all' }, 'Show all');
       all.addEventListener('click', () => this.actions.dispatch({ type: 'showAll', dimension }));
-      replaceChildren(menu.body, ...rows, rows.length ? all : h('span', { class: 'empty' }, 'Nothing to filter'));
+      const none = h('button', { type: 'button', class: 'hide-all' }, 'None');
+      none.addEventListener('click', () => this.actions.dispatch({ type: 'hideAll', dimension, values }));
+      replaceChildren(
+        menu.list,
+        ...rows,
+        rows.length ? h('div', { class: 'menu-actions' }, all, none) : h('span', { class: 'empty' }, 'Nothing to filter'),
+      );
+      this.filterRows(dimension);
+    }
+  }
+
+  /** Hides the rows the type-to-filter box does not match (every word must). */
+  private filterRows(dimension: FilterDimension): void {
+    if (dimension !== 'namespaces') return;
+    const terms = this.namespaceFilter.value.toLowerCase().split(/\s+/).filter(Boolean);
+    for (const row of this.menus.get(dimension)!.list.querySelectorAll<HTMLElement>('.choice-row')) {
+      const value = (row.dataset.value || '(cluster-scoped)').toLowerCase();
+      row.hidden = !terms.every((t) => value.includes(t));
     }
   }
 }
