@@ -11,6 +11,8 @@ const TITLES: Record<BlockType, string> = {
   'namespace-controller': 'namespace controller',
   'unresolvable-owner': 'unresolvable owner',
   'invalid-scope': 'invalid scope',
+  'unavailable-apiservice': 'unavailable APIService',
+  'blocking-webhook': 'blocking webhook',
 };
 
 export type ReasonHeading =

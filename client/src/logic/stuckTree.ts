@@ -73,6 +73,8 @@ const REASON_ICONS: Record<BlockType, string> = {
   'namespace-controller': 'circle-slash',
   'unresolvable-owner': 'question',
   'invalid-scope': 'error',
+  'unavailable-apiservice': 'debug-disconnect',
+  'blocking-webhook': 'shield',
 };
 
 /** Deeper than the engine ever goes; stops a hostile or cyclic input from growing the tree forever. */

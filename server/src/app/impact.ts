@@ -129,6 +129,10 @@ export function shortReason(reason: BlockReason | undefined): string | undefined
       return 'unresolvable owner';
     case 'invalid-scope':
       return 'invalid scope';
+    case 'unavailable-apiservice':
+      return 'unavailable APIService';
+    case 'blocking-webhook':
+      return 'blocking webhook';
   }
 }
 

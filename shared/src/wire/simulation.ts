@@ -55,7 +55,16 @@ export type BlockType =
   | 'namespace-content'
   | 'namespace-controller'
   | 'unresolvable-owner'
-  | 'invalid-scope';
+  | 'invalid-scope'
+  | 'unavailable-apiservice'
+  | 'blocking-webhook';
+
+/** (Additive to version 2.) One way to clear a blocker outside ownership: what to do, the kubectl command, how risky. */
+export interface BlockerFix {
+  title: string;
+  command?: string;
+  risk: 'safe' | 'caution' | 'dangerous';
+}
 
 /** One link of a "why is this stuck" chain (docs/cli.md, JSON contracts). */
 export interface BlockReason {
@@ -67,6 +76,10 @@ export interface BlockReason {
   step?: number;
   blockedBy?: BlockReason[];
   conditions?: NamespaceCondition[];
+  /** (Additive to version 2.) `unavailable-apiservice`, `blocking-webhook`: how to clear it, safest first. */
+  fixes?: BlockerFix[];
+  /** (Additive to version 2.) Why `object` is control-plane or cluster infrastructure: never to be deleted. */
+  infrastructure?: string;
 }
 
 export interface StuckEntry extends ObjectIdentity {

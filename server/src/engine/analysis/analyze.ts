@@ -23,6 +23,7 @@ import { controllerSet, type ControllerSet } from '../simulation/controllerSet';
 import { NEWEST_KUBE_VERSION, kubeVersionText, orderedNamespaceDeletion, parseKubeVersion } from '../simulation/kubeVersion';
 import type { Finding, FindingCode, FindingLocation, RelatedInformation, Severity } from './findingTypes';
 import { rangeOf } from './locate';
+import { blockerFindings } from './blockerFindings';
 import { caseCorrectedReference, coordinateDifferences } from './ownerLookup';
 
 export interface AnalysisOptions {
@@ -361,6 +362,7 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
       finding('stuck-terminating', 'warning', o, fi >= 0 ? { kind: 'finalizer', index: fi } : { kind: 'deletionTimestamp' }, s.reason),
     );
   }
+  out.push(...blockerFindings(inventory, base));
   const owners = finalizerOwnersFor(inventory, options.finalizerOwners, options.finalizerOwnerHint);
   // Foreground deletions that would hang (R50): a blocking reference from a dependent that cannot finish.
   for (const o of inventory.objects.values()) {

@@ -22,6 +22,8 @@ export const RULE_TITLES = {
   R50: 'deadlocks the garbage collector does not break',
   R52: 'both garbage-collector finalizers on one object',
   R57: 'the namespace controller deletes Pods first (Kubernetes 1.33 on)',
+  R74: "an unavailable APIService fails the namespace controller's discovery",
+  R75: 'a webhook that fails closed rejects the requests it intercepts',
 } as const;
 
 export type RuleId = keyof typeof RULE_TITLES;
@@ -180,6 +182,31 @@ export const FINDING_CATALOGUE: Record<FindingCode, FindingDoc> = {
     title: 'The same uid twice, with different content',
     explanation: 'A cluster holds one object per uid: the first copy in the input is used and the other is ignored.',
     rules: [],
+  },
+  'unavailable-apiservice': {
+    code: 'unavailable-apiservice',
+    severity: 'warning',
+    title: 'An unavailable APIService keeps every Namespace from finishing its deletion',
+    explanation:
+      'The APIService is served by a Service (an aggregated API such as metrics.k8s.io) and its `Available` condition is ' +
+      'not True: the aggregator answers its discovery with 503, so the namespace controller, which discovers every ' +
+      'resource type before it finalizes a Namespace, ends each pass in an error and never removes `kubernetes` from ' +
+      "`spec.finalizers`. Every Namespace being deleted stays Terminating, whatever it holds, until the APIService's " +
+      "backend answers again or the APIService is deleted. Kubernetes' own groups and APIServices served from " +
+      'control-plane namespaces are never to be deleted: restore their backend.',
+    rules: ['R74'],
+  },
+  'blocking-webhook': {
+    code: 'blocking-webhook',
+    severity: 'warning',
+    title: 'A webhook without a backend rejects the requests a deletion needs',
+    explanation:
+      'The webhook has `failurePolicy: Fail` and its Service does not exist or has no ready endpoints, so every request it ' +
+      'intercepts fails. Deleting a namespace needs DELETE requests for its content and UPDATEs that remove finalizers ' +
+      "(the namespace controller's finalize of the Namespace is an UPDATE of `namespaces/finalize`); whatever the webhook " +
+      'matches (rules, namespaceSelector, objectSelector) stays. Restore its backend, or set `failurePolicy: Ignore` ' +
+      'while it is down. Webhooks called by URL, and webhooks with matchConditions, are not judged.',
+    rules: ['R75'],
   },
   'collected-on-apply': {
     code: 'collected-on-apply',

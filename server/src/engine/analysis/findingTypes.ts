@@ -18,6 +18,8 @@ export const FINDING_CODES = [
   'finalizer-deadlock',
   'stuck-terminating',
   'conflicting-copies',
+  'unavailable-apiservice',
+  'blocking-webhook',
   // Against a connected live cluster (the editor only): what applying the file would meet there.
   'collected-on-apply',
   'live-dangling-owner',

@@ -19,6 +19,7 @@ import type { ApiServer } from './apiServer';
 import type { ControllerSet } from './controllerSet';
 import type { FinalizerOwners } from './finalizerOwners';
 import { describeCondition, finalizeBlocker } from './namespaceConditions';
+import { blockingWebhooks, unavailableApiServices, type AdmissionRequest } from './clusterBlockers';
 import type { ObjectStore, WatchEvent } from './objectStore';
 import type { VolumeIndex } from './startState';
 import type { Timeline } from './timeline';
@@ -141,7 +142,7 @@ export class Controllers {
 
   /** The kubelet stops the containers and sends the grace-0 DELETE that ends graceful deletion. */
   private kubelet(pod: KubeObject): void {
-    if (!maybeScheduled(pod) || !pod.deletionGracePeriodSeconds) return;
+    if (!maybeScheduled(pod) || !pod.deletionGracePeriodSeconds || !this.admitted({ operation: 'DELETE', object: pod })) return;
     this.api.delete(
       'kubelet',
       {
@@ -156,6 +157,23 @@ export class Controllers {
       pod,
     );
   }
+
+  /** R75: whether admission lets the request through (no failurePolicy: Fail webhook without a backend intercepts it). */
+  private admitted(req: AdmissionRequest): boolean {
+    const hooks = this.hasWebhooks ? blockingWebhooks(this.store, req) : [];
+    return hooks.length === 0;
+  }
+
+  /** The input holds a webhook configuration (most do not: then no request is checked). */
+  private get hasWebhooks(): boolean {
+    if (this.webhookConfigs === undefined) {
+      this.webhookConfigs = false;
+      for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'])
+        for (const c of this.store.ofKind(kind)) if (c.facts.webhooks?.length) this.webhookConfigs = true;
+    }
+    return this.webhookConfigs;
+  }
+  private webhookConfigs: boolean | undefined;
 
   /**
    * The namespace controller (R57): a Namespace whose spec.finalizers is empty is finalized and left alone; any
@@ -178,6 +196,7 @@ export class Controllers {
     }
     const why = `namespace ${ns.name} is being deleted`;
     const del = (o: KubeObject) =>
+      this.admitted({ operation: 'DELETE', object: o }) &&
       this.api.delete(
         'namespace-controller',
         {
@@ -201,6 +220,8 @@ export class Controllers {
     for (const o of byDiscoveryOrder(content)) del(o);
     if (this.store.hasObjectsIn(ns.name)) return;
     if (!spec.includes(NAMESPACE_FINALIZER)) return;
+    // R74: an unavailable APIService fails every pass's discovery; R75: a webhook may reject the finalize UPDATE.
+    if (unavailableApiServices(this.store).length || !this.admitted({ operation: 'UPDATE', object: ns, subresource: 'finalize' })) return;
     const blocker = finalizeBlocker(ns);
     if (blocker) {
       // Its pass ends in the error its status reports: the content goes, the namespace stays.
@@ -236,6 +257,8 @@ export class Controllers {
       if (isGcFinalizer(f)) continue;
       const current = this.store.get(o.uid);
       if (!current || !current.finalizers.includes(f)) return;
+      // R75: the finalizer-removing UPDATE of any controller goes through admission.
+      if (!this.admitted({ operation: 'UPDATE', object: current })) return;
       if (f === PVC_PROTECTION_FINALIZER && isCore(current, 'PersistentVolumeClaim')) {
         if (!this.set.pvcProtection) continue;
         const users = podsUsingClaim(this.store, current);

@@ -13,6 +13,7 @@ import {
   identityOf,
   splitApiVersion,
   type KubeObject,
+  type NamespaceCondition,
   type ObjectIdentity,
 } from '../model';
 import { guessPlural } from '../kinds/kindRegistry';
@@ -20,6 +21,15 @@ import { claimOf, instancesOf, isCore, podsUsingClaim, volumePhase } from './con
 import { controllerSet, type ControllerSet } from './controllerSet';
 import type { FinalizerOwners } from './finalizerOwners';
 import { describeCondition, finalizeBlocker, heldConditions } from './namespaceConditions';
+import {
+  blockingWebhooks,
+  describeApiServiceBlocker,
+  describeWebhookBlocker,
+  unavailableApiServices,
+  type AdmissionRequest,
+  type ApiServiceBlocker,
+  type WebhookBlocker,
+} from './clusterBlockers';
 import type { GarbageCollector } from './garbageCollector';
 import type { ObjectStore } from './objectStore';
 import type { Timeline } from './timeline';
@@ -55,6 +65,9 @@ export class Explainer {
           message: `the GC never collects it: ${err ?? 'a cluster-scoped object cannot have a namespaced owner'}`,
         });
       else if (err) out.push({ type: 'unresolvable-owner', message: `the GC retries it forever: ${err}` });
+      // In a terminating namespace the namespace controller must DELETE it (R75).
+      if (o.namespace && this.set.namespace && this.terminatingNamespace(o.namespace))
+        out.push(...this.webhookReasons({ operation: 'DELETE', object: o }));
       return out;
     }
     for (const f of o.finalizers) {
@@ -76,7 +89,19 @@ export class Explainer {
       });
     }
     if (isCore(o, 'Namespace')) out.push(...this.namespaceSpecReasons(o, seen, depth));
+    // Whoever removes a finalizer sends an UPDATE (a PATCH, to admission): a webhook may reject it (R75).
+    else if (o.finalizers.length) out.push(...this.webhookReasons({ operation: 'UPDATE', object: o }));
     return out;
+  }
+
+  private terminatingNamespace(name: string): boolean {
+    const ns = this.store.getByName('', 'Namespace', '', name);
+    return ns !== undefined && ns.deletionTimestamp !== undefined && (ns.facts.namespaceFinalizers ?? []).length > 0;
+  }
+
+  /** R75: the webhooks that reject this request, one reason each. */
+  private webhookReasons(req: AdmissionRequest): BlockReason[] {
+    return blockingWebhooks(this.store, req).map((b) => webhookReason(b, req));
   }
 
   private finalizerReason(o: KubeObject, f: string, seen: Set<string>, depth: number): BlockReason | undefined {
@@ -246,7 +271,7 @@ export class Explainer {
     }
     const out: BlockReason[] = [];
     if (spec.includes(NAMESPACE_FINALIZER) || (this.set.namespace && this.store.hasObjectsIn(ns.name)))
-      out.push(this.namespaceReason(ns, seen, depth));
+      out.push(...[this.namespaceReason(ns, seen, depth)].flat());
     for (const f of spec) {
       if (f === NAMESPACE_FINALIZER) continue;
       out.push({
@@ -258,7 +283,7 @@ export class Explainer {
     return out;
   }
 
-  private namespaceReason(ns: KubeObject, seen: Set<string>, depth: number): BlockReason {
+  private namespaceReason(ns: KubeObject, seen: Set<string>, depth: number): BlockReason | BlockReason[] {
     // What the cluster's namespace controller last reported, beside what the simulation leaves.
     const held = heldConditions(ns);
     const conditions = held.length ? { conditions: held } : {};
@@ -272,6 +297,14 @@ export class Explainer {
       };
     }
     const left = [...this.store.objectsInNamespace(ns.name)];
+    // R74: while an APIService is unavailable every pass of the deleter ends in a discovery error.
+    const apiServices = unavailableApiServices(this.store).map((b) => apiServiceReason(b, held));
+    if (left.length === 0 && apiServices.length) return apiServices;
+    if (left.length === 0) {
+      const finalize: AdmissionRequest = { operation: 'UPDATE', object: ns, subresource: 'finalize' };
+      const hooks = blockingWebhooks(this.store, finalize).map((b) => webhookReason(b, finalize));
+      if (hooks.length) return hooks;
+    }
     const blocker = finalizeBlocker(ns);
     if (left.length === 0 && blocker) {
       return {
@@ -298,7 +331,7 @@ export class Explainer {
       .map(([f, n]) => `${f} in ${n} resource instances`)
       .sort()
       .join(', ');
-    return {
+    const content: BlockReason = {
       type: 'namespace-content',
       finalizer: NAMESPACE_FINALIZER,
       controller: 'namespace-controller',
@@ -308,6 +341,7 @@ export class Explainer {
       blockedBy: left.slice(0, MAX_LISTED).map((o) => this.objectReason(o, 'is still in the namespace', seen, depth)),
       ...conditions,
     };
+    return apiServices.length ? [content, ...apiServices] : content;
   }
 
   /** `configmaps.`, `deployments.apps`: resource and group, as the namespace deleter names them (`%s.%s`). */
@@ -343,4 +377,29 @@ export class Explainer {
 export function summarize(o: KubeObject, reasons: BlockReason[]): string {
   if (reasons.length === 0) return `${describe(o)} is terminating and nothing is left to finish it`;
   return `${describe(o)} stays Terminating: ${reasons.map((r) => r.message).join('; ')}`;
+}
+
+/** R74: one reason per unavailable APIService; the namespace's reported conditions ride on it. */
+function apiServiceReason(b: ApiServiceBlocker, held: NamespaceCondition[]): BlockReason {
+  return {
+    type: 'unavailable-apiservice',
+    finalizer: NAMESPACE_FINALIZER,
+    controller: 'namespace-controller',
+    object: identityOf(b.apiService),
+    message: `${describeApiServiceBlocker(b)}: discovery of ${b.facts.group}/${b.facts.version} fails, so each pass of the namespace controller ends in that error and it never removes "kubernetes" from spec.finalizers`,
+    fixes: b.fixes,
+    ...(b.infrastructure ? { infrastructure: b.infrastructure } : {}),
+    ...(held.length ? { conditions: held } : {}),
+  };
+}
+
+function webhookReason(b: WebhookBlocker, req: AdmissionRequest): BlockReason {
+  return {
+    type: 'blocking-webhook',
+    controller: 'apiserver',
+    object: identityOf(b.configuration),
+    message: describeWebhookBlocker(b, req),
+    fixes: b.fixes,
+    ...(b.infrastructure ? { infrastructure: b.infrastructure } : {}),
+  };
 }

@@ -2,6 +2,7 @@
 // prints (README, "JSON contract"), so change them only with a version note.
 
 import type { NamespaceCondition, ObjectIdentity, OwnerReference } from '../model';
+import type { BlockerFix } from './clusterBlockers';
 
 export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
 
@@ -111,7 +112,9 @@ export type BlockType =
   | 'namespace-controller' // a Namespace whose spec.finalizers nobody processes (strict mode, R11), or whose
   //                          controller reported a discovery failure and does not finalize it
   | 'unresolvable-owner' // a reference the GC cannot resolve, retried forever (R46)
-  | 'invalid-scope'; // a cluster-scoped dependent of a namespaced kind, never collected (R45)
+  | 'invalid-scope' // a cluster-scoped dependent of a namespaced kind, never collected (R45)
+  | 'unavailable-apiservice' // an aggregated APIService is not Available: the namespace controller's discovery fails (R74)
+  | 'blocking-webhook'; // a failurePolicy: Fail webhook without a backend rejects a request the deletion needs (R75)
 
 /** One link of a "why is this stuck" chain. */
 export interface BlockReason {
@@ -132,6 +135,10 @@ export interface BlockReason {
    * the end of the simulation is in `message` and `blockedBy`.
    */
   conditions?: NamespaceCondition[];
+  /** How to clear this blocker (`unavailable-apiservice`, `blocking-webhook`), safest first: data a "ways out" list prints and simulates. */
+  fixes?: BlockerFix[];
+  /** Set when `object` belongs to the control plane or cluster infrastructure: it is never to be deleted (no fix deletes it). */
+  infrastructure?: string;
 }
 
 export interface StuckEntry extends ObjectIdentity {

@@ -14,6 +14,7 @@ import { discover, forEachLimited, type DiscoveredResource, type DiscoveryFailur
 import type { ClusterTarget } from './kubeconfig';
 import type { ApiLimits } from './limits';
 import { lastingPodFacts, podReadNote, readPods } from './podSpecs';
+import { BLOCKER_RESOURCES, readBlockers, type BlockerResources } from './blockerSpecs';
 import { Reflector, type ReflectorOptions, type ReflectorState } from './reflector';
 import { MalformedItems } from './malformedItems';
 import { isMalformed, readLiveObject, toKubeObject, type ItemOrigin, type MalformedItem } from './toKubeObject';
@@ -136,6 +137,14 @@ export class LiveCluster {
   private podReadScheduled = false;
   /** Why workload specs could not be read, while that lasts. */
   private workloadNotes: string[] = [];
+  /** uid → the facts of an APIService, webhook configuration or EndpointSlice read in full (blockerSpecs.ts). */
+  private readonly blockerFacts = new Map<string, ObjectFacts>();
+  private blockerReads: Promise<void> = Promise.resolve();
+  private blockerReadScheduled = false;
+  /** `version` when the last blocker read ended: a simulation reads again only after a change. */
+  private blockersReadAt = -1;
+  /** Why the blockers could not be read, while that lasts. */
+  private blockerNotes: string[] = [];
   /** The initial sync: no change notification and no watch until every first LIST is over. */
   private initialSync = true;
   /** Opened when the initial sync is over: the watches start then. */
@@ -270,6 +279,7 @@ export class LiveCluster {
       }),
       ...this.malformedNotes(),
       ...this.workloadNotes,
+      ...this.blockerNotes,
     ];
   }
 
@@ -318,6 +328,8 @@ export class LiveCluster {
     this.initialSync = false;
     this.changed();
     if (this.hasWorkloadRuns() && terminatingReachesCustomFinalizer(this.inventory)) await this.ensureWorkloadSpecs(this.abort.signal);
+    // A one-shot reading reads them when asked (readPodSpecs, before a simulation or the stuck list).
+    if (this.opts.watch !== false && this.inventory.terminating.size) await this.readBlockerSpecs(this.abort.signal);
     if (this.opts.watch !== false) await this.readTerminatingPods();
     this.openWatchGate();
   }
@@ -344,6 +356,12 @@ export class LiveCluster {
     const read = (item: unknown, origin: ItemOrigin): KubeObject | MalformedItem => {
       const o = readLiveObject(item, resource, metadataOnly, context, origin);
       if (isMalformed(o) || !o.facts.specUnread) return o;
+      const blocker = this.blockerFacts.get(o.uid);
+      if (blocker) {
+        // Read in full before: keep what it said until the read this change calls for.
+        this.scheduleBlockerRead();
+        return { ...o, facts: blocker };
+      }
       if (isPods) {
         // A metadata-only copy of a Pod read in full keeps what cannot have changed; the rest is unknown again.
         const kept = this.podFacts.get(o.uid);
@@ -452,6 +470,7 @@ export class LiveCluster {
     const startsTerminating = o.deletionTimestamp !== undefined && before?.deletionTimestamp === undefined;
     const newPod = o.apiVersion === 'v1' && o.kind === 'Pod' && o.facts.specUnread === true && !this.podFacts.has(o.uid);
     if (this.inventory.terminating.size > 0 && (startsTerminating || newPod)) this.schedulePodRead();
+    if (startsTerminating) this.scheduleBlockerRead();
     // A terminating object that can reach a custom finalizer: from now on workload images are needed.
     if (
       !this.workloadsWanted &&
@@ -463,6 +482,7 @@ export class LiveCluster {
 
   private drop(run: Running, uid: string): void {
     this.podFacts.delete(uid);
+    this.blockerFacts.delete(uid);
     this.workloadFacts.delete(uid);
     this.staleWorkloads.delete(uid);
     if (run.objects.delete(uid)) this.inventory.remove(uid);
@@ -499,6 +519,7 @@ export class LiveCluster {
    * (ensureWorkloadSpecs); what could not be read of them is in incompleteNotes().
    */
   async readPodSpecs(namespaces: string[], signal: AbortSignal = this.abort.signal): Promise<string[]> {
+    if (this.blockersReadAt !== this.version) await this.readBlockerSpecs(signal);
     if (this.hasWorkloadRuns() && anyCustomFinalizer(this.inventory)) await this.ensureWorkloadSpecs(signal);
     const runs = [...this.running.values()].filter((r) => r.reflector.resource.group === '' && r.reflector.resource.resource === 'pods');
     if (!namespaces.length || !runs.length) return [];
@@ -561,6 +582,61 @@ export class LiveCluster {
       reads = this.podReads;
       await reads;
     } while (reads !== this.podReads);
+    // The blockers outside ownership read meanwhile, too (scheduled as soon as something started terminating).
+    if (this.blockerReadScheduled) await new Promise((r) => setTimeout(r, 0));
+    await this.blockerReads;
+  }
+
+  /**
+   * Reads the blockers outside ownership in full (blockerSpecs.ts): APIServices, webhook configurations, and the
+   * Services and EndpointSlices of only those they name; their live copies get the facts (the metadata stays the
+   * watch's). One read at a time; the notes of the last one are in incompleteNotes().
+   */
+  readBlockerSpecs(signal: AbortSignal = this.abort.signal): Promise<void> {
+    this.blockerReads = this.blockerReads.then(() => this.readBlockersNow(signal)).catch(() => undefined);
+    return this.blockerReads;
+  }
+
+  private async readBlockersNow(signal: AbortSignal): Promise<void> {
+    const runs = [...this.running.values()].filter((r) => r.reflector.synced);
+    const find = (key: string) => runs.find((r) => resourceKey(r.reflector.resource) === key)?.reflector.resource;
+    const resources: BlockerResources = {
+      blockers: [
+        ...new Map(
+          runs
+            .filter((r) => BLOCKER_RESOURCES.has(resourceKey(r.reflector.resource)))
+            .map((r) => [resourceKey(r.reflector.resource), r.reflector.resource]),
+        ).values(),
+      ],
+      services: find('/services'),
+      endpointSlices: find('discovery.k8s.io/endpointslices'),
+      endpoints: find('/endpoints'),
+    };
+    if (!resources.blockers.length || signal.aborted) return;
+    const read = await readBlockers(this.client, resources, this.opts.target.context, signal);
+    if (signal.aborted) return;
+    this.blockerNotes = read.notes;
+    let updated = 0;
+    for (const full of [...read.objects, ...read.endpoints]) {
+      const run = runs.find((r) => r.objects.has(full.uid));
+      const current = run?.objects.get(full.uid);
+      if (!run || !current) continue;
+      this.blockerFacts.set(full.uid, full.facts);
+      this.put(run, { ...current, facts: full.facts });
+      updated++;
+    }
+    if (updated) this.changed();
+    this.blockersReadAt = this.version;
+  }
+
+  /** Soon (coalesced), while something is terminating: readBlockerSpecs. */
+  private scheduleBlockerRead(): void {
+    if (this.blockerReadScheduled || this.initialSync || this.abort.signal.aborted || this.inventory.terminating.size === 0) return;
+    this.blockerReadScheduled = true;
+    setTimeout(() => {
+      this.blockerReadScheduled = false;
+      if (!this.abort.signal.aborted) void this.readBlockerSpecs();
+    }, 0).unref?.();
   }
 
   private hasWorkloadRuns(): boolean {

@@ -1,0 +1,95 @@
+// Findings for the blockers outside ownership (issue 18): `unavailable-apiservice` on an APIService that is not
+// Available (no Namespace can finish deleting while it is, R74) and `blocking-webhook` on a webhook configuration
+// whose failurePolicy: Fail webhook has no backend and intercepts DELETE or UPDATE (R75), naming what they hold now.
+
+import type { Inventory } from '../inventory';
+import { describe, identityOf, type KubeObject } from '../model';
+import { backendState, unavailableApiServices, type BlockerView } from '../simulation/clusterBlockers';
+import type { BlockReason, SimulationResult } from '../simulation/types';
+import type { Finding, RelatedInformation } from './findingTypes';
+import { rangeOf } from './locate';
+
+const MAX_NAMED = 5;
+
+function inventoryView(inventory: Inventory): BlockerView {
+  return {
+    ofKind: (kind) => inventory.ofKind(kind),
+    getByName: (group, kind, namespace, name) => inventory.find(group, kind, namespace, name),
+    kinds: inventory.kinds,
+  };
+}
+
+function related(o: KubeObject, message: string): RelatedInformation {
+  return { message, object: identityOf(o), file: o.source?.file, range: rangeOf(o, { kind: 'object' }) };
+}
+
+/** uid of a blocker (APIService, webhook configuration) → the stuck objects whose why-chain names it. */
+function heldBy(base: SimulationResult, type: BlockReason['type']): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const walk = (root: string, reasons: BlockReason[] = []) => {
+    for (const r of reasons) {
+      if (r.type === type && r.object && (r.fixes || r.infrastructure)) {
+        const set = out.get(r.object.uid) ?? new Set();
+        out.set(r.object.uid, set.add(root));
+      }
+      walk(root, r.blockedBy);
+    }
+  };
+  for (const s of base.stuck) walk(s.uid, s.blockedBy);
+  return out;
+}
+
+function heldText(inventory: Inventory, uids: Set<string> | undefined): { text: string; related: RelatedInformation[] } {
+  const objects = [...(uids ?? [])].map((u) => inventory.objects.get(u)).filter((o): o is KubeObject => o !== undefined);
+  if (!objects.length) return { text: '', related: [] };
+  const named = objects.slice(0, MAX_NAMED).map((o) => describe(o));
+  const more = objects.length > MAX_NAMED ? ` and ${objects.length - MAX_NAMED} more` : '';
+  return {
+    text: ` It holds ${named.join(', ')}${more} now.`,
+    related: objects.slice(0, MAX_NAMED).map((o) => related(o, `held: ${describe(o)}`)),
+  };
+}
+
+export function blockerFindings(inventory: Inventory, base: SimulationResult): Finding[] {
+  const view = inventoryView(inventory);
+  const out: Finding[] = [];
+  const byApiService = heldBy(base, 'unavailable-apiservice');
+  for (const b of unavailableApiServices(view)) {
+    const held = heldText(inventory, byApiService.get(b.apiService.uid));
+    const keep = b.infrastructure ? ` Do not delete it: ${b.infrastructure}; restore its backend.` : '';
+    out.push({
+      code: 'unavailable-apiservice',
+      severity: 'warning',
+      message: `APIService ${b.apiService.name} is unavailable (${b.why}): discovery of ${b.facts.group}/${b.facts.version} fails, so no Namespace can finish deleting while it is.${held.text}${keep}`,
+      object: identityOf(b.apiService),
+      location: { kind: 'object' },
+      file: b.apiService.source?.file,
+      range: rangeOf(b.apiService, { kind: 'object' }),
+      related: held.related,
+    });
+  }
+  const byWebhook = heldBy(base, 'blocking-webhook');
+  for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']) {
+    for (const config of inventory.ofKind(kind)) {
+      (config.facts.webhooks ?? []).forEach((h) => {
+        if (h.failurePolicy !== 'Fail' || !h.service) return;
+        if (!h.rules.some((r) => r.operations.some((op) => op === '*' || op === 'DELETE' || op === 'UPDATE'))) return;
+        const state = backendState(view, h.service);
+        if (state !== 'missing' && state !== 'no-endpoints') return;
+        const svc = `Service ${h.service.namespace}/${h.service.name}`;
+        const held = heldText(inventory, byWebhook.get(config.uid));
+        out.push({
+          code: 'blocking-webhook',
+          severity: 'warning',
+          message: `Webhook ${h.name} fails closed (failurePolicy: Fail) and its ${svc} ${state === 'missing' ? 'does not exist' : 'has no ready endpoints'}: the apiserver rejects every DELETE and UPDATE it intercepts, so what it matches cannot be deleted or have its finalizers removed.${held.text}`,
+          object: identityOf(config),
+          location: { kind: 'object' },
+          file: config.source?.file,
+          range: rangeOf(config, { kind: 'object' }),
+          related: held.related,
+        });
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,293 @@
+// Blockers outside ownership (issue 18): an aggregated APIService that is not Available fails the namespace
+// controller's discovery, so no terminating Namespace is finalized (R74); a webhook with `failurePolicy: Fail` whose
+// backend is down rejects every request it intercepts, among them the DELETEs and finalizer-removing UPDATEs a
+// deletion needs (R75). Both are observed facts of a cluster (or of a dump of one): nothing here simulates them.
+
+import {
+  describe,
+  splitApiVersion,
+  type ApiServiceFacts,
+  type KubeObject,
+  type LabelSelector,
+  type ServiceReference,
+  type WebhookFacts,
+} from '../model';
+import { guessPlural, type KindRegistry } from '../kinds/kindRegistry';
+
+/** What a blocker lookup reads: the simulation's store or the input's inventory. */
+export interface BlockerView {
+  ofKind(kind: string): Iterable<KubeObject>;
+  getByName(group: string, kind: string, namespace: string, name: string): KubeObject | undefined;
+  readonly kinds: KindRegistry;
+}
+
+/** What the engine can tell of a Service's backend: `unknown` when the input holds nothing that says. */
+export type BackendState = 'ready' | 'no-endpoints' | 'missing' | 'unknown';
+
+/** One way to clear a blocker, as data a "ways out" list can print and simulate. */
+export interface BlockerFix {
+  title: string;
+  /** The exact kubectl command, when one does it. */
+  command?: string;
+  risk: 'safe' | 'caution' | 'dangerous';
+}
+
+export interface ApiServiceBlocker {
+  apiService: KubeObject;
+  facts: ApiServiceFacts;
+  backend: BackendState;
+  /** One clause: "its Service monitoring/prometheus-adapter has no endpoints". */
+  why: string;
+  fixes: BlockerFix[];
+  /** Set when the APIService or its Service belongs to the control plane or cluster infrastructure: never delete it. */
+  infrastructure?: string;
+}
+
+export interface WebhookBlocker {
+  configuration: KubeObject;
+  webhook: WebhookFacts;
+  index: number;
+  backend: BackendState;
+  why: string;
+  fixes: BlockerFix[];
+  infrastructure?: string;
+}
+
+/** A request a deletion needs, as admission sees it. */
+export interface AdmissionRequest {
+  operation: 'DELETE' | 'UPDATE';
+  object: KubeObject;
+  /** `finalize` for the namespace controller's PUT …/namespaces/<name>/finalize; "" for the object itself. */
+  subresource?: string;
+}
+
+const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
+const METADATA_NAME_LABEL = 'kubernetes.io/metadata.name';
+const INFRASTRUCTURE_NAMESPACES = /^(kube-system|openshift(-.*)?)$/;
+
+/** Why an object belongs to the control plane or cluster infrastructure (never advise deleting it), or undefined. */
+export function infrastructureLabel(o: { kind: string; apiVersion: string; namespace: string; name: string }): string | undefined {
+  const { group } = splitApiVersion(o.apiVersion);
+  if (o.namespace && INFRASTRUCTURE_NAMESPACES.test(o.namespace)) return `${describe(o)} is in ${o.namespace}, a control-plane namespace`;
+  if (o.kind === 'Node' && group === '') return 'a Node is cluster infrastructure';
+  if (/(^|\.)openshift\.io$/.test(group) || group === 'machine.openshift.io') return `${o.kind} is an OpenShift platform object`;
+  if (/^(Machine|MachineSet|ControlPlaneMachineSet)$/.test(o.kind) || /etcd/i.test(o.kind) || /(^|\.)etcd\./.test(group))
+    return `${o.kind} is cluster infrastructure`;
+  if (o.kind === 'APIService' && o.name.endsWith('.k8s.io')) return `${o.name} is one of Kubernetes' own API groups`;
+  return undefined;
+}
+
+/** Whether the Service has a ready endpoint, none, or is missing, as far as the input tells. */
+export function backendState(view: BlockerView, ref: ServiceReference): BackendState {
+  if (ref.state) return ref.state;
+  let known = false;
+  let ready = 0;
+  for (const s of view.ofKind('EndpointSlice')) {
+    if (s.namespace !== ref.namespace || s.labels?.[SERVICE_NAME_LABEL] !== ref.name || s.facts.readyEndpoints === undefined) continue;
+    known = true;
+    ready += s.facts.readyEndpoints;
+  }
+  const endpoints = view.getByName('', 'Endpoints', ref.namespace, ref.name);
+  if (endpoints?.facts.readyEndpoints !== undefined) {
+    known = true;
+    ready += endpoints.facts.readyEndpoints;
+  }
+  if (ready > 0) return 'ready';
+  if (known) return 'no-endpoints';
+  // No EndpointSlice or Endpoints for it, where the input holds them read in full for its namespace: a Service with a
+  // selector always has them (empty when nothing is ready), so it is missing or without any backend.
+  if (!endpointsReadIn(view, ref.namespace)) return 'unknown';
+  const svc = view.getByName('', 'Service', ref.namespace, ref.name);
+  return svc ? 'no-endpoints' : 'missing';
+}
+
+function endpointsReadIn(view: BlockerView, namespace: string): boolean {
+  for (const kind of ['EndpointSlice', 'Endpoints'])
+    for (const o of view.ofKind(kind)) if (o.namespace === namespace && o.facts.readyEndpoints !== undefined) return true;
+  return false;
+}
+
+function backendClause(ref: ServiceReference, state: BackendState): string {
+  const svc = `Service ${ref.namespace}/${ref.name}`;
+  return state === 'missing' ? `its ${svc} does not exist` : `its ${svc} has no ready endpoints`;
+}
+
+function restoreFix(ref: ServiceReference, view: BlockerView): BlockerFix {
+  // A Deployment named like its Service is the usual backend; otherwise the command shows what is there.
+  const deployment = view.getByName('apps', 'Deployment', ref.namespace, ref.name);
+  return deployment
+    ? {
+        title: `Restore the Pods behind Service ${ref.namespace}/${ref.name} (Deployment ${ref.namespace}/${ref.name}, if it is scaled to 0 or failing)`,
+        command: `kubectl -n ${ref.namespace} scale deployment/${ref.name} --replicas=1`,
+        risk: 'safe',
+      }
+    : {
+        title: `Restore the Pods behind Service ${ref.namespace}/${ref.name} (reinstall or scale up the workload it selects)`,
+        command: `kubectl -n ${ref.namespace} get endpointslices -l ${SERVICE_NAME_LABEL}=${ref.name}`,
+        risk: 'safe',
+      };
+}
+
+/**
+ * APIServices served by a Service (not kube-apiserver itself) whose Available condition is not True: the aggregator
+ * answers their discovery with 503, so discovery fails for their group/version.
+ */
+export function unavailableApiServices(view: BlockerView): ApiServiceBlocker[] {
+  const out: ApiServiceBlocker[] = [];
+  for (const a of view.ofKind('APIService')) {
+    const facts = a.facts.apiService;
+    if (a.deletionTimestamp !== undefined || !facts?.service || !facts.available || facts.available.status === 'True') continue;
+    const backend = backendState(view, facts.service);
+    const detail = facts.available.reason
+      ? `${facts.available.reason}${facts.available.message ? `: ${facts.available.message}` : ''}`
+      : '';
+    const why =
+      backend === 'missing' || backend === 'no-endpoints'
+        ? backendClause(facts.service, backend)
+        : detail || `its Service ${facts.service.namespace}/${facts.service.name} does not answer`;
+    const infrastructure =
+      infrastructureLabel(a) ??
+      infrastructureLabel({ kind: 'Service', apiVersion: 'v1', namespace: facts.service.namespace, name: facts.service.name });
+    const fixes: BlockerFix[] = [restoreFix(facts.service, view)];
+    if (!infrastructure)
+      fixes.push({
+        title: `Delete APIService ${a.name} if nothing needs ${facts.group}/${facts.version} any more (reinstalling its add-on registers it again)`,
+        command: `kubectl delete apiservice ${a.name}`,
+        risk: 'caution',
+      });
+    out.push({ apiService: a, facts, backend, why, fixes, ...(infrastructure ? { infrastructure } : {}) });
+  }
+  return out;
+}
+
+/** The webhooks that reject this request: they intercept it, fail closed, and their Service has no backend (R75). */
+export function blockingWebhooks(view: BlockerView, req: AdmissionRequest): WebhookBlocker[] {
+  const o = req.object;
+  const { group, version } = splitApiVersion(o.apiVersion);
+  // Webhook configurations and admission policies are never sent to webhooks (IsExemptAdmissionConfigurationResource).
+  if (group === 'admissionregistration.k8s.io') return [];
+  const resource = view.kinds.lookup(group, o.kind)?.plural ?? guessPlural(o.kind).plural;
+  const isNamespace = group === '' && o.kind === 'Namespace';
+  const namespaced = o.namespace !== '';
+  const nsName = isNamespace ? o.name : o.namespace;
+  const nsLabels = namespaceLabels(view, nsName);
+  const out: WebhookBlocker[] = [];
+  for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']) {
+    for (const config of view.ofKind(kind)) {
+      if (splitApiVersion(config.apiVersion).group !== 'admissionregistration.k8s.io') continue;
+      (config.facts.webhooks ?? []).forEach((h, index) => {
+        if (h.failurePolicy !== 'Fail' || !h.service || h.matchConditions) return;
+        const rule = h.rules.some((r) =>
+          ruleMatches(r, h.matchPolicy, req, group, version, resource, namespaced || isNamespace, isNamespace),
+        );
+        if (!rule) return;
+        if ((namespaced || isNamespace) && h.namespaceSelector && !selectorMatches(h.namespaceSelector, nsLabels)) return;
+        if (h.objectSelector && !selectorMatches(h.objectSelector, o.labels ?? {})) return;
+        const backend = backendState(view, h.service);
+        if (backend !== 'missing' && backend !== 'no-endpoints') return;
+        out.push(webhookBlocker(view, config, h, index, backend));
+      });
+    }
+  }
+  return out;
+}
+
+function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, index: number, backend: BackendState): WebhookBlocker {
+  const svc = h.service!;
+  const resource = config.kind === 'MutatingWebhookConfiguration' ? 'mutatingwebhookconfiguration' : 'validatingwebhookconfiguration';
+  const infrastructure =
+    infrastructureLabel(config) ?? infrastructureLabel({ kind: 'Service', apiVersion: 'v1', namespace: svc.namespace, name: svc.name });
+  const fixes: BlockerFix[] = [
+    restoreFix(svc, view),
+    {
+      title: `Let requests through while its backend is down: set failurePolicy: Ignore on webhook ${h.name}`,
+      command: `kubectl patch ${resource} ${config.name} --type=json -p '[{"op":"replace","path":"/webhooks/${index}/failurePolicy","value":"Ignore"}]'`,
+      risk: 'caution',
+    },
+  ];
+  if (!infrastructure)
+    fixes.push({
+      title: `Delete ${config.kind} ${config.name} if its add-on is gone for good`,
+      command: `kubectl delete ${resource} ${config.name}`,
+      risk: 'caution',
+    });
+  return {
+    configuration: config,
+    webhook: h,
+    index,
+    backend,
+    why: backendClause(svc, backend),
+    fixes,
+    ...(infrastructure ? { infrastructure } : {}),
+  };
+}
+
+/** A namespace's labels, with the `kubernetes.io/metadata.name` label the apiserver sets on every namespace. */
+function namespaceLabels(view: BlockerView, name: string): Record<string, string> {
+  const ns = view.getByName('', 'Namespace', '', name);
+  return { ...(ns?.labels ?? {}), [METADATA_NAME_LABEL]: name };
+}
+
+/** rules.Matcher: scope, operation, group, version (any, with matchPolicy Equivalent), resource/subresource. */
+function ruleMatches(
+  r: WebhookFacts['rules'][number],
+  matchPolicy: string,
+  req: AdmissionRequest,
+  group: string,
+  version: string,
+  resource: string,
+  namespacedRequest: boolean,
+  isNamespace: boolean,
+): boolean {
+  const scope = r.scope ?? '*';
+  if (scope === 'Namespaced' && (isNamespace || !namespacedRequest)) return false;
+  if (scope === 'Cluster' && !(isNamespace || !namespacedRequest)) return false;
+  if (scope !== '*' && scope !== 'Namespaced' && scope !== 'Cluster') return false;
+  if (!r.operations.some((op) => op === '*' || op === req.operation)) return false;
+  if (!r.apiGroups.some((g) => g === '*' || g === group)) return false;
+  if (matchPolicy === 'Exact' && !r.apiVersions.some((v) => v === '*' || v === version)) return false;
+  const sub = req.subresource ?? '';
+  return r.resources.some((res) => {
+    const [rr, rs = ''] = res.split('/', 2);
+    return (rr === '*' || rr === resource) && (rs === '*' || rs === sub);
+  });
+}
+
+/** A label selector against labels (matchLabels and matchExpressions: In, NotIn, Exists, DoesNotExist). */
+export function selectorMatches(s: LabelSelector, labels: Record<string, string>): boolean {
+  for (const [k, v] of Object.entries(s.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const e of s.matchExpressions ?? []) {
+    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
+    const values = e.values ?? [];
+    switch (e.operator) {
+      case 'In':
+        if (!has || !values.includes(labels[e.key])) return false;
+        break;
+      case 'NotIn':
+        if (has && values.includes(labels[e.key])) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+/** "APIService v1beta1.metrics.k8s.io is unavailable (its Service monitoring/prometheus-adapter has no ready endpoints)". */
+export function describeApiServiceBlocker(b: ApiServiceBlocker): string {
+  return `APIService ${b.apiService.name} is unavailable (${b.why})`;
+}
+
+/** "ValidatingWebhookConfiguration policy's webhook validate.example.com (failurePolicy: Fail) …". */
+export function describeWebhookBlocker(b: WebhookBlocker, req: AdmissionRequest): string {
+  const what = req.subresource
+    ? `${req.operation} of ${describe(req.object)}/${req.subresource}`
+    : `${req.operation} of ${describe(req.object)}`;
+  return `${b.configuration.kind} ${b.configuration.name}'s webhook ${b.webhook.name} intercepts the ${what} with failurePolicy: Fail, and ${b.why}, so the apiserver rejects it`;
+}
