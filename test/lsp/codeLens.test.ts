@@ -98,6 +98,20 @@ describe('code lenses of a document', () => {
     });
   });
 
+  it('points at the object holding the uid when the reference names it otherwise (kind: daemonset)', () => {
+    const ds = obj('apps/v1', 'DaemonSet', 'openshift-ingress-canary', 'ingress-canary', { uid: 'c4d58cda-0000-4000-8000-000000000001' });
+    const svc = obj('v1', 'Service', 'openshift-ingress-canary', 'ingress-canary', { owners: [ref(ds, { kind: 'daemonset' })] });
+    const yaml = manifests(ds, svc);
+    const model = workspace({ 'file:///ws/canary.yaml': yaml });
+    const lens = codeLenses(model, 'file:///ws/canary.yaml').find((l) => l.command?.title.startsWith('Owner'));
+    const name = positionOf(yaml, 'name: ingress-canary', { offset: 6 });
+    expect(lens?.command).toEqual({
+      title: "Owner daemonset ingress-canary not found (the uid is DaemonSet ingress-canary's)",
+      command: 'kubeGcLens.revealLocation',
+      arguments: ['file:///ws/canary.yaml', { start: name, end: { line: name.line, character: name.character + 14 } }],
+    });
+  });
+
   it('makes hostile names plain text in titles (no $(icon) syntax, one line)', () => {
     const owner = deploy('$(bug) web', 'shop', { uid: 'd00d0000-0000-4000-8000-000000000001' });
     const cm = obj('v1', 'ConfigMap', 'shop', 'web-config', { owners: [ref(owner)] });

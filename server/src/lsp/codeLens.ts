@@ -76,6 +76,16 @@ function ownerCommand(model: ObjectModel, o: KubeObject, reveal: RevealTarget): 
   const target = namesake && reveal(namesake);
   if (target)
     return { title: lensText(`Owner ${who} not found (uid differs)${suffix}`), command: REVEAL_LOCATION_COMMAND, arguments: target };
+  // So is the object holding the uid under other coordinates (`kind: daemonset` for a DaemonSet).
+  const holder = lookup.sameUid;
+  const holderTarget = holder && reveal(holder);
+  if (holder && holderTarget) {
+    return {
+      title: lensText(`Owner ${who} not found (the uid is ${holder.kind} ${holder.name}'s)${suffix}`),
+      command: REVEAL_LOCATION_COMMAND,
+      arguments: holderTarget,
+    };
+  }
   return { title: lensText(`Owner ${who} not found${suffix}`), command: '' };
 }
 
