@@ -105,7 +105,9 @@ export const FINDING_CATALOGUE: Record<FindingCode, FindingDoc> = {
     explanation:
       'A retired version (`extensions/v1beta1`), a kind in the wrong group (`v1 ReplicaSet`) or a lower-case kind ' +
       '(`daemonset`) cannot be resolved. The garbage collector retries the object forever: it is never collected, and ' +
-      'its other references are never cleaned up either.',
+      "its other references are never cleaned up either. When an object of the input has the reference's uid, the " +
+      'message names it and says how the reference differs (kind, apiVersion, name, namespace); in the editor a quick ' +
+      'fix writes the kind and apiVersion as that object has them when only their case is wrong.',
     rules: ['R34', 'R46'],
   },
   'multiple-controllers': {
