@@ -599,5 +599,9 @@ describe('hover on a reference whose uid an object of the workspace holds under 
       `- ${codeLink('unresolvable-owner-kind', docsLink('unresolvable-owner-kind'))}: ${escapeMarkdown("Nothing serves the owner's apiVersion and kind")}\n`,
     );
     expect(onKind).not.toContain('Did you mean');
+    // Never collected: not "collected afterwards".
+    expect(onKind).toContain(
+      '**blockOwnerDeletion: not set (false)**: a Foreground deletion of daemonset ingress\\-canary \\(apps\\/v1\\) does not wait for this Service: the owner can disappear first, and this Service is never collected: the GC cannot look this reference up.',
+    );
   });
 });

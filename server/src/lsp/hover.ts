@@ -117,7 +117,7 @@ function ownerReferenceHover(model: ObjectModel, o: KubeObject, index: number, o
   facts.push(`- **State:** ${ownerState(model, o, ref, lookup)}`);
   out.push(facts.join('\n'));
   out.push(controllerSentence(o, ref, name));
-  out.push(blockingSentence(o, ref, name));
+  out.push(blockingSentence(o, ref, name, lookup));
   return out.join('\n\n');
 }
 
@@ -223,13 +223,18 @@ function controllerSentence(o: KubeObject, ref: OwnerReference, owner: string): 
   return `**controller: ${value}**: ${esc(owner)} owns ${it} for garbage collection only; no controller claims to manage it through this reference. The garbage collector does not read this field.`;
 }
 
-function blockingSentence(o: KubeObject, ref: OwnerReference, owner: string): string {
+function blockingSentence(o: KubeObject, ref: OwnerReference, owner: string, lookup: OwnerLookup): string {
   const it = `this ${esc(o.kind)}`;
+  // A reference the GC cannot look up never gets its dependent collected (it is retried forever, or dropped).
+  const unresolved = lookup.state === 'unresolvable-kind' || lookup.state === 'invalid-scope';
   if (ref.blockOwnerDeletion === true) {
     return `**blockOwnerDeletion: true**: a Foreground deletion of ${esc(owner)} waits for ${it}: the owner stays Terminating with foregroundDeletion until ${it} is gone. Background and Orphan deletions do not wait.`;
   }
   const value = ref.blockOwnerDeletion === false ? 'false' : 'not set (false)';
-  return `**blockOwnerDeletion: ${value}**: a Foreground deletion of ${esc(owner)} does not wait for ${it}: the owner can disappear first and ${it} is collected afterwards.`;
+  const after = unresolved
+    ? `the owner can disappear first, and ${it} is never collected: the GC cannot look this reference up`
+    : `the owner can disappear first and ${it} is collected afterwards`;
+  return `**blockOwnerDeletion: ${value}**: a Foreground deletion of ${esc(owner)} does not wait for ${it}: ${after}.`;
 }
 
 function policyOutcomes(model: ObjectModel, o: KubeObject, owner: KubeObject, options: HoverOptions): string {
