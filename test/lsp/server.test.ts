@@ -213,7 +213,15 @@ describe.each(TRANSPORTS)('language server (%s)', (transport) => {
       encoding: 'utf8',
     });
     const placeless = ({ location: _location, locations: _locations, ...rest }: { location?: unknown; locations?: unknown }) => rest;
-    expect(editor.map(placeless)).toEqual(JSON.parse(cli.stdout).stuck.map(placeless));
+    // Each front end names its own way to set a finalizer's owner: the CLI its flag, the editor its setting.
+    const hintless = (items: unknown[]) =>
+      JSON.parse(
+        JSON.stringify(items.map((i) => placeless(i as object)))
+          .replaceAll('pass --finalizer-owner FINALIZER=Kind/namespace/name', 'HINT')
+          .replaceAll('set kubeGcLens.finalizerOwners', 'HINT'),
+      );
+    expect(JSON.stringify(editor)).toContain('set kubeGcLens.finalizerOwners');
+    expect(hintless(editor)).toEqual(hintless(JSON.parse(cli.stdout).stuck));
   });
 });
 

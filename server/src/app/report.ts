@@ -6,9 +6,11 @@ import type { Inventory } from '../engine/inventory';
 import type { ObjectIdentity } from '../engine/model';
 import { simulate } from '../engine/simulation/simulate';
 import type { DeleteRequest, SimulationOptions, SimulationResult, StuckEntry } from '../engine/simulation/types';
+import { isChange, type ChangeRequest, type ObjectRef, type UserRequest } from '../engine/simulation/changeRequest';
 import {
   REPORT_VERSION,
   type Cause,
+  type ChangeSummary,
   type ImpactSummary,
   type PolicyChoice,
   type Report,
@@ -25,27 +27,29 @@ import { baselineSimulation, deletionSimulation, type SimulationSettings } from 
 /** The Report of `requests` on `inventory`; `result` and `baseline` when the caller has them already. */
 export function buildReport(
   inventory: Inventory,
-  requests: readonly DeleteRequest[],
+  requests: readonly UserRequest[],
   result: SimulationResult,
   baseline: SimulationResult,
 ): Report {
   const targets: TargetReport[] = requests.map((r, i) => {
-    const info = inventory.kinds.lookup(r.apiVersion.includes('/') ? r.apiVersion.split('/')[0] : '', r.kind);
-    const o = inventory.find(info?.group ?? '', r.kind, info && !info.namespaced ? '' : r.namespace, r.name);
-    const uid = r.preconditions?.uid ?? o?.uid;
+    const ref = targetOf(r);
+    const info = inventory.kinds.lookup(ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '', ref.kind);
+    const o = inventory.find(info?.group ?? '', ref.kind, info && !info.namespaced ? '' : ref.namespace, ref.name);
+    const uid = (isChange(r) ? undefined : r.preconditions?.uid) ?? o?.uid;
     const rejected = result.steps.some((s) => s.request === i && s.action === 'reject');
     const outcome = uid !== undefined ? targetOutcome(result, uid, baseline) : rejected ? 'rejected' : 'unchanged';
     const sent = result.requests?.[i];
     return {
       request: i,
-      apiVersion: r.apiVersion,
-      kind: r.kind,
-      namespace: r.namespace,
-      name: r.name,
+      apiVersion: ref.apiVersion,
+      kind: ref.kind,
+      namespace: ref.namespace,
+      name: ref.name,
       ...(uid !== undefined ? { uid } : {}),
       outcome,
       ...(sent ? { afterStep: sent.afterStep } : {}),
       ...(sent?.unchanged !== undefined ? { unchanged: sent.unchanged } : {}),
+      ...(isChange(r) ? { change: changeSummary(r) } : {}),
     };
   });
   const targetUids = targets.flatMap((t) => (t.uid !== undefined ? [t.uid] : []));
@@ -81,7 +85,7 @@ export function buildReport(
 /** Simulates `requests` and its baseline, and reports (the CLI's path; the editor's caches: simulateDelete). */
 export function simulateReport(
   inventory: Inventory,
-  requests: DeleteRequest[],
+  requests: readonly UserRequest[],
   options: SimulationOptions,
 ): { report: Report; result: SimulationResult } {
   const result = simulate(inventory, requests, options);
@@ -109,8 +113,8 @@ export function summaryLine(targets: readonly TargetReport[], counts: ImpactSumm
     targets.length === 0
       ? 'No DELETE, the garbage collector settling the input as given'
       : targets.length === 1
-        ? `Deleting ${describeTarget(targets[0])}`
-        : `Deleting ${targets.length} objects`;
+        ? requestPhrase(targets[0])
+        : `${targets.every((t) => !t.change) ? 'Deleting' : 'Changing'} ${targets.length} objects`;
   const single = targets.length === 1 ? targets[0].outcome : undefined;
   if (single === 'rejected') return `${subject}: rejected by the apiserver`;
   const parts: string[] = [];
@@ -127,6 +131,44 @@ export function summaryLine(targets: readonly TargetReport[], counts: ImpactSumm
 
 const describeTarget = (t: { kind: string; namespace: string; name: string }) =>
   `${t.kind} ${t.namespace ? `${t.namespace}/` : ''}${t.name}`;
+
+/** What one request does, as the summary line opens: "Deleting Deployment shop/web", "Removing finalizer F from …". */
+function requestPhrase(t: TargetReport): string {
+  const what = describeTarget(t);
+  switch (t.change?.verb) {
+    case undefined:
+      return `Deleting ${what}`;
+    case 'remove-finalizer':
+      return `Removing finalizer ${t.change.detail} from ${what}`;
+    case 'remove-owner-reference':
+      return `Removing the ownerReference to uid ${t.change.detail} from ${what}`;
+    case 'set-owner-reference':
+      return `Fixing the ownerReference to uid ${t.change.detail} of ${what}`;
+    case 'scale':
+      return `Scaling ${what} to ${t.change.detail} replica${t.change.detail === '1' ? '' : 's'}`;
+    case 'restore-controller':
+      return `Running the controller of ${t.change.detail} again, for ${what}`;
+  }
+}
+
+/** The object a request names: a change without one (restore-controller) names the object it is meant to release. */
+function targetOf(r: UserRequest): ObjectRef {
+  if (!isChange(r)) return r;
+  return r.verb === 'restore-controller' ? (r.for ?? { apiVersion: '', kind: '', namespace: '', name: '' }) : r.target;
+}
+
+function changeSummary(r: ChangeRequest): ChangeSummary {
+  switch (r.verb) {
+    case 'remove-finalizer':
+    case 'restore-controller':
+      return { verb: r.verb, detail: r.finalizer };
+    case 'remove-owner-reference':
+    case 'set-owner-reference':
+      return { verb: r.verb, detail: r.ownerUid };
+    case 'scale':
+      return { verb: r.verb, detail: String(r.replicas) };
+  }
+}
 
 /** Simulate Delete of one object on an inventory (the workspace's or the live cluster's); `notes` are added. */
 export function simulateDelete(

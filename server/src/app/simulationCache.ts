@@ -5,6 +5,7 @@
 import type { Inventory } from '../engine/inventory';
 import type { KubeObject } from '../engine/model';
 import { simulate } from '../engine/simulation/simulate';
+import type { UserRequest } from '../engine/simulation/changeRequest';
 import type { ControllersMode, FinalizerOwnerRule, SimulationResult } from '../engine/simulation/types';
 import type { PolicyChoice } from '../../../shared/src/protocol';
 
@@ -84,5 +85,12 @@ export function deletionSimulation(
       ],
       options,
     ),
+  );
+}
+
+/** One request besides DELETE (a way out of a stuck deletion, issue 18), cached like the others. */
+export function changeSimulation(inventory: Inventory, request: UserRequest, options: SimulationSettings): SimulationResult {
+  return cached(inventory, `change\u0000${JSON.stringify(request)}\u0000${optionsKey(options)}`, () =>
+    simulate(inventory, [request], options),
   );
 }

@@ -5,10 +5,11 @@ import type { Inventory } from '../engine/inventory';
 import type { KubeObject, NamespaceCondition } from '../engine/model';
 import { heldConditions } from '../engine/simulation/namespaceConditions';
 import type { BlockReason } from '../engine/simulation/types';
-import type { SourceLocation, StuckItem } from '../../../shared/src/protocol';
+import type { SourceLocation, StuckItem, WayOut } from '../../../shared/src/protocol';
 import type { WorkspaceModel } from '../workspace/workspaceModel';
 import { locationOf, summaryOf } from './objects';
 import { baselineSimulation, type SimulationSettings } from './simulationCache';
+import { waysOut } from './waysOut';
 
 /**
  * The workspace's answer: objects terminating now that cannot finish, those slower than `slowAfterSeconds`, then
@@ -24,6 +25,15 @@ export function stuckItems(model: WorkspaceModel, options: SimulationSettings, s
     items.push({ ...summaryOf(o), state: f.code, reason: f.message, blockedBy: [], since: o.deletionTimestamp ?? null });
   }
   return items;
+}
+
+/** Ways out are simulated for this many stuck objects at most (each costs a few simulations of the whole input). */
+export const MAX_ITEMS_WITH_WAYS_OUT = 50;
+
+function waysOutOf(inv: Inventory, uid: string, options: SimulationSettings, index: number): { waysOut?: WayOut[] } {
+  if (index >= MAX_ITEMS_WITH_WAYS_OUT) return {};
+  const ways = waysOut(inv, uid, options);
+  return ways.length ? { waysOut: ways } : {};
 }
 
 /**
@@ -58,6 +68,7 @@ export function terminatingItems(
       locations: reasonLocations(inv, s.blockedBy),
       ...(age !== undefined ? { ageSeconds: age } : {}),
       ...conditionsOf(o),
+      ...waysOutOf(inv, o.uid, options, items.length),
     });
   }
   if (slowAfterSeconds !== undefined) {

@@ -123,7 +123,39 @@ export interface TargetReport {
   afterStep?: number;
   /** (Additive to version 2.) The apiserver's answer when the request changed nothing and so has no step of its own. */
   unchanged?: string;
+  /** (Additive to version 2.) A request besides DELETE: what it changes (absent for a DELETE). */
+  change?: ChangeSummary;
 }
+
+/** A request besides DELETE, as a report names it: the change a way out of a stuck deletion makes. */
+export interface ChangeSummary {
+  verb: 'remove-finalizer' | 'remove-owner-reference' | 'set-owner-reference' | 'scale' | 'restore-controller';
+  /** The finalizer removed or whose controller is restored; the owner uid whose reference is removed or replaced; the replicas. */
+  detail: string;
+}
+
+/** How safe a way out is: `safe` lets Kubernetes finish; `caution` changes ownership; `dangerous` skips a cleanup. */
+export type WayOutRisk = 'safe' | 'caution' | 'dangerous';
+
+/** One way out of a stuck deletion, simulated before it is taken (issue 18). */
+export interface WayOut {
+  /** What to do, for a person: "Scale Deployment kafka/strimzi-cluster-operator up to 1". */
+  title: string;
+  risk: WayOutRisk;
+  /**
+   * The exact kubectl command (with a JSON patch `test` op, so it fails if the object changed), or, where no single
+   * command does it (reinstalling an operator), a shell comment saying what to do.
+   */
+  command: string;
+  /** What the way out skips or leaks, when it is not safe: a finalizer's cleanup, the volume a claim protects. */
+  warning?: string;
+  /** Set when the object changed is control-plane or cluster infrastructure. */
+  infrastructure?: string;
+  /** The simulated outcome of that change: the Report's summary, counts and lists (no timeline). */
+  outcome: WayOutOutcome;
+}
+
+export type WayOutOutcome = Pick<Report, 'summary' | 'counts' | 'deleted' | 'orphaned' | 'stuck' | 'notes'>;
 
 /**
  * What a simulation means, the same for every front end (server/src/app/report.ts builds it): `kubectl gc simulate
@@ -202,4 +234,6 @@ export interface StuckItem extends ObjectSummary {
    * cluster says, beside the engine's why-chain. Only on Namespaces that have some.
    */
   namespaceConditions?: NamespaceCondition[];
+  /** (Additive.) The ways out of a `stuck` entry, safest first, each simulated. */
+  waysOut?: WayOut[];
 }

@@ -27,8 +27,9 @@ export type ChangeRequest =
   | { verb: 'set-owner-reference'; target: ObjectRef; ownerUid: string; to: OwnerReference }
   /** `kubectl scale --replicas=N`: a workload scaled to 0 runs no controller. */
   | { verb: 'scale'; target: ObjectRef; replicas: number }
-  /** The controller that removes `finalizer` runs again (its operator reinstalled, outside this input). */
-  | { verb: 'restore-controller'; finalizer: string };
+  /** The controller that removes `finalizer` runs again (its operator reinstalled, outside this input); `for`: the
+   * object it is meant to release, which a report names. */
+  | { verb: 'restore-controller'; finalizer: string; for?: ObjectRef };
 
 export type ChangeVerb = ChangeRequest['verb'];
 

@@ -1,0 +1,229 @@
+// The ways out of a stuck deletion (issue 18): for an object that cannot finish, the changes that would let it,
+// safest first, each simulated on the same input before anyone takes it. Safe: let the controller that holds the
+// finalizer finish (scale it up, run it again). Caution: change ownership (release a blocking dependent, force a
+// Pod whose node is gone). Dangerous: skip a cleanup (remove a finalizer), with what that leaves behind.
+// Nothing here deletes an object to get out, and nothing is sent anywhere: the CLI prints the commands, the editor
+// may send them only when the user allowed writes and confirmed.
+
+import type { WayOut, WayOutRisk } from '../../../shared/src/protocol';
+import type { Inventory } from '../engine/inventory';
+import { describe, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, splitApiVersion, type KubeObject, type ObjectIdentity } from '../engine/model';
+import type { ChangeRequest, UserRequest } from '../engine/simulation/changeRequest';
+import type { BlockReason, DeleteRequest, StuckEntry } from '../engine/simulation/types';
+import { buildReport } from './report';
+import { baselineSimulation, changeSimulation, type SimulationSettings } from './simulationCache';
+
+/** At most this many ways out per stuck object: the safest that release it. */
+export const MAX_WAYS_OUT = 5;
+const RISK_ORDER: Record<WayOutRisk, number> = { safe: 0, caution: 1, dangerous: 2 };
+const NAMESPACE_FINALIZER = 'kubernetes';
+
+interface Candidate {
+  request: UserRequest;
+  title: string;
+  risk: WayOutRisk;
+  command: string;
+  warning?: string;
+}
+
+/** The ways out of the stuck object `uid`, safest first; none when it is not stuck in the input as given. */
+export function waysOut(inventory: Inventory, uid: string, options: SimulationSettings): WayOut[] {
+  const baseline = baselineSimulation(inventory, options);
+  const stuckByUid = new Map(baseline.stuck.map((s) => [s.uid, s]));
+  const root = stuckByUid.get(uid);
+  if (!root) return [];
+  const candidates = new Map<string, Candidate>();
+  for (const x of blockersOf(root, stuckByUid)) {
+    const o = inventory.objects.get(x.uid);
+    if (o) for (const c of candidatesFor(inventory, o, x)) candidates.set(JSON.stringify(c.request), c);
+  }
+  const simulated = [...candidates.values()].map((c) => {
+    const result = changeSimulation(inventory, c.request, options);
+    return { c, result, report: buildReport(inventory, [c.request], result, baseline) };
+  });
+  // Only what releases the object counts as a way out of it; the safest first, then what it takes with it.
+  return simulated
+    .filter(({ result }) => result.deleted.some((d) => d.uid === uid))
+    .sort((a, b) => RISK_ORDER[a.c.risk] - RISK_ORDER[b.c.risk] || a.report.stuck.length - b.report.stuck.length)
+    .slice(0, MAX_WAYS_OUT)
+    .map(({ c, report }) => ({
+      title: c.title,
+      risk: c.risk,
+      command: c.command,
+      ...(c.warning ? { warning: c.warning } : {}),
+      outcome: {
+        summary: report.summary,
+        counts: report.counts,
+        deleted: report.deleted,
+        orphaned: report.orphaned,
+        stuck: report.stuck,
+        notes: report.notes,
+      },
+    }));
+}
+
+/** The stuck object and every stuck object its why-chain names, each once. */
+function blockersOf(root: StuckEntry, stuck: ReadonlyMap<string, StuckEntry>): StuckEntry[] {
+  const out = new Map<string, StuckEntry>([[root.uid, root]]);
+  const visit = (reasons: readonly BlockReason[] | undefined) => {
+    for (const r of reasons ?? []) {
+      const named = r.object && stuck.get(r.object.uid);
+      if (named && !out.has(named.uid)) {
+        out.set(named.uid, named);
+        visit(named.blockedBy);
+      }
+      visit(r.blockedBy);
+    }
+  };
+  visit(root.blockedBy);
+  return [...out.values()];
+}
+
+/** What could release one stuck object `o`, from its own reasons. */
+function candidatesFor(inventory: Inventory, o: KubeObject, stuck: StuckEntry): Candidate[] {
+  const out: Candidate[] = [];
+  for (const r of stuck.blockedBy) {
+    if (r.type === 'graceful-termination') out.push(forceDelete(o));
+    if (r.type === 'waiting-for-dependents' && r.object && r.object.uid !== o.uid) {
+      const dependent = inventory.objects.get(r.object.uid);
+      if (dependent) out.push(removeOwnerReference(dependent, o));
+    }
+    if (r.type === 'unresolvable-owner')
+      for (const ref of o.ownerReferences)
+        if (!inventory.kinds.restMapping(ref.apiVersion, ref.kind)) out.push(removeOwnerReference(o, { ...ref, namespace: o.namespace }));
+    if (r.type === 'finalizer' && r.finalizer) {
+      const controller = r.object && r.object.uid !== o.uid ? r.object : undefined;
+      const workload = controller && inventory.objects.get(controller.uid);
+      if (workload && workload.facts.replicas === 0 && workload.deletionTimestamp === undefined) out.push(scaleUp(workload, r.finalizer));
+      else if (isCustomFinalizer(r.finalizer) && (!workload || workload.deletionTimestamp !== undefined))
+        out.push(restoreController(o, r.finalizer, controller));
+    }
+  }
+  for (const f of o.finalizers) out.push(removeFinalizer(o, f, o.finalizers.indexOf(f), stuck));
+  if (
+    o.kind === 'Namespace' &&
+    splitApiVersion(o.apiVersion).group === '' &&
+    (o.facts.namespaceFinalizers ?? []).includes(NAMESPACE_FINALIZER)
+  )
+    out.push(finalizeNamespace(o));
+  return out;
+}
+
+const isCustomFinalizer = (f: string) => f !== FOREGROUND_FINALIZER && f !== ORPHAN_FINALIZER && !f.startsWith('kubernetes.io/');
+
+function scaleUp(workload: KubeObject, finalizer: string): Candidate {
+  return {
+    request: { verb: 'scale', target: refOf(workload), replicas: 1 },
+    title: `Scale ${describe(workload)} up to 1 replica: it runs the controller that removes ${finalizer}`,
+    risk: 'safe',
+    command: `kubectl scale ${resourceArg(workload)}${namespaceArg(workload)} --replicas=1`,
+  };
+}
+
+function restoreController(o: KubeObject, finalizer: string, controller: ObjectIdentity | undefined): Candidate {
+  const request: ChangeRequest = { verb: 'restore-controller', finalizer, for: refOf(o) };
+  const who = controller ? describe(controller) : `the operator that removes ${finalizer}`;
+  return {
+    request,
+    title: controller ? `Restore ${who}, the controller that removes ${finalizer}` : `Reinstall ${who}`,
+    risk: 'safe',
+    // No single kubectl command reinstalls an operator: its manifests or chart do.
+    command: `# no single kubectl command: reinstall ${who} from its manifests or Helm chart`,
+  };
+}
+
+function removeOwnerReference(dependent: KubeObject, owner: { uid: string; kind: string; name: string; namespace?: string }): Candidate {
+  const index = dependent.ownerReferences.findIndex((r) => r.uid === owner.uid);
+  const path = `/metadata/ownerReferences/${index}`;
+  return {
+    request: { verb: 'remove-owner-reference', target: refOf(dependent), ownerUid: owner.uid },
+    title: `Remove the ownerReference of ${describe(dependent)} to ${owner.kind} ${owner.name}`,
+    risk: 'caution',
+    command: jsonPatch(dependent, [
+      { op: 'test', path: `${path}/uid`, value: owner.uid },
+      { op: 'remove', path },
+    ]),
+    warning: `${describe(dependent)} stays, no longer owned by ${owner.kind} ${owner.name}: nothing collects it later`,
+  };
+}
+
+function forceDelete(pod: KubeObject): Candidate {
+  const request: DeleteRequest = {
+    apiVersion: pod.apiVersion,
+    kind: pod.kind,
+    namespace: pod.namespace,
+    name: pod.name,
+    gracePeriodSeconds: 0,
+    preconditions: { uid: pod.uid },
+  };
+  return {
+    request,
+    title: `Force-delete ${describe(pod)}: its node never confirms that it stopped`,
+    risk: 'caution',
+    command: `kubectl delete ${resourceArg(pod)}${namespaceArg(pod)} --grace-period=0 --force`,
+    warning: `if its node is still running, so may its containers be: the Pod is gone from the API, not necessarily from the node`,
+  };
+}
+
+function removeFinalizer(o: KubeObject, finalizer: string, index: number, stuck: StuckEntry): Candidate {
+  const path = `/metadata/finalizers/${index}`;
+  return {
+    request: { verb: 'remove-finalizer', target: refOf(o), finalizer },
+    title: `Remove the finalizer ${finalizer} from ${describe(o)}`,
+    risk: finalizer === FOREGROUND_FINALIZER ? 'caution' : 'dangerous',
+    command: jsonPatch(o, [
+      { op: 'test', path, value: finalizer },
+      { op: 'remove', path },
+    ]),
+    warning: protectedBy(o, finalizer, stuck),
+  };
+}
+
+function finalizeNamespace(ns: KubeObject): Candidate {
+  const name = shellWord(ns.name);
+  return {
+    request: { verb: 'remove-finalizer', target: refOf(ns), finalizer: NAMESPACE_FINALIZER },
+    title: `Finalize namespace ${ns.name} without waiting for its content (remove spec.finalizers ${NAMESPACE_FINALIZER})`,
+    risk: 'dangerous',
+    command: `kubectl get namespace ${name} -o json | jq '.spec.finalizers -= ["${NAMESPACE_FINALIZER}"]' | kubectl replace --raw /api/v1/namespaces/${name}/finalize -f -`,
+    warning: `the namespace goes while its content may stay in etcd, out of sight: it comes back if a namespace named ${ns.name} is created again, and what its finalizers were to clean up is left behind`,
+  };
+}
+
+/** What a finalizer was protecting, when we can tell: said as a warning, never as a certainty. */
+function protectedBy(o: KubeObject, finalizer: string, stuck: StuckEntry): string {
+  switch (finalizer) {
+    case FOREGROUND_FINALIZER:
+      return `${describe(o)} goes before its blocking dependents: the garbage collector then deletes them in the background`;
+    case ORPHAN_FINALIZER:
+      return `${describe(o)} goes without orphaning its dependents: the garbage collector deletes them instead`;
+    case 'kubernetes.io/pvc-protection':
+      return `a Pod may still use the volume of ${describe(o)}: the claim goes while it is mounted, and its volume may be released or deleted (reclaim policy) with data still in use`;
+    case 'kubernetes.io/pv-protection':
+      return `${describe(o)} may still be bound to a claim: the volume goes while a claim (and a Pod) may use it`;
+    case 'service.kubernetes.io/load-balancer-cleanup':
+      return `the cloud load balancer of ${describe(o)} is not deleted: it keeps running (and costing) outside the cluster`;
+  }
+  const controller = stuck.blockedBy.find((r) => r.finalizer === finalizer)?.controller;
+  return `what ${controller ?? 'the controller of ' + finalizer} was to clean up for ${describe(o)} (often outside Kubernetes: cloud resources, data, DNS records) is left behind`;
+}
+
+const refOf = (o: KubeObject) => ({ apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name });
+
+/** `deployment.apps/web`: kubectl's TYPE/NAME, the group spelled out so that no other kind of the name is meant. */
+function resourceArg(o: KubeObject): string {
+  const { group } = splitApiVersion(o.apiVersion);
+  return shellWord(`${o.kind.toLowerCase()}${group ? `.${group}` : ''}/${o.name}`);
+}
+
+const namespaceArg = (o: KubeObject) => (o.namespace ? ` -n ${shellWord(o.namespace)}` : '');
+
+/** A JSON patch with its `test` op first, so that it fails if the object changed since it was read. */
+function jsonPatch(o: KubeObject, ops: { op: string; path: string; value?: string }[]): string {
+  return `kubectl patch ${resourceArg(o)}${namespaceArg(o)} --type=json -p ${shellWord(JSON.stringify(ops))}`;
+}
+
+/** One shell word: as is when plainly safe, else single-quoted (names and finalizers are hostile text). */
+export function shellWord(s: string): string {
+  return /^[A-Za-z0-9._/:=@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
