@@ -15,7 +15,8 @@
 // bench/realServerBench.ts: --real-server-objects=N, 30,000 by default, --real-server-runs=N) --no-lsp (skip the language server's report, bench/lspBench.ts) --no-webview (skip the
 // graph webview's report, bench/webviewBench.ts: the built bundle in headless Chromium, which otherwise runs last;
 // --webview-sizes=1000,2000,5000 --webview-runs=N; then the live graph of a generated cluster through the language
-// server, bench/liveGraph.ts: --no-live-graph, --live-graph-objects=N, --live-graph-paint-timeout=S)
+// server, bench/liveGraph.ts: --no-live-graph, --live-graph-objects=N, --live-graph-paint-timeout=S; the must-gather
+// and a generated cluster drawn whole, bench/realGraphs.ts: --no-real-graphs, --real-graph-objects=N)
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -138,7 +139,17 @@ function parseArgs(argv: string[]): Options {
       o.realServerArgs.push(`--${key.slice('real-server-'.length)}=${num()}`);
     else if (key === 'yaml-timeout-min') o.yamlTimeoutMin = num();
     else if (key === 'no-webview') o.webview = false;
-    else if (['webview-sizes', 'webview-runs', 'no-live-graph', 'live-graph-objects', 'live-graph-paint-timeout'].includes(key))
+    else if (
+      [
+        'webview-sizes',
+        'webview-runs',
+        'no-live-graph',
+        'live-graph-objects',
+        'live-graph-paint-timeout',
+        'no-real-graphs',
+        'real-graph-objects',
+      ].includes(key)
+    )
       o.webviewArgs.push(a);
     else throw new UsageError(`unknown option --${key}`);
   }

@@ -10,9 +10,15 @@
 // Figures and ratios to the issue's goals (first paint ≤ 1.5 s, ≥ 30 fps at 5,000 nodes), never pass/fail.
 // Then the live graph of a generated 100,000-object cluster through the language server (bench/liveGraph.ts): request
 // time, JSON size and first paint of the whole cluster and of the scopes Show Ownership Graph offers.
+// Then real-size graphs (issue 17, bench/realGraphs.ts): the 3,075-object OpenShift must-gather (../shared/corpus)
+// and a generated cluster (--real-graph-objects=N, 20,000), whole as the workspace's graph is sent: first paint, fps
+// at the overview (namespaces as aggregate boxes) and inside a namespace, and a screenshot of each overview
+// (test-output/webview/bench-overview-*.png) to look at.
 // Options: --webview-sizes=1000,2000,5000 --webview-runs=3 --no-live-graph --live-graph-objects=N
-// --live-graph-paint-timeout=S (the whole cluster's first paint, 300 s) --live-graph-only
+// --live-graph-paint-timeout=S (the whole cluster's first paint, 300 s) --live-graph-only --no-real-graphs
+// --real-graph-objects=N --real-graphs-only
 
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { cpus } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
@@ -20,8 +26,9 @@ import { Harness } from '../testkit/webview/harness';
 import { largeGraph } from '../testkit/webview/fixtures';
 import { liveGraphReport } from './liveGraph';
 import { interact } from './webviewPage';
+import { generatedGraph, mustGatherGraph, type NamedGraph } from './realGraphs';
 import { indexGraph } from '../webview/src/model/graphIndex';
-import { layeredLayout } from '../webview/src/model/layout';
+import { namespacedLayout } from '../webview/src/model/namespaces';
 import { buildView } from '../webview/src/model/viewModel';
 import type { GraphData, GraphRenderer } from '../shared/src/protocol';
 
@@ -50,6 +57,9 @@ interface Options {
   liveGraphOnly: boolean;
   liveGraphObjects: number;
   paintTimeoutS: number;
+  realGraphs: boolean;
+  realGraphsOnly: boolean;
+  realGraphObjects: number;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -60,6 +70,9 @@ function parseArgs(argv: string[]): Options {
     liveGraphOnly: false,
     liveGraphObjects: 100_000,
     paintTimeoutS: 300,
+    realGraphs: true,
+    realGraphsOnly: false,
+    realGraphObjects: 20_000,
   };
   for (const a of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
@@ -74,9 +87,12 @@ function parseArgs(argv: string[]): Options {
     else if (m?.[1] === 'live-graph-only' && m[2] === undefined) o.liveGraphOnly = true;
     else if (m?.[1] === 'live-graph-objects' && m[2]) o.liveGraphObjects = Math.max(5_000, num());
     else if (m?.[1] === 'live-graph-paint-timeout' && m[2]) o.paintTimeoutS = num();
+    else if (m?.[1] === 'no-real-graphs' && m[2] === undefined) o.realGraphs = false;
+    else if (m?.[1] === 'real-graphs-only' && m[2] === undefined) o.realGraphsOnly = true;
+    else if (m?.[1] === 'real-graph-objects' && m[2]) o.realGraphObjects = Math.max(2_000, num());
     else
       throw new Error(
-        `unknown argument ${a} (options: --webview-sizes=1000,2000,5000 --webview-runs=3 --no-live-graph --live-graph-only --live-graph-objects=N --live-graph-paint-timeout=S)`,
+        `unknown argument ${a} (options: --webview-sizes=1000,2000,5000 --webview-runs=3 --no-live-graph --live-graph-only --live-graph-objects=N --live-graph-paint-timeout=S --no-real-graphs --real-graphs-only --real-graph-objects=N)`,
       );
   }
   return o;
@@ -197,6 +213,10 @@ async function main(): Promise<number> {
     await liveGraph(opts, bundleDir);
     return 0;
   }
+  if (opts.realGraphsOnly) {
+    await realGraphs(opts, bundleDir);
+    return 0;
+  }
   out('== The graph webview (headless Chromium, the built bundle in the production page)');
   out(`   ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}); graphs: Deployments → ReplicaSets → 3 Pods, no fan-out collapsed`);
   out();
@@ -208,7 +228,7 @@ async function main(): Promise<number> {
   for (let i = 0; i < 5; i++) {
     const t0 = performance.now();
     const view = buildView(indexGraph(g5k), filters);
-    layeredLayout({ nodes: view.nodes, edges: view.edges });
+    namespacedLayout(view);
     pure.push(performance.now() - t0);
   }
   out(
@@ -259,11 +279,113 @@ async function main(): Promise<number> {
         `the slowest of panning and zooming ${worst.toFixed(0)} fps = ${(worst / GOAL_FPS).toFixed(2)}× the 30 fps goal`,
     );
   }
+  if (opts.realGraphs) {
+    out();
+    await realGraphs(opts, bundleDir);
+  }
   if (opts.liveGraph) {
     out();
     await liveGraph(opts, bundleDir);
   }
   return 0;
+}
+
+interface RealRow {
+  name: string;
+  objects: number;
+  namespaces: number;
+  firstPaint: number;
+  overview: { pan: Fps; zoom: Fps };
+  inside: { pan: Fps; zoom: Fps; renderer: string };
+  screenshot: string;
+}
+
+/** The must-gather and a generated cluster, whole, as a workspace's graph (the auto renderer, as shipped). */
+async function realGraphs(opts: Options, bundleDir: string): Promise<void> {
+  out('== Real-size graphs in the webview (issue 17): the whole graph at the overview, then inside one namespace');
+  const graphs: NamedGraph[] = [];
+  const mustGather = await mustGatherGraph(__dirname);
+  if (mustGather) graphs.push(mustGather);
+  else out('  ../shared/corpus is not there: the must-gather is skipped');
+  graphs.push(generatedGraph(opts.realGraphObjects));
+  const browser = await Harness.launch(bundleDir);
+  const rows: RealRow[] = [];
+  try {
+    for (const g of graphs) rows.push(await measureReal(browser, bundleDir, g, opts.runs));
+  } finally {
+    await browser.close();
+  }
+  const fps = (f: Fps) => `${f.fps.toFixed(0)} (${ms(f.p95)})`;
+  table(
+    rows.map((r) => [
+      r.name,
+      r.objects.toLocaleString('en-US'),
+      String(r.namespaces),
+      ms(r.firstPaint),
+      fps(r.overview.pan),
+      fps(r.overview.zoom),
+      `${fps(r.inside.pan)} ${r.inside.renderer}`,
+      fps(r.inside.zoom),
+    ]),
+    [
+      'graph',
+      'objects',
+      'namespaces',
+      'first paint',
+      'pan fps (p95), overview',
+      'zoom fps, overview',
+      'pan fps, in a namespace',
+      'zoom fps',
+    ],
+  );
+  for (const r of rows) out(`  overview of the ${r.name}: ${r.screenshot}`);
+}
+
+/** The repository's test-output/webview (the bundled bench runs from dist/), as the browser tests' screenshots. */
+const SHOTS = path.join(__dirname, '..', 'test-output', 'webview');
+
+async function shoot(h: Harness, name: string): Promise<string> {
+  mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name}.png`);
+  await h.page.screenshot({ path: file });
+  return path.relative(path.join(__dirname, '..'), file);
+}
+
+async function measureReal(browser: Browser, bundleDir: string, g: NamedGraph, runs: number): Promise<RealRow> {
+  const paints: number[] = [];
+  let last: Harness | undefined;
+  for (let r = 0; r < runs; r++) {
+    await last?.close();
+    const h = await Harness.open(browser, { bundleDir, viewport: { width: 1600, height: 1000 } });
+    last = h;
+    paints.push(await firstPaint(h.page, g.graph, 'auto', 1));
+  }
+  const h = last!;
+  await h.page.waitForTimeout(300);
+  const level = await h.page.locator('.graph').getAttribute('data-level');
+  const namespaces = await h.page.locator('ul.overview-list li').count();
+  const screenshot = await shoot(h, `bench-overview-${g.slug}`);
+  const overview = { pan: await interact(h.page, 'pan', INTERACTION_MS), zoom: await interact(h.page, 'zoom', INTERACTION_MS) };
+  // Into the largest namespace (the first box, top left: the first point of the diagonal in a box) by a click.
+  await h.page.locator('.toolbar button', { hasText: 'Fit' }).click();
+  await h.page.waitForTimeout(400);
+  const area = (await h.page.locator('.graph').boundingBox())!;
+  for (let i = 1; i < 40 && (await h.page.locator('.graph').getAttribute('data-level')) === 'overview'; i++) {
+    await h.page.mouse.click(area.x + i * 15, area.y + i * 15);
+    await h.settle();
+  }
+  await h.page.waitForTimeout(500);
+  const inside = {
+    pan: await interact(h.page, 'pan', INTERACTION_MS),
+    zoom: await interact(h.page, 'zoom', INTERACTION_MS),
+    renderer: `${(await h.page.locator('.graph').getAttribute('data-renderer')) ?? '?'}`,
+  };
+  await shoot(h, `bench-inside-${g.slug}`);
+  const problems = await h.violations();
+  if (problems.length) throw new Error(`the page reported problems: ${problems.join('; ')}`);
+  await h.close();
+  if (level !== 'overview') out(`  note: the ${g.name} opened at the ${level} level`);
+  return { name: g.name, objects: g.graph.nodes.length, namespaces, firstPaint: median(paints), overview, inside, screenshot };
 }
 
 async function liveGraph(opts: Options, bundleDir: string): Promise<void> {

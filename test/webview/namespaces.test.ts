@@ -116,9 +116,12 @@ describe('namespaces and thousands of objects (issue 17)', () => {
     expect(overview).toContain('team-0: 85 objects');
     const file = await x.screenshot('namespaces-03-overview-3000');
     expect(file).toMatch(/namespaces-03-overview-3000\.png$/);
-    // Click the top-left box: the view goes into it, at a scale where objects read.
+    // Click a box (the first point of the diagonal that is in one): the view goes into it, at a scale where objects read.
     const area = (await x.page.locator('.graph').boundingBox())!;
-    await x.page.mouse.click(area.x + 70, area.y + 70);
+    for (let i = 1; i < 40 && (await level(x)) === 'overview'; i++) {
+      await x.page.mouse.click(area.x + i * 15, area.y + i * 15);
+      await x.settle();
+    }
     const k = await still(x);
     expect(k).toBeGreaterThanOrEqual(0.45);
     expect(await level(x)).toBe('objects');

@@ -526,6 +526,14 @@ export class App {
   }
 
   private onHover(e: PointerEvent): void {
+    if (this.level === 'overview') {
+      const r = this.graphEl.getBoundingClientRect();
+      const t = this.transform;
+      const box = boxAt(this.boxes, { x: (e.clientX - r.left - t.x) / t.k, y: (e.clientY - r.top - t.y) / t.k });
+      const text = box ? `${boxSummary(box)} (click to zoom in)` : '';
+      if ((this.graphEl.getAttribute('title') ?? '') !== text) this.graphEl.setAttribute('title', text);
+      return;
+    }
     if (!(this.renderer instanceof CanvasRenderer)) {
       if (this.graphEl.hasAttribute('title')) this.graphEl.removeAttribute('title');
       return;

@@ -86,29 +86,60 @@ export function namespacedLayout(view: { nodes: readonly ViewNode[]; edges: Grap
     blocks.push({ home, positions, width, height, size: nodes.length });
   }
   blocks.sort((a, b) => b.size - a.size || a.home.localeCompare(b.home));
-  let area = 0;
-  let widest = 0;
-  for (const b of blocks) {
-    area += (b.width + BOX_GAP) * (b.height + BOX_GAP);
-    widest = Math.max(widest, b.width);
-  }
-  // Rows about 1.6 times as wide as tall: the shape of a panel beside the editor.
-  const rowWidth = Math.max(widest, Math.sqrt(area * 1.6));
+  const placed = shelfPack(blocks);
   const positions = new Map<string, Point>();
-  let x = 0;
-  let y = 0;
-  let rowHeight = 0;
-  for (const b of blocks) {
-    if (x > 0 && x + b.width > rowWidth) {
-      x = 0;
-      y += rowHeight + BOX_GAP;
-      rowHeight = 0;
-    }
-    for (const [id, p] of b.positions) positions.set(id, { x: x + p.x, y: y + p.y });
-    x += b.width + BOX_GAP;
-    rowHeight = Math.max(rowHeight, b.height);
-  }
+  blocks.forEach((b, i) => {
+    const at = placed[i];
+    for (const [id, p] of b.positions) positions.set(id, { x: at.x + p.x, y: at.y + p.y });
+  });
   return { positions, reversed };
+}
+
+/** A panel beside the editor is about this much wider than tall: the packing aims for that shape. */
+const TARGET_ASPECT = 1.6;
+
+/**
+ * Blocks (in order) in rows, the row width chosen among the widths the blocks' order offers so that the whole is
+ * closest to the panel's shape (the largest fit scale): a few large namespaces side by side rather than stacked.
+ */
+export function shelfPack(blocks: readonly { width: number; height: number }[]): Point[] {
+  const pack = (rowWidth: number) => {
+    const at: Point[] = [];
+    let x = 0;
+    let y = 0;
+    let rowHeight = 0;
+    let width = 0;
+    for (const b of blocks) {
+      if (x > 0 && x + b.width > rowWidth) {
+        x = 0;
+        y += rowHeight + BOX_GAP;
+        rowHeight = 0;
+      }
+      at.push({ x, y });
+      x += b.width + BOX_GAP;
+      width = Math.max(width, x - BOX_GAP);
+      rowHeight = Math.max(rowHeight, b.height);
+    }
+    return { at, width, height: y + rowHeight };
+  };
+  const widest = Math.max(0, ...blocks.map((b) => b.width));
+  const candidates = new Set<number>([widest]);
+  let sum = 0;
+  for (const b of blocks.slice(0, 200)) {
+    sum += b.width + (sum ? BOX_GAP : 0);
+    if (sum >= widest) candidates.add(sum);
+  }
+  let best: ReturnType<typeof pack> | undefined;
+  let bestSide = Infinity;
+  for (const w of candidates) {
+    const p = pack(w);
+    const side = Math.max(p.width, p.height * TARGET_ASPECT);
+    if (side < bestSide) {
+      bestSide = side;
+      best = p;
+    }
+  }
+  return best?.at ?? [];
 }
 
 /** The containers around the nodes where they are (after a stable update too), with their counts. */

@@ -12,16 +12,18 @@ export const LINE_CHARS = 24;
 
 /**
  * `s` in at most `max` characters. Names are cut in the middle (`web-1-7…f8-abcde`): the pods of one ReplicaSet
- * differ only in their suffix, which must stay; sentences (`end`) are cut at the end. The full text is in the
+ * differ only in their suffix, which must stay; sentences (`end`) are cut at the end; namespaces (`tail`) keep more
+ * of their end. The full text is in the
  * node's tooltip and description.
  */
-export function truncate(s: string, max = LINE_CHARS, cut: 'middle' | 'end' = 'middle'): string {
+export function truncate(s: string, max = LINE_CHARS, cut: 'middle' | 'end' | 'tail' = 'middle'): string {
   // Controls and bidi overrides never reach the picture: they could make a name read as another.
   const clean = s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
   const chars = [...clean]; // code points: a surrogate pair is never split
   if (chars.length <= max) return clean;
   if (cut === 'end') return `${chars.slice(0, max - 1).join('')}…`;
-  const tail = Math.ceil((max - 1) / 2);
+  // `tail`: names whose start is shared (openshift-…) keep three quarters of their end.
+  const tail = cut === 'tail' ? Math.ceil(((max - 1) * 3) / 4) : Math.ceil((max - 1) / 2);
   return `${chars.slice(0, max - 1 - tail).join('')}…${chars.slice(chars.length - tail).join('')}`;
 }
 

@@ -271,7 +271,20 @@ function drawContainer(ctx: CanvasRenderingContext2D, b: NamespaceBox, p: Palett
   ctx.fillStyle = p.muted;
   ctx.font = `600 12px ${p.fontFamily}`;
   ctx.textBaseline = 'alphabetic';
-  ctx.fillText(truncate(boxSummary(b), Math.max(8, Math.floor(b.width / 7))), b.x + 8, b.y + 18);
+  ctx.fillText(fitText(ctx, boxSummary(b), b.width - 16, 'end'), b.x + 8, b.y + 18);
+}
+
+/** `text` cut (truncate's way) to the longest that is at most `width` wide in the context's font. */
+function fitText(ctx: CanvasRenderingContext2D, text: string, width: number, cut: 'middle' | 'end' | 'tail'): string {
+  if (ctx.measureText(text).width <= width) return text;
+  let lo = 1;
+  let hi = [...text].length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (ctx.measureText(truncate(text, mid, cut)).width <= width) lo = mid;
+    else hi = mid - 1;
+  }
+  return truncate(text, lo, cut);
 }
 
 /**
@@ -292,18 +305,25 @@ function drawAggregate(ctx: CanvasRenderingContext2D, b: NamespaceBox, p: Palett
   const w = b.width * k; // on screen
   const h = b.height * k;
   if (w < 36 || h < 16) return;
-  const chars = (size: number) => Math.max(3, Math.floor((w - 12) / (size * 0.6)));
+  const room = b.width - 12 * px;
   const x = b.x + 6 * px;
   let y = b.y + 16 * px;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(b.x, b.y, b.width, b.height);
+  ctx.clip();
   ctx.textBaseline = 'alphabetic';
   ctx.fillStyle = p.foreground;
   ctx.font = `600 ${13 * px}px ${p.fontFamily}`;
-  ctx.fillText(truncate(boxName(b), chars(13)), x, y);
-  if (h < 34) return;
+  ctx.fillText(fitText(ctx, boxName(b), room, 'tail'), x, y);
+  if (h < 34) {
+    ctx.restore();
+    return;
+  }
   y += 15 * px;
   ctx.font = `${11 * px}px ${p.fontFamily}`;
   ctx.fillStyle = stuck ? p.error : p.muted;
-  ctx.fillText(truncate(boxSummary(b).slice(boxName(b).length + 2), chars(11), 'end'), x, y);
+  ctx.fillText(fitText(ctx, boxSummary(b).slice(boxName(b).length + 2), room, 'end'), x, y);
   // Kinds as chips, in rows, while they fit.
   let cx = x;
   let cy = y + 8 * px;
@@ -326,4 +346,5 @@ function drawAggregate(ctx: CanvasRenderingContext2D, b: NamespaceBox, p: Palett
     ctx.fillText(label, cx + 7 * px, cy + 11.5 * px);
     cx += cw + 4 * px;
   }
+  ctx.restore();
 }

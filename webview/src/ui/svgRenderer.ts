@@ -91,27 +91,31 @@ export class SvgRenderer implements Renderer {
     this.overviewTexts = [];
     this.boxCount = scene.boxes.length;
     this.boxLayer.replaceChildren(
-      ...scene.boxes.map((b) => {
+      ...scene.boxes.map((b, i) => {
         const stuck = b.states.stuck ?? 0;
+        // The overview's text stays inside its box (a narrow box would spill it onto its neighbours).
+        const clipId = `kgl-ns-clip-${i}`;
+        const kindLines: string[] = [];
+        for (let k = 0; k < Math.min(b.kinds.length, 6); k += 2)
+          kindLines.push(
+            b.kinds
+              .slice(k, k + 2)
+              .map((x) => `${x.kind} ${x.objects}${x.stuck ? ` (${x.stuck} stuck)` : ''}`)
+              .join(' · '),
+          );
         const overview = s(
           'text',
-          { class: 'ns-overview', x: b.x + 8, y: b.y + 8 },
+          { class: 'ns-overview', x: b.x + 8, y: b.y + 8, 'clip-path': `url(#${clipId})` },
           s('tspan', { class: 'ns-name', x: b.x + 8, dy: '1em' }, boxName(b)),
           s('tspan', { class: 'ns-counts', x: b.x + 8, dy: '1.3em' }, boxSummary(b).slice(boxName(b).length + 2)),
-          s(
-            'tspan',
-            { class: 'ns-kinds', x: b.x + 8, dy: '1.3em' },
-            b.kinds
-              .slice(0, 4)
-              .map((k) => `${k.kind} ${k.objects}`)
-              .join(' · ') + (b.kinds.length > 4 ? ' …' : ''),
-          ),
+          ...kindLines.map((line) => s('tspan', { class: 'ns-kinds', x: b.x + 8, dy: '1.3em' }, line)),
         );
         this.overviewTexts.push(overview);
         return s(
           'g',
           { class: `ns-box${stuck ? ' ns-stuck' : ''}`, 'data-namespace': b.namespace },
           s('title', {}, boxSummary(b)),
+          s('clipPath', { id: clipId }, s('rect', { x: b.x, y: b.y, width: b.width, height: b.height })),
           s('rect', { class: 'ns-outline', x: b.x, y: b.y, width: b.width, height: b.height, rx: 6 }),
           s('text', { class: 'ns-label', x: b.x + 8, y: b.y + 18 }, truncate(boxSummary(b), Math.max(8, Math.floor(b.width / 7.5)), 'end')),
           overview,
