@@ -1,12 +1,13 @@
 // Manifest text to KubeObjects (pure: text in, objects and located problems out; no file system).
 //
 // JSON goes through JSON.parse and reads only the fields the engine needs; positions are found later, on
-// demand (resolveRanges). YAML goes through the `yaml` package one document at a time (YAML 1.2 core schema,
-// as Kubernetes' decoder reads `- =` and unquoted timestamps: as strings), with positions filled eagerly.
+// demand (resolveRanges). YAML is read one document at a time, by the fast subset reader (yamlFast.ts) when the
+// document is plain block YAML, else by the `yaml` package (YAML 1.2 core schema, as Kubernetes' decoder reads
+// `- =` and unquoted timestamps: as strings); both give the same objects, positions (filled eagerly) and problems.
 // A bad document is reported where it is and skipped; every other document still loads. Nothing throws.
 
 import { Composer, Parser, type Document, type Node } from 'yaml';
-import type { KubeObject, Range } from '../../engine/model';
+import type { FieldRanges, KubeObject, Range } from '../../engine/model';
 import { Extractor, type PendingProblem } from './extract';
 import { fastObject } from './fastJson';
 import { addWant, locateJsonError, pnodeAt, scanJson, type PNode, type Want } from './jsonScan';
@@ -17,6 +18,7 @@ import { formatPath, plainReader, YamlReader, type YNode } from './reader';
 import { auditDocument, pathTo } from './yamlAudit';
 import { lenientLexer } from './lenientLexer';
 import { yamlDocumentSpans } from './yamlSpans';
+import { FastReader, fastYamlDocument, type FastNode } from './yamlFast';
 import { splitLargeList, type LargeList } from './yamlList';
 import { findTooDeep } from './yamlDepth';
 import { JSON_DEPTH_SCAN_ABOVE, MAX_JSON_DEPTH, prettyListItems, scanJsonStructure, type JsonScan } from './jsonDepth';
@@ -35,6 +37,8 @@ const COMPOSER_OPTIONS = { uniqueKeys: false, version: '1.2', schema: 'core', me
 /** Limits a test may lower (the defaults are the documented ones). */
 export interface ParseLimits {
   maxYamlDocumentBytes?: number;
+  /** false: every YAML document through the `yaml` package (the fast subset reader off; tests compare the two). */
+  fastYaml?: boolean;
   /** JSON texts longer than this are scanned first (nesting, a List's items read one at a time). */
   jsonScanAbove?: number;
 }
@@ -54,7 +58,7 @@ export function parseManifestText(text: string, file: string, limits?: ParseLimi
       return out;
     }
     if (looksLikeJson(text, file) && parseJson(text, file, out, limits)) return out;
-    parseYaml(text, file, out, limits?.maxYamlDocumentBytes ?? MAX_YAML_DOCUMENT_BYTES);
+    parseYaml(text, file, out, limits?.maxYamlDocumentBytes ?? MAX_YAML_DOCUMENT_BYTES, limits?.fastYaml ?? true);
   } catch (e) {
     out.problems.push(internalProblem(file, e, ZERO_RANGE));
   }
@@ -271,7 +275,7 @@ export const MAX_YAML_DOCUMENT_BYTES = 8 * 1024 * 1024;
  */
 const NOT_PRINTABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/g;
 
-function parseYaml(text: string, file: string, out: ParseResult, maxDocument: number): void {
+function parseYaml(text: string, file: string, out: ParseResult, maxDocument: number, fast: boolean): void {
   const lines = LineIndex.of(text);
   let docIndex = 0;
   const refuse = (code: LoadProblemCode, reason: string, at: number, to = at + 1) => {
@@ -366,6 +370,10 @@ function parseYaml(text: string, file: string, out: ParseResult, maxDocument: nu
         continue;
       }
       if (refused(start, end, 'document')) continue;
+      if (fast && fastDocument(text, start, end, docIndex, file, lines, out)) {
+        docIndex++;
+        continue;
+      }
       const nextIndex = readSpan(start, end, docIndex);
       docIndex = nextIndex < 0 ? docIndex + 1 : nextIndex;
     }
@@ -439,6 +447,42 @@ function templateOffsets(text: string, start: number, end: number): number[] {
     if (!/^\s*#/.test(doc.slice(lineStart, i))) out.push(start + i);
   }
   return out;
+}
+
+/**
+ * One document read by the fast subset reader (yamlFast.ts): false, with nothing added, when it is outside the subset or
+ * a value it needs cannot be given exactly; the `yaml` package then reads it, with the same results.
+ */
+function fastDocument(
+  text: string,
+  start: number,
+  end: number,
+  docIndex: number,
+  file: string,
+  lines: LineIndex,
+  out: ParseResult,
+): boolean {
+  const root = fastYamlDocument(text, start, end);
+  if (!root) return false;
+  const reader = new FastReader(text);
+  const ex = new Extractor<FastNode>(reader, file);
+  let ranges: FieldRanges[];
+  try {
+    ex.document(root);
+    ex.finish();
+    ranges = ex.objects.map((e) => buildRanges(reader, e.node, lines));
+  } catch {
+    return false; // NeedsFullParse, or anything unforeseen: the `yaml` package reads it and says what is wrong
+  }
+  for (const p of capProblems(ex.problems)) {
+    const off = reader.nodeOffsets(p.node) ?? [root.range[0], root.range[0]];
+    out.problems.push(makeProblem(file, p.severity, p.code, p.message, lines.range(off[0], off[1])));
+  }
+  ex.objects.forEach((e, i) => {
+    e.object.source = { file, docIndex, itemPath: e.itemPath, ranges: ranges[i] };
+    out.objects.push(e.object);
+  });
+  return true;
 }
 
 /** Items of a large List read on their own (yamlList.ts): the index of the first, the List, and how many were read. */
