@@ -74,9 +74,9 @@ describe('the ownership graph in code-server, on examples/', () => {
     await details.locator('button', { hasText: 'Simulate delete' }).click();
     const timeline = graph().locator('footer.timeline');
     await timeline.waitFor(SLOW);
-    expect(await timeline.locator('.timeline-title').innerText()).toMatch(
-      /^Simulated: delete Deployment storefront\/checkout \(Foreground\) · /,
-    );
+    // It opens with the Report's one-line summary, then the policy.
+    expect(await timeline.locator('.timeline-title').innerText()).toMatch(/^Deleting Deployment storefront\/checkout: /);
+    expect(await timeline.locator('.timeline-policy').innerText()).toBe('Simulated with the Foreground policy');
     // It plays on its own; jump to the end.
     await timeline.locator('button[aria-label="Last step"]').click();
     await expect.poll(() => node(DEPLOYMENT_UID).getAttribute('class')).toContain('ov-removed');

@@ -58,10 +58,12 @@ describe('namespaces in the graph', () => {
     expect([...namespaceScope(index, 'legacy-mq')].sort()).toEqual(['mq-cm', 'mq-orders', 'mq-sts', 'ns-legacy-mq', 'op-deploy']);
   });
 
-  it('semantic zoom: the overview below scale 0.3, when there are namespaces', () => {
-    expect(zoomLevel(0.29, 3)).toBe('overview');
-    expect(zoomLevel(0.3, 3)).toBe('objects');
-    expect(zoomLevel(0.1, 0)).toBe('objects');
+  it('semantic zoom: the overview below scale 0.3, when there are namespaces and more than 100 objects', () => {
+    expect(zoomLevel(0.29, 3, 500)).toBe('overview');
+    expect(zoomLevel(0.3, 3, 500)).toBe('objects');
+    expect(zoomLevel(0.1, 0, 500)).toBe('objects');
+    // A small view is never aggregated.
+    expect(zoomLevel(0.1, 3, 100)).toBe('objects');
   });
 
   it('cuts names in the middle, whole code points, and sentences at the end', () => {

@@ -440,7 +440,7 @@ export class App {
 
   /** The level of detail follows the scale (semantic zoom); the page says which, and lists the boxes at the overview. */
   private updateLevel(): void {
-    const level = zoomLevel(this.transform.k, this.boxes.length);
+    const level = zoomLevel(this.transform.k, this.boxes.length, this.view?.nodes.length ?? 0);
     if (level !== this.level || this.graphEl.dataset.level !== level) {
       this.level = level;
       this.graphEl.dataset.level = level;

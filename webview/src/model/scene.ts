@@ -130,9 +130,12 @@ export const OVERVIEW_SCALE = 0.3;
 
 export type ZoomLevel = 'overview' | 'objects';
 
-/** The level of detail at scale `k` of a graph with this many namespace boxes. */
-export function zoomLevel(k: number, boxes: number): ZoomLevel {
-  return k < OVERVIEW_SCALE && boxes > 0 ? 'overview' : 'objects';
+/** A view of fewer objects than this is never aggregated: its boxes show well enough, and are what a user clicks. */
+export const OVERVIEW_MIN_NODES = 100;
+
+/** The level of detail at scale `k` of a view of `nodes` nodes in `boxes` namespace boxes. */
+export function zoomLevel(k: number, boxes: number, nodes: number): ZoomLevel {
+  return k < OVERVIEW_SCALE && boxes > 0 && nodes > OVERVIEW_MIN_NODES ? 'overview' : 'objects';
 }
 
 /** Dimmed: not matched by an active search, or not touched by the simulation shown. */

@@ -151,7 +151,7 @@ export function drawScene(
   const boxInView = (b: NamespaceBox) => b.x + b.width >= minX && b.x <= maxX && b.y + b.height >= minY && b.y <= maxY;
 
   // Semantic zoom: at the overview level, each namespace is one aggregate box, and nothing else is drawn.
-  if (zoomLevel(t.k, scene.boxes.length) === 'overview') {
+  if (zoomLevel(t.k, scene.boxes.length, scene.view.nodes.length) === 'overview') {
     for (const b of scene.boxes) if (boxInView(b)) drawAggregate(ctx, b, p, t.k);
     ctx.restore();
     return;

@@ -28,6 +28,7 @@ export class SvgRenderer implements Renderer {
   private readonly boxLayer: SVGGElement;
   private readonly edgeLayer: SVGGElement;
   private boxCount = 0;
+  private transform: Zoom = { k: 1, x: 0, y: 0 };
   private overviewTexts: SVGTextElement[] = [];
   private readonly nodeLayer: SVGGElement;
   private nodes = new Map<string, NodeEls>();
@@ -45,7 +46,10 @@ export class SvgRenderer implements Renderer {
   }
 
   setScene(scene: Scene, searching: boolean, structure: boolean): void {
-    if (structure) this.syncStructure(scene);
+    if (structure) {
+      this.syncStructure(scene);
+      this.setTransform(this.transform); // the level of detail depends on what is drawn too
+    }
     for (const n of scene.view.nodes) {
       const els = this.nodes.get(n.id);
       if (!els) continue;
@@ -196,12 +200,13 @@ export class SvgRenderer implements Renderer {
   }
 
   setTransform(t: Zoom): void {
+    this.transform = t;
     this.viewport.setAttribute('transform', `translate(${t.x},${t.y}) scale(${t.k})`);
     // Too small to read: boxes only (as the canvas renderer), which keeps zooming smooth.
     const boxes = t.k < LOD_TEXT;
     if (boxes !== this.element.classList.contains('lod-boxes')) this.element.classList.toggle('lod-boxes', boxes);
     // Semantic zoom: at the overview, namespaces' aggregates only, their text in screen pixels.
-    const overview = zoomLevel(t.k, this.boxCount) === 'overview';
+    const overview = zoomLevel(t.k, this.boxCount, this.nodes.size) === 'overview';
     if (overview !== this.element.classList.contains('lod-overview')) this.element.classList.toggle('lod-overview', overview);
     if (overview) for (const text of this.overviewTexts) setIf(text, 'font-size', (12 / t.k).toFixed(1));
   }
