@@ -3,11 +3,12 @@
 // on a cluster, the Pods a simulation can reach are read in full first (`readPodSpecs`, from sources/cluster).
 
 import type { GraphData, PolicyChoice, Report, SimulateReport, StuckItem } from '../../../shared/src/protocol';
-import { analyze } from '../engine/analysis/analyze';
+import { analyze, type AnalysisOptions } from '../engine/analysis/analyze';
 import type { Finding } from '../engine/analysis/findingTypes';
 import { selectGraph, type GraphScopeOptions } from '../engine/graph/graphScope';
 import type { Inventory } from '../engine/inventory';
 import type { DeleteRequest, SimulationOptions, SimulationResult } from '../engine/simulation/types';
+import { isChange, type UserRequest } from '../engine/simulation/changeRequest';
 import { graphData, stuckNotes } from './graph';
 import { simulateDelete, simulateReport } from './report';
 import type { Session } from './session';
@@ -20,6 +21,8 @@ export interface Snapshot {
   fromFiles: boolean;
   /** Reads in full the Pods that `targets` can reach; says what could not be read. Cluster snapshots only. */
   readPodSpecs?: (targets: DeleteRequest[]) => Promise<string[]>;
+  /** What the read could not cover (a cluster's incomplete-preview sentences): every report's notes end with them. */
+  incomplete?: readonly string[];
 }
 
 /** An answer, and what could not be read for it (the report's notes have them too). */
@@ -44,17 +47,19 @@ export class SnapshotSession implements Session {
     const o = this.inventory.objects.get(uid);
     if (!o) return null;
     const unread = await this.readPodSpecs([{ apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name }]);
-    return simulateDelete(this.inventory, uid, policy, options, unread);
+    return simulateDelete(this.inventory, uid, policy, options, [...(this.snapshot.incomplete ?? []), ...unread]);
   }
 
   /** The CLI's simulate: any requests (TYPE/NAME targets or a plan), with the options the command line gives. */
   async simulateRequests(
-    requests: DeleteRequest[],
+    requests: readonly UserRequest[],
     options: SimulationOptions,
   ): Promise<WithUnread<{ report: Report; result: SimulationResult }>> {
-    const unread = await this.readPodSpecs(requests);
+    const targets = requests.flatMap((r): DeleteRequest[] => (!isChange(r) ? [r] : 'target' in r ? [r.target] : []));
+    const unread = await this.readPodSpecs(targets);
     const answer = simulateReport(this.inventory, requests, options);
-    if (unread.length) answer.report.notes = [...answer.report.notes, ...unread];
+    const notes = [...(this.snapshot.incomplete ?? []), ...unread];
+    if (notes.length) answer.report.notes = [...answer.report.notes, ...notes];
     return { answer, unread };
   }
 
@@ -74,7 +79,7 @@ export class SnapshotSession implements Session {
   }
 
   /** Every finding of the snapshot (`kubectl gc check`). */
-  findings(options: SimulationSettings): Finding[] {
+  findings(options: AnalysisOptions): Finding[] {
     return analyze(this.inventory, options);
   }
 

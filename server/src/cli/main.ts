@@ -3,13 +3,12 @@
 
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative as relativePath } from 'node:path';
-import { analyze } from '../engine/analysis/analyze';
 import type { Finding } from '../engine/analysis/findingTypes';
 import { attachRanges } from '../engine/analysis/locate';
 import { writeGcDot } from '../engine/graph/dotWriter';
 import type { Inventory } from '../engine/inventory';
 import type { KubeObject } from '../engine/model';
-import { simulateReport } from '../app/report';
+import { SnapshotSession } from '../app/snapshotSession';
 import type { ControllersMode, DeleteRequest, FinalizerOwnerRule, PropagationPolicy } from '../engine/simulation/types';
 import { UsageError, allowOnly, flag, flagList, oneOf, parseArgs, type ParsedArgs } from './args';
 import { HELP } from './help';
@@ -24,7 +23,6 @@ import { stuckText } from './output/stuckText';
 import { loadCluster } from './clusterInput';
 import { parseDuration, parseRequestTimeout } from './duration';
 import { baselineSimulation } from '../app/simulationCache';
-import { newestTimestamp, terminatingItems } from '../app/stuck';
 import { makeStyle } from './output/style';
 import { safeJson, safeText } from './output/safeText';
 import { ARRIVALS, parsePlan } from './plan';
@@ -303,11 +301,11 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   } else {
     requests = targetsOf(args, inventory, policy);
   }
-  await readPodSpecs(input, requests, io);
   const { kubeVersion, versionFrom } = kubeVersionOf(args, input, planVersion);
   arrival ??= 'settled';
   controllers ??= 'builtin';
-  const { report, result } = simulateReport(inventory, requests, {
+  const session = sessionOf(input);
+  const { answer, unread } = await session.simulateRequests(requests, {
     controllers,
     finalizerOwners,
     finalizerOwnerHint: FINALIZER_OWNER_HINT,
@@ -315,11 +313,9 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     arrival,
     kubeVersion,
   });
-  if (input.incomplete?.length) report.notes = [...report.notes, ...input.incomplete];
-  const findings = locate(
-    input,
-    analyze(inventory, { controllers, finalizerOwners, finalizerOwnerHint: FINALIZER_OWNER_HINT, kubeVersion }),
-  );
+  const { report, result } = answer;
+  warnUnread(input, unread, io);
+  const findings = locate(input, session.findings({ controllers, finalizerOwners, finalizerOwnerHint: FINALIZER_OWNER_HINT, kubeVersion }));
   const relative = relativeTo(io.cwd);
   if (output === 'json') {
     // The Report (version 2), with version 1's `remaining` where it was.
@@ -366,7 +362,7 @@ async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const { kubeVersion } = kubeVersionOf(args, input);
   const findings = locate(
     input,
-    analyze(input.inventory, {
+    sessionOf(input).findings({
       controllers,
       finalizerOwners: finalizerOwnersOf(args),
       finalizerOwnerHint: FINALIZER_OWNER_HINT,
@@ -421,14 +417,15 @@ async function stuckCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   );
   const input = await load(args, io);
   const { inventory } = input;
-  if (inventory.terminating.size) await readPodSpecs(input, [], io);
   // What is terminating now and cannot finish (the garbage collector and the controllers run, nothing is deleted),
   // and what can finish but has taken longer than --slow-after: the editor's Stuck Objects answer (app/stuck.ts).
   // Files have no clock: what is slow is measured to the newest timestamp in them, and the text gives no age.
   const { kubeVersion } = kubeVersionOf(args, input);
   const options = { controllers, finalizerOwners: finalizerOwnersOf(args), finalizerOwnerHint: FINALIZER_OWNER_HINT, kubeVersion };
-  const now = input.files ? newestTimestamp(inventory.objects.values()) : Date.now();
-  const items = terminatingItems(inventory, options, now, slowAfterMs / 1000);
+  const session = sessionOf(input);
+  const { answer: items, unread } = await session.stuckWithUnread(options, slowAfterMs / 1000);
+  warnUnread(input, unread, io);
+  const now = session.now();
   if (output === 'json') {
     io.stdout.write(safeJson({ version: 2, stuck: items, ...(input.incomplete?.length ? { incomplete: input.incomplete } : {}) }) + '\n');
   } else {
@@ -447,12 +444,21 @@ async function stuckCommand(args: ParsedArgs, io: CliIo): Promise<number> {
 }
 
 /**
- * On a cluster, the Pods a simulation can reach in namespaces with PersistentVolumeClaims are read in full first
- * (pvc-protection needs their volumes); what cannot be read is one more "incomplete" warning and note.
+ * The CLI's questions go to the application layer's session of what it read (app/snapshotSession.ts): on a cluster,
+ * the Pods a simulation can reach in namespaces with PersistentVolumeClaims are read in full first (pvc-protection
+ * needs their volumes).
  */
-async function readPodSpecs(input: Awaited<ReturnType<typeof load>>, targets: DeleteRequest[], io: CliIo): Promise<void> {
-  if (!input.readPodSpecs) return;
-  const unread = await input.readPodSpecs(targets);
+function sessionOf(input: Awaited<ReturnType<typeof load>>): SnapshotSession {
+  return new SnapshotSession({
+    inventory: input.inventory,
+    fromFiles: Boolean(input.files),
+    ...(input.readPodSpecs ? { readPodSpecs: input.readPodSpecs } : {}),
+    ...(input.incomplete?.length ? { incomplete: [...input.incomplete] } : {}),
+  });
+}
+
+/** What a cluster read could not cover: one "incomplete" warning each, and in the JSON's `incomplete`. */
+function warnUnread(input: Awaited<ReturnType<typeof load>>, unread: readonly string[], io: CliIo): void {
   for (const note of unread) io.stderr.write(`warning: ${safeText(note)}\n`);
   (input.incomplete ??= []).push(...unread);
 }
