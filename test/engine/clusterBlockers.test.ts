@@ -7,6 +7,7 @@ import type { BlockReason } from '../../server/src/engine/simulation/types';
 import { DELETING, HOLD, cm, deploy, manifests, namespace, pod, type ObjectSpec } from '../helpers/manifests';
 import { anyGroup, apiService, endpointSlice, endpoints, service, webhookConfiguration } from '../helpers/clusterBlockers';
 import { scenario } from '../helpers/scenario';
+import { HOSTILE, shellWords } from '../helpers/shellWords';
 
 const NOTHING: never[] = [];
 const terminating = (name: string) => namespace(name, { ...DELETING, extra: { status: { phase: 'Terminating' } } });
@@ -64,7 +65,7 @@ describe('R74: an unavailable APIService keeps a terminating Namespace', () => {
     expect(reason.infrastructure).toBeUndefined();
     expect(reason.fixes!.map((f) => [f.risk, f.command])).toEqual([
       ['safe', 'kubectl -n addons scale deployment/custom-api --replicas=1'],
-      ['caution', 'kubectl delete apiservice v1alpha1.custom.example.com'],
+      ['caution', 'kubectl delete apiservice/v1alpha1.custom.example.com'],
     ]);
   });
 
@@ -113,8 +114,8 @@ describe('R75: a failurePolicy: Fail webhook without a backend rejects what the 
     );
     expect(hook.fixes!.map((f) => f.command)).toEqual([
       'kubectl -n guard get endpointslices -l kubernetes.io/service-name=guard-webhook',
-      `kubectl patch validatingwebhookconfiguration policy-guard --type=json -p '[{"op":"replace","path":"/webhooks/0/failurePolicy","value":"Ignore"}]'`,
-      'kubectl delete validatingwebhookconfiguration policy-guard',
+      `kubectl patch validatingwebhookconfiguration/policy-guard --type=json -p '[{"op":"test","path":"/webhooks/0/name","value":"validate.guard.example.com"},{"op":"replace","path":"/webhooks/0/failurePolicy","value":"Ignore"}]'`,
+      'kubectl delete validatingwebhookconfiguration/policy-guard',
     ]);
   });
 
@@ -225,5 +226,45 @@ describe('findings', () => {
     expect(fail[0].message).toContain('its Service guard/gone does not exist');
     expect(fail[0].message).toContain('It holds Namespace team-a');
     expect(found('Ignore')).toEqual([]);
+  });
+});
+
+describe('hostile names in fix commands', () => {
+  it('quotes every name as one shell word: the shell gives kubectl exactly the names', () => {
+    for (const bad of HOSTILE.filter((h) => h !== '')) {
+      const svc = { namespace: `ns ${bad}`, name: `svc${bad}` };
+      const hook = webhookConfiguration('Validating', `cfg${bad}`, [
+        { name: `hook${bad}`, service: svc, rules: [anyGroup(['DELETE'], ['configmaps'])] },
+      ]);
+      const { entry } = stuckNamespace([
+        terminating('team-a'),
+        cm('c', 'team-a'),
+        apiService(`v1.x${bad}.example.com`, svc, { status: 'False', reason: 'ServiceNotFound' }),
+        hook,
+        endpointSlice('other', svc.namespace, 1),
+        deploy(svc.name, svc.namespace),
+      ]);
+      const fixes = flatten(entry!.blockedBy).flatMap((b) => b.fixes ?? []);
+      const argv = fixes.map((f) => shellWords(f.command!));
+      const sorted = (a: string[][]) => a.map((w) => JSON.stringify(w)).sort();
+      expect(sorted(argv), JSON.stringify(bad)).toEqual(
+        sorted([
+          ['-n', svc.namespace, 'scale', `deployment/${svc.name}`, '--replicas=1'],
+          ['delete', `apiservice/v1.x${bad}.example.com`],
+          ['-n', svc.namespace, 'scale', `deployment/${svc.name}`, '--replicas=1'],
+          [
+            'patch',
+            `validatingwebhookconfiguration/cfg${bad}`,
+            '--type=json',
+            '-p',
+            JSON.stringify([
+              { op: 'test', path: '/webhooks/0/name', value: `hook${bad}` },
+              { op: 'replace', path: '/webhooks/0/failurePolicy', value: 'Ignore' },
+            ]),
+          ],
+          ['delete', `validatingwebhookconfiguration/cfg${bad}`],
+        ]),
+      );
+    }
   });
 });

@@ -7,11 +7,14 @@
 
 import type { WayOut, WayOutRisk } from '../../../shared/src/protocol';
 import type { Inventory } from '../engine/inventory';
+import { shellWord } from '../engine/shellWord';
 import { describe, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, splitApiVersion, type KubeObject, type ObjectIdentity } from '../engine/model';
 import type { ChangeRequest, UserRequest } from '../engine/simulation/changeRequest';
 import type { BlockReason, DeleteRequest, StuckEntry } from '../engine/simulation/types';
 import { buildReport } from './report';
 import { baselineSimulation, changeSimulation, type SimulationSettings } from './simulationCache';
+
+export { shellWord };
 
 /** At most this many ways out per stuck object: the safest that release it. */
 export const MAX_WAYS_OUT = 5;
@@ -221,9 +224,4 @@ const namespaceArg = (o: KubeObject) => (o.namespace ? ` -n ${shellWord(o.namesp
 /** A JSON patch with its `test` op first, so that it fails if the object changed since it was read. */
 function jsonPatch(o: KubeObject, ops: { op: string; path: string; value?: string }[]): string {
   return `kubectl patch ${resourceArg(o)}${namespaceArg(o)} --type=json -p ${shellWord(JSON.stringify(ops))}`;
-}
-
-/** One shell word: as is when plainly safe, else single-quoted (names and finalizers are hostile text). */
-export function shellWord(s: string): string {
-  return /^[A-Za-z0-9._/:=@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

@@ -13,6 +13,7 @@ import {
   type WebhookFacts,
 } from '../model';
 import { guessPlural, type KindRegistry } from '../kinds/kindRegistry';
+import { shellWord } from '../shellWord';
 
 /** What a blocker lookup reads: the simulation's store or the input's inventory. */
 export interface BlockerView {
@@ -118,12 +119,12 @@ function restoreFix(ref: ServiceReference, view: BlockerView): BlockerFix {
   return deployment
     ? {
         title: `Restore the Pods behind Service ${ref.namespace}/${ref.name} (Deployment ${ref.namespace}/${ref.name}, if it is scaled to 0 or failing)`,
-        command: `kubectl -n ${ref.namespace} scale deployment/${ref.name} --replicas=1`,
+        command: `kubectl -n ${shellWord(ref.namespace)} scale ${shellWord(`deployment/${ref.name}`)} --replicas=1`,
         risk: 'safe',
       }
     : {
         title: `Restore the Pods behind Service ${ref.namespace}/${ref.name} (reinstall or scale up the workload it selects)`,
-        command: `kubectl -n ${ref.namespace} get endpointslices -l ${SERVICE_NAME_LABEL}=${ref.name}`,
+        command: `kubectl -n ${shellWord(ref.namespace)} get endpointslices -l ${shellWord(`${SERVICE_NAME_LABEL}=${ref.name}`)}`,
         risk: 'safe',
       };
 }
@@ -152,7 +153,7 @@ export function unavailableApiServices(view: BlockerView): ApiServiceBlocker[] {
     if (!infrastructure)
       fixes.push({
         title: `Delete APIService ${a.name} if nothing needs ${facts.group}/${facts.version} any more (reinstalling its add-on registers it again)`,
-        command: `kubectl delete apiservice ${a.name}`,
+        command: `kubectl delete ${shellWord(`apiservice/${a.name}`)}`,
         risk: 'caution',
       });
     out.push({ apiService: a, facts, backend, why, fixes, ...(infrastructure ? { infrastructure } : {}) });
@@ -201,14 +202,20 @@ function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, 
     restoreFix(svc, view),
     {
       title: `Let requests through while its backend is down: set failurePolicy: Ignore on webhook ${h.name}`,
-      command: `kubectl patch ${resource} ${config.name} --type=json -p '[{"op":"replace","path":"/webhooks/${index}/failurePolicy","value":"Ignore"}]'`,
+      // The test op makes the PATCH fail if the webhooks were reordered since they were read.
+      command: `kubectl patch ${shellWord(`${resource}/${config.name}`)} --type=json -p ${shellWord(
+        JSON.stringify([
+          { op: 'test', path: `/webhooks/${index}/name`, value: h.name },
+          { op: 'replace', path: `/webhooks/${index}/failurePolicy`, value: 'Ignore' },
+        ]),
+      )}`,
       risk: 'caution',
     },
   ];
   if (!infrastructure)
     fixes.push({
       title: `Delete ${config.kind} ${config.name} if its add-on is gone for good`,
-      command: `kubectl delete ${resource} ${config.name}`,
+      command: `kubectl delete ${shellWord(`${resource}/${config.name}`)}`,
       risk: 'caution',
     });
   return {
