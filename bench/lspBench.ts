@@ -10,12 +10,10 @@
 // A report, not a test: it prints figures and exits 0 whether goals are met or not (2 if something throws).
 // Options: --objects=N --files-per-doc... see parseArgs.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
 import { CodeLensRequest, CodeLensResolveRequest, HoverRequest, type CodeLens, type Diagnostic } from 'vscode-languageserver-protocol';
-import { generateCluster, type ListItem } from './generateCluster';
+import { generatedCluster, writeYamlWorkspace } from './yamlWorkspace';
 import { LspSession, uriOf } from '../testkit/lsp/lspSession';
 
 const GOAL_EDIT_P95_MS = 20;
@@ -52,32 +50,9 @@ function parseArgs(argv: string[]): Options {
   return o;
 }
 
-/** Writes the cluster as YAML files; returns the workspace folder and the file holding the first Pod with an owner. */
-function writeWorkspace(items: ListItem[], perFile: number): { dir: string; podFile: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'kube-gc-lsp-bench-'));
-  const byNs = new Map<string, ListItem[]>();
-  for (const it of items) {
-    const ns = it.metadata.namespace ?? '_cluster';
-    const list = byNs.get(ns);
-    if (list) list.push(it);
-    else byNs.set(ns, [it]);
-  }
-  let podFile = '';
-  for (const [ns, list] of byNs) {
-    for (let i = 0; i < list.length; i += perFile) {
-      const chunk = list.slice(i, i + perFile);
-      const file = join(dir, `${ns}-${String(i / perFile).padStart(5, '0')}.yaml`);
-      writeFileSync(file, chunk.map((o) => stringify(o)).join('---\n'));
-      if (!podFile && chunk.some((o) => o.kind === 'Pod' && o.metadata.ownerReferences?.length)) podFile = file;
-    }
-  }
-  return { dir, podFile };
-}
-
 async function run(opts: Options): Promise<void> {
   out(`Language server: ${opts.objects.toLocaleString('en-US')} objects, ${opts.perFile} documents per YAML file, built server over stdio`);
-  const cluster = generateCluster({ objects: opts.objects, bigNamespaceObjects: Math.floor((opts.objects - 1000) / 4) });
-  const { dir, podFile } = writeWorkspace(cluster.list.items, opts.perFile);
+  const { dir, podFile } = writeYamlWorkspace(generatedCluster(opts.objects), opts.perFile);
   const session = new LspSession({ folder: dir, serverPath: join(__dirname, 'server.js') });
   try {
     const t0 = performance.now();
