@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { waysOut, shellWord } from '../../server/src/app/waysOut';
 import { bref, cm, deploy, HOLD, manifests, namespace, obj, pod, TERMINATING, workloadSpec } from '../helpers/manifests';
 import { scenario } from '../helpers/scenario';
+import { anyGroup, apiService, endpointSlice, service, webhookConfiguration } from '../helpers/clusterBlockers';
 
 const BUILTIN = { controllers: 'builtin', finalizerOwners: [] };
 const STRICT = { controllers: 'gc', finalizerOwners: [] };
@@ -90,5 +91,57 @@ describe('ways out', () => {
   it('quotes hostile names as one shell word', () => {
     expect(shellWord("a'b; rm -rf /")).toBe(`'a'\\''b; rm -rf /'`);
     expect(shellWord('deployment.apps/web')).toBe('deployment.apps/web');
+  });
+});
+
+describe('ways out through blockers outside ownership', () => {
+  const METRICS = { namespace: 'monitoring', name: 'metrics-api' };
+  const stuckNs = (name: string) =>
+    namespace(name, { ...TERMINATING, phase: 'Terminating', extra: { spec: { finalizers: ['kubernetes'] } } });
+
+  it('an unavailable add-on APIService: restore its Pods (safe) or delete it (caution), each simulated; never delete a Kubernetes group', () => {
+    const addOn = apiService('v1beta1.metrics.example.com', METRICS, { status: 'False', reason: 'MissingEndpoints' });
+    const own = apiService('v1beta1.metrics.k8s.io', METRICS, { status: 'False', reason: 'MissingEndpoints' });
+    for (const [a, deletable] of [
+      [addOn, true],
+      [own, false],
+    ] as const) {
+      const ns = stuckNs('team');
+      const s = scenario(manifests(ns, a, service(METRICS.name, METRICS.namespace), endpointSlice(METRICS.name, METRICS.namespace, 0)));
+      const ways = waysOut(s.inventory, ns.uid, BUILTIN);
+      const titles = ways.map((w) => `${w.risk}: ${w.title}`);
+      expect(titles[0]).toBe(
+        'safe: Restore the Pods behind Service monitoring/metrics-api (reinstall or scale up the workload it selects)',
+      );
+      expect(ways[0].command).toBe('# no single kubectl command: reinstall or scale up the workload behind Service monitoring/metrics-api');
+      expect(ways[0].outcome.deleted.map((d) => d.name)).toEqual(['team']);
+      expect(ways[0].outcome.summary).toMatch(/^Restoring the Pods behind Service monitoring\/metrics-api: /);
+      expect(ways.some((w) => w.command.startsWith('kubectl delete apiservice/'))).toBe(deletable);
+      if (deletable) {
+        const del = ways.find((w) => w.command === 'kubectl delete apiservice/v1beta1.metrics.example.com')!;
+        expect(del.risk).toBe('caution');
+        expect(del.warning).toMatch(/no longer served/);
+        expect(del.outcome.deleted.map((d) => d.name).sort()).toEqual(['team', 'v1beta1.metrics.example.com']);
+      } else expect(ways[0].infrastructure).toMatch(/Kubernetes' own API groups/);
+    }
+  });
+
+  it("a webhook that rejects the finalizer's removal: failurePolicy Ignore alone, then with the finalizer's removal when nothing else removes it", () => {
+    const guard = webhookConfiguration('Validating', 'guard', [
+      { name: 'validate.guard.example.com', service: { namespace: 'guard', name: 'gone' }, rules: [anyGroup(['UPDATE'], ['configmaps'])] },
+    ]);
+    const held = cm('held', 'team', { finalizers: [HOLD], ...TERMINATING });
+    const s = scenario(manifests(held, guard, endpointSlice('other', 'guard', 1)));
+    const ways = waysOut(s.inventory, held.uid, BUILTIN);
+    const ignore = ways.find((w) => w.title.startsWith('Let requests through'))!;
+    // Alone it clears the webhook, but nothing runs that removes the finalizer: said so, with its outcome.
+    expect(ignore.warning).toMatch(/this alone does not release it: ConfigMap team\/held stays Terminating/);
+    expect(ignore.outcome.stuck.map((e) => e.name)).toEqual(['held']);
+    const both = ways.find((w) => w.title.startsWith('Let requests through') && w.title.includes('then: Remove the finalizer'))!;
+    expect(both.risk).toBe('dangerous');
+    expect(both.command).toMatch(/^kubectl patch validatingwebhookconfiguration\/guard .* && kubectl patch configmap\/held -n team /);
+    expect(both.outcome.deleted.map((d) => d.name)).toEqual(['held']);
+    // The removal alone is rejected by the webhook: not a way out.
+    expect(ways.some((w) => w.title === 'Remove the finalizer example.com/hold from ConfigMap team/held')).toBe(false);
   });
 });

@@ -127,3 +127,13 @@ describe('spec.replicas, read from YAML and from JSON alike', () => {
     for (const objects of [json, yaml]) expect(objects.map((o) => o.facts.replicas)).toEqual([0, 3, undefined]);
   });
 });
+
+describe('restore-controller stays within its simulation', () => {
+  it('a later simulation of the same input still finds the controller gone', () => {
+    const held = cm('held', 'shop', { finalizers: [HOLD], ...TERMINATING });
+    const s = scenario(manifests(namespace('shop'), held));
+    const options = { controllers: 'builtin' as const };
+    expect(names(s.simulate([{ verb: 'restore-controller', finalizer: HOLD }], options).deleted)).toEqual(['ConfigMap/held']);
+    expect(names(s.simulate([], options).stuck)).toEqual(['ConfigMap/held']);
+  });
+});

@@ -148,6 +148,12 @@ function requestPhrase(t: TargetReport): string {
       return `Scaling ${what} to ${t.change.detail} replica${t.change.detail === '1' ? '' : 's'}`;
     case 'restore-controller':
       return `Running the controller of ${t.change.detail} again, for ${what}`;
+    case 'set-webhook-failure-policy': {
+      const at = t.change.detail.lastIndexOf('=');
+      return `Setting failurePolicy: ${t.change.detail.slice(at + 1)} on webhook ${t.change.detail.slice(0, at)} of ${what}`;
+    }
+    case 'restore-backend':
+      return `Restoring the Pods behind ${what}`;
   }
 }
 
@@ -167,6 +173,10 @@ function changeSummary(r: ChangeRequest): ChangeSummary {
       return { verb: r.verb, detail: r.ownerUid };
     case 'scale':
       return { verb: r.verb, detail: String(r.replicas) };
+    case 'set-webhook-failure-policy':
+      return { verb: r.verb, detail: `${r.webhook}=${r.failurePolicy}` };
+    case 'restore-backend':
+      return { verb: r.verb, detail: `${r.target.namespace}/${r.target.name}` };
   }
 }
 

@@ -94,3 +94,11 @@ export function changeSimulation(inventory: Inventory, request: UserRequest, opt
     simulate(inventory, [request], options),
   );
 }
+
+/** Several requests in order (a way out that clears a blocker first), cached like the others. */
+export function changesSimulation(inventory: Inventory, requests: UserRequest[], options: SimulationSettings): SimulationResult {
+  if (requests.length === 1) return changeSimulation(inventory, requests[0], options);
+  return cached(inventory, `changes\u0000${JSON.stringify(requests)}\u0000${optionsKey(options)}`, () =>
+    simulate(inventory, requests, options),
+  );
+}

@@ -1,33 +1,44 @@
 // The ways out of a stuck deletion (issue 18): for an object that cannot finish, the changes that would let it,
 // safest first, each simulated on the same input before anyone takes it. Safe: let the controller that holds the
 // finalizer finish (scale it up, run it again). Caution: change ownership (release a blocking dependent, force a
-// Pod whose node is gone). Dangerous: skip a cleanup (remove a finalizer), with what that leaves behind.
-// Nothing here deletes an object to get out, and nothing is sent anywhere: the CLI prints the commands, the editor
+// Pod whose node is gone; clear a blocker outside ownership: an unavailable APIService, a webhook that fails closed).
+// Dangerous: skip a cleanup (remove a finalizer), with what that leaves behind. A blocker's fix that does not release
+// the object by itself is still listed, saying what then holds it, and tried before each other change.
+// Nothing here deletes an object to get out (but an add-on's APIService or webhook configuration, never infrastructure), and nothing is sent anywhere: the CLI prints the commands, the editor
 // may send them only when the user allowed writes and confirmed.
 
-import type { WayOut, WayOutRisk } from '../../../shared/src/protocol';
+import type { Report, WayOut, WayOutRisk } from '../../../shared/src/protocol';
+import { inventoryView } from '../engine/analysis/blockerFindings';
 import type { Inventory } from '../engine/inventory';
 import { shellWord } from '../engine/shellWord';
 import { describe, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, splitApiVersion, type KubeObject, type ObjectIdentity } from '../engine/model';
-import type { ChangeRequest, UserRequest } from '../engine/simulation/changeRequest';
-import type { BlockReason, DeleteRequest, StuckEntry } from '../engine/simulation/types';
+import { isChange, type ChangeRequest, type UserRequest } from '../engine/simulation/changeRequest';
+import { failingWebhooks, infrastructureLabel, unavailableApiServices, type PlannedFix } from '../engine/simulation/clusterBlockers';
+import type { BlockReason, DeleteRequest, SimulationResult, StuckEntry } from '../engine/simulation/types';
 import { buildReport } from './report';
-import { baselineSimulation, changeSimulation, type SimulationSettings } from './simulationCache';
+import { baselineSimulation, changesSimulation, type SimulationSettings } from './simulationCache';
 
 export { shellWord };
 
 /** At most this many ways out per stuck object: the safest that release it. */
 export const MAX_WAYS_OUT = 5;
+/** And at most this many blocker fixes that clear one cause but leave the object held by another. */
+const MAX_PARTIAL = 3;
 const RISK_ORDER: Record<WayOutRisk, number> = { safe: 0, caution: 1, dangerous: 2 };
 const NAMESPACE_FINALIZER = 'kubernetes';
 
 interface Candidate {
-  request: UserRequest;
+  requests: UserRequest[];
   title: string;
   risk: WayOutRisk;
   command: string;
   warning?: string;
+  infrastructure?: string;
+  /** The blocker outside ownership (APIService, webhook configuration) this clears, by uid. */
+  clears?: string;
 }
+
+type Simulated = { c: Candidate; result: SimulationResult; report: Report };
 
 /** The ways out of the stuck object `uid`, safest first; none when it is not stuck in the input as given. */
 export function waysOut(inventory: Inventory, uid: string, options: SimulationSettings): WayOut[] {
@@ -36,33 +47,113 @@ export function waysOut(inventory: Inventory, uid: string, options: SimulationSe
   const root = stuckByUid.get(uid);
   if (!root) return [];
   const candidates = new Map<string, Candidate>();
+  const add = (c: Candidate) => candidates.set(JSON.stringify(c.requests), c);
   for (const x of blockersOf(root, stuckByUid)) {
     const o = inventory.objects.get(x.uid);
-    if (o) for (const c of candidatesFor(inventory, o, x)) candidates.set(JSON.stringify(c.request), c);
+    if (o) for (const c of candidatesFor(inventory, o, x)) add(c);
   }
-  const simulated = [...candidates.values()].map((c) => {
-    const result = changeSimulation(inventory, c.request, options);
-    return { c, result, report: buildReport(inventory, [c.request], result, baseline) };
-  });
-  // Only what releases the object counts as a way out of it; the safest first, then what it takes with it.
-  return simulated
-    .filter(({ result }) => result.deleted.some((d) => d.uid === uid))
-    .sort((a, b) => RISK_ORDER[a.c.risk] - RISK_ORDER[b.c.risk] || a.report.stuck.length - b.report.stuck.length)
-    .slice(0, MAX_WAYS_OUT)
-    .map(({ c, report }) => ({
-      title: c.title,
-      risk: c.risk,
-      command: c.command,
-      ...(c.warning ? { warning: c.warning } : {}),
-      outcome: {
-        summary: report.summary,
-        counts: report.counts,
-        deleted: report.deleted,
-        orphaned: report.orphaned,
-        stuck: report.stuck,
-        notes: report.notes,
-      },
-    }));
+  const fixes = blockerFixes(inventory, root);
+  for (const c of fixes) add(c);
+  const simulate = (c: Candidate): Simulated => {
+    const result = changesSimulation(inventory, c.requests, options);
+    return { c, result, report: buildReport(inventory, c.requests, result, baseline) };
+  };
+  const releases = (x: Simulated) => x.result.deleted.some((d) => d.uid === uid);
+  const simulated = [...candidates.values()].map(simulate);
+  const released = simulated.filter(releases);
+  const partial = simulated.filter((x) => x.c.clears && !releases(x) && !namesBlocker(x.result, uid, x.c.clears));
+  // A blocker cleared first may let another change through (a finalizer's removal the webhook rejected).
+  const held = simulated.filter((x) => !x.c.clears && !releases(x) && !x.c.command.startsWith('#'));
+  const combined = partial
+    .filter((p) => !p.c.command.startsWith('#'))
+    .flatMap((p) => held.map((h) => simulate(then(p.c, h.c))))
+    .filter(releases);
+  const byRisk = (a: Simulated, b: Simulated) =>
+    RISK_ORDER[a.c.risk] - RISK_ORDER[b.c.risk] || a.report.stuck.length - b.report.stuck.length;
+  const listed = [...[...released, ...combined].sort(byRisk).slice(0, MAX_WAYS_OUT), ...partial.sort(byRisk).slice(0, MAX_PARTIAL)];
+  // Only what releases the object counts as a way out of it, or clears one of its blockers (said so); safest first.
+  return listed
+    .sort((a, b) => RISK_ORDER[a.c.risk] - RISK_ORDER[b.c.risk])
+    .map(({ c, result, report }) => {
+      const still = releases({ c, result, report }) ? undefined : result.stuck.find((s) => s.uid === uid);
+      const warning = [c.warning, still && `this alone does not release it: ${still.reason}`].filter(Boolean).join('; ');
+      return {
+        title: c.title,
+        risk: c.risk,
+        command: c.command,
+        ...(warning ? { warning } : {}),
+        ...(c.infrastructure ? { infrastructure: c.infrastructure } : {}),
+        outcome: {
+          summary: report.summary,
+          counts: report.counts,
+          deleted: report.deleted,
+          orphaned: report.orphaned,
+          stuck: report.stuck,
+          notes: report.notes,
+        },
+      };
+    });
+}
+
+/** Whether the why-chain of `uid` in `result` still names the object `blocker`. */
+function namesBlocker(result: SimulationResult, uid: string, blocker: string): boolean {
+  const names = (reasons: readonly BlockReason[] | undefined): boolean =>
+    (reasons ?? []).some((r) => r.object?.uid === blocker || names(r.blockedBy));
+  return names(result.stuck.find((s) => s.uid === uid)?.blockedBy);
+}
+
+/** `first`, then `next`: one way out of two requests, as risky as the riskier. */
+function then(first: Candidate, next: Candidate): Candidate {
+  return {
+    requests: [...first.requests, ...next.requests],
+    title: `${first.title}, then: ${next.title}`,
+    risk: RISK_ORDER[first.risk] >= RISK_ORDER[next.risk] ? first.risk : next.risk,
+    command: `${first.command} && ${next.command}`,
+    ...(first.warning || next.warning ? { warning: [first.warning, next.warning].filter(Boolean).join('; ') } : {}),
+    ...(first.infrastructure ? { infrastructure: first.infrastructure } : {}),
+  };
+}
+
+/**
+ * The fixes of every blocker outside ownership the why-chain names (R74–R76): restore its backend, set a webhook's
+ * failurePolicy to Ignore, delete an add-on's APIService or webhook configuration. Never a deletion of infrastructure.
+ */
+function blockerFixes(inventory: Inventory, root: StuckEntry): Candidate[] {
+  const view = inventoryView(inventory);
+  const out: Candidate[] = [];
+  const seen = new Set<string>();
+  const visit = (reasons: readonly BlockReason[] | undefined) => {
+    for (const r of reasons ?? []) {
+      const uid = r.object?.uid;
+      if (uid && !seen.has(uid) && (r.type === 'unavailable-apiservice' || r.type === 'blocking-webhook')) {
+        seen.add(uid);
+        const o = inventory.objects.get(uid);
+        const blockers =
+          r.type === 'unavailable-apiservice'
+            ? unavailableApiServices(view).filter((b) => b.apiService.uid === uid)
+            : o
+              ? failingWebhooks(view, o)
+              : [];
+        for (const b of blockers) for (const f of b.fixes) if (f.wayOut) out.push(fixCandidate(f, uid, b.infrastructure));
+      }
+      visit(r.blockedBy);
+    }
+  };
+  visit(root.blockedBy);
+  return out.filter((c) => !c.requests.some((r) => !isChange(r) && infrastructureLabel(r)));
+}
+
+function fixCandidate(f: PlannedFix, clears: string, infrastructure: string | undefined): Candidate {
+  const w = f.wayOut!;
+  return {
+    requests: [w.request],
+    title: f.title,
+    risk: f.risk,
+    command: w.command,
+    ...(w.warning ? { warning: w.warning } : {}),
+    ...(infrastructure ? { infrastructure } : {}),
+    clears,
+  };
 }
 
 /** The stuck object and every stuck object its why-chain names, each once. */
@@ -116,7 +207,7 @@ const isCustomFinalizer = (f: string) => f !== FOREGROUND_FINALIZER && f !== ORP
 
 function scaleUp(workload: KubeObject, finalizer: string): Candidate {
   return {
-    request: { verb: 'scale', target: refOf(workload), replicas: 1 },
+    requests: [{ verb: 'scale', target: refOf(workload), replicas: 1 }],
     title: `Scale ${describe(workload)} up to 1 replica: it runs the controller that removes ${finalizer}`,
     risk: 'safe',
     command: `kubectl scale ${resourceArg(workload)}${namespaceArg(workload)} --replicas=1`,
@@ -127,7 +218,7 @@ function restoreController(o: KubeObject, finalizer: string, controller: ObjectI
   const request: ChangeRequest = { verb: 'restore-controller', finalizer, for: refOf(o) };
   const who = controller ? describe(controller) : `the operator that removes ${finalizer}`;
   return {
-    request,
+    requests: [request],
     title: controller ? `Restore ${who}, the controller that removes ${finalizer}` : `Reinstall ${who}`,
     risk: 'safe',
     // No single kubectl command reinstalls an operator: its manifests or chart do.
@@ -139,7 +230,7 @@ function removeOwnerReference(dependent: KubeObject, owner: { uid: string; kind:
   const index = dependent.ownerReferences.findIndex((r) => r.uid === owner.uid);
   const path = `/metadata/ownerReferences/${index}`;
   return {
-    request: { verb: 'remove-owner-reference', target: refOf(dependent), ownerUid: owner.uid },
+    requests: [{ verb: 'remove-owner-reference', target: refOf(dependent), ownerUid: owner.uid }],
     title: `Remove the ownerReference of ${describe(dependent)} to ${owner.kind} ${owner.name}`,
     risk: 'caution',
     command: jsonPatch(dependent, [
@@ -160,7 +251,7 @@ function forceDelete(pod: KubeObject): Candidate {
     preconditions: { uid: pod.uid },
   };
   return {
-    request,
+    requests: [request],
     title: `Force-delete ${describe(pod)}: its node never confirms that it stopped`,
     risk: 'caution',
     command: `kubectl delete ${resourceArg(pod)}${namespaceArg(pod)} --grace-period=0 --force`,
@@ -171,7 +262,7 @@ function forceDelete(pod: KubeObject): Candidate {
 function removeFinalizer(o: KubeObject, finalizer: string, index: number, stuck: StuckEntry): Candidate {
   const path = `/metadata/finalizers/${index}`;
   return {
-    request: { verb: 'remove-finalizer', target: refOf(o), finalizer },
+    requests: [{ verb: 'remove-finalizer', target: refOf(o), finalizer }],
     title: `Remove the finalizer ${finalizer} from ${describe(o)}`,
     risk: finalizer === FOREGROUND_FINALIZER ? 'caution' : 'dangerous',
     command: jsonPatch(o, [
@@ -185,7 +276,7 @@ function removeFinalizer(o: KubeObject, finalizer: string, index: number, stuck:
 function finalizeNamespace(ns: KubeObject): Candidate {
   const name = shellWord(ns.name);
   return {
-    request: { verb: 'remove-finalizer', target: refOf(ns), finalizer: NAMESPACE_FINALIZER },
+    requests: [{ verb: 'remove-finalizer', target: refOf(ns), finalizer: NAMESPACE_FINALIZER }],
     title: `Finalize namespace ${ns.name} without waiting for its content (remove spec.finalizers ${NAMESPACE_FINALIZER})`,
     risk: 'dangerous',
     command: `kubectl get namespace ${name} -o json | jq '.spec.finalizers -= ["${NAMESPACE_FINALIZER}"]' | kubectl replace --raw /api/v1/namespaces/${name}/finalize -f -`,

@@ -129,8 +129,20 @@ export interface TargetReport {
 
 /** A request besides DELETE, as a report names it: the change a way out of a stuck deletion makes. */
 export interface ChangeSummary {
-  verb: 'remove-finalizer' | 'remove-owner-reference' | 'set-owner-reference' | 'scale' | 'restore-controller';
-  /** The finalizer removed or whose controller is restored; the owner uid whose reference is removed or replaced; the replicas. */
+  verb:
+    | 'remove-finalizer'
+    | 'remove-owner-reference'
+    | 'set-owner-reference'
+    | 'scale'
+    | 'restore-controller'
+    /** (Additive to version 2.) A webhook's failurePolicy set (detail: `webhook=Ignore`). */
+    | 'set-webhook-failure-policy'
+    /** (Additive to version 2.) The Pods behind a Service ready again (detail: `namespace/name`). */
+    | 'restore-backend';
+  /**
+   * The finalizer removed or whose controller is restored; the owner uid whose reference is removed or replaced; the
+   * replicas; `webhook=policy`; the Service `namespace/name`.
+   */
   detail: string;
 }
 

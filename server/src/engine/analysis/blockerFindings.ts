@@ -11,7 +11,8 @@ import { rangeOf } from './locate';
 
 const MAX_NAMED = 5;
 
-function inventoryView(inventory: Inventory): BlockerView {
+/** The blockers of an inventory as the input holds them. */
+export function inventoryView(inventory: Inventory): BlockerView {
   return {
     ofKind: (kind) => inventory.ofKind(kind),
     getByName: (group, kind, namespace, name) => inventory.find(group, kind, namespace, name),

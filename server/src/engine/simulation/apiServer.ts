@@ -382,6 +382,23 @@ export class ApiServer {
     return { status: 200, message: 'scaled', object: written, removed: false };
   }
 
+  /** A write of spec or status fields the engine keeps as facts (a webhook's failurePolicy, ready endpoints, an
+   * APIService's Available condition). */
+  patchFacts(
+    actor: Actor,
+    uid: string,
+    facts: Partial<KubeObject['facts']>,
+    action: 'update-spec' | 'update-status',
+    detail: string,
+  ): RequestOutcome {
+    const obj = this.store.get(uid);
+    if (!obj) return { status: 404, message: 'not found', removed: false };
+    this.timeline.record(actor, action, obj, detail);
+    const written = { ...obj, facts: { ...obj.facts, ...facts } };
+    this.store.write(written);
+    return { status: 200, message: 'patched', object: written, removed: false };
+  }
+
   /** A PATCH of metadata.ownerReferences (the GC's orphaning, dangling-reference removal and unblocking). */
   patchOwnerReferences(actor: Actor, uid: string, ownerReferences: OwnerReference[], detail: string): RequestOutcome {
     const obj = this.store.get(uid);

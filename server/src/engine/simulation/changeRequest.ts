@@ -2,39 +2,15 @@
 // controller brought back. The apiserver applies each as it would (R9: an update that leaves a terminating object
 // no finalizer removes it); the garbage collector and the controllers then react to the change like to any other.
 
-import { describe, type ObjectIdentity, type OwnerReference } from '../model';
+import { describe, type KubeObject, type ObjectIdentity, type ServiceReference } from '../model';
+import { blockingWebhooks, SERVICE_NAME_LABEL, type AdmissionRequest } from './clusterBlockers';
 import type { ApiServer, RequestOutcome } from './apiServer';
 import type { FinalizerOwners } from './finalizerOwners';
 import type { ObjectStore } from './objectStore';
 import type { Timeline } from './timeline';
-import type { DeleteRequest } from './types';
+import type { ChangeRequest } from './types';
 
-/** Which object a change is sent to, as kubectl names it. */
-export interface ObjectRef {
-  apiVersion: string;
-  kind: string;
-  /** "" for cluster-scoped kinds. */
-  namespace: string;
-  name: string;
-}
-
-export type ChangeRequest =
-  /** `kubectl patch --type=json -p '[{"op":"remove","path":"/metadata/finalizers/N"}]'` (a Namespace's spec.finalizers: /finalize). */
-  | { verb: 'remove-finalizer'; target: ObjectRef; finalizer: string }
-  /** A PATCH that removes the ownerReference to `ownerUid`. */
-  | { verb: 'remove-owner-reference'; target: ObjectRef; ownerUid: string }
-  /** A PATCH that replaces the ownerReference to `ownerUid` with `to` (a fixed uid, kind or name). */
-  | { verb: 'set-owner-reference'; target: ObjectRef; ownerUid: string; to: OwnerReference }
-  /** `kubectl scale --replicas=N`: a workload scaled to 0 runs no controller. */
-  | { verb: 'scale'; target: ObjectRef; replicas: number }
-  /** The controller that removes `finalizer` runs again (its operator reinstalled, outside this input); `for`: the
-   * object it is meant to release, which a report names. */
-  | { verb: 'restore-controller'; finalizer: string; for?: ObjectRef };
-
-export type ChangeVerb = ChangeRequest['verb'];
-
-/** What a simulation applies, in order: DELETEs and changes. */
-export type UserRequest = DeleteRequest | ChangeRequest;
+export type { ChangeRequest, ChangeVerb, ObjectRef, UserRequest } from './types';
 
 /** A DELETE has no `verb`; every other request names its own. */
 export function isChange(r: object): r is ChangeRequest {
@@ -61,6 +37,7 @@ export function applyChange(ctx: ChangeContext, req: ChangeRequest): RequestOutc
     else timeline.note(`The controller that removes ${req.finalizer} runs again; nothing terminating carries that finalizer.`);
     return { status: 200, message: 'restored', removed: false };
   }
+  if (req.verb === 'restore-backend') return restoreBackend(ctx, { namespace: req.target.namespace, name: req.target.name });
   const found = api.get(req.target.apiVersion, req.target.kind, req.target.namespace, req.target.name);
   if (found.status !== 200) {
     const target: ObjectIdentity = { ...req.target, uid: '' };
@@ -73,6 +50,8 @@ export function applyChange(ctx: ChangeContext, req: ChangeRequest): RequestOutc
     return { status, message, removed: false };
   }
   const o = found.object;
+  const rejected = admission(ctx, req, o);
+  if (rejected) return rejected;
   switch (req.verb) {
     case 'remove-finalizer':
       if (o.kind === 'Namespace' && (o.facts.namespaceFinalizers ?? []).includes(req.finalizer) && !o.finalizers.includes(req.finalizer))
@@ -93,5 +72,89 @@ export function applyChange(ctx: ChangeContext, req: ChangeRequest): RequestOutc
     }
     case 'scale':
       return api.scale('apiserver', o.uid, req.replicas, WHY);
+    case 'set-webhook-failure-policy': {
+      const hooks = o.facts.webhooks ?? [];
+      const index = hooks.findIndex((h) => h.name === req.webhook);
+      if (index < 0) {
+        // The way out's JSON patch tests the webhook's name first: it fails when the webhooks changed.
+        const message = `${describe(o)} has no webhook ${req.webhook}`;
+        timeline.record('apiserver', 'reject', o, `422: ${message}`);
+        return { status: 422, message, removed: false };
+      }
+      const webhooks = hooks.map((h, i) => (i === index ? { ...h, failurePolicy: req.failurePolicy } : h));
+      return api.patchFacts(
+        'apiserver',
+        o.uid,
+        { webhooks },
+        'update-spec',
+        `webhook ${req.webhook} failurePolicy ${req.failurePolicy}: ${WHY}`,
+      );
+    }
   }
+}
+
+/** R75, R76: a user's PATCH is an UPDATE to admission: a failurePolicy: Fail webhook without a backend rejects it too. */
+function admission(ctx: ChangeContext, req: ChangeRequest, o: KubeObject): RequestOutcome | undefined {
+  const namespaceFinalize = req.verb === 'remove-finalizer' && o.kind === 'Namespace' && !o.finalizers.includes(req.finalizer);
+  const subresource = namespaceFinalize ? 'finalize' : req.verb === 'scale' ? 'scale' : '';
+  const review: AdmissionRequest = { operation: 'UPDATE', object: o, ...(subresource ? { subresource } : {}) };
+  const hook = blockingWebhooks(ctx.store, review)[0];
+  if (!hook) return undefined;
+  const svc = hook.webhook.service!;
+  const cause = hook.backend === 'missing' ? `service "${svc.name}" not found` : `no endpoints available for service "${svc.name}"`;
+  const message = `Internal error occurred: failed calling webhook "${hook.webhook.name}": ${cause}`;
+  ctx.timeline.record('apiserver', 'reject', o, `500: ${message}`);
+  return { status: 500, message, removed: false };
+}
+
+/**
+ * R76: the Pods behind a Service are back (restored outside the input). The EndpointSlice controller writes their
+ * ready endpoints, kube-aggregator's availability controller marks the APIServices it serves Available, and a reader
+ * would now see the Service ready wherever a webhook or APIService names it.
+ */
+function restoreBackend(ctx: ChangeContext, svc: ServiceReference): RequestOutcome {
+  const { api, store, timeline } = ctx;
+  const why = `the Pods behind Service ${svc.namespace}/${svc.name} are ready again: ${WHY}`;
+  const same = (ref: ServiceReference | undefined) => ref?.namespace === svc.namespace && ref.name === svc.name;
+  const ready = (ref: ServiceReference): ServiceReference => ({ ...ref, state: 'ready' });
+  let touched = 0;
+  for (const slice of [...store.ofKind('EndpointSlice')])
+    if (slice.namespace === svc.namespace && slice.labels?.[SERVICE_NAME_LABEL] === svc.name && slice.facts.readyEndpoints === 0) {
+      api.patchFacts('endpointslice-controller', slice.uid, { readyEndpoints: 1 }, 'update-status', `a ready endpoint: ${why}`);
+      touched++;
+    }
+  const endpoints = store.getByName('', 'Endpoints', svc.namespace, svc.name);
+  if (endpoints?.facts.readyEndpoints === 0) {
+    api.patchFacts('endpoints-controller', endpoints.uid, { readyEndpoints: 1 }, 'update-status', `a ready address: ${why}`);
+    touched++;
+  }
+  for (const a of [...store.ofKind('APIService')]) {
+    const facts = a.facts.apiService;
+    if (!facts || !same(facts.service)) continue;
+    const apiService = {
+      ...facts,
+      service: ready(facts.service!),
+      available: { status: 'True', reason: 'Passed', message: 'all checks passed' },
+    };
+    api.patchFacts(
+      'apiserver',
+      a.uid,
+      { apiService },
+      'update-status',
+      `Available=True (kube-aggregator's availability controller): ${why}`,
+    );
+    touched++;
+  }
+  for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'])
+    for (const c of [...store.ofKind(kind)]) {
+      const hooks = c.facts.webhooks;
+      // Not a write to the configuration: what a reader of the Service would see now.
+      if (hooks?.some((h) => same(h.service)))
+        store.write({
+          ...c,
+          facts: { ...c.facts, webhooks: hooks.map((h) => (same(h.service) ? { ...h, service: ready(h.service!) } : h)) },
+        });
+    }
+  if (!touched) timeline.note(`Service ${svc.namespace}/${svc.name} has ready endpoints again (restored outside this input).`);
+  return { status: 200, message: 'restored', removed: false };
 }

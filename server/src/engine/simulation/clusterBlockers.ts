@@ -14,6 +14,7 @@ import {
 } from '../model';
 import { guessPlural, type KindRegistry } from '../kinds/kindRegistry';
 import { shellWord } from '../shellWord';
+import type { BlockerFix, UserRequest } from './types';
 
 /** What a blocker lookup reads: the simulation's store or the input's inventory. */
 export interface BlockerView {
@@ -25,12 +26,17 @@ export interface BlockerView {
 /** What the engine can tell of a Service's backend: `unknown` when the input holds nothing that says. */
 export type BackendState = 'ready' | 'no-endpoints' | 'missing' | 'unknown';
 
-/** One way to clear a blocker, as data a "ways out" list can print and simulate. */
-export interface BlockerFix {
-  title: string;
-  /** The exact kubectl command, when one does it. */
-  command?: string;
-  risk: 'safe' | 'caution' | 'dangerous';
+export type { BlockerFix };
+
+/** A fix with the request that does it, when the simulation can run it: a way out (app/waysOut.ts) of what it holds. */
+export interface PlannedFix extends BlockerFix {
+  wayOut?: {
+    request: UserRequest;
+    /** What a way out prints: the command that does it, or a shell comment where none does. */
+    command: string;
+    /** What it gives up, for a person: said as a warning, not as a certainty. */
+    warning?: string;
+  };
 }
 
 export interface ApiServiceBlocker {
@@ -39,7 +45,7 @@ export interface ApiServiceBlocker {
   backend: BackendState;
   /** One clause: "its Service monitoring/prometheus-adapter has no endpoints". */
   why: string;
-  fixes: BlockerFix[];
+  fixes: PlannedFix[];
   /** Set when the APIService or its Service belongs to the control plane or cluster infrastructure: never delete it. */
   infrastructure?: string;
 }
@@ -50,7 +56,7 @@ export interface WebhookBlocker {
   index: number;
   backend: BackendState;
   why: string;
-  fixes: BlockerFix[];
+  fixes: PlannedFix[];
   infrastructure?: string;
 }
 
@@ -62,7 +68,7 @@ export interface AdmissionRequest {
   subresource?: string;
 }
 
-const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
+export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 const METADATA_NAME_LABEL = 'kubernetes.io/metadata.name';
 const INFRASTRUCTURE_NAMESPACES = /^(kube-system|openshift(-.*)?)$/;
 
@@ -113,20 +119,30 @@ function backendClause(ref: ServiceReference, state: BackendState): string {
   return state === 'missing' ? `its ${svc} does not exist` : `its ${svc} has no ready endpoints`;
 }
 
-function restoreFix(ref: ServiceReference, view: BlockerView): BlockerFix {
+function restoreFix(ref: ServiceReference, view: BlockerView): PlannedFix {
   // A Deployment named like its Service is the usual backend; otherwise the command shows what is there.
   const deployment = view.getByName('apps', 'Deployment', ref.namespace, ref.name);
-  return deployment
-    ? {
-        title: `Restore the Pods behind Service ${ref.namespace}/${ref.name} (Deployment ${ref.namespace}/${ref.name}, if it is scaled to 0 or failing)`,
-        command: `kubectl -n ${shellWord(ref.namespace)} scale ${shellWord(`deployment/${ref.name}`)} --replicas=1`,
-        risk: 'safe',
-      }
-    : {
-        title: `Restore the Pods behind Service ${ref.namespace}/${ref.name} (reinstall or scale up the workload it selects)`,
-        command: `kubectl -n ${shellWord(ref.namespace)} get endpointslices -l ${shellWord(`${SERVICE_NAME_LABEL}=${ref.name}`)}`,
-        risk: 'safe',
-      };
+  const svc = `Service ${ref.namespace}/${ref.name}`;
+  const request: UserRequest = {
+    verb: 'restore-backend',
+    target: { apiVersion: 'v1', kind: 'Service', namespace: ref.namespace, name: ref.name },
+  };
+  if (deployment) {
+    const command = `kubectl -n ${shellWord(ref.namespace)} scale ${shellWord(`deployment/${ref.name}`)} --replicas=1`;
+    return {
+      title: `Restore the Pods behind ${svc} (Deployment ${ref.namespace}/${ref.name}, if it is scaled to 0 or failing)`,
+      command,
+      risk: 'safe',
+      wayOut: { request, command },
+    };
+  }
+  return {
+    title: `Restore the Pods behind ${svc} (reinstall or scale up the workload it selects)`,
+    command: `kubectl -n ${shellWord(ref.namespace)} get endpointslices -l ${shellWord(`${SERVICE_NAME_LABEL}=${ref.name}`)}`,
+    risk: 'safe',
+    // That command only shows the endpoints: no single command brings the Pods back.
+    wayOut: { request, command: `# no single kubectl command: reinstall or scale up the workload behind ${svc}` },
+  };
 }
 
 /**
@@ -149,13 +165,20 @@ export function unavailableApiServices(view: BlockerView): ApiServiceBlocker[] {
     const infrastructure =
       infrastructureLabel(a) ??
       infrastructureLabel({ kind: 'Service', apiVersion: 'v1', namespace: facts.service.namespace, name: facts.service.name });
-    const fixes: BlockerFix[] = [restoreFix(facts.service, view)];
-    if (!infrastructure)
+    const fixes: PlannedFix[] = [restoreFix(facts.service, view)];
+    if (!infrastructure) {
+      const command = `kubectl delete ${shellWord(`apiservice/${a.name}`)}`;
       fixes.push({
         title: `Delete APIService ${a.name} if nothing needs ${facts.group}/${facts.version} any more (reinstalling its add-on registers it again)`,
-        command: `kubectl delete ${shellWord(`apiservice/${a.name}`)}`,
+        command,
         risk: 'caution',
+        wayOut: {
+          request: deleteRequest(a),
+          command,
+          warning: `${facts.group}/${facts.version} is no longer served: whatever uses it fails until its add-on registers it again`,
+        },
       });
+    }
     out.push({ apiService: a, facts, backend, why, fixes, ...(infrastructure ? { infrastructure } : {}) });
   }
   return out;
@@ -193,31 +216,55 @@ export function blockingWebhooks(view: BlockerView, req: AdmissionRequest): Webh
   return out;
 }
 
+/** The webhooks of one configuration that fail closed without a backend, whatever they intercept. */
+export function failingWebhooks(view: BlockerView, config: KubeObject): WebhookBlocker[] {
+  const out: WebhookBlocker[] = [];
+  (config.facts.webhooks ?? []).forEach((h, index) => {
+    if (h.failurePolicy !== 'Fail' || !h.service || h.matchConditions) return;
+    const backend = backendState(view, h.service);
+    if (backend === 'missing' || backend === 'no-endpoints') out.push(webhookBlocker(view, config, h, index, backend));
+  });
+  return out;
+}
+
 function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, index: number, backend: BackendState): WebhookBlocker {
   const svc = h.service!;
   const resource = config.kind === 'MutatingWebhookConfiguration' ? 'mutatingwebhookconfiguration' : 'validatingwebhookconfiguration';
   const infrastructure =
     infrastructureLabel(config) ?? infrastructureLabel({ kind: 'Service', apiVersion: 'v1', namespace: svc.namespace, name: svc.name });
-  const fixes: BlockerFix[] = [
+  // The test op makes the PATCH fail if the webhooks were reordered since they were read.
+  const ignore = `kubectl patch ${shellWord(`${resource}/${config.name}`)} --type=json -p ${shellWord(
+    JSON.stringify([
+      { op: 'test', path: `/webhooks/${index}/name`, value: h.name },
+      { op: 'replace', path: `/webhooks/${index}/failurePolicy`, value: 'Ignore' },
+    ]),
+  )}`;
+  const fixes: PlannedFix[] = [
     restoreFix(svc, view),
     {
       title: `Let requests through while its backend is down: set failurePolicy: Ignore on webhook ${h.name}`,
-      // The test op makes the PATCH fail if the webhooks were reordered since they were read.
-      command: `kubectl patch ${shellWord(`${resource}/${config.name}`)} --type=json -p ${shellWord(
-        JSON.stringify([
-          { op: 'test', path: `/webhooks/${index}/name`, value: h.name },
-          { op: 'replace', path: `/webhooks/${index}/failurePolicy`, value: 'Ignore' },
-        ]),
-      )}`,
+      command: ignore,
       risk: 'caution',
+      wayOut: {
+        request: { verb: 'set-webhook-failure-policy', target: refOf(config), webhook: h.name, failurePolicy: 'Ignore' },
+        command: ignore,
+        warning: `while its backend does not answer, webhook ${h.name} lets through what it would have checked; set failurePolicy: Fail again once it runs`,
+      },
     },
   ];
-  if (!infrastructure)
+  if (!infrastructure) {
+    const command = `kubectl delete ${shellWord(`${resource}/${config.name}`)}`;
     fixes.push({
       title: `Delete ${config.kind} ${config.name} if its add-on is gone for good`,
-      command: `kubectl delete ${shellWord(`${resource}/${config.name}`)}`,
+      command,
       risk: 'caution',
+      wayOut: {
+        request: deleteRequest(config),
+        command,
+        warning: `no request is checked by the webhooks of ${config.kind} ${config.name} any more, until its add-on is reinstalled`,
+      },
     });
+  }
   return {
     configuration: config,
     webhook: h,
@@ -228,6 +275,11 @@ function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, 
     ...(infrastructure ? { infrastructure } : {}),
   };
 }
+
+const refOf = (o: KubeObject) => ({ apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name });
+
+/** A DELETE of exactly this object (a uid precondition), with the kind's default policy. */
+const deleteRequest = (o: KubeObject): UserRequest => ({ ...refOf(o), preconditions: { uid: o.uid } });
 
 /** A namespace's labels, with the `kubernetes.io/metadata.name` label the apiserver sets on every namespace. */
 function namespaceLabels(view: BlockerView, name: string): Record<string, string> {

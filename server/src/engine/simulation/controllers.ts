@@ -222,7 +222,7 @@ export class Controllers {
     if (!spec.includes(NAMESPACE_FINALIZER)) return;
     // R74: an unavailable APIService fails every pass's discovery; R75: a webhook may reject the finalize UPDATE.
     if (unavailableApiServices(this.store).length || !this.admitted({ operation: 'UPDATE', object: ns, subresource: 'finalize' })) return;
-    const blocker = finalizeBlocker(ns);
+    const blocker = finalizeBlocker(ns, this.store);
     if (blocker) {
       // Its pass ends in the error its status reports: the content goes, the namespace stays.
       this.timeline.note(

@@ -28,6 +28,7 @@ import {
   unavailableApiServices,
   type AdmissionRequest,
   type ApiServiceBlocker,
+  type PlannedFix,
   type WebhookBlocker,
 } from './clusterBlockers';
 import type { GarbageCollector } from './garbageCollector';
@@ -305,7 +306,7 @@ export class Explainer {
       const hooks = blockingWebhooks(this.store, finalize).map((b) => webhookReason(b, finalize));
       if (hooks.length) return hooks;
     }
-    const blocker = finalizeBlocker(ns);
+    const blocker = finalizeBlocker(ns, this.store);
     if (left.length === 0 && blocker) {
       return {
         type: 'namespace-controller',
@@ -387,7 +388,7 @@ function apiServiceReason(b: ApiServiceBlocker, held: NamespaceCondition[]): Blo
     controller: 'namespace-controller',
     object: identityOf(b.apiService),
     message: `${describeApiServiceBlocker(b)}: discovery of ${b.facts.group}/${b.facts.version} fails, so each pass of the namespace controller ends in that error and it never removes "kubernetes" from spec.finalizers`,
-    fixes: b.fixes,
+    fixes: publicFixes(b.fixes),
     ...(b.infrastructure ? { infrastructure: b.infrastructure } : {}),
     ...(held.length ? { conditions: held } : {}),
   };
@@ -399,7 +400,10 @@ function webhookReason(b: WebhookBlocker, req: AdmissionRequest): BlockReason {
     controller: 'apiserver',
     object: identityOf(b.configuration),
     message: describeWebhookBlocker(b, req),
-    fixes: b.fixes,
+    fixes: publicFixes(b.fixes),
     ...(b.infrastructure ? { infrastructure: b.infrastructure } : {}),
   };
 }
+
+/** The fixes as a why-chain shows them: the requests behind them stay inside (app/waysOut.ts recomputes them). */
+const publicFixes = (fixes: PlannedFix[]) => fixes.map(({ title, command, risk }) => ({ title, ...(command ? { command } : {}), risk }));

@@ -104,7 +104,15 @@ export class FinalizerOwners {
     this.workloads.sort((a, b) => (a.namespace + '/' + a.name).localeCompare(b.namespace + '/' + b.name));
   }
 
-  /** The controller that removes `finalizer` runs again, from now on (a user's restore-controller request). */
+  /**
+   * A copy for one simulation that restores a controller: the instance is cached per input and shared by every
+   * simulation of it, so a restore must not reach the others (the workloads' scoring is shared, not redone).
+   */
+  scoped(): FinalizerOwners {
+    return Object.assign(Object.create(FinalizerOwners.prototype) as FinalizerOwners, this, { cache: new Map(this.cache) });
+  }
+
+  /** The controller that removes `finalizer` runs again, from now on (a user's restore-controller request; see scoped). */
   restore(finalizer: string): void {
     this.cache.set(finalizer, { type: 'external', how: 'restored' });
   }

@@ -26,8 +26,44 @@ export function heldConditions(ns: KubeObject): NamespaceCondition[] {
  * deleteAllContent collects discovery and group/version parsing errors and returns them, and Delete then
  * leaves `kubernetes` in spec.finalizers. The condition is taken to persist (it is rewritten on every pass).
  */
-export function finalizeBlocker(ns: KubeObject): NamespaceCondition | undefined {
-  return heldConditions(ns).find((c) => c.type === DISCOVERY_FAILURE || c.type === GROUP_VERSION_PARSING_FAILURE);
+export function finalizeBlocker(ns: KubeObject, view?: DiscoveryView): NamespaceCondition | undefined {
+  return heldConditions(ns).find(
+    (c) => (c.type === DISCOVERY_FAILURE && !(view && explainedByApiServices(c, view))) || c.type === GROUP_VERSION_PARSING_FAILURE,
+  );
+}
+
+/** What R76 looks up: the APIServices as the simulation holds them now, and as the input held them. */
+export interface DiscoveryView {
+  getByName(group: string, kind: string, namespace: string, name: string): KubeObject | undefined;
+  atStart(group: string, kind: string, namespace: string, name: string): KubeObject | undefined;
+}
+
+/**
+ * R76: a discovery failure whose every failing group/version is an APIService the input holds with its Available
+ * condition is that APIService's unavailability (R74), which the simulation judges itself: it ends when the APIService
+ * is Available again or deleted (discovery then no longer lists its group/version). Any other cause is not in view,
+ * so the condition is taken to persist.
+ */
+function explainedByApiServices(c: NamespaceCondition, view: DiscoveryView): boolean {
+  const failing = failingGroupVersions(c.message ?? '');
+  return (
+    failing.length > 0 &&
+    failing.every(
+      (gv) => view.atStart(APIREGISTRATION, 'APIService', '', `${gv.version}.${gv.group}`)?.facts.apiService?.available !== undefined,
+    )
+  );
+}
+
+const APIREGISTRATION = 'apiregistration.k8s.io';
+
+/** The group/versions a discovery error names ("… metrics.k8s.io/v1beta1: stale GroupVersion discovery: …"). */
+export function failingGroupVersions(message: string): { group: string; version: string }[] {
+  const seen = new Map<string, { group: string; version: string }>();
+  for (const m of message.matchAll(
+    /(?<![\w./-])([a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)+)\/(v\d+(?:(?:alpha|beta)\d+)?)(?![\w.-])/g,
+  ))
+    seen.set(`${m[1]}/${m[2]}`, { group: m[1], version: m[2] });
+  return [...seen.values()];
 }
 
 /** `NamespaceDeletionDiscoveryFailure (DiscoveryFailed): Discovery failed for some groups, …` */

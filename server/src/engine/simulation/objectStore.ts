@@ -72,6 +72,11 @@ export class ObjectStore {
     return o && this.get(o.uid);
   }
 
+  /** The object as the input held it, whatever the simulation did to it since. */
+  atStart(group: string, kind: string, namespace: string, name: string): KubeObject | undefined {
+    return this.base.find(group, kind, namespace, name);
+  }
+
   resourceVersion(uid: string): number | undefined {
     return this.get(uid) ? (this.resourceVersions.get(uid) ?? 1) : undefined;
   }

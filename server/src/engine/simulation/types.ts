@@ -2,7 +2,6 @@
 // prints (README, "JSON contract"), so change them only with a version note.
 
 import type { NamespaceCondition, ObjectIdentity, OwnerReference } from '../model';
-import type { BlockerFix } from './clusterBlockers';
 
 export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
 
@@ -17,6 +16,47 @@ export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
 export type ControllersMode = string;
 
 export type RequestArrival = 'settled' | 'back-to-back';
+
+/** One way to clear a blocker outside ownership (issue 18), as data a "ways out" list can print and simulate. */
+export interface BlockerFix {
+  title: string;
+  /** The exact kubectl command, when one does it. */
+  command?: string;
+  risk: 'safe' | 'caution' | 'dangerous';
+}
+
+/** Which object a change is sent to, as kubectl names it. */
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  /** "" for cluster-scoped kinds. */
+  namespace: string;
+  name: string;
+}
+
+/** Requests besides DELETE (issue 18, R73, R76); changeRequest.ts applies them. */
+export type ChangeRequest =
+  /** `kubectl patch --type=json -p '[{"op":"remove","path":"/metadata/finalizers/N"}]'` (a Namespace's spec.finalizers: /finalize). */
+  | { verb: 'remove-finalizer'; target: ObjectRef; finalizer: string }
+  /** A PATCH that removes the ownerReference to `ownerUid`. */
+  | { verb: 'remove-owner-reference'; target: ObjectRef; ownerUid: string }
+  /** A PATCH that replaces the ownerReference to `ownerUid` with `to` (a fixed uid, kind or name). */
+  | { verb: 'set-owner-reference'; target: ObjectRef; ownerUid: string; to: OwnerReference }
+  /** `kubectl scale --replicas=N`: a workload scaled to 0 runs no controller. */
+  | { verb: 'scale'; target: ObjectRef; replicas: number }
+  /** The controller that removes `finalizer` runs again (its operator reinstalled, outside this input); `for`: the
+   * object it is meant to release, which a report names. */
+  | { verb: 'restore-controller'; finalizer: string; for?: ObjectRef }
+  /** A PATCH of one webhook's failurePolicy in a Validating/MutatingWebhookConfiguration (`target`). */
+  | { verb: 'set-webhook-failure-policy'; target: ObjectRef; webhook: string; failurePolicy: 'Ignore' | 'Fail' }
+  /** The Pods behind Service `target` are ready again (restored outside this input): its EndpointSlices get ready
+   * endpoints and the APIServices it serves become Available, as their controllers would write it. */
+  | { verb: 'restore-backend'; target: ObjectRef };
+
+export type ChangeVerb = ChangeRequest['verb'];
+
+/** What a simulation applies, in order: DELETEs and changes. */
+export type UserRequest = DeleteRequest | ChangeRequest;
 
 /** One DELETE request, as a client would send it. */
 export interface DeleteRequest {
