@@ -2,6 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { dotString, toDot, toSvg, xmlText } from '../../webview/src/model/exportFormats';
+import { boxSummary, namespaceBoxes, namespacedLayout } from '../../webview/src/model/namespaces';
 import { indexGraph } from '../../webview/src/model/graphIndex';
 import { layeredLayout } from '../../webview/src/model/layout';
 import { DEFAULT_PALETTE } from '../../webview/src/model/palette';
@@ -45,6 +46,17 @@ describe('SVG', () => {
     expect(svg).not.toContain('var(--');
     expect(svg).toContain(xmlText(HOSTILE_NAME.slice(0, 17)));
     expect(svg).toContain(DEFAULT_PALETTE.nodeFill);
+  });
+
+  it("draws the namespaces' containers, their hostile names escaped", () => {
+    const index = indexGraph(hostileGraph());
+    const view = buildView(index, NO_FILTERS);
+    const { positions, reversed } = namespacedLayout(view);
+    const boxes = namespaceBoxes(view, positions, index);
+    const svg = toSvg(view, positions, DEFAULT_PALETTE, { reversed, boxes });
+    expect(svg).not.toMatch(/<(script|img|iframe|style|foreignObject)/i);
+    for (const box of boxes) expect(svg).toContain(`>${xmlText(boxSummary(box))}</text>`);
+    expect(svg.match(/<rect [^>]*rx="6" fill="none"/g)).toHaveLength(boxes.length);
   });
 
   it('escapes XML and drops characters XML cannot hold', () => {

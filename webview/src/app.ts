@@ -6,10 +6,19 @@ import { select } from 'd3-selection';
 import 'd3-transition';
 import { zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3-zoom';
 import { PROTOCOL_VERSION } from '../../shared/src/protocolVersion';
-import { toDot, toSvg } from './model/exportFormats';
+import { toDot, toSvg, withBoxes } from './model/exportFormats';
 import { componentsOf, indexGraph, type GraphIndex } from './model/graphIndex';
 import { boundsOf, stabilize, type Point } from './model/layout';
-import { boxAt, boxSummary, namespaceBoxes, namespacedLayout, namespaceScope, type NamespaceBox } from './model/namespaces';
+import {
+  BOX_HEADER,
+  BOX_PADDING,
+  boxAt,
+  boxSummary,
+  namespaceBoxes,
+  namespacedLayout,
+  namespaceScope,
+  type NamespaceBox,
+} from './model/namespaces';
 import { nearestTo, neighbour, type Direction } from './model/navigation';
 import { affectedUids, playbackFrame, type PlaybackFrame } from './model/playback';
 import type { GraphExportFormat, HostToWebviewMessage, PolicyChoice, WebviewToHostMessage } from './model/protocolTypes';
@@ -482,7 +491,14 @@ export class App {
 
   /** These nodes in view (at most at scale 1.2); nothing when none is placed. */
   private fitTo(ids: readonly string[], animate: boolean): void {
-    const b = boundsOf(ids.map((id) => this.positions.get(id)).filter((p): p is Point => p !== undefined));
+    const nodes = boundsOf(ids.map((id) => this.positions.get(id)).filter((p): p is Point => p !== undefined));
+    // With the label strip and padding of their containers.
+    const b = nodes && {
+      minX: nodes.minX - BOX_PADDING,
+      minY: nodes.minY - BOX_HEADER,
+      maxX: nodes.maxX + BOX_PADDING,
+      maxY: nodes.maxY + BOX_PADDING,
+    };
     const w = this.graphEl.clientWidth;
     const hgt = this.graphEl.clientHeight;
     if (!b || !this.canFit()) return;
@@ -675,7 +691,7 @@ export class App {
       this.post({
         type: 'export',
         format,
-        data: toSvg(view, this.shownPositions(view), this.palette, { frame: this.frame, reversed: this.reversed }),
+        data: toSvg(view, this.shownPositions(view), this.palette, { frame: this.frame, reversed: this.reversed, boxes: this.boxes }),
         name,
       });
     } else {
@@ -694,7 +710,7 @@ export class App {
 
   /** The whole view drawn by the canvas renderer at up to 2× scale, as base64 PNG. */
   private png(view: GraphView): string {
-    const b = boundsOf(this.shownPositions(view).values()) ?? { minX: 0, minY: 0, maxX: 1, maxY: 1 };
+    const b = withBoxes(boundsOf(this.shownPositions(view).values()) ?? { minX: 0, minY: 0, maxX: 1, maxY: 1 }, this.boxes);
     const margin = 24;
     const w = b.maxX - b.minX + 2 * margin;
     const hgt = b.maxY - b.minY + 2 * margin;

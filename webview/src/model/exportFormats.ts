@@ -4,6 +4,7 @@
 
 import { boundsOf, NODE_HEIGHT, NODE_WIDTH, type Point } from './layout';
 import { kindCategory } from './kinds';
+import { boxSummary, type NamespaceBox } from './namespaces';
 import { edgePaint, nodePaint, type Palette } from './palette';
 import type { PlaybackFrame } from './playback';
 import { edgeOverlay, nameLine, nodeBadge, nodeOverlay, subline } from './scene';
@@ -60,14 +61,27 @@ export function xmlText(s: string): string {
 
 const MARGIN = 24;
 
+/** `b` grown to hold the namespaces' containers too. */
+export function withBoxes<B extends { minX: number; minY: number; maxX: number; maxY: number }>(b: B, boxes: readonly NamespaceBox[]): B {
+  const out = { ...b };
+  for (const box of boxes) {
+    out.minX = Math.min(out.minX, box.x);
+    out.minY = Math.min(out.minY, box.y);
+    out.maxX = Math.max(out.maxX, box.x + box.width);
+    out.maxY = Math.max(out.maxY, box.y + box.height);
+  }
+  return out;
+}
+
 export function toSvg(
   view: GraphView,
   positions: ReadonlyMap<string, Point>,
   palette: Palette,
-  options: { frame?: PlaybackFrame; reversed?: ReadonlySet<string>; title?: string } = {},
+  options: { frame?: PlaybackFrame; reversed?: ReadonlySet<string>; title?: string; boxes?: readonly NamespaceBox[] } = {},
 ): string {
   const shown = view.nodes.filter((n) => positions.has(n.id));
-  const b = boundsOf(shown.map((n) => positions.get(n.id)!)) ?? { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+  const boxes = options.boxes ?? [];
+  const b = withBoxes(boundsOf(shown.map((n) => positions.get(n.id)!)) ?? { minX: 0, minY: 0, maxX: 0, maxY: 0 }, boxes);
   const w = Math.ceil(b.maxX - b.minX + 2 * MARGIN);
   const h = Math.ceil(b.maxY - b.minY + 2 * MARGIN);
   const ox = MARGIN - b.minX;
@@ -78,6 +92,15 @@ export function toSvg(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" font-family="${xmlText(palette.fontFamily)}" font-size="12">`,
   );
   out.push(`<title>${xmlText(options.title ?? 'Ownership graph')}</title>`);
+  // The namespaces' containers, under everything.
+  for (const box of boxes) {
+    out.push(
+      `<rect x="${f(box.x + ox)}" y="${f(box.y + oy)}" width="${f(box.width)}" height="${f(box.height)}" rx="6" fill="none" stroke="${xmlText(box.states.stuck ? palette.error : palette.border)}"/>`,
+    );
+    out.push(
+      `<text x="${f(box.x + ox + 8)}" y="${f(box.y + oy + 18)}" fill="${xmlText(palette.muted)}" font-weight="600">${xmlText(boxSummary(box))}</text>`,
+    );
+  }
   out.push(`<rect width="100%" height="100%" fill="${xmlText(palette.background)}"/>`);
   out.push('<g fill="none">');
   for (const e of view.edges) {
