@@ -364,7 +364,6 @@ export class App {
     }
     if (this.structureChanged && this.view) {
       this.boxes = namespaceBoxes(this.view, this.positions, index);
-      this.overviewKey = '';
     }
     this.forceLayout = false;
     this.frame = m.report ? playbackFrame(m.report, m.ui.step ?? 0) : undefined;
@@ -445,7 +444,8 @@ export class App {
     this.announce(`${boxSummary(box)}; zoomed in`);
   }
 
-  private overviewKey = '';
+  /** The boxes the overview's list shows (undefined: none, at the objects level). */
+  private listedBoxes: readonly NamespaceBox[] | undefined;
 
   /** The level of detail follows the scale (semantic zoom); the page says which, and lists the boxes at the overview. */
   private updateLevel(): void {
@@ -454,10 +454,11 @@ export class App {
       this.level = level;
       this.graphEl.dataset.level = level;
     }
-    const key = level === 'overview' ? this.boxes.map(boxSummary).join('\u0001') : '';
-    if (key === this.overviewKey) return;
-    this.overviewKey = key;
-    this.overviewList.replaceChildren(...(level === 'overview' ? this.boxes.map((b) => h('li', {}, boxSummary(b))) : []));
+    // Rebuilt only when the level or the boxes change (this runs on every zoom event).
+    const listed = level === 'overview' ? this.boxes : undefined;
+    if (listed === this.listedBoxes) return;
+    this.listedBoxes = listed;
+    this.overviewList.replaceChildren(...(listed ?? []).map((b) => h('li', {}, boxSummary(b))));
   }
 
   /** Whether the graph area is large enough to fit into (a fit into a few pixels would leave the graph a dot). */
