@@ -53,6 +53,32 @@ export function blockerUids(self: string, chain: readonly BlockReason[]): string
   return [...out];
 }
 
+/** At most this many blockers are added to a namespace's graph. */
+const MAX_ADDED_BLOCKERS = 200;
+
+/**
+ * A graph selection (engine/graph/graphScope) and, for a namespace's scope, the objects outside it that the why-chains
+ * of its stuck objects name (the operator whose finalizer a stuck object waits for, in its own namespace): so that
+ * Show in Graph on a Namespace shows what blocks it, on a live cluster too. Other scopes are returned as they are.
+ */
+export function selectWithBlockers(inventory: Inventory, scope: GraphScopeOptions, stuck: StuckNotes): GraphSelection {
+  const selection = selectGraph(inventory, scope);
+  if (scope.namespace === undefined || scope.uid !== undefined || stuck.size === 0) return selection;
+  const have = new Set(selection.uids);
+  const added: string[] = [];
+  for (const uid of selection.uids) {
+    const why = stuck.get(uid);
+    if (!why) continue;
+    for (const b of blockerUids(uid, why.blockedBy)) {
+      if (added.length >= MAX_ADDED_BLOCKERS) break;
+      if (have.has(b) || !inventory.graph.get(b)) continue;
+      have.add(b);
+      added.push(b);
+    }
+  }
+  return added.length ? { ...selection, uids: [...selection.uids, ...added], total: selection.total + added.length } : selection;
+}
+
 /**
  * The ownership graph of an inventory (the workspace's or the live cluster's) for a selection (engine/graph/graphScope:
  * whole, one object's connected component, one namespace; cut at a limit), with the findings on each object and, for
@@ -106,7 +132,7 @@ export function graphData(
 export function workspaceGraph(model: WorkspaceModel, options: SimulationSettings, scope: GraphScopeOptions = {}): GraphData {
   const findings = model.allFindings();
   const stuck = model.inventory.terminating.size ? stuckNotes(terminatingItems(model.inventory, options, undefined)) : new Map();
-  return graphData(model.inventory, selectGraph(model.inventory, scope), findings, stuck);
+  return graphData(model.inventory, selectWithBlockers(model.inventory, scope, stuck), findings, stuck);
 }
 
 /** Objects per namespace (kubeGcLens/cluster/graphSummary). */

@@ -25,13 +25,13 @@ import type { Inventory } from '../engine/inventory';
 import { analyzeObject } from '../engine/analysis/analyze';
 import type { Finding } from '../engine/analysis/findingTypes';
 import { searchObjects } from '../../../shared/src/search';
-import { graphData, graphSummary, stuckNotes } from './graph';
+import { graphData, graphSummary, selectWithBlockers, stuckNotes } from './graph';
 import { summaryOf } from './objects';
 import { simulateDelete } from './report';
 import type { SimulationSettings as EngineOptions } from './simulationCache';
 import type { Session } from './session';
 import { terminatingItems } from './stuck';
-import { selectGraph, type GraphScopeOptions } from '../engine/graph/graphScope';
+import type { GraphScopeOptions } from '../engine/graph/graphScope';
 import { readServerVersion } from '../sources/cluster/serverVersion';
 
 /** JSON-RPC error code for "the cluster cannot be used" (application range). */
@@ -168,7 +168,7 @@ export class LiveSession implements Session {
     const live = this.require();
     const inv = live.inventory;
     const stuck = inv.terminating.size ? stuckNotes(terminatingItems(inv, this.versioned(options), Date.now())) : new Map();
-    const selection = selectGraph(inv, scope);
+    const selection = selectWithBlockers(inv, scope, stuck);
     const findings: Finding[] = [];
     for (const uid of selection.uids) {
       const o = inv.objects.get(uid);

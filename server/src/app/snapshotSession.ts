@@ -5,11 +5,11 @@
 import type { GraphData, PolicyChoice, Report, SimulateReport, StuckItem } from '../../../shared/src/protocol';
 import { analyze, type AnalysisOptions } from '../engine/analysis/analyze';
 import type { Finding } from '../engine/analysis/findingTypes';
-import { selectGraph, type GraphScopeOptions } from '../engine/graph/graphScope';
+import type { GraphScopeOptions } from '../engine/graph/graphScope';
 import type { Inventory } from '../engine/inventory';
 import type { DeleteRequest, SimulationOptions, SimulationResult } from '../engine/simulation/types';
 import { isChange, type UserRequest } from '../engine/simulation/changeRequest';
-import { graphData, stuckNotes } from './graph';
+import { graphData, selectWithBlockers, stuckNotes } from './graph';
 import { simulateDelete, simulateReport } from './report';
 import type { Session } from './session';
 import type { SimulationSettings } from './simulationCache';
@@ -75,7 +75,7 @@ export class SnapshotSession implements Session {
 
   graph(options: SimulationSettings, scope: GraphScopeOptions): GraphData {
     const stuck = this.inventory.terminating.size ? stuckNotes(terminatingItems(this.inventory, options, undefined)) : new Map();
-    return graphData(this.inventory, selectGraph(this.inventory, scope), this.findings(options), stuck);
+    return graphData(this.inventory, selectWithBlockers(this.inventory, scope, stuck), this.findings(options), stuck);
   }
 
   /** Every finding of the snapshot (`kubectl gc check`). */
