@@ -369,11 +369,13 @@ function parseYaml(text: string, file: string, out: ParseResult, maxDocument: nu
         );
         continue;
       }
-      if (refused(start, end, 'document')) continue;
+      // The fast reader refuses what refused() would (characters YAML does not allow, nesting half as deep), so
+      // that check is left to the documents it declines.
       if (fast && fastDocument(text, start, end, docIndex, file, lines, out)) {
         docIndex++;
         continue;
       }
+      if (refused(start, end, 'document')) continue;
       const nextIndex = readSpan(start, end, docIndex);
       docIndex = nextIndex < 0 ? docIndex + 1 : nextIndex;
     }
@@ -474,8 +476,10 @@ function fastDocument(
   } catch {
     return false; // NeedsFullParse, or anything unforeseen: the `yaml` package reads it and says what is wrong
   }
+  // An error in a document with a `{{` may be the template's: yamlDocument decides.
+  if (ex.problems.some((p) => p.severity === 'error') && text.slice(start, end).includes('{{')) return false;
   for (const p of capProblems(ex.problems)) {
-    const off = reader.nodeOffsets(p.node) ?? [root.range[0], root.range[0]];
+    const off = reader.nodeOffsets(p.node) ?? [root.start, root.start];
     out.problems.push(makeProblem(file, p.severity, p.code, p.message, lines.range(off[0], off[1])));
   }
   ex.objects.forEach((e, i) => {

@@ -2,8 +2,9 @@
 // sequences, one-line scalars, `{}` and `[]`, block scalars. It gives the nodes, values and ranges the `yaml` package
 // would give for the same text (plain scalars resolved by that package's own core schema), or undefined as soon as
 // anything is outside that subset (anchors, tags, flow collections with content, multi-line plain or quoted scalars,
-// duplicate keys, comment lines inside the document, tabs, CR line endings, a template's `{{`, anything the package
-// would report as an error); the caller then parses the document with the `yaml` package. A value it cannot give
+// duplicate keys, comment lines inside the document, tabs, CR line endings, anything the package would report as an
+// error); the caller then parses the document with the `yaml` package (as it does for a document with a template's
+// `{{` whose reading found an error, which the `yaml` path blames on the template). A value it cannot give
 // exactly (a block scalar's text, a double-quoted escape JSON does not share) throws NeedsFullParse when read, with
 // the same outcome. Why and what it gains: docs/adr/0034-fast-yaml-subset.md.
 
@@ -13,30 +14,52 @@ import type { Reader, ValueKind } from './reader';
 
 export class NeedsFullParse extends Error {}
 
-export type FastRange = [number, number, number];
-
-export interface FastScalar {
-  readonly t: 's';
-  range: FastRange;
-  /** 0 plain, 1 single-quoted, 2 double-quoted, 3 block scalar, 4 empty (null). */
-  readonly style: 0 | 1 | 2 | 3 | 4;
+/** Offsets as the `yaml` package's node.range has them: [start, end, after] (after: its trailing comment and line break). */
+interface Span {
+  start: number;
+  end: number;
+  after: number;
 }
-export interface FastMap {
+export interface FastScalar extends Span {
+  readonly t: 's';
+  /** 0 plain, 1 single-quoted, 2 double-quoted, 3 block scalar, 4 empty (null), 5 multi-line plain, 6 multi-line quoted. */
+  readonly style: 0 | 1 | 2 | 3 | 4 | 5 | 6;
+  /** The value once read (`unread` before). */
+  value: unknown;
+}
+export interface FastMap extends Span {
   readonly t: 'm';
-  range: FastRange;
   readonly keys: string[];
-  readonly keyNodes: FastScalar[];
+  /** Start and end of each key, in pairs. */
+  readonly keySpans: number[];
   readonly values: FastNode[];
 }
-export interface FastSeq {
+export interface FastSeq extends Span {
   readonly t: 'q';
-  range: FastRange;
   readonly items: FastNode[];
 }
 export type FastNode = FastScalar | FastMap | FastSeq;
 
-/** Refused before any line is read: cheaper than finding these line by line. */
-const REFUSED = /[\t\r\uFEFF]|\{\{/;
+const unread = Symbol('unread');
+const scalar = (style: FastScalar['style'], start: number, end: number, after: number): FastScalar => ({
+  t: 's',
+  style,
+  start,
+  end,
+  after,
+  value: unread,
+});
+const newMap = (start: number): FastMap => ({ t: 'm', start, end: start, after: start, keys: [], keySpans: [], values: [] });
+const newSeq = (start: number): FastSeq => ({ t: 'q', start, end: start, after: start, items: [] });
+
+/** Nesting beyond this is left to the `yaml` path, which refuses it past MAX_YAML_DEPTH (256) with a located problem. */
+const MAX_FAST_DEPTH = 128;
+
+/**
+ * Refused before any line is read: tabs, CRs, BOMs, characters YAML does not allow (the `yaml` path locates them) and
+ * line separators.
+ */
+const REFUSED = /[\x00-\x09\x0B-\x1F\x7F-\x9F\u2028\u2029\uFEFF\uFFFE\uFFFF]/;
 
 /** A document's root node, or undefined when the text is outside the subset (or holds no node). */
 export function fastYamlDocument(text: string, start: number, end: number): FastNode | undefined {
@@ -91,7 +114,7 @@ class Scanner {
     const c = s.charCodeAt(this.content);
     if (c === 37 /* % directive */ || c === 46 /* . */) bail();
     this.inRoot = true;
-    const root = this.block(this.indent, -1);
+    const root = this.block(this.indent, -1, 0);
     this.seekContent();
     if (this.content >= 0) bail(); // something after the root: less indented, or a `...`
     return root;
@@ -159,22 +182,22 @@ class Scanner {
   // ---------------------------------------------------------------------------------------------- nodes
 
   /** The block node starting at the current line's content (column `indent`); `parent`: its parent's column. */
-  private block(indent: number, parent: number): FastNode {
-    if (indent <= parent) bail();
-    return this.atDash() ? this.seq(indent) : this.map(indent, this.content);
+  private block(indent: number, parent: number, depth: number): FastNode {
+    if (indent <= parent || depth > MAX_FAST_DEPTH) bail();
+    if (this.atDash()) return this.seq(indent, depth);
+    // A key's value on the lines below it may be a scalar (a long description) rather than a mapping.
+    return this.keyEnd(this.content) < 0 ? this.inlineValue(this.content, parent) : this.map(indent, this.content, depth);
   }
 
   /** An empty value at `i` (the `yaml` package's null scalar: a comment after it is part of its range). */
   private emptyAt(i: number): FastScalar {
-    const range: FastRange = [i, i, i];
-    if (i < this.end && this.s.charCodeAt(i) === HASH) range[2] = this.afterLine(i);
-    return { t: 's', range, style: 4 };
+    return scalar(4, i, i, i < this.end && this.s.charCodeAt(i) === HASH ? this.afterLine(i) : i);
   }
 
-  private seq(indent: number): FastSeq {
+  private seq(indent: number, depth: number): FastSeq {
     const s = this.s;
-    const items: FastNode[] = [];
-    const node: FastSeq = { t: 'q', range: [this.content, 0, 0], items };
+    const node = newSeq(this.content);
+    const items = node.items;
     for (;;) {
       let i = this.content + 1;
       while (i < this.end && s.charCodeAt(i) === SP) i++;
@@ -183,7 +206,7 @@ class Scanner {
         // `-` alone: the item is on the next lines, more indented, or empty.
         this.nextLine();
         this.seekContent();
-        items.push(this.content >= 0 && this.indent > indent ? this.block(this.indent, indent) : this.emptyAt(i));
+        items.push(this.content >= 0 && this.indent > indent ? this.block(this.indent, indent, depth + 1) : this.emptyAt(i));
       } else {
         const c = s.charCodeAt(i);
         if (c === HASH) bail();
@@ -193,7 +216,7 @@ class Scanner {
           const col = i - this.line;
           this.indent = col;
           this.content = i;
-          items.push(this.map(col, i));
+          items.push(this.map(col, i, depth + 1));
         } else {
           items.push(this.inlineValue(i, indent));
         }
@@ -202,21 +225,20 @@ class Scanner {
       if (this.indent > indent) bail();
       if (!this.atDash()) break; // the parent mapping's next key
     }
-    node.range[1] = node.range[2] = items[items.length - 1].range[2];
+    node.end = node.after = items[items.length - 1].after;
     return node;
   }
 
-  private map(indent: number, first: number): FastMap {
+  private map(indent: number, first: number, depth: number): FastMap {
     const s = this.s;
-    const node: FastMap = { t: 'm', range: [first, 0, 0], keys: [], keyNodes: [], values: [] };
+    const node = newMap(first);
     let at = first;
     for (;;) {
       const colon = this.keyEnd(at);
       if (colon < 0) bail();
-      const key = this.key(at, colon);
-      if (node.keys.includes(key.value)) bail(); // duplicates: the `yaml` path reports them
-      node.keys.push(key.value);
-      node.keyNodes.push(key.node);
+      const key = this.key(at, colon, node.keySpans);
+      if (node.keys.includes(key)) bail(); // duplicates: the `yaml` path reports them
+      node.keys.push(key);
       let i = colon + 1;
       while (i < this.end && s.charCodeAt(i) === SP) i++;
       const e = this.lineEnd(i);
@@ -225,8 +247,8 @@ class Scanner {
         // The value is on the next lines: more indented, or a sequence at this column; otherwise empty.
         this.nextLine();
         this.seekContent();
-        if (this.content >= 0 && this.indent > indent) value = this.block(this.indent, indent);
-        else if (this.content >= 0 && this.indent === indent && this.atDash()) value = this.seq(indent);
+        if (this.content >= 0 && this.indent > indent) value = this.block(this.indent, indent, depth + 1);
+        else if (this.content >= 0 && this.indent === indent && this.atDash()) value = this.seq(indent, depth + 1);
         else value = this.emptyAt(i);
       } else {
         value = this.inlineValue(i, indent);
@@ -237,7 +259,7 @@ class Scanner {
       at = this.content;
       if (this.atDash()) bail(); // a `-` among the keys
     }
-    node.range[1] = node.range[2] = node.values[node.values.length - 1].range[2];
+    node.end = node.after = node.values[node.values.length - 1].after;
     return node;
   }
 
@@ -275,21 +297,23 @@ class Scanner {
     return -1;
   }
 
-  private key(at: number, colon: number): { value: string; node: FastScalar } {
+  /** The key [at, colon) as a string; its span is added to `keySpans` of the map being read by the caller. */
+  private key(at: number, colon: number, spans: number[]): string {
     const s = this.s;
     const c = s.charCodeAt(at);
     if (colon - at > 1000) bail(); // the `yaml` package refuses implicit keys over 1024 characters
     if (c === 34 || c === 39) {
-      const node: FastScalar = { t: 's', range: [at, colon, colon], style: c === 39 ? 1 : 2 };
-      return { value: scalarValue(s, node) as string, node };
+      spans.push(at, colon);
+      return scalarValue(s, scalar(c === 39 ? 1 : 2, at, colon, colon)) as string;
     }
     let end = colon;
     while (end > at && s.charCodeAt(end - 1) === SP) end--;
     this.checkPlain(at, end);
-    const node: FastScalar = { t: 's', range: [at, end, end], style: 0 };
-    const v = scalarValue(s, node);
-    if (typeof v !== 'string') bail(); // `1:`, `true:`, `null:`: keys the `yaml` path turns into strings its own way
-    return { value: v as string, node };
+    spans.push(at, end);
+    const raw = s.slice(at, end);
+    // `1:`, `true:`, `null:`: keys the `yaml` path turns into strings its own way.
+    if (!plainIsString(raw)) bail();
+    return raw;
   }
 
   /** Refuses a plain scalar [at, end) that would not be one (an indicator first, a comment or `: ` inside). */
@@ -314,12 +338,14 @@ class Scanner {
     if (c === 124 /* | */ || c === 62 /* > */) return this.blockScalar(i, parent);
     if (c === 34 || c === 39) {
       const close = this.closingQuote(i, e);
-      if (close < 0 || !this.lineRestBlank(close + 1)) bail();
-      node = { t: 's', range: [i, close + 1, this.afterLine(i)], style: c === 39 ? 1 : 2 };
+      if (close < 0) return this.quotedLines(i, parent);
+      if (!this.lineRestBlank(close + 1)) bail();
+      node = scalar(c === 39 ? 1 : 2, i, close + 1, this.afterLine(i));
     } else if (c === 123 /* { */ || c === 91 /* [ */) {
       if (s.charCodeAt(i + 1) !== (c === 123 ? 125 : 93) || !this.lineRestBlank(i + 2)) bail();
-      const range: FastRange = [i, i + 2, this.afterLine(i)];
-      node = c === 123 ? { t: 'm', range, keys: [], keyNodes: [], values: [] } : { t: 'q', range, items: [] };
+      node = c === 123 ? newMap(i) : newSeq(i);
+      node.end = i + 2;
+      node.after = this.afterLine(i);
     } else {
       let end = e;
       for (let j = i + 1; j < e; j++) {
@@ -330,12 +356,62 @@ class Scanner {
       }
       while (end > i && s.charCodeAt(end - 1) === SP) end--;
       this.checkPlain(i, end);
-      node = { t: 's', range: [i, end, this.afterLine(i)], style: 0 };
+      node = scalar(0, i, end, this.afterLine(i));
+      if (end === e || s.charCodeAt(end) === SP) return this.plainLines(node, parent);
     }
     this.nextLine();
     this.seekContent();
     if (this.content >= 0 && this.indent > parent) bail(); // a continuation line, or an error
     return node;
+  }
+
+  /**
+   * A quoted scalar over several lines (go-yaml breaks long ones; its continuation lines may be less indented, as
+   * lenientLexer.ts accepts): always a string, whose text is not read here (NeedsFullParse if asked for).
+   */
+  private quotedLines(i: number, parent: number): FastScalar {
+    const s = this.s;
+    const close = this.closingQuote(i, this.end);
+    if (close < 0) bail();
+    // A document marker inside ends it early in the `yaml` path.
+    for (let nl = s.indexOf('\n', i); nl >= 0 && nl < close; nl = s.indexOf('\n', nl + 1)) {
+      if ((s.startsWith('...', nl + 1) || s.startsWith('---', nl + 1)) && this.isSpaceOrEol(nl + 4)) bail();
+    }
+    if (!this.lineRestBlank(close + 1)) bail();
+    const node = scalar(6, i, close + 1, this.afterLine(close));
+    this.line = this.lineStart(close);
+    this.nextLine();
+    this.seekContent();
+    if (this.content >= 0 && this.indent > parent) bail();
+    return node;
+  }
+
+  private lineStart(at: number): number {
+    return this.s.lastIndexOf('\n', at - 1) + 1;
+  }
+
+  /**
+   * The lines that continue a plain scalar (more indented than its parent): a multi-line plain scalar is always a
+   * string (its lines are joined with spaces), whose text is not read here (NeedsFullParse if asked for).
+   */
+  private plainLines(first: FastScalar, parent: number): FastScalar {
+    const s = this.s;
+    let node = first;
+    for (;;) {
+      this.nextLine();
+      this.seekContent();
+      if (this.content < 0 || this.indent <= parent) return node;
+      if (node === first && s.charCodeAt(first.end) === SP && !this.lineRestBlank(first.end)) bail(); // a comment ended it
+      const at = this.content;
+      const e = this.lineEnd(at);
+      let end = e;
+      while (end > at && s.charCodeAt(end - 1) === SP) end--;
+      const c = s.charCodeAt(at);
+      if ((c === DASH || c === 63 /* ? */ || c === COLON) && (at + 1 === end || s.charCodeAt(at + 1) === SP)) bail();
+      const text = s.slice(at, end);
+      if (text.includes(' #') || text.includes(': ') || text.endsWith(':')) bail();
+      node = scalar(5, first.start, end, this.afterLine(at));
+    }
   }
 
   /** `|` or `>`, with an optional `-` (strip): its text is not read here (NeedsFullParse if asked for). */
@@ -368,7 +444,7 @@ class Scanner {
     if (contentIndent < 0) bail();
     this.seekContent();
     if (this.content >= 0 && this.indent > parent) bail();
-    return { t: 's', range: [i, end, end], style: 3 };
+    return scalar(3, i, end, end);
   }
 }
 
@@ -380,18 +456,40 @@ const CORE_TAGS = new Schema({ schema: 'core', merge: false }).tags.filter(
 );
 const RESOLVE_OPTIONS = { intAsBigInt: false } as unknown as Parameters<NonNullable<Tag['resolve']>>[2];
 
-const values = new WeakMap<FastScalar, unknown>();
+/** Whether the core schema reads a plain scalar as a string (most keys: no schema test needed). */
+function plainIsString(raw: string): boolean {
+  const c = raw.charCodeAt(0);
+  const maybeOther =
+    (c >= 48 && c <= 57) ||
+    c === 43 ||
+    c === 45 ||
+    c === 46 ||
+    c === 126 ||
+    (raw.length <= 5 && /^(?:[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(raw));
+  return !maybeOther || typeof resolvePlain(raw) === 'string';
+}
+
+function resolvePlain(raw: string): unknown {
+  const tag = CORE_TAGS.find((t) => t.test.test(raw));
+  if (!tag?.resolve) return raw;
+  let failed = false;
+  const v = tag.resolve(raw, () => (failed = true), RESOLVE_OPTIONS);
+  if (failed) bail();
+  return isScalar(v) ? v.value : v; // booleans come wrapped, as the composer takes them
+}
 
 /** A scalar's value as the `yaml` package's core schema resolves it. */
 export function scalarValue(s: string, n: FastScalar): unknown {
-  if (values.has(n)) return values.get(n);
+  if (n.value !== unread) return n.value;
   let v: unknown;
-  const raw = s.slice(n.range[0], n.range[1]);
+  const raw = s.slice(n.start, n.end);
   switch (n.style) {
     case 4:
       v = null;
       break;
     case 3:
+    case 5:
+    case 6:
       return bail();
     case 1:
       v = raw.slice(1, -1).replace(/''/g, "'");
@@ -406,15 +504,10 @@ export function scalarValue(s: string, n: FastScalar): unknown {
         }
       }
       break;
-    default: {
-      const tag = CORE_TAGS.find((t) => t.test.test(raw));
-      let failed = false;
-      v = tag?.resolve ? tag.resolve(raw, () => (failed = true), RESOLVE_OPTIONS) : raw;
-      if (failed) bail();
-      if (isScalar(v)) v = v.value; // booleans come wrapped, as the composer takes them
-    }
+    default:
+      v = resolvePlain(raw);
   }
-  values.set(n, v);
+  n.value = v;
   return v;
 }
 
@@ -427,7 +520,7 @@ export class FastReader implements Reader<FastNode>, RangeSource<FastNode> {
     if (n === undefined) return 'absent';
     if (n.t === 'm') return 'map';
     if (n.t === 'q') return 'seq';
-    if (n.style === 3) return 'string';
+    if (n.style === 3 || n.style >= 5) return 'string';
     const v = scalarValue(this.s, n);
     switch (typeof v) {
       case 'string':
@@ -460,7 +553,7 @@ export class FastReader implements Reader<FastNode>, RangeSource<FastNode> {
   }
 
   nodeOffsets(n: FastNode | undefined): [number, number] | undefined {
-    return n ? [n.range[0], n.range[1]] : undefined;
+    return n ? [n.start, n.end] : undefined;
   }
 
   fieldOffsets(n: FastNode, key: string): [number, number] | undefined {
@@ -468,8 +561,6 @@ export class FastReader implements Reader<FastNode>, RangeSource<FastNode> {
     const i = n.keys.indexOf(key);
     if (i < 0) return undefined;
     const v = n.values[i];
-    if (v.range[1] > v.range[0]) return [v.range[0], v.range[1]];
-    const k = n.keyNodes[i];
-    return [k.range[0], k.range[1]];
+    return v.end > v.start ? [v.start, v.end] : [n.keySpans[2 * i], n.keySpans[2 * i + 1]];
   }
 }
