@@ -72,6 +72,9 @@ export async function loadCluster(opts: ClusterInputOptions): Promise<ClusterInp
     if (progress) opts.stderr.write('\r\x1b[K');
     await live.stop();
   }
+  // What keeps a Namespace outside ownership (APIServices, webhooks: docs/live-cluster.md), read once something is
+  // terminating, so that stuck, check and simulate all see it; the listing's connections are closed, so its own.
+  if (live.inventory.terminating.size) await live.readBlockerSpecs(new AbortController().signal);
   const incomplete = live.incompleteNotes();
   // R57: where versions differ, the simulation follows the cluster's own.
   let server;
