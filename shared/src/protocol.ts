@@ -11,6 +11,7 @@ export * from './wire/graph';
 export * from './wire/status';
 export * from './wire/settings';
 export * from './wire/liveDocuments';
+export * from './wire/wayOutActions';
 export * from './wire/webview';
 export * from './wire/methods';
 export * from './wire/validate';

@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { waysOut, shellWord } from '../../server/src/app/waysOut';
+import { simulate } from '../../server/src/engine/simulation/simulate';
 import { bref, cm, deploy, HOLD, manifests, namespace, obj, pod, TERMINATING, workloadSpec } from '../helpers/manifests';
 import { scenario } from '../helpers/scenario';
 import { anyGroup, apiService, endpointSlice, service, webhookConfiguration } from '../helpers/clusterBlockers';
@@ -31,6 +32,14 @@ describe('ways out', () => {
     );
     expect(ways[0].outcome.deleted.map((d) => d.name)).toEqual(['my-cluster']);
     expect(ways[1].warning).toMatch(/left behind/);
+  });
+
+  it('simulating a reinstalled operator leaves the next simulation of the same input as it was', () => {
+    const kafka = obj('kafka.strimzi.io/v1beta2', 'Kafka', 'kafka', 'my-cluster', { finalizers: [KAFKA_FINALIZER], ...TERMINATING });
+    const s = scenario(manifests(namespace('kafka'), kafka));
+    expect(waysOut(s.inventory, kafka.uid, BUILTIN)[0].title).toMatch(/^Reinstall/);
+    // Not the cached baseline: a fresh run with the same (cached) finalizer owners.
+    expect(simulate(s.inventory, [], BUILTIN).stuck.map((e) => e.name)).toEqual(['my-cluster']);
   });
 
   it('an operator that is gone: reinstall it (said, not a command), then the finalizer', () => {

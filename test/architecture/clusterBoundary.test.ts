@@ -24,9 +24,21 @@ describe('the cluster boundary', () => {
     const methods = [...text.matchAll(/method:\s*['"]([A-Z]+)['"]/g)].map((m) => m[1]);
     expect(methods).toEqual(['GET']);
     expect(text).not.toMatch(/method:\s*[^'"\s]/); // no method taken from a variable
-    // Only apiClient.ts makes requests: the other cluster modules go through it.
-    for (const f of files.filter((x) => !x.endsWith('apiClient.ts'))) {
+    // Only apiClient.ts and clusterWrites.ts make requests: the other cluster modules go through them.
+    for (const f of files.filter((x) => !x.endsWith('apiClient.ts') && !x.endsWith('clusterWrites.ts'))) {
       expect(readFileSync(join(ROOT, f), 'utf8'), f).not.toMatch(/\.request\(|\bfetch\(/);
     }
+  });
+
+  it('the one write is a JSON patch, in clusterWrites.ts, used only by app/wayOutActions.ts', () => {
+    const text = readFileSync(join(ROOT, CLUSTER_DIR, 'clusterWrites.ts'), 'utf8');
+    const methods = [...text.matchAll(/method:\s*['"]([A-Z]+)['"]/g)].map((m) => m[1]);
+    expect(methods).toEqual(['PATCH']);
+    expect(text).not.toMatch(/method:\s*[^'"\s]/);
+    expect([...text.matchAll(/'Content-Type':\s*'([^']+)'/g)].map((m) => m[1])).toEqual(['application/json-patch+json']);
+    const users = tsFiles(join(ROOT, 'server/src'))
+      .map((f) => relative(ROOT, f).split('\\').join('/'))
+      .filter((f) => !f.endsWith('clusterWrites.ts') && /from '[^']*clusterWrites'/.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(users).toEqual(['server/src/app/wayOutActions.ts']);
   });
 });

@@ -182,6 +182,19 @@ const CASES: Record<string, Cases> = {
     good: [{ uri: `${LIVE_SCHEME}:/dev/shop/Pod/web.yaml?uid=u` }, { uri: 'file:///not-live.yaml' }],
     bad: [...NOT_AN_OBJECT, [{}, 'params.uri'], [{ uri: null }, 'params.uri'], [{ uri: 7 }, 'params.uri']],
   },
+  'kubeGcLens/cluster/applyWayOut': {
+    good: [
+      { uid: 'u', command: 'kubectl patch …' },
+      { uid: 'u', command: 'kubectl scale …', summary: 'Scaling …', dryRunOnly: true },
+    ],
+    bad: [
+      ...NOT_AN_OBJECT,
+      [{ command: 'c' }, 'params.uid'],
+      [{ uid: 'u' }, 'params.command'],
+      [{ uid: 'u', command: 'c', summary: 3 }, 'params.summary'],
+      [{ uid: 'u', command: 'c', dryRunOnly: 'yes' }, 'params.dryRunOnly'],
+    ],
+  },
 };
 
 const label = (p: unknown) => (p === NO_PARAMS ? 'no params' : JSON.stringify(p));
@@ -245,6 +258,7 @@ describe('the protocol module', () => {
       ['kubeGcLens/cluster/contexts', { kubeconfig: '/k' }],
       ['kubeGcLens/cluster/stuck', { stuckAfterMinutes: 10 }],
       ['kubeGcLens/cluster/searchObjects', { query: 'web', limit: DEFAULT_SEARCH_LIMIT }],
+      ['kubeGcLens/cluster/applyWayOut', { uid: 'u', command: 'kubectl patch …', summary: 'Removing …' }],
     ];
     for (const [method, p] of sent) expect(validateRequestParams(method, p), `${method} ${label(p)}`).toBeUndefined();
   });

@@ -1,7 +1,9 @@
 // A Kubernetes API server for tests and benchmarks. It speaks enough of the real protocol for kubectl and
 // @kubernetes/client-node: discovery (legacy and aggregated), GET / LIST (pagination, selectors, metadata-only,
 // Table) / WATCH (resourceVersion, bookmarks, 410 after compaction) over HTTPS with a bearer token, Status errors,
-// and faults to inject. Writes are refused (405) but counted: the product under test must only read.
+// and faults to inject. Writes are refused (405) but counted: the product under test must only read. Only with
+// `patches: true` is a JSON patch applied (a way out the user asked for, issue 18): dryRun=All checked and not
+// stored, the scale subresource, a refusal injected with faults.rejectPatches (an RBAC denial, a webhook).
 // Objects are added by the test (add, addMany, update, remove) and served as stored, whatever version is asked.
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -28,6 +30,7 @@ import { kubeconfigText, type KubeconfigOptions, TEST_USER } from './kubeconfig'
 import { resolveRequest, type RequestInfo, type Verb } from './requestInfo';
 import { both, type Obj, parseFieldSelector, parseLabelSelector, type Predicate, SelectorError } from './selectors';
 import { Expired, Store, type StoreEvent } from './store';
+import { applyJsonPatch } from './jsonPatch';
 import { asksGzip, GZIP_HEADERS, Watches } from './watch';
 
 export interface KubeApiServerOptions {
@@ -43,6 +46,8 @@ export interface KubeApiServerOptions {
    * parameter is ignored, as older servers ignore parameters they do not know. Also settable later: managedFieldsOptOut.
    */
   managedFieldsOptOut?: boolean;
+  /** apply `application/json-patch+json` PATCHes (objects and the scale subresource) instead of answering 405 */
+  patches?: boolean;
 }
 
 export interface RequestRecord {
@@ -62,6 +67,9 @@ export interface RequestRecord {
   status: number;
   /** response body bytes sent (for watches: total streamed so far) */
   bytes: number;
+  /** a PATCH's Content-Type and body, when the server applies patches */
+  contentType?: string;
+  body?: string;
 }
 
 /** group '' = core */
@@ -113,6 +121,11 @@ export interface KubeApiServerFaults {
    * Accept's protobuf ranges are passed over and JSON is negotiated
    */
   jsonOnly(r?: ResourceRef): void;
+  /**
+   * every PATCH of the resource (until clear()) is refused with `status` and `message`, dry runs too unless
+   * `dryRun: false` (an admission webhook's denial is `status: 400`, an RBAC one 403)
+   */
+  rejectPatches(r: ResourceRef, opts: { status: number; message: string; dryRun?: boolean }): void;
   /** removes every fault (compaction is not undone) */
   clear(): void;
 }
@@ -177,6 +190,38 @@ function groupOf(apiVersion: string): string {
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
+/** An autoscaling/v1 Scale of a workload: replicas is omitempty, so 0 replicas is an empty spec. */
+function scaleOf(obj: Obj): Obj {
+  const m = metadataOf(obj);
+  const replicas = ((obj.spec as Obj | undefined)?.replicas as number | undefined) ?? 1;
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion },
+    spec: replicas ? { replicas } : {},
+    status: { replicas: ((obj.status as Obj | undefined)?.replicas as number | undefined) ?? 0 },
+  };
+}
+
+function withScale(obj: Obj, scale: Obj): Obj {
+  const replicas = ((scale.spec as Obj | undefined)?.replicas as number | undefined) ?? 0;
+  return { ...obj, spec: { ...((obj.spec as Obj | undefined) ?? {}), replicas } };
+}
+
+/** A request's body, up to 1 MB (a patch is a few hundred bytes). */
+function readRequestBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= 1_000_000) chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
 function refMatches(ref: ResourceRef, info: RequestInfo): boolean {
   return ref.group === info.group && ref.resource === info.resource && (ref.namespace === undefined || ref.namespace === info.namespace);
 }
@@ -214,6 +259,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
   const jsonOnly: (ResourceRef | 'all')[] = [];
   const failures: { ref: ResourceRef; status: number; remaining: number; retryAfter?: string; message?: string }[] = [];
   const hostile: { ref: ResourceRef; answer: HostileAnswer }[] = [];
+  const patchRefusals: { ref: ResourceRef; status: number; message: string; dryRun: boolean }[] = [];
   let delayAll = 0;
   const delays: { ref: ResourceRef; ms: number }[] = [];
   const pendingDelays = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
@@ -289,7 +335,8 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
   // ---- requests
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    req.resume(); // bodies of refused writes are not read
+    // Bodies of refused writes are not read; a patch's is, when patches are applied.
+    const body = opts.patches && req.method === 'PATCH' ? await readRequestBody(req) : (req.resume(), undefined);
     const parsed = new URL(req.url ?? '/', 'http://localhost');
     const query: Record<string, string> = {};
     for (const [k, v] of parsed.searchParams) query[k] = v;
@@ -308,6 +355,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       ...(info.namespace !== undefined ? { namespace: info.namespace } : {}),
       status: 0,
       bytes: 0,
+      ...(body !== undefined ? { contentType: req.headers['content-type'] ?? '', body } : {}),
     };
     requests.push(record);
 
@@ -321,7 +369,53 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
 
     if (info.discovery) serveDiscovery(req, res, record, info);
     else if (info.unknownPath) serveOther(res, record, parsed.pathname);
+    else if (body !== undefined) servePatch(res, record, info, query, body);
     else serveResource(req, res, record, info, query);
+  }
+
+  /** A JSON patch to an object or its scale subresource, as the apiserver applies it (dryRun=All: checked, not stored). */
+  function servePatch(res: ServerResponse, record: RequestRecord, info: RequestInfo, query: Record<string, string>, body: string): void {
+    const group = info.group ?? '';
+    const r = discovery.resource(group, info.version ?? '', info.resource ?? '');
+    if (!r || info.name === undefined) return reply(res, record, 404, status(404, 'the server could not find the requested resource', {}));
+    const scale = info.subresource === 'scale';
+    if (info.subresource !== undefined && !(scale && r.subresources.some((s) => s.name === 'scale')))
+      return reply(res, record, 404, status(404, 'the server could not find the requested resource', {}));
+    if (record.contentType !== 'application/json-patch+json')
+      return reply(
+        res,
+        record,
+        415,
+        status(415, `the body of the request was in an unknown format - accepted media types include: application/json-patch+json`),
+      );
+    const dryRun = query.dryRun === 'All';
+    const refusal = patchRefusals.find((f) => refMatches(f.ref, info) && (f.dryRun || !dryRun));
+    if (refusal) return reply(res, record, refusal.status, status(refusal.status, refusal.message));
+    const rkey = `${r.group}/${r.name}`;
+    const key = r.namespaced ? `${info.namespace}/${info.name}` : info.name;
+    const stored = store.get(rkey, key);
+    if (!stored) {
+      const message = `${qualifiedResource({ group, resource: r.name })} "${info.name}" not found`;
+      return reply(res, record, 404, status(404, message, { name: info.name, ...(group ? { group } : {}), kind: r.name }));
+    }
+    let patched: Obj;
+    try {
+      const ops = JSON.parse(body) as unknown;
+      patched = scale ? withScale(stored, applyJsonPatch(scaleOf(stored), ops)) : applyJsonPatch(stored, ops);
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      return reply(res, record, 422, status(422, `the server rejected our request due to an error in our request: ${why}`));
+    }
+    if (dryRun) return reply(res, record, 200, scale ? scaleOf(patched) : patched);
+    const m = metadataOf(patched);
+    // The apiserver removes a terminating object whose last finalizer goes (R9).
+    const finalizers = Array.isArray(m.finalizers) ? m.finalizers : [];
+    if (m.deletionTimestamp && finalizers.length === 0) {
+      store.delete(rkey, key);
+      return reply(res, record, 200, patched);
+    }
+    const saved = store.put(rkey, key, patched);
+    return reply(res, record, 200, scale ? scaleOf(saved) : saved);
   }
 
   function serveOther(res: ServerResponse, record: RequestRecord, path: string): void {
@@ -711,7 +805,9 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
     },
     compact: () => store.compact(),
     jsonOnly: (r) => void jsonOnly.push(r ? { ...r } : 'all'),
+    rejectPatches: (r, o) => void patchRefusals.push({ ref: { ...r }, status: o.status, message: o.message, dryRun: o.dryRun ?? true }),
     clear: () => {
+      patchRefusals.length = 0;
       forbidden.length = 0;
       jsonOnly.length = 0;
       failures.length = 0;

@@ -5,6 +5,8 @@
 
 import {
   DEFAULT_SEARCH_LIMIT,
+  type ApplyWayOutParams,
+  type ApplyWayOutResult,
   type ClusterConnectParams,
   type ClusterContextsResult,
   type ClusterObjectSearchResult,
@@ -33,6 +35,8 @@ import type { Session } from './session';
 import { terminatingItems } from './stuck';
 import type { GraphScopeOptions } from '../engine/graph/graphScope';
 import { readServerVersion } from '../sources/cluster/serverVersion';
+import type { ClusterTarget } from '../sources/cluster/kubeconfig';
+import { applyWayOut } from './wayOutActions';
 
 /** JSON-RPC error code for "the cluster cannot be used" (application range). */
 export const CLUSTER_UNAVAILABLE = -32010;
@@ -44,6 +48,8 @@ export class ClusterUnavailable extends Error {
 
 export class LiveSession implements Session {
   private live: LiveCluster | undefined;
+  /** Where `live` is connected, with its credentials: the one write (a way out) goes there too. */
+  private target: ClusterTarget | undefined;
   private generation = 0;
 
   constructor(
@@ -90,6 +96,7 @@ export class LiveSession implements Session {
       onChange: () => generation === this.generation && this.onChange(),
     });
     this.live = live;
+    this.target = target;
     try {
       await live.start();
     } catch (e) {
@@ -110,6 +117,7 @@ export class LiveSession implements Session {
   async disconnect(): Promise<void> {
     const live = this.live;
     this.live = undefined;
+    this.target = undefined;
     this.kubeVersion = undefined;
     this.generation++;
     if (live) {
@@ -157,6 +165,25 @@ export class LiveSession implements Session {
   stuckNow(options: EngineOptions, slowAfterSeconds: number): StuckItem[] {
     const live = this.require();
     return terminatingItems(live.inventory, this.versioned(options), Date.now(), slowAfterSeconds);
+  }
+
+  /**
+   * kubeGcLens/cluster/applyWayOut: one way out of a stuck live object, sent only when `allowWrites` (the server's own
+   * setting) is on and re-simulating on what is read now gives the same way out (app/wayOutActions.ts).
+   */
+  async applyWayOut(p: ApplyWayOutParams, options: EngineOptions, allowWrites: boolean): Promise<ApplyWayOutResult> {
+    const live = this.require();
+    const target = this.target;
+    if (!target) throw new ClusterUnavailable('not connected to a cluster');
+    await live.terminatingPodsRead();
+    if (this.live !== live) throw new ClusterUnavailable('the cluster was disconnected meanwhile');
+    return applyWayOut(p, {
+      inventory: live.inventory,
+      options: this.versioned(options),
+      allowWrites,
+      target,
+      timeoutMs: live.client.limits.requestTimeoutMs,
+    });
   }
 
   /**

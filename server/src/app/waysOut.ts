@@ -7,7 +7,7 @@
 // Nothing here deletes an object to get out (but an add-on's APIService or webhook configuration, never infrastructure), and nothing is sent anywhere: the CLI prints the commands, the editor
 // may send them only when the user allowed writes and confirmed.
 
-import type { Report, WayOut, WayOutRisk } from '../../../shared/src/protocol';
+import type { JsonPatchOp, Report, WayOut, WayOutPatch, WayOutRisk } from '../../../shared/src/protocol';
 import { inventoryView } from '../engine/analysis/blockerFindings';
 import type { Inventory } from '../engine/inventory';
 import { shellWord } from '../engine/shellWord';
@@ -36,6 +36,8 @@ interface Candidate {
   infrastructure?: string;
   /** The blocker outside ownership (APIService, webhook configuration) this clears, by uid. */
   clears?: string;
+  /** The PATCH the editor may send for it (a JSON patch with its test op first); only on a single change. */
+  patch?: WayOutPatch;
 }
 
 type Simulated = { c: Candidate; result: SimulationResult; report: Report };
@@ -83,6 +85,7 @@ export function waysOut(inventory: Inventory, uid: string, options: SimulationSe
         command: c.command,
         ...(warning ? { warning } : {}),
         ...(c.infrastructure ? { infrastructure: c.infrastructure } : {}),
+        ...(c.patch ? { patch: c.patch } : {}),
         outcome: {
           summary: report.summary,
           counts: report.counts,
@@ -211,6 +214,16 @@ function scaleUp(workload: KubeObject, finalizer: string): Candidate {
     title: `Scale ${describe(workload)} up to 1 replica: it runs the controller that removes ${finalizer}`,
     risk: 'safe',
     command: `kubectl scale ${resourceArg(workload)}${namespaceArg(workload)} --replicas=1`,
+    // On the scale subresource, as kubectl sends it; an autoscaling/v1 Scale of 0 replicas has an empty spec
+    // (replicas is omitempty), so the test op fails if it was scaled meanwhile.
+    patch: {
+      target: identityOf(workload),
+      subresource: 'scale',
+      ops: [
+        { op: 'test', path: '/spec', value: {} },
+        { op: 'add', path: '/spec/replicas', value: 1 },
+      ],
+    },
   };
 }
 
@@ -229,14 +242,16 @@ function restoreController(o: KubeObject, finalizer: string, controller: ObjectI
 function removeOwnerReference(dependent: KubeObject, owner: { uid: string; kind: string; name: string; namespace?: string }): Candidate {
   const index = dependent.ownerReferences.findIndex((r) => r.uid === owner.uid);
   const path = `/metadata/ownerReferences/${index}`;
+  const ops: JsonPatchOp[] = [
+    { op: 'test', path: `${path}/uid`, value: owner.uid },
+    { op: 'remove', path },
+  ];
   return {
     requests: [{ verb: 'remove-owner-reference', target: refOf(dependent), ownerUid: owner.uid }],
     title: `Remove the ownerReference of ${describe(dependent)} to ${owner.kind} ${owner.name}`,
     risk: 'caution',
-    command: jsonPatch(dependent, [
-      { op: 'test', path: `${path}/uid`, value: owner.uid },
-      { op: 'remove', path },
-    ]),
+    command: jsonPatch(dependent, ops),
+    patch: { target: identityOf(dependent), ops },
     warning: `${describe(dependent)} stays, no longer owned by ${owner.kind} ${owner.name}: nothing collects it later`,
   };
 }
@@ -261,14 +276,16 @@ function forceDelete(pod: KubeObject): Candidate {
 
 function removeFinalizer(o: KubeObject, finalizer: string, index: number, stuck: StuckEntry): Candidate {
   const path = `/metadata/finalizers/${index}`;
+  const ops: JsonPatchOp[] = [
+    { op: 'test', path, value: finalizer },
+    { op: 'remove', path },
+  ];
   return {
     requests: [{ verb: 'remove-finalizer', target: refOf(o), finalizer }],
     title: `Remove the finalizer ${finalizer} from ${describe(o)}`,
     risk: finalizer === FOREGROUND_FINALIZER ? 'caution' : 'dangerous',
-    command: jsonPatch(o, [
-      { op: 'test', path, value: finalizer },
-      { op: 'remove', path },
-    ]),
+    command: jsonPatch(o, ops),
+    patch: { target: identityOf(o), ops },
     warning: protectedBy(o, finalizer, stuck),
   };
 }
@@ -302,6 +319,7 @@ function protectedBy(o: KubeObject, finalizer: string, stuck: StuckEntry): strin
   return `what ${controller ?? 'the controller of ' + finalizer} was to clean up for ${describe(o)} (often outside Kubernetes: cloud resources, data, DNS records) is left behind`;
 }
 
+const identityOf = (o: KubeObject) => ({ ...refOf(o), uid: o.uid });
 const refOf = (o: KubeObject) => ({ apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name });
 
 /** `deployment.apps/web`: kubectl's TYPE/NAME, the group spelled out so that no other kind of the name is meant. */
@@ -313,6 +331,6 @@ function resourceArg(o: KubeObject): string {
 const namespaceArg = (o: KubeObject) => (o.namespace ? ` -n ${shellWord(o.namespace)}` : '');
 
 /** A JSON patch with its `test` op first, so that it fails if the object changed since it was read. */
-function jsonPatch(o: KubeObject, ops: { op: string; path: string; value?: string }[]): string {
+function jsonPatch(o: KubeObject, ops: JsonPatchOp[]): string {
   return `kubectl patch ${resourceArg(o)}${namespaceArg(o)} --type=json -p ${shellWord(JSON.stringify(ops))}`;
 }

@@ -11,6 +11,7 @@ import {
   ClusterConnectRequest,
   ClusterContextsRequest,
   ClusterDisconnectRequest,
+  ClusterApplyWayOutRequest,
   ClusterDocumentRequest,
   ClusterGraphRequest,
   ClusterGraphSummaryRequest,
@@ -68,6 +69,7 @@ export function bindConnection(c: Connection, server: KubeGcLensServer): void {
   onCustomRequest(c, ClusterSimulateRequest, (p, token) => server.clusterSimulate(p, token));
   onCustomRequest(c, ClusterStuckRequest, (p, token) => server.clusterStuck(p, token));
   onCustomRequest(c, ClusterDocumentRequest, (p) => server.clusterDocument(p));
+  onCustomRequest(c, ClusterApplyWayOutRequest, (p, token) => server.clusterApplyWayOut(p, token));
   onCustomRequest(c, ClusterGraphRequest, (p, token) => server.clusterGraph(p, token));
   onCustomRequest(c, ClusterGraphSummaryRequest, (token) => server.clusterGraphSummary(token));
   onCustomRequest(c, ClusterObjectsRequest, (p, token) => server.clusterObjects(p, token));

@@ -38,6 +38,7 @@ export const ClusterSearchObjectsRequest = asLsp(wire.ClusterSearchObjectsReques
 export const ClusterGraphRequest = asLsp(wire.ClusterGraphRequest);
 export const ClusterGraphSummaryRequest = asLsp(wire.ClusterGraphSummaryRequest);
 export const ClusterDocumentRequest = asLsp(wire.ClusterDocumentRequest);
+export const ClusterApplyWayOutRequest = asLsp(wire.ClusterApplyWayOutRequest);
 
 /** Every client → server request's params validator, by method. */
 export const REQUEST_PARAMS = requestParamsTable((v) => {

@@ -48,6 +48,7 @@ import {
   type CheckRequest,
   type ClusterConnectRequest,
   type ClusterContextsRequest,
+  type ClusterApplyWayOutRequest,
   type ClusterDocumentRequest,
   type ClusterGraphRequest,
   type ClusterGraphSummaryRequest,
@@ -311,6 +312,22 @@ export class KubeGcLensServer {
       const minutes = p.stuckAfterMinutes ?? this.settings.cluster.stuckAfterMinutes;
       const items = await this.cluster.stuck(this.engineOptions(), minutes * 60);
       return items.map((item) => withLiveLocations(item, this.cluster.current?.context));
+    });
+  }
+
+  /** The one request that may change the cluster: allowed by this server's own settings, never by the client's word. */
+  clusterApplyWayOut(
+    p: ParamsOf<typeof ClusterApplyWayOutRequest>,
+    token: CancellationToken,
+  ): Promise<ResultOf<typeof ClusterApplyWayOutRequest>> {
+    return this.answer(token, async () => {
+      await this.readSettings(); // the latest allowWrites, not one read before it was turned off
+      const result = await this.cluster.applyWayOut(p, this.engineOptions(), this.settings.cluster.allowWrites);
+      const sent = result.sent.map((r) => `${r.method} ${r.path} ${r.body}`).join('; ');
+      this.client.info?.(
+        `Way out for uid ${p.uid}: ${result.stage} ${result.ok ? 'ok' : 'refused'} (${result.status}): ${result.message}${sent ? ` [sent: ${sent}]` : ''}`,
+      );
+      return result;
     });
   }
 
@@ -723,6 +740,8 @@ export function mergeSettings(raw: Partial<KubeGcLensSettings> | null | undefine
         typeof r.cluster?.stuckAfterMinutes === 'number' && r.cluster.stuckAfterMinutes >= 0
           ? r.cluster.stuckAfterMinutes
           : DEFAULT_SETTINGS.cluster.stuckAfterMinutes,
+      // Only a literal true turns writes on: anything else, or nothing, keeps them off.
+      allowWrites: r.cluster?.allowWrites === true,
     },
   };
 }

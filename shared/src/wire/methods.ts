@@ -5,6 +5,7 @@
 import type { GraphData, GraphParams, GraphSummary } from './graph';
 import type { ObjectSummary } from './objects';
 import type { SimulateParams, SimulateReport, StuckItem } from './simulation';
+import type { ApplyWayOutParams, ApplyWayOutResult } from './wayOutActions';
 import type {
   CheckResult,
   ClusterConnectParams,
@@ -80,3 +81,8 @@ export const ClusterGraphRequest = request<GraphParams, GraphData>('kubeGcLens/c
 export const ClusterGraphSummaryRequest = request0<GraphSummary>('kubeGcLens/cluster/graphSummary');
 /** The text of a live document (a note when the object is gone or nothing is connected). */
 export const ClusterDocumentRequest = request<{ uri: string }, { text: string }>('kubeGcLens/cluster/document');
+/**
+ * Sends one way out of a stuck live object (a JSON patch), dry run first; only when the server's own
+ * `kubeGcLens.cluster.allowWrites` is on. The only request of the protocol that changes a cluster.
+ */
+export const ClusterApplyWayOutRequest = request<ApplyWayOutParams, ApplyWayOutResult>('kubeGcLens/cluster/applyWayOut');

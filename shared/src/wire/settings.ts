@@ -18,7 +18,14 @@ export interface KubeGcLensSettings {
   severity: Partial<Record<string, SeveritySetting>>;
   files: { include: string[]; exclude: string[] };
   /** The live cluster: only what the server uses (the client reads the connection settings itself). */
-  cluster: { stuckAfterMinutes: number };
+  cluster: {
+    stuckAfterMinutes: number;
+    /**
+     * May the editor send a way out to the live cluster when asked? The VS Code client sends only the user's own
+     * value, and false in an untrusted workspace; absent or not `true` is off.
+     */
+    allowWrites: boolean;
+  };
 }
 
 export type SeveritySetting = 'error' | 'warning' | 'information' | 'hint' | 'off';
@@ -28,5 +35,5 @@ export const DEFAULT_SETTINGS: KubeGcLensSettings = {
   finalizerOwners: [],
   severity: {},
   files: { include: ['**/*.yaml', '**/*.yml', '**/*.json'], exclude: ['**/node_modules/**', '**/.git/**'] },
-  cluster: { stuckAfterMinutes: 10 },
+  cluster: { stuckAfterMinutes: 10, allowWrites: false },
 };

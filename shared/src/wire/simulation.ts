@@ -163,8 +163,29 @@ export interface WayOut {
   warning?: string;
   /** Set when the object changed is control-plane or cluster infrastructure. */
   infrastructure?: string;
+  /**
+   * (Additive.) Set when the editor can send this way out to a live cluster (`kubeGcLens/cluster/applyWayOut`): the
+   * JSON patch it sends, exactly. Absent on comments (reinstall an operator), DELETEs and a Namespace's finalize.
+   */
+  patch?: WayOutPatch;
   /** The simulated outcome of that change: the Report's summary, counts and lists (no timeline). */
   outcome: WayOutOutcome;
+}
+
+/** One operation of a JSON patch (RFC 6902). */
+export interface JsonPatchOp {
+  op: 'test' | 'remove' | 'add';
+  path: string;
+  value?: unknown;
+}
+
+/** The PATCH of a way out: `application/json-patch+json`, its `test` op first, so it fails if the object changed. */
+export interface WayOutPatch {
+  /** The object it is sent to (not always the stuck one: a blocking dependent, the operator's Deployment). */
+  target: ObjectIdentity;
+  /** `scale`: the workload's scale subresource (as `kubectl scale`); absent: the object itself. */
+  subresource?: 'scale';
+  ops: JsonPatchOp[];
 }
 
 export type WayOutOutcome = Pick<Report, 'summary' | 'counts' | 'deleted' | 'orphaned' | 'stuck' | 'notes'>;

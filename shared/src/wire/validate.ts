@@ -7,6 +7,7 @@
 import type { GraphParams } from './graph';
 import {
   CheckRequest,
+  ClusterApplyWayOutRequest,
   ClusterConnectRequest,
   ClusterContextsRequest,
   ClusterDisconnectRequest,
@@ -28,6 +29,7 @@ import {
 } from './methods';
 import { POLICY_CHOICES, type ControllersMode, type PolicyChoice, type SimulateParams } from './simulation';
 import type { ClusterConnectParams, ClusterObjectsParams } from './status';
+import type { ApplyWayOutParams } from './wayOutActions';
 
 /** Checks one value: undefined when it is fine, else the first problem, naming `path` (e.g. "params.uid"). */
 export interface Validator<T> {
@@ -134,6 +136,7 @@ export function requestParamsTable(
     rule(ClusterObjectsRequest, clusterObjectsParams),
     rule(ClusterSearchObjectsRequest, clusterObjectsParams),
     rule(ClusterDocumentRequest, obj<{ uri: string }>({ uri: str })),
+    rule(ClusterApplyWayOutRequest, obj<ApplyWayOutParams>({ uid: str, command: str, summary: optional(str), dryRunOnly: optional(bool) })),
   ]);
 }
 
