@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { ClusterConnection } from './cluster';
 import { ClusterStatusBar } from './clusterStatusBar';
+import { applyWayOut } from './commands/applyWayOut';
 import { checkWorkspace } from './commands/checkWorkspace';
 import { logErrorsTo, reportingErrors } from './commands/errors';
 import { revealLocation } from './commands/revealLocation';
@@ -16,6 +17,7 @@ import { simulateDelete } from './commands/simulateDelete';
 import { watchKubernetesDocuments } from './kubernetesDocuments';
 import { LazyLanguageClient } from './lazyClient';
 import { LiveDocumentProvider, openLiveObject } from './liveDocuments';
+import { contextName } from './logic/clusterState';
 import type { StuckTreeNode } from './logic/stuckTree';
 import { ReportView } from './reportView';
 import { StatusBar } from './statusBar';
@@ -37,6 +39,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new StatusBar(lsp);
   const clusterStatusBar = new ClusterStatusBar(cluster);
   const simulate = { client: lsp, reports, cluster };
+  const sendWayOut = (node?: StuckTreeNode) =>
+    applyWayOut(lsp, contextName(cluster.state) ?? 'the current context', node, () => stuckView.refresh());
   // Registers the panel serializer at once: a graph panel restored after a reload activates the extension.
   const graphs = new GraphPanels({ context, client: lsp, cluster, reports, log: (m) => lsp.log(m) });
 
@@ -140,6 +144,17 @@ export function activate(context: vscode.ExtensionContext): void {
         if (node?.uid !== undefined) await simulateDelete(simulate, node.live ? { source: 'cluster', uid: node.uid } : node.uid);
       }),
     ),
+    vscode.commands.registerCommand(
+      'kubeGcLens.stuckObjects.copyCommand',
+      reportingErrors('Copy kubectl Command', async (node?: StuckTreeNode) => {
+        if (!node?.wayOut) return;
+        await vscode.env.clipboard.writeText(node.wayOut.command);
+        void vscode.window.setStatusBarMessage('Kube GC Lens: kubectl command copied', 3000);
+      }),
+    ),
+    // Both send the way out's PATCH after the same checks; only their titles differ.
+    vscode.commands.registerCommand('kubeGcLens.stuckObjects.removeFinalizer', reportingErrors('Remove Finalizer', sendWayOut)),
+    vscode.commands.registerCommand('kubeGcLens.stuckObjects.applyFix', reportingErrors('Apply Fix', sendWayOut)),
     vscode.commands.registerCommand(
       'kubeGcLens.stuckObjects.showInGraph',
       reportingErrors('Show in Graph', async (node?: StuckTreeNode) => {

@@ -13,7 +13,8 @@ import {
   type RequestDescriptor,
   type ServerStatus,
 } from '../../shared/src/protocol';
-import { SERVER_SETTING_SECTIONS } from './logic/clusterSettings';
+import { CLUSTER_SECTION, SERVER_SETTING_SECTIONS } from './logic/clusterSettings';
+import { ALLOW_WRITES_KEY, withAllowWrites, writesAllowed } from './logic/wayOuts';
 import { KUBERNETES_LANGUAGES } from './logic/looksLikeKubernetes';
 import { durationText } from './logic/activityText';
 
@@ -128,6 +129,20 @@ export class LazyLanguageClient implements vscode.Disposable {
         // connection settings (kubeGcLens.cluster.context, …): they are the client's, and must not re-read the workspace.
         configurationSection: SERVER_SETTING_SECTIONS,
         fileEvents,
+      },
+      middleware: {
+        workspace: {
+          // The server reads kubeGcLens.cluster.allowWrites from here: only the user's own value, never in Restricted Mode.
+          configuration: async (params, token, next) => {
+            const result = await next(params, token);
+            if (!Array.isArray(result)) return result;
+            const allowed = writesAllowed(
+              vscode.workspace.getConfiguration(CLUSTER_SECTION).inspect(ALLOW_WRITES_KEY),
+              vscode.workspace.isTrusted,
+            );
+            return result.map((value: unknown, i) => (params.items[i]?.section === 'kubeGcLens' ? withAllowWrites(value, allowed) : value));
+          },
+        },
       },
       // Our own collection: the diagnostics of the YAML and Kubernetes extensions stay theirs.
       diagnosticCollectionName: 'kube-gc-lens',

@@ -115,6 +115,9 @@ describe('package.json commands and views', () => {
       'kubeGcLens.stuckObjects.reveal',
       'kubeGcLens.stuckObjects.simulate',
       'kubeGcLens.stuckObjects.showInGraph',
+      'kubeGcLens.stuckObjects.copyCommand',
+      'kubeGcLens.stuckObjects.removeFinalizer',
+      'kubeGcLens.stuckObjects.applyFix',
       'kubeGcLens.showInGraph',
       'kubeGcLens.cluster.actions',
     ]);
@@ -211,9 +214,11 @@ describe('package.json: the live cluster', () => {
       default: CLUSTER_SETTING_DEFAULTS.stuckAfterMinutes,
       minimum: 0,
     });
+    // The one setting the server reads besides stuckAfterMinutes: the user's alone (application scope, restricted).
+    expect(settings['kubeGcLens.cluster.allowWrites']).toMatchObject({ type: 'boolean', default: false, scope: 'application' });
     expect(
       Object.keys(settings)
-        .filter((k) => k.startsWith('kubeGcLens.cluster.'))
+        .filter((k) => k.startsWith('kubeGcLens.cluster.') && k !== 'kubeGcLens.cluster.allowWrites')
         .map((k) => k.slice('kubeGcLens.cluster.'.length))
         .sort(),
     ).toEqual(Object.keys(CLUSTER_SETTING_DEFAULTS).sort());

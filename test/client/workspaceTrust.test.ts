@@ -134,13 +134,17 @@ describe('reading settings as trust allows', () => {
 });
 
 describe('the language server never sees a connection setting', () => {
-  it('keeps only cluster.stuckAfterMinutes of the kubeGcLens section it pulls (workspace/configuration)', () => {
+  it('keeps only cluster.stuckAfterMinutes and allowWrites of the kubeGcLens section it pulls (workspace/configuration)', () => {
     // The VS Code client answers the pull with the whole section, connection settings included; the server drops
     // them: a connection is only ever opened on the parameters of the client's kubeGcLens/cluster/connect.
     const merged = mergeSettings({
       cluster: { stuckAfterMinutes: 3, kubeconfig: '/repo/kubeconfig', autoConnect: true, context: 'prod', namespaces: ['x'] },
     } as unknown as Parameters<typeof mergeSettings>[0]);
-    expect(merged.cluster).toEqual({ stuckAfterMinutes: 3 });
+    expect(merged.cluster).toEqual({ stuckAfterMinutes: 3, allowWrites: false });
+    // Writes are on only for a literal true (the VS Code client sends the user's own value, false when untrusted).
+    for (const allowWrites of ['true', 1, {}, null])
+      expect(mergeSettings({ cluster: { allowWrites } } as never).cluster.allowWrites).toBe(false);
+    expect(mergeSettings({ cluster: { allowWrites: true } } as never).cluster.allowWrites).toBe(true);
   });
 });
 

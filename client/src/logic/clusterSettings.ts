@@ -51,6 +51,7 @@ export const SERVER_SETTING_SECTIONS = [
   'kubeGcLens.severity',
   'kubeGcLens.files',
   'kubeGcLens.cluster.stuckAfterMinutes',
+  'kubeGcLens.cluster.allowWrites',
   'files.exclude',
 ];
 

@@ -1,15 +1,18 @@
 // The Stuck Objects tree as plain data: one root per StuckItem (stuck now, or a predicted deadlock), its
 // why-chain (BlockReason.blockedBy) as children. stuckObjectsView.ts turns nodes into VS Code tree items.
 
-import type { BlockReason, BlockType, NamespaceCondition } from '../../../shared/src/protocol';
+import type { BlockReason, BlockType, NamespaceCondition, WayOut, WayOutRisk } from '../../../shared/src/protocol';
 import type { SourceLocation, StuckItem } from '../../../shared/src/protocol';
 import { reasonFacts, reasonHeading } from './blockReasons';
 import { count, describeObject, formatAge, locationLabel } from './objects';
+import { wayOutAction, wayOutTooltip } from './wayOuts';
 
 /**
  * What the context menu may offer: `object.revealable` (reveal + simulate), `object` (simulate), `object.live` (a
  * live object: simulate on the live graph), `object.live.revealable` (and open its read-only live document),
- * `reason` (nothing), `section.workspace` / `section.live` (the two sections shown while connected to a cluster).
+ * `reason` (nothing), `section.workspace` / `section.live` (the two sections shown while connected to a cluster),
+ * `wayOut` (copy its command), `wayOut.live.finalizer` / `wayOut.live.fix` (a live way out the editor can send:
+ * Remove Finalizer… / Apply Fix…, besides copying it).
  */
 export type StuckNodeContext =
   | 'object.revealable'
@@ -18,7 +21,10 @@ export type StuckNodeContext =
   | 'object.live.revealable'
   | 'reason'
   | 'section.workspace'
-  | 'section.live';
+  | 'section.live'
+  | 'wayOut'
+  | 'wayOut.live.finalizer'
+  | 'wayOut.live.fix';
 
 export interface StuckTreeNode {
   /** Stable across refreshes, so VS Code keeps what the user expanded. */
@@ -49,6 +55,11 @@ export interface StuckTreeNode {
   expanded?: boolean;
   /** A Namespace's status conditions that hold (roots only): children after the why-chain. */
   conditions?: NamespaceCondition[];
+  /** The ways out of a stuck root, safest first: its last children. */
+  waysOut?: WayOut[];
+  /** A way-out node: the way out, and the uid of the stuck object it releases. */
+  wayOut?: WayOut;
+  stuckUid?: string;
 }
 
 const ROOT_DESCRIPTIONS: Record<StuckItem['state'], string> = {
@@ -127,21 +138,47 @@ export function stuckRoots(items: StuckItem[], options: StuckRootOptions = {}): 
       depth: 0,
       uid: o.uid,
       ...(o.location ? { location: o.location } : {}),
-      hasChildren: item.blockedBy.length > 0 || item.reason !== '' || (item.namespaceConditions?.length ?? 0) > 0,
+      hasChildren:
+        item.blockedBy.length > 0 || item.reason !== '' || (item.namespaceConditions?.length ?? 0) > 0 || (item.waysOut?.length ?? 0) > 0,
       reasons: item.blockedBy,
       ...(item.blockedBy.length ? {} : { note: item.reason }),
       locations: item.locations ?? {},
       ...(live ? { live: true } : {}),
       ...(item.namespaceConditions?.length ? { conditions: item.namespaceConditions } : {}),
+      ...(item.waysOut?.length ? { waysOut: item.waysOut } : {}),
     };
   });
 }
 
+const RISK_ICONS: Record<WayOutRisk, string> = { safe: 'pass', caution: 'warning', dangerous: 'flame' };
+
+/** One way out of a stuck root: risk and title, its simulated outcome beside; live ones the editor can send say how. */
+function wayOutNode(root: StuckTreeNode, w: WayOut, i: number): StuckTreeNode {
+  const action = root.live ? wayOutAction(w) : undefined;
+  return {
+    id: `${root.id}/way:${i}`,
+    label: `Way out (${w.risk}): ${w.title}`,
+    description: w.outcome.summary,
+    tooltip: wayOutTooltip(w),
+    icon: RISK_ICONS[w.risk] ?? 'circle-outline',
+    warning: false,
+    contextValue: action === 'remove-finalizer' ? 'wayOut.live.finalizer' : action === 'apply-fix' ? 'wayOut.live.fix' : 'wayOut',
+    depth: root.depth + 1,
+    hasChildren: false,
+    reasons: [],
+    locations: root.locations,
+    wayOut: w,
+    ...(root.uid !== undefined ? { stuckUid: root.uid } : {}),
+    ...(root.live ? { live: true } : {}),
+  };
+}
+
 export function childrenOf(node: StuckTreeNode): StuckTreeNode[] {
   if (node.children) return node.children;
+  const ways = (node.waysOut ?? []).map((w, i) => wayOutNode(node, w, i));
   // The chain of a live object names live objects: they simulate on the live graph too.
-  if (node.live) return reasonChildren(node).map(asLive);
-  return reasonChildren(node);
+  if (node.live) return [...reasonChildren(node).map(asLive), ...ways];
+  return [...reasonChildren(node), ...ways];
 }
 
 function asLive(n: StuckTreeNode): StuckTreeNode {

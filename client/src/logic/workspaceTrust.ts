@@ -22,6 +22,9 @@ export const RESTRICTED_SETTINGS: Readonly<Record<string, string>> = {
   'kubeGcLens.cluster.namespaces':
     "each namespace is one LIST and one WATCH per resource type: thousands of names are load on the user's cluster, " +
     'made with their credentials',
+  'kubeGcLens.cluster.allowWrites':
+    "lets the editor change the user's cluster (a way out's PATCH, after a confirmation): only the user may turn it on, " +
+    'and it is ignored in Restricted Mode whatever its value (logic/wayOuts.ts writesAllowed)',
   'kubeGcLens.cluster.requestTimeoutSeconds':
     "bounds how long a request to the user's cluster may hold the connection; 0 turns the deadline off, which a " +
     'repository must not choose for the user (a trickling server would then hold the connection forever)',
