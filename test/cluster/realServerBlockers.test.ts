@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlockReason, StuckItem } from '../../shared/src/protocol';
+import { auditLog, productRequests } from '../helpers/auditLog';
 import { failingGroupVersions } from '../../server/src/engine/simulation/namespaceConditions';
 import { CONTROL_PLANE_SKIP, KUBECTL, type ControlPlane, startControlPlane, until } from '../../testkit/cluster/controlPlane';
 
@@ -19,6 +20,7 @@ const CLI = path.join(ROOT, 'dist/cli.js');
 if (CONTROL_PLANE_SKIP) console.warn(`test/cluster/realServerBlockers.test.ts ${CONTROL_PLANE_SKIP}`);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kgl-real-blockers-'));
+const audit = auditLog(dir);
 let plane: ControlPlane;
 const kubectl = (args: string[], input?: string) => plane.kubectl(args, input);
 const apply = (yaml: string) => kubectl(['apply', '-f', '-'], yaml);
@@ -113,7 +115,7 @@ const started = Date.now();
 
 beforeAll(async () => {
   if (CONTROL_PLANE_SKIP) return;
-  plane = await startControlPlane();
+  plane = await startControlPlane({ apiserverArgs: audit.apiserverArgs });
   apply(SETUP);
   await until('the Widget kind served', () => plane.kubectlResult(['get', 'widgets', '-n', NS]).status === 0);
   apply(WIDGET);
@@ -163,6 +165,13 @@ describe.skipIf(CONTROL_PLANE_SKIP)('a namespace held by an unavailable APIServi
     const content = reasons.find((r) => r.type === 'namespace-content')!;
     for (const type of ['NamespaceContentRemaining', 'NamespaceFinalizersRemaining'])
       expect(content.message).toContain(`${type}: ${held(type)!.message}`);
+  });
+
+  it('the product read the blockers and their Services with GET only (the audit log)', () => {
+    const requests = productRequests(audit.log);
+    const resources = new Set(requests.map((e) => e.objectRef?.resource));
+    for (const r of ['apiservices', 'validatingwebhookconfigurations', 'services', 'endpointslices']) expect(resources).toContain(r);
+    expect(new Set(requests.map((e) => e.verb))).toEqual(new Set(['get', 'list']));
   });
 
   it('check: a finding on each blocker, naming the namespace it holds', () => {

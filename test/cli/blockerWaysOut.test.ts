@@ -1,0 +1,78 @@
+// `kubectl gc stuck -f` on a dump with blockers outside ownership (issue 18): the blockers' fixes are ways out, each
+// simulated; an infrastructure APIService or webhook (Kubernetes' own group, a Service in kube-system) is labelled so
+// and never deleted; hostile names stay one shell word in the commands and are escaped in the text.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { StuckItem } from '../../shared/src/protocol';
+import { DELETING, cm, manifests, namespace } from '../helpers/manifests';
+import { anyGroup, apiService, endpointSlice, service, webhookConfiguration } from '../helpers/clusterBlockers';
+import { shellWords } from '../helpers/shellWords';
+
+const ROOT = join(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const dir = mkdtempSync(join(tmpdir(), 'kgl-blocker-ways-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function stuck(yaml: string, json: boolean): { text: string; items: StuckItem[] } {
+  const file = join(dir, `dump-${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(file, yaml);
+  const r = spawnSync(process.execPath, [CLI, 'stuck', '-f', file, '--controllers=builtin', ...(json ? ['-o', 'json'] : [])], {
+    encoding: 'utf8',
+  });
+  return { text: r.stdout, items: json ? (JSON.parse(r.stdout) as { stuck: StuckItem[] }).stuck : [] };
+}
+
+const terminating = namespace('team-a', { ...DELETING, extra: { spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' } } });
+
+describe('stuck: blocker fixes as ways out', () => {
+  it("Kubernetes' own APIService and a kube-system webhook: their backends restored, never deleted; labelled infrastructure", () => {
+    const yaml = manifests(
+      terminating,
+      cm('c', 'team-a', { ...DELETING, finalizers: ['example.com/cleanup'] }),
+      apiService(
+        'v1beta1.metrics.k8s.io',
+        { namespace: 'kube-system', name: 'metrics-server' },
+        { status: 'False', reason: 'MissingEndpoints' },
+      ),
+      webhookConfiguration('Validating', 'platform-guard', [
+        {
+          name: 'platform.example.com',
+          service: { namespace: 'kube-system', name: 'guard' },
+          rules: [anyGroup(['UPDATE'], ['configmaps'])],
+        },
+      ]),
+      service('metrics-server', 'kube-system'),
+      endpointSlice('metrics-server', 'kube-system', 0),
+    );
+    const { items } = stuck(yaml, true);
+    const ways = items.flatMap((i) => i.waysOut ?? []);
+    expect(ways.some((w) => w.title.startsWith('Restore the Pods behind Service kube-system/metrics-server'))).toBe(true);
+    for (const w of ways) expect(w.command).not.toMatch(/kubectl delete (apiservice|validatingwebhookconfiguration)\//);
+    expect(ways.find((w) => w.title.startsWith('Restore the Pods behind Service kube-system/metrics-server'))!.infrastructure).toMatch(
+      /Kubernetes' own API groups/,
+    );
+    const ignore = ways.find((w) => w.title.endsWith('set failurePolicy: Ignore on webhook platform.example.com'))!;
+    expect(ignore.infrastructure).toMatch(/kube-system, a control-plane namespace/);
+    const { text } = stuck(yaml, false);
+    expect(text).toContain('Ways out');
+    expect(text).toContain("! v1beta1.metrics.k8s.io is one of Kubernetes' own API groups");
+  });
+
+  it('an add-on with a hostile name: its deletion is offered as one shell word, and the text escapes it', () => {
+    const bad = 'x$(touch /tmp/pwned)\n';
+    const hook = webhookConfiguration('Validating', `guard${bad}`, [
+      { name: 'v.example.com', service: { namespace: 'guard', name: 'gone' }, rules: [anyGroup(['DELETE'], ['configmaps'])] },
+    ]);
+    const yaml = manifests(terminating, cm('c', 'team-a'), hook, endpointSlice('other', 'guard', 1));
+    const ns = stuck(yaml, true).items.find((i) => i.kind === 'Namespace')!;
+    const del = ns.waysOut!.find((w) => w.title.startsWith('Delete ValidatingWebhookConfiguration'))!;
+    expect(shellWords(del.command)).toEqual(['delete', `validatingwebhookconfiguration/guard${bad}`]);
+    expect(del.outcome.deleted.map((d) => d.name)).toContain('team-a');
+    const { text } = stuck(yaml, false);
+    expect(text).not.toContain('$(touch /tmp/pwned)\n');
+  });
+});
