@@ -1,5 +1,6 @@
 // Command-line parsing in kubectl's conventions: `-f X`, `-fX`, `-f=X`, `--filename X`, `--filename=X`,
-// repeatable flags, `-o json`/`-ojson`, and positional TYPE/NAME or TYPE NAME… arguments.
+// repeatable flags, `-o json`/`-ojson`, and positional TYPE/NAME or TYPE NAME… arguments. A few flags take two
+// values (`--remove-finalizer FINALIZER TYPE/NAME`): they are requests, kept in command-line order among the targets.
 
 export class UsageError extends Error {}
 
@@ -9,12 +10,25 @@ interface FlagSpec {
   /** Takes a value (otherwise a boolean switch). */
   value: boolean;
   repeatable?: boolean;
+  /** Values it takes (default 1 when `value`): a request flag's value and then its TYPE/NAME. */
+  arity?: 2;
+  /** A request besides DELETE: its occurrences are kept in `requests`, in order among the positionals. */
+  request?: boolean;
+}
+
+/** One occurrence of a request flag: its values, and how many positionals (after the command) came before it. */
+export interface RequestFlag {
+  flag: string;
+  values: string[];
+  afterPositionals: number;
 }
 
 export interface ParsedArgs {
   command: string;
   flags: Map<string, string[]>;
   positional: string[];
+  /** The request flags (`--remove-finalizer` …) in command-line order. */
+  requests: RequestFlag[];
 }
 
 const FLAGS: FlagSpec[] = [
@@ -39,11 +53,23 @@ const FLAGS: FlagSpec[] = [
   { long: 'request-timeout', value: true },
   { long: 'slow-after', value: true },
   { long: 'show-settling', value: false },
+  { long: 'remove-finalizer', value: true, repeatable: true, arity: 2, request: true },
+  { long: 'remove-owner-reference', value: true, repeatable: true, arity: 2, request: true },
+  { long: 'scale', value: true, repeatable: true, arity: 2, request: true },
+  { long: 'restore-controller', value: true, repeatable: true, request: true },
 ];
+
+/** What a two-value flag's values are, for its messages. */
+const SECOND_VALUE: Record<string, string> = {
+  'remove-finalizer': 'FINALIZER TYPE/NAME',
+  'remove-owner-reference': 'OWNER_UID TYPE/NAME',
+  scale: 'REPLICAS TYPE/NAME',
+};
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const flags = new Map<string, string[]>();
   const positional: string[] = [];
+  const requests: RequestFlag[] = [];
   const set = (spec: FlagSpec, value: string) => {
     const list = flags.get(spec.long) ?? [];
     if (!spec.repeatable && list.length) list.length = 0;
@@ -64,10 +90,29 @@ export function parseArgs(argv: string[]): ParsedArgs {
       if (!spec.value) {
         if (eq >= 0 && !['true', 'false'].includes(arg.slice(eq + 1))) throw new UsageError(`flag --${name} takes no value`);
         set(spec, eq >= 0 ? arg.slice(eq + 1) : 'true');
-      } else if (eq >= 0) set(spec, arg.slice(eq + 1));
-      else {
-        if (i + 1 >= argv.length) throw new UsageError(`flag needs an argument: --${name}`);
-        set(spec, argv[++i]);
+      } else {
+        let value: string;
+        if (eq >= 0) value = arg.slice(eq + 1);
+        else {
+          if (i + 1 >= argv.length)
+            throw new UsageError(`flag needs ${spec.arity === 2 ? `two arguments: --${name} ${SECOND_VALUE[name]}` : `an argument: --${name}`}`);
+          value = argv[++i];
+        }
+        set(spec, value);
+        if (spec.request) {
+          const values = [value];
+          if (spec.arity === 2) {
+            // The second value is a TYPE/NAME, never a flag: `--scale 2 -n shop` forgot it.
+            const next = argv[i + 1];
+            if (next === undefined || (next.startsWith('-') && next.length > 1))
+              throw new UsageError(
+                `flag --${name} ${value}: needs a TYPE/NAME after ${JSON.stringify(value)} (--${name} ${SECOND_VALUE[name]})${next === undefined ? '' : `, got ${next}`}`,
+              );
+            values.push(next);
+            i++;
+          }
+          requests.push({ flag: name, values, afterPositionals: Math.max(0, positional.length - 1) });
+        }
       }
       continue;
     }
@@ -87,7 +132,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
     positional.push(arg);
   }
   const command = positional.shift() ?? '';
-  return { command, flags, positional };
+  return { command, flags, positional, requests };
 }
 
 export function flag(args: ParsedArgs, name: string): string | undefined {

@@ -6,10 +6,10 @@ import { isAbsolute, relative as relativePath } from 'node:path';
 import type { Finding } from '../engine/analysis/findingTypes';
 import { attachRanges } from '../engine/analysis/locate';
 import { writeGcDot } from '../engine/graph/dotWriter';
-import type { Inventory } from '../engine/inventory';
 import type { KubeObject } from '../engine/model';
 import { SnapshotSession } from '../app/snapshotSession';
-import type { ControllersMode, DeleteRequest, FinalizerOwnerRule, PropagationPolicy } from '../engine/simulation/types';
+import type { ControllersMode, FinalizerOwnerRule, PropagationPolicy } from '../engine/simulation/types';
+import { isChange, type UserRequest } from '../engine/simulation/changeRequest';
 import { UsageError, allowOnly, flag, flagList, oneOf, parseArgs, type ParsedArgs } from './args';
 import { HELP } from './help';
 import { InputError, loadInput, type CliInput } from './input';
@@ -26,6 +26,7 @@ import { baselineSimulation } from '../app/simulationCache';
 import { makeStyle } from './output/style';
 import { safeJson, safeText } from './output/safeText';
 import { ARRIVALS, parsePlan } from './plan';
+import { requestsOf, withNamespace } from './requests';
 import { parseControllers } from '../engine/simulation/controllerSet';
 import { NEWEST_KUBE_VERSION, kubeVersionText, parseKubeVersion } from '../engine/simulation/kubeVersion';
 import pkg from '../../../package.json';
@@ -115,6 +116,9 @@ async function load(
   return input;
 }
 
+/** simulate's requests besides DELETE (cli/requests.ts). */
+const REQUEST_FLAGS = ['remove-finalizer', 'remove-owner-reference', 'scale', 'restore-controller'];
+
 /** Flags every command takes to choose its input. */
 const INPUT_FLAGS = ['filename', 'namespace', 'recursive', 'kubeconfig', 'context', 'all-namespaces', 'request-timeout'];
 
@@ -202,56 +206,6 @@ function cascadeOf(args: ParsedArgs): PropagationPolicy | null {
   }
 }
 
-/** TYPE/NAME … or TYPE NAME …, as kubectl takes them, resolved against the kinds the input serves. */
-function targetsOf(args: ParsedArgs, inventory: Inventory, policy: PropagationPolicy | null): DeleteRequest[] {
-  const pos = args.positional;
-  if (pos.length === 0) return [];
-  const pairs: [string, string][] = [];
-  if (pos[0].includes('/')) {
-    for (const p of pos) {
-      const slash = p.indexOf('/');
-      if (slash <= 0 || slash === p.length - 1)
-        throw new UsageError(`"${p}" is not TYPE/NAME; use one form for all arguments (TYPE/NAME … or TYPE NAME …)`);
-      pairs.push([p.slice(0, slash), p.slice(slash + 1)]);
-    }
-  } else {
-    if (pos.length < 2) throw new UsageError(`resource(s) were provided, but no name was specified: ${pos[0]} NAME`);
-    for (const name of pos.slice(1)) {
-      if (name.includes('/'))
-        throw new UsageError(
-          `there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (${name})`,
-        );
-      pairs.push([pos[0], name]);
-    }
-  }
-  const namespace = flag(args, 'namespace') ?? inventory.defaultNamespace;
-  return pairs.map(([type, name]) => {
-    const info = inventory.kinds.resolveType(type)[0];
-    if (!info) throw new UsageError(`the server doesn't have a resource type "${type}"`);
-    const ns = info.namespaced ? namespace : '';
-    const resource = info.group ? `${info.plural}.${info.group}` : info.plural;
-    if (!inventory.find(info.group, info.kind, ns, name)) {
-      throw new UsageError(
-        `${resource} "${name}" not found${info.namespaced ? ` in namespace "${ns}"` : ''} in the input${elsewhere(inventory, info, name)}`,
-      );
-    }
-    return { apiVersion: inventory.kinds.preferredApiVersion(info), kind: info.kind, namespace: ns, name, propagationPolicy: policy };
-  });
-}
-
-/** "; it exists in namespace storefront: pass -n storefront" when the name is in other namespaces of the input. */
-function elsewhere(inventory: Inventory, info: { group: string; kind: string; namespaced: boolean }, name: string): string {
-  if (!info.namespaced) return '';
-  const namespaces = [
-    ...new Set(
-      [...inventory.ofKind(info.kind)].filter((o) => o.name === name && inventory.kindOf(o)?.group === info.group).map((o) => o.namespace),
-    ),
-  ].sort();
-  if (namespaces.length === 0) return '';
-  if (namespaces.length === 1) return `; it exists in namespace ${namespaces[0]}: pass -n ${namespaces[0]}`;
-  return `; it exists in namespaces ${namespaces.join(', ')}: pass -n with one of them`;
-}
-
 async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   allowOnly(args, [
     ...INPUT_FLAGS,
@@ -264,6 +218,7 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     'finalizer-owner',
     'max-steps',
     'show-settling',
+    ...REQUEST_FLAGS,
   ]);
   const output = oneOf(args, 'output', ['text', 'wide', 'json', 'dot'] as const, 'text');
   let controllers = flag(args, 'controllers') === undefined ? undefined : controllersOf(args);
@@ -273,7 +228,8 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     throw new UsageError('--max-steps must be a positive integer');
   const policy = cascadeOf(args);
   const planFile = flag(args, 'plan');
-  if (planFile && args.positional.length) throw new UsageError('give either TYPE/NAME targets or --plan, not both');
+  if (planFile && (args.positional.length || args.requests.length))
+    throw new UsageError(`give either TYPE/NAME targets and request flags (--${REQUEST_FLAGS.join(', --')}) or --plan, not both`);
   if (planFile && policy)
     throw new UsageError('--cascade applies to TYPE/NAME targets; a plan gives each delete its own propagationPolicy');
   let planText: string | undefined;
@@ -286,7 +242,7 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   }
   const input = await load(args, io);
   const { inventory } = input;
-  let requests: DeleteRequest[];
+  let requests: UserRequest[];
   let planVersion: string | undefined;
   let arrival = flag(args, 'arrival') === undefined ? undefined : oneOf(args, 'arrival', ARRIVALS, 'settled');
   if (planText !== undefined) {
@@ -294,12 +250,9 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     arrival ??= plan.arrival;
     controllers ??= plan.controllers;
     planVersion = plan.kubeVersion;
-    requests = plan.deletes.map((r) => {
-      const info = inventory.kinds.lookup(r.apiVersion.includes('/') ? r.apiVersion.split('/')[0] : '', r.kind);
-      return info?.namespaced && !r.namespace ? { ...r, namespace: flag(args, 'namespace') ?? inventory.defaultNamespace } : r;
-    });
+    requests = plan.requests.map((r) => withNamespace(r, inventory, flag(args, 'namespace') ?? inventory.defaultNamespace));
   } else {
-    requests = targetsOf(args, inventory, policy);
+    requests = requestsOf(args, inventory, policy);
   }
   const { kubeVersion, versionFrom } = kubeVersionOf(args, input, planVersion);
   arrival ??= 'settled';
@@ -323,10 +276,14 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   } else if (output === 'dot') {
     io.stdout.write(simulateDot(inventory, result));
   } else {
-    const withDefaults = requests.map((request) => ({
-      request,
-      defaultPolicy: inventory.kinds.defaultGcPolicy(request.apiVersion, request.kind) === 'orphan' ? 'Orphan' : 'Background',
-    }));
+    const withDefaults = requests.map((request) =>
+      isChange(request)
+        ? { request }
+        : {
+            request,
+            defaultPolicy: inventory.kinds.defaultGcPolicy(request.apiVersion, request.kind) === 'orphan' ? 'Orphan' : 'Background',
+          },
+    );
     io.stdout.write(
       simulateText(
         {

@@ -5,7 +5,8 @@
 // notes and findings. Long lists of one kind and long runs of like steps are folded unless `-o wide`. Every value from
 // the input (names, finalizers, messages, what a cluster reported) is printed through safeText before it is styled.
 
-import type { BlockReason, DeleteRequest, RemainingEntry, RequestArrival } from '../../engine/simulation/types';
+import type { BlockReason, RemainingEntry, RequestArrival } from '../../engine/simulation/types';
+import { isChange, type ChangeRequest, type UserRequest } from '../../engine/simulation/changeRequest';
 import {
   countOf,
   groupByKind,
@@ -24,7 +25,8 @@ import { findingLine } from './checkText';
 import { safeDescribe, safeText } from './safeText';
 
 export interface SimulateTextInput {
-  requests: { request: DeleteRequest; defaultPolicy?: string }[];
+  /** DELETEs and changes, in the order sent; a DELETE's `defaultPolicy` is the API's for its type. */
+  requests: { request: UserRequest; defaultPolicy?: string }[];
   /** How several requests arrived (default settled). */
   arrival?: RequestArrival;
   /** `builtin`, `gc` or a kube-controller-manager list. */
@@ -56,6 +58,10 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
 
   if (!requested) lines.push(s.bold('No deletion requested: the garbage collector runs on the state as given.'));
   for (const { request: r, defaultPolicy } of input.requests) {
+    if (isChange(r)) {
+      lines.push(changeLine(r, s));
+      continue;
+    }
     const what = safeDescribe(r);
     const policy = r.propagationPolicy
       ? `propagationPolicy ${safeText(r.propagationPolicy)}`
@@ -113,6 +119,27 @@ export function simulateText(input: SimulateTextInput, s: Style): string {
   }
   return lines.join('\n') + '\n';
 }
+
+/**
+ * What a request besides DELETE asks, as its header line and timeline heading say it: "PATCH Kafka kafka/my-cluster
+ * (remove finalizer kafka.strimzi.io/finalizer)", "SCALE Deployment kafka/op (to 1 replica)".
+ */
+export function changeLine(r: ChangeRequest, s: Pick<Style, 'bold'>): string {
+  switch (r.verb) {
+    case 'remove-finalizer':
+      return `${s.bold('PATCH')} ${safeDescribe(r.target)} (remove finalizer ${safeText(r.finalizer)})`;
+    case 'remove-owner-reference':
+      return `${s.bold('PATCH')} ${safeDescribe(r.target)} (remove its ownerReference to uid ${safeText(r.ownerUid)})`;
+    case 'set-owner-reference':
+      return `${s.bold('PATCH')} ${safeDescribe(r.target)} (replace its ownerReference to uid ${safeText(r.ownerUid)} with ${safeText(`${r.to.kind} ${r.to.name}`)}, uid ${safeText(r.to.uid)})`;
+    case 'scale':
+      return `${s.bold('SCALE')} ${safeDescribe(r.target)} (to ${r.replicas} replica${r.replicas === 1 ? '' : 's'})`;
+    case 'restore-controller':
+      return `${s.bold('RESTORE')} the controller that removes ${safeText(r.finalizer)} (it runs again${r.for ? `, for ${safeDescribe(r.for)}` : ''})`;
+  }
+}
+
+const plain = { bold: (t: string) => t };
 
 const none = (): ReportPart => ({ deleted: [], orphaned: [], stuck: [] });
 
@@ -185,7 +212,8 @@ function timeline(report: Report, input: SimulateTextInput, wide: boolean, s: St
       continue;
     }
     const target = input.requests[section.request]?.request;
-    const heading = several ? `Request ${section.request + 1}${target ? `, DELETE ${safeDescribe(target)}` : ''}:` : 'The request:';
+    const what = target === undefined ? '' : isChange(target) ? `, ${changeLine(target, plain)}` : `, DELETE ${safeDescribe(target)}`;
+    const heading = several ? `Request ${section.request + 1}${what}:` : 'The request:';
     lines.push(s.dim(`  ${heading}`));
     if (section.unchanged !== undefined) lines.push(s.dim(`  ${' '.repeat(width)}  apiserver: ${safeText(section.unchanged)} (no step)`));
     stepLines(section.steps, width, wide, s, lines);
