@@ -109,6 +109,12 @@ describe('scale and restore-controller: the controller that removes a finalizer 
     expect(r.steps.find((step) => step.request === 0)).toMatchObject({ action: 'restore-controller', target: { name: 'my-cluster' } });
   });
 
+  it('a restored controller runs in that simulation only: the next one on the same input (its baseline) is stuck again', () => {
+    const s = world(undefined, false);
+    s.simulate([{ verb: 'restore-controller', finalizer: KAFKA_FINALIZER }], builtin);
+    expect(names(s.simulate([], builtin).stuck)).toEqual(['Kafka/my-cluster']);
+  });
+
   it('an operator whose replicas are not written runs (the apps default is 1)', () => {
     expect(world(undefined).simulate([], builtin).stuck).toEqual([]);
   });

@@ -95,7 +95,9 @@ export function parseArgs(argv: string[]): ParsedArgs {
         if (eq >= 0) value = arg.slice(eq + 1);
         else {
           if (i + 1 >= argv.length)
-            throw new UsageError(`flag needs ${spec.arity === 2 ? `two arguments: --${name} ${SECOND_VALUE[name]}` : `an argument: --${name}`}`);
+            throw new UsageError(
+              `flag needs ${spec.arity === 2 ? `two arguments: --${name} ${SECOND_VALUE[name]}` : `an argument: --${name}`}`,
+            );
           value = argv[++i];
         }
         set(spec, value);

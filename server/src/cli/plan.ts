@@ -78,8 +78,7 @@ export function parsePlan(text: string, file: string): Plan {
   if (arrival !== undefined && !ARRIVALS.includes(arrival as RequestArrival)) fail(['arrival'], ' must be settled or back-to-back');
   if (controllers !== undefined) {
     const parsed = typeof controllers === 'string' ? parseControllers(controllers) : { error: 'it must be a string' };
-    if ('error' in parsed)
-      fail(['controllers'], ` must be builtin, gc or a kube-controller-manager --controllers list: ${parsed.error}`);
+    if ('error' in parsed) fail(['controllers'], ` must be builtin, gc or a kube-controller-manager --controllers list: ${parsed.error}`);
   }
   if (kubeVersion !== undefined && (typeof kubeVersion !== 'string' || !parseKubeVersion(kubeVersion)))
     fail(['kubeVersion'], ' must be MAJOR.MINOR, e.g. "1.32"');
@@ -201,7 +200,10 @@ function mappingOf(d: unknown, path: Path, fail: Fail): Fields {
 function knownFields(e: Fields, allowed: string[], path: Path, fail: Fail): void {
   for (const k of Object.keys(e)) {
     if (k !== 'verb' && !allowed.includes(k))
-      fail([...path, k], ` is not a field of ${e.verb === undefined ? 'this entry' : JSON.stringify(e.verb)}: it takes ${allowed.join(', ')}`);
+      fail(
+        [...path, k],
+        ` is not a field of ${e.verb === undefined ? 'this entry' : JSON.stringify(e.verb)}: it takes ${allowed.join(', ')}`,
+      );
   }
 }
 

@@ -57,7 +57,8 @@ function changeOf(r: RequestFlag, resolver: Resolver): ChangeRequest {
   const fail = (why: string): never => {
     throw new UsageError(`${given}: ${why}`);
   };
-  if (!value) fail(`the ${r.flag === 'scale' ? 'replica count' : r.flag === 'remove-owner-reference' ? 'owner uid' : 'finalizer'} is empty`);
+  if (!value)
+    fail(`the ${r.flag === 'scale' ? 'replica count' : r.flag === 'remove-owner-reference' ? 'owner uid' : 'finalizer'} is empty`);
   if (r.flag === 'restore-controller') {
     const holder = resolver.holderOf(value);
     if (!holder) fail(`no object in the input carries the finalizer "${value}"`);
@@ -80,14 +81,18 @@ function changeOf(r: RequestFlag, resolver: Resolver): ChangeRequest {
     case 'remove-owner-reference': {
       if (!object.ownerReferences.some((o) => o.uid === value)) {
         const refs = object.ownerReferences.map((o) => `${o.kind} ${o.name} (uid ${o.uid})`);
-        fail(`${describeRef(ref)} has no ownerReference to uid "${value}"${refs.length ? ` (it refers to ${refs.join(', ')})` : ' (it has none)'}`);
+        fail(
+          `${describeRef(ref)} has no ownerReference to uid "${value}"${refs.length ? ` (it refers to ${refs.join(', ')})` : ' (it has none)'}`,
+        );
       }
       return { verb: 'remove-owner-reference', target: ref, ownerUid: value };
     }
     case 'scale': {
       const info = resolver.kindOf(object);
       if (info?.origin === 'builtin' && !SCALABLE.includes(`${info.group}/${info.kind}`))
-        fail(`a ${ref.kind} cannot be scaled (kubectl scale takes Deployments, ReplicaSets, StatefulSets, ReplicationControllers and custom resources with a scale subresource)`);
+        fail(
+          `a ${ref.kind} cannot be scaled (kubectl scale takes Deployments, ReplicaSets, StatefulSets, ReplicationControllers and custom resources with a scale subresource)`,
+        );
       return { verb: 'scale', target: ref, replicas: Number(value) };
     }
     default:
