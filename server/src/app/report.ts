@@ -67,7 +67,12 @@ export function buildReport(
     summary: summaryLine(
       targets,
       counts,
-      causeOfStuck(result, requests.length ? (s) => isTarget.has(s.uid) || !before.stuck.has(s.uid) : () => true, isTarget),
+      causeOfStuck(
+        result,
+        requests.length ? (s) => isTarget.has(s.uid) || !before.stuck.has(s.uid) : () => true,
+        isTarget,
+        scaledToZero(inventory, requests),
+      ),
     ),
     targets,
     counts,
@@ -94,12 +99,31 @@ export function simulateReport(
 }
 
 /** The short cause of what the request leaves stuck: the target's own first, else the first stuck entry's. */
-function causeOfStuck(result: SimulationResult, caused: (s: StuckEntry) => boolean, isTarget: ReadonlySet<string>): string | undefined {
+function causeOfStuck(
+  result: SimulationResult,
+  caused: (s: StuckEntry) => boolean,
+  isTarget: ReadonlySet<string>,
+  scaledToZero: ReadonlySet<string>,
+): string | undefined {
   const stuck = result.stuck.filter(caused);
   const first = stuck.find((s) => isTarget.has(s.uid)) ?? stuck[0];
   if (!first) return undefined;
-  const context = { deleted: new Set(result.deleted.map((d) => d.uid)), stuck: new Set(result.stuck.map((s) => s.uid)) };
+  const context = { deleted: new Set(result.deleted.map((d) => d.uid)), stuck: new Set(result.stuck.map((s) => s.uid)), scaledToZero };
   return stuckCause(first.blockedBy, context);
+}
+
+/** Workloads at 0 replicas once the requests are applied: as the input gives them, or as the last scale request sets them. */
+function scaledToZero(inventory: Inventory, requests: readonly UserRequest[]): Set<string> {
+  const replicas = new Map<string, number | undefined>();
+  for (const o of inventory.ofKind('Deployment')) replicas.set(o.uid, o.facts.replicas);
+  for (const o of inventory.ofKind('StatefulSet')) replicas.set(o.uid, o.facts.replicas);
+  for (const r of requests) {
+    if (!isChange(r) || r.verb !== 'scale') continue;
+    const info = inventory.kinds.lookup(r.target.apiVersion.includes('/') ? r.target.apiVersion.split('/')[0] : '', r.target.kind);
+    const o = inventory.find(info?.group ?? '', r.target.kind, r.target.namespace, r.target.name);
+    if (o) replicas.set(o.uid, r.replicas);
+  }
+  return new Set([...replicas].filter(([, n]) => n === 0).map(([uid]) => uid));
 }
 
 /**

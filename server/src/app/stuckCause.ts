@@ -12,6 +12,8 @@ export interface ChainContext {
   deleted: ReadonlySet<string>;
   /** uids terminating at the end (stuck). */
   stuck: ReadonlySet<string>;
+  /** uids of workloads at 0 replicas at the end (as given, or scaled by a request). */
+  scaledToZero?: ReadonlySet<string>;
 }
 
 /** The first cause at the end of `reasons` (depth first), in a few words; undefined when there is none. */
@@ -26,6 +28,7 @@ export function stuckCause(reasons: readonly BlockReason[], context: ChainContex
       const remover = `${describe(w)}, whose controller removes ${f},`;
       if (context.deleted.has(w.uid)) return `finalizer deadlock: ${remover} is deleted first`;
       if (context.stuck.has(w.uid)) return `${remover} is being deleted`;
+      if (context.scaledToZero?.has(w.uid)) return `${remover} is scaled to 0 replicas`;
       // It is still there but not running: its Pods went first with its namespace.
       return `finalizer deadlock: ${remover} stops first, its Pods deleted with the namespace`;
     }
