@@ -295,7 +295,6 @@ describe('hostile values in the text output', () => {
       'shop',
     ]);
     expect(r.code, r.stderr).toBe(0);
-    // eslint-disable-next-line no-control-regex
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
     expect(r.stdout.split('\n').some((l) => l.startsWith('FAKE.yaml'))).toBe(false);
     expect(r.stdout.split('\n')[2]).toBe(
