@@ -58,7 +58,7 @@ export function parsePlan(text: string, file: string): Plan {
   if (!isMapping(data)) return fail([], 'a plan is {"deletes": [ ... ]} or {"requests": [ ... ]}: it is not a mapping');
   const version = data.version ?? PLAN_VERSIONS[PLAN_VERSIONS.length - 1];
   if (!PLAN_VERSIONS.includes(version as 1 | 2))
-    fail(['version'], `this kubectl-gc reads plan versions ${PLAN_VERSIONS.join(' and ')}, not ${JSON.stringify(data.version)}`);
+    fail(['version'], ` ${JSON.stringify(data.version)}: this kubectl-gc reads plan versions ${PLAN_VERSIONS.join(' and ')}`);
   const { deletes, patches, requests } = data;
   if (version === 1)
     for (const key of ['patches', 'requests'] as const)
