@@ -258,6 +258,17 @@ describe('bad request flags: a located usage error, exit 2, never a stack trace'
     expect(r.stdout).toBe('');
   });
 
+  it('--help names each of them with its values', async () => {
+    const help = (await runCli(['--help'])).stdout;
+    for (const usage of [
+      '--remove-finalizer FINALIZER TYPE/NAME',
+      '--remove-owner-reference OWNER_UID TYPE/NAME',
+      '--scale REPLICAS TYPE/NAME',
+      '--restore-controller FINALIZER',
+    ])
+      expect(help).toContain(usage);
+  });
+
   it('only simulate takes them', async () => {
     const r = await runCli(['stuck', '-f', STUCK_NS, '--restore-controller', RABBIT_FINALIZER]);
     expect(r.code).toBe(2);

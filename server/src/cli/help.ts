@@ -14,6 +14,8 @@ export const HELP = `kubectl-gc: see what the Kubernetes garbage collector will 
 
 Usage:
   kubectl-gc simulate -f PATH... [TYPE/NAME ... | TYPE NAME ...] [-n NS] [--cascade=background|foreground|orphan]
+                      [--remove-finalizer FINALIZER TYPE/NAME] [--remove-owner-reference OWNER_UID TYPE/NAME]
+                      [--scale REPLICAS TYPE/NAME] [--restore-controller FINALIZER]
                       [--plan FILE] [--arrival=settled|back-to-back] [--controllers=LIST] [--kube-version V]
                       [-o text|wide|json|dot] [--show-settling]
   kubectl-gc check    -f PATH... [-o text|json|sarif] [--fail-on error|warning|none] [--controllers=LIST] [--kube-version V]
@@ -35,6 +37,9 @@ simulate   Deletes the targets (or the --plan's requests, one after the other), 
            --arrival=back-to-back sends them all before the garbage collector acts (as kubectl delete a b does). Without --cascade the request names no propagation policy and the
            API's per-type default applies (Orphan for v1 ReplicationController and batch/v1 Job, Background for
            everything else); kubectl delete itself always sends one (--cascade=background by default).
+           Requests besides DELETE (--remove-finalizer, --remove-owner-reference, --scale, --restore-controller,
+           repeatable) are simulated too, in command-line order with the targets: what a change releases before you
+           make it. Nothing is ever sent: the CLI prints what would happen.
            With no target and no plan, it runs the garbage collector on the state as given. The text leads with
            one summary line, then what the request causes grouped by kind (workloads and volumes first); what the
            garbage collector does to the input anyway is one line (--show-settling lists it and its steps). Long
@@ -59,8 +64,20 @@ Flags:
       --cascade POLICY        background | foreground | orphan (simulate)
       --slow-after D          stuck: list objects terminating longer than this, though able to finish, as slow
                               (default 10m; files count to their newest timestamp; 0 = every one)
-      --plan FILE             {"arrival"?, "controllers"?, "kubeVersion"?, "deletes": [{"apiVersion", "kind",
-                              "namespace", "name", "propagationPolicy"}]} (the flags override the plan's fields)
+      --remove-finalizer FINALIZER TYPE/NAME
+                              simulate: the PATCH that removes FINALIZER from TYPE/NAME (in -n); a Namespace's
+                              spec.finalizers entry as /finalize removes it (repeatable, like the flags below)
+      --remove-owner-reference OWNER_UID TYPE/NAME
+                              simulate: the PATCH that removes TYPE/NAME's ownerReference to OWNER_UID
+      --scale REPLICAS TYPE/NAME
+                              simulate: kubectl scale --replicas=REPLICAS TYPE/NAME (at 0 its controller stops)
+      --restore-controller FINALIZER
+                              simulate: the controller that removes FINALIZER runs again (its operator reinstalled)
+      --plan FILE             {"version"?: 2, "arrival"?, "controllers"?, "kubeVersion"?, "deletes": [{"apiVersion",
+                              "kind", "namespace", "name", "propagationPolicy"}], "patches": [{"verb":
+                              "remove-finalizer"|…, "apiVersion", "kind", "namespace", "name", "finalizer"|…}]} (the
+                              deletes first), or "requests": [{"verb": "delete"|"remove-finalizer"|…, …}] in their
+                              order (docs/cli.md; the flags override the plan's fields)
       --arrival MODE          settled (default): each request after the previous one settles; back-to-back: all
                               of them before the garbage collector acts (overrides the plan's "arrival")
       --controllers LIST      builtin (default): kubelet, namespace controller, pvc/pv-protection, the PV controller,
