@@ -79,6 +79,25 @@ patches:
     ]);
   });
 
+  it("takes the blocker fixes too: a Service's backend restored, a webhook's failurePolicy set", () => {
+    const plan = parse(`patches:
+- {verb: restore-backend, apiVersion: v1, kind: Service, namespace: metrics, name: metrics-server}
+- {verb: set-webhook-failure-policy, apiVersion: admissionregistration.k8s.io/v1, kind: ValidatingWebhookConfiguration, name: guard, webhook: guard.example.com, failurePolicy: Ignore}
+`);
+    expect(plan.requests).toEqual([
+      { verb: 'restore-backend', target: { apiVersion: 'v1', kind: 'Service', namespace: 'metrics', name: 'metrics-server' } },
+      {
+        verb: 'set-webhook-failure-policy',
+        target: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', namespace: '', name: 'guard' },
+        webhook: 'guard.example.com',
+        failurePolicy: 'Ignore',
+      },
+    ]);
+    expect(
+      errorOf('patches:\n- {verb: set-webhook-failure-policy, apiVersion: v1, kind: X, name: g, webhook: w, failurePolicy: ignore}\n'),
+    ).toBe('plan.yaml:2:99: patches[0].failurePolicy must be Ignore or Fail');
+  });
+
   it('a version 1 plan reads as before (its deletes, unknown fields ignored), with or without "version: 1"', () => {
     for (const text of ['deletes:\n- {apiVersion: v1, kind: Namespace, name: a, note: x}\n', 'version: 1\ndeletes: []\n'])
       expect(() => parse(text)).not.toThrow();
@@ -108,12 +127,12 @@ describe('plan errors name the file, line and column, the entry and the field', 
     [
       'an unknown verb',
       'requests:\n- {verb: delete, apiVersion: v1, kind: Namespace, name: a}\n- {verb: drain, apiVersion: v1, kind: Node, name: n}\n',
-      'plan.yaml:3:10: requests[1].verb "drain": must be one of delete, remove-finalizer, remove-owner-reference, set-owner-reference, scale, restore-controller',
+      'plan.yaml:3:10: requests[1].verb "drain": must be one of delete, remove-finalizer, remove-owner-reference, set-owner-reference, scale, restore-controller, restore-backend, set-webhook-failure-policy',
     ],
     [
       'no verb',
       'patches:\n- {apiVersion: v1, kind: Namespace, name: a}\n',
-      'plan.yaml:2:3: patches[0].verb is missing: it must be one of remove-finalizer, remove-owner-reference, set-owner-reference, scale, restore-controller',
+      'plan.yaml:2:3: patches[0].verb is missing: it must be one of remove-finalizer, remove-owner-reference, set-owner-reference, scale, restore-controller, restore-backend, set-webhook-failure-policy',
     ],
     [
       'a delete among the patches',

@@ -6,7 +6,8 @@
 //    | "requests": [{"verb": "delete", …DELETE} | CHANGE] (in the order given)}
 // DELETE = {"apiVersion", "kind", "namespace", "name", "propagationPolicy"?}; CHANGE = {"verb", "apiVersion", "kind",
 // "namespace", "name", …its own field}: remove-finalizer (finalizer), remove-owner-reference (ownerUid),
-// set-owner-reference (ownerUid, to), scale (replicas), restore-controller (finalizer; the object it releases, optional).
+// set-owner-reference (ownerUid, to), scale (replicas), restore-controller (finalizer; the object it releases, optional),
+// restore-backend (a Service whose Pods are ready again), set-webhook-failure-policy (webhook, failurePolicy).
 
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import type { DeleteRequest, RequestArrival } from '../engine/simulation/types';
@@ -19,17 +20,27 @@ const POLICIES = ['Foreground', 'Background', 'Orphan'];
 export const ARRIVALS: readonly RequestArrival[] = ['settled', 'back-to-back'];
 /** The plan versions this build reads; a plan without `version` is read as the newest (version 1 plans are valid). */
 export const PLAN_VERSIONS = [1, 2] as const;
-const CHANGE_VERBS = ['remove-finalizer', 'remove-owner-reference', 'set-owner-reference', 'scale', 'restore-controller'] as const;
+const CHANGE_VERBS = [
+  'remove-finalizer',
+  'remove-owner-reference',
+  'set-owner-reference',
+  'scale',
+  'restore-controller',
+  'restore-backend',
+  'set-webhook-failure-policy',
+] as const;
 const TOP_FIELDS = ['version', 'arrival', 'controllers', 'kubeVersion', 'deletes', 'patches', 'requests'];
 const TARGET_FIELDS = ['apiVersion', 'kind', 'namespace', 'name'];
 /** The fields each verb takes besides `verb` (a plan's entries are checked for typos, as kubectl's strict decoding). */
-const FIELDS: Record<(typeof CHANGE_VERBS)[number] | 'delete', string[]> = {
+const FIELDS: Record<ChangeRequest['verb'] | 'delete', string[]> = {
   delete: [...TARGET_FIELDS, 'propagationPolicy', 'orphanDependents', 'gracePeriodSeconds'],
   'remove-finalizer': [...TARGET_FIELDS, 'finalizer'],
   'remove-owner-reference': [...TARGET_FIELDS, 'ownerUid'],
   'set-owner-reference': [...TARGET_FIELDS, 'ownerUid', 'to'],
   scale: [...TARGET_FIELDS, 'replicas'],
   'restore-controller': [...TARGET_FIELDS, 'finalizer'],
+  'restore-backend': TARGET_FIELDS,
+  'set-webhook-failure-policy': [...TARGET_FIELDS, 'webhook', 'failurePolicy'],
 };
 
 export interface Plan {
@@ -175,6 +186,14 @@ function changeOf(d: unknown, path: Path, fail: Fail): ChangeRequest {
       // The object it is meant to release is optional: all of apiVersion, kind and name, or none.
       const named = ['apiVersion', 'kind', 'name'].some((k) => e[k] !== undefined);
       return { verb: v, finalizer, ...(named ? { for: targetOf(e, path, fail) } : {}) };
+    }
+    case 'restore-backend':
+      return { verb: v, target: targetOf(e, path, fail) };
+    case 'set-webhook-failure-policy': {
+      const target = targetOf(e, path, fail);
+      const webhook = text('webhook');
+      if (e.failurePolicy !== 'Ignore' && e.failurePolicy !== 'Fail') fail([...path, 'failurePolicy'], ' must be Ignore or Fail');
+      return { verb: v, target, webhook, failurePolicy: e.failurePolicy as 'Ignore' | 'Fail' };
     }
   }
 }

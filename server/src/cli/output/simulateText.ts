@@ -136,6 +136,10 @@ export function changeLine(r: ChangeRequest, s: Pick<Style, 'bold'>): string {
       return `${s.bold('SCALE')} ${safeDescribe(r.target)} (to ${r.replicas} replica${r.replicas === 1 ? '' : 's'})`;
     case 'restore-controller':
       return `${s.bold('RESTORE')} the controller that removes ${safeText(r.finalizer)} (it runs again${r.for ? `, for ${safeDescribe(r.for)}` : ''})`;
+    case 'restore-backend':
+      return `${s.bold('RESTORE')} the Pods behind ${safeDescribe(r.target)} (ready again: its EndpointSlices and APIServices follow)`;
+    case 'set-webhook-failure-policy':
+      return `${s.bold('PATCH')} ${safeDescribe(r.target)} (failurePolicy: ${safeText(r.failurePolicy)} on webhook ${safeText(r.webhook)})`;
   }
 }
 
