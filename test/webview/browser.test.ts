@@ -88,7 +88,7 @@ describe('the graph webview in Chromium', () => {
     expect(await x.page.locator('.graph-svg path.edge.reference').count()).toBe(3);
     expect(await x.page.locator('.graph-svg path.edge.block').count()).toBe(3);
     expect(await x.page.locator('.legend').isVisible()).toBe(true);
-    expect(await x.page.locator('.legend li').count()).toBe(19);
+    expect(await x.page.locator('.legend li').count()).toBe(22);
     await x.screenshot('02-states-and-legend');
   });
 

@@ -13,6 +13,13 @@ const STATES: [string, string, string][] = [
   ['st-present tag-finding', 'finding', '⚠ n: findings on it'],
 ];
 
+/** Under a simulation: told apart by shape and text as well as colour. */
+const SIMULATION: [string, string][] = [
+  ['st-present ov-removed', '✕ removed by the simulation (dashed, name struck through)'],
+  ['st-present ov-stuck', '⊘ stuck at the end (double outline, with why)'],
+  ['st-present dim', 'not touched by the simulation (faded)'],
+];
+
 const CATEGORIES: [KindCategory, string][] = [
   ['workload', 'Workloads (Deployment, ReplicaSet, Pod, Job…)'],
   ['network', 'Network (Service, EndpointSlice, Ingress)'],
@@ -48,8 +55,9 @@ export function legend(): HTMLElement {
       s(
         'g',
         { class: `node ${cls}` },
-        s('rect', { class: 'box', x: 1, y: 1, width: 28, height: 14, rx: 3 }),
-        s('rect', { class: 'stripe', x: 1, y: 1, width: 4, height: 14 }),
+        s('rect', { class: 'outline', x: 0, y: 0, width: 30, height: 16, rx: 4 }),
+        s('rect', { class: 'box', x: 2.5, y: 2.5, width: 25, height: 11, rx: 3 }),
+        s('rect', { class: 'stripe', x: 2.5, y: 2.5, width: 4, height: 11 }),
       ),
     );
   const line = (cls: string) =>
@@ -64,6 +72,14 @@ export function legend(): HTMLElement {
     h('h2', {}, 'Legend'),
     h('h3', {}, 'Objects'),
     h('ul', {}, ...STATES.map(([cls, , text]) => h('li', {}, swatch(`${cls} cat-workload`), text))),
+    h('h3', {}, 'Simulation'),
+    h('ul', {}, ...SIMULATION.map(([cls, text]) => h('li', {}, swatch(`${cls} cat-workload`), text))),
+    h('h3', {}, 'Namespaces'),
+    h(
+      'p',
+      {},
+      'A box holds the objects of one namespace, its Namespace object in the corner. Zoomed out (more than 100 objects), each namespace is one box with its counts and kinds: click it, or zoom in, to see its objects.',
+    ),
     h('h3', {}, 'Kinds'),
     h('ul', {}, ...CATEGORIES.map(([c, text]) => h('li', {}, swatch(`st-present cat-${c}`), text))),
     h('h3', {}, 'Ownership'),
