@@ -15,7 +15,13 @@ export interface WorkspaceFiles {
   exclude: string[];
 }
 
-/** Every matching file of the folders, parsed, then the open documents outside them; undefined once cancelled. */
+/** Files read at once while loading: the parsing waits on the disk less, and memory stays bounded. */
+const READS_IN_FLIGHT = 16;
+
+/**
+ * Every matching file of the folders, parsed, then the open documents outside them; undefined once cancelled.
+ * Files are read READS_IN_FLIGHT at a time and parsed as they arrive; the states come back in the folders' order.
+ */
 export async function readWorkspaceStates(
   model: WorkspaceModel,
   files: WorkspaceFiles,
@@ -28,31 +34,42 @@ export async function readWorkspaceStates(
     progress?: (percent: number, message: string) => void;
   },
 ): Promise<DocumentState[] | undefined> {
+  const paths = await listFiles(files, options.cancelled);
+  const states: (DocumentState | undefined)[] = new Array(paths.length);
+  const seen = new Set<string>();
+  let done = 0;
+  let next = 0;
+  const readNext = async (): Promise<void> => {
+    while (next < paths.length && !options.cancelled()) {
+      const i = next++;
+      const uri = pathToFileURL(paths[i]).toString();
+      seen.add(uri);
+      const open = options.openText(uri);
+      states[i] = open !== undefined ? model.parse(uri, open) : await parseFromDisk(model, uri, paths[i]);
+      done++;
+      if (done % 50 === 0) options.progress?.(Math.round((100 * done) / paths.length), `${done}/${paths.length} files`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READS_IN_FLIGHT, paths.length) }, readNext));
+  if (options.cancelled()) return undefined;
+  const out = states.filter((s): s is DocumentState => s !== undefined);
+  for (const doc of options.openDocuments) {
+    if (seen.has(doc.uri)) continue;
+    const state = model.parse(doc.uri, doc.text);
+    if (state) out.push(state);
+  }
+  return options.cancelled() ? undefined : out;
+}
+
+/** Every matching file of the folders (sorted per folder, the folders in order). */
+async function listFiles(files: WorkspaceFiles, cancelled: () => boolean): Promise<string[]> {
   const paths: string[] = [];
   for (const folder of files.folders) {
     const root = fileOf(folder);
     if (!root) continue;
-    paths.push(...(await listWorkspaceFiles(root, { include: files.include, exclude: files.exclude }, options.cancelled)));
+    paths.push(...(await listWorkspaceFiles(root, { include: files.include, exclude: files.exclude }, cancelled)));
   }
-  const states: DocumentState[] = [];
-  const seen = new Set<string>();
-  let done = 0;
-  for (const file of paths) {
-    if (options.cancelled()) return undefined;
-    const uri = pathToFileURL(file).toString();
-    const open = options.openText(uri);
-    const state = open !== undefined ? model.parse(uri, open) : await parseFromDisk(model, uri, file);
-    seen.add(uri);
-    if (state) states.push(state);
-    done++;
-    if (done % 50 === 0) options.progress?.(Math.round((100 * done) / paths.length), `${done}/${paths.length} files`);
-  }
-  for (const doc of options.openDocuments) {
-    if (seen.has(doc.uri)) continue;
-    const state = model.parse(doc.uri, doc.text);
-    if (state) states.push(state);
-  }
-  return options.cancelled() ? undefined : states;
+  return paths;
 }
 
 /** A closed workspace file read again after it changed on disk (undefined: not a workspace manifest, or gone). */
