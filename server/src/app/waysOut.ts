@@ -64,8 +64,10 @@ export function waysOut(inventory: Inventory, uid: string, options: SimulationSe
   const simulated = [...candidates.values()].map(simulate);
   const released = simulated.filter(releases);
   const partial = simulated.filter((x) => x.c.clears && !releases(x) && !namesBlocker(x.result, uid, x.c.clears));
-  // A blocker cleared first may let another change through (a finalizer's removal the webhook rejected).
-  const held = simulated.filter((x) => !x.c.clears && !releases(x) && !x.c.command.startsWith('#'));
+  // A blocker cleared first may let through a change it rejected (a finalizer's removal a webhook refused): only
+  // those are paired, so the pairs stay few on a namespace of many objects.
+  const rejected = (x: Simulated) => x.result.steps.some((s) => s.action === 'reject' && s.request !== undefined);
+  const held = simulated.filter((x) => !x.c.clears && !releases(x) && rejected(x) && !x.c.command.startsWith('#'));
   const combined = partial
     .filter((p) => !p.c.command.startsWith('#'))
     .flatMap((p) => held.map((h) => simulate(then(p.c, h.c))))
