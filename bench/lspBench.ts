@@ -8,10 +8,12 @@
 //   - code lens resolve: p95,
 //   - the server's peak RSS.
 // A report, not a test: it prints figures and exits 0 whether goals are met or not (2 if something throws).
-// Options: --objects=N --files-per-doc... see parseArgs.
+// Options: --objects=N --per-file=N --edits=N --hovers=N; --folder=PATH opens that folder instead of a generated one
+// (the must-gather: --folder=../shared/corpus/cluster-dumps/openshift-must-gather-aws; its first file with an
+// ownerReference is the one edited); --cold-only stops after the first complete diagnostics.
 
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { CodeLensRequest, CodeLensResolveRequest, HoverRequest, type CodeLens, type Diagnostic } from 'vscode-languageserver-protocol';
 import { generatedCluster, writeYamlWorkspace } from './yamlWorkspace';
 import { LspSession, uriOf } from '../testkit/lsp/lspSession';
@@ -33,13 +35,23 @@ interface Options {
   perFile: number;
   edits: number;
   hovers: number;
+  folder?: string;
+  coldOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { objects: 10_000, perFile: 10, edits: 200, hovers: 500 };
+  const o: Options = { objects: 10_000, perFile: 10, edits: 200, hovers: 500, coldOnly: false };
   for (const a of argv) {
+    if (a === '--cold-only') {
+      o.coldOnly = true;
+      continue;
+    }
+    if (a.startsWith('--folder=')) {
+      o.folder = resolve(a.slice('--folder='.length));
+      continue;
+    }
     const m = /^--([a-z-]+)=(\d+)$/.exec(a);
-    if (!m) throw new Error(`unknown argument ${a} (options: --objects=N --per-file=N --edits=N --hovers=N)`);
+    if (!m) throw new Error(`unknown argument ${a} (options: --objects=N --per-file=N --edits=N --hovers=N --folder=PATH --cold-only)`);
     const n = Number(m[2]);
     if (m[1] === 'objects') o.objects = n;
     else if (m[1] === 'per-file') o.perFile = n;
@@ -50,9 +62,30 @@ function parseArgs(argv: string[]): Options {
   return o;
 }
 
+/** The first YAML file (sorted) of a folder with an ownerReference's uid. */
+function firstFileWithOwner(dir: string): string | undefined {
+  for (const e of readdirSync(dir).sort()) {
+    const p = join(dir, e);
+    const found = statSync(p).isDirectory()
+      ? firstFileWithOwner(p)
+      : /\.ya?ml$/.test(e) && /^\s*ownerReferences:\s*\n(\s*-?\s*\w+:.*\n)*?\s*-?\s*uid: /m.test(readFileSync(p, 'utf8'))
+        ? p
+        : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
+
 async function run(opts: Options): Promise<void> {
-  out(`Language server: ${opts.objects.toLocaleString('en-US')} objects, ${opts.perFile} documents per YAML file, built server over stdio`);
-  const { dir, podFile } = writeYamlWorkspace(generatedCluster(opts.objects), opts.perFile);
+  const folder = opts.folder;
+  out(
+    folder
+      ? `Language server: the folder ${folder}, built server over stdio`
+      : `Language server: ${opts.objects.toLocaleString('en-US')} objects, ${opts.perFile} documents per YAML file, built server over stdio`,
+  );
+  const { dir, podFile } = folder
+    ? { dir: folder, podFile: firstFileWithOwner(folder) ?? '' }
+    : writeYamlWorkspace(generatedCluster(opts.objects), opts.perFile);
   const session = new LspSession({ folder: dir, serverPath: join(__dirname, 'server.js') });
   try {
     const t0 = performance.now();
@@ -62,6 +95,8 @@ async function run(opts: Options): Promise<void> {
     out(
       `  first complete diagnostics        ${ms(firstMs)}  (${files.toLocaleString('en-US')} files, ${session.status?.objects.toLocaleString('en-US')} objects, ${session.status?.findings} findings)`,
     );
+    if (opts.coldOnly) return;
+    if (!podFile) throw new Error('no file with an ownerReference to edit');
 
     // One-line edits on an open document: break an owner uid (the owner then exists with another uid), then fix it, alternately.
     const uri = uriOf(podFile);
@@ -136,7 +171,7 @@ async function run(opts: Options): Promise<void> {
     );
   } finally {
     await session.dispose();
-    rmSync(dir, { recursive: true, force: true });
+    if (!folder) rmSync(dir, { recursive: true, force: true });
   }
 }
 
