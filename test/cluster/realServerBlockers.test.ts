@@ -216,6 +216,7 @@ describe.skipIf(CONTROL_PLANE_SKIP)('a namespace held by an unavailable APIServi
     ]);
     expect(alone.status).not.toBe(0);
     expect(alone.stderr).toContain(`failed calling webhook "${WEBHOOK}"`);
+    expect(alone.stderr).toContain('service "missing" not found');
     const widget = stuck().find((s) => s.kind === 'Widget' && s.name === 'w1')!;
     const both = widget.waysOut!.find((w) => w.title.startsWith('Let requests through') && w.title.includes('then: Remove the finalizer'))!;
     expect(both.outcome.deleted.map((d) => d.name)).toContain('w1');
