@@ -9,7 +9,6 @@
 import * as path from 'node:path';
 import {
   CodeActionKind,
-  DiagnosticSeverity,
   ErrorCodes,
   FileChangeType,
   ResponseError,
@@ -34,8 +33,6 @@ import {
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  liveObjectLocation,
-  liveObjectUri,
   liveUidOf,
   DEFAULT_SETTINGS,
   PROTOCOL_VERSION,
@@ -66,19 +63,11 @@ import type { KubeObject } from '../engine/model';
 import { commandLink } from './markdown';
 import { LiveSession } from '../app/liveSession';
 import { WorkspaceSession } from '../app/workspaceSession';
-import {
-  LiveDocuments,
-  deletionTimestampRange,
-  liveRevealTarget,
-  renderLiveObject,
-  withLiveGraphLocations,
-  withLiveLocations,
-} from './liveDocuments';
-import type { Finding } from '../engine/analysis/findingTypes';
-import { compareWithLive } from '../engine/analysis/liveComparison';
+import { LiveDocuments, liveRevealTarget, renderLiveObject, withLiveGraphLocations, withLiveLocations } from './liveDocuments';
 import { fileOf, readClosedState, readWorkspaceStates, type WorkspaceFiles } from '../app/workspaceLoader';
 import { WorkspaceModel, type DocumentState, type ObjectModel } from '../workspace/workspaceModel';
 import { DIAGNOSTIC_SOURCE, findingToDiagnostic, problemToDiagnostic, sortDiagnostics } from './diagnostics';
+import { LiveDiagnostics } from './liveDiagnostics';
 import { graphScopeOf } from '../app/graph';
 import { summaryOf } from '../app/objects';
 import { hoverAt } from './hover';
@@ -119,10 +108,8 @@ export class KubeGcLensServer {
   private readonly cluster: LiveSession;
   /** The workspace's answers (the live cluster's are `cluster`'s). */
   private readonly workspace = new WorkspaceSession(() => this.model);
-  /** Findings of workspace manifests against the live cluster, by document (empty when not connected). */
-  private readonly liveFindings = new Map<string, Finding[]>();
-  /** Problems panel entries of stuck and slow live objects, on their live documents. */
-  private liveDiagnostics = new Map<string, Diagnostic[]>();
+  /** The live cluster's diagnostics: workspace manifests compared with it, and its stuck objects. */
+  private readonly live: LiveDiagnostics;
   /** Open live documents (read-only views of live objects). */
   private readonly liveDocs = new LiveDocuments();
   private liveTimer: NodeJS.Timeout | undefined;
@@ -141,6 +128,7 @@ export class KubeGcLensServer {
       },
       () => this.scheduleLive(),
     );
+    this.live = new LiveDiagnostics(this.cluster);
   }
 
   // ------------------------------------------------------------------------------------------ lifecycle
@@ -462,9 +450,9 @@ export class KubeGcLensServer {
     if (this.loading || JSON.stringify([this.settings.files, this.filesExclude]) !== filesBefore) return this.reloadWorkspace();
     this.model.setOptions(this.engineOptions());
     if (this.cluster.connected) {
-      this.compareLive();
-      this.liveDiagnostics = this.stuckLiveDiagnostics();
-      for (const uri of this.liveDiagnostics.keys()) this.publish(uri); // newly stuck ones were never published
+      this.live.compare(this.model, this.engineOptions());
+      this.live.refreshStuck(this.settings, this.engineOptions());
+      for (const uri of this.live.uris()) this.publish(uri); // newly stuck ones were never published
     }
     this.publishAll();
     this.refreshCodeLenses();
@@ -490,7 +478,7 @@ export class KubeGcLensServer {
     if (generation !== this.loadGeneration) return; // a newer reload owns the outcome
     if (states) this.model.loadAll(states);
     this.loading = false;
-    if (this.cluster.connected) this.compareLive();
+    if (this.cluster.connected) this.live.compare(this.model, this.engineOptions());
     this.loaded();
     this.publishAll();
     this.refreshCodeLenses();
@@ -552,7 +540,7 @@ export class KubeGcLensServer {
       else state = this.readClosed(uri);
       for (const u of this.model.update(uri, state).affectedUris) touched.add(u);
     }
-    if (this.cluster.connected) this.compareLive(touched);
+    if (this.cluster.connected) this.live.compare(this.model, this.engineOptions(), touched);
     for (const uri of touched) this.publish(uri);
     this.sendStatus();
     // Impact lenses of other documents may have changed too (an owner edited here, its dependents there).
@@ -590,14 +578,14 @@ export class KubeGcLensServer {
   // ------------------------------------------------------------------------------------------ publishing
 
   private diagnosticsFor(uri: string): Diagnostic[] {
-    if (isLive(uri)) return this.liveDiagnostics.get(uri) ?? [];
+    if (isLive(uri)) return this.live.stuckOf(uri);
     const out: Diagnostic[] = [];
     const doc = this.model.document(uri);
     for (const p of doc?.problems ?? []) {
       const d = problemToDiagnostic(p, this.settings);
       if (d) out.push(d);
     }
-    for (const f of [...this.model.findingsIn(uri), ...(this.liveFindings.get(uri) ?? [])]) {
+    for (const f of [...this.model.findingsIn(uri), ...this.live.findingsOf(uri)]) {
       const d = findingToDiagnostic(f, this.settings);
       if (d) out.push(d);
     }
@@ -628,50 +616,13 @@ export class KubeGcLensServer {
   /** Recomputes every document's live findings, publishes what changed and tells the client the live version. */
   private refreshLive(): void {
     if (this.loading) return this.scheduleLive();
-    const before = new Set([...this.liveFindings.keys(), ...this.liveDiagnostics.keys()]);
-    this.compareLive();
-    this.liveDiagnostics = this.stuckLiveDiagnostics();
-    for (const uri of [...this.liveFindings.keys(), ...this.liveDiagnostics.keys()]) before.add(uri);
+    const before = new Set(this.live.uris());
+    this.live.compare(this.model, this.engineOptions());
+    this.live.refreshStuck(this.settings, this.engineOptions());
+    for (const uri of this.live.uris()) before.add(uri);
     for (const uri of before) this.publish(uri);
     const status = this.cluster.status();
     if (status) this.client.sendClusterStatus(status);
-  }
-
-  /** A diagnostic on the live document of every live object that is stuck, or terminating for too long. */
-  private stuckLiveDiagnostics(): Map<string, Diagnostic[]> {
-    const out = new Map<string, Diagnostic[]>();
-    const live = this.cluster.current;
-    if (!live || live.inventory.terminating.size === 0) return out;
-    const stuck = findingToDiagnostic(STUCK_PROBE, this.settings);
-    if (!stuck) return out; // stuck-terminating is off
-    for (const item of this.cluster.stuckNow(this.engineOptions(), this.settings.cluster.stuckAfterMinutes * 60)) {
-      const uri = liveObjectUri(item, live.context);
-      const o = live.inventory.objects.get(item.uid);
-      const range = o?.deletionTimestamp ? deletionTimestampRange(o) : liveObjectLocation(item, live.context).range;
-      out.set(uri, [
-        {
-          range,
-          severity: item.state === 'slow' ? DiagnosticSeverity.Information : stuck.severity,
-          code: 'stuck-terminating',
-          codeDescription: stuck.codeDescription,
-          source: DIAGNOSTIC_SOURCE,
-          message: item.reason,
-        },
-      ]);
-    }
-    return out;
-  }
-
-  /** The live findings of some documents (all when `uris` is absent); none when not connected. */
-  private compareLive(uris?: Iterable<string>): void {
-    const view = this.cluster.liveView(this.engineOptions());
-    if (!uris) this.liveFindings.clear();
-    const docs = uris ? [...uris] : [...this.model.documents()].map((d) => d.uri);
-    for (const uri of docs) {
-      const found = view ? compareWithLive(this.model.objectsIn(uri), this.model.inventory, view) : [];
-      if (found.length) this.liveFindings.set(uri, found);
-      else this.liveFindings.delete(uri);
-    }
   }
 
   private publishAll(): void {
@@ -704,16 +655,6 @@ export class KubeGcLensServer {
 function isLive(uri: string): boolean {
   return liveUidOf(uri) !== undefined;
 }
-
-/** Only to ask findingToDiagnostic how the user wants stuck-terminating shown (severity, or off). */
-const STUCK_PROBE: Finding = {
-  code: 'stuck-terminating',
-  severity: 'warning',
-  message: '',
-  location: { kind: 'object' },
-  related: [],
-  object: { apiVersion: '', kind: '', namespace: '', name: '', uid: '' },
-};
 
 /** `builtin`, `gc` or a kube-controller-manager list; anything else is the default (builtin). */
 function validControllers(v: unknown): string {
