@@ -1,4 +1,4 @@
-// How to read YAML manifests fast (`node dist/yamlParseBench.js`; docs/adr/0034-fast-yaml-subset.md): the candidates
+// How to read YAML manifests fast (`node dist/yamlParseBench.js`; docs/adr/0035-a-fast-reader-for-plain-yaml.md): the candidates
 // measured on the same files, in rounds that alternate them, medians printed (never pass/fail):
 //   - yaml (today's path): parseManifestText with the `yaml` package's Document for every YAML document,
 //   - yaml CST only: the package's Lexer and Parser with a LineCounter, no Document and no extraction at all (the

@@ -6,7 +6,7 @@
 // error); the caller then parses the document with the `yaml` package (as it does for a document with a template's
 // `{{` whose reading found an error, which the `yaml` path blames on the template). A value it cannot give
 // exactly (a block scalar's text, a double-quoted escape JSON does not share) throws NeedsFullParse when read, with
-// the same outcome. Why and what it gains: docs/adr/0034-fast-yaml-subset.md.
+// the same outcome. Why and what it gains: docs/adr/0035-a-fast-reader-for-plain-yaml.md.
 
 import { isScalar, Schema } from 'yaml';
 import type { RangeSource } from './ranges';
