@@ -605,3 +605,25 @@ describe('hover on a reference whose uid an object of the workspace holds under 
     );
   });
 });
+
+describe('hover on the finalizer of a stuck object', () => {
+  it('lists its ways out, safest first, each with its simulated outcome', () => {
+    const docs = exampleDocs('namespace-stuck-terminating');
+    const uri = 'file:///examples/namespace-stuck-terminating/orders-rabbitmqcluster.yaml';
+    const md = text(
+      hover(workspace(docs), uri, positionOf(docs[uri], '- deletion.finalizers.rabbitmqclusters.rabbitmq.com', { offset: 4 })),
+    );
+    expect(md).toContain('**Ways out** (safest first, each simulated; the Stuck Objects view has their commands):');
+    const ways = md.slice(md.indexOf('**Ways out**')).split('\n').slice(1, 3);
+    expect(ways[0]).toMatch(/^- \*\*safe\*\*: Reinstall the operator that removes deletion\\\.finalizers/);
+    expect(ways[0]).toContain(escapeMarkdown('2 objects deleted (1 RabbitmqCluster, 1 Namespace)'));
+    expect(ways[1]).toMatch(/^- \*\*dangerous\*\*: Remove the finalizer deletion\\\.finalizers/);
+  });
+
+  it('lists none on an object that is not being deleted', () => {
+    const docs = exampleDocs('statefulset-with-volumes');
+    const uri = 'file:///examples/statefulset-with-volumes/postgres-volumes.yaml';
+    const md = text(hover(workspace(docs), uri, positionOf(docs[uri], '- kubernetes.io/pvc-protection', { offset: 4 })));
+    expect(md).not.toContain('Ways out');
+  });
+});

@@ -25,6 +25,7 @@ import { startState, finalizerOwnersFor } from '../engine/simulation/startState'
 import type { ControllersMode, FinalizerOwnerRule, PropagationPolicy, SimulationResult } from '../engine/simulation/types';
 import type { ObjectModel } from '../workspace/workspaceModel';
 import { shortReason } from '../app/impact';
+import { waysOut } from '../app/waysOut';
 import { countOf } from '../../../shared/src/kinds';
 import { codeLink, codeSpan, escapeMarkdown as esc, fileLabel, markdownLink } from './markdown';
 import { coordinateDifferences, lookupOwner, type OwnerLookup } from '../engine/analysis/ownerLookup';
@@ -335,6 +336,8 @@ function finalizerHover(model: ObjectModel, o: KubeObject, index: number, option
   // The answer first: what is wrong with it (stuck, deadlock), then who removes it.
   const findings = findingsAt(model.findingsOf(o.uid), (x) => x.location.kind === 'finalizer' && x.location.index === index, position);
   if (findings) out.push(`**Findings on this finalizer:**\n${findings}`);
+  const ways = o.deletionTimestamp !== undefined ? waysOutMarkdown(model, o, options) : undefined;
+  if (ways) out.push(ways);
   switch (owner.type) {
     case 'gc':
       out.push(gcFinalizerText(model, o, f));
@@ -393,6 +396,15 @@ function finalizerHover(model: ObjectModel, o: KubeObject, index: number, option
     );
   }
   return out.join('\n\n');
+}
+
+/** A stuck object's ways out, safest first, each with its simulated outcome (app/waysOut.ts); the commands are in the
+ * Stuck Objects view and `kubectl gc stuck`. */
+function waysOutMarkdown(model: ObjectModel, o: KubeObject, options: HoverOptions): string | undefined {
+  const ways = waysOut(model.inventory, o.uid, { controllers: options.controllers, finalizerOwners: options.finalizerOwners });
+  if (!ways.length) return undefined;
+  const lines = ways.map((w) => `- **${w.risk}**: ${esc(w.title)}. ${esc(w.outcome.summary)}.`);
+  return `**Ways out** (safest first, each simulated; the Stuck Objects view has their commands):\n${lines.join('\n')}`;
 }
 
 function podLabel(model: ObjectModel, uid: string): string {
