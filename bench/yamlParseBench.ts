@@ -72,8 +72,11 @@ async function inWorkers(workers: Worker[], files: string[], fastYaml: boolean):
     workers.map(
       (w, k) =>
         new Promise<void>((resolve, reject) => {
-          w.once('message', () => resolve());
           w.once('error', reject);
+          w.once('message', () => {
+            w.off('error', reject);
+            resolve();
+          });
           w.postMessage({ files: files.filter((_, i) => i % workers.length === k), fastYaml } satisfies Job);
         }),
     ),
