@@ -21,6 +21,7 @@ import {
 } from '../../../shared/src/protocol';
 import { impactTitle, kindList, summarizeImpact, targetOutcome } from './impact';
 import { locationOf } from './objects';
+import { protectedBy } from './finalizerProtects';
 import { stuckCause } from './stuckCause';
 import { baselineSimulation, deletionSimulation, type SimulationSettings } from './simulationCache';
 
@@ -95,7 +96,28 @@ export function simulateReport(
 ): { report: Report; result: SimulationResult } {
   const result = simulate(inventory, requests, options);
   const baseline = requests.length ? simulate(inventory, [], { ...options, arrival: undefined }) : result;
-  return { report: buildReport(inventory, requests, result, baseline), result };
+  const report = buildReport(inventory, requests, result, baseline);
+  const warnings = finalizerWarnings(inventory, requests, result, baseline);
+  if (warnings.length) report.notes = [...report.notes, ...warnings];
+  return { report, result };
+}
+
+/** For each finalizer a request removed: what it was protecting, when we can tell (a warning, not a certainty). */
+function finalizerWarnings(
+  inventory: Inventory,
+  requests: readonly UserRequest[],
+  result: SimulationResult,
+  baseline: SimulationResult,
+): string[] {
+  return requests.flatMap((r, i) => {
+    if (!isChange(r) || r.verb !== 'remove-finalizer') return [];
+    if (!result.steps.some((s) => s.request === i && s.action === 'remove-finalizer')) return [];
+    const info = inventory.kinds.lookup(r.target.apiVersion.includes('/') ? r.target.apiVersion.split('/')[0] : '', r.target.kind);
+    const o = inventory.find(info?.group ?? '', r.target.kind, r.target.namespace, r.target.name);
+    if (!o) return [];
+    const stuck = baseline.stuck.find((s) => s.uid === o.uid) ?? { blockedBy: [] };
+    return [`Removing ${r.finalizer}: ${protectedBy(o, r.finalizer, stuck)}.`];
+  });
 }
 
 /** The short cause of what the request leaves stuck: the target's own first, else the first stuck entry's. */

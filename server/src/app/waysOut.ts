@@ -16,6 +16,7 @@ import { isChange, type ChangeRequest, type UserRequest } from '../engine/simula
 import { failingWebhooks, infrastructureLabel, unavailableApiServices, type PlannedFix } from '../engine/simulation/clusterBlockers';
 import type { BlockReason, DeleteRequest, SimulationResult, StuckEntry } from '../engine/simulation/types';
 import { buildReport } from './report';
+import { protectedBy } from './finalizerProtects';
 import { baselineSimulation, changesSimulation, type SimulationSettings } from './simulationCache';
 
 export { shellWord };
@@ -301,24 +302,6 @@ function finalizeNamespace(ns: KubeObject): Candidate {
     command: `kubectl get namespace ${name} -o json | jq '.spec.finalizers -= ["${NAMESPACE_FINALIZER}"]' | kubectl replace --raw /api/v1/namespaces/${name}/finalize -f -`,
     warning: `the namespace goes while its content may stay in etcd, out of sight: it comes back if a namespace named ${ns.name} is created again, and what its finalizers were to clean up is left behind`,
   };
-}
-
-/** What a finalizer was protecting, when we can tell: said as a warning, never as a certainty. */
-function protectedBy(o: KubeObject, finalizer: string, stuck: StuckEntry): string {
-  switch (finalizer) {
-    case FOREGROUND_FINALIZER:
-      return `${describe(o)} goes before its blocking dependents: the garbage collector then deletes them in the background`;
-    case ORPHAN_FINALIZER:
-      return `${describe(o)} goes without orphaning its dependents: the garbage collector deletes them instead`;
-    case 'kubernetes.io/pvc-protection':
-      return `a Pod may still use the volume of ${describe(o)}: the claim goes while it is mounted, and its volume may be released or deleted (reclaim policy) with data still in use`;
-    case 'kubernetes.io/pv-protection':
-      return `${describe(o)} may still be bound to a claim: the volume goes while a claim (and a Pod) may use it`;
-    case 'service.kubernetes.io/load-balancer-cleanup':
-      return `the cloud load balancer of ${describe(o)} is not deleted: it keeps running (and costing) outside the cluster`;
-  }
-  const controller = stuck.blockedBy.find((r) => r.finalizer === finalizer)?.controller;
-  return `what ${controller ?? 'the controller of ' + finalizer} was to clean up for ${describe(o)} (often outside Kubernetes: cloud resources, data, DNS records) is left behind`;
 }
 
 const identityOf = (o: KubeObject) => ({ ...refOf(o), uid: o.uid });
