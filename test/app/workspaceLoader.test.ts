@@ -30,12 +30,15 @@ describe('readWorkspaceStates', () => {
     const openUri = pathToFileURL(names[5]).toString();
     const outside = { uri: 'untitled:Untitled-1', text: configMap('scratch') };
     const progress: string[] = [];
+    const firsts: string[][] = [];
     const states = await readWorkspaceStates(model(), files, {
-      openText: (uri) => (uri === openUri ? configMap('edited') : undefined),
-      openDocuments: [outside],
+      openText: () => undefined,
+      openDocuments: [{ uri: openUri, text: configMap('edited') }, outside],
       cancelled: () => false,
       progress: (_, message) => progress.push(message),
+      openParsed: (open) => firsts.push([...open.map((s) => s.raw[0].name), `after ${progress.length} progress reports`]),
     });
+    expect(firsts).toEqual([['edited', 'scratch', 'after 0 progress reports']]); // the open documents first, once
     const sorted = [...names].sort().map((f) => pathToFileURL(f).toString());
     expect(states!.map((s) => s.uri)).toEqual([...sorted, outside.uri]);
     const m = model();

@@ -20,20 +20,27 @@ const READS_IN_FLIGHT = 16;
 
 /**
  * Every matching file of the folders, parsed, then the open documents outside them; undefined once cancelled.
- * Files are read READS_IN_FLIGHT at a time and parsed as they arrive; the states come back in the folders' order.
+ * The open documents are parsed first (`openParsed` gets them, so that their own problems can be shown at once);
+ * the other files are read READS_IN_FLIGHT at a time and parsed as they arrive. The states come back in the
+ * folders' order, the open documents outside them last.
  */
 export async function readWorkspaceStates(
   model: WorkspaceModel,
   files: WorkspaceFiles,
   options: {
-    /** An open document's text, by URI. */
+    /** An open document's text, by URI (those not in `openDocuments`). */
     openText: (uri: string) => string | undefined;
-    /** Open documents to read besides the folders' files (untitled, elsewhere). */
+    /** The open documents (in the folders or not: untitled, elsewhere). */
     openDocuments: { uri: string; text: string }[];
     cancelled: () => boolean;
     progress?: (percent: number, message: string) => void;
+    /** The open documents' states, before any other file is read. */
+    openParsed?: (states: DocumentState[]) => void;
   },
 ): Promise<DocumentState[] | undefined> {
+  const open = new Map<string, DocumentState | undefined>();
+  for (const doc of options.openDocuments) open.set(doc.uri, model.parse(doc.uri, doc.text));
+  options.openParsed?.([...open.values()].filter((s): s is DocumentState => s !== undefined));
   const paths = await listFiles(files, options.cancelled);
   const states: (DocumentState | undefined)[] = new Array(paths.length);
   const seen = new Set<string>();
@@ -44,8 +51,8 @@ export async function readWorkspaceStates(
       const i = next++;
       const uri = pathToFileURL(paths[i]).toString();
       seen.add(uri);
-      const open = options.openText(uri);
-      states[i] = open !== undefined ? model.parse(uri, open) : await parseFromDisk(model, uri, paths[i]);
+      const text = open.has(uri) ? undefined : options.openText(uri);
+      states[i] = open.has(uri) ? open.get(uri) : text !== undefined ? model.parse(uri, text) : await parseFromDisk(model, uri, paths[i]);
       done++;
       if (done % 50 === 0) options.progress?.(Math.round((100 * done) / paths.length), `${done}/${paths.length} files`);
     }
@@ -53,12 +60,8 @@ export async function readWorkspaceStates(
   await Promise.all(Array.from({ length: Math.min(READS_IN_FLIGHT, paths.length) }, readNext));
   if (options.cancelled()) return undefined;
   const out = states.filter((s): s is DocumentState => s !== undefined);
-  for (const doc of options.openDocuments) {
-    if (seen.has(doc.uri)) continue;
-    const state = model.parse(doc.uri, doc.text);
-    if (state) out.push(state);
-  }
-  return options.cancelled() ? undefined : out;
+  for (const [uri, state] of open) if (!seen.has(uri) && state) out.push(state);
+  return out;
 }
 
 /** Every matching file of the folders (sorted per folder, the folders in order). */
