@@ -15,6 +15,7 @@ import type { ClusterTarget } from './kubeconfig';
 import type { ApiLimits } from './limits';
 import { lastingPodFacts, podReadNote, readPods } from './podSpecs';
 import { BLOCKER_RESOURCES, readBlockers, type BlockerResources } from './blockerSpecs';
+
 import { Reflector, type ReflectorOptions, type ReflectorState } from './reflector';
 import { MalformedItems } from './malformedItems';
 import { isMalformed, readLiveObject, toKubeObject, type ItemOrigin, type MalformedItem } from './toKubeObject';
@@ -26,6 +27,9 @@ import {
   WORKLOAD_RESOURCES,
   workloadReadNote,
 } from './workloadSpecs';
+
+/** Besides BLOCKER_RESOURCES, what a blocker read looks at: the Services they name and their endpoints. */
+const BLOCKER_INPUTS: ReadonlySet<string> = new Set(['/services', 'discovery.k8s.io/endpointslices', '/endpoints']);
 
 /**
  * Kinds listed in full rather than metadata only: the built-in controllers the simulation runs need their
@@ -141,7 +145,9 @@ export class LiveCluster {
   private readonly blockerFacts = new Map<string, ObjectFacts>();
   private blockerReads: Promise<void> = Promise.resolve();
   private blockerReadScheduled = false;
-  /** `version` when the last blocker read ended: a simulation reads again only after a change. */
+  /** Counts the events of the resources a blocker read covers (and objects starting to terminate). */
+  private blockerInputs = 0;
+  /** `blockerInputs` when the last blocker read began: a simulation reads again only after one of those changed. */
   private blockersReadAt = -1;
   /** Why the blockers could not be read, while that lasts. */
   private blockerNotes: string[] = [];
@@ -353,7 +359,9 @@ export class LiveCluster {
     const abort = new AbortController();
     const context = this.opts.target.context;
     const isPods = resource.group === '' && resource.resource === 'pods';
+    const blockerInput = BLOCKER_INPUTS.has(resourceKey(resource)) || BLOCKER_RESOURCES.has(resourceKey(resource));
     const read = (item: unknown, origin: ItemOrigin): KubeObject | MalformedItem => {
+      if (blockerInput) this.blockerInputs++;
       const o = readLiveObject(item, resource, metadataOnly, context, origin);
       if (isMalformed(o) || !o.facts.specUnread) return o;
       const blocker = this.blockerFacts.get(o.uid);
@@ -470,7 +478,10 @@ export class LiveCluster {
     const startsTerminating = o.deletionTimestamp !== undefined && before?.deletionTimestamp === undefined;
     const newPod = o.apiVersion === 'v1' && o.kind === 'Pod' && o.facts.specUnread === true && !this.podFacts.has(o.uid);
     if (this.inventory.terminating.size > 0 && (startsTerminating || newPod)) this.schedulePodRead();
-    if (startsTerminating) this.scheduleBlockerRead();
+    if (startsTerminating) {
+      this.blockerInputs++;
+      this.scheduleBlockerRead();
+    }
     // A terminating object that can reach a custom finalizer: from now on workload images are needed.
     if (
       !this.workloadsWanted &&
@@ -519,7 +530,7 @@ export class LiveCluster {
    * (ensureWorkloadSpecs); what could not be read of them is in incompleteNotes().
    */
   async readPodSpecs(namespaces: string[], signal: AbortSignal = this.abort.signal): Promise<string[]> {
-    if (this.blockersReadAt !== this.version) await this.readBlockerSpecs(signal);
+    if (this.blockersReadAt !== this.blockerInputs) await this.readBlockerSpecs(signal);
     if (this.hasWorkloadRuns() && anyCustomFinalizer(this.inventory)) await this.ensureWorkloadSpecs(signal);
     const runs = [...this.running.values()].filter((r) => r.reflector.resource.group === '' && r.reflector.resource.resource === 'pods');
     if (!namespaces.length || !runs.length) return [];
@@ -598,6 +609,7 @@ export class LiveCluster {
   }
 
   private async readBlockersNow(signal: AbortSignal): Promise<void> {
+    const inputs = this.blockerInputs;
     const runs = [...this.running.values()].filter((r) => r.reflector.synced);
     const find = (key: string) => runs.find((r) => resourceKey(r.reflector.resource) === key)?.reflector.resource;
     const resources: BlockerResources = {
@@ -626,7 +638,7 @@ export class LiveCluster {
       updated++;
     }
     if (updated) this.changed();
-    this.blockersReadAt = this.version;
+    this.blockersReadAt = inputs;
   }
 
   /** Soon (coalesced), while something is terminating: readBlockerSpecs. */
