@@ -213,10 +213,20 @@ export class Workbench {
 
   /** F1, type the command's title, Enter on it. */
   async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
-    await this.quickInputBox.waitFor();
-    await this.quickInputBox.fill(`>${title}`);
-    await this.focusedQuickInputRow(title).waitFor();
+    // Right after the window loads, on a busy machine, the extension's commands may not be in the palette yet, and an
+    // open palette does not pick them up: close it and ask again (up to 30 s in all).
+    for (let attempt = 0; ; attempt++) {
+      await this.page.keyboard.press('F1');
+      await this.quickInputBox.waitFor();
+      await this.quickInputBox.fill(`>${title}`);
+      try {
+        await this.focusedQuickInputRow(title).waitFor({ timeout: attempt < 2 ? 10_000 : 30_000 });
+        break;
+      } catch (e) {
+        if (attempt >= 2) throw e;
+        await this.page.keyboard.press('Escape');
+      }
+    }
     await this.page.keyboard.press('Enter');
   }
 
