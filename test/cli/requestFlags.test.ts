@@ -206,6 +206,16 @@ describe('bad request flags: a located usage error, exit 2, never a stack trace'
       `flag --remove-finalizer ${RABBIT_FINALIZER}: needs a TYPE/NAME after "${RABBIT_FINALIZER}" (--remove-finalizer FINALIZER TYPE/NAME), got -n`,
     ],
     [
+      'a flag where the finalizer belongs',
+      ['-f', STUCK_NS, '--remove-finalizer', '-n', 'legacy-mq', 'rabbitmqcluster/orders'],
+      'flag --remove-finalizer needs FINALIZER TYPE/NAME first, got -n',
+    ],
+    [
+      'a flag where the restored finalizer belongs',
+      ['-f', STUCK_NS, '--restore-controller', '-o', 'json'],
+      'flag --restore-controller needs FINALIZER first, got -o',
+    ],
+    [
       'not TYPE/NAME',
       ['-f', STUCK_NS, '--remove-finalizer', RABBIT_FINALIZER, 'orders', '-n', 'legacy-mq'],
       `--remove-finalizer ${RABBIT_FINALIZER} orders: "orders" is not TYPE/NAME (e.g. deployment/web)`,

@@ -102,6 +102,9 @@ export function parseArgs(argv: string[]): ParsedArgs {
         }
         set(spec, value);
         if (spec.request) {
+          // A finalizer or a uid never starts with "-": `--remove-finalizer -n kafka …` forgot the finalizer.
+          if (name !== 'scale' && /^-./.test(value))
+            throw new UsageError(`flag --${name} needs ${SECOND_VALUE[name] ?? 'FINALIZER'} first, got ${value}`);
           const values = [value];
           if (spec.arity === 2) {
             // The second value is a TYPE/NAME, never a flag: `--scale 2 -n shop` forgot it.
