@@ -116,6 +116,12 @@ describe('namespaces and thousands of objects (issue 17)', () => {
     expect(overview).toContain('team-0: 85 objects');
     const file = await x.screenshot('namespaces-03-overview-3000');
     expect(file).toMatch(/namespaces-03-overview-3000\.png$/);
+    // The canvas reads the theme's colours again: the overview in light and high contrast too.
+    await x.applyTheme('light');
+    await x.screenshot('namespaces-03-overview-3000-light');
+    await x.applyTheme('high-contrast');
+    await x.screenshot('namespaces-03-overview-3000-high-contrast');
+    await x.applyTheme('dark');
     // Click a box (the first point of the diagonal that is in one): the view goes into it, at a scale where objects read.
     const area = (await x.page.locator('.graph').boundingBox())!;
     for (let i = 1; i < 40 && (await level(x)) === 'overview'; i++) {
