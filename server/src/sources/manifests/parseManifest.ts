@@ -242,10 +242,14 @@ function withFastEnv<T>(fn: () => T): T {
   const saved = process.env;
   let swapped = false;
   try {
-    const env = Object.create(saved) as NodeJS.ProcessEnv;
-    env.LOG_TOKENS = saved.LOG_TOKENS;
-    env.LOG_STREAM = saved.LOG_STREAM;
-    process.env = env;
+    // Made once per real environment: reading the two names from it is what is slow.
+    if (fastEnvOf?.real !== saved) {
+      const env = Object.create(saved) as NodeJS.ProcessEnv;
+      env.LOG_TOKENS = saved.LOG_TOKENS;
+      env.LOG_STREAM = saved.LOG_STREAM;
+      fastEnvOf = { real: saved, env };
+    }
+    process.env = fastEnvOf.env;
     swapped = true;
   } catch {
     // not replaceable here: parse with the real one
@@ -256,6 +260,8 @@ function withFastEnv<T>(fn: () => T): T {
     if (swapped) process.env = saved;
   }
 }
+
+let fastEnvOf: { real: NodeJS.ProcessEnv; env: NodeJS.ProcessEnv } | undefined;
 
 /**
  * Nesting beyond this is refused before parsing. Kubernetes' decoders allow 10,000 levels, but the `yaml` package
@@ -332,54 +338,55 @@ function parseYaml(text: string, file: string, out: ParseResult, maxDocument: nu
    */
   const readSpan = (start: number, end: number, index: number, items?: () => ListItems): number => {
     try {
-      return parseDocumentSpan(text, start, end, index, (doc, i) => {
-        try {
-          yamlDocument(doc, items ? index : i, text, file, lines, out, end, items?.());
-        } catch (e) {
-          out.problems.push(internalProblem(file, e, lines.range(doc.range[0], doc.range[0])));
-        }
-      });
+      return withFastEnv(() =>
+        parseDocumentSpan(text, start, end, index, (doc, i) => {
+          try {
+            yamlDocument(doc, items ? index : i, text, file, lines, out, end, items?.());
+          } catch (e) {
+            out.problems.push(internalProblem(file, e, lines.range(doc.range[0], doc.range[0])));
+          }
+        }),
+      );
     } catch (e) {
       const at = contentStart(text, start, end);
       out.problems.push(internalProblem(file, e, lines.range(at, at)));
       return -1;
     }
   };
-  withFastEnv(() => {
-    for (const [start, end] of yamlDocumentSpans(text)) {
-      if (end - start > maxDocument) {
-        const list = splitLargeList(text, start, end);
-        if (list) {
-          // Each item on its own, as a document of the List's: bounded by the largest item, not by the List.
-          const listIndex = docIndex;
-          let next = 0;
-          for (const [s, e] of list.items) {
-            const first = next;
-            if (!refused(s, e, 'item')) readSpan(s, e, listIndex, () => ({ first, list, read: (n) => (next = first + n) }));
-            next = Math.max(next, first + 1);
-          }
-          docIndex = listIndex + 1;
-          continue;
+  // Only the `yaml` path needs process.env swapped (withFastEnv): readSpan swaps it for each span it parses.
+  for (const [start, end] of yamlDocumentSpans(text)) {
+    if (end - start > maxDocument) {
+      const list = splitLargeList(text, start, end);
+      if (list) {
+        // Each item on its own, as a document of the List's: bounded by the largest item, not by the List.
+        const listIndex = docIndex;
+        let next = 0;
+        for (const [s, e] of list.items) {
+          const first = next;
+          if (!refused(s, e, 'item')) readSpan(s, e, listIndex, () => ({ first, list, read: (n) => (next = first + n) }));
+          next = Math.max(next, first + 1);
         }
-        const at = contentStart(text, start, end);
-        refuse(
-          'too-large',
-          `This YAML document is ${megabytes(end - start)}, more than the ${megabytes(maxDocument)} one YAML document may be (reading YAML takes about 50 times its size in memory), so it was skipped (a List is read item by item only in the layout kubectl writes: top-level keys at column 0, items: followed by - entries). Split it into documents, or read it as JSON (kubectl get -o json), which has no such limit.`,
-          at,
-        );
+        docIndex = listIndex + 1;
         continue;
       }
-      // The fast reader refuses what refused() would (characters YAML does not allow, nesting half as deep), so
-      // that check is left to the documents it declines.
-      if (fast && fastDocument(text, start, end, docIndex, file, lines, out)) {
-        docIndex++;
-        continue;
-      }
-      if (refused(start, end, 'document')) continue;
-      const nextIndex = readSpan(start, end, docIndex);
-      docIndex = nextIndex < 0 ? docIndex + 1 : nextIndex;
+      const at = contentStart(text, start, end);
+      refuse(
+        'too-large',
+        `This YAML document is ${megabytes(end - start)}, more than the ${megabytes(maxDocument)} one YAML document may be (reading YAML takes about 50 times its size in memory), so it was skipped (a List is read item by item only in the layout kubectl writes: top-level keys at column 0, items: followed by - entries). Split it into documents, or read it as JSON (kubectl get -o json), which has no such limit.`,
+        at,
+      );
+      continue;
     }
-  });
+    // The fast reader refuses what refused() would (characters YAML does not allow, nesting half as deep), so
+    // that check is left to the documents it declines.
+    if (fast && fastDocument(text, start, end, docIndex, file, lines, out)) {
+      docIndex++;
+      continue;
+    }
+    if (refused(start, end, 'document')) continue;
+    const nextIndex = readSpan(start, end, docIndex);
+    docIndex = nextIndex < 0 ? docIndex + 1 : nextIndex;
+  }
 }
 
 const megabytes = (n: number) => `${(n / 1024 / 1024).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MB`;
