@@ -30,7 +30,10 @@ function folderExcluded(filter: FileFilter, rel: string): boolean {
   return filter.exclude.some((g) => minimatch(p + '/x', g, GLOB_OPTIONS) && minimatch(p + '/x/y', g, GLOB_OPTIONS));
 }
 
-/** Every matching file under `root` (absolute paths, sorted). Unreadable folders are skipped, never fatal. */
+/**
+ * Every matching file under `root` (absolute paths, sorted). Unreadable folders are skipped, never fatal. Folders
+ * are read side by side; a folder reached twice (a symlink loop) is read once.
+ */
 export async function listWorkspaceFiles(root: string, filter: FileFilter, isCancelled: () => boolean = () => false): Promise<string[]> {
   const matches = makeMatcher(filter);
   const out: string[] = [];
@@ -51,6 +54,7 @@ export async function listWorkspaceFiles(root: string, filter: FileFilter, isCan
     } catch {
       return;
     }
+    const subfolders: Promise<void>[] = [];
     for (const e of entries) {
       const full = path.join(dir, e.name);
       const rel = path.relative(root, full);
@@ -66,9 +70,10 @@ export async function listWorkspaceFiles(root: string, filter: FileFilter, isCan
         }
       }
       if (isDir) {
-        if (!folderExcluded(filter, rel)) await walk(full);
+        if (!folderExcluded(filter, rel)) subfolders.push(walk(full));
       } else if (isFile && matches(rel)) out.push(full);
     }
+    await Promise.all(subfolders); // side by side: a must-gather has hundreds of folders
   };
   await walk(root);
   return out.sort();
