@@ -20,7 +20,8 @@
 //     watching LiveCluster: time from the first event applied to the last (the client's work: the test server writes
 //     them all before the first arrives) and events/s, and from the burst's start (the server's making them included).
 // A report, not a test: it prints figures and exits 0 whether goals are met or not; 2 if something throws.
-// Options: --objects=N --seed=N --runs=N (timed rounds) --bursts=N --burst-events=N --no-lsp-rss --no-managed-fields --no-realism --no-opt-out
+// Options: --objects=N --seed=N --runs=N (timed rounds) --bursts=N --burst-events=N --no-lsp-rss --no-managed-fields
+// --no-realism --no-opt-out
 
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

@@ -4,7 +4,8 @@
 //     watches, the editor's connection, else the CLI's one-shot reading),
 //   - the peers' (kubectl-tree's): discovery, then a full paginated LIST of every resource in JSON, parsed and built
 //     into the same engine graph.
-// Both with the same HTTP client (asking for gzip, as client-go does), pages and LISTs in flight. What the server spent is the caller's (ServerMeter).
+// Both with the same HTTP client (asking for gzip, as client-go does), pages and LISTs in flight. What the server spent
+// is the caller's (ServerMeter).
 
 import { buildInventory, type Inventory } from '../server/src/engine/inventory';
 import type { KubeObject } from '../server/src/engine/model';

@@ -12,7 +12,8 @@
 // figure) --updates=N (incremental updates timed) --no-yaml --yaml-timeout-min=N --no-cluster (skip the live-cluster
 // report, bench/clusterBench.ts: the API test server with --cluster-objects=N objects, 100,000 by default,
 // --cluster-runs=N timed pairs) --no-real-server (skip the same on the real kube-apiserver of test/controlplane,
-// bench/realServerBench.ts: --real-server-objects=N, 30,000 by default, --real-server-runs=N) --no-lsp (skip the language server's report, bench/lspBench.ts) --no-webview (skip the
+// bench/realServerBench.ts: --real-server-objects=N, 30,000 by default, --real-server-runs=N) --no-lsp (skip the
+// language server's report, bench/lspBench.ts) --no-webview (skip the
 // graph webview's report, bench/webviewBench.ts: the built bundle in headless Chromium, which otherwise runs last;
 // --webview-sizes=1000,2000,5000 --webview-runs=N; then the live graph of a generated cluster through the language
 // server, bench/liveGraph.ts: --no-live-graph, --live-graph-objects=N, --live-graph-paint-timeout=S; the must-gather

@@ -12,7 +12,8 @@
 //   - the peers' full LIST of every type with the same client code (asking for gzip, as client-go peers do),
 //   - a real `kubectl get <every type> -A -o json`, kubectl built from the same modules, its output parsed and built
 //     into the same graph (its bytes counted on the wire by a loopback proxy: kubectl asks for gzip),
-// each with bytes received on the wire and decompressed, time to a complete graph, client CPU, and the server process's CPU and peak RSS during it
+// each with bytes received on the wire and decompressed, time to a complete graph, client CPU, and the server process's
+// CPU and peak RSS during it
 // (/proc). Goals (issue 14, a server without the managedFields opt-out): bytes ≤ 1/2 and time ≤ 1/3 of the full LIST.
 // A report, not a test: it prints figures and exits 0 whether goals are met or not (also where `go` is missing: it
 // says it is skipped); 2 if something throws.

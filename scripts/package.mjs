@@ -1,7 +1,8 @@
 // `npm run package`: dist/<name>-<version>.vsix with @vscode/vsce.
 //
 // The extension is staged in out/vsix: the production bundles (minified, no source maps) of the `client`, `server` and
-// `webview` entries (the graph webview: dist/webview/webview.js and .css), built straight there, and the files a user reads. So the .vsix never picks up development
+// `webview` entries (the graph webview: dist/webview/webview.js and .css), built straight there, and the files a user
+// reads. So the .vsix never picks up development
 // bundles that a concurrent `npm run build` writes to dist/, and packaging never replaces those bundles.
 // .vscodeignore (an allowlist) is applied by vsce on top. No repository URL in package.json: packaged with
 // --allow-missing-repository; stdin is closed, so vsce cannot stop to ask anything.

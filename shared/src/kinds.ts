@@ -3,7 +3,10 @@
 /** Kinds already plural (or uncountable) in their singular form. */
 const INVARIANT_PLURALS = new Set(['Endpoints']);
 
-/** English plural of a kind for counts: Pod → Pods, Ingress → Ingresses, NetworkPolicy → NetworkPolicies, ComponentStatus → ComponentStatuses. */
+/**
+ * English plural of a kind for counts: Pod → Pods, Ingress → Ingresses, NetworkPolicy → NetworkPolicies,
+ * ComponentStatus → ComponentStatuses.
+ */
 export function pluralKind(kind: string, n: number): string {
   if (n === 1 || INVARIANT_PLURALS.has(kind)) return kind;
   if (/(s|x|z|ch|sh)$/.test(kind)) return `${kind}es`;

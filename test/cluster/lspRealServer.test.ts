@@ -73,7 +73,10 @@ const heldText = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: held\n  na
 
 const byNamespace = (c: { namespace: string; objects: number }[]) => [...c].sort((a, b) => a.namespace.localeCompare(b.namespace));
 
-/** The graph summary of what kubectl reads (of these namespaces' namespaced objects, else all): objects per namespace, every Namespace listed. */
+/**
+ * The graph summary of what kubectl reads (of these namespaces' namespaced objects, else all): objects per namespace,
+ * every Namespace listed.
+ */
 function expectedSummary(namespaces?: string[]): { namespace: string; objects: number }[] {
   const counts = new Map<string, number>();
   for (const o of readAll(plane).items) {

@@ -1,4 +1,5 @@
-// `npm run fidelity -- [--mode strict|controllers] [--scenarios N] [--first-seed S | --seeds A,B,…] [--batch B] [--seed S] [--save DIR]`: the differential check of the
+// `npm run fidelity -- [--mode strict|controllers] [--scenarios N] [--first-seed S | --seeds A,B,…] [--batch B] [--seed
+// S] [--save DIR]`: the differential check of the
 // simulation against the real garbage collector on generated scenarios (docs/fidelity.md). Without --first-seed the
 // seeds are fresh (random); each divergence is printed with the one command that replays it. `--seed S` runs that
 // one scenario and prints it whole: the world as read back, the requests, the simulation's steps and the differences.

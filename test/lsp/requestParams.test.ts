@@ -248,7 +248,8 @@ describe('the protocol module', () => {
             ['kubeGcLens/cluster/graph', scopeParams(scope)],
           ] as [string, unknown][],
       ),
-      // The literals in client/src: simulateDelete.ts, graphPanel.ts, liveDocuments.ts, cluster.ts, stuckObjectsView.ts, liveObjectPicker.ts.
+      // The literals in client/src: simulateDelete.ts, graphPanel.ts, liveDocuments.ts, cluster.ts,
+      // stuckObjectsView.ts, liveObjectPicker.ts.
       ['kubeGcLens/simulate', { uid: 'u', policy: 'Foreground' }],
       ['kubeGcLens/cluster/simulate', { uid: 'u', policy: 'default' }],
       ['kubeGcLens/objectAt', { uri: 'file:///a.yaml', position: { line: 3, character: 7 } }],

@@ -2,7 +2,8 @@
 // `kubectl apply` would, for tests, the cluster bench and the live demo. The product itself never writes: this is
 // test infrastructure, with its own small HTTPS client (client certificates from the kubeconfig).
 //
-// - Owners first: Namespaces (also those only named by a manifest's namespace), then CRDs (waited for until Established), then the rest in ownerReference order.
+// - Owners first: Namespaces (also those only named by a manifest's namespace), then CRDs (waited for until
+// Established), then the rest in ownerReference order.
 // - A manifest's metadata.uid is a placeholder: references to it are rewritten to the uid the server gives its
 //   object. References to a uid no manifest has keep it (deliberately dangling or mismatched references).
 // - References in a cycle are added by a PATCH once every object exists (the server needs no owner to exist, but

@@ -82,7 +82,8 @@ export function selectWithBlockers(inventory: Inventory, scope: GraphScopeOption
 /**
  * The ownership graph of an inventory (the workspace's or the live cluster's) for a selection (engine/graph/graphScope:
  * whole, one object's connected component, one namespace; cut at a limit), with the findings on each object and, for
- * objects that cannot finish being deleted, why (`stuck`) and the objects their why-chain names (`blockedBy`). Only edges between selected nodes are sent; a node with
+ * objects that cannot finish being deleted, why (`stuck`) and the objects their why-chain names (`blockedBy`). Only
+ * edges between selected nodes are sent; a node with
  * links outside the selection says how many (`omitted`), and a cut answer says so (`truncated`).
  */
 export function graphData(

@@ -4,7 +4,8 @@
 // Pod whose node is gone; clear a blocker outside ownership: an unavailable APIService, a webhook that fails closed).
 // Dangerous: skip a cleanup (remove a finalizer), with what that leaves behind. A blocker's fix that does not release
 // the object by itself is still listed, saying what then holds it, and tried before each other change.
-// Nothing here deletes an object to get out (but an add-on's APIService or webhook configuration, never infrastructure), and nothing is sent anywhere: the CLI prints the commands, the editor
+// Nothing here deletes an object to get out (but an add-on's APIService or webhook configuration, never
+// infrastructure), and nothing is sent anywhere: the CLI prints the commands, the editor
 // may send them only when the user allowed writes and confirmed.
 
 import type { JsonPatchOp, Report, WayOut, WayOutPatch, WayOutRisk } from '../../../shared/src/protocol';

@@ -1,6 +1,7 @@
 // Code lenses above each object: "Delete: …" (its deletion impact under the API default policy, computed on
 // codeLens/resolve so that listing the lenses of a large file stays cheap) and, on objects with owners,
-// "Owned by Deployment web" (resolved at once; a click reveals the owner). Pure functions of an ObjectModel (the workspace, or a live document's cluster).
+// "Owned by Deployment web" (resolved at once; a click reveals the owner). Pure functions of an ObjectModel (the
+// workspace, or a live document's cluster).
 
 import type { CodeLens, Command, Range } from 'vscode-languageserver-protocol';
 import { describe, type KubeObject } from '../engine/model';

@@ -2,7 +2,8 @@
 // simulated, or what the GC does instead; then the owner as the GC resolves it, its state, and what controller and
 // blockOwnerDeletion mean here); on a finalizer
 // (who removes it and whether that controller survives); on metadata.name/uid (the object's dependents).
-// A pure function of an ObjectModel (the workspace, or a live document's cluster). Everything taken from a manifest goes through markdown.ts.
+// A pure function of an ObjectModel (the workspace, or a live document's cluster). Everything taken from a manifest
+// goes through markdown.ts.
 // A finding is named by its code, linked to its documentation; its message only where the editor does not already
 // show it (its diagnostic's range does not hold the position), so no text appears twice.
 //

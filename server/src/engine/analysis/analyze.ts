@@ -232,7 +232,10 @@ function checkReference(inventory: Inventory, o: KubeObject, ref: OwnerReference
     );
 }
 
-/** " Its uid belongs to DaemonSet ns/x, which this reference names differently: kind daemonset, not DaemonSet (…). Did you mean DaemonSet?" */
+/**
+ * " Its uid belongs to DaemonSet ns/x, which this reference names differently: kind daemonset, not DaemonSet (…). Did
+ * you mean DaemonSet?"
+ */
 function holderText(inventory: Inventory, o: KubeObject, ref: OwnerReference, holder: KubeObject): string {
   const differs = coordinateDifferences(ref, o, holder, inventory.kindOf(holder)?.namespaced);
   const fix = caseCorrectedReference(ref, holder);

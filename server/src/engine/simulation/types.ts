@@ -175,7 +175,10 @@ export interface BlockReason {
    * the end of the simulation is in `message` and `blockedBy`.
    */
   conditions?: NamespaceCondition[];
-  /** How to clear this blocker (`unavailable-apiservice`, `blocking-webhook`), safest first: data a "ways out" list prints and simulates. */
+  /**
+   * How to clear this blocker (`unavailable-apiservice`, `blocking-webhook`), safest first: data a "ways out" list
+   * prints and simulates.
+   */
   fixes?: BlockerFix[];
   /** Set when `object` belongs to the control plane or cluster infrastructure: it is never to be deleted (no fix deletes it). */
   infrastructure?: string;

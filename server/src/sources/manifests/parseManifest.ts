@@ -65,7 +65,10 @@ export function parseManifestText(text: string, file: string, limits?: ParseLimi
   return out;
 }
 
-/** Of the first this many characters, a tenth or more must be NUL, other control characters or undecodable bytes for a file to be binary. */
+/**
+ * Of the first this many characters, a tenth or more must be NUL, other control characters or undecodable bytes for a
+ * file to be binary.
+ */
 const BINARY_HEAD = 8192;
 const BINARY_CHAR = /[\x00-\x08\x0E-\x1A\x1C-\x1F\x7F-\x9F\uFFFD]/g;
 
