@@ -65,7 +65,7 @@ export class Workbench {
   }
 
   /**
-   * Copies examples/ to a temporary folder (plus `files`: path relative to it → content), starts code-server on it
+   * Copies examples/ (or `folder`) to a temporary folder (plus `files`: path relative to it → content), starts code-server on it
    * with `vsix` installed and these user `settings`, opens Chromium. `name` keeps each test file's code-server
    * profile apart (test-output/e2e/<name>/); screenshots of every file share test-output/e2e/ (globalSetup empties it
    * once per run). `workspaceTrust`: workspace trust is on and the folder opens in Restricted Mode (no dialog).
@@ -74,14 +74,18 @@ export class Workbench {
     vsix: string,
     options: {
       name?: string;
+      /** The folder copied as the workspace (named `workspaceName`, default its own name) instead of examples/. */
+      folder?: string;
+      workspaceName?: string;
       settings?: Record<string, unknown>;
       files?: Record<string, string>;
       workspaceTrust?: boolean;
     } = {},
   ): Promise<Workbench> {
     mkdirSync(OUTPUT_DIR, { recursive: true });
-    const workspace = path.join(mkdtempSync(path.join(tmpdir(), 'kube-gc-lens-e2e-')), 'examples');
-    cpSync(path.join(ROOT, 'examples'), workspace, { recursive: true });
+    const folder = options.folder ?? path.join(ROOT, 'examples');
+    const workspace = path.join(mkdtempSync(path.join(tmpdir(), 'kube-gc-lens-e2e-')), options.workspaceName ?? path.basename(folder));
+    cpSync(folder, workspace, { recursive: true });
     for (const [file, text] of Object.entries(options.files ?? {})) {
       mkdirSync(path.dirname(path.join(workspace, file)), { recursive: true });
       writeFileSync(path.join(workspace, file), text);
