@@ -70,6 +70,10 @@ export class App {
   private readonly zoom: ZoomBehavior<HTMLDivElement, unknown>;
   private renderScheduled = false;
   private needsFit = true;
+  /** The graph area was resized after an automatic fit: that fit is made again at the new size. */
+  private refit = false;
+  /** The last fit showed everything (Fit, `0`, a graph opened without a focus), not one namespace or a simulation. */
+  private fittedAll = false;
   /** The zoom shown was chosen by a fit, not by the user: a resize fits again (a maximised panel is not left tiny). */
   private autoFitted = false;
   /** A new simulation arrived: once drawn, zoom to the objects it affects (a graph shown at Fit would show nothing). */
@@ -190,8 +194,8 @@ export class App {
     new ResizeObserver(() => {
       this.renderer?.resize();
       // A panel laid out tiny then maximised (VS Code resizes it through small sizes) fits again at its new size.
-      if (this.autoFitted) this.needsFit = true;
-      if (this.needsFit) this.schedule();
+      if (this.autoFitted) this.refit = true;
+      if (this.needsFit || this.refit) this.schedule();
     }).observe(this.graphEl);
     watchTheme(() => {
       this.palette = readPalette();
@@ -305,14 +309,20 @@ export class App {
     if (this.fitAffected && this.canFit() && m.report) {
       this.fitAffected = false;
       this.needsFit = false;
+      this.refit = false;
       this.fitted = this.affectedNodes();
       this.fitTo(this.fitted, true);
+      this.fittedAll = false;
     }
-    if (this.needsFit && this.canFit()) {
+    if ((this.needsFit || (this.refit && this.autoFitted)) && this.canFit()) {
+      // A resize after Fit fits everything again, not the selected object's namespace (that is for opening).
+      const again = !this.needsFit && this.fittedAll;
       this.needsFit = false;
+      this.refit = false;
       if (this.fitted && this.autoFitted && m.report) this.fitTo(this.fitted, false);
-      else if (!this.openOnNamespace()) this.fit(false);
+      else if (again || !this.openOnNamespace()) this.fit(false);
     }
+    if (this.canFit()) this.refit = false;
     document.body.dataset.rendered = String(m.revision);
   }
 
@@ -421,6 +431,7 @@ export class App {
     if (!box) return false;
     this.fitted = undefined;
     this.fitTo(box.ids, false);
+    this.fittedAll = false;
     if (this.transform.k < LOD_TEXT) this.centreOn(shown, LOD_TEXT + 0.1);
     return true;
   }
@@ -475,6 +486,7 @@ export class App {
       view.nodes.map((n) => n.id),
       animate,
     );
+    this.fittedAll = true;
   }
 
   /** The shown nodes of the simulation's report (the nodes standing for them: an object, or its collapsed group). */

@@ -1,0 +1,69 @@
+// Fit, then the panel is resized, with an object selected, on a graph large enough to open on a namespace (issue 17):
+// the resize fits everything again. It used to open the selected object's namespace instead, so Fit in code-server's
+// split editor (which resizes the webview as its toolbar re-wraps) never reached the overview (found by the
+// must-gather story, test/e2e/mustGather.test.ts). On the built bundle in headless Chromium (testkit/webview/harness.ts).
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { Harness } from '../../testkit/webview/harness';
+import { largeGraph } from '../../testkit/webview/fixtures';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- page.evaluate callbacks run in the page (no DOM types here) */
+declare const document: any;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+let browser: Browser;
+let h: Harness | undefined;
+
+/** Waits until the zoom stops moving, and returns the scale. */
+async function still(x: Harness): Promise<number> {
+  const read = () => x.page.evaluate(() => document.querySelector('.graph').dataset.zoom as string);
+  await x.settle();
+  let last = await read();
+  for (let i = 0; i < 50; i++) {
+    await x.page.waitForTimeout(150);
+    const now = await read();
+    if (now === last) break;
+    last = now;
+  }
+  return Number(last);
+}
+
+const level = (x: Harness) => x.page.locator('.graph').getAttribute('data-level');
+
+describe('a resize after an automatic fit makes the same fit again', () => {
+  beforeAll(async () => {
+    browser = await Harness.launch();
+  });
+
+  afterAll(async () => {
+    await h?.close();
+    await browser?.close();
+  });
+
+  it('Fit with an object selected, then a resize: the overview stays', async () => {
+    h = await Harness.open(browser, { viewport: { width: 900, height: 800 } });
+    await h.showGraph({ type: 'graph', source: { kind: 'workspace' }, graph: largeGraph(3000), revision: 1 });
+    await still(h);
+    expect(await level(h)).toBe('overview');
+    // Into a namespace (a click on its box), an object selected (search, Enter), then Fit (0).
+    const area = (await h.page.locator('.graph').boundingBox())!;
+    for (let i = 1; i < 40 && (await level(h)) === 'overview'; i++) {
+      await h.page.mouse.click(area.x + i * 15, area.y + i * 15);
+      await h.settle();
+    }
+    await h.page.locator('input.search').fill('deployment app-42');
+    await h.page.locator('input.search').press('Enter');
+    await still(h);
+    expect(await level(h)).toBe('objects');
+    expect(await h.page.locator('.details h2').innerText()).toBe('Deployment app-42');
+    await h.page.locator('.graph').focus();
+    await h.page.keyboard.press('0');
+    const fitted = await still(h);
+    expect(await level(h)).toBe('overview');
+    await h.page.setViewportSize({ width: 1000, height: 800 });
+    expect(await still(h)).toBeLessThan(0.3);
+    expect(await level(h)).toBe('overview');
+    expect(fitted).toBeLessThan(0.3);
+  });
+});
