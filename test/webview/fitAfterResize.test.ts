@@ -1,12 +1,13 @@
-// Fit, then the panel is resized, with an object selected, on a graph large enough to open on a namespace (issue 17):
-// the resize fits everything again. It used to open the selected object's namespace instead, so Fit in code-server's
-// split editor (which resizes the webview as its toolbar re-wraps) never reached the overview (found by the
-// must-gather story, test/e2e/mustGather.test.ts). On the built bundle in headless Chromium (testkit/webview/harness.ts).
+// Automatic fits on a graph large enough to open on a namespace (issue 17), found by the must-gather story
+// (test/e2e/mustGather.test.ts) in code-server's split editor: Fit with an object selected, then a resize (the webview is
+// resized as its toolbar re-wraps) used to open the selected object's namespace instead of fitting everything again;
+// a simulation played in a narrow panel used to fit its objects below the overview scale, so the playback showed only
+// boxes. On the built bundle in headless Chromium (testkit/webview/harness.ts).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { Harness } from '../../testkit/webview/harness';
-import { largeGraph } from '../../testkit/webview/fixtures';
+import { largeGraph, largeGraphReport } from '../../testkit/webview/fixtures';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- page.evaluate callbacks run in the page (no DOM types here) */
 declare const document: any;
@@ -31,7 +32,7 @@ async function still(x: Harness): Promise<number> {
 
 const level = (x: Harness) => x.page.locator('.graph').getAttribute('data-level');
 
-describe('a resize after an automatic fit makes the same fit again', () => {
+describe('automatic fits: after a resize, and of a simulation in a narrow panel', () => {
   beforeAll(async () => {
     browser = await Harness.launch();
   });
@@ -65,5 +66,18 @@ describe('a resize after an automatic fit makes the same fit again', () => {
     expect(await still(h)).toBeLessThan(0.3);
     expect(await level(h)).toBe('overview');
     expect(fitted).toBeLessThan(0.3);
+  });
+
+  it('a simulation played in a narrow panel zooms to where objects read, not to the overview', async () => {
+    await h?.close();
+    h = await Harness.open(browser, { viewport: { width: 300, height: 700 } });
+    await h.showGraph({ type: 'graph', source: { kind: 'workspace' }, graph: largeGraph(3000), revision: 1 });
+    await still(h);
+    expect(await level(h)).toBe('overview');
+    await h.send({ type: 'simulation', report: largeGraphReport(37), id: 1 });
+    await h.page.locator('footer.timeline').waitFor();
+    expect(await still(h)).toBeGreaterThanOrEqual(0.45);
+    expect(await level(h)).toBe('objects');
+    await h.screenshot('fit-after-resize-narrow-playback');
   });
 });

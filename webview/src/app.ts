@@ -311,7 +311,7 @@ export class App {
       this.needsFit = false;
       this.refit = false;
       this.fitted = this.affectedNodes();
-      this.fitTo(this.fitted, true);
+      this.fitToAffected(this.fitted, true);
       this.fittedAll = false;
     }
     if ((this.needsFit || (this.refit && this.autoFitted)) && this.canFit()) {
@@ -319,7 +319,7 @@ export class App {
       const again = !this.needsFit && this.fittedAll;
       this.needsFit = false;
       this.refit = false;
-      if (this.fitted && this.autoFitted && m.report) this.fitTo(this.fitted, false);
+      if (this.fitted && this.autoFitted && m.report) this.fitToAffected(this.fitted, false);
       else if (again || !this.openOnNamespace()) this.fit(false);
     }
     if (this.canFit()) this.refit = false;
@@ -502,8 +502,18 @@ export class App {
     return [...ids];
   }
 
-  /** These nodes in view (at most at scale 1.2); nothing when none is placed. */
-  private fitTo(ids: readonly string[], animate: boolean): void {
+  /**
+   * The simulation's nodes in view; where they do not fit at a scale where objects read (a narrow panel, a big
+   * namespace), its target centred at that scale instead: a playback at the overview level would show only boxes.
+   */
+  private fitToAffected(ids: readonly string[], animate: boolean): void {
+    const k = this.fitTo(ids, animate);
+    const target = this.model.report && this.view?.shownAs.get(this.model.report.target.uid);
+    if (k !== undefined && k < LOD_TEXT && target) this.centreOn(target, LOD_TEXT + 0.1);
+  }
+
+  /** These nodes in view (at most at scale 1.2); nothing when none is placed. Returns the scale chosen. */
+  private fitTo(ids: readonly string[], animate: boolean): number | undefined {
     const nodes = boundsOf(ids.map((id) => this.positions.get(id)).filter((p): p is Point => p !== undefined));
     // With the label strip and padding of their containers.
     const b = nodes && {
@@ -514,10 +524,11 @@ export class App {
     };
     const w = this.graphEl.clientWidth;
     const hgt = this.graphEl.clientHeight;
-    if (!b || !this.canFit()) return;
+    if (!b || !this.canFit()) return undefined;
     this.autoFitted = true;
     const k = Math.max(MIN_ZOOM, Math.min(1.2, (w - 40) / (b.maxX - b.minX), (hgt - 40) / (b.maxY - b.minY)));
     this.setZoom({ k, x: w / 2 - (k * (b.minX + b.maxX)) / 2, y: hgt / 2 - (k * (b.minY + b.maxY)) / 2 }, animate);
+    return k;
   }
 
   /** Pans so the node is in view (keeping the scale). */
