@@ -121,7 +121,7 @@ describe('scale and restore-controller: the controller that removes a finalizer 
 });
 
 describe('spec.replicas, read from YAML and from JSON alike', () => {
-  it('is a fact of apps/v1 Deployments and StatefulSets only', async () => {
+  it('0 is a fact of apps/v1 Deployments and StatefulSets only (any other count is not)', async () => {
     const { parseManifestText } = await import('../../server/src/sources/manifests/parseManifest');
     const docs = [
       { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'n', uid: 'u1' }, spec: { replicas: 0 } },
@@ -130,7 +130,7 @@ describe('spec.replicas, read from YAML and from JSON alike', () => {
     ];
     const json = parseManifestText(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: docs }), 'l.json').objects;
     const yaml = parseManifestText(docs.map((d) => JSON.stringify(d)).join('\n---\n'), 'l.yaml').objects;
-    for (const objects of [json, yaml]) expect(objects.map((o) => o.facts.replicas)).toEqual([0, 3, undefined]);
+    for (const objects of [json, yaml]) expect(objects.map((o) => o.facts.scaledToZero)).toEqual([true, undefined, undefined]);
   });
 });
 

@@ -137,8 +137,8 @@ function causeOfStuck(
 /** Workloads at 0 replicas once the requests are applied: as the input gives them, or as the last scale request sets them. */
 function scaledToZero(inventory: Inventory, requests: readonly UserRequest[]): Set<string> {
   const replicas = new Map<string, number | undefined>();
-  for (const o of inventory.ofKind('Deployment')) replicas.set(o.uid, o.facts.replicas);
-  for (const o of inventory.ofKind('StatefulSet')) replicas.set(o.uid, o.facts.replicas);
+  for (const o of inventory.ofKind('Deployment')) replicas.set(o.uid, o.facts.scaledToZero ? 0 : undefined);
+  for (const o of inventory.ofKind('StatefulSet')) replicas.set(o.uid, o.facts.scaledToZero ? 0 : undefined);
   for (const r of requests) {
     if (!isChange(r) || r.verb !== 'scale') continue;
     const info = inventory.kinds.lookup(r.target.apiVersion.includes('/') ? r.target.apiVersion.split('/')[0] : '', r.target.kind);

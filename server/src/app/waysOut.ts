@@ -195,7 +195,7 @@ function candidatesFor(inventory: Inventory, o: KubeObject, stuck: StuckEntry): 
     if (r.type === 'finalizer' && r.finalizer) {
       const controller = r.object && r.object.uid !== o.uid ? r.object : undefined;
       const workload = controller && inventory.objects.get(controller.uid);
-      if (workload && workload.facts.replicas === 0 && workload.deletionTimestamp === undefined) out.push(scaleUp(workload, r.finalizer));
+      if (workload && workload.facts.scaledToZero && workload.deletionTimestamp === undefined) out.push(scaleUp(workload, r.finalizer));
       else if (isCustomFinalizer(r.finalizer) && (!workload || workload.deletionTimestamp !== undefined))
         out.push(restoreController(o, r.finalizer, controller));
     }

@@ -101,8 +101,11 @@ export interface ObjectFacts {
   /** Workloads (Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, Pod): container images, to guess
    * which workload runs the controller that owns a custom finalizer. */
   images?: string[];
-  /** Deployment and StatefulSet (apps): spec.replicas when written; 0 means its controller, if it is one, runs no Pod. */
-  replicas?: number;
+  /**
+   * Deployment and StatefulSet (apps): `spec.replicas: 0`, so the controller it runs, if it is one, runs no Pod (R73).
+   * Only zero matters: two copies of a workload that differ in their replica count otherwise are not in conflict.
+   */
+  scaledToZero?: true;
   /** APIService (apiregistration.k8s.io): the group/version it serves, its Service, and its Available condition. */
   apiService?: ApiServiceFacts;
   /** ValidatingWebhookConfiguration and MutatingWebhookConfiguration (admissionregistration.k8s.io): its webhooks. */

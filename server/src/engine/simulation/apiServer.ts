@@ -377,7 +377,8 @@ export class ApiServer {
     const obj = this.store.get(uid);
     if (!obj) return { status: 404, message: 'not found', removed: false };
     this.timeline.record(actor, 'update-spec', obj, `spec.replicas ${replicas}: ${why}`);
-    const written = { ...obj, facts: { ...obj.facts, replicas } };
+    const { scaledToZero: _was, ...facts } = obj.facts;
+    const written = { ...obj, facts: replicas === 0 ? { ...facts, scaledToZero: true as const } : facts };
     this.store.write(written);
     return { status: 200, message: 'scaled', object: written, removed: false };
   }

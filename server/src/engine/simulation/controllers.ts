@@ -397,7 +397,7 @@ export function boundClaim(store: ObjectStore, pv: KubeObject): KubeObject | und
  */
 export function workloadRuns(store: ObjectStore, uid: string, version: KubeVersion): boolean {
   const w = store.get(uid);
-  if (!w || w.deletionTimestamp !== undefined || w.facts.replicas === 0) return false;
+  if (!w || w.deletionTimestamp !== undefined || w.facts.scaledToZero) return false;
   if (!w.namespace || !orderedNamespaceDeletion(version)) return true;
   const ns = store.getByName('', 'Namespace', '', w.namespace);
   return !(ns && ns.deletionTimestamp !== undefined && (ns.facts.namespaceFinalizers ?? []).length > 0);

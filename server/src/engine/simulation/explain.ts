@@ -176,7 +176,7 @@ export class Explainer {
               : `its controller ${describe(owner.workload)} is gone, so nobody removes ${f}${guessed}`,
           };
         }
-        if (w.deletionTimestamp === undefined && w.facts.replicas === 0) {
+        if (w.deletionTimestamp === undefined && w.facts.scaledToZero) {
           return {
             type: 'finalizer',
             finalizer: f,

@@ -493,7 +493,7 @@ export class Extractor<N> {
       if (SCALABLE.has(kind) && group === 'apps') {
         const spec = this.map(ctx, n, [], 'spec', W);
         const replicas = spec !== undefined ? this.int(ctx, spec, ['spec'], 'replicas', W) : undefined;
-        if (replicas !== undefined) facts.replicas = replicas;
+        if (replicas === 0) facts.scaledToZero = true;
       }
     } else if (kind === 'CronJob' && group === 'batch') {
       const P = ['spec', 'jobTemplate', 'spec', 'template', 'spec'];

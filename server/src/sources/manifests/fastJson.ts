@@ -232,8 +232,9 @@ function fastFacts(v: Obj, apiVersion: string, kind: string): ObjectFacts | unde
     const spec = optObj(v.spec);
     if (spec === BAIL) return undefined;
     const replicas = spec ? spec.replicas : undefined;
-    if (typeof replicas === 'number' && Number.isInteger(replicas)) facts.replicas = replicas;
-    else if (!nullish(replicas)) return undefined; // the YAML path's warning says what is wrong
+    if (typeof replicas === 'number' && Number.isInteger(replicas)) {
+      if (replicas === 0) facts.scaledToZero = true;
+    } else if (!nullish(replicas)) return undefined; // the YAML path's warning says what is wrong
   }
   return facts;
 }
