@@ -79,7 +79,9 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('npm run demo -- --cluster', (
     expect(output).toContain(`$ kubectl-gc stuck --kubeconfig ${kubeconfig}\n`);
     expect(output).toMatch(/⧗ Namespace legacy-mq {2}terminating since/);
     // simulate ns/kafka on the live graph: the operator's Deployment goes, the namespace hangs on the Kafkas.
-    expect(output).toMatch(/Deleted \(\d+\)[^]*✗ Deployment kafka\/strimzi-cluster-operator[^]*Stuck \(\d+\)[^]*⧗ Namespace kafka\n/);
+    expect(output).toMatch(
+      /Deleted by the request \(\d+\)[^]*✗ Deployment kafka\/strimzi-cluster-operator[^]*Left stuck by the request \(\d+\)[^]*⧗ Namespace kafka\n/,
+    );
   });
 
   step('the editor connects by itself and the Stuck Objects view lists the live namespace legacy-mq', 'demo-01-stuck', async () => {

@@ -150,19 +150,23 @@ describe('Kube GC Lens in code-server, on examples/', () => {
     await wb.editorTab(title).waitFor({ timeout: 30_000 });
     const report = wb.webview();
     await expect.poll(() => report.locator('h1').innerText(), SLOW).toBe(title);
-    await expect.poll(() => report.locator('h2', { hasText: /^Deleted/ }).innerText()).toBe('Deleted (6)');
-    const deleted = await report.locator('h2:has-text("Deleted") + ol > li').allInnerTexts();
-    // examples/README.md: the GC first settles the export (the ReplicaSet and its Pods go anyway), then the
-    // foreground DELETE removes the Deployment.
-    expect(deleted.map((d) => d.replace(/: step \d+.*$/, ''))).toEqual([
+    // The report leads with what this DELETE causes: the foreground DELETE removes the Deployment.
+    await expect.poll(() => report.locator('h2', { hasText: /^Deleted by/ }).innerText()).toBe('Deleted by this DELETE (1)');
+    const deleted = await report.locator('h2:has-text("Deleted by") + p + ul > li').allInnerTexts();
+    expect(deleted.map((d) => d.replace(/: step \d+.*$/, ''))).toEqual(['Deployment storefront/checkout']);
+    await expect.poll(() => report.locator('h2', { hasText: /^Orphaned/ }).innerText()).toBe('Orphaned by this DELETE (0)');
+    // examples/README.md: the GC first settles the input anyway (the export's ReplicaSet and its Pods go; legacy-mq and
+    // its RabbitmqCluster stay stuck), in a collapsed section.
+    const anyway = report.locator('details > summary', { hasText: 'What the garbage collector does anyway' });
+    await expect.poll(() => anyway.innerText()).toContain(': 5 deleted, 2 stuck, 0 orphaned');
+    const settled = await report.locator('details:has(> summary:has-text("What the garbage collector does anyway")) li').allTextContents();
+    expect(settled.filter((d) => /^(ReplicaSet|Pod) /.test(d)).map((d) => d.replace(/: step \d+.*$/, ''))).toEqual([
       'ReplicaSet storefront/checkout-7d9f8b6c5d',
       'Pod storefront/checkout-5b8c9d7f4-w9pzn',
       'Pod storefront/checkout-7d9f8b6c5d-x7k2p',
       'Pod storefront/checkout-7d9f8b6c5d-q4nzw',
       'Pod storefront/checkout-7d9f8b6c5d-m8vtr',
-      'Deployment storefront/checkout',
     ]);
-    await expect.poll(() => report.locator('h2', { hasText: /^Orphaned/ }).innerText()).toBe('Orphaned (0)');
     await wb.screenshot('06-simulate-delete');
     await wb.closeEditor(title); // done reading
   });

@@ -129,7 +129,7 @@ describe('Kube GC Lens in code-server, on a live cluster', () => {
     await tab.waitFor({ timeout: 30_000 });
     const report = wb.webview();
     await expect.poll(() => report.locator('h1').innerText(), SLOW).toMatch(/^Simulate Delete on kube-api-test: Namespace shop/);
-    const deleted = await report.locator('h2:has-text("Deleted") + ol > li').allInnerTexts();
+    const deleted = await report.locator('h2:has-text("Deleted by") ~ ul > li').allInnerTexts();
     expect(deleted.map((d) => d.replace(/: step \d+.*$/, ''))).toEqual(
       expect.arrayContaining(['Deployment shop/web', 'ConfigMap shop/settings']),
     );

@@ -126,7 +126,7 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
     await wb.editorTab(/Simulate Delete on admin/).waitFor({ timeout: 30_000 });
     const report = wb.webview();
     await expect.poll(() => report.locator('h1').innerText(), SLOW).toMatch(/^Simulate Delete on admin: Namespace team-a/);
-    const stuck = await report.locator('h2:has-text("Stuck") + ul > li').allInnerTexts();
+    const stuck = await report.locator('h2:has-text("stuck") ~ ul > li').allTextContents();
     expect(stuck.join('\n')).toContain('ConfigMap team-a/held');
     expect(stuck.join('\n')).toContain('example.com/hold');
     await wb.screenshot('real-03-simulate');
