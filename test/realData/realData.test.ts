@@ -112,8 +112,16 @@ describe('real cluster dumps: the graph the objects really form', () => {
       expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
       expect(inventory.objects.size).toBe(2951); // 3,023 objects with a uid, 72 of them listed twice
       expect(inventory.graph.snapshot().nodes.filter((n) => n.virtual)).toEqual([]);
-      const codes = new Set(analyze(inventory).map((f) => f.code));
+      const findings = analyze(inventory);
+      const codes = new Set(findings.map((f) => f.code));
       expect([...codes].sort()).toEqual(['finalizer-deadlock', 'unresolvable-owner-kind']);
+      // The deadlock is on the cluster's Machines: never advise deleting a control-plane node to get out (issue 18).
+      const machines = findings.filter((f) => f.code === 'finalizer-deadlock' && f.object.kind === 'Machine');
+      expect(machines.map((f) => f.object.name)).toContain('ci-ln-5ylibmb-d5d6b-dfvr6-master-0');
+      for (const f of machines) {
+        expect(f.message).not.toMatch(/Delete Machine/);
+        expect(f.message).toContain(`Do not delete Machine ${f.object.name} to get out`);
+      }
     },
     120_000,
   );

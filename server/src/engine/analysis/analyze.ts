@@ -24,6 +24,7 @@ import { NEWEST_KUBE_VERSION, kubeVersionText, orderedNamespaceDeletion, parseKu
 import type { Finding, FindingCode, FindingLocation, RelatedInformation, Severity } from './findingTypes';
 import { rangeOf } from './locate';
 import { blockerFindings } from './blockerFindings';
+import { infrastructureLabel } from '../simulation/clusterBlockers';
 import { caseCorrectedReference, coordinateDifferences } from './ownerLookup';
 
 export interface AnalysisOptions {
@@ -428,6 +429,11 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
       const stuck = new Set(result.stuck.map((s) => s.uid));
       for (const { o, index, workload } of list) {
         if (!stuck.has(o.uid)) continue;
+        // Never advise deleting control-plane or cluster infrastructure (an OpenShift Machine is a node).
+        const infrastructure = infrastructureLabel(o);
+        const advice = infrastructure
+          ? `Do not delete ${o.kind} ${o.name} to get out: ${infrastructure}. Keep the operator running until the namespace is empty, or move it out of the namespace.`
+          : `Delete ${o.kind} ${o.name} first, or move the operator out of the namespace.`;
         out.push(
           finding(
             'finalizer-deadlock',
@@ -435,8 +441,8 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
             o,
             { kind: 'finalizer', index },
             orderedNamespaceDeletion(version)
-              ? `Deleting namespace ${ns} deadlocks (Kubernetes ${kubeVersionText(version)}): the namespace controller deletes the Pods of ${workload}, which runs the controller that removes ${o.finalizers[index]}, before it deletes ${describe(o)} (Pods first, from 1.33 on). ${o.name} then keeps its finalizer forever and namespace ${ns} stays Terminating. Delete ${o.kind} ${o.name} first, or move the operator out of the namespace.`
-              : `Deleting namespace ${ns} can deadlock (Kubernetes ${kubeVersionText(version)}: a race): the namespace controller deletes ${workload}, which runs the controller that removes ${o.finalizers[index]}, in the same pass as ${describe(o)}, in no fixed order (before 1.33). If the operator stops first, ${o.name} keeps its finalizer forever and namespace ${ns} stays Terminating. Delete ${o.kind} ${o.name} first, or move the operator out of the namespace.`,
+              ? `Deleting namespace ${ns} deadlocks (Kubernetes ${kubeVersionText(version)}): the namespace controller deletes the Pods of ${workload}, which runs the controller that removes ${o.finalizers[index]}, before it deletes ${describe(o)} (Pods first, from 1.33 on). ${o.name} then keeps its finalizer forever and namespace ${ns} stays Terminating. ${advice}`
+              : `Deleting namespace ${ns} can deadlock (Kubernetes ${kubeVersionText(version)}: a race): the namespace controller deletes ${workload}, which runs the controller that removes ${o.finalizers[index]}, in the same pass as ${describe(o)}, in no fixed order (before 1.33). If the operator stops first, ${o.name} keeps its finalizer forever and namespace ${ns} stays Terminating. ${advice}`,
             nsObject ? [relatedTo(nsObject, `namespace ${ns}`)] : [],
           ),
         );
