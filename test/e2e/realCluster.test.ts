@@ -92,6 +92,22 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
             description: `NamespaceContentRemaining: ${message('NamespaceContentRemaining')}. NamespaceFinalizersRemaining: ${message('NamespaceFinalizersRemaining')}`,
           },
           ...conditions.map((c) => ({ level: 3, label: c.type, description: c.message })),
+          // Then its ways out, safest first, each with its simulated outcome (issue 18).
+          {
+            level: 3,
+            label: 'Way out (safe): Reinstall the operator that removes example.com/hold',
+            description: expect.stringMatching(/: 2 objects deleted \(1 ConfigMap, 1 Namespace\), 0 stuck, 0 orphaned$/),
+          },
+          {
+            level: 3,
+            label: 'Way out (dangerous): Remove the finalizer example.com/hold from ConfigMap team-a/held',
+            description: expect.stringMatching(/: 2 objects deleted \(1 ConfigMap, 1 Namespace\), 0 stuck, 0 orphaned$/),
+          },
+          {
+            level: 3,
+            label: 'Way out (dangerous): Finalize namespace team-a without waiting for its content (remove spec.finalizers kubernetes)',
+            description: expect.stringMatching(/: 1 object deleted \(1 Namespace\), 0 stuck, 0 orphaned$/),
+          },
         ]);
       // Down the chain: the ConfigMap still inside, and the finalizer that holds it.
       await view.locator('.monaco-list-row[aria-level="3"]', { hasText: 'namespace content' }).locator('.monaco-tl-twistie').click();
