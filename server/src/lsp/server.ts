@@ -73,7 +73,7 @@ import { summaryOf } from '../app/objects';
 import { hoverAt } from './hover';
 import { codeLenses, resolveCodeLens } from './codeLens';
 import { quickFixes } from './codeActions';
-import type { LspClient } from './client';
+import type { LspClient, Progress } from './client';
 import { OpenDocuments } from './openDocuments';
 import { parseControllers } from '../engine/simulation/controllerSet';
 
@@ -469,43 +469,61 @@ export class KubeGcLensServer {
     this.loading = true;
     this.sendStatus();
     let states: DocumentState[] | undefined;
+    const progress: { current?: Progress } = {};
     try {
-      states = await this.readWorkspace(generation);
+      states = await this.readWorkspace(generation, progress);
     } catch (e) {
       // Never leave requests waiting on a load that failed: keep what the model had and go on serving.
       this.client.error(`Loading the workspace failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     }
-    if (generation !== this.loadGeneration) return; // a newer reload owns the outcome
-    if (states) this.model.loadAll(states);
-    this.loading = false;
-    if (this.cluster.connected) this.live.compare(this.model, this.engineOptions());
-    this.loaded();
-    this.publishAll();
+    const endProgress = () => {
+      progress.current?.done();
+      progress.current = undefined;
+    };
+    try {
+      if (generation !== this.loadGeneration) return; // a newer reload owns the outcome
+      if (states) {
+        progress.current?.report(100, `Analysing ${states.length.toLocaleString('en-US')} documents…`);
+        this.model.loadAll(states);
+      }
+      this.loading = false;
+      if (this.cluster.connected) this.live.compare(this.model, this.engineOptions());
+      this.loaded();
+      this.publishDocuments();
+      endProgress(); // the progress lasts until every document is published, and ends before the status "ready"
+      this.sendStatus();
+    } finally {
+      endProgress();
+    }
     this.refreshCodeLenses();
     // Edits made while loading are applied on top (re-applying one that was already read is harmless).
     this.flush();
     this.schedulePredictions();
   }
 
-  /** Settings, then every workspace file (open documents by their editor text), with $/progress. */
-  private async readWorkspace(generation: number): Promise<DocumentState[] | undefined> {
+  /**
+   * Settings, then every workspace file (open documents by their editor text, parsed first: their own problems are
+   * published before the rest is read), with $/progress (`progress.current`, ended by the caller once all is
+   * published).
+   */
+  private async readWorkspace(generation: number, progress: { current?: Progress }): Promise<DocumentState[] | undefined> {
     await this.readSettings();
     this.model.setOptions(this.engineOptions());
-    const progress = this.progressSupported ? await this.client.progress('Kube GC Lens', 'Finding Kubernetes manifests…') : undefined;
-    try {
-      return await readWorkspaceStates(this.model, this.workspaceFiles(), {
-        openText: (uri) => this.documents.get(uri)?.getText(),
-        // Open documents outside the folders (or untitled) still count; live documents never do.
-        openDocuments: this.documents
-          .all()
-          .filter((d) => !isLive(d.uri))
-          .map((d) => ({ uri: d.uri, text: d.getText() })),
-        cancelled: () => generation !== this.loadGeneration,
-        progress: (percent, message) => progress?.report(percent, message),
-      });
-    } finally {
-      progress?.done();
-    }
+    if (this.progressSupported) progress.current = await this.client.progress('Kube GC Lens', 'Finding Kubernetes manifests…');
+    const cancelled = () => generation !== this.loadGeneration;
+    return readWorkspaceStates(this.model, this.workspaceFiles(), {
+      openText: (uri) => this.documents.get(uri)?.getText(),
+      // Open documents outside the folders (or untitled) still count; live documents never do.
+      openDocuments: this.documents
+        .all()
+        .filter((d) => !isLive(d.uri))
+        .map((d) => ({ uri: d.uri, text: d.getText() })),
+      cancelled,
+      progress: (percent, message) => progress.current?.report(percent, message),
+      openParsed: (open) => {
+        if (!cancelled()) this.publishOwnProblems(open);
+      },
+    });
   }
 
   /** Which files of the folders are the workspace's manifests (the settings, and VS Code's files.exclude). */
@@ -625,11 +643,42 @@ export class KubeGcLensServer {
     if (status) this.client.sendClusterStatus(status);
   }
 
+  /**
+   * The open documents' own problems (syntax, types), while the rest of the workspace is read: they depend on nothing
+   * else. Only where nothing is shown yet (a reload keeps the complete diagnostics until it has new ones).
+   */
+  private publishOwnProblems(states: DocumentState[]): void {
+    for (const state of states) {
+      if (this.published.has(state.uri)) continue;
+      const diagnostics: Diagnostic[] = [];
+      for (const p of state.problems) {
+        const d = problemToDiagnostic(p, this.settings);
+        if (d) diagnostics.push(d);
+      }
+      if (diagnostics.length === 0) continue;
+      const sorted = sortDiagnostics(diagnostics);
+      this.published.set(state.uri, JSON.stringify(sorted));
+      this.client.publishDiagnostics(state.uri, sorted);
+    }
+  }
+
+  /** Every document's diagnostics, then the status. */
   private publishAll(): void {
-    const uris = new Set<string>([...this.published.keys()]);
+    this.publishDocuments();
+    this.sendStatus();
+  }
+
+  /** Every document's diagnostics, the open documents' first. */
+  private publishDocuments(): void {
+    const uris = new Set<string>(
+      this.documents
+        .all()
+        .filter((d) => !isLive(d.uri))
+        .map((d) => d.uri),
+    );
+    for (const uri of this.published.keys()) uris.add(uri);
     for (const d of this.model.documents()) uris.add(d.uri);
     for (const uri of uris) this.publish(uri);
-    this.sendStatus();
   }
 
   private sendStatus(): void {
