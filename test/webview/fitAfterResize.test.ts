@@ -16,15 +16,19 @@ declare const document: any;
 let browser: Browser;
 let h: Harness | undefined;
 
-/** Waits until the zoom stops moving, and returns the scale. */
+/**
+ * Waits until the zoom stops moving, and returns the scale: the same value read four times in a row, 150 ms apart (on a
+ * busy machine a transition's frames come late, so two equal reads can be one frame waiting).
+ */
 async function still(x: Harness): Promise<number> {
   const read = () => x.page.evaluate(() => document.querySelector('.graph').dataset.zoom as string);
   await x.settle();
   let last = await read();
-  for (let i = 0; i < 50; i++) {
+  let same = 0;
+  for (let i = 0; i < 100 && same < 3; i++) {
     await x.page.waitForTimeout(150);
     const now = await read();
-    if (now === last) break;
+    same = now === last ? same + 1 : 0;
     last = now;
   }
   return Number(last);
