@@ -172,6 +172,16 @@ export class Workbench {
     return this.page.locator('iframe.webview.ready').last().contentFrame().locator('iframe#active-frame').contentFrame();
   }
 
+  /** The modal dialog (vscode.window.show…Message with `modal: true`): `.dialog-message-text`, `.dialog-message-detail`, its buttons. */
+  get dialog(): Locator {
+    return this.page.locator('.monaco-dialog-box');
+  }
+
+  /** The notification toast whose message has `hasText`. */
+  notification(hasText: string | RegExp): Locator {
+    return this.page.locator('.notification-toast', { has: this.page.locator('.notification-list-item-message', { hasText }) });
+  }
+
   /** The rendered rows of the tree view titled `title` (a pane of the side bar). */
   treeView(title: string): Locator {
     return this.page.locator('.pane', { has: this.page.locator('.pane-header', { hasText: title }) });
@@ -263,6 +273,59 @@ export class Workbench {
         { timeout, interval: 1500 },
       )
       .toBe(true);
+  }
+
+  /** Closes the notification toast `toast` (its clear button); resolves when it is gone. */
+  async closeNotification(toast: Locator): Promise<void> {
+    await toast.hover();
+    await toast.locator('.codicon-notifications-clear').click();
+    await toast.waitFor({ state: 'detached' });
+  }
+
+  /** Right-clicks `target` and chooses `item` in its context menu. */
+  async contextMenu(target: Locator, item: string): Promise<void> {
+    await target.click({ button: 'right' });
+    const menu = this.page.locator('.context-view .monaco-menu');
+    const entry = menu.locator('.action-item', { hasText: item });
+    await entry.waitFor();
+    // A click that lands while the menu is still settling is dropped (the menu stays open): click until it closes.
+    await expect
+      .poll(async () => {
+        if (await entry.isVisible()) await entry.click({ timeout: 2000 }).catch(() => undefined);
+        return menu.isVisible();
+      })
+      .toBe(false);
+  }
+
+  /**
+   * Opens the Settings editor (user settings), searches `key`, and ticks or unticks its checkbox; resolves when the
+   * user's settings.json on disk holds the value, then closes the Settings editor.
+   */
+  async setUserBoolean(key: string, value: boolean): Promise<void> {
+    await this.runCommand('Preferences: Open User Settings');
+    const editor = this.page.locator('.settings-editor');
+    await editor.waitFor();
+    await editor.locator('.settings-header .suggest-input-container').click();
+    await this.page.keyboard.type(key);
+    const checkbox = editor.locator('.setting-item-bool .setting-value-checkbox').first();
+    await checkbox.waitFor();
+    if ((await checkbox.getAttribute('aria-checked')) !== String(value)) await checkbox.click();
+    await expect.poll(() => checkbox.getAttribute('aria-checked')).toBe(String(value));
+    await expect.poll(() => (JSON.parse(readFileSync(this.userSettingsFile, 'utf8')) as Record<string, unknown>)[key]).toBe(value);
+    await this.closeEditor('Settings');
+  }
+
+  /** The profile's user settings.json (code-server's --user-data-dir, above its logs). */
+  get userSettingsFile(): string {
+    return path.join(path.dirname(this.server.logsDir), 'User', 'settings.json');
+  }
+
+  /** What the Output channel `name` logged so far (VS Code writes each log channel to a file under the logs). */
+  outputLog(name: string): string {
+    return findFiles(this.server.logsDir)
+      .filter((f) => path.basename(f) === `${name}.log`)
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
   }
 
   /** Drags the side bar's edge (its sash) until the side bar is `width` pixels wide; resolves when it is. */

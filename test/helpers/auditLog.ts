@@ -5,6 +5,8 @@ import * as path from 'node:path';
 
 /** The product's user agent (server/src/sources/cluster/apiClient.ts). */
 export const PRODUCT_USER_AGENT = 'kube-gc-lens (read-only)';
+/** The user agent of a way out the user asked the editor to send (server/src/sources/cluster/clusterWrites.ts). */
+export const WAY_OUT_USER_AGENT = 'kube-gc-lens (way out, asked by the user)';
 
 export interface AuditEvent {
   verb: string;
@@ -22,11 +24,11 @@ export function auditLog(dir: string): { log: string; apiserverArgs: string[] } 
   return { log, apiserverArgs: [`--audit-policy-file=${policy}`, `--audit-log-path=${log}`] };
 }
 
-/** The product's completed requests, as the apiserver recorded them. */
-export function productRequests(log: string): AuditEvent[] {
+/** The product's completed requests (or those of `userAgent`), as the apiserver recorded them. */
+export function productRequests(log: string, userAgent = PRODUCT_USER_AGENT): AuditEvent[] {
   return readFileSync(log, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as AuditEvent)
-    .filter((e) => e.userAgent === PRODUCT_USER_AGENT && e.stage === 'ResponseComplete');
+    .filter((e) => e.userAgent === userAgent && e.stage === 'ResponseComplete');
 }

@@ -11,6 +11,8 @@ import type { StuckTreeNode } from '../logic/stuckTree';
 import { ALLOW_WRITES_KEY, confirmation, patchText, resultText, writesAllowed } from '../logic/wayOuts';
 
 const OPEN_SETTINGS = 'Open User Settings';
+export const STALE_ROW =
+  'Kube GC Lens: the Stuck Objects view was refreshed while its menu was open, so nothing was sent. Choose the way out again.';
 
 export async function applyWayOut(
   client: LazyLanguageClient,
@@ -18,8 +20,13 @@ export async function applyWayOut(
   node: StuckTreeNode | undefined,
   refresh: () => void,
 ): Promise<void> {
-  const w = node?.wayOut;
-  if (!w || !node?.live || node.stuckUid === undefined || !w.patch) return;
+  if (!node) {
+    // The view refreshed (a watch event, a settings change) while its menu was open: VS Code no longer knows the row.
+    void vscode.window.showInformationMessage(STALE_ROW);
+    return;
+  }
+  const w = node.wayOut;
+  if (!w || !node.live || node.stuckUid === undefined || !w.patch) return;
   const inspection = vscode.workspace.getConfiguration(CLUSTER_SECTION).inspect(ALLOW_WRITES_KEY);
   if (!writesAllowed(inspection, vscode.workspace.isTrusted)) {
     const why = vscode.workspace.isTrusted
