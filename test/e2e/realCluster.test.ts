@@ -173,7 +173,12 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
       if (await shown.isVisible()) return;
       if (attempt === 3) throw new Error('the view was refreshed under the menu three times in a row');
       console.warn(`test/e2e/realCluster.test.ts: the Stuck Objects view was refreshed under the menu (attempt ${attempt}); again`);
-      await wb.closeNotification(stale);
+      // (the toast may already have gone by itself)
+      await stale
+        .hover({ timeout: 2000 })
+        .then(() => stale.locator('.codicon-notifications-clear').click({ timeout: 2000 }))
+        .catch(() => undefined);
+      await stale.waitFor({ state: 'hidden', timeout: 30_000 });
     }
   };
   /** What the cluster recorded of writes: every request that is not a read, from anyone but the control plane itself. */

@@ -282,19 +282,33 @@ export class Workbench {
     await toast.waitFor({ state: 'detached' });
   }
 
-  /** Right-clicks `target` and chooses `item` in its context menu. */
+  /**
+   * Right-clicks `target` and chooses `item` in its context menu. A view that re-renders under its menu (a refresh)
+   * closes it, and a click that lands while the menu is still settling is dropped (the menu stays open): open it again,
+   * or click again, until the item was clicked and the menu closed.
+   */
   async contextMenu(target: Locator, item: string): Promise<void> {
-    await target.click({ button: 'right' });
     const menu = this.page.locator('.context-view .monaco-menu');
     const entry = menu.locator('.action-item', { hasText: item });
-    await entry.waitFor();
-    // A click that lands while the menu is still settling is dropped (the menu stays open): click until it closes.
+    let clicked = false;
     await expect
-      .poll(async () => {
-        if (await entry.isVisible()) await entry.click({ timeout: 2000 }).catch(() => undefined);
-        return menu.isVisible();
-      })
-      .toBe(false);
+      .poll(
+        async () => {
+          if (!(await entry.isVisible())) {
+            await this.page.keyboard.press('Escape');
+            await target.click({ button: 'right' });
+            await entry.waitFor({ timeout: 5000 }).catch(() => undefined);
+          }
+          if (await entry.isVisible())
+            await entry
+              .click({ timeout: 2000 })
+              .then(() => (clicked = true))
+              .catch(() => undefined);
+          return clicked && !(await menu.isVisible());
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
   }
 
   /**
