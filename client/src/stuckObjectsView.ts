@@ -5,7 +5,7 @@
 // It refreshes only while visible (each request runs a simulation), and each part only when it changed: the
 // workspace part when the server's status says the workspace changed (debounced: typing is one refresh), the live
 // part when a cluster status notification carries a new graph version or sync state (the server coalesces watch
-// events; throttled here to one refresh per LIVE_REFRESH_MS, so a busy cluster still gets refreshed). No polling.
+// events; throttled here to one fetch per LIVE_REFRESH_MS, and redrawn only when the answer changed). No polling.
 
 import * as vscode from 'vscode';
 import { ClusterStuckRequest, StuckRequest, type ServerStatus } from '../../shared/src/protocol';
@@ -14,13 +14,15 @@ import type { LazyLanguageClient } from './lazyClient';
 import { CLUSTER_SECTION } from './logic/clusterSettings';
 import { contextName, isClusterActive, type ClusterState } from './logic/clusterState';
 import { count } from './logic/objects';
-import { childrenOf, stuckRoots, stuckSections, type SectionSource, type StuckTreeNode } from './logic/stuckTree';
+import { childrenOf, sectionKey, stuckRoots, stuckSections, type SectionSource, type StuckTreeNode } from './logic/stuckTree';
 
 export const STUCK_VIEW_ID = 'kubeGcLens.stuckObjects';
 /** Context key read by the view's welcome content: loading | ready | error. */
 const STATE_KEY = 'kubeGcLens.stuckObjects.state';
 const REFRESH_DEBOUNCE_MS = 500;
 const LIVE_REFRESH_MS = 1000;
+/** An unchanged live answer is still redrawn this often, for its ages. */
+const AGES_REDRAWN_MS = 60_000;
 
 interface Part {
   /** Changed since `source` was fetched. */
@@ -159,8 +161,12 @@ export class StuckObjectsView implements vscode.TreeDataProvider<StuckTreeNode>,
   private refreshNow(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.drawnAt = Date.now();
     this.changeEmitter.fire(undefined);
   }
+
+  /** When the tree was last redrawn (its ages are as of then). */
+  private drawnAt = 0;
 
   private onStatus(status: ServerStatus): void {
     if (status.state === 'loading') {
@@ -194,7 +200,20 @@ export class StuckObjectsView implements vscode.TreeDataProvider<StuckTreeNode>,
       return;
     }
     // Throttled, not debounced: a cluster whose watch events never stop must still be refreshed.
-    this.timer ??= setTimeout(() => this.refreshNow(), LIVE_REFRESH_MS);
+    this.timer ??= setTimeout(() => void this.refreshLiveIfChanged(), LIVE_REFRESH_MS);
+  }
+
+  /**
+   * Watch events: the live answer is fetched in the background and the tree redrawn only when it changed (or its
+   * ages are a minute old), so that a busy cluster does not close a context menu every second.
+   */
+  private async refreshLiveIfChanged(): Promise<void> {
+    this.timer = undefined;
+    const state = this.cluster.state;
+    const before = this.live.source;
+    if (!before || !isClusterActive(state) || Date.now() - this.drawnAt > AGES_REDRAWN_MS) return this.refreshNow();
+    const after = await this.fetchLive(state);
+    if (sectionKey(after) !== sectionKey(before)) this.refreshNow();
   }
 }
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ObjectIdentity } from '../../server/src/engine/model';
 import type { ObjectSummary, StuckItem } from '../../shared/src/protocol';
-import { childrenOf, sectionSummary, stuckRoots, stuckSections, type StuckTreeNode } from '../../client/src/logic/stuckTree';
+import { childrenOf, sectionKey, sectionSummary, stuckRoots, stuckSections, type StuckTreeNode } from '../../client/src/logic/stuckTree';
 
 const id = (kind: string, namespace: string, name: string, apiVersion = 'v1'): ObjectIdentity => ({
   apiVersion,
@@ -173,5 +173,33 @@ describe('sections', () => {
       '2 stuck · 1 still cleaning up · 2 predicted deadlocks',
     );
     expect(sectionSummary([deadlock])).toBe('1 predicted deadlock');
+  });
+});
+
+describe('sectionKey: whether a refreshed live answer needs a redraw', () => {
+  const item = (ageSeconds: number, reason = 'held') =>
+    ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: 'team-a',
+      name: 'held',
+      uid: 'u1',
+      finalizers: ['example.com/hold'],
+      beingDeleted: true,
+      ownerCount: 0,
+      syntheticUid: false,
+      state: 'stuck',
+      reason,
+      blockedBy: [],
+      since: '2026-11-26T10:00:00Z',
+      ageSeconds,
+    }) as StuckItem;
+
+  it('is the same when only the ages moved, and differs when the answer did', () => {
+    expect(sectionKey({ items: [item(12)] })).toBe(sectionKey({ items: [item(13)] }));
+    expect(sectionKey({ items: [item(12)] })).not.toBe(sectionKey({ items: [item(12, 'held by something else')] }));
+    expect(sectionKey({ items: [item(12)] })).not.toBe(sectionKey({ items: [] }));
+    expect(sectionKey({ error: 'gone' })).not.toBe(sectionKey({ pending: 'Connecting…' }));
+    expect(sectionKey(undefined)).toBe('');
   });
 });

@@ -275,6 +275,16 @@ function reasonNode(r: BlockReason, id: string, depth: number, locations: Record
 /** What a section lists: items, or why there are none to show yet. */
 export type SectionSource = { items: StuckItem[] } | { error: string } | { pending: string };
 
+/**
+ * What a section shows, less what only time changes (each item's age): two answers with the same key draw the same
+ * tree, so a refresh that brings nothing new need not redraw it (a redraw closes the context menu a user has open).
+ */
+export function sectionKey(source: SectionSource | undefined): string {
+  if (!source) return '';
+  if (!('items' in source)) return JSON.stringify(source);
+  return JSON.stringify(source.items.map(({ ageSeconds: _age, ...rest }) => rest));
+}
+
 export interface LiveSectionInput {
   /** The kubeconfig context. */
   context: string;
