@@ -154,3 +154,16 @@ describe('ways out through blockers outside ownership', () => {
     expect(ways.some((w) => w.title === 'Remove the finalizer example.com/hold from ConfigMap team/held')).toBe(false);
   });
 });
+
+describe('ways out that change infrastructure', () => {
+  it('say so: a finalizer removed from an OpenShift Machine is labelled, and dangerous', () => {
+    const machine = obj('machine.openshift.io/v1beta1', 'Machine', 'openshift-machine-api', 'master-0', {
+      finalizers: ['machine.machine.openshift.io'],
+      ...TERMINATING,
+    });
+    const s = scenario(manifests(namespace('openshift-machine-api'), machine));
+    const ways = waysOut(s.inventory, machine.uid, STRICT);
+    const removal = ways.find((w) => w.title.startsWith('Remove the finalizer'));
+    expect(removal).toMatchObject({ risk: 'dangerous', infrastructure: expect.stringContaining('control-plane namespace') });
+  });
+});

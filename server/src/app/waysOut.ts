@@ -207,7 +207,16 @@ function candidatesFor(inventory: Inventory, o: KubeObject, stuck: StuckEntry): 
     (o.facts.namespaceFinalizers ?? []).includes(NAMESPACE_FINALIZER)
   )
     out.push(finalizeNamespace(o));
-  return out;
+  return out.map(labelInfrastructure);
+}
+
+/** A change to control-plane or cluster infrastructure (an OpenShift Machine, kube-system) says so (issue 18). */
+function labelInfrastructure(c: Candidate): Candidate {
+  if (c.infrastructure) return c;
+  const first = c.requests[0];
+  const target = !first ? undefined : !isChange(first) ? first : 'target' in first ? first.target : undefined;
+  const label = target && infrastructureLabel(target);
+  return label ? { ...c, infrastructure: label } : c;
 }
 
 const isCustomFinalizer = (f: string) => f !== FOREGROUND_FINALIZER && f !== ORPHAN_FINALIZER && !f.startsWith('kubernetes.io/');
