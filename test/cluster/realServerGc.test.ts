@@ -328,11 +328,19 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the real garbage collector ag
     const ends = await quiet(...namespaces);
     const orphaned = ['Pod/web-1-p1 []', 'Pod/web-1-p2 []'];
     const cascaded = ['Pod/web-1-p1 Terminating [] <- web-1(blocking)', 'Pod/web-1-p2 Terminating [] <- web-1(blocking)'];
+    // Both at once (seen once, in a CI run with the machine's 2 cores fully loaded): the cascade's DELETE of the Pods
+    // and the orphan finalizer's PATCH of their references each got there (docs/gc-rules.md R71).
+    const both = ['Pod/web-1-p1 Terminating []', 'Pod/web-1-p2 Terminating []'];
+    const named = new Map([
+      [JSON.stringify(orphaned), 'Pods orphaned'],
+      [JSON.stringify(cascaded), 'Pods deleted by the cascade'],
+      [JSON.stringify(both), 'Pods deleted and orphaned'],
+    ]);
     const outcomes: string[] = [];
     for (const ns of namespaces) {
       const real = ends.get(ns)!;
-      expect([orphaned, cascaded]).toContainEqual(real);
-      outcomes.push(JSON.stringify(real) === JSON.stringify(orphaned) ? 'Pods orphaned' : 'Pods deleted by the cascade');
+      expect([orphaned, cascaded, both]).toContainEqual(real);
+      outcomes.push(named.get(JSON.stringify(real))!);
       expect(simulatedState(sims.get(ns)!.backToBack, ns)).toEqual(orphaned);
       // Each after the previous settles (R53.4), the cascade reaches the Pods first (R71: the GC's rare win).
       expect(simulatedState(sims.get(ns)!.settled, ns)).toEqual(cascaded);

@@ -51,11 +51,12 @@ describe('automatic fits: after a resize, and of a simulation in a narrow panel'
     await h.showGraph({ type: 'graph', source: { kind: 'workspace' }, graph: largeGraph(3000), revision: 1 });
     await still(h);
     expect(await level(h)).toBe('overview');
-    // Into a namespace (a click on its box), an object selected (search, Enter), then Fit (0).
+    // Into the objects (the wheel, over the middle of the boxes), an object selected (search, Enter), then Fit (0).
     const area = (await h.page.locator('.graph').boundingBox())!;
-    for (let i = 1; i < 40 && (await level(h)) === 'overview'; i++) {
-      await h.page.mouse.click(area.x + i * 15, area.y + i * 15);
-      await h.settle();
+    await h.page.mouse.move(area.x + area.width / 2, area.y + area.height / 2);
+    for (let i = 0; i < 40 && (await level(h)) === 'overview'; i++) {
+      await h.page.mouse.wheel(0, -300);
+      await still(h);
     }
     await h.page.locator('input.search').fill('deployment app-42');
     await h.page.locator('input.search').press('Enter');
