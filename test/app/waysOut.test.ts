@@ -152,6 +152,50 @@ describe('ways out through blockers outside ownership', () => {
     expect(both.outcome.deleted.map((d) => d.name)).toEqual(['held']);
     // The removal alone is rejected by the webhook: not a way out.
     expect(ways.some((w) => w.title === 'Remove the finalizer example.com/hold from ConfigMap team/held')).toBe(false);
+    // Two steps in a row are never one patch the editor sends.
+    expect(both.patch).toBeUndefined();
+  });
+
+  it('setting failurePolicy: Ignore is one JSON patch: the editor may send it, exactly as the command prints it', () => {
+    const gone = { namespace: 'guard', name: 'gone' };
+    const rules = [anyGroup(['UPDATE'], ['configmaps'])];
+    const cases = [
+      // failurePolicy left out: admissionregistration/v1 defaults it to Fail, which is what the cluster serves and the patch tests.
+      [webhookConfiguration('Validating', 'guard', [{ name: 'validate.guard.example.com', service: gone, rules }]), 0],
+      [
+        webhookConfiguration('Mutating', 'inject', [
+          { name: 'other.inject.example.com', failurePolicy: 'Ignore', service: gone, rules },
+          { name: 'mutate.inject.example.com', failurePolicy: 'Fail', service: gone, rules },
+        ]),
+        1,
+      ],
+    ] as const;
+    for (const [config, index] of cases) {
+      const held = cm('held', 'team', { finalizers: [HOLD], ...TERMINATING });
+      const s = scenario(manifests(held, config, endpointSlice('other', 'guard', 1)));
+      const ways = waysOut(s.inventory, held.uid, BUILTIN);
+      const webhook = index === 0 ? 'validate.guard.example.com' : 'mutate.inject.example.com';
+      const way = ways.find((w) => w.title.endsWith(`set failurePolicy: Ignore on webhook ${webhook}`))!;
+      const ops = [
+        { op: 'test', path: `/webhooks/${index}/name`, value: webhook },
+        { op: 'test', path: `/webhooks/${index}/failurePolicy`, value: 'Fail' },
+        { op: 'replace', path: `/webhooks/${index}/failurePolicy`, value: 'Ignore' },
+      ];
+      expect(way.patch).toEqual({
+        target: { apiVersion: 'admissionregistration.k8s.io/v1', kind: config.kind, namespace: '', name: config.name, uid: config.uid },
+        ops,
+      });
+      expect(way.command).toBe(`kubectl patch ${config.kind.toLowerCase()}/${config.name} --type=json -p '${JSON.stringify(ops)}'`);
+      // Restoring the Service's Pods, deleting the configuration and two steps in a row are copied, never sent.
+      const others = ways.filter((w) => w !== way);
+      expect(others.map((w) => w.title.replace(/:.*/s, '').replace(/ \(.*/, '')).sort()).toEqual([
+        `Delete ${config.kind} ${config.name} if its add-on is gone for good`,
+        `Delete ${config.kind} ${config.name} if its add-on is gone for good, then`,
+        'Let requests through while its backend is down',
+        'Restore the Pods behind Service guard/gone',
+      ]);
+      for (const w of others) expect(w.patch).toBeUndefined();
+    }
   });
 });
 

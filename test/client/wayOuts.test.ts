@@ -96,6 +96,42 @@ describe('ways out in the Stuck Objects view', () => {
     expect(confirmation(scale, 'kind-dev').detail).toContain('PATCH Deployment shop/op/scale');
   });
 
+  it("a webhook's failurePolicy set to Ignore (test ops, then replace) is Apply Fix…; restoring its Service's Pods is copied only", () => {
+    const config = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      namespace: '',
+      name: 'guard',
+      uid: 'u-guard',
+    };
+    const ignore: WayOut = {
+      ...reinstall,
+      title: 'Let requests through while its backend is down: set failurePolicy: Ignore on webhook v.guard.example.com',
+      risk: 'caution',
+      command: `kubectl patch validatingwebhookconfiguration/guard --type=json -p '[…]'`,
+      patch: {
+        target: config,
+        ops: [
+          { op: 'test', path: '/webhooks/0/name', value: 'v.guard.example.com' },
+          { op: 'test', path: '/webhooks/0/failurePolicy', value: 'Fail' },
+          { op: 'replace', path: '/webhooks/0/failurePolicy', value: 'Ignore' },
+        ],
+      },
+    };
+    const restore: WayOut = {
+      ...reinstall,
+      title: 'Restore the Pods behind Service guard/gone',
+      command: '# no single kubectl command: …',
+    };
+    const [root] = stuckRoots([{ ...item, waysOut: [restore, ignore] }], { live: { now: Date.parse('2026-11-21T09:00:00Z') } });
+    expect(childrenOf(root).map((c) => c.contextValue)).toEqual(['reason', 'wayOut', 'wayOut.live.fix']);
+    const c = confirmation(ignore, 'kind-dev');
+    expect(c.button).toBe('Apply Fix');
+    expect(c.detail).toContain(
+      `PATCH ValidatingWebhookConfiguration guard (application/json-patch+json): [{"op":"test","path":"/webhooks/0/name","value":"v.guard.example.com"},{"op":"test","path":"/webhooks/0/failurePolicy","value":"Fail"},{"op":"replace","path":"/webhooks/0/failurePolicy","value":"Ignore"}]`,
+    );
+  });
+
   it("says a refusal in the cluster's words", () => {
     const r = resultText(removal, { ok: false, stage: 'dry-run', status: 403, message: 'configmaps "held" is forbidden', sent: [] });
     expect(r).toMatch(/^The dry run was refused \(403\).*: configmaps "held" is forbidden$/s);

@@ -17,10 +17,10 @@ const GONE = '2026-11-20T09:00:00Z';
 const HOLD = 'example.com/hold';
 const SCALED = 'example.com/scaled';
 
-const held = (name: string, uid: string, finalizer = HOLD) => ({
+const held = (name: string, uid: string, finalizer = HOLD, namespace = 'shop') => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
-  metadata: { name, namespace: 'shop', uid, creationTimestamp: T, deletionTimestamp: GONE, finalizers: [finalizer] },
+  metadata: { name, namespace, uid, creationTimestamp: T, deletionTimestamp: GONE, finalizers: [finalizer] },
 });
 
 const holder = {
@@ -63,6 +63,26 @@ beforeAll(async () => {
   ])
     server.add(held(name, uid));
   server.add(held('scaled', 'cm-scaled', SCALED));
+  // A webhook that fails closed, its Service gone, holds a ConfigMap of namespace hooked (only there: its selector).
+  // failurePolicy is written out, as admissionregistration/v1 always serves it (defaulted to Fail on create).
+  server.add(ns('hooked', 'ns-hooked'));
+  server.add(held('hooked', 'cm-hooked', HOLD, 'hooked'));
+  server.add({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'guard', uid: 'vwc-guard', creationTimestamp: T },
+    webhooks: [
+      {
+        name: 'validate.guard.example.com',
+        clientConfig: { service: { namespace: 'guard', name: 'gone', path: '/validate', port: 443 } },
+        rules: [{ operations: ['UPDATE', 'DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'hooked' } },
+        failurePolicy: 'Fail',
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+      },
+    ],
+  });
   lsp = new LspSession({ settings: settings() });
   await lsp.initialize();
   await lsp.connection.sendRequest(ClusterConnectRequest, { kubeconfig, allowExec: false });
@@ -209,5 +229,48 @@ describe('a way out sent to the cluster', () => {
     ]);
     const stored = server.objects().find((o) => (o.metadata as { uid: string }).uid === 'd-holder') as { spec: { replicas: number } };
     expect(stored.spec.replicas).toBe(1);
+  });
+
+  it("sets a blocking webhook's failurePolicy to Ignore: its test ops, then replace, dry run first; restoring its Service is copied only", async () => {
+    const ways = await waysOutOf('cm-hooked');
+    const ignore = ways.find((w) => w.title.endsWith('set failurePolicy: Ignore on webhook validate.guard.example.com'))!;
+    const ops = [
+      { op: 'test', path: '/webhooks/0/name', value: 'validate.guard.example.com' },
+      { op: 'test', path: '/webhooks/0/failurePolicy', value: 'Fail' },
+      { op: 'replace', path: '/webhooks/0/failurePolicy', value: 'Ignore' },
+    ];
+    expect(ignore.patch).toEqual({
+      target: {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        namespace: '',
+        name: 'guard',
+        uid: 'vwc-guard',
+      },
+      ops,
+    });
+    expect(ignore.command).toBe(`kubectl patch validatingwebhookconfiguration/guard --type=json -p '${JSON.stringify(ops)}'`);
+    const restore = ways.find((w) => w.title.startsWith('Restore the Pods behind Service guard/gone'))!;
+    expect(restore.patch).toBeUndefined();
+    const refused = await lsp.connection.sendRequest(ClusterApplyWayOutRequest, { uid: 'cm-hooked', command: restore.command });
+    expect(refused).toMatchObject({ ok: false, stage: 'refused', sent: [] });
+
+    server.resetLog();
+    const r = await lsp.connection.sendRequest(ClusterApplyWayOutRequest, {
+      uid: 'cm-hooked',
+      command: ignore.command,
+      summary: ignore.outcome.summary,
+    });
+    expect(r).toMatchObject({ ok: true, stage: 'patch', status: 200 });
+    const path = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/guard';
+    const body = JSON.stringify(ops);
+    expect(nonGets().map((q) => [q.method, q.path, q.query, q.contentType, q.body])).toEqual([
+      ['PATCH', path, { dryRun: 'All', fieldManager: 'kube-gc-lens' }, 'application/json-patch+json', body],
+      ['PATCH', path, { fieldManager: 'kube-gc-lens' }, 'application/json-patch+json', body],
+    ]);
+    const stored = server.objects().find((o) => (o.metadata as { uid: string }).uid === 'vwc-guard') as {
+      webhooks: { failurePolicy: string }[];
+    };
+    expect(stored.webhooks.map((h) => h.failurePolicy)).toEqual(['Ignore']);
   });
 });

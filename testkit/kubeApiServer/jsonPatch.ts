@@ -1,4 +1,4 @@
-// RFC 6902 JSON patch, the operations a way out sends (test, remove, add) and replace, as the apiserver applies a
+// RFC 6902 JSON patch, the operations a way out sends (test, remove, add, replace), as the apiserver applies a
 // `application/json-patch+json` PATCH: any failed operation fails the whole patch and nothing changes.
 
 export interface PatchOperation {

@@ -160,6 +160,8 @@ function fixCandidate(f: PlannedFix, clears: string, infrastructure: string | un
     ...(w.warning ? { warning: w.warning } : {}),
     ...(infrastructure ? { infrastructure } : {}),
     clears,
+    // The editor may send it when it is one JSON patch (a webhook's failurePolicy); the rest is copied.
+    ...(w.patch ? { patch: { target: w.patch.target, ops: w.patch.ops } } : {}),
   };
 }
 

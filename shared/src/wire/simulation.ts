@@ -165,16 +165,17 @@ export interface WayOut {
   infrastructure?: string;
   /**
    * (Additive.) Set when the editor can send this way out to a live cluster (`kubeGcLens/cluster/applyWayOut`): the
-   * JSON patch it sends, exactly. Absent on comments (reinstall an operator), DELETEs and a Namespace's finalize.
+   * JSON patch it sends, exactly. Absent on comments (reinstall an operator, restore a Service's Pods), DELETEs and a
+   * Namespace's finalize.
    */
   patch?: WayOutPatch;
   /** The simulated outcome of that change: the Report's summary, counts and lists (no timeline). */
   outcome: WayOutOutcome;
 }
 
-/** One operation of a JSON patch (RFC 6902). */
+/** One operation of a JSON patch (RFC 6902); `replace` (additive) sets a member that must be there. */
 export interface JsonPatchOp {
-  op: 'test' | 'remove' | 'add';
+  op: 'test' | 'remove' | 'add' | 'replace';
   path: string;
   value?: unknown;
 }

@@ -9,6 +9,7 @@ import {
   type ApiServiceFacts,
   type KubeObject,
   type LabelSelector,
+  type ObjectIdentity,
   type ServiceReference,
   type WebhookFacts,
 } from '../model';
@@ -28,6 +29,13 @@ export type BackendState = 'ready' | 'no-endpoints' | 'missing' | 'unknown';
 
 export type { BlockerFix };
 
+/** One operation of an RFC 6902 JSON patch (the wire's JsonPatchOp). */
+export interface JsonPatchOperation {
+  op: 'test' | 'remove' | 'add' | 'replace';
+  path: string;
+  value?: unknown;
+}
+
 /** A fix with the request that does it, when the simulation can run it: a way out (app/waysOut.ts) of what it holds. */
 export interface PlannedFix extends BlockerFix {
   wayOut?: {
@@ -36,6 +44,8 @@ export interface PlannedFix extends BlockerFix {
     command: string;
     /** What it gives up, for a person: said as a warning, not as a certainty. */
     warning?: string;
+    /** When `command` is one JSON patch: the object it goes to and its operations, exactly as the command has them. */
+    patch?: { target: ObjectIdentity; ops: JsonPatchOperation[] };
   };
 }
 
@@ -232,13 +242,8 @@ function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, 
   const resource = config.kind === 'MutatingWebhookConfiguration' ? 'mutatingwebhookconfiguration' : 'validatingwebhookconfiguration';
   const infrastructure =
     infrastructureLabel(config) ?? infrastructureLabel({ kind: 'Service', apiVersion: 'v1', namespace: svc.namespace, name: svc.name });
-  // The test op makes the PATCH fail if the webhooks were reordered since they were read.
-  const ignore = `kubectl patch ${shellWord(`${resource}/${config.name}`)} --type=json -p ${shellWord(
-    JSON.stringify([
-      { op: 'test', path: `/webhooks/${index}/name`, value: h.name },
-      { op: 'replace', path: `/webhooks/${index}/failurePolicy`, value: 'Ignore' },
-    ]),
-  )}`;
+  const ignoreOps = failurePolicyPatch(index, h, 'Ignore');
+  const ignore = `kubectl patch ${shellWord(`${resource}/${config.name}`)} --type=json -p ${shellWord(JSON.stringify(ignoreOps))}`;
   const fixes: PlannedFix[] = [
     restoreFix(svc, view),
     {
@@ -249,6 +254,7 @@ function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, 
         request: { verb: 'set-webhook-failure-policy', target: refOf(config), webhook: h.name, failurePolicy: 'Ignore' },
         command: ignore,
         warning: `while its backend does not answer, webhook ${h.name} lets through what it would have checked; set failurePolicy: Fail again once it runs`,
+        patch: { target: { ...refOf(config), uid: config.uid }, ops: ignoreOps },
       },
     },
   ];
@@ -274,6 +280,21 @@ function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, 
     fixes,
     ...(infrastructure ? { infrastructure } : {}),
   };
+}
+
+/**
+ * The JSON patch that sets webhook `index`'s failurePolicy, its test ops first, so that it fails if the webhooks were
+ * reordered or the policy changed since they were read. The apiserver applies it to the object as admissionregistration/v1
+ * serves it, where failurePolicy is never unset (defaulted to Fail on create): a manifest without it means Fail, so
+ * the test is of "Fail" and the field is replaced.
+ */
+function failurePolicyPatch(index: number, h: WebhookFacts, policy: 'Ignore' | 'Fail'): JsonPatchOperation[] {
+  const path = `/webhooks/${index}`;
+  return [
+    { op: 'test', path: `${path}/name`, value: h.name },
+    { op: 'test', path: `${path}/failurePolicy`, value: h.failurePolicy },
+    { op: 'replace', path: `${path}/failurePolicy`, value: policy },
+  ];
 }
 
 const refOf = (o: KubeObject) => ({ apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name });
