@@ -87,6 +87,20 @@ describe('the Report', () => {
     ).report;
     expect(plan.summary).toBe('Deleting 2 objects: 2 objects deleted (1 ReplicaSet, 1 ConfigMap), 0 stuck, 0 orphaned');
     expect(plan.targets.map((t) => t.outcome)).toEqual(['deleted', 'deleted']);
+    // Changes among the requests: up to three are said in order; more are counted.
+    const held = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'held' };
+    const changes = [
+      { verb: 'scale' as const, target: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' }, replicas: 2 },
+      del('v1', 'ConfigMap', 'shop', 'a'),
+      { verb: 'remove-finalizer' as const, target: held, finalizer: HOLD },
+    ];
+    expect(simulateReport(s.inventory, changes, OPTIONS).report.summary).toBe(
+      `Scaling Deployment shop/web to 2 replicas, then deleting ConfigMap shop/a, then removing finalizer ${HOLD} from ConfigMap shop/held: ` +
+        '2 objects deleted (2 ConfigMaps), 0 stuck, 0 orphaned',
+    );
+    expect(simulateReport(s.inventory, [...changes, del('apps/v1', 'ReplicaSet', 'shop', 'web-1')], OPTIONS).report.summary).toMatch(
+      /^Changing 4 objects: /,
+    );
     const none = simulateReport(s.inventory, [], OPTIONS).report;
     expect(none.targets).toEqual([]);
     expect([...none.deleted, ...none.stuck].every((e) => e.cause === 'settling')).toBe(true);

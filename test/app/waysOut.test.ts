@@ -197,6 +197,66 @@ describe('ways out through blockers outside ownership', () => {
       for (const w of others) expect(w.patch).toBeUndefined();
     }
   });
+
+  it("an unavailable APIService and a webhook that rejects the finalizer's removal: three steps, each blocker cleared by its safest fix", () => {
+    const ns = stuckNs('team');
+    const addOn = apiService('v1beta1.metrics.example.com', METRICS, { status: 'False', reason: 'MissingEndpoints' });
+    const guard = webhookConfiguration('Validating', 'guard', [
+      { name: 'validate.guard.example.com', service: { namespace: 'guard', name: 'gone' }, rules: [anyGroup(['UPDATE'], ['configmaps'])] },
+    ]);
+    const held = cm('held', 'team', { finalizers: [HOLD], ...TERMINATING });
+    const s = scenario(
+      manifests(
+        ns,
+        addOn,
+        service(METRICS.name, METRICS.namespace),
+        endpointSlice(METRICS.name, METRICS.namespace, 0),
+        guard,
+        held,
+        endpointSlice('other', 'guard', 1),
+      ),
+    );
+    const ways = waysOut(s.inventory, ns.uid, BUILTIN);
+    // No single change and no pair releases the namespace: each leaves one of the three causes.
+    const releasing = ways.filter((w) => w.outcome.deleted.some((d) => d.name === 'team'));
+    expect(releasing.map((w) => w.title)).toEqual([
+      'Restore the Pods behind Service guard/gone (reinstall or scale up the workload it selects), then: ' +
+        'Restore the Pods behind Service monitoring/metrics-api (reinstall or scale up the workload it selects), then: ' +
+        'Remove the finalizer example.com/hold from ConfigMap team/held',
+      'Finalize namespace team without waiting for its content (remove spec.finalizers kubernetes)',
+    ]);
+    const steps = releasing[0];
+    expect(steps.risk).toBe('dangerous');
+    expect(steps.outcome.summary).toBe(
+      'Restoring the Pods behind Service guard/gone, then restoring the Pods behind Service monitoring/metrics-api, then removing ' +
+        'finalizer example.com/hold from ConfigMap team/held: 2 objects deleted (1 ConfigMap, 1 Namespace), 0 stuck, 0 orphaned',
+    );
+    // Two steps have no kubectl command: one line per step, the patch last.
+    expect(steps.command.split('\n')).toEqual([
+      '# no single kubectl command: reinstall or scale up the workload behind Service guard/gone',
+      '# no single kubectl command: reinstall or scale up the workload behind Service monitoring/metrics-api',
+      expect.stringMatching(/^kubectl patch configmap\/held -n team --type=json -p /),
+    ]);
+    expect(steps.patch).toBeUndefined();
+  });
+
+  it('an unavailable APIService and a finalizer nobody removes: the APIService fixed, then the finalizer removed', () => {
+    const ns = stuckNs('team');
+    const addOn = apiService('v1beta1.metrics.example.com', METRICS, { status: 'False', reason: 'MissingEndpoints' });
+    const held = cm('held', 'team', { finalizers: [HOLD], ...TERMINATING });
+    const s = scenario(
+      manifests(ns, addOn, service(METRICS.name, METRICS.namespace), endpointSlice(METRICS.name, METRICS.namespace, 0), held),
+    );
+    const ways = waysOut(s.inventory, ns.uid, BUILTIN);
+    // The finalizer's removal alone leaves the namespace held by the APIService: it is paired with each of its fixes.
+    expect(ways.filter((w) => w.outcome.deleted.some((d) => d.name === 'team')).map((w) => `${w.risk}: ${w.title}`)).toEqual([
+      'dangerous: Restore the Pods behind Service monitoring/metrics-api (reinstall or scale up the workload it selects), then: ' +
+        'Remove the finalizer example.com/hold from ConfigMap team/held',
+      'dangerous: Delete APIService v1beta1.metrics.example.com if nothing needs metrics.example.com/v1beta1 any more ' +
+        '(reinstalling its add-on registers it again), then: Remove the finalizer example.com/hold from ConfigMap team/held',
+      'dangerous: Finalize namespace team without waiting for its content (remove spec.finalizers kubernetes)',
+    ]);
+  });
 });
 
 describe('ways out that change infrastructure', () => {

@@ -75,4 +75,30 @@ describe('stuck: blocker fixes as ways out', () => {
     const { text } = stuck(yaml, false);
     expect(text).not.toContain('$(touch /tmp/pwned)\n');
   });
+
+  it('a way out of three steps, two without a command: one line per step in the text, the comments first', () => {
+    const hook = webhookConfiguration('Validating', 'guard', [
+      { name: 'v.example.com', service: { namespace: 'guard', name: 'gone' }, rules: [anyGroup(['UPDATE'], ['configmaps'])] },
+    ]);
+    const metrics = { namespace: 'monitoring', name: 'metrics-api' };
+    const yaml = manifests(
+      terminating,
+      cm('c', 'team-a', { ...DELETING, finalizers: ['example.com/cleanup'] }),
+      apiService('v1beta1.metrics.example.com', metrics, { status: 'False', reason: 'MissingEndpoints' }),
+      service(metrics.name, metrics.namespace),
+      endpointSlice(metrics.name, metrics.namespace, 0),
+      hook,
+      endpointSlice('other', 'guard', 1),
+    );
+    const ns = stuck(yaml, true).items.find((i) => i.kind === 'Namespace')!;
+    const steps = ns.waysOut!.find((w) => w.title.split(', then: ').length === 3)!;
+    expect(steps.outcome.deleted.map((d) => d.name).sort()).toEqual(['c', 'team-a']);
+    const { text } = stuck(yaml, false);
+    const at = text.indexOf(steps.title);
+    expect(text.slice(at).split('\n').slice(1, 4)).toEqual([
+      '         # no single kubectl command: reinstall or scale up the workload behind Service guard/gone',
+      '         # no single kubectl command: reinstall or scale up the workload behind Service monitoring/metrics-api',
+      `         $ kubectl patch configmap/c -n team-a --type=json -p '[{"op":"test","path":"/metadata/finalizers/0","value":"example.com/cleanup"},{"op":"remove","path":"/metadata/finalizers/0"}]'`,
+    ]);
+  });
 });

@@ -114,7 +114,7 @@ describe('requests run in command-line order, DELETE targets among them', () => 
     ]);
     expect(before.stuck.map((s) => s.name)).toEqual(['my-cluster']);
     expect(before.summary).toBe(
-      `Changing 2 objects: 0 objects deleted, 1 stuck (Deployment kafka/strimzi-cluster-operator, whose controller removes ${KAFKA_FINALIZER}, is scaled to 0 replicas), 0 orphaned`,
+      `Scaling Deployment kafka/strimzi-cluster-operator to 0 replicas, then deleting Kafka kafka/my-cluster: 0 objects deleted, 1 stuck (Deployment kafka/strimzi-cluster-operator, whose controller removes ${KAFKA_FINALIZER}, is scaled to 0 replicas), 0 orphaned`,
     );
 
     const after = await simulateJson(['-f', KAFKA, 'kafka/my-cluster', '--scale=0', 'deployment/strimzi-cluster-operator', '-n', 'kafka']);

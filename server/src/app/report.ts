@@ -160,7 +160,11 @@ export function summaryLine(targets: readonly TargetReport[], counts: ImpactSumm
       ? 'No DELETE, the garbage collector settling the input as given'
       : targets.length === 1
         ? requestPhrase(targets[0])
-        : `${targets.every((t) => !t.change) ? 'Deleting' : 'Changing'} ${targets.length} objects`;
+        : targets.every((t) => !t.change)
+          ? `Deleting ${targets.length} objects`
+          : targets.length <= MAX_PHRASED
+            ? targets.map((t, i) => (i === 0 ? requestPhrase(t) : lowerFirst(requestPhrase(t)))).join(', then ')
+            : `Changing ${targets.length} objects`;
   const single = targets.length === 1 ? targets[0].outcome : undefined;
   if (single === 'rejected') return `${subject}: rejected by the apiserver`;
   const parts: string[] = [];
@@ -174,6 +178,10 @@ export function summaryLine(targets: readonly TargetReport[], counts: ImpactSumm
   parts.push(`${counts.orphaned} orphaned`);
   return `${subject}: ${parts.join(', ')}`;
 }
+
+/** Up to this many requests, one of them a change, the summary says each in order ("Scaling …, then deleting …"). */
+const MAX_PHRASED = 3;
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 const describeTarget = (t: { kind: string; namespace: string; name: string }) =>
   `${t.kind} ${t.namespace ? `${t.namespace}/` : ''}${t.name}`;

@@ -11,7 +11,7 @@
 import type { JsonPatchOp, Report, WayOut, WayOutPatch, WayOutRisk } from '../../../shared/src/protocol';
 import { inventoryView } from '../engine/analysis/blockerFindings';
 import type { Inventory } from '../engine/inventory';
-import { shellWord } from '../engine/shellWord';
+import { shellComment, shellWord } from '../engine/shellWord';
 import { describe, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, splitApiVersion, type KubeObject, type ObjectIdentity } from '../engine/model';
 import { isChange, type ChangeRequest, type UserRequest } from '../engine/simulation/changeRequest';
 import { failingWebhooks, infrastructureLabel, unavailableApiServices, type PlannedFix } from '../engine/simulation/clusterBlockers';
@@ -66,14 +66,17 @@ export function waysOut(inventory: Inventory, uid: string, options: SimulationSe
   const simulated = [...candidates.values()].map(simulate);
   const released = simulated.filter(releases);
   const partial = simulated.filter((x) => x.c.clears && !releases(x) && !namesBlocker(x.result, uid, x.c.clears));
-  // A blocker cleared first may let through a change it rejected (a finalizer's removal a webhook refused): only
-  // those are paired, so the pairs stay few on a namespace of many objects.
+  // A blocker cleared first may let through a change it rejected (a finalizer's removal a webhook refused), or finish
+  // what a change leaves held by that blocker (an APIService): only those are paired, so the pairs stay few on a
+  // namespace of many objects.
   const rejected = (x: Simulated) => x.result.steps.some((s) => s.action === 'reject' && s.request !== undefined);
-  const held = simulated.filter((x) => !x.c.clears && !releases(x) && rejected(x) && !x.c.command.startsWith('#'));
-  const combined = partial
-    .filter((p) => !p.c.command.startsWith('#'))
-    .flatMap((p) => held.map((h) => simulate(then(p.c, h.c))))
-    .filter(releases);
+  const heldByBlocker = (x: Simulated) => partial.some((p) => namesBlocker(x.result, uid, p.c.clears!));
+  const held = simulated.filter((x) => !x.c.clears && !releases(x) && (rejected(x) || heldByBlocker(x)) && !x.c.command.startsWith('#'));
+  // Blockers of several kinds (an APIService, a webhook) are cleared together, each by its safest fix: a way out of
+  // three or more steps when a rejected change is needed too.
+  const all = allFixes(partial.map((x) => x.c));
+  const firsts = [...partial.map((p) => p.c), ...(all ? [all] : [])];
+  const combined = [...(all ? [all] : []), ...firsts.flatMap((first) => held.map((h) => then(first, h.c)))].map(simulate).filter(releases);
   const byRisk = (a: Simulated, b: Simulated) =>
     RISK_ORDER[a.c.risk] - RISK_ORDER[b.c.risk] || a.report.stuck.length - b.report.stuck.length;
   const listed = [...[...released, ...combined].sort(byRisk).slice(0, MAX_WAYS_OUT), ...partial.sort(byRisk).slice(0, MAX_PARTIAL)];
@@ -109,13 +112,27 @@ function namesBlocker(result: SimulationResult, uid: string, blocker: string): b
   return names(result.stuck.find((s) => s.uid === uid)?.blockedBy);
 }
 
-/** `first`, then `next`: one way out of two requests, as risky as the riskier. */
+/** The safest fix of each blocker outside ownership, one after the other; none unless there are two blockers or more. */
+function allFixes(fixes: readonly Candidate[]): Candidate | undefined {
+  const safest = new Map<string, Candidate>();
+  for (const c of fixes) {
+    const known = safest.get(c.clears!);
+    if (!known || RISK_ORDER[c.risk] < RISK_ORDER[known.risk]) safest.set(c.clears!, c);
+  }
+  return safest.size < 2 ? undefined : [...safest.values()].reduce(then);
+}
+
+/**
+ * `first`, then `next`: one way out of several requests, as risky as the riskiest. Its command runs them in order
+ * (`&&`); a step without a command (a comment: reinstall something) puts each step on a line of its own.
+ */
 function then(first: Candidate, next: Candidate): Candidate {
+  const script = [first.command, next.command].some((c) => c.startsWith('#') || c.includes('\n'));
   return {
     requests: [...first.requests, ...next.requests],
     title: `${first.title}, then: ${next.title}`,
     risk: RISK_ORDER[first.risk] >= RISK_ORDER[next.risk] ? first.risk : next.risk,
-    command: `${first.command} && ${next.command}`,
+    command: script ? `${first.command}\n${next.command}` : `${first.command} && ${next.command}`,
     ...(first.warning || next.warning ? { warning: [first.warning, next.warning].filter(Boolean).join('; ') } : {}),
     ...(first.infrastructure ? { infrastructure: first.infrastructure } : {}),
   };
@@ -250,7 +267,7 @@ function restoreController(o: KubeObject, finalizer: string, controller: ObjectI
     title: controller ? `Restore ${who}, the controller that removes ${finalizer}` : `Reinstall ${who}`,
     risk: 'safe',
     // No single kubectl command reinstalls an operator: its manifests or chart do.
-    command: `# no single kubectl command: reinstall ${who} from its manifests or Helm chart`,
+    command: shellComment(`no single kubectl command: reinstall ${who} from its manifests or Helm chart`),
   };
 }
 

@@ -6,6 +6,7 @@ import type { StuckItem, WayOut } from '../../../../shared/src/protocol';
 import { safeDescribe, safeText } from './safeText';
 import { renderReasons } from './simulateText';
 import type { Style } from './style';
+import { commandLines } from '../../engine/shellWord';
 
 export function stuckText(
   items: StuckItem[],
@@ -54,7 +55,9 @@ function renderWaysOut(ways: readonly WayOut[], lines: string[], s: Style): void
   const risk = (w: WayOut) => (w.risk === 'safe' ? s.green('safe') : w.risk === 'caution' ? s.yellow('caution') : s.red('dangerous'));
   ways.forEach((w, i) => {
     lines.push(`      ${i + 1}. [${risk(w)}] ${safeText(w.title)}`);
-    lines.push(`         ${s.cyan(w.command.startsWith('#') ? safeText(w.command) : `$ ${safeText(w.command)}`)}`);
+    // A way out of several steps, one without a command among them, has a line per step.
+    for (const step of commandLines(w.command))
+      lines.push(`         ${s.cyan(step.startsWith('#') ? safeText(step) : `$ ${safeText(step)}`)}`);
     if (w.infrastructure) lines.push(`         ${s.red('!')} ${safeText(w.infrastructure)}`);
     if (w.warning) lines.push(`         ${s.yellow('!')} ${safeText(w.warning)}`);
     lines.push(s.dim(`         → ${safeText(w.outcome.summary)}`));

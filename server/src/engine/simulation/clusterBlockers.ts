@@ -14,7 +14,7 @@ import {
   type WebhookFacts,
 } from '../model';
 import { guessPlural, type KindRegistry } from '../kinds/kindRegistry';
-import { shellWord } from '../shellWord';
+import { shellComment, shellWord } from '../shellWord';
 import type { BlockerFix, UserRequest } from './types';
 
 /** What a blocker lookup reads: the simulation's store or the input's inventory. */
@@ -151,7 +151,7 @@ function restoreFix(ref: ServiceReference, view: BlockerView): PlannedFix {
     command: `kubectl -n ${shellWord(ref.namespace)} get endpointslices -l ${shellWord(`${SERVICE_NAME_LABEL}=${ref.name}`)}`,
     risk: 'safe',
     // That command only shows the endpoints: no single command brings the Pods back.
-    wayOut: { request, command: `# no single kubectl command: reinstall or scale up the workload behind ${svc}` },
+    wayOut: { request, command: shellComment(`no single kubectl command: reinstall or scale up the workload behind ${svc}`) },
   };
 }
 
