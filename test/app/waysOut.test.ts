@@ -193,6 +193,7 @@ describe('ways out through blockers outside ownership', () => {
         `Delete ${config.kind} ${config.name} if its add-on is gone for good, then`,
         'Let requests through while its backend is down',
         'Restore the Pods behind Service guard/gone',
+        'Restore the Pods behind Service guard/gone', // then: the finalizer's removal
       ]);
       for (const w of others) expect(w.patch).toBeUndefined();
     }
