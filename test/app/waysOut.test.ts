@@ -224,8 +224,16 @@ describe('ways out through blockers outside ownership', () => {
       'Restore the Pods behind Service guard/gone (reinstall or scale up the workload it selects), then: ' +
         'Restore the Pods behind Service monitoring/metrics-api (reinstall or scale up the workload it selects), then: ' +
         'Remove the finalizer example.com/hold from ConfigMap team/held',
+      // The same with the safest fixes that are kubectl commands: one line to paste.
+      'Let requests through while its backend is down: set failurePolicy: Ignore on webhook validate.guard.example.com, then: ' +
+        'Delete APIService v1beta1.metrics.example.com if nothing needs metrics.example.com/v1beta1 any more (reinstalling its ' +
+        'add-on registers it again), then: Remove the finalizer example.com/hold from ConfigMap team/held',
       'Finalize namespace team without waiting for its content (remove spec.finalizers kubernetes)',
     ]);
+    expect(releasing[1].command).toMatch(
+      /^kubectl patch validatingwebhookconfiguration\/guard --type=json -p '.*' && kubectl delete apiservice\/v1beta1.metrics.example.com && kubectl patch configmap\/held -n team /,
+    );
+    expect(releasing[1].command).not.toContain('\n');
     const steps = releasing[0];
     expect(steps.risk).toBe('dangerous');
     expect(steps.outcome.summary).toBe(

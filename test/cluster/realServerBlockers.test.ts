@@ -3,7 +3,7 @@
 // webhook whose Service is missing, intercepting UPDATE of a custom kind, keep a namespace Terminating. Read live
 // through the CLI (`stuck`, `check` with --kubeconfig): the why-chain names both blockers, the findings name them,
 // and the ways out are simulated; then the ways out are run as printed, with the control plane's kubectl, and the
-// namespace goes as they said. Skipped only where `go` is missing.
+// namespace goes as they said (its way out of three steps, one line to paste). Skipped only where `go` is missing.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -202,7 +202,7 @@ describe.skipIf(CONTROL_PLANE_SKIP)('a namespace held by an unavailable APIServi
     expect(ways.map((w) => order[w.risk])).toEqual([...ways.map((w) => order[w.risk])].sort());
   });
 
-  it("the Widget's way out through the webhook, run as printed, removes it; deleting the APIService then lets the namespace go", async () => {
+  it("the namespace's way out of three steps (the webhook, the APIService, the Widget's finalizer), run as printed, lets it go", async () => {
     // Its finalizer's removal alone is rejected by the webhook, on the real apiserver as in the simulation.
     const alone = plane.kubectlResult([
       'patch',
@@ -217,18 +217,19 @@ describe.skipIf(CONTROL_PLANE_SKIP)('a namespace held by an unavailable APIServi
     expect(alone.status).not.toBe(0);
     expect(alone.stderr).toContain(`failed calling webhook "${WEBHOOK}"`);
     expect(alone.stderr).toContain('service "missing" not found');
+    // The Widget's own way out through the webhook releases it, but not the namespace, which the APIService holds.
     const widget = stuck().find((s) => s.kind === 'Widget' && s.name === 'w1')!;
-    const both = widget.waysOut!.find((w) => w.title.startsWith('Let requests through') && w.title.includes('then: Remove the finalizer'))!;
-    expect(both.outcome.deleted.map((d) => d.name)).toContain('w1');
-    runAsPrinted(both.command);
-    await until('the Widget gone', () => !kubectl(['get', 'widgets', '-n', NS, '-o', 'name']).trim());
-
+    const pair = widget.waysOut!.find((w) => w.title.startsWith('Let requests through') && w.title.includes('then: Remove the finalizer'))!;
+    expect(pair.outcome.deleted.map((d) => d.name)).toEqual(['w1']);
+    // The namespace's: both blockers cleared by the safest fixes that are commands, then the finalizer removed.
     const ns = stuck().find((s) => s.kind === 'Namespace' && s.name === NS)!;
-    const del = ns.waysOut!.find((w) => w.command === `kubectl delete apiservice/${API_SERVICE}`)!;
-    // Now the APIService is all that holds the namespace: its deletion releases it, as simulated (R76).
-    expect(del.warning).not.toMatch(/alone does not release/);
-    expect(del.outcome.deleted.map((d) => d.name)).toContain(NS);
-    runAsPrinted(del.command);
+    const steps = ns.waysOut!.find((w) => w.title.split(', then: ').length === 3 && !w.command.includes('\n'))!;
+    expect(steps.command).toContain(`kubectl delete apiservice/${API_SERVICE}`);
+    expect(steps.command).toMatch(/&& kubectl patch widget\.blockers\.example\.com\/w1 -n stuck-ns --type=json /);
+    expect(steps.outcome.deleted.map((d) => d.name).sort()).toEqual([API_SERVICE, NS, 'w1'].sort());
+    expect(steps.outcome.stuck).toEqual([]);
+    runAsPrinted(steps.command);
     await until('the namespace gone', () => !kubectl(['get', 'namespace', NS, '--ignore-not-found', '-o', 'name']).trim(), 1200);
+    expect(kubectl(['get', 'apiservice', API_SERVICE, '--ignore-not-found', '-o', 'name']).trim()).toBe('');
   });
 });

@@ -75,8 +75,8 @@ export function waysOut(inventory: Inventory, uid: string, options: SimulationSe
   // Blockers of several kinds (an APIService, a webhook) are cleared together, each by its safest fix: a way out of
   // three or more steps when a rejected change is needed too.
   const all = allFixes(partial.map((x) => x.c));
-  const firsts = [...partial.map((p) => p.c), ...(all ? [all] : [])];
-  const combined = [...(all ? [all] : []), ...firsts.flatMap((first) => held.map((h) => then(first, h.c)))].map(simulate).filter(releases);
+  const firsts = [...partial.map((p) => p.c), ...all];
+  const combined = [...all, ...firsts.flatMap((first) => held.map((h) => then(first, h.c)))].map(simulate).filter(releases);
   const byRisk = (a: Simulated, b: Simulated) =>
     RISK_ORDER[a.c.risk] - RISK_ORDER[b.c.risk] || a.report.stuck.length - b.report.stuck.length;
   const listed = [...[...released, ...combined].sort(byRisk).slice(0, MAX_WAYS_OUT), ...partial.sort(byRisk).slice(0, MAX_PARTIAL)];
@@ -112,14 +112,21 @@ function namesBlocker(result: SimulationResult, uid: string, blocker: string): b
   return names(result.stuck.find((s) => s.uid === uid)?.blockedBy);
 }
 
-/** The safest fix of each blocker outside ownership, one after the other; none unless there are two blockers or more. */
-function allFixes(fixes: readonly Candidate[]): Candidate | undefined {
-  const safest = new Map<string, Candidate>();
-  for (const c of fixes) {
-    const known = safest.get(c.clears!);
-    if (!known || RISK_ORDER[c.risk] < RISK_ORDER[known.risk]) safest.set(c.clears!, c);
-  }
-  return safest.size < 2 ? undefined : [...safest.values()].reduce(then);
+/**
+ * The safest fix of each blocker outside ownership, one after the other, and the safest that is a kubectl command
+ * (a user can paste the whole line); none unless there are two blockers or more.
+ */
+function allFixes(fixes: readonly Candidate[]): Candidate[] {
+  const chain = (usable: (c: Candidate) => boolean): Candidate | undefined => {
+    const safest = new Map<string, Candidate>();
+    for (const c of fixes.filter(usable)) {
+      const known = safest.get(c.clears!);
+      if (!known || RISK_ORDER[c.risk] < RISK_ORDER[known.risk]) safest.set(c.clears!, c);
+    }
+    return safest.size < 2 || safest.size < new Set(fixes.map((c) => c.clears)).size ? undefined : [...safest.values()].reduce(then);
+  };
+  const chains = [chain(() => true), chain((c) => !c.command.startsWith('#'))].filter((c) => c !== undefined);
+  return chains.filter((c, i) => chains.findIndex((d) => d.command === c.command) === i);
 }
 
 /**
