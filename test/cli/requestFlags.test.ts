@@ -263,7 +263,7 @@ describe('bad request flags: a located usage error, exit 2, never a stack trace'
     [
       'request flags and a plan',
       ['-f', STUCK_NS, '--restore-controller', RABBIT_FINALIZER, '--plan', join(dir, 'any.yaml')],
-      'give either TYPE/NAME targets and request flags (--remove-finalizer, --remove-owner-reference, --scale, --restore-controller) or --plan, not both',
+      'give either TYPE/NAME targets and request flags (--remove-finalizer, --remove-owner-reference, --set-owner-reference, --scale, --restore-controller, --restore-backend, --set-webhook-failure-policy) or --plan, not both',
     ],
   ];
   it.each(cases)('%s', async (_name, args, message) => {
@@ -280,6 +280,9 @@ describe('bad request flags: a located usage error, exit 2, never a stack trace'
       '--remove-owner-reference OWNER_UID TYPE/NAME',
       '--scale REPLICAS TYPE/NAME',
       '--restore-controller FINALIZER',
+      '--set-owner-reference OWNER_UID=TYPE/NAME[@UID] TYPE/NAME',
+      '--restore-backend TYPE/NAME',
+      '--set-webhook-failure-policy WEBHOOK=Ignore|Fail TYPE/NAME',
     ])
       expect(help).toContain(usage);
   });

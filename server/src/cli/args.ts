@@ -55,15 +55,22 @@ const FLAGS: FlagSpec[] = [
   { long: 'show-settling', value: false },
   { long: 'remove-finalizer', value: true, repeatable: true, arity: 2, request: true },
   { long: 'remove-owner-reference', value: true, repeatable: true, arity: 2, request: true },
+  { long: 'set-owner-reference', value: true, repeatable: true, arity: 2, request: true },
   { long: 'scale', value: true, repeatable: true, arity: 2, request: true },
   { long: 'restore-controller', value: true, repeatable: true, request: true },
+  { long: 'restore-backend', value: true, repeatable: true, request: true },
+  { long: 'set-webhook-failure-policy', value: true, repeatable: true, arity: 2, request: true },
 ];
 
-/** What a two-value flag's values are, for its messages. */
-const SECOND_VALUE: Record<string, string> = {
+/** What a request flag's values are, for its messages. */
+const REQUEST_VALUES: Record<string, string> = {
   'remove-finalizer': 'FINALIZER TYPE/NAME',
   'remove-owner-reference': 'OWNER_UID TYPE/NAME',
+  'set-owner-reference': 'OWNER_UID=TYPE/NAME[@UID] TYPE/NAME',
   scale: 'REPLICAS TYPE/NAME',
+  'restore-controller': 'FINALIZER',
+  'restore-backend': 'TYPE/NAME',
+  'set-webhook-failure-policy': 'WEBHOOK=Ignore|Fail TYPE/NAME',
 };
 
 export function parseArgs(argv: string[]): ParsedArgs {
@@ -96,22 +103,22 @@ export function parseArgs(argv: string[]): ParsedArgs {
         else {
           if (i + 1 >= argv.length)
             throw new UsageError(
-              `flag needs ${spec.arity === 2 ? `two arguments: --${name} ${SECOND_VALUE[name]}` : `an argument: --${name}`}`,
+              `flag needs ${spec.arity === 2 ? `two arguments: --${name} ${REQUEST_VALUES[name]}` : `an argument: --${name}`}`,
             );
           value = argv[++i];
         }
         set(spec, value);
         if (spec.request) {
-          // A finalizer or a uid never starts with "-": `--remove-finalizer -n kafka …` forgot the finalizer.
+          // A finalizer, a uid, a TYPE/NAME or a webhook never starts with "-": `--remove-finalizer -n kafka …` forgot it.
           if (name !== 'scale' && /^-./.test(value))
-            throw new UsageError(`flag --${name} needs ${SECOND_VALUE[name] ?? 'FINALIZER'} first, got ${value}`);
+            throw new UsageError(`flag --${name} needs ${REQUEST_VALUES[name]} first, got ${value}`);
           const values = [value];
           if (spec.arity === 2) {
             // The second value is a TYPE/NAME, never a flag: `--scale 2 -n shop` forgot it.
             const next = argv[i + 1];
             if (next === undefined || (next.startsWith('-') && next.length > 1))
               throw new UsageError(
-                `flag --${name} ${value}: needs a TYPE/NAME after ${JSON.stringify(value)} (--${name} ${SECOND_VALUE[name]})${next === undefined ? '' : `, got ${next}`}`,
+                `flag --${name} ${value}: needs a TYPE/NAME after ${JSON.stringify(value)} (--${name} ${REQUEST_VALUES[name]})${next === undefined ? '' : `, got ${next}`}`,
               );
             values.push(next);
             i++;

@@ -15,7 +15,9 @@ export const HELP = `kubectl-gc: see what the Kubernetes garbage collector will 
 Usage:
   kubectl-gc simulate -f PATH... [TYPE/NAME ... | TYPE NAME ...] [-n NS] [--cascade=background|foreground|orphan]
                       [--remove-finalizer FINALIZER TYPE/NAME] [--remove-owner-reference OWNER_UID TYPE/NAME]
-                      [--scale REPLICAS TYPE/NAME] [--restore-controller FINALIZER]
+                      [--set-owner-reference OWNER_UID=TYPE/NAME[@UID] TYPE/NAME] [--scale REPLICAS TYPE/NAME]
+                      [--restore-controller FINALIZER] [--restore-backend TYPE/NAME]
+                      [--set-webhook-failure-policy WEBHOOK=Ignore|Fail TYPE/NAME]
                       [--plan FILE] [--arrival=settled|back-to-back] [--controllers=LIST] [--kube-version V]
                       [-o text|wide|json|dot] [--show-settling]
   kubectl-gc check    -f PATH... [-o text|json|sarif] [--fail-on error|warning|none] [--controllers=LIST] [--kube-version V]
@@ -37,9 +39,10 @@ simulate   Deletes the targets (or the --plan's requests, one after the other), 
            --arrival=back-to-back sends them all before the garbage collector acts (as kubectl delete a b does). Without --cascade the request names no propagation policy and the
            API's per-type default applies (Orphan for v1 ReplicationController and batch/v1 Job, Background for
            everything else); kubectl delete itself always sends one (--cascade=background by default).
-           Requests besides DELETE (--remove-finalizer, --remove-owner-reference, --scale, --restore-controller,
-           repeatable) are simulated too, in command-line order with the targets: what a change releases before you
-           make it. Nothing is ever sent: the CLI prints what would happen.
+           Requests besides DELETE (--remove-finalizer, --remove-owner-reference, --set-owner-reference, --scale,
+           --restore-controller, --restore-backend, --set-webhook-failure-policy, repeatable) are simulated too, in
+           command-line order with the targets: what a change releases before you make it. Nothing is ever sent:
+           the CLI prints what would happen.
            With no target and no plan, it runs the garbage collector on the state as given. The text leads with
            one summary line, then what the request causes grouped by kind (workloads and volumes first); what the
            garbage collector does to the input anyway is one line (--show-settling lists it and its steps). Long
@@ -69,10 +72,20 @@ Flags:
                               spec.finalizers entry as /finalize removes it (repeatable, like the flags below)
       --remove-owner-reference OWNER_UID TYPE/NAME
                               simulate: the PATCH that removes TYPE/NAME's ownerReference to OWNER_UID
+      --set-owner-reference OWNER_UID=TYPE/NAME[@UID] TYPE/NAME
+                              simulate: the PATCH that points TYPE/NAME's ownerReference to OWNER_UID at another
+                              owner (in its namespace or cluster-scoped; its uid from the input, or @UID when the
+                              input lacks it), keeping controller and blockOwnerDeletion
       --scale REPLICAS TYPE/NAME
                               simulate: kubectl scale --replicas=REPLICAS TYPE/NAME (at 0 its controller stops)
       --restore-controller FINALIZER
                               simulate: the controller that removes FINALIZER runs again (its operator reinstalled)
+      --restore-backend TYPE/NAME
+                              simulate: the Pods behind a Service are ready again (its EndpointSlices, the
+                              APIServices and webhooks it serves)
+      --set-webhook-failure-policy WEBHOOK=Ignore|Fail TYPE/NAME
+                              simulate: the PATCH of one webhook's failurePolicy in a Validating- or
+                              MutatingWebhookConfiguration
       --plan FILE             {"version"?: 2, "arrival"?, "controllers"?, "kubeVersion"?, "deletes": [{"apiVersion",
                               "kind", "namespace", "name", "propagationPolicy"}], "patches": [{"verb":
                               "remove-finalizer"|…, "apiVersion", "kind", "namespace", "name", "finalizer"|…}]} (the

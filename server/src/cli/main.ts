@@ -117,7 +117,15 @@ async function load(
 }
 
 /** simulate's requests besides DELETE (cli/requests.ts). */
-const REQUEST_FLAGS = ['remove-finalizer', 'remove-owner-reference', 'scale', 'restore-controller'];
+const REQUEST_FLAGS = [
+  'remove-finalizer',
+  'remove-owner-reference',
+  'set-owner-reference',
+  'scale',
+  'restore-controller',
+  'restore-backend',
+  'set-webhook-failure-policy',
+];
 
 /** Flags every command takes to choose its input. */
 const INPUT_FLAGS = ['filename', 'namespace', 'recursive', 'kubeconfig', 'context', 'all-namespaces', 'request-timeout'];
