@@ -166,4 +166,45 @@ describe('namespace blockers, read from a live cluster', () => {
     expect(simulate(live.inventory, [], { controllers: 'builtin' }).stuck).toEqual([]);
     expect(server.writes()).toBe(0);
   });
+
+  it('watching: a webhook configuration created, or a named Service deleted, while something is terminating is read before the stuck list', async () => {
+    seedBlockers();
+    server.add({
+      ...ns('team-a', 'ns-team-a'),
+      metadata: { name: 'team-a', uid: 'ns-team-a', deletionTimestamp: '2026-11-26T08:00:00Z' },
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Terminating' },
+    });
+    server.add(configMap('team-a', 'left', 'cm-left'));
+    const live = connect(true);
+    await live.start();
+    await live.terminatingPodsRead();
+    const reasons = () =>
+      JSON.stringify(simulate(live.inventory, [], { controllers: 'builtin' }).stuck.find((e) => e.kind === 'Namespace')?.blockedBy);
+    expect(reasons()).not.toContain('late-guard');
+    // A new configuration was never read in full: its webhooks are unknown until it is (found on the real control plane).
+    server.add(
+      raw(
+        webhookConfiguration('Validating', 'late-guard', [
+          { name: 'v.late.example.com', service: { namespace: 'late', name: 'gone' }, rules: [anyGroup(['DELETE'], ['configmaps'])] },
+        ]),
+      ),
+    );
+    await until('the new configuration watched', () => [...live.inventory.objects.values()].some((o) => o.name === 'late-guard'));
+    await live.terminatingPodsRead();
+    expect(reasons()).toContain(
+      "ValidatingWebhookConfiguration late-guard's webhook v.late.example.com intercepts the DELETE of ConfigMap team-a/left",
+    );
+    // A Service an unavailable APIService names, deleted: not read in full itself, so only a new read tells.
+    server.remove({ apiVersion: 'v1', kind: 'Service', namespace: 'monitoring', name: 'prometheus-adapter' });
+    await until(
+      'the Service gone',
+      () => ![...live.inventory.objects.values()].some((o) => o.kind === 'Service' && o.name === 'prometheus-adapter'),
+    );
+    await live.terminatingPodsRead();
+    expect(reasons()).toContain(
+      'APIService v1beta1.metrics.k8s.io is unavailable (its Service monitoring/prometheus-adapter does not exist)',
+    );
+    expect(server.writes()).toBe(0);
+  });
 });

@@ -585,7 +585,11 @@ export class LiveCluster {
     }, 0).unref?.();
   }
 
-  /** Resolves once the Pod reads for what is terminating, scheduled or running now, are over. */
+  /**
+   * Resolves once the Pod reads for what is terminating, scheduled or running now, are over, and the blockers outside
+   * ownership have been read since their inputs last changed (a webhook configuration or Service created or deleted
+   * schedules no read of its own: only a change to one read in full does).
+   */
   async terminatingPodsRead(): Promise<void> {
     if (this.podReadScheduled) await new Promise((r) => setTimeout(r, 0));
     let reads: Promise<void>;
@@ -596,6 +600,7 @@ export class LiveCluster {
     // The blockers outside ownership read meanwhile, too (scheduled as soon as something started terminating).
     if (this.blockerReadScheduled) await new Promise((r) => setTimeout(r, 0));
     await this.blockerReads;
+    if (this.inventory.terminating.size && this.blockersReadAt !== this.blockerInputs) await this.readBlockerSpecs();
   }
 
   /**
