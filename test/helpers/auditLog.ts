@@ -14,13 +14,24 @@ export interface AuditEvent {
   stage: string;
   userAgent?: string;
   objectRef?: { resource?: string; name?: string };
+  user?: { username?: string };
+  responseStatus?: { code?: number; message?: string };
+  /** The request's body, logged only for the PATCHes of `patchBodiesOf` (a JSON patch: its ops). */
+  requestObject?: unknown;
 }
 
-/** Writes the policy into `dir` and returns the log's path and the apiserver flags that turn the log on. */
-export function auditLog(dir: string): { log: string; apiserverArgs: string[] } {
+/**
+ * Writes the policy into `dir` and returns the log's path and the apiserver flags that turn the log on. The PATCHes
+ * of `patchBodiesOf` (group, resources) are logged with their bodies (level Request), to read what was sent.
+ */
+export function auditLog(
+  dir: string,
+  patchBodiesOf: { group: string; resources: string[] }[] = [],
+): { log: string; apiserverArgs: string[] } {
   const policy = path.join(dir, 'audit-policy.yaml');
   const log = path.join(dir, 'audit.log');
-  writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
+  const bodies = patchBodiesOf.length ? `- level: Request\n  verbs: [patch]\n  resources: ${JSON.stringify(patchBodiesOf)}\n` : '';
+  writeFileSync(policy, `apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n${bodies}- level: Metadata\n`);
   return { log, apiserverArgs: [`--audit-policy-file=${policy}`, `--audit-log-path=${log}`] };
 }
 
