@@ -3,10 +3,18 @@
 // the user settings. One story, as a user: connect (picking the kubeconfig's context), read the status bar; the Stuck
 // Objects view shows a namespace really stuck on a custom finalizer and why, with the conditions the real namespace
 // controller wrote; open it (its read-only live document) and simulate its deletion from the lens. The expected values
-// are what kubectl reads from the same server. Then its safest way out the editor can send: refused while writes are
-// off, then, with kubeGcLens.cluster.allowWrites on in the user settings, confirmed and sent, and the namespace goes
-// (the apiserver's audit log says what was sent). Screenshots in test-output/e2e/real-*.png. Skipped only where `go`
-// is not on PATH (CI and the project's machines have it).
+// are what kubectl reads from the same server. Then its way out the editor can send: refused while writes are off,
+// then, with kubeGcLens.cluster.allowWrites on in the user settings, confirmed and sent, and the namespace goes (the
+// apiserver's audit log says what was sent).
+// Then a namespace stuck on an operator's finalizer (issue 18's "done means"): namespace shop holds a Widget whose
+// finalizer widgets.acme.io/finalizer only the operator removes, and the operator's Deployment is scaled to 0. The
+// product finds the operator by its documented guess (the finalizer's words in the Deployment's name and image), with
+// no setting. The view shows why and three ways out; the safest, scaling the operator up, is sent from the editor
+// after its confirmation (the CLI prints the same kubectl command), and the namespace goes. The control plane has no
+// kubelet, so the operator's Pod is created by the real deployment and replicaset controllers but never runs: the test
+// plays the operator (test/helpers/standInOperator.ts), removing its finalizer once that Pod exists, as the operator
+// would. Screenshots in test-output/e2e/real-*.png. Skipped only where `go` is not on PATH (CI and the project's
+// machines have it).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +23,9 @@ import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { CONTROL_PLANE_SKIP, type ControlPlane, startControlPlane, until } from '../../testkit/cluster/controlPlane';
 import { auditLog, productRequests, WAY_OUT_USER_AGENT } from '../helpers/auditLog';
+import { runCli } from '../helpers/cliProcess';
 import { readAll, readOne } from '../helpers/realCluster';
+import { standInOperator, type StandInOperator } from '../helpers/standInOperator';
 import { step as story, Workbench } from './workbench';
 
 const SLOW = { timeout: 30_000, interval: 200 };
@@ -25,6 +35,51 @@ let wb: Workbench;
 let plane: ControlPlane;
 let auditDir: string;
 let audit: ReturnType<typeof auditLog>;
+let operator: StandInOperator;
+
+// The control plane's default controllers, and the deployment and replicaset controllers: scaling the operator up
+// makes its ReplicaSet create a Pod (that never runs: there is no kubelet nor scheduler).
+const CONTROLLERS =
+  'garbage-collector-controller,namespace-controller,persistentvolumeclaim-protection-controller,' +
+  'persistentvolume-protection-controller,persistentvolume-binder-controller,deployment-controller,replicaset-controller';
+const FINALIZER = 'widgets.acme.io/finalizer';
+/** An operator and its kind, the operator scaled to 0 (as after `kubectl scale --replicas=0`), and namespace shop. */
+const OPERATOR = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.acme.io}
+spec:
+  group: acme.io
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: widget-system}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: widget-operator, namespace: widget-system}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: widget-operator, namespace: widget-system, labels: {app.kubernetes.io/name: widget-operator}}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app.kubernetes.io/name: widget-operator}}
+  template:
+    metadata: {labels: {app.kubernetes.io/name: widget-operator}}
+    spec:
+      serviceAccountName: widget-operator
+      containers: [{name: operator, image: ghcr.io/acme/widget-operator:1.4.0}]
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: shop}
+`;
+/** A Widget in shop carrying the operator's finalizer (the operator adds it to each Widget it manages). */
+const WIDGET = `apiVersion: acme.io/v1\nkind: Widget\nmetadata: {name: storefront, namespace: shop, finalizers: [${FINALIZER}]}\n`;
 
 /** One user step (workbench.ts): on failure, the error carries a screenshot and the logs. */
 const step = (title: string, name: string, body: () => Promise<void>): void => story(() => wb, title, name, body);
@@ -35,7 +90,7 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
     if (missing) throw new Error(missing);
     auditDir = mkdtempSync(path.join(tmpdir(), 'kgl-e2e-audit-'));
     audit = auditLog(auditDir);
-    plane = await startControlPlane({ apiserverArgs: audit.apiserverArgs });
+    plane = await startControlPlane({ apiserverArgs: audit.apiserverArgs, controllers: CONTROLLERS });
     // Namespace team-a is deleted while a ConfigMap in it carries a finalizer nobody removes.
     plane.kubectl(
       ['apply', '-f', '-'],
@@ -47,6 +102,19 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
         (c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True',
       ),
     );
+    // The operator's story, set up now; namespace shop is deleted later in the story.
+    plane.kubectl(['apply', '-f', '-'], OPERATOR);
+    await until('the Widget kind served', () => plane.kubectlResult(['get', 'widgets.acme.io', '-n', 'shop']).status === 0);
+    plane.kubectl(['apply', '-f', '-'], WIDGET);
+    await until("the deployment controller made the operator's ReplicaSet", () =>
+      Boolean(plane.kubectl(['get', 'replicasets', '-n', 'widget-system', '-o', 'name']).trim()),
+    );
+    operator = standInOperator(plane, {
+      namespace: 'widget-system',
+      selector: 'app.kubernetes.io/name=widget-operator',
+      resource: 'widgets.acme.io',
+      finalizer: FINALIZER,
+    });
     wb = await Workbench.start(inject('vsix'), {
       name: 'code-server-real',
       settings: { 'kubeGcLens.cluster.kubeconfig': plane.kubeconfig },
@@ -55,6 +123,7 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
 
   afterAll(async () => {
     await wb?.close();
+    await operator?.stop();
     await plane?.stop();
     if (auditDir) rmSync(auditDir, { recursive: true, force: true });
   });
@@ -162,13 +231,14 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
   const REMOVE_HOLD = 'Way out (dangerous): Remove the finalizer example.com/hold from ConfigMap team-a/held';
   const wayOutRow = () => wb.treeView('Stuck Objects').locator('.monaco-list-row[aria-level="3"]', { hasText: REMOVE_HOLD });
   /**
-   * Remove Finalizer… on that way out until `shown` shows. The view refreshes on watch events and settings changes;
-   * when one lands while its menu is open, the command says so and sends nothing, and the user chooses again.
+   * `item` of the context menu of the way out `row` until `shown` shows. The view refreshes on watch events and
+   * settings changes; when one lands while its menu is open, the command says so and sends nothing, and the user
+   * chooses again.
    */
-  const removeFinalizerUntil = async (shown: Locator): Promise<void> => {
+  const chooseUntil = async (row: () => Locator, item: string, shown: Locator): Promise<void> => {
     const stale = wb.notification('the Stuck Objects view was refreshed while its menu was open');
     for (let attempt = 1; ; attempt++) {
-      await wb.contextMenu(wayOutRow(), 'Remove Finalizer…');
+      await wb.contextMenu(row(), item);
       await shown.or(stale).first().waitFor(SLOW);
       if (await shown.isVisible()) return;
       if (attempt === 5) throw new Error('the view was refreshed under the menu five times in a row');
@@ -181,6 +251,7 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
       await stale.waitFor({ state: 'hidden', timeout: 30_000 });
     }
   };
+  const removeFinalizerUntil = (shown: Locator) => chooseUntil(wayOutRow, 'Remove Finalizer…', shown);
   /** What the cluster recorded of writes: every request that is not a read, from anyone but the control plane itself. */
   const writes = () =>
     [...productRequests(audit.log), ...productRequests(audit.log, WAY_OUT_USER_AGENT)].filter(
@@ -266,6 +337,186 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
       await wb.pick(undefined, 'Kube GC Lens', 'Kube GC Lens');
       await wb.page.locator('.part.panel .monaco-editor .view-line', { hasText: 'Way out done' }).first().waitFor(SLOW);
       await wb.screenshot('real-06-gone');
+    },
+  );
+
+  // An operator's finalizer: namespace shop is deleted (as a user does with kubectl) while the operator that removes
+  // widgets.acme.io/finalizer is scaled to 0.
+  const SCALE_UP = `Scale Deployment widget-system/widget-operator up to 1 replica: it runs the controller that removes ${FINALIZER}`;
+  const SCALE_PATH = '/apis/apps/v1/namespaces/widget-system/deployments/widget-operator/scale';
+  const SCALE_COMMAND = 'kubectl scale deployment.apps/widget-operator -n widget-system --replicas=1';
+  const SCALED =
+    'Scaling Deployment widget-system/widget-operator to 1 replica: 2 objects deleted (1 Widget, 1 Namespace), 0 stuck, 0 orphaned';
+  const SCALE_OPS = '[{"op":"test","path":"/spec","value":{}},{"op":"add","path":"/spec/replicas","value":1}]';
+  const scaleUpRow = () =>
+    wb.treeView('Stuck Objects').locator('.monaco-list-row[aria-level="3"]', { hasText: `Way out (safe): ${SCALE_UP}` });
+
+  step(
+    "an operator's finalizer: namespace shop is stuck on Widget shop/storefront, its operator scaled to 0; three ways out, safest first",
+    'real-07-operator',
+    async () => {
+      plane.kubectl(['delete', 'namespace', 'shop', '--wait=false']);
+      await until('the namespace controller reports what remains in shop', () =>
+        (readOne(plane, 'namespace/shop').status?.conditions ?? []).some(
+          (c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True',
+        ),
+      );
+      // Room for the view: the other story's editors, panel and toasts put away, a wider side bar.
+      await wb.runCommand('View: Close All Editors');
+      await wb.runCommand('View: Hide Panel');
+      await wb.runCommand('Notifications: Clear All Notifications');
+      await wb.resizeSideBar(1100);
+      const view = wb.treeView('Stuck Objects');
+      const ns = view.locator('.monaco-list-row[aria-level="2"]', { hasText: 'Namespace shop' });
+      await ns.waitFor(SLOW);
+      expect(await ns.locator('.label-description').innerText()).toMatch(/^stuck terminating · \d+[smhd]/);
+      await ns.locator('.monaco-tl-twistie').click();
+      const conditions = (readOne(plane, 'namespace/shop').status?.conditions ?? []).filter((c) => c.status === 'True');
+      const message = (type: string) => conditions.find((c) => c.type === type)?.message;
+      expect(message('NamespaceFinalizersRemaining')).toBe(
+        `Some content in the namespace has finalizers remaining: ${FINALIZER} in 1 resource instances`,
+      );
+      // Why (what is left inside, as the namespace controller says), its conditions, then three ways out, safest first.
+      await expect
+        .poll(async () => (await wb.treeRows(view)).filter((r) => r.level === 3), SLOW)
+        .toEqual([
+          {
+            level: 3,
+            label: 'namespace content',
+            description: `NamespaceContentRemaining: ${message('NamespaceContentRemaining')}. NamespaceFinalizersRemaining: ${message('NamespaceFinalizersRemaining')}`,
+          },
+          ...conditions.map((c) => ({ level: 3, label: c.type, description: c.message })),
+          {
+            level: 3,
+            label: `Way out (safe): ${SCALE_UP}`,
+            description: SCALED,
+          },
+          {
+            level: 3,
+            label: `Way out (dangerous): Remove the finalizer ${FINALIZER} from Widget shop/storefront`,
+            description: `Removing finalizer ${FINALIZER} from Widget shop/storefront: 2 objects deleted (1 Widget, 1 Namespace), 0 stuck, 0 orphaned`,
+          },
+          {
+            level: 3,
+            label: 'Way out (dangerous): Finalize namespace shop without waiting for its content (remove spec.finalizers kubernetes)',
+            description: 'Removing finalizer kubernetes from Namespace shop: 1 object deleted (1 Namespace), 0 stuck, 0 orphaned',
+          },
+        ]);
+      // Down the chain: the Widget still inside, then why its finalizer stays: the operator is scaled to 0 (found by
+      // the guess, which says so).
+      await view.locator('.monaco-list-row[aria-level="3"]', { hasText: 'namespace content' }).locator('.monaco-tl-twistie').click();
+      const widget = view.locator('.monaco-list-row[aria-level="4"]', { hasText: 'Widget shop/storefront' });
+      await widget.waitFor(SLOW);
+      await widget.locator('.monaco-tl-twistie').click();
+      await expect
+        .poll(async () => (await wb.treeRows(view)).filter((r) => r.level >= 4).map((r) => `${r.level} ${r.label}: ${r.description}`), SLOW)
+        .toEqual([
+          '4 Widget shop/storefront: is still in the namespace (Terminating)',
+          `5 finalizer ${FINALIZER}: its controller Deployment widget-system/widget-operator is scaled to 0 replicas, so nobody removes ${FINALIZER} (guessed from the words "widget", "acme" shared by "${FINALIZER}" and Deployment widget-system/widget-operator)`,
+        ]);
+      // The Widget is stuck too, a root of its own.
+      expect(
+        (await wb.treeRows(view))
+          .filter((r) => r.level === 2)
+          .map((r) => r.label)
+          .sort(),
+      ).toEqual(['Namespace shop', 'Widget shop/storefront']);
+      // The safest way out's tooltip: what the simulation says it deletes, and the kubectl command it is.
+      const tooltip = wb.page.locator('.workbench-hover', { hasText: 'Command: kubectl scale' });
+      await wb.hoverUntilVisible(scaleUpRow().locator('.label-name'), tooltip);
+      expect((await tooltip.innerText()).split('\n').filter(Boolean)).toEqual([
+        `${SCALE_UP} (safe)`,
+        `Simulated: ${SCALED}`,
+        'Deleted: Widget shop/storefront, Namespace shop',
+        `Command: ${SCALE_COMMAND}`,
+      ]);
+      await wb.screenshot('real-07-operator');
+    },
+  );
+
+  step("the CLI on the same cluster prints the safest way out's kubectl command", 'real-08-cli', async () => {
+    const r = await runCli(['stuck', '--kubeconfig', plane.kubeconfig, '--context', 'admin']);
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.split('\n').map((l) => l.trim());
+    const ns = lines.indexOf(lines.find((l) => l.startsWith('⧗ Namespace shop'))!);
+    const ways = lines.indexOf('Ways out (safest first, each simulated; nothing is sent: run the command yourself)', ns);
+    expect(ns).toBeGreaterThanOrEqual(0);
+    expect(lines.slice(ways + 1, ways + 4)).toEqual([`1. [safe] ${SCALE_UP}`, `$ ${SCALE_COMMAND}`, `→ ${SCALED}`]);
+    // Reading is all it does.
+    expect(writes().filter((e) => !e.requestURI.includes('/configmaps/held'))).toEqual([]);
+  });
+
+  step(
+    'Apply Fix… on the safest way out: the confirmation shows the simulated outcome and the PATCH of the scale subresource',
+    'real-09-confirm',
+    async () => {
+      const before = writes().length;
+      await chooseUntil(scaleUpRow, 'Apply Fix…', wb.dialog);
+      expect(await wb.dialog.locator('.dialog-message-text').innerText()).toBe(`${SCALE_UP}?`);
+      expect((await wb.dialog.locator('.dialog-message-detail').innerText()).split('\n').filter(Boolean)).toEqual([
+        'On the live cluster admin, risk: safe.',
+        `Simulated: ${SCALED}`,
+        'Deleted: Widget shop/storefront, Namespace shop',
+        'Sends a server-side dry run first (nothing changes if the cluster refuses it), then: ' +
+          `PATCH Deployment widget-system/widget-operator/scale (application/json-patch+json): ${SCALE_OPS}`,
+        'The test op makes it fail if the object changed since it was read.',
+      ]);
+      await wb.screenshot('real-09-confirm');
+      // Nothing is sent while the dialog waits, and the operator has not run.
+      expect(writes().length).toBe(before);
+      expect(operator.pod).toBeUndefined();
+      await wb.dialog.locator('.dialog-buttons .monaco-button', { hasText: /^Apply Fix$/ }).click();
+      await wb.dialog.waitFor({ state: 'detached' });
+      // What was sent: a dry run, then the same patch, to the scale subresource, and nothing else.
+      expect(
+        writes()
+          .slice(before)
+          .map((e) => [e.verb, e.requestURI]),
+      ).toEqual([
+        ['patch', `${SCALE_PATH}?dryRun=All&fieldManager=kube-gc-lens`],
+        ['patch', `${SCALE_PATH}?fieldManager=kube-gc-lens`],
+      ]);
+      expect(readOne(plane, 'deployment/widget-operator', 'widget-system')).toMatchObject({ spec: { replicas: 1 } });
+    },
+  );
+
+  step(
+    "the operator's Pod is created, it removes its finalizer, and namespace shop goes; the view says nothing is stuck",
+    'real-10-gone',
+    async () => {
+      // The real replicaset controller creates the Pod; the stand-in operator then removes its finalizer.
+      await until("the ReplicaSet controller created the operator's Pod", () => operator.pod !== undefined);
+      await until('the operator released Widget shop/storefront', () => operator.released.includes('shop/storefront'));
+      await until('namespace shop is gone', () => /NotFound/.test(plane.kubectlResult(['get', 'namespace/shop']).stderr), 600);
+      expect(operator.released).toEqual(['shop/storefront']);
+      const view = wb.treeView('Stuck Objects');
+      await expect
+        .poll(async () => (await wb.treeRows(view)).filter((r) => r.level <= 2 && !r.label.startsWith('Workspace')), SLOW)
+        .toEqual([
+          { level: 1, label: 'Live cluster (admin)', description: 'nothing stuck' },
+          { level: 2, label: expect.stringMatching(/^Nothing is stuck: /), description: '' },
+        ]);
+      await wb.notification(`Kube GC Lens: Done: ${SCALE_UP}.`).waitFor(SLOW);
+      // The Output channel logged the dry run and the patch, and the cluster's answer.
+      await expect.poll(() => wb.outputLog('Kube GC Lens'), SLOW).toContain(`Done: ${SCALE_UP}.`);
+      const lines = wb.outputLog('Kube GC Lens').split('\n');
+      expect(
+        lines.some((l) =>
+          l.includes(
+            `Way out on admin: ${SCALE_UP}. Sending a dry run, then PATCH Deployment widget-system/widget-operator/scale (application/json-patch+json): ${SCALE_OPS}`,
+          ),
+        ),
+      ).toBe(true);
+      expect(lines.some((l) => l.includes(`sent PATCH ${SCALE_PATH}?dryRun=All&fieldManager=kube-gc-lens ${SCALE_OPS}`))).toBe(true);
+      expect(lines.some((l) => l.includes(`sent PATCH ${SCALE_PATH}?fieldManager=kube-gc-lens ${SCALE_OPS}`))).toBe(true);
+      // No other write from the extension in the whole story: team-a's two, then these two.
+      expect(writes().map((e) => e.requestURI.split('?')[0])).toEqual([
+        '/api/v1/namespaces/team-a/configmaps/held',
+        '/api/v1/namespaces/team-a/configmaps/held',
+        SCALE_PATH,
+        SCALE_PATH,
+      ]);
+      await wb.screenshot('real-10-gone');
     },
   );
 });
