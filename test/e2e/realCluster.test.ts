@@ -3,9 +3,9 @@
 // the user settings. One story, as a user: connect (picking the kubeconfig's context), read the status bar; the Stuck
 // Objects view shows a namespace really stuck on a custom finalizer and why, with the conditions the real namespace
 // controller wrote; open it (its read-only live document) and simulate its deletion from the lens. The expected values
-// are what kubectl reads from the same server. Then its way out the editor can send: refused while writes are off,
-// then, with kubeGcLens.cluster.allowWrites on in the user settings, confirmed and sent, and the namespace goes (the
-// apiserver's audit log says what was sent).
+// are what kubectl reads from the same server. Then its safest way out the editor can send: refused while writes are
+// off, then, with kubeGcLens.cluster.allowWrites on in the user settings, confirmed and sent, and the namespace goes
+// (the apiserver's audit log says what was sent).
 // Then a namespace stuck on an operator's finalizer (issue 18's "done means"): namespace shop holds a Widget whose
 // finalizer widgets.acme.io/finalizer only the operator removes, and the operator's Deployment is scaled to 0. The
 // product finds the operator by its documented guess (the finalizer's words in the Deployment's name and image), with
@@ -340,6 +340,28 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
     },
   );
 
+  /** Expands the tree row `row`, clicking its twistie until it says it is expanded (a re-render can eat a click). */
+  const expand = async (row: Locator): Promise<void> => {
+    await expect
+      .poll(async () => {
+        if ((await row.getAttribute('aria-expanded', { timeout: 5000 }).catch(() => null)) !== 'true')
+          await row
+            .locator('.monaco-tl-twistie')
+            .click({ timeout: 5000 })
+            .catch(() => undefined);
+        return row.getAttribute('aria-expanded', { timeout: 5000 }).catch(() => null);
+      }, SLOW)
+      .toBe('true');
+  };
+  /** The rendered rows below the root `label` (level 2), down to the next root or section. */
+  const rowsUnder = async (view: Locator, label: string) => {
+    const rows = await wb.treeRows(view);
+    const at = rows.findIndex((r) => r.level === 2 && r.label === label);
+    if (at < 0) return [];
+    const end = rows.findIndex((r, i) => i > at && r.level <= 2);
+    return rows.slice(at + 1, end < 0 ? undefined : end);
+  };
+
   // An operator's finalizer: namespace shop is deleted (as a user does with kubectl) while the operator that removes
   // widgets.acme.io/finalizer is scaled to 0.
   const SCALE_UP = `Scale Deployment widget-system/widget-operator up to 1 replica: it runs the controller that removes ${FINALIZER}`;
@@ -367,10 +389,21 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
       await wb.runCommand('Notifications: Clear All Notifications');
       await wb.resizeSideBar(1100);
       const view = wb.treeView('Stuck Objects');
+      // Both stuck, each a root: the namespace, and the Widget that holds it. (Once both are listed the rows keep
+      // their places, so a click lands where it was aimed.)
+      await expect
+        .poll(
+          async () =>
+            (await wb.treeRows(view))
+              .filter((r) => r.level === 2)
+              .map((r) => r.label)
+              .sort(),
+          SLOW,
+        )
+        .toEqual(['Namespace shop', 'Widget shop/storefront']);
       const ns = view.locator('.monaco-list-row[aria-level="2"]', { hasText: 'Namespace shop' });
-      await ns.waitFor(SLOW);
       expect(await ns.locator('.label-description').innerText()).toMatch(/^stuck terminating · \d+[smhd]/);
-      await ns.locator('.monaco-tl-twistie').click();
+      await expand(ns);
       const conditions = (readOne(plane, 'namespace/shop').status?.conditions ?? []).filter((c) => c.status === 'True');
       const message = (type: string) => conditions.find((c) => c.type === type)?.message;
       expect(message('NamespaceFinalizersRemaining')).toBe(
@@ -378,7 +411,7 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
       );
       // Why (what is left inside, as the namespace controller says), its conditions, then three ways out, safest first.
       await expect
-        .poll(async () => (await wb.treeRows(view)).filter((r) => r.level === 3), SLOW)
+        .poll(async () => (await rowsUnder(view, 'Namespace shop')).filter((r) => r.level === 3), SLOW)
         .toEqual([
           {
             level: 3,
@@ -404,23 +437,18 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
         ]);
       // Down the chain: the Widget still inside, then why its finalizer stays: the operator is scaled to 0 (found by
       // the guess, which says so).
-      await view.locator('.monaco-list-row[aria-level="3"]', { hasText: 'namespace content' }).locator('.monaco-tl-twistie').click();
-      const widget = view.locator('.monaco-list-row[aria-level="4"]', { hasText: 'Widget shop/storefront' });
-      await widget.waitFor(SLOW);
-      await widget.locator('.monaco-tl-twistie').click();
+      await expand(view.locator('.monaco-list-row[aria-level="3"]', { hasText: 'namespace content' }));
+      await expand(view.locator('.monaco-list-row[aria-level="4"]', { hasText: 'Widget shop/storefront' }));
       await expect
-        .poll(async () => (await wb.treeRows(view)).filter((r) => r.level >= 4).map((r) => `${r.level} ${r.label}: ${r.description}`), SLOW)
+        .poll(
+          async () =>
+            (await rowsUnder(view, 'Namespace shop')).filter((r) => r.level >= 4).map((r) => `${r.level} ${r.label}: ${r.description}`),
+          SLOW,
+        )
         .toEqual([
           '4 Widget shop/storefront: is still in the namespace (Terminating)',
           `5 finalizer ${FINALIZER}: its controller Deployment widget-system/widget-operator is scaled to 0 replicas, so nobody removes ${FINALIZER} (guessed from the words "widget", "acme" shared by "${FINALIZER}" and Deployment widget-system/widget-operator)`,
         ]);
-      // The Widget is stuck too, a root of its own.
-      expect(
-        (await wb.treeRows(view))
-          .filter((r) => r.level === 2)
-          .map((r) => r.label)
-          .sort(),
-      ).toEqual(['Namespace shop', 'Widget shop/storefront']);
       // The safest way out's tooltip: what the simulation says it deletes, and the kubectl command it is.
       const tooltip = wb.page.locator('.workbench-hover', { hasText: 'Command: kubectl scale' });
       await wb.hoverUntilVisible(scaleUpRow().locator('.label-name'), tooltip);
@@ -467,15 +495,20 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
       expect(operator.pod).toBeUndefined();
       await wb.dialog.locator('.dialog-buttons .monaco-button', { hasText: /^Apply Fix$/ }).click();
       await wb.dialog.waitFor({ state: 'detached' });
-      // What was sent: a dry run, then the same patch, to the scale subresource, and nothing else.
-      expect(
-        writes()
-          .slice(before)
-          .map((e) => [e.verb, e.requestURI]),
-      ).toEqual([
-        ['patch', `${SCALE_PATH}?dryRun=All&fieldManager=kube-gc-lens`],
-        ['patch', `${SCALE_PATH}?fieldManager=kube-gc-lens`],
-      ]);
+      // What was sent: a dry run, then the same patch, to the scale subresource (the whole story's writes are
+      // checked again at its end: nothing else).
+      await expect
+        .poll(
+          () =>
+            writes()
+              .slice(before)
+              .map((e) => [e.verb, e.requestURI]),
+          SLOW,
+        )
+        .toEqual([
+          ['patch', `${SCALE_PATH}?dryRun=All&fieldManager=kube-gc-lens`],
+          ['patch', `${SCALE_PATH}?fieldManager=kube-gc-lens`],
+        ]);
       expect(readOne(plane, 'deployment/widget-operator', 'widget-system')).toMatchObject({ spec: { replicas: 1 } });
     },
   );
