@@ -72,6 +72,23 @@ describe('the simulation run', () => {
     expect(JSON.parse(JSON.stringify(r)).remaining).toHaveLength(1); // serialised like any other field
   });
 
+  it('gives each object as the run left it: what a later request starts from, not serialised', () => {
+    const held = tree.replace(
+      'name: web-1-a\n  namespace: shop\n  uid: p1',
+      'name: web-1-a\n  namespace: shop\n  uid: p1\n  finalizers: [example.com/hold]',
+    );
+    const s = scenario(held);
+    const r = s.simulate([del('apps/v1', 'Deployment', 'shop', 'web', 'Foreground')]);
+    const web = r.finalObject!('d1')!;
+    expect(web.finalizers).toEqual(['foregroundDeletion']);
+    expect(web.deletionTimestamp).toBeDefined();
+    expect(s.inventory.objects.get('d1')!.finalizers).toEqual([]);
+    expect(r.finalObject!('cm1')).toBe(s.inventory.objects.get('cm1'));
+    const gone = s.simulate([del('v1', 'ConfigMap', 'other', 'unrelated', 'Background')]);
+    expect(gone.finalObject!('cm1')).toBeUndefined();
+    expect(Object.keys(r)).not.toContain('finalObject');
+  });
+
   it('explains a stuck chain link by link: foreground wait → blocking dependent → its finalizer', () => {
     const s = scenario(
       tree

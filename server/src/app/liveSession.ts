@@ -29,7 +29,7 @@ import type { Finding } from '../engine/analysis/findingTypes';
 import { searchObjects } from '../../../shared/src/search';
 import { graphData, graphSummary, selectWithBlockers, stuckNotes } from './graph';
 import { summaryOf } from './objects';
-import { simulateDelete } from './report';
+import { simulateDeleteWithWaysOut } from './reportWaysOut';
 import type { SimulationSettings as EngineOptions } from './simulationCache';
 import type { Session } from './session';
 import { terminatingItems } from './stuck';
@@ -152,7 +152,7 @@ export class LiveSession implements Session {
       throw this.live === live ? e : gone(); // a disconnect aborts the reads
     }
     if (this.live !== live) throw gone();
-    return simulateDelete(live.inventory, uid, policy, this.versioned(options), [...live.incompleteNotes(), ...unread]);
+    return simulateDeleteWithWaysOut(live.inventory, uid, policy, this.versioned(options), [...live.incompleteNotes(), ...unread]);
   }
 
   /** The stuck list once the Pods beside what is terminating have been read (LiveCluster.terminatingPodsRead). */

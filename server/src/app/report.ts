@@ -5,7 +5,7 @@
 import type { Inventory } from '../engine/inventory';
 import type { ObjectIdentity } from '../engine/model';
 import { simulate } from '../engine/simulation/simulate';
-import type { DeleteRequest, SimulationOptions, SimulationResult, StuckEntry } from '../engine/simulation/types';
+import type { SimulationOptions, SimulationResult, StuckEntry } from '../engine/simulation/types';
 import { isChange, type ChangeRequest, type ObjectRef, type UserRequest } from '../engine/simulation/changeRequest';
 import {
   REPORT_VERSION,
@@ -23,7 +23,7 @@ import { impactTitle, kindList, summarizeImpact, targetOutcome } from './impact'
 import { locationOf } from './objects';
 import { protectedBy } from './finalizerProtects';
 import { stuckCause } from './stuckCause';
-import { baselineSimulation, deletionSimulation, type SimulationSettings } from './simulationCache';
+import { baselineSimulation, deleteRequestOf, deletionSimulation, type SimulationSettings } from './simulationCache';
 
 /** The Report of `requests` on `inventory`; `result` and `baseline` when the caller has them already. */
 export function buildReport(
@@ -246,15 +246,7 @@ export function simulateDelete(
   if (!o) return null;
   const result = deletionSimulation(inventory, o, policy, options);
   const baseline = baselineSimulation(inventory, options);
-  const request: DeleteRequest = {
-    apiVersion: o.apiVersion,
-    kind: o.kind,
-    namespace: o.namespace,
-    name: o.name,
-    propagationPolicy: policy === 'default' ? null : policy,
-    preconditions: { uid: o.uid },
-  };
-  const report = buildReport(inventory, [request], result, baseline);
+  const report = buildReport(inventory, [deleteRequestOf(o, policy)], result, baseline);
   const outcome = report.targets[0].outcome;
   return {
     ...report,

@@ -3,10 +3,10 @@
 // Pure (no I/O): a function of the inventory and the options.
 
 import type { Inventory } from '../engine/inventory';
-import type { KubeObject } from '../engine/model';
+import type { ObjectIdentity } from '../engine/model';
 import { simulate } from '../engine/simulation/simulate';
 import type { UserRequest } from '../engine/simulation/changeRequest';
-import type { ControllersMode, FinalizerOwnerRule, SimulationResult } from '../engine/simulation/types';
+import type { ControllersMode, DeleteRequest, FinalizerOwnerRule, SimulationResult } from '../engine/simulation/types';
 import type { PolicyChoice } from '../../../shared/src/protocol';
 
 export interface SimulationSettings {
@@ -66,26 +66,25 @@ export function baselineSimulation(inventory: Inventory, options: SimulationSett
 /** Deleting `target` with `policy` ("default": the request names no policy, R5), with a uid precondition. */
 export function deletionSimulation(
   inventory: Inventory,
-  target: KubeObject,
+  target: ObjectIdentity,
   policy: PolicyChoice,
   options: SimulationSettings,
 ): SimulationResult {
   return cached(inventory, `delete\u0000${target.uid}\u0000${policy}\u0000${optionsKey(options)}`, () =>
-    simulate(
-      inventory,
-      [
-        {
-          apiVersion: target.apiVersion,
-          kind: target.kind,
-          namespace: target.namespace,
-          name: target.name,
-          propagationPolicy: policy === 'default' ? null : policy,
-          preconditions: { uid: target.uid },
-        },
-      ],
-      options,
-    ),
+    simulate(inventory, [deleteRequestOf(target, policy)], options),
   );
+}
+
+/** The DELETE of Simulate Delete: `policy` ("default": none sent, R5), with a uid precondition. */
+export function deleteRequestOf(target: ObjectIdentity, policy: PolicyChoice): DeleteRequest {
+  return {
+    apiVersion: target.apiVersion,
+    kind: target.kind,
+    namespace: target.namespace,
+    name: target.name,
+    propagationPolicy: policy === 'default' ? null : policy,
+    preconditions: { uid: target.uid },
+  };
 }
 
 /** One request besides DELETE (a way out of a stuck deletion, issue 18), cached like the others. */

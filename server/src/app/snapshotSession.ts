@@ -10,7 +10,8 @@ import type { Inventory } from '../engine/inventory';
 import type { DeleteRequest, SimulationOptions, SimulationResult } from '../engine/simulation/types';
 import { isChange, type UserRequest } from '../engine/simulation/changeRequest';
 import { graphData, selectWithBlockers, stuckNotes } from './graph';
-import { simulateDelete, simulateReport } from './report';
+import { simulateReport } from './report';
+import { simulateDeleteWithWaysOut, withWaysOut } from './reportWaysOut';
 import type { Session } from './session';
 import type { SimulationSettings } from './simulationCache';
 import { newestTimestamp, terminatingItems } from './stuck';
@@ -47,7 +48,7 @@ export class SnapshotSession implements Session {
     const o = this.inventory.objects.get(uid);
     if (!o) return null;
     const unread = await this.readPodSpecs([{ apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name }]);
-    return simulateDelete(this.inventory, uid, policy, options, [...(this.snapshot.incomplete ?? []), ...unread]);
+    return simulateDeleteWithWaysOut(this.inventory, uid, policy, options, [...(this.snapshot.incomplete ?? []), ...unread]);
   }
 
   /** The CLI's simulate: any requests (TYPE/NAME targets or a plan), with the options the command line gives. */
@@ -57,7 +58,14 @@ export class SnapshotSession implements Session {
   ): Promise<WithUnread<{ report: Report; result: SimulationResult }>> {
     const targets = requests.flatMap((r): DeleteRequest[] => (!isChange(r) ? [r] : 'target' in r ? [r.target] : []));
     const unread = await this.readPodSpecs(targets);
-    const answer = simulateReport(this.inventory, requests, options);
+    const { report, result } = simulateReport(this.inventory, requests, options);
+    const settings = {
+      controllers: options.controllers,
+      finalizerOwners: options.finalizerOwners ?? [],
+      ...(options.kubeVersion !== undefined ? { kubeVersion: options.kubeVersion } : {}),
+      ...(options.finalizerOwnerHint !== undefined ? { finalizerOwnerHint: options.finalizerOwnerHint } : {}),
+    };
+    const answer = { report: withWaysOut(report, this.inventory, requests, settings), result };
     const notes = [...(this.snapshot.incomplete ?? []), ...unread];
     if (notes.length) answer.report.notes = [...answer.report.notes, ...notes];
     return { answer, unread };

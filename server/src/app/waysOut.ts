@@ -17,6 +17,7 @@ import { isChange, type ChangeRequest, type UserRequest } from '../engine/simula
 import { failingWebhooks, infrastructureLabel, unavailableApiServices, type PlannedFix } from '../engine/simulation/clusterBlockers';
 import type { BlockReason, DeleteRequest, SimulationResult, StuckEntry } from '../engine/simulation/types';
 import { buildReport } from './report';
+import { afterRequests } from './afterRequests';
 import { protectedBy } from './finalizerProtects';
 import { baselineSimulation, changesSimulation, type SimulationSettings } from './simulationCache';
 
@@ -44,22 +45,33 @@ interface Candidate {
 
 type Simulated = { c: Candidate; result: SimulationResult; report: Report };
 
-/** The ways out of the stuck object `uid`, safest first; none when it is not stuck in the input as given. */
-export function waysOut(inventory: Inventory, uid: string, options: SimulationSettings): WayOut[] {
-  const baseline = baselineSimulation(inventory, options);
+/**
+ * The ways out of the stuck object `uid`, safest first; none when it is not stuck in the input as given, or, with
+ * `prior` (a report's DELETEs), once those requests have settled. Then every way out starts from that state (its
+ * patch and command are what a user would send after them) and its outcome is what it changes from there.
+ */
+export function waysOut(inventory: Inventory, uid: string, options: SimulationSettings, prior: readonly UserRequest[] = []): WayOut[] {
+  const baseline = prior.length ? changesSimulation(inventory, [...prior], options) : baselineSimulation(inventory, options);
   const stuckByUid = new Map(baseline.stuck.map((s) => [s.uid, s]));
   const root = stuckByUid.get(uid);
   if (!root) return [];
+  const object = prior.length && baseline.finalObject ? baseline.finalObject : (id: string) => inventory.objects.get(id);
   const candidates = new Map<string, Candidate>();
-  const add = (c: Candidate) => candidates.set(JSON.stringify(c.requests), c);
+  // A controller restored for one stuck object runs for all of them: one such way out, the first found.
+  const keyOf = (c: Candidate) =>
+    JSON.stringify(c.requests.map((r) => (isChange(r) && r.verb === 'restore-controller' ? { ...r, for: undefined } : r)));
+  const add = (c: Candidate) => {
+    if (!candidates.has(keyOf(c))) candidates.set(keyOf(c), c);
+  };
   for (const x of blockersOf(root, stuckByUid)) {
-    const o = inventory.objects.get(x.uid);
-    if (o) for (const c of candidatesFor(inventory, o, x)) add(c);
+    const o = object(x.uid);
+    if (o) for (const c of candidatesFor(inventory, o, x, object)) add(c);
   }
   const fixes = blockerFixes(inventory, root);
   for (const c of fixes) add(c);
   const simulate = (c: Candidate): Simulated => {
-    const result = changesSimulation(inventory, c.requests, options);
+    const all = changesSimulation(inventory, [...prior, ...c.requests], options);
+    const result = prior.length ? afterRequests(all, prior.length, baseline) : all;
     return { c, result, report: buildReport(inventory, c.requests, result, baseline) };
   };
   const releases = (x: Simulated) => x.result.deleted.some((d) => d.uid === uid);
@@ -206,13 +218,18 @@ function blockersOf(root: StuckEntry, stuck: ReadonlyMap<string, StuckEntry>): S
   return [...out.values()];
 }
 
-/** What could release one stuck object `o`, from its own reasons. */
-function candidatesFor(inventory: Inventory, o: KubeObject, stuck: StuckEntry): Candidate[] {
+/** What could release one stuck object `o`, from its own reasons; `object`: any object as the ways out find it. */
+function candidatesFor(
+  inventory: Inventory,
+  o: KubeObject,
+  stuck: StuckEntry,
+  object: (uid: string) => KubeObject | undefined,
+): Candidate[] {
   const out: Candidate[] = [];
   for (const r of stuck.blockedBy) {
     if (r.type === 'graceful-termination') out.push(forceDelete(o));
     if (r.type === 'waiting-for-dependents' && r.object && r.object.uid !== o.uid) {
-      const dependent = inventory.objects.get(r.object.uid);
+      const dependent = object(r.object.uid);
       if (dependent) out.push(removeOwnerReference(dependent, o));
     }
     if (r.type === 'unresolvable-owner')
@@ -220,7 +237,7 @@ function candidatesFor(inventory: Inventory, o: KubeObject, stuck: StuckEntry): 
         if (!inventory.kinds.restMapping(ref.apiVersion, ref.kind)) out.push(removeOwnerReference(o, { ...ref, namespace: o.namespace }));
     if (r.type === 'finalizer' && r.finalizer) {
       const controller = r.object && r.object.uid !== o.uid ? r.object : undefined;
-      const workload = controller && inventory.objects.get(controller.uid);
+      const workload = controller && object(controller.uid);
       if (workload && workload.facts.scaledToZero && workload.deletionTimestamp === undefined) out.push(scaleUp(workload, r.finalizer));
       else if (isCustomFinalizer(r.finalizer) && (!workload || workload.deletionTimestamp !== undefined))
         out.push(restoreController(o, r.finalizer, controller));

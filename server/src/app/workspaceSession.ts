@@ -6,7 +6,7 @@ import type { GraphScopeOptions } from '../engine/graph/graphScope';
 import type { WorkspaceModel } from '../workspace/workspaceModel';
 import { workspaceGraph } from './graph';
 import { summaryOf } from './objects';
-import { simulateDelete } from './report';
+import { simulateDeleteWithWaysOut } from './reportWaysOut';
 import type { Session } from './session';
 import type { SimulationSettings } from './simulationCache';
 import { stuckItems } from './stuck';
@@ -16,7 +16,7 @@ export class WorkspaceSession implements Session {
   constructor(private readonly model: () => WorkspaceModel) {}
 
   simulate(uid: string, policy: PolicyChoice, options: SimulationSettings): SimulateReport | null {
-    return simulateDelete(this.model().inventory, uid, policy, options);
+    return simulateDeleteWithWaysOut(this.model().inventory, uid, policy, options);
   }
 
   stuck(options: SimulationSettings, slowAfterSeconds: number): StuckItem[] {

@@ -189,7 +189,21 @@ export interface WayOutPatch {
   ops: JsonPatchOp[];
 }
 
-export type WayOutOutcome = Pick<Report, 'summary' | 'counts' | 'deleted' | 'orphaned' | 'stuck' | 'notes'>;
+/** A way out's outcome names what stays stuck, without ways out of its own (a way out is one change deep). */
+export type WayOutOutcome = Pick<Report, 'summary' | 'counts' | 'deleted' | 'orphaned' | 'notes'> & {
+  stuck: (StuckEntry & { cause: Cause })[];
+};
+
+/** One object a report leaves stuck, and why it is in the list. */
+export interface ReportStuckEntry extends StuckEntry {
+  cause: Cause;
+  /**
+   * (Additive to version 2.) On what the request(s) newly leave stuck (`cause: "request"`), for the first few of them:
+   * the ways out, safest first, each simulated from the state after the request(s) (its command is what to run
+   * then; its outcome what it changes from there). A report's notes say when some were left without.
+   */
+  waysOut?: WayOut[];
+}
 
 /**
  * What a simulation means, the same for every front end (server/src/app/report.ts builds it): `kubectl gc simulate
@@ -205,7 +219,7 @@ export interface Report {
   counts: ImpactSummary;
   deleted: (DeletedEntry & { cause: Cause })[];
   orphaned: (OrphanedEntry & { cause: Cause })[];
-  stuck: (StuckEntry & { cause: Cause })[];
+  stuck: ReportStuckEntry[];
   steps: SimulationStep[];
   notes: string[];
   /** Set when the step bound was reached: the result is partial. */

@@ -126,6 +126,7 @@ export function simulate(inventory: Inventory, requests: readonly UserRequest[],
     kubernetesVersion: kubeVersionText(version),
     controllers: set.spec,
   };
+  Object.defineProperty(result, 'finalObject', { value: (uid: string) => store.get(uid) });
   // Every stored object, in input order: built on first access, as most callers never read it.
   let remaining: RemainingEntry[] | undefined;
   Object.defineProperty(result, 'remaining', {

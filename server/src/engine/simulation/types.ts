@@ -1,7 +1,7 @@
 // Inputs and outputs of the deletion simulation. These shapes are what `kubectl-gc simulate -o json`
 // prints (README, "JSON contract"), so change them only with a version note.
 
-import type { NamespaceCondition, ObjectIdentity, OwnerReference } from '../model';
+import type { KubeObject, NamespaceCondition, ObjectIdentity, OwnerReference } from '../model';
 
 export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
 
@@ -215,4 +215,9 @@ export interface SimulationResult {
   kubernetesVersion?: string;
   /** Who acted (`builtin`, `gc` or the kube-controller-manager list given); simulate() always sets it. */
   controllers?: string;
+  /**
+   * The object `uid` as the run left it (undefined once removed, or never stored): the state a later request starts
+   * from. simulate() sets it, not enumerable, so the result's JSON and equality are unchanged.
+   */
+  finalObject?: (uid: string) => KubeObject | undefined;
 }
