@@ -33,6 +33,18 @@ export function code(s: string): string {
 }
 
 /**
+ * A command as a fenced code block, each line after `indent` (a list item's content column): rendered literally, a
+ * line per line of the command (a way out of several steps); the fence is longer than any backtick run inside it, so
+ * nothing in it can close the block.
+ */
+export function codeBlock(s: string, indent = ''): string[] {
+  const lines = s.split(/\r\n|\r|\n/).map(oneLine);
+  const longestRun = Math.max(2, ...(s.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longestRun + 1);
+  return [`${indent}${fence}`, ...lines.map((l) => `${indent}${l}`), `${indent}${fence}`];
+}
+
+/**
  * A `command:` URI carrying JSON arguments. VS Code decodes the query once or twice depending on the route
  * (webview link, editor link), so the JSON must read the same either way: a `%` inside a JSON string is
  * written as the escape `\u0025`, leaving no `%` to be decoded twice. `(`, `)`, `!`, `'` and `*` are

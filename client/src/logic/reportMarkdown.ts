@@ -4,11 +4,11 @@
 // become markup.
 
 import type { BlockReason, ObjectIdentity, SimulationStep } from '../../../shared/src/protocol';
-import type { PolicyChoice, SimulateReport, SourceLocation } from '../../../shared/src/protocol';
+import type { PolicyChoice, SimulateReport, SourceLocation, WayOut } from '../../../shared/src/protocol';
 import { groupByKind, pluralKind, splitByCause, timelineSections, type ReportPart } from '../../../shared/src/protocol';
 import { reasonHeading } from './blockReasons';
 import { escapeHtml } from './reportHtml';
-import { code, commandUri, link, text } from './markdown';
+import { code, codeBlock, commandUri, link, text } from './markdown';
 import { count, describeObject } from './objects';
 
 /** The command our links run: (uri, range) → open the document and select the range. */
@@ -165,6 +165,7 @@ function consequences(
       lines.push(`- ${refs.ref(st)}${finalizers}`);
       if (st.blockedBy.length) reasonLines(st.blockedBy, 1, refs, lines);
       else lines.push(`  - ${text(st.reason)}`);
+      waysOutLines(st.waysOut ?? [], lines);
       return lines;
     });
   }
@@ -187,6 +188,23 @@ function kindGroup<T>(kind: string, entries: T[], out: string[], render: (e: T) 
   for (const e of entries) out.push(...render(e));
   out.push('');
   if (entries.length > COLLAPSE_OVER) out.push('</details>', '');
+}
+
+/**
+ * What the DELETE newly leaves stuck: its ways out as a user has them once the DELETE is sent, safest first, each with
+ * its risk, the command in a code block and what the simulation says it does from there.
+ */
+function waysOutLines(ways: readonly WayOut[], out: string[]): void {
+  if (!ways.length) return;
+  out.push(`  - **Ways out after this DELETE** ${text('(safest first, each simulated; nothing is sent: run the command yourself)')}`);
+  ways.forEach((w, i) => {
+    const marker = `${i + 1}. `;
+    const indent = ' '.repeat(4 + marker.length);
+    out.push(`    ${marker}**${w.risk}**: ${text(w.title)}`, ...codeBlock(w.command, indent));
+    out.push(`${indent}- Simulated: ${text(w.outcome.summary)}`);
+    if (w.infrastructure) out.push(`${indent}- **Infrastructure:** ${text(w.infrastructure)}`);
+    if (w.warning) out.push(`${indent}- **Warning:** ${text(w.warning)}`);
+  });
 }
 
 function reasonLines(reasons: BlockReason[], depth: number, refs: ObjectReferences, out: string[]): void {

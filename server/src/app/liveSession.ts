@@ -29,7 +29,8 @@ import type { Finding } from '../engine/analysis/findingTypes';
 import { searchObjects } from '../../../shared/src/search';
 import { graphData, graphSummary, selectWithBlockers, stuckNotes } from './graph';
 import { summaryOf } from './objects';
-import { simulateDeleteWithWaysOut } from './reportWaysOut';
+import { simulateDelete } from './report';
+import { withDeleteWaysOut } from './reportWaysOut';
 import type { SimulationSettings as EngineOptions } from './simulationCache';
 import type { Session } from './session';
 import { terminatingItems } from './stuck';
@@ -152,7 +153,9 @@ export class LiveSession implements Session {
       throw this.live === live ? e : gone(); // a disconnect aborts the reads
     }
     if (this.live !== live) throw gone();
-    return simulateDeleteWithWaysOut(live.inventory, uid, policy, this.versioned(options), [...live.incompleteNotes(), ...unread]);
+    const versioned = this.versioned(options);
+    const report = simulateDelete(live.inventory, uid, policy, versioned, [...live.incompleteNotes(), ...unread]);
+    return withDeleteWaysOut(report, live.inventory, versioned);
   }
 
   /** The stuck list once the Pods beside what is terminating have been read (LiveCluster.terminatingPodsRead). */

@@ -2,10 +2,9 @@
 // them after those requests (app/waysOut.ts with them as `prior`). Each costs a few simulations of the whole input,
 // so only the first few stuck entries get theirs; the notes say so for the rest.
 
-import type { PolicyChoice, Report, SimulateReport } from '../../../shared/src/protocol';
+import type { Report, SimulateReport } from '../../../shared/src/protocol';
 import type { Inventory } from '../engine/inventory';
 import type { UserRequest } from '../engine/simulation/changeRequest';
-import { simulateDelete } from './report';
 import { deleteRequestOf, type SimulationSettings } from './simulationCache';
 import { waysOut } from './waysOut';
 
@@ -49,14 +48,7 @@ export function withWaysOut<R extends Report>(
   };
 }
 
-/** Simulate Delete (report.ts) with the ways out of what the DELETE leaves stuck: what every session answers. */
-export function simulateDeleteWithWaysOut(
-  inventory: Inventory,
-  uid: string,
-  policy: PolicyChoice,
-  options: SimulationSettings,
-  notes: string[] = [],
-): SimulateReport | null {
-  const report = simulateDelete(inventory, uid, policy, options, notes);
-  return report && withWaysOut(report, inventory, [deleteRequestOf(report.target, policy)], options);
+/** A Simulate Delete report (report.ts: simulateDelete) with the ways out of what its DELETE leaves stuck. */
+export function withDeleteWaysOut(report: SimulateReport | null, inventory: Inventory, options: SimulationSettings): SimulateReport | null {
+  return report && withWaysOut(report, inventory, [deleteRequestOf(report.target, report.policy)], options);
 }

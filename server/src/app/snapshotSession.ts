@@ -10,8 +10,8 @@ import type { Inventory } from '../engine/inventory';
 import type { DeleteRequest, SimulationOptions, SimulationResult } from '../engine/simulation/types';
 import { isChange, type UserRequest } from '../engine/simulation/changeRequest';
 import { graphData, selectWithBlockers, stuckNotes } from './graph';
-import { simulateReport } from './report';
-import { simulateDeleteWithWaysOut, withWaysOut } from './reportWaysOut';
+import { simulateDelete, simulateReport } from './report';
+import { withDeleteWaysOut, withWaysOut } from './reportWaysOut';
 import type { Session } from './session';
 import type { SimulationSettings } from './simulationCache';
 import { newestTimestamp, terminatingItems } from './stuck';
@@ -48,7 +48,8 @@ export class SnapshotSession implements Session {
     const o = this.inventory.objects.get(uid);
     if (!o) return null;
     const unread = await this.readPodSpecs([{ apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name }]);
-    return simulateDeleteWithWaysOut(this.inventory, uid, policy, options, [...(this.snapshot.incomplete ?? []), ...unread]);
+    const report = simulateDelete(this.inventory, uid, policy, options, [...(this.snapshot.incomplete ?? []), ...unread]);
+    return withDeleteWaysOut(report, this.inventory, options);
   }
 
   /** The CLI's simulate: any requests (TYPE/NAME targets or a plan), with the options the command line gives. */

@@ -6,7 +6,8 @@ import type { GraphScopeOptions } from '../engine/graph/graphScope';
 import type { WorkspaceModel } from '../workspace/workspaceModel';
 import { workspaceGraph } from './graph';
 import { summaryOf } from './objects';
-import { simulateDeleteWithWaysOut } from './reportWaysOut';
+import { simulateDelete } from './report';
+import { withDeleteWaysOut } from './reportWaysOut';
 import type { Session } from './session';
 import type { SimulationSettings } from './simulationCache';
 import { stuckItems } from './stuck';
@@ -16,7 +17,8 @@ export class WorkspaceSession implements Session {
   constructor(private readonly model: () => WorkspaceModel) {}
 
   simulate(uid: string, policy: PolicyChoice, options: SimulationSettings): SimulateReport | null {
-    return simulateDeleteWithWaysOut(this.model().inventory, uid, policy, options);
+    const { inventory } = this.model();
+    return withDeleteWaysOut(simulateDelete(inventory, uid, policy, options), inventory, options);
   }
 
   stuck(options: SimulationSettings, slowAfterSeconds: number): StuckItem[] {

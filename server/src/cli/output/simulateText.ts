@@ -1,6 +1,6 @@
 // `kubectl-gc simulate` as a readable report. It leads with the summary line (what the request causes), then what was
 // asked, then the consequences of the request grouped by kind (workloads and volumes first, then configuration, then
-// the rest: shared/src/reportLayout.ts), stuck objects with their why-chain as a tree, what the garbage collector does
+// the rest: shared/src/reportLayout.ts), stuck objects with their why-chain as a tree and their ways out, what the garbage collector does
 // anyway (one line; listed with --show-settling), the timeline cut where the request starts, a count of what remains,
 // notes and findings. Long lists of one kind and long runs of like steps are folded unless `-o wide`. Every value from
 // the input (names, finalizers, messages, what a cluster reported) is printed through safeText before it is styled.
@@ -23,6 +23,7 @@ import type { Finding } from '../../engine/analysis/findingTypes';
 import type { Style } from './style';
 import { findingLine } from './checkText';
 import { safeDescribe, safeText } from './safeText';
+import { renderWaysOut } from './waysOutText';
 
 export interface SimulateTextInput {
   /** DELETEs and changes, in the order sent; a DELETE's `defaultPolicy` is the API's for its type. */
@@ -172,6 +173,8 @@ function consequences(part: ReportPart, by: string, targets: ReadonlySet<string>
         `    ${s.magenta('⧗')} ${safeDescribe(st)}${st.finalizers.length ? s.dim(`  finalizers: ${st.finalizers.map(safeText).join(', ')}`) : ''}`,
       ];
       renderReasons(st.blockedBy, '      ', out, s, 0);
+      // Short, as the rest of the report: the safest way out, all of them with -o wide.
+      renderWaysOut(st.waysOut ?? [], '      ', out, s, { heading: 'Ways out after the request', shown: wide ? undefined : 1 });
       return out;
     });
   }

@@ -2,11 +2,11 @@
 // its finalizers, the why-chain as a tree and the ways out; then those that can finish but are slow. Values from the input go
 // through safeText.
 
-import type { StuckItem, WayOut } from '../../../../shared/src/protocol';
+import type { StuckItem } from '../../../../shared/src/protocol';
 import { safeDescribe, safeText } from './safeText';
 import { renderReasons } from './simulateText';
 import type { Style } from './style';
-import { commandLines } from '../../engine/shellWord';
+import { renderWaysOut } from './waysOutText';
 
 export function stuckText(
   items: StuckItem[],
@@ -35,7 +35,7 @@ export function stuckText(
       lines.push(`  ${s.magenta('⧗')} ${safeDescribe(st)}${since(st)}`);
       if (st.finalizers.length) lines.push(s.dim(`    finalizers: ${st.finalizers.map(safeText).join(', ')}`));
       renderReasons(st.blockedBy, '    ', lines, s, 0);
-      renderWaysOut(st.waysOut ?? [], lines, s);
+      renderWaysOut(st.waysOut ?? [], '    ', lines, s);
     }
   }
   if (slow.length) {
@@ -46,22 +46,6 @@ export function stuckText(
     for (const st of slow) lines.push(`  ${s.yellow('…')} ${safeDescribe(st)}${since(st)}`, s.dim(`    ${safeText(st.reason)}`));
   }
   return lines.join('\n') + '\n';
-}
-
-/** The ways out, safest first: what to do, the command to paste, what it skips, and its simulated outcome. */
-function renderWaysOut(ways: readonly WayOut[], lines: string[], s: Style): void {
-  if (!ways.length) return;
-  lines.push(`    ${s.bold('Ways out')} ${s.dim('(safest first, each simulated; nothing is sent: run the command yourself)')}`);
-  const risk = (w: WayOut) => (w.risk === 'safe' ? s.green('safe') : w.risk === 'caution' ? s.yellow('caution') : s.red('dangerous'));
-  ways.forEach((w, i) => {
-    lines.push(`      ${i + 1}. [${risk(w)}] ${safeText(w.title)}`);
-    // A way out of several steps, one without a command among them, has a line per step.
-    for (const step of commandLines(w.command))
-      lines.push(`         ${s.cyan(step.startsWith('#') ? safeText(step) : `$ ${safeText(step)}`)}`);
-    if (w.infrastructure) lines.push(`         ${s.red('!')} ${safeText(w.infrastructure)}`);
-    if (w.warning) lines.push(`         ${s.yellow('!')} ${safeText(w.warning)}`);
-    lines.push(s.dim(`         → ${safeText(w.outcome.summary)}`));
-  });
 }
 
 /** kubectl's age format: 45s, 12m, 5h, 3d. */
