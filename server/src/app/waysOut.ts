@@ -70,8 +70,8 @@ export function waysOut(inventory: Inventory, uid: string, options: SimulationSe
   const fixes = blockerFixes(inventory, root);
   for (const c of fixes) add(c);
   const simulate = (c: Candidate): Simulated => {
-    const all = changesSimulation(inventory, [...prior, ...c.requests], options);
-    const result = prior.length ? afterRequests(all, prior.length, baseline) : all;
+    const run = changesSimulation(inventory, [...prior, ...c.requests], options);
+    const result = prior.length ? afterRequests(run, prior.length, baseline) : run;
     return { c, result, report: buildReport(inventory, c.requests, result, baseline) };
   };
   const releases = (x: Simulated) => x.result.deleted.some((d) => d.uid === uid);
