@@ -7,6 +7,7 @@ export * from './kinds';
 export * from './reportLayout';
 export * from './wire/objects';
 export * from './wire/simulation';
+export * from './wire/planRequests';
 export * from './wire/graph';
 export * from './wire/status';
 export * from './wire/settings';

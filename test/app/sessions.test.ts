@@ -49,6 +49,20 @@ describe('the workspace and snapshot sessions give one answer', () => {
     }
   });
 
+  it('the requests of every way out (kubeGcLens/simulateRequests), and a scale of every workload', async () => {
+    const { workspace, snapshot } = await bothSessions(EXAMPLES);
+    const plans = workspace.stuck(OPTIONS, 600).flatMap((i) => (i.waysOut ?? []).map((w) => w.requests!));
+    for (const o of snapshot.inventory.objects.values())
+      if (['Deployment', 'StatefulSet'].includes(o.kind))
+        plans.push([{ verb: 'scale', apiVersion: o.apiVersion, kind: o.kind, namespace: o.namespace, name: o.name, replicas: 0 }]);
+    expect(plans.length).toBeGreaterThan(4);
+    for (const plan of plans) {
+      const editor = workspace.simulatePlan(plan, OPTIONS);
+      expect(editor.targets.length).toBe(plan.length);
+      expect(placeless(await snapshot.simulatePlan(plan, OPTIONS)), JSON.stringify(plan)).toEqual(placeless(editor));
+    }
+  });
+
   it('stuck and slow, measured to the newest timestamp of the files', async () => {
     const { workspace, snapshot } = await bothSessions(EXAMPLES);
     // The editor adds predicted deadlocks (its findings); what is terminating now is the same answer.

@@ -89,6 +89,93 @@ const SIMULATE: Cases = {
   ],
 };
 
+const FINALIZER = { verb: 'remove-finalizer', apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'held', finalizer: 'f' };
+
+const SIMULATE_REQUESTS: Cases = {
+  good: [
+    { requests: [FINALIZER] },
+    {
+      requests: [
+        { verb: 'delete', apiVersion: 'v1', kind: 'Namespace', name: 'shop', propagationPolicy: null },
+        { verb: 'delete', apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', propagationPolicy: 'Orphan', gracePeriodSeconds: 0 },
+        { verb: 'scale', apiVersion: 'apps/v1', kind: 'Deployment', name: 'op', replicas: 0 },
+        { verb: 'remove-owner-reference', apiVersion: 'v1', kind: 'Pod', name: 'p', ownerUid: 'u' },
+        {
+          verb: 'set-owner-reference',
+          apiVersion: 'v1',
+          kind: 'Pod',
+          name: 'p',
+          ownerUid: 'u',
+          to: { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'r', uid: 'v', controller: true },
+        },
+        { verb: 'restore-controller', finalizer: 'f' },
+        { verb: 'restore-controller', finalizer: 'f', apiVersion: 'v1', kind: 'ConfigMap', name: 'held' },
+        { verb: 'restore-backend', apiVersion: 'v1', kind: 'Service', namespace: 'a', name: 'b' },
+        { verb: 'set-webhook-failure-policy', apiVersion: 'x/v1', kind: 'W', name: 'w', webhook: 'h', failurePolicy: 'Ignore' },
+      ],
+      arrival: 'back-to-back',
+      controllers: 'gc',
+    },
+    // Unknown fields are ignored, as in every request.
+    { requests: [{ ...FINALIZER, comment: 'x' }], extra: 1 },
+  ],
+  bad: [
+    ...NOT_AN_OBJECT,
+    [{}, 'params.requests'],
+    [{ requests: [] }, 'params.requests'],
+    [{ requests: Array.from({ length: 101 }, () => FINALIZER) }, 'params.requests'],
+    [{ requests: FINALIZER }, 'params.requests'],
+    [{ requests: [null] }, 'params.requests[0]'],
+    [{ requests: [{ ...FINALIZER, verb: 'patch' }] }, 'params.requests[0].verb'],
+    [{ requests: [{ ...FINALIZER, verb: undefined }] }, 'params.requests[0].verb'],
+    [{ requests: [FINALIZER, { ...FINALIZER, finalizer: '' }] }, 'params.requests[1].finalizer'],
+    [{ requests: [{ ...FINALIZER, kind: 5 }] }, 'params.requests[0].kind'],
+    [{ requests: [{ ...FINALIZER, namespace: null }] }, 'params.requests[0].namespace'],
+    [{ requests: [{ ...FINALIZER, name: undefined }] }, 'params.requests[0].name'],
+    [{ requests: [{ verb: 'scale', apiVersion: 'apps/v1', kind: 'Deployment', name: 'op', replicas: -1 }] }, 'params.requests[0].replicas'],
+    [
+      { requests: [{ verb: 'scale', apiVersion: 'apps/v1', kind: 'Deployment', name: 'op', replicas: 1.5 }] },
+      'params.requests[0].replicas',
+    ],
+    [{ requests: [{ verb: 'scale', apiVersion: 'apps/v1', kind: 'Deployment', name: 'op' }] }, 'params.requests[0].replicas'],
+    [
+      { requests: [{ verb: 'delete', apiVersion: 'v1', kind: 'Pod', name: 'p', propagationPolicy: 'Sideways' }] },
+      'params.requests[0].propagationPolicy',
+    ],
+    [
+      { requests: [{ verb: 'delete', apiVersion: 'v1', kind: 'Pod', name: 'p', gracePeriodSeconds: -1 }] },
+      'params.requests[0].gracePeriodSeconds',
+    ],
+    [
+      { requests: [{ verb: 'remove-owner-reference', apiVersion: 'v1', kind: 'Pod', name: 'p', ownerUID: 'u' }] },
+      'params.requests[0].ownerUid',
+    ],
+    [
+      {
+        requests: [
+          {
+            verb: 'set-owner-reference',
+            apiVersion: 'v1',
+            kind: 'Pod',
+            name: 'p',
+            ownerUid: 'u',
+            to: { apiVersion: 'v1', kind: 'K', name: 'n' },
+          },
+        ],
+      },
+      'params.requests[0].to.uid',
+    ],
+    [{ requests: [{ verb: 'restore-controller', finalizer: 'f', kind: 'ConfigMap' }] }, 'params.requests[0].apiVersion'],
+    [{ requests: [{ verb: 'restore-controller', finalizer: 'f', apiVersion: 'v1', kind: 'ConfigMap' }] }, 'params.requests[0].name'],
+    [
+      { requests: [{ verb: 'set-webhook-failure-policy', apiVersion: 'x/v1', kind: 'W', name: 'w', webhook: 'h', failurePolicy: 'Open' }] },
+      'params.requests[0].failurePolicy',
+    ],
+    [{ requests: [FINALIZER], arrival: 'later' }, 'params.arrival'],
+    [{ requests: [FINALIZER], controllers: 'all' }, 'params.controllers'],
+  ],
+};
+
 const GRAPH: Cases = {
   good: [{}, { uid: 'u' }, { namespace: '' }, { namespace: 'shop', limit: 5000 }],
   bad: [
@@ -119,6 +206,8 @@ const OBJECTS_IN_CLUSTER: Cases = {
 const CASES: Record<string, Cases> = {
   'kubeGcLens/simulate': SIMULATE,
   'kubeGcLens/cluster/simulate': SIMULATE,
+  'kubeGcLens/simulateRequests': SIMULATE_REQUESTS,
+  'kubeGcLens/cluster/simulateRequests': SIMULATE_REQUESTS,
   'kubeGcLens/objects': {
     good: [{}, { uri: 'file:///nowhere.yaml' }],
     bad: [...NOT_AN_OBJECT, [{ uri: 5 }, 'params.uri'], [{ uri: null }, 'params.uri']],

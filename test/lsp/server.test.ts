@@ -8,7 +8,15 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DiagnosticSeverity, DidChangeWatchedFilesNotification, FileChangeType, type Diagnostic } from 'vscode-languageserver-protocol';
-import { CheckRequest, GraphRequest, ObjectAtRequest, ObjectsRequest, SimulateRequest, StuckRequest } from '../../server/src/lsp/methods';
+import {
+  CheckRequest,
+  GraphRequest,
+  ObjectAtRequest,
+  ObjectsRequest,
+  SimulateRequest,
+  SimulateRequestsRequest,
+  StuckRequest,
+} from '../../server/src/lsp/methods';
 import { LspSession, uriOf } from '../../testkit/lsp/lspSession';
 import { DEPLOYMENT, replicaSet } from './fixtures';
 
@@ -186,6 +194,31 @@ describe.each(TRANSPORTS)('language server (%s)', (transport) => {
       },
     ]);
     expect(await s.connection.sendRequest(StuckRequest)).toEqual([]);
+    // Requests besides DELETE (a version 3 addition): the same Report, with what was asked and where it is written.
+    const scaled = await s.connection.sendRequest(SimulateRequestsRequest, {
+      requests: [{ verb: 'scale', apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web', replicas: 0 }],
+    });
+    expect(scaled.subject).toBe('Scaling Deployment shop/web to 0 replicas');
+    expect(scaled.summary.startsWith(`${scaled.subject}: `)).toBe(true);
+    expect(scaled.targets).toMatchObject([
+      { kind: 'Deployment', name: 'web', outcome: 'unchanged', change: { verb: 'scale', detail: '0' } },
+    ]);
+    expect(scaled.locations['11111111-1111-1111-1111-111111111111']?.uri).toBe(uriOf(path.join(dir, 'deployment.yaml')));
+    const unowned = await s.connection.sendRequest(SimulateRequestsRequest, {
+      requests: [
+        {
+          verb: 'remove-owner-reference',
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          namespace: 'shop',
+          name: 'web-5d4f',
+          ownerUid: '11111111-1111-1111-1111-111111111111',
+        },
+        { verb: 'delete', apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' },
+      ],
+    });
+    expect(unowned.subject).toBe('Changing 2 objects');
+    expect(unowned.deleted.map((d) => d.name)).toEqual(['web']);
   });
 
   it('lists stuck objects with their why-chain', async () => {
@@ -282,10 +315,19 @@ describe.each(TRANSPORTS)('editor features (%s)', (transport) => {
       range: diags[0].range,
       context: { diagnostics: diags },
     }))! as { title: string; edit: { changes: Record<string, { range: unknown; newText: string }[]> } }[];
+    // Then what the cursor's ownerReference offers to simulate (no edit: a command of the client).
     expect(actions.map((a) => a.title)).toEqual([
       'Use the uid of the existing Deployment checkout (64b1c1b1-59ad-4af3-a756-871bd6965119)',
       'Remove the ownerReference to ReplicaSet checkout-5b8c9d7f4',
+      'Simulate removing this ownerReference to Deployment checkout',
+      'Simulate fixing this ownerReference: the uid of the existing Deployment checkout',
     ]);
+    const quickFixes = (await s.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: diags[0].range,
+      context: { diagnostics: diags, only: ['quickfix'] },
+    }))!;
+    expect(quickFixes.map((a) => a.title)).toEqual(actions.slice(0, 2).map((a) => a.title));
     expect(actions[0].edit.changes[uri]).toEqual([{ range: diags[0].range, newText: '64b1c1b1-59ad-4af3-a756-871bd6965119' }]);
     expect(actions[1].edit.changes[uri]).toEqual([
       { range: { start: { line: 577, character: 0 }, end: { line: 584, character: 0 } }, newText: '' },

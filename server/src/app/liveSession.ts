@@ -15,7 +15,9 @@ import {
   type GraphData,
   type GraphSummary,
   type ObjectSummary,
+  type PlanRequest,
   type PolicyChoice,
+  type RequestsReport,
   type SimulateReport,
   type StuckItem,
 } from '../../../shared/src/protocol';
@@ -38,6 +40,8 @@ import type { GraphScopeOptions } from '../engine/graph/graphScope';
 import { readServerVersion } from '../sources/cluster/serverVersion';
 import type { ClusterTarget } from '../sources/cluster/kubeconfig';
 import { applyWayOut } from './wayOutActions';
+import { planTargets, simulateRequestsReport } from './requestsReport';
+import type { RequestArrival } from '../engine/simulation/types';
 
 /** JSON-RPC error code for "the cluster cannot be used" (application range). */
 export const CLUSTER_UNAVAILABLE = -32010;
@@ -156,6 +160,20 @@ export class LiveSession implements Session {
     const versioned = this.versioned(options);
     const report = simulateDelete(live.inventory, uid, policy, versioned, [...live.incompleteNotes(), ...unread]);
     return withDeleteWaysOut(report, live.inventory, versioned);
+  }
+
+  /** kubeGcLens/cluster/simulateRequests: any requests on the live graph, the Pods they can reach read first (as simulate). */
+  async simulatePlan(requests: readonly PlanRequest[], options: EngineOptions, arrival?: RequestArrival): Promise<RequestsReport> {
+    const live = this.require();
+    const gone = () => new ClusterUnavailable('the cluster was disconnected during the simulation');
+    let unread: string[];
+    try {
+      unread = await live.readPodSpecs(namespacesNeedingPodSpecs(live.inventory, planTargets(live.inventory, requests)));
+    } catch (e) {
+      throw this.live === live ? e : gone();
+    }
+    if (this.live !== live) throw gone();
+    return simulateRequestsReport(live.inventory, requests, this.versioned(options), arrival, [...live.incompleteNotes(), ...unread]);
   }
 
   /** The stuck list once the Pods beside what is terminating have been read (LiveCluster.terminatingPodsRead). */

@@ -155,16 +155,7 @@ function scaledToZero(inventory: Inventory, requests: readonly UserRequest[]): S
  * controller removes kafka.strimzi.io/finalizer, is deleted first), 1 object deleted (…), 3 stuck, 0 orphaned".
  */
 export function summaryLine(targets: readonly TargetReport[], counts: ImpactSummary, stuckReason?: string): string {
-  const subject =
-    targets.length === 0
-      ? 'No DELETE, the garbage collector settling the input as given'
-      : targets.length === 1
-        ? requestPhrase(targets[0])
-        : targets.every((t) => !t.change)
-          ? `Deleting ${targets.length} objects`
-          : targets.length <= MAX_PHRASED
-            ? targets.map((t, i) => (i === 0 ? requestPhrase(t) : lowerFirst(requestPhrase(t)))).join(', then ')
-            : `Changing ${targets.length} objects`;
+  const subject = summarySubject(targets);
   const single = targets.length === 1 ? targets[0].outcome : undefined;
   if (single === 'rejected') return `${subject}: rejected by the apiserver`;
   const parts: string[] = [];
@@ -182,6 +173,16 @@ export function summaryLine(targets: readonly TargetReport[], counts: ImpactSumm
 /** Up to this many requests, one of them a change, the summary says each in order ("Scaling …, then deleting …"). */
 const MAX_PHRASED = 3;
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
+/** What the summary line opens with: "Deleting Deployment shop/web", "Removing finalizer F from …", "Changing 4 objects". */
+export function summarySubject(targets: readonly TargetReport[]): string {
+  if (targets.length === 0) return 'No DELETE, the garbage collector settling the input as given';
+  if (targets.length === 1) return requestPhrase(targets[0]);
+  if (targets.every((t) => !t.change)) return `Deleting ${targets.length} objects`;
+  if (targets.length <= MAX_PHRASED)
+    return targets.map((t, i) => (i === 0 ? requestPhrase(t) : lowerFirst(requestPhrase(t)))).join(', then ');
+  return `Changing ${targets.length} objects`;
+}
 
 const describeTarget = (t: { kind: string; namespace: string; name: string }) =>
   `${t.kind} ${t.namespace ? `${t.namespace}/` : ''}${t.name}`;
@@ -261,7 +262,7 @@ export function simulateDelete(
 }
 
 /** uid → where it is written, for the objects given and every object a stuck entry's why-chain names. */
-function locationsOf(inventory: Inventory, objects: ObjectIdentity[], result: SimulationResult): Record<string, SourceLocation> {
+export function locationsOf(inventory: Inventory, objects: ObjectIdentity[], result: SimulationResult): Record<string, SourceLocation> {
   const locations: Record<string, SourceLocation> = {};
   const note = (id: ObjectIdentity | undefined) => {
     if (!id || locations[id.uid]) return;

@@ -2,16 +2,17 @@
 // (files, stdin, a dump, or one read of a cluster). Simulate takes the CLI's requests (several targets, a plan);
 // on a cluster, the Pods a simulation can reach are read in full first (`readPodSpecs`, from sources/cluster).
 
-import type { GraphData, PolicyChoice, Report, SimulateReport, StuckItem } from '../../../shared/src/protocol';
+import type { GraphData, PlanRequest, PolicyChoice, Report, RequestsReport, SimulateReport, StuckItem } from '../../../shared/src/protocol';
 import { analyze, type AnalysisOptions } from '../engine/analysis/analyze';
 import type { Finding } from '../engine/analysis/findingTypes';
 import type { GraphScopeOptions } from '../engine/graph/graphScope';
 import type { Inventory } from '../engine/inventory';
-import type { DeleteRequest, SimulationOptions, SimulationResult } from '../engine/simulation/types';
+import type { DeleteRequest, RequestArrival, SimulationOptions, SimulationResult } from '../engine/simulation/types';
 import { isChange, type UserRequest } from '../engine/simulation/changeRequest';
 import { graphData, selectWithBlockers, stuckNotes } from './graph';
 import { simulateDelete, simulateReport } from './report';
 import { withDeleteWaysOut, withWaysOut } from './reportWaysOut';
+import { planTargets, simulateRequestsReport } from './requestsReport';
 import type { Session } from './session';
 import type { SimulationSettings } from './simulationCache';
 import { newestTimestamp, terminatingItems } from './stuck';
@@ -70,6 +71,11 @@ export class SnapshotSession implements Session {
     const notes = [...(this.snapshot.incomplete ?? []), ...unread];
     if (notes.length) answer.report.notes = [...answer.report.notes, ...notes];
     return { answer, unread };
+  }
+
+  async simulatePlan(requests: readonly PlanRequest[], options: SimulationSettings, arrival?: RequestArrival): Promise<RequestsReport> {
+    const unread = await this.readPodSpecs(planTargets(this.inventory, requests));
+    return simulateRequestsReport(this.inventory, requests, options, arrival, [...(this.snapshot.incomplete ?? []), ...unread]);
   }
 
   async stuck(options: SimulationSettings, slowAfterSeconds: number): Promise<StuckItem[]> {

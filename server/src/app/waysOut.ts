@@ -19,6 +19,7 @@ import type { BlockReason, DeleteRequest, SimulationResult, StuckEntry } from '.
 import { buildReport } from './report';
 import { afterRequests } from './afterRequests';
 import { protectedBy } from './finalizerProtects';
+import { planRequestOf } from './planRequests';
 import { baselineSimulation, changesSimulation, type SimulationSettings } from './simulationCache';
 
 export { shellWord };
@@ -105,6 +106,7 @@ export function waysOut(inventory: Inventory, uid: string, options: SimulationSe
         ...(warning ? { warning } : {}),
         ...(c.infrastructure ? { infrastructure: c.infrastructure } : {}),
         ...(c.patch ? { patch: c.patch } : {}),
+        requests: c.requests.map(planRequestOf),
         outcome: {
           summary: report.summary,
           counts: report.counts,

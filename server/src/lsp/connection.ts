@@ -18,12 +18,14 @@ import {
   ClusterObjectsRequest,
   ClusterSearchObjectsRequest,
   ClusterSimulateRequest,
+  ClusterSimulateRequestsRequest,
   ClusterStatusNotification,
   ClusterStuckRequest,
   GraphRequest,
   ObjectAtRequest,
   ObjectsRequest,
   SimulateRequest,
+  SimulateRequestsRequest,
   StatusNotification,
   StuckRequest,
 } from './methods';
@@ -58,6 +60,7 @@ export function bindConnection(c: Connection, server: KubeGcLensServer): void {
 
   // Custom requests: params checked against the wire module first (InvalidParams naming the field).
   onCustomRequest(c, SimulateRequest, (p, token) => server.simulate(p, token));
+  onCustomRequest(c, SimulateRequestsRequest, (p, token) => server.simulateRequests(p, token));
   onCustomRequest(c, ObjectsRequest, (p, token) => server.objects(p, token));
   onCustomRequest(c, ObjectAtRequest, (p, token) => server.objectAt(p, token));
   onCustomRequest(c, StuckRequest, (token) => server.stuck(token));
@@ -67,6 +70,7 @@ export function bindConnection(c: Connection, server: KubeGcLensServer): void {
   onCustomRequest(c, ClusterConnectRequest, (p) => server.clusterConnect(p));
   onCustomRequest(c, ClusterDisconnectRequest, () => server.clusterDisconnect());
   onCustomRequest(c, ClusterSimulateRequest, (p, token) => server.clusterSimulate(p, token));
+  onCustomRequest(c, ClusterSimulateRequestsRequest, (p, token) => server.clusterSimulateRequests(p, token));
   onCustomRequest(c, ClusterStuckRequest, (p, token) => server.clusterStuck(p, token));
   onCustomRequest(c, ClusterDocumentRequest, (p) => server.clusterDocument(p));
   onCustomRequest(c, ClusterApplyWayOutRequest, (p, token) => server.clusterApplyWayOut(p, token));

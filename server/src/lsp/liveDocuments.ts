@@ -13,6 +13,7 @@ import {
   liveUidOf,
   type GraphData,
   type ObjectSummary,
+  type RequestsReport,
   type SimulateReport,
   type SourceLocation,
   type StuckItem,
@@ -130,13 +131,16 @@ export function withLiveGraphLocations(graph: GraphData, context: string | undef
  * Fills in where the live objects of a result are shown: their live documents (a summary's `location`, a stuck
  * item's `locations`, a report's `locations`), so every "reveal" opens the object.
  */
-export function withLiveLocations<T extends ObjectSummary | StuckItem | SimulateReport | null>(x: T, context: string | undefined): T {
+export function withLiveLocations<T extends ObjectSummary | StuckItem | SimulateReport | RequestsReport | null>(
+  x: T,
+  context: string | undefined,
+): T {
   if (!x || !context) return x;
   const at = (o: ObjectIdentity) => liveObjectLocation(o, context);
   if ('syntheticUid' in x && !('state' in x)) return { ...x, location: x.location ?? at(x) };
   const locations: Record<string, SourceLocation> = { ...x.locations };
   const note = (o: ObjectIdentity | undefined) => {
-    if (o) locations[o.uid] ??= at(o);
+    if (o?.uid) locations[o.uid] ??= at(o); // a request refused with 404 names no object
   };
   const walk = (reasons: BlockReason[]): void => {
     for (const r of reasons) {
@@ -148,8 +152,9 @@ export function withLiveLocations<T extends ObjectSummary | StuckItem | Simulate
     walk(x.blockedBy);
     return { ...x, location: x.location ?? at(x), locations };
   }
-  const r = x as SimulateReport;
-  for (const o of [r.target, ...r.deleted, ...r.orphaned, ...r.stuck, ...r.steps.map((s) => s.target)]) note(o);
+  const r = x as SimulateReport | RequestsReport;
+  const named = 'target' in r ? [r.target] : r.targets.flatMap((t) => (t.uid !== undefined ? [{ ...t, uid: t.uid }] : []));
+  for (const o of [...named, ...r.deleted, ...r.orphaned, ...r.stuck, ...r.steps.map((s) => s.target)]) note(o);
   for (const s of r.stuck) walk(s.blockedBy);
   return { ...r, locations } as T;
 }

@@ -21,6 +21,7 @@ function asLsp<D extends wire.RequestDescriptor<never, unknown> | wire.Notificat
 }
 
 export const SimulateRequest = asLsp(wire.SimulateRequest);
+export const SimulateRequestsRequest = asLsp(wire.SimulateRequestsRequest);
 export const ObjectsRequest = asLsp(wire.ObjectsRequest);
 export const ObjectAtRequest = asLsp(wire.ObjectAtRequest);
 export const StuckRequest = asLsp(wire.StuckRequest);
@@ -32,6 +33,7 @@ export const ClusterConnectRequest = asLsp(wire.ClusterConnectRequest);
 export const ClusterDisconnectRequest = asLsp(wire.ClusterDisconnectRequest);
 export const ClusterStatusNotification = asLsp(wire.ClusterStatusNotification);
 export const ClusterSimulateRequest = asLsp(wire.ClusterSimulateRequest);
+export const ClusterSimulateRequestsRequest = asLsp(wire.ClusterSimulateRequestsRequest);
 export const ClusterStuckRequest = asLsp(wire.ClusterStuckRequest);
 export const ClusterObjectsRequest = asLsp(wire.ClusterObjectsRequest);
 export const ClusterSearchObjectsRequest = asLsp(wire.ClusterSearchObjectsRequest);

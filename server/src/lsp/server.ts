@@ -52,11 +52,13 @@ import {
   type ClusterObjectsRequest,
   type ClusterSearchObjectsRequest,
   type ClusterSimulateRequest,
+  type ClusterSimulateRequestsRequest,
   type ClusterStuckRequest,
   type GraphRequest,
   type ObjectAtRequest,
   type ObjectsRequest,
   type SimulateRequest,
+  type SimulateRequestsRequest,
   type StuckRequest,
 } from '../../../shared/src/protocol';
 import type { KubeObject } from '../engine/model';
@@ -73,6 +75,7 @@ import { summaryOf } from '../app/objects';
 import { hoverAt } from './hover';
 import { codeLenses, resolveCodeLens } from './codeLens';
 import { quickFixes } from './codeActions';
+import { SIMULATE_ACTION_KIND, simulateActions } from './simulateActions';
 import type { LspClient, Progress } from './client';
 import { OpenDocuments } from './openDocuments';
 import { parseControllers } from '../engine/simulation/controllerSet';
@@ -223,10 +226,15 @@ export class KubeGcLensServer {
 
   codeActions(p: CodeActionParams, token: CancellationToken): Promise<CodeAction[]> {
     return this.answer(token, () => {
-      const doc = isLive(p.textDocument.uri) ? undefined : this.documents.get(p.textDocument.uri);
-      if (!doc) return [];
+      const uri = p.textDocument.uri;
+      // "Simulate …" where the cursor is (a finalizer, an ownerReference, a workload), on manifests and live documents.
+      const at = this.route(uri);
+      const simulations = at ? simulateActions(at.model, uri, p.range, at.source, p.context.only) : [];
+      const doc = isLive(uri) ? undefined : this.documents.get(uri);
+      const wantsFixes = !p.context.only || p.context.only.some((k) => k === CodeActionKind.QuickFix || k === CodeActionKind.Empty);
+      if (!doc || !wantsFixes) return simulations;
       const ours = p.context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
-      return quickFixes(this.model, p.textDocument.uri, doc.getText(), ours);
+      return [...quickFixes(this.model, uri, doc.getText(), ours), ...simulations];
     });
   }
 
@@ -234,6 +242,13 @@ export class KubeGcLensServer {
 
   simulate(p: ParamsOf<typeof SimulateRequest>, token: CancellationToken): Promise<ResultOf<typeof SimulateRequest>> {
     return this.answer(token, () => this.workspace.simulate(p.uid, p.policy, this.requestOptions(p.controllers)));
+  }
+
+  simulateRequests(
+    p: ParamsOf<typeof SimulateRequestsRequest>,
+    token: CancellationToken,
+  ): Promise<ResultOf<typeof SimulateRequestsRequest>> {
+    return this.answer(token, () => this.workspace.simulatePlan(p.requests, this.requestOptions(p.controllers), p.arrival));
   }
 
   objects(p: ParamsOf<typeof ObjectsRequest>, token: CancellationToken): Promise<ResultOf<typeof ObjectsRequest>> {
@@ -292,6 +307,18 @@ export class KubeGcLensServer {
   clusterSimulate(p: ParamsOf<typeof ClusterSimulateRequest>, token: CancellationToken): Promise<ResultOf<typeof ClusterSimulateRequest>> {
     return this.answer(token, async () =>
       withLiveLocations(await this.cluster.simulate(p.uid, p.policy, this.requestOptions(p.controllers)), this.cluster.current?.context),
+    );
+  }
+
+  clusterSimulateRequests(
+    p: ParamsOf<typeof ClusterSimulateRequestsRequest>,
+    token: CancellationToken,
+  ): Promise<ResultOf<typeof ClusterSimulateRequestsRequest>> {
+    return this.answer(token, async () =>
+      withLiveLocations(
+        await this.cluster.simulatePlan(p.requests, this.requestOptions(p.controllers), p.arrival),
+        this.cluster.current?.context,
+      ),
     );
   }
 
@@ -369,7 +396,7 @@ export class KubeGcLensServer {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         hoverProvider: true,
         codeLensProvider: { resolveProvider: true },
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, SIMULATE_ACTION_KIND] },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'kube-gc-lens-server', version: PROTOCOL_VERSION.toString() },

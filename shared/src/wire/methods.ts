@@ -4,7 +4,7 @@
 
 import type { GraphData, GraphParams, GraphSummary } from './graph';
 import type { ObjectSummary } from './objects';
-import type { SimulateParams, SimulateReport, StuckItem } from './simulation';
+import type { RequestsReport, SimulateParams, SimulateReport, SimulateRequestsParams, StuckItem } from './simulation';
 import type { ApplyWayOutParams, ApplyWayOutResult } from './wayOutActions';
 import type {
   CheckResult,
@@ -55,6 +55,8 @@ export interface ObjectAtParams {
 
 /** What deleting one object does: the Report (null: no such object). */
 export const SimulateRequest = request<SimulateParams, SimulateReport | null>('kubeGcLens/simulate');
+/** What any requests do (DELETEs and changes, as a plan's `requests`): their Report. A version 3 addition. */
+export const SimulateRequestsRequest = request<SimulateRequestsParams, RequestsReport>('kubeGcLens/simulateRequests');
 /** Every object of the workspace. */
 export const ObjectsRequest = request<ObjectsParams, ObjectSummary[]>('kubeGcLens/objects');
 export const ObjectAtRequest = request<ObjectAtParams, ObjectSummary | null>('kubeGcLens/objectAt');
@@ -72,6 +74,7 @@ export const ClusterConnectRequest = request<ClusterConnectParams, ClusterStatus
 export const ClusterDisconnectRequest = request0<null>('kubeGcLens/cluster/disconnect');
 export const ClusterStatusNotification = notification<ClusterStatus | null>('kubeGcLens/cluster/status');
 export const ClusterSimulateRequest = request<SimulateParams, SimulateReport | null>('kubeGcLens/cluster/simulate');
+export const ClusterSimulateRequestsRequest = request<SimulateRequestsParams, RequestsReport>('kubeGcLens/cluster/simulateRequests');
 export const ClusterStuckRequest = request<{ stuckAfterMinutes?: number }, StuckItem[]>('kubeGcLens/cluster/stuck');
 export const ClusterObjectsRequest = request<ClusterObjectsParams, ObjectSummary[]>('kubeGcLens/cluster/objects');
 export const ClusterSearchObjectsRequest = request<ClusterObjectsParams, ClusterObjectSearchResult>('kubeGcLens/cluster/searchObjects');

@@ -2,6 +2,7 @@
 // (`kubectl gc simulate -o json`, the editor's Simulate Delete, the graph's playback) and the stuck list.
 
 import type { NamespaceCondition, ObjectIdentity, ObjectSummary, SourceLocation } from './objects';
+import type { PlanRequest } from './planRequests';
 
 export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
 
@@ -169,6 +170,11 @@ export interface WayOut {
    * Namespace's finalize.
    */
   patch?: WayOutPatch;
+  /**
+   * (Additive.) The requests it makes, as a plan's `requests` entries: kubeGcLens/simulateRequests (or a plan file)
+   * gives its whole Report, timeline included.
+   */
+  requests?: PlanRequest[];
   /** The simulated outcome of that change: the Report's summary, counts and lists (no timeline). */
   outcome: WayOutOutcome;
 }
@@ -239,6 +245,26 @@ export interface SimulateReport extends Report {
   outcome: TargetOutcome;
   /** The same one line as the code lens, e.g. "Delete: also 1 ReplicaSet, 3 Pods · 1 stuck (pvc-protection)". */
   title: string;
+}
+
+/** kubeGcLens/simulateRequests (a version 3 addition): any requests, DELETEs or changes, in a plan's spelling. */
+export interface SimulateRequestsParams {
+  /** At least one; simulated in this order. */
+  requests: PlanRequest[];
+  /** How several requests arrive: each after the previous one settled (the default), or all back to back. */
+  arrival?: 'settled' | 'back-to-back';
+  /** Defaults to the `kubeGcLens.simulation.controllers` setting. */
+  controllers?: ControllersMode;
+}
+
+/** kubeGcLens/simulateRequests' answer: the Report of those requests, with what the editor needs besides. */
+export interface RequestsReport extends Report {
+  /** The requests simulated, as sent (a namespaced object without a namespace placed in the default one). */
+  requests: PlanRequest[];
+  /** What was asked, as the summary line opens: "Removing finalizer F from Kafka kafka/my-cluster". */
+  subject: string;
+  /** uid → where the object is written, for every object the report names. */
+  locations: Record<string, SourceLocation>;
 }
 
 export interface ImpactSummary {

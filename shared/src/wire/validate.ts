@@ -17,17 +17,27 @@ import {
   ClusterObjectsRequest,
   ClusterSearchObjectsRequest,
   ClusterSimulateRequest,
+  ClusterSimulateRequestsRequest,
   ClusterStuckRequest,
   GraphRequest,
   ObjectAtRequest,
   ObjectsRequest,
   SimulateRequest,
+  SimulateRequestsRequest,
   StuckRequest,
   type ObjectAtParams,
   type ObjectsParams,
   type RequestDescriptor,
 } from './methods';
-import { POLICY_CHOICES, type ControllersMode, type PolicyChoice, type SimulateParams } from './simulation';
+import {
+  POLICY_CHOICES,
+  type ControllersMode,
+  type PolicyChoice,
+  type PropagationPolicy,
+  type SimulateParams,
+  type SimulateRequestsParams,
+} from './simulation';
+import { PLAN_VERBS, type PlanOwnerReference, type PlanRequest, type PlanVerb } from './planRequests';
 import type { ClusterConnectParams, ClusterObjectsParams } from './status';
 import type { ApplyWayOutParams } from './wayOutActions';
 
@@ -45,6 +55,7 @@ export const check =
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const str = check<string>((v) => typeof v === 'string', 'a string');
+export const nonEmptyStr = check<string>((v) => typeof v === 'string' && v !== '', 'a non-empty string');
 export const bool = check<boolean>((v) => typeof v === 'boolean', 'a boolean');
 /** An integer ≥ min (JSON has one number type: 3.0 is 3). */
 export const int = (min: number) => check<number>((v) => Number.isSafeInteger(v) && (v as number) >= min, `an integer, at least ${min}`);
@@ -59,9 +70,12 @@ export const optional =
   (x, path) =>
     x === undefined ? undefined : v(x, path);
 
-export function arr<T>(item: Validator<T>): Validator<T[]> {
+/** An array of `item`s; `length`: how many it may hold. */
+export function arr<T>(item: Validator<T>, length?: { min: number; max: number }): Validator<T[]> {
   return (v, path) => {
     if (!Array.isArray(v)) return `${path} must be an array`;
+    if (length && (v.length < length.min || v.length > length.max))
+      return `${path} must be an array of ${length.min} to ${length.max} entries`;
     for (let i = 0; i < v.length; i++) {
       const problem = item(v[i], `${path}[${i}]`);
       if (problem) return problem;
@@ -90,6 +104,85 @@ export const noParams: Validator<void> = (v, path) =>
 
 export const policyChoice = oneOf<PolicyChoice>(...POLICY_CHOICES);
 
+/** At most this many requests in one kubeGcLens/simulateRequests. */
+export const MAX_SIMULATED_REQUESTS = 100;
+
+const planTarget = { apiVersion: nonEmptyStr, kind: nonEmptyStr, namespace: optional(str), name: nonEmptyStr };
+
+/** Each verb's entry, with the fields a plan gives it (docs/cli.md, --plan); unknown fields are ignored, as elsewhere. */
+type PlanEntry<V extends PlanVerb> = Extract<PlanRequest, { verb: V }>;
+
+const PLAN_ENTRIES: { [V in PlanVerb]: Validator<PlanEntry<V>> } = {
+  delete: obj<PlanEntry<'delete'>>({
+    verb: oneOf('delete'),
+    ...planTarget,
+    propagationPolicy: optional((v, path) =>
+      v === null ? undefined : oneOf<PropagationPolicy>('Foreground', 'Background', 'Orphan')(v, path),
+    ),
+    orphanDependents: optional(bool),
+    gracePeriodSeconds: optional(int(0)),
+  }),
+  'remove-finalizer': obj<PlanEntry<'remove-finalizer'>>({ verb: oneOf('remove-finalizer'), ...planTarget, finalizer: nonEmptyStr }),
+  'remove-owner-reference': obj<PlanEntry<'remove-owner-reference'>>({
+    verb: oneOf('remove-owner-reference'),
+    ...planTarget,
+    ownerUid: nonEmptyStr,
+  }),
+  'set-owner-reference': obj<PlanEntry<'set-owner-reference'>>({
+    verb: oneOf('set-owner-reference'),
+    ...planTarget,
+    ownerUid: nonEmptyStr,
+    to: obj<PlanOwnerReference>({
+      apiVersion: nonEmptyStr,
+      kind: nonEmptyStr,
+      name: nonEmptyStr,
+      uid: nonEmptyStr,
+      controller: optional(bool),
+      blockOwnerDeletion: optional(bool),
+    }),
+  }),
+  scale: obj<PlanEntry<'scale'>>({
+    verb: oneOf('scale'),
+    ...planTarget,
+    replicas: check<number>(
+      (v) => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= 2 ** 31 - 1,
+      'a whole number, 0 or more',
+    ),
+  }),
+  'restore-controller': (v, path) => {
+    const fields = obj<PlanEntry<'restore-controller'>>({
+      verb: oneOf('restore-controller'),
+      apiVersion: optional(nonEmptyStr),
+      kind: optional(nonEmptyStr),
+      namespace: optional(str),
+      name: optional(nonEmptyStr),
+      finalizer: nonEmptyStr,
+    })(v, path);
+    if (fields) return fields;
+    // The object it is meant to release: all of apiVersion, kind and name, or none.
+    const named = (['apiVersion', 'kind', 'name'] as const).filter((k) => (v as Record<string, unknown>)[k] !== undefined);
+    const missing = (['apiVersion', 'kind', 'name'] as const).find((k) => !named.includes(k));
+    return named.length && missing
+      ? `${path}.${missing} must be a non-empty string (with apiVersion, kind and name, or none of them)`
+      : undefined;
+  },
+  'restore-backend': obj<PlanEntry<'restore-backend'>>({ verb: oneOf('restore-backend'), ...planTarget }),
+  'set-webhook-failure-policy': obj<PlanEntry<'set-webhook-failure-policy'>>({
+    verb: oneOf('set-webhook-failure-policy'),
+    ...planTarget,
+    webhook: nonEmptyStr,
+    failurePolicy: oneOf('Ignore', 'Fail'),
+  }),
+};
+
+/** One entry of a plan's `requests`: its `verb` says which fields it takes. */
+export const planRequest: Validator<PlanRequest> = (v, path) => {
+  if (!isRecord(v)) return `${path} must be an object`;
+  const verb = v.verb;
+  if (!(PLAN_VERBS as unknown[]).includes(verb)) return oneOf(...PLAN_VERBS)(verb, `${path}.verb`);
+  return (PLAN_ENTRIES[verb as PlanVerb] as Validator<unknown>)(v, path);
+};
+
 /**
  * The params of every client → server request, by method: "params" is checked as a whole, then field by field.
  * `controllers` says what is wrong with a `controllers` value (its kube-controller-manager list is the server's to
@@ -105,10 +198,16 @@ export function requestParamsTable(
     return error === undefined ? undefined : `${what} (${error})`;
   };
   const simulateParams = obj<SimulateParams>({ uid: str, policy: policyChoice, controllers: optional(controllersSpec) });
+  const simulateRequestsParams = obj<SimulateRequestsParams>({
+    requests: arr(planRequest, { min: 1, max: MAX_SIMULATED_REQUESTS }),
+    arrival: optional(oneOf('settled', 'back-to-back')),
+    controllers: optional(controllersSpec),
+  });
   const graphParams = obj<GraphParams>({ uid: optional(str), namespace: optional(str), limit: optional(int(1)) });
   const clusterObjectsParams = obj<ClusterObjectsParams>({ namespace: optional(str), query: optional(str), limit: optional(int(0)) });
   return new Map([
     rule(SimulateRequest, simulateParams),
+    rule(SimulateRequestsRequest, simulateRequestsParams),
     rule(ObjectsRequest, obj<ObjectsParams>({ uri: optional(str) })),
     rule(
       ObjectAtRequest,
@@ -132,6 +231,7 @@ export function requestParamsTable(
     ),
     rule(ClusterDisconnectRequest, noParams),
     rule(ClusterSimulateRequest, simulateParams),
+    rule(ClusterSimulateRequestsRequest, simulateRequestsParams),
     rule(ClusterStuckRequest, obj<{ stuckAfterMinutes?: number }>({ stuckAfterMinutes: optional(num(0)) })),
     rule(ClusterObjectsRequest, clusterObjectsParams),
     rule(ClusterSearchObjectsRequest, clusterObjectsParams),
