@@ -14,6 +14,8 @@ import { GraphPanels } from './graph/graphPanel';
 import { parseShowInGraphArgs } from './logic/graphHost';
 import { errorLogText } from './logic/activityText';
 import { simulateDelete } from './commands/simulateDelete';
+import { simulateRequests } from './commands/simulateRequests';
+import { parseSimulateRequestsArgs, STALE_WAY_OUT, wayOutTarget } from './logic/simulateRequests';
 import { watchKubernetesDocuments } from './kubernetesDocuments';
 import { LazyLanguageClient } from './lazyClient';
 import { LiveDocumentProvider, openLiveObject } from './liveDocuments';
@@ -70,6 +72,11 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(
       'kubeGcLens.simulateDelete',
       reportingErrors('Simulate Delete', (target?: unknown, policy?: unknown) => simulateDelete(simulate, target, policy)),
+    ),
+    // The "Simulate …" code actions (SIMULATE_REQUESTS_COMMAND): a change besides DELETE, or a scale asked first.
+    vscode.commands.registerCommand(
+      'kubeGcLens.simulateRequests',
+      reportingErrors('Simulate', (arg?: unknown) => simulateRequests(simulate, parseSimulateRequestsArgs(arg))),
     ),
     vscode.commands.registerCommand(
       'kubeGcLens.checkWorkspace',
@@ -150,6 +157,14 @@ export function activate(context: vscode.ExtensionContext): void {
         if (!node?.wayOut) return;
         await vscode.env.clipboard.writeText(node.wayOut.command);
         void vscode.window.setStatusBarMessage('Kube GC Lens: kubectl command copied', 3000);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'kubeGcLens.stuckObjects.openReport',
+      reportingErrors('Open Simulated Report', async (node?: StuckTreeNode) => {
+        // No node: the view refreshed under the menu (the row is gone); choosing again finds the new one.
+        if (!node) void vscode.window.showInformationMessage(STALE_WAY_OUT);
+        else await simulateRequests(simulate, wayOutTarget(node.wayOut, node.live));
       }),
     ),
     // Both send the way out's PATCH after the same checks; only their titles differ.

@@ -1,4 +1,5 @@
-// Where a Simulate Delete report is shown. The markdown (logic/reportMarkdown.ts) is served as a read-only
+// Where a Simulate Delete report (or the Report of other requests: a finalizer removed, a workload scaled) is
+// shown. The markdown (logic/reportMarkdown.ts) is served as a read-only
 // virtual document (scheme kube-gc-lens-report) and shown in a webview, rendered by VS Code's own markdown
 // renderer (`markdown.api.render`, the engine behind the markdown preview).
 //
@@ -10,10 +11,16 @@
 // virtual document opens in a text editor, where the same `command:` links are ctrl+click-able.
 
 import * as vscode from 'vscode';
-import type { SimulateReport } from '../../shared/src/protocol';
 import { reportPage } from './logic/reportHtml';
 import { loadingPage } from './logic/reportLoading';
-import { REVEAL_LOCATION_COMMAND, renderSimulateReport, reportTitle, SHOW_IN_GRAPH, type ReportSource } from './logic/reportMarkdown';
+import {
+  REVEAL_LOCATION_COMMAND,
+  renderSimulateReport,
+  reportTitle,
+  SHOW_IN_GRAPH,
+  type ReportSource,
+  type ShownReport,
+} from './logic/reportMarkdown';
 
 export const REPORT_SCHEME = 'kube-gc-lens-report';
 /** Reports kept for their virtual documents; older ones say they are gone. */
@@ -38,7 +45,7 @@ export class ReportView implements vscode.TextDocumentContentProvider, vscode.Di
   }
 
   /** `source.cluster`: the report was computed on that live cluster (it says so, and what it could not read). */
-  async show(report: SimulateReport, source: ReportSource = {}): Promise<void> {
+  async show(report: ShownReport, source: ReportSource = {}): Promise<void> {
     const markdown = renderSimulateReport(report, { ...source, graphLink: true });
     const title = reportTitle(report, source);
     const uri = this.remember(title, markdown);

@@ -14,6 +14,7 @@ import type { LazyLanguageClient } from './lazyClient';
 import { CLUSTER_SECTION } from './logic/clusterSettings';
 import { contextName, isClusterActive, type ClusterState } from './logic/clusterState';
 import { count } from './logic/objects';
+import { OPEN_WAY_OUT_REPORT, wayOutTarget } from './logic/simulateRequests';
 import { childrenOf, sectionKey, stuckRoots, stuckSections, type SectionSource, type StuckTreeNode } from './logic/stuckTree';
 
 export const STUCK_VIEW_ID = 'kubeGcLens.stuckObjects';
@@ -99,6 +100,9 @@ export class StuckObjectsView implements vscode.TreeDataProvider<StuckTreeNode>,
       : new vscode.ThemeIcon(node.icon);
     item.contextValue = node.contextValue;
     if (node.location) item.command = { command: 'kubeGcLens.stuckObjects.reveal', title: 'Reveal in Editor', arguments: [node] };
+    // A way out's click opens its whole simulated Report (its outcome is only one line here).
+    else if (wayOutTarget(node.wayOut, node.live))
+      item.command = { command: OPEN_WAY_OUT_REPORT, title: 'Open Simulated Report', arguments: [node] };
     return item;
   }
 

@@ -115,6 +115,7 @@ describe('package.json commands and views', () => {
       'kubeGcLens.stuckObjects.reveal',
       'kubeGcLens.stuckObjects.simulate',
       'kubeGcLens.stuckObjects.showInGraph',
+      'kubeGcLens.stuckObjects.openReport',
       'kubeGcLens.stuckObjects.copyCommand',
       'kubeGcLens.stuckObjects.removeFinalizer',
       'kubeGcLens.stuckObjects.applyFix',

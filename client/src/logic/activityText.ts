@@ -25,6 +25,12 @@ export function simulateLogText(t: SimulateTiming): string {
   return `Simulate Delete ${t.target} (${t.policy})${on}: answered in ${durationText(t.answeredMs)}, shown ${durationText(t.shownMs)} later`;
 }
 
+/** "Simulate Removing finalizer F from Kafka kafka/my-cluster on kind-dev: answered in 0.42 s, shown 1.20 s later". */
+export function simulateRequestsLogText(t: Omit<SimulateTiming, 'target' | 'policy'> & { subject: string }): string {
+  const on = t.cluster !== undefined ? ` on ${t.cluster}` : '';
+  return `Simulate ${t.subject}${on}: answered in ${durationText(t.answeredMs)}, shown ${durationText(t.shownMs)} later`;
+}
+
 /** The report's progress message while it is computed: what it is waiting for. */
 export function simulateProgressMessage(serverState: 'loading' | 'ready' | undefined): string {
   return serverState === 'ready' ? 'simulating…' : 'waiting for the workspace to load, then simulating…';

@@ -1,9 +1,10 @@
 // The Simulate Delete report as markdown: what was asked, the impact in one line, the deleted / orphaned /
 // stuck lists (stuck with its why-chain as nested bullets), the timeline, notes. Every object links to where
 // it is written. All user-derived text goes through markdown.ts (`text`, `code`): nothing from a manifest can
-// become markup.
+// become markup. The same page shows the Report of other requests (kubeGcLens/simulateRequests: a finalizer
+// removed, a workload scaled…), each request said as what it is, never as a DELETE.
 
-import type { BlockReason, ObjectIdentity, SimulationStep } from '../../../shared/src/protocol';
+import type { BlockReason, ObjectIdentity, PlanRequest, RequestsReport, SimulationStep, TargetReport } from '../../../shared/src/protocol';
 import type { PolicyChoice, SimulateReport, SourceLocation, WayOut } from '../../../shared/src/protocol';
 import { groupByKind, pluralKind, splitByCause, timelineSections, type ReportPart } from '../../../shared/src/protocol';
 import { reasonHeading } from './blockReasons';
@@ -51,13 +52,29 @@ export const SHOW_IN_GRAPH = 'kubeGcLens.showInGraph';
 /** Live results whose resources could not all be read carry these notes (server/src/sources/cluster/liveCluster.ts). */
 const INCOMPLETE_NOTE = /^this preview is incomplete: /i;
 
-/** Plain text (editor tab titles are not markdown). */
-export function reportTitle(report: Pick<SimulateReport, 'target' | 'policy'>, source: ReportSource = {}): string {
+/** What the report view shows: Simulate Delete's report, or the Report of other requests. */
+export type ShownReport = SimulateReport | RequestsReport;
+
+const isDeleteReport = (r: ShownReport): r is SimulateReport => 'policy' in r && 'target' in r;
+
+/** Plain text (editor tab titles are not markdown): the object and policy of a DELETE, else what was asked. */
+export function reportTitle(
+  report: Pick<SimulateReport, 'target' | 'policy'> | Pick<RequestsReport, 'subject'>,
+  source: ReportSource = {},
+): string {
   const on = source.cluster !== undefined ? ` on ${source.cluster}` : '';
+  if ('subject' in report) return `Simulate${on}: ${report.subject}`;
   return `Simulate Delete${on}: ${describeObject(report.target)} (${POLICY_LABELS[report.policy]})`;
 }
 
-export function renderSimulateReport(report: SimulateReport, source: ReportSource = {}): string {
+/** How the lists name what caused them: "this DELETE", "this change", "these requests". */
+function causeName(report: ShownReport): string {
+  if (isDeleteReport(report)) return 'this DELETE';
+  if (report.targets.length > 1) return 'these requests';
+  return report.targets[0]?.change ? 'this change' : 'this DELETE';
+}
+
+export function renderSimulateReport(report: ShownReport, source: ReportSource = {}): string {
   const refs = new ObjectReferences(report);
   const result = report;
   const out: string[] = [];
@@ -74,21 +91,27 @@ export function renderSimulateReport(report: SimulateReport, source: ReportSourc
     for (const n of incomplete) out.push(`> - ${text(n.replace(INCOMPLETE_NOTE, ''))}`);
     out.push('');
   }
-  const t = report.target;
   if (live) {
     out.push(
       `- **Graph:** the live cluster of context ${code(source.cluster ?? '')}, as listed and watched (a preview: nothing is sent to the cluster)`,
     );
   }
-  out.push(`- **Object:** ${refs.ref(t)}, ${text(t.apiVersion)}, uid ${code(t.uid)}`);
-  out.push(`- **Policy:** ${text(POLICY_LABELS[report.policy])}: ${text(POLICY_EXPLANATIONS[report.policy])}`);
+  if (isDeleteReport(report)) {
+    const t = report.target;
+    out.push(`- **Object:** ${refs.ref(t)}, ${text(t.apiVersion)}, uid ${code(t.uid)}`);
+    out.push(`- **Policy:** ${text(POLICY_LABELS[report.policy])}: ${text(POLICY_EXPLANATIONS[report.policy])}`);
+  } else {
+    const lines = report.requests.map((r, i) => `${requestText(r, refs, report.targets[i])}`);
+    if (lines.length === 1) out.push(`- **Request:** ${lines[0]}`);
+    else out.push(`- **Requests**, each after the previous one:`, ...lines.map((l, i) => `  ${i + 1}. ${l}`));
+  }
   out.push(
     `- **Controllers:** ${text(report.controllers)}: ${text(CONTROLLERS_EXPLANATIONS[report.controllers] ?? "only these kube-controller-manager controllers and the apiserver's CRD cleanup act besides the apiserver; no kubelet, no volume provisioner, no operator")}`,
     '',
   );
   if (report.kubernetesVersion) out.push(`- **Kubernetes:** ${text(report.kubernetesVersion)} behaviour`, '');
-  if (source.graphLink) {
-    const args = { uid: t.uid, source: live ? 'cluster' : 'workspace', policy: report.policy };
+  if (source.graphLink && isDeleteReport(report)) {
+    const args = { uid: report.target.uid, source: live ? 'cluster' : 'workspace', policy: report.policy };
     out.push(
       `${link('Show in Graph', commandUri(SHOW_IN_GRAPH, [args]))}: this deletion played out on the ownership graph, step by step.`,
       '',
@@ -96,16 +119,18 @@ export function renderSimulateReport(report: SimulateReport, source: ReportSourc
   }
   if (result.aborted) out.push(`> **Aborted, the result is partial:** ${text(result.aborted)}`, '');
 
-  // What this DELETE causes, grouped by kind; what the garbage collector does anyway, in a collapsed section.
+  // What the request causes, grouped by kind; what the garbage collector does anyway, in a collapsed section.
   const { request: caused, settling } = splitByCause(report);
-  consequences(caused, 'this DELETE', new Set([t.uid]), refs, out);
+  const by = causeName(report);
+  const targets = new Set(report.targets.flatMap((x) => (x.uid !== undefined ? [x.uid] : [])));
+  consequences(caused, by, targets, refs, out);
   const anyway = settling.deleted.length + settling.stuck.length + settling.orphaned.length;
   if (anyway) {
     out.push(
       '<details>',
-      `<summary>What the garbage collector does anyway, without this DELETE too: ${settling.deleted.length} deleted, ${settling.stuck.length} stuck, ${settling.orphaned.length} orphaned</summary>`,
+      `<summary>What the garbage collector does anyway, without ${by} too: ${settling.deleted.length} deleted, ${settling.stuck.length} stuck, ${settling.orphaned.length} orphaned</summary>`,
       '',
-      '_The garbage collector settles the input as given (owners that are absent, objects already terminating), whether or not this DELETE is sent._',
+      `_The garbage collector settles the input as given (owners that are absent, objects already terminating), whether or not ${by} ${by === 'these requests' ? 'are' : 'is'} sent._`,
       '',
     );
     consequences(settling, 'anyway', new Set(), refs, out, '###');
@@ -139,6 +164,53 @@ export function renderSimulateReport(report: SimulateReport, source: ReportSourc
   return out.join('\n');
 }
 
+const TARGET_OUTCOMES: Record<TargetReport['outcome'], string> = {
+  deleted: 'it is deleted',
+  collected: 'the garbage collector deletes it anyway',
+  stuck: 'it stays Terminating',
+  rejected: 'rejected by the apiserver',
+  unchanged: 'it stays',
+};
+
+/** One request as the header says it ("PATCH Kafka kafka/my-cluster: remove finalizer `F`"), then what became of its object. */
+function requestText(r: PlanRequest, refs: ObjectReferences, t: TargetReport | undefined): string {
+  const named = r.apiVersion !== undefined && r.kind !== undefined && r.name !== undefined;
+  const id = { apiVersion: r.apiVersion ?? '', kind: r.kind ?? '', namespace: t?.namespace ?? r.namespace ?? '', name: r.name ?? '' };
+  const object = t?.uid !== undefined ? refs.ref({ ...id, uid: t.uid }) : text(describeObject(id));
+  const owner = (uid: string) => {
+    const o = refs.identity(uid);
+    return o ? `${refs.ref(o)} (uid ${code(uid)})` : `uid ${code(uid)}`;
+  };
+  let what: string;
+  switch (r.verb) {
+    case 'delete':
+      what = `DELETE ${object}, ${r.propagationPolicy ? `propagationPolicy ${text(r.propagationPolicy)}` : "no propagationPolicy (the type's own default)"}`;
+      break;
+    case 'remove-finalizer':
+      what = `PATCH ${object}: remove finalizer ${code(r.finalizer)}`;
+      break;
+    case 'remove-owner-reference':
+      what = `PATCH ${object}: remove its ownerReference to ${owner(r.ownerUid)}`;
+      break;
+    case 'set-owner-reference':
+      what = `PATCH ${object}: replace its ownerReference to uid ${code(r.ownerUid)} with ${text(`${r.to.kind} ${r.to.name}`)} (uid ${code(r.to.uid)})`;
+      break;
+    case 'scale':
+      what = `SCALE ${object} to ${count(r.replicas, 'replica')}`;
+      break;
+    case 'restore-controller':
+      what = `RESTORE the controller that removes ${code(r.finalizer)} (it runs again${named ? `, for ${object}` : ''})`;
+      break;
+    case 'restore-backend':
+      what = `RESTORE the Pods behind ${object} (ready again)`;
+      break;
+    case 'set-webhook-failure-policy':
+      what = `PATCH ${object}: failurePolicy ${text(r.failurePolicy)} on webhook ${code(r.webhook)}`;
+      break;
+  }
+  return t && (named || r.verb !== 'restore-controller') ? `${what}; ${text(TARGET_OUTCOMES[t.outcome])}` : what;
+}
+
 /** A kind with more objects than this is listed in a collapsed section of its own. */
 const COLLAPSE_OVER = 10;
 
@@ -165,7 +237,7 @@ function consequences(
       lines.push(`- ${refs.ref(st)}${finalizers}`);
       if (st.blockedBy.length) reasonLines(st.blockedBy, 1, refs, lines);
       else lines.push(`  - ${text(st.reason)}`);
-      waysOutLines(st.waysOut ?? [], lines);
+      waysOutLines(st.waysOut ?? [], by, lines);
       return lines;
     });
   }
@@ -191,12 +263,13 @@ function kindGroup<T>(kind: string, entries: T[], out: string[], render: (e: T) 
 }
 
 /**
- * What the DELETE newly leaves stuck: its ways out as a user has them once the DELETE is sent, safest first, each with
- * its risk, the command in a code block and what the simulation says it does from there.
+ * What the request newly leaves stuck: its ways out as a user has them once the request (`by`: "this DELETE", "this
+ * change"…) is sent, safest first, each with its risk, the command in a code block and what the simulation says it
+ * does from there.
  */
-function waysOutLines(ways: readonly WayOut[], out: string[]): void {
+function waysOutLines(ways: readonly WayOut[], by: string, out: string[]): void {
   if (!ways.length) return;
-  out.push(`  - **Ways out after this DELETE** ${text('(safest first, each simulated; nothing is sent: run the command yourself)')}`);
+  out.push(`  - **Ways out after ${by}** ${text('(safest first, each simulated; nothing is sent: run the command yourself)')}`);
   ways.forEach((w, i) => {
     const marker = `${i + 1}. `;
     const indent = ' '.repeat(4 + marker.length);
@@ -236,7 +309,7 @@ function stepTable(steps: SimulationStep[], refs: ObjectReferences, out: string[
 class ObjectReferences {
   private readonly identities = new Map<string, ObjectIdentity>();
 
-  constructor(private readonly report: SimulateReport) {
+  constructor(private readonly report: ShownReport) {
     const result = report;
     const note = (id: ObjectIdentity) => {
       if (!this.identities.has(id.uid)) this.identities.set(id.uid, id);
@@ -247,7 +320,8 @@ class ObjectReferences {
         if (depth < MAX_REASON_DEPTH) walk(r.blockedBy, depth + 1);
       }
     };
-    note(report.target);
+    if (isDeleteReport(report)) note(report.target);
+    for (const t of report.targets) if (t.uid !== undefined) note({ ...t, uid: t.uid });
     for (const list of [result.deleted, result.orphaned, result.stuck]) list.forEach(note);
     for (const st of result.steps) note(st.target);
     for (const s of result.stuck) walk(s.blockedBy, 0);
