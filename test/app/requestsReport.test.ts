@@ -101,16 +101,21 @@ describe('simulateRequestsReport', () => {
     expect(answer.steps.some((s) => s.request === 0 && s.action === 'update-spec')).toBe(true);
   });
 
-  it('several requests: in their order, back to back when asked, the subject counting them', () => {
+  it('several requests: in their order, back to back when asked, the subject saying each', () => {
     const plan: PlanRequest[] = [
       { verb: 'scale', ...OPERATOR, replicas: 0 },
       { verb: 'delete', apiVersion: 'v1', kind: 'Namespace', name: 'kafka' },
     ];
     const settled = simulateRequestsReport(inventory, plan, OPTIONS);
-    expect(settled.subject).toBe('Changing 2 objects');
+    expect(settled.subject).toBe('Scaling Deployment kafka/strimzi-cluster-operator to 0 replicas, then deleting Namespace kafka');
     expect(settled.targets.map((t) => t.request)).toEqual([0, 1]);
     const together = simulateRequestsReport(inventory, plan, OPTIONS, 'back-to-back');
     expect(together.targets[1].afterStep).toBeLessThanOrEqual(settled.targets[1].afterStep!);
+  });
+
+  it('a controller restored without naming what it releases: said without one', () => {
+    const answer = simulateRequestsReport(inventory, [{ verb: 'restore-controller', finalizer: 'kafka.strimzi.io/finalizer' }], OPTIONS);
+    expect(answer.subject).toBe('Running the controller of kafka.strimzi.io/finalizer again');
   });
 
   it('an object the input does not hold: the apiserver refuses the request, and the report says so', () => {

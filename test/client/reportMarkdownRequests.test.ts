@@ -88,7 +88,9 @@ describe('the report of a change', () => {
       { verb: 'delete', apiVersion: 'v1', kind: 'Namespace', name: 'kafka', propagationPolicy: 'Foreground' },
       { verb: 'restore-controller', finalizer: 'example.com/other' },
     ]);
-    expect(reportTitle(r)).toBe('Simulate: Changing 3 objects');
+    expect(reportTitle(r)).toBe(
+      'Simulate: Scaling Deployment kafka/strimzi-cluster-operator to 1 replica, then deleting Namespace kafka, then running the controller of example.com/other again',
+    );
     const md = renderSimulateReport(r);
     const lines = md.split('\n');
     const at = lines.indexOf('- **Requests**, each after the previous one:');

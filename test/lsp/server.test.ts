@@ -217,7 +217,9 @@ describe.each(TRANSPORTS)('language server (%s)', (transport) => {
         { verb: 'delete', apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' },
       ],
     });
-    expect(unowned.subject).toBe('Changing 2 objects');
+    expect(unowned.subject).toBe(
+      'Removing the ownerReference to uid 11111111-1111-1111-1111-111111111111 from ReplicaSet shop/web-5d4f, then deleting Deployment shop/web',
+    );
     expect(unowned.deleted.map((d) => d.name)).toEqual(['web']);
   });
 

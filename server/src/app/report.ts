@@ -202,7 +202,8 @@ function requestPhrase(t: TargetReport): string {
     case 'scale':
       return `Scaling ${what} to ${t.change.detail} replica${t.change.detail === '1' ? '' : 's'}`;
     case 'restore-controller':
-      return `Running the controller of ${t.change.detail} again, for ${what}`;
+      // Named without the object it is meant to release (a plan may leave it out): no "for".
+      return `Running the controller of ${t.change.detail} again${t.name ? `, for ${what}` : ''}`;
     case 'set-webhook-failure-policy': {
       const at = t.change.detail.lastIndexOf('=');
       return `Setting failurePolicy: ${t.change.detail.slice(at + 1)} on webhook ${t.change.detail.slice(0, at)} of ${what}`;
