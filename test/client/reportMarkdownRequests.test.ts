@@ -102,6 +102,28 @@ describe('the report of a change', () => {
     expect(md).toContain('Request 3:');
   });
 
+  it('what the requests newly leave stuck: its ways out "after these requests"', () => {
+    const running = deploy('strimzi-cluster-operator', 'kafka', {
+      uid: 'uid-op',
+      extra: { spec: workloadSpec({ app: 'strimzi' }, [{ name: 'op', image: 'quay.io/strimzi/operator:0.40' }], { replicas: 1 }) },
+    });
+    const live = obj('kafka.strimzi.io/v1beta2', 'Kafka', 'kafka', 'my-cluster', { uid: 'uid-kafka', finalizers: [KAFKA_FINALIZER] });
+    const scene = scenario(manifests(namespace('kafka'), running, live)).inventory;
+    const r = simulateRequestsReport(
+      scene,
+      [
+        { ...SCALE, replicas: 0 },
+        { verb: 'delete', apiVersion: 'kafka.strimzi.io/v1beta2', kind: 'Kafka', namespace: 'kafka', name: 'my-cluster' },
+      ],
+      OPTIONS,
+    );
+    expect(r.counts.stuck).toBe(1);
+    const md = renderSimulateReport(r);
+    expect(md).toContain('## Left stuck by these requests (1)');
+    expect(md).toContain('  - **Ways out after these requests** \\(safest first');
+    expect(md).toContain('kubectl scale deployment.apps/strimzi-cluster-operator -n kafka --replicas=1');
+  });
+
   it('an object the input does not hold: the request, rejected, without a link', () => {
     const r = report([{ ...REMOVE, name: 'gone' }]);
     expect(renderSimulateReport(r)).toContain(
