@@ -1,7 +1,7 @@
 // The packaged extension in a real VS Code (code-server 4.99.4, VS Code 1.99) on a copy of examples/, used as a
 // newcomer uses it: open the workspace and the Get Started walkthrough, open a manifest from it, read the Problems
 // panel, hover an ownerReference, read a code lens, run Simulate Delete from the command palette, open the Stuck
-// Objects view, apply a quick fix, edit a uid, and find the walkthrough's steps done. The expected findings are
+// Objects view and a way out's simulated report, apply a quick fix, edit a uid, and find the walkthrough's steps done. The expected findings are
 // those of examples/README.md (and test/lsp/server.test.ts).
 // The steps run in order on one window and build on each other (the quick fix and the edit change the copy).
 // Each saves screenshots in test-output/e2e/; a failing one also saves NAME.failed.png and appends the end of
@@ -203,6 +203,37 @@ describe('Kube GC Lens in code-server, on examples/', () => {
     await wb.screenshot('07-stuck-objects');
     await wb.resizeSideBar(Math.round(width));
   });
+
+  step(
+    "a way out's click opens its whole simulated report: removing the RabbitmqCluster's finalizer releases it",
+    '07-way-out-report',
+    async () => {
+      const view = wb.treeView('Stuck Objects');
+      const finalizer = 'deletion.finalizers.rabbitmqclusters.rabbitmq.com';
+      const row = view.locator('.monaco-list-row[aria-level="2"]', {
+        hasText: `Way out (dangerous): Remove the finalizer ${finalizer} from RabbitmqCluster legacy-mq/orders`,
+      });
+      await row.waitFor(SLOW);
+      await row.locator('.label-name').click();
+      const title = `Simulate: Removing finalizer ${finalizer} from RabbitmqCluster legacy-mq/orders`;
+      await wb.editorTab(title).waitFor({ timeout: 30_000 });
+      const report = wb.webview();
+      await expect.poll(() => report.locator('h1').innerText(), SLOW).toBe(title);
+      // The change, said as one (not a DELETE), and what it releases: the RabbitmqCluster, then its namespace.
+      await expect
+        .poll(async () => (await report.locator('li', { hasText: 'Request: PATCH' }).first().innerText()).trim())
+        .toBe(`Request: PATCH RabbitmqCluster legacy-mq/orders: remove finalizer ${finalizer}; it is deleted`);
+      await expect.poll(() => report.locator('h2', { hasText: /^Deleted by/ }).innerText()).toBe('Deleted by this change (2)');
+      const deleted = await report.locator('h2:has-text("Deleted by") ~ ul > li').allInnerTexts();
+      expect(deleted.map((d) => d.replace(/: step \d+.*$/, ''))).toEqual(
+        expect.arrayContaining(['RabbitmqCluster legacy-mq/orders', 'Namespace legacy-mq']),
+      );
+      // What the finalizer was protecting, as a warning.
+      await expect.poll(() => report.locator('h2:has-text("Notes") + ul').innerText()).toContain(`Removing ${finalizer}:`);
+      await wb.screenshot('07-way-out-report');
+      await wb.closeEditor(title);
+    },
+  );
 
   step('g. the quick fix "Remove the ownerReference…" removes the dangling reference; its diagnostic goes', '08-quick-fix', async () => {
     await wb.editorTab(CHECKOUT).click();
