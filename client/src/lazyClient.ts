@@ -148,7 +148,8 @@ export class LazyLanguageClient implements vscode.Disposable {
       diagnosticCollectionName: 'kube-gc-lens',
       // This client runs kubeGcLens.showInGraph (the graph webview): the server adds "Show in Graph" lenses and hover
       // links, and hovers may run that one command (their text is escaped by the server; no other command link works).
-      initializationOptions: { showInGraph: true },
+      // It also runs kubeGcLens.simulateRequests: the server offers the "Simulate …" code actions.
+      initializationOptions: { showInGraph: true, simulateRequests: true },
       markdown: { isTrusted: { enabledCommands: [SHOW_IN_GRAPH_COMMAND] } },
       // Ours, so that it exists before the server starts and outlives restarts (the client does not dispose it).
       outputChannel: this.output,

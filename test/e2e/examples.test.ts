@@ -1,7 +1,8 @@
 // The packaged extension in a real VS Code (code-server 4.99.4, VS Code 1.99) on a copy of examples/, used as a
 // newcomer uses it: open the workspace and the Get Started walkthrough, open a manifest from it, read the Problems
 // panel, hover an ownerReference, read a code lens, run Simulate Delete from the command palette, open the Stuck
-// Objects view and a way out's simulated report, apply a quick fix, edit a uid, and find the walkthrough's steps done. The expected findings are
+// Objects view and a way out's simulated report, apply a quick fix, edit a uid, and find the walkthrough's steps
+// done. The expected findings are
 // those of examples/README.md (and test/lsp/server.test.ts).
 // The steps run in order on one window and build on each other (the quick fix and the edit change the copy).
 // Each saves screenshots in test-output/e2e/; a failing one also saves NAME.failed.png and appends the end of

@@ -16,6 +16,8 @@ import {
   SimulateRequestsRequest,
   StuckRequest,
 } from '../../server/src/lsp/methods';
+import type { LspClient } from '../../server/src/lsp/client';
+import { KubeGcLensServer } from '../../server/src/lsp/server';
 import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { LspSession, uriOf } from '../../testkit/lsp/lspSession';
 import { pod, replicaSet, seedShop } from '../cluster/clusterFixtures';
@@ -39,7 +41,7 @@ async function actionsAt(s: LspSession, uri: string, text: string, needle: strin
 describe('kubeGcLens/simulateRequests on the workspace', () => {
   let s: LspSession;
   beforeAll(async () => {
-    s = new LspSession({ folder: FOLDER });
+    s = new LspSession({ folder: FOLDER, initializationOptions: { simulateRequests: true } });
     await s.initialize();
   });
   afterAll(() => s.dispose());
@@ -72,6 +74,43 @@ describe('kubeGcLens/simulateRequests on the workspace', () => {
     // What the finalizer was protecting: a warning among the notes.
     expect(report.notes.some((n) => n.startsWith(`Removing ${FINALIZER}: `))).toBe(true);
   });
+
+  it('offers them only to a client that runs kubeGcLens.simulateRequests (it says so when it starts the server)', async () => {
+    const other = new LspSession({ folder: FOLDER });
+    try {
+      await other.initialize();
+      const uri = uriOf(ORDERS);
+      const text = readFileSync(ORDERS, 'utf8');
+      await other.open(uri, text);
+      expect(await actionsAt(other, uri, text, FINALIZER)).toEqual([]);
+    } finally {
+      await other.dispose();
+    }
+  });
+});
+
+describe('the code action kinds the server declares', () => {
+  const kinds = (initializationOptions?: unknown) => {
+    const silent = () => undefined;
+    const client: LspClient = {
+      publishDiagnostics: silent,
+      sendStatus: silent,
+      sendClusterStatus: silent,
+      refreshCodeLenses: silent,
+      settings: async () => [null, null],
+      progress: async () => undefined,
+      warn: silent,
+      error: silent,
+    };
+    const init = new KubeGcLensServer(client).initialize({ processId: null, rootUri: null, capabilities: {}, initializationOptions });
+    return init.capabilities.codeActionProvider;
+  };
+
+  it('are quick fixes, and the simulations for a client that runs them', () => {
+    expect(kinds()).toEqual({ codeActionKinds: ['quickfix'] });
+    expect(kinds({ showInGraph: true })).toEqual({ codeActionKinds: ['quickfix'] });
+    expect(kinds({ simulateRequests: true })).toEqual({ codeActionKinds: ['quickfix', 'refactor.kubeGcLens.simulate'] });
+  });
 });
 
 describe('kubeGcLens/cluster/simulateRequests', () => {
@@ -89,7 +128,7 @@ describe('kubeGcLens/cluster/simulateRequests', () => {
         finalizers: ['storage.acme.io/protect'],
       }),
     );
-    s = new LspSession({ folder: FOLDER });
+    s = new LspSession({ folder: FOLDER, initializationOptions: { simulateRequests: true } });
     await s.initialize();
   });
   afterAll(async () => {

@@ -103,6 +103,8 @@ export class KubeGcLensServer {
   private loadGeneration = 0;
   private codeLensRefreshSupported = false;
   private showInGraph = false;
+  /** The client runs kubeGcLens.simulateRequests: the "Simulate …" code actions are offered. */
+  private simulateRequestsCommand = false;
   /** Settles when a workspace load completes (replaced at each reload). */
   private firstLoad: Promise<void> = Promise.resolve();
   private loaded: () => void = () => undefined;
@@ -229,7 +231,7 @@ export class KubeGcLensServer {
       const uri = p.textDocument.uri;
       // "Simulate …" where the cursor is (a finalizer, an ownerReference, a workload), on manifests and live documents.
       const at = this.route(uri);
-      const simulations = at ? simulateActions(at.model, uri, p.range, at.source, p.context.only) : [];
+      const simulations = at && this.simulateRequestsCommand ? simulateActions(at.model, uri, p.range, at.source, p.context.only) : [];
       const doc = isLive(uri) ? undefined : this.documents.get(uri);
       const wantsFixes = !p.context.only || p.context.only.some((k) => k === CodeActionKind.QuickFix || k === CodeActionKind.Empty);
       if (!doc || !wantsFixes) return simulations;
@@ -387,7 +389,10 @@ export class KubeGcLensServer {
     this.workspaceFoldersSupported = p.capabilities.workspace?.workspaceFolders === true;
     this.codeLensRefreshSupported = p.capabilities.workspace?.codeLens?.refreshSupport === true;
     // The VS Code client runs kubeGcLens.showInGraph (the graph webview): only then do lenses and hovers offer it.
-    this.showInGraph = (p.initializationOptions as { showInGraph?: unknown } | undefined)?.showInGraph === true;
+    const options = p.initializationOptions as { showInGraph?: unknown; simulateRequests?: unknown } | undefined;
+    this.showInGraph = options?.showInGraph === true;
+    // Likewise kubeGcLens.simulateRequests: other editors would show actions that run nothing.
+    this.simulateRequestsCommand = options?.simulateRequests === true;
     this.firstLoad = new Promise((resolve) => {
       this.loaded = resolve;
     });
@@ -396,7 +401,9 @@ export class KubeGcLensServer {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         hoverProvider: true,
         codeLensProvider: { resolveProvider: true },
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, SIMULATE_ACTION_KIND] },
+        codeActionProvider: {
+          codeActionKinds: [CodeActionKind.QuickFix, ...(this.simulateRequestsCommand ? [SIMULATE_ACTION_KIND] : [])],
+        },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'kube-gc-lens-server', version: PROTOCOL_VERSION.toString() },
