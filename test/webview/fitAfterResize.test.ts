@@ -9,30 +9,8 @@ import type { Browser } from 'playwright-core';
 import { Harness } from '../../testkit/webview/harness';
 import { largeGraph, largeGraphReport } from '../../testkit/webview/fixtures';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- page.evaluate callbacks run in the page (no DOM types here) */
-declare const document: any;
-/* eslint-enable @typescript-eslint/no-explicit-any */
-
 let browser: Browser;
 let h: Harness | undefined;
-
-/**
- * Waits until the zoom stops moving, and returns the scale: the same value read four times in a row, 150 ms apart (on a
- * busy machine a transition's frames come late, so two equal reads can be one frame waiting).
- */
-async function still(x: Harness): Promise<number> {
-  const read = () => x.page.evaluate(() => document.querySelector('.graph').dataset.zoom as string);
-  await x.settle();
-  let last = await read();
-  let same = 0;
-  for (let i = 0; i < 100 && same < 3; i++) {
-    await x.page.waitForTimeout(150);
-    const now = await read();
-    same = now === last ? same + 1 : 0;
-    last = now;
-  }
-  return Number(last);
-}
 
 const level = (x: Harness) => x.page.locator('.graph').getAttribute('data-level');
 
@@ -49,26 +27,26 @@ describe('automatic fits: after a resize, and of a simulation in a narrow panel'
   it('Fit with an object selected, then a resize: the overview stays', async () => {
     h = await Harness.open(browser, { viewport: { width: 900, height: 800 } });
     await h.showGraph({ type: 'graph', source: { kind: 'workspace' }, graph: largeGraph(3000), revision: 1 });
-    await still(h);
+    await h.zoomStill();
     expect(await level(h)).toBe('overview');
     // Into the objects (the wheel, over the middle of the boxes), an object selected (search, Enter), then Fit (0).
     const area = (await h.page.locator('.graph').boundingBox())!;
     await h.page.mouse.move(area.x + area.width / 2, area.y + area.height / 2);
     for (let i = 0; i < 40 && (await level(h)) === 'overview'; i++) {
       await h.page.mouse.wheel(0, -300);
-      await still(h);
+      await h.zoomStill();
     }
     await h.page.locator('input.search').fill('deployment app-42');
     await h.page.locator('input.search').press('Enter');
-    await still(h);
+    await h.zoomStill();
     expect(await level(h)).toBe('objects');
     expect(await h.page.locator('.details h2').innerText()).toBe('Deployment app-42');
     await h.page.locator('.graph').focus();
     await h.page.keyboard.press('0');
-    const fitted = await still(h);
+    const fitted = await h.zoomStill();
     expect(await level(h)).toBe('overview');
     await h.page.setViewportSize({ width: 1000, height: 800 });
-    expect(await still(h)).toBeLessThan(0.3);
+    expect(await h.zoomStill()).toBeLessThan(0.3);
     expect(await level(h)).toBe('overview');
     expect(fitted).toBeLessThan(0.3);
   });
@@ -77,11 +55,11 @@ describe('automatic fits: after a resize, and of a simulation in a narrow panel'
     await h?.close();
     h = await Harness.open(browser, { viewport: { width: 300, height: 700 } });
     await h.showGraph({ type: 'graph', source: { kind: 'workspace' }, graph: largeGraph(3000), revision: 1 });
-    await still(h);
+    await h.zoomStill();
     expect(await level(h)).toBe('overview');
     await h.send({ type: 'simulation', report: largeGraphReport(37), id: 1 });
     await h.page.locator('footer.timeline').waitFor();
-    expect(await still(h)).toBeGreaterThanOrEqual(0.45);
+    expect(await h.zoomStill()).toBeGreaterThanOrEqual(0.45);
     expect(await level(h)).toBe('objects');
     await h.screenshot('fit-after-resize-narrow-playback');
   });

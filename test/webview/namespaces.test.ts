@@ -11,10 +11,6 @@ import type { GraphData } from '../../shared/src/protocol';
 import { Harness } from '../../testkit/webview/harness';
 import { largeGraph, namespacedGraph } from '../../testkit/webview/fixtures';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- page.evaluate callbacks run in the page (no DOM types here) */
-declare const document: any;
-/* eslint-enable @typescript-eslint/no-explicit-any */
-
 const workspace = { kind: 'workspace' as const };
 let browser: Browser;
 let h: Harness | undefined;
@@ -29,20 +25,6 @@ const nodeIds = (x: Harness) =>
   x.page
     .locator('.graph-svg g.node')
     .evaluateAll((els: { getAttribute(n: string): string }[]) => els.map((e) => e.getAttribute('data-id')));
-
-/** Waits until the zoom stops moving, and returns the scale. */
-async function still(x: Harness): Promise<number> {
-  const read = () => x.page.evaluate(() => document.querySelector('.graph').dataset.zoom as string);
-  await x.settle();
-  let last = await read();
-  for (let i = 0; i < 50; i++) {
-    await x.page.waitForTimeout(150);
-    const now = await read();
-    if (now === last) break;
-    last = now;
-  }
-  return Number(last);
-}
 
 const level = (x: Harness) => x.page.locator('.graph').getAttribute('data-level');
 
@@ -107,7 +89,7 @@ describe('namespaces and thousands of objects (issue 17)', () => {
 
   it('semantic zoom: at the overview each namespace is an aggregate box with counts; a click zooms in to its objects', async () => {
     const x = await open(largeGraph(3000), { viewport: { width: 1400, height: 900 } });
-    await still(x);
+    await x.zoomStill();
     expect(await x.page.locator('.graph').getAttribute('data-renderer')).toBe('canvas');
     expect(await level(x)).toBe('overview');
     const overview = await x.page.locator('ul.overview-list li').allTextContents();
@@ -126,9 +108,9 @@ describe('namespaces and thousands of objects (issue 17)', () => {
     const area = (await x.page.locator('.graph').boundingBox())!;
     for (let i = 1; i < 40 && (await level(x)) === 'overview'; i++) {
       await x.page.mouse.click(area.x + i * 15, area.y + i * 15);
-      await x.settle();
+      await x.zoomStill();
     }
-    const k = await still(x);
+    const k = await x.zoomStill();
     expect(k).toBeGreaterThanOrEqual(0.45);
     expect(await level(x)).toBe('objects');
     expect(await x.page.locator('ul.overview-list li').count()).toBe(0);
@@ -136,13 +118,13 @@ describe('namespaces and thousands of objects (issue 17)', () => {
     // Zooming out far enough brings the overview back.
     await x.page.locator('.graph').focus();
     for (let i = 0; i < 8; i++) await x.page.keyboard.press('-');
-    await still(x);
+    await x.zoomStill();
     expect(await level(x)).toBe('overview');
   });
 
   it('the SVG renderer has the same levels: aggregate text at the overview', async () => {
     const x = await open(largeGraph(250), { viewport: { width: 1000, height: 700 } });
-    const k = await still(x);
+    const k = await x.zoomStill();
     expect(await x.page.locator('.graph').getAttribute('data-renderer')).toBe('svg');
     expect(k).toBeLessThan(0.3);
     expect(await level(x)).toBe('overview');
@@ -204,7 +186,7 @@ describe('namespaces and thousands of objects (issue 17)', () => {
   it('a large graph opens on the namespace of the object in focus, at a scale where objects read', async () => {
     const x = await open(largeGraph(3000), { viewport: { width: 1400, height: 900 } });
     await x.send({ type: 'focus', uid: 'p-37-0' });
-    const k = await still(x);
+    const k = await x.zoomStill();
     expect(await level(x)).toBe('objects');
     expect(k).toBeGreaterThanOrEqual(0.45);
     expect(await x.page.locator('.focus-bar').innerText()).toContain('Showing namespace team-37 around Pod team-37/app-37-5d8f7-0');

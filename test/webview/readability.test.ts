@@ -26,24 +26,6 @@ async function open(graph: GraphData, options: Parameters<typeof Harness.open>[1
 
 const nodeClass = (x: Harness, id: string) => x.page.locator(`.graph-svg g.node[data-id="${id}"]`).getAttribute('class');
 
-/** Waits until the zoom stops moving (a fit may be a 250 ms transition, started on the next frame). */
-async function still(x: Harness): Promise<number> {
-  const read = () =>
-    x.page.evaluate(
-      () =>
-        `${document.querySelector('.graph').dataset.zoom} ${JSON.stringify(document.querySelector('.graph-svg g.viewport')?.getAttribute('transform'))}`,
-    );
-  await x.settle();
-  let last = await read();
-  for (let i = 0; i < 50; i++) {
-    await x.page.waitForTimeout(150);
-    const now = await read();
-    if (now === last) break;
-    last = now;
-  }
-  return Number(await x.page.locator('.graph').getAttribute('data-zoom'));
-}
-
 /** Whether the node's box lies inside the graph area. */
 async function inView(x: Harness, id: string): Promise<boolean> {
   const area = (await x.page.locator('.graph').boundingBox())!;
@@ -98,17 +80,17 @@ describe('the graph reads well (issue 17)', () => {
     const x = await open(deploymentTree(), { viewport: { width: 1280, height: 130 } });
     await x.page.setViewportSize({ width: 1600, height: 900 });
     await x.settle();
-    const k = await still(x);
+    const k = await x.zoomStill();
     expect(k).toBeGreaterThan(0.5);
     for (const id of ['d1', 'rs1', 'p1', 'p3', 'cm1']) expect(await inView(x, id), id).toBe(true);
     await x.screenshot('readability-01-after-maximise');
     // A zoom the user chose is theirs: a resize keeps it.
     await x.page.locator('.graph').focus();
     await x.page.keyboard.press('-');
-    const chosen = await still(x);
+    const chosen = await x.zoomStill();
     await x.page.setViewportSize({ width: 1400, height: 800 });
     await x.settle();
-    expect(await still(x)).toBeCloseTo(chosen, 3);
+    expect(await x.zoomStill()).toBeCloseTo(chosen, 3);
   });
 
   it('cuts long names in the middle, so the pods of one ReplicaSet read apart; the full name is the tooltip', async () => {
@@ -128,7 +110,7 @@ describe('the graph reads well (issue 17)', () => {
     expect(await x.page.locator('.graph').getAttribute('data-renderer')).toBe('canvas');
     await x.page.locator('.graph').focus();
     for (let i = 0; i < 10; i++) await x.page.keyboard.press('+');
-    await still(x);
+    await x.zoomStill();
     // Walk the middle of the area until the pointer is over a node.
     const area = (await x.page.locator('.graph').boundingBox())!;
     let title = '';
@@ -177,7 +159,7 @@ describe('the graph reads well (issue 17)', () => {
 
   it("playback opens with the Report's summary and zooms to the objects it affects", async () => {
     const x = await open(largeGraph(250), { viewport: { width: 1400, height: 900 } });
-    const fitted = await still(x);
+    const fitted = await x.zoomStill();
     expect(await x.page.locator('.graph').getAttribute('data-renderer')).toBe('svg');
     const report = largeGraphReport(37);
     await x.send({ type: 'simulation', report, id: 1 });
@@ -185,7 +167,7 @@ describe('the graph reads well (issue 17)', () => {
     await timeline.waitFor();
     expect(await timeline.locator('.timeline-title').innerText()).toBe(report.summary);
     expect(report.summary).toMatch(/^Deleting Deployment team-37\/app-37/);
-    const k = await still(x);
+    const k = await x.zoomStill();
     expect(k).toBeGreaterThan(fitted * 2);
     for (const id of ['d-37', 'rs-37', 'p-37-0', 'p-37-2']) expect(await inView(x, id), id).toBe(true);
     await x.screenshot('readability-04-playback-zoomed');

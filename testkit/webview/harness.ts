@@ -221,6 +221,23 @@ export class Harness {
     await this.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   }
 
+  /**
+   * Waits until the view's zoom has arrived (no animated zoom moving, data-zooming, for two settles in a row: a fit
+   * starts on a frame), and returns its scale. No fixed delays: on a loaded machine a transition's frames come late.
+   */
+  async zoomStill(): Promise<number> {
+    const moving = () => this.page.evaluate(() => document.querySelector('.graph')?.dataset.zooming === 'true');
+    for (let quiet = 0; quiet < 2; ) {
+      await this.settle();
+      if (!(await moving())) quiet++;
+      else {
+        quiet = 0;
+        await this.page.waitForFunction(() => document.querySelector('.graph')?.dataset.zooming !== 'true');
+      }
+    }
+    return Number(await this.page.locator('.graph').getAttribute('data-zoom'));
+  }
+
   async posted(): Promise<WebviewToHostMessage[]> {
     return this.page.evaluate(() => (window as unknown as { __posted: WebviewToHostMessage[] }).__posted);
   }

@@ -414,9 +414,18 @@ export class App {
   private setZoom(z: Zoom, animate = false): void {
     const t = zoomIdentity.translate(z.x, z.y).scale(z.k);
     const sel = select(this.graphEl);
-    if (animate) sel.transition().duration(250).call(this.zoom.transform, t);
-    else sel.call(this.zoom.transform, t);
+    if (!animate) return void sel.call(this.zoom.transform, t);
+    // The page says while a zoom moves (data-zooming), so that a reader (a test) knows when it has arrived.
+    this.zoomsMoving++;
+    this.graphEl.dataset.zooming = 'true';
+    const done = () => {
+      if (--this.zoomsMoving === 0) delete this.graphEl.dataset.zooming;
+    };
+    sel.transition().duration(250).call(this.zoom.transform, t).on('end.moving interrupt.moving cancel.moving', done);
   }
+
+  /** Animated zooms started and not yet ended or interrupted. */
+  private zoomsMoving = 0;
 
   /**
    * A large graph opens on the namespace of the object in focus (or selected), at a scale where objects can be read,
