@@ -192,8 +192,8 @@ describe('ways out through blockers outside ownership', () => {
         `Delete ${config.kind} ${config.name} if its add-on is gone for good`,
         `Delete ${config.kind} ${config.name} if its add-on is gone for good, then`,
         'Let requests through while its backend is down',
-        'Restore the Pods behind Service guard/gone',
-        'Restore the Pods behind Service guard/gone', // then: the finalizer's removal
+        'Recreate Service guard/gone and the Pods behind it',
+        'Recreate Service guard/gone and the Pods behind it', // then: the finalizer's removal
       ]);
       for (const w of others) expect(w.patch).toBeUndefined();
     }
@@ -221,7 +221,7 @@ describe('ways out through blockers outside ownership', () => {
     // No single change and no pair releases the namespace: each leaves one of the three causes.
     const releasing = ways.filter((w) => w.outcome.deleted.some((d) => d.name === 'team'));
     expect(releasing.map((w) => w.title)).toEqual([
-      'Restore the Pods behind Service guard/gone (reinstall or scale up the workload it selects), then: ' +
+      'Recreate Service guard/gone and the Pods behind it (reinstall the add-on that serves it), then: ' +
         'Restore the Pods behind Service monitoring/metrics-api (reinstall or scale up the workload it selects), then: ' +
         'Remove the finalizer example.com/hold from ConfigMap team/held',
       // The same with the safest fixes that are kubectl commands: one line to paste.
@@ -242,7 +242,7 @@ describe('ways out through blockers outside ownership', () => {
     );
     // Two steps have no kubectl command: one line per step, the patch last.
     expect(steps.command.split('\n')).toEqual([
-      '# no single kubectl command: reinstall or scale up the workload behind Service guard/gone',
+      '# no single kubectl command: reinstall the add-on that serves Service guard/gone (the Service and its Pods)',
       '# no single kubectl command: reinstall or scale up the workload behind Service monitoring/metrics-api',
       expect.stringMatching(/^kubectl patch configmap\/held -n team --type=json -p /),
     ]);

@@ -120,7 +120,7 @@ describe('ways out in the Stuck Objects view', () => {
     };
     const restore: WayOut = {
       ...reinstall,
-      title: 'Restore the Pods behind Service guard/gone',
+      title: 'Recreate Service guard/gone and the Pods behind it',
       command: '# no single kubectl command: …',
     };
     const [root] = stuckRoots([{ ...item, waysOut: [restore, ignore] }], { live: { now: Date.parse('2026-11-21T09:00:00Z') } });

@@ -250,7 +250,7 @@ describe('a way out sent to the cluster', () => {
       ops,
     });
     expect(ignore.command).toBe(`kubectl patch validatingwebhookconfiguration/guard --type=json -p '${JSON.stringify(ops)}'`);
-    const restore = ways.find((w) => w.title.startsWith('Restore the Pods behind Service guard/gone'))!;
+    const restore = ways.find((w) => w.title.startsWith('Recreate Service guard/gone and the Pods behind it'))!;
     expect(restore.patch).toBeUndefined();
     const refused = await lsp.connection.sendRequest(ClusterApplyWayOutRequest, { uid: 'cm-hooked', command: restore.command });
     expect(refused).toMatchObject({ ok: false, stage: 'refused', sent: [] });

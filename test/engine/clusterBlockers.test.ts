@@ -241,6 +241,7 @@ describe('hostile names in fix commands', () => {
         cm('c', 'team-a'),
         apiService(`v1.x${bad}.example.com`, svc, { status: 'False', reason: 'ServiceNotFound' }),
         hook,
+        service(svc.name, svc.namespace),
         endpointSlice('other', svc.namespace, 1),
         deploy(svc.name, svc.namespace),
       ]);

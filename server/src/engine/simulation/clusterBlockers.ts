@@ -129,7 +129,7 @@ function backendClause(ref: ServiceReference, state: BackendState): string {
   return state === 'missing' ? `its ${svc} does not exist` : `its ${svc} has no ready endpoints`;
 }
 
-function restoreFix(ref: ServiceReference, view: BlockerView): PlannedFix {
+function restoreFix(ref: ServiceReference, view: BlockerView, backend: BackendState): PlannedFix {
   // A Deployment named like its Service is the usual backend; otherwise the command shows what is there.
   const deployment = view.getByName('apps', 'Deployment', ref.namespace, ref.name);
   const svc = `Service ${ref.namespace}/${ref.name}`;
@@ -137,6 +137,17 @@ function restoreFix(ref: ServiceReference, view: BlockerView): PlannedFix {
     verb: 'restore-backend',
     target: { apiVersion: 'v1', kind: 'Service', namespace: ref.namespace, name: ref.name },
   };
+  if (backend === 'missing')
+    // Pods alone would not do: nothing routes to them without the Service. The add-on's manifests bring back both.
+    return {
+      title: `Recreate ${svc} and the Pods behind it (reinstall the add-on that serves it)`,
+      command: `kubectl -n ${shellWord(ref.namespace)} get services,endpointslices`,
+      risk: 'safe',
+      wayOut: {
+        request,
+        command: shellComment(`no single kubectl command: reinstall the add-on that serves ${svc} (the Service and its Pods)`),
+      },
+    };
   if (deployment) {
     const command = `kubectl -n ${shellWord(ref.namespace)} scale ${shellWord(`deployment/${ref.name}`)} --replicas=1`;
     return {
@@ -175,7 +186,7 @@ export function unavailableApiServices(view: BlockerView): ApiServiceBlocker[] {
     const infrastructure =
       infrastructureLabel(a) ??
       infrastructureLabel({ kind: 'Service', apiVersion: 'v1', namespace: facts.service.namespace, name: facts.service.name });
-    const fixes: PlannedFix[] = [restoreFix(facts.service, view)];
+    const fixes: PlannedFix[] = [restoreFix(facts.service, view, backend)];
     if (!infrastructure) {
       const command = `kubectl delete ${shellWord(`apiservice/${a.name}`)}`;
       fixes.push({
@@ -245,7 +256,7 @@ function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, 
   const ignoreOps = failurePolicyPatch(index, h, 'Ignore');
   const ignore = `kubectl patch ${shellWord(`${resource}/${config.name}`)} --type=json -p ${shellWord(JSON.stringify(ignoreOps))}`;
   const fixes: PlannedFix[] = [
-    restoreFix(svc, view),
+    restoreFix(svc, view, backend),
     {
       title: `Let requests through while its backend is down: set failurePolicy: Ignore on webhook ${h.name}`,
       command: ignore,
