@@ -69,7 +69,7 @@ describe('ways out after a DELETE', () => {
 });
 
 describe('ways out in the report of a Namespace DELETE on the examples', () => {
-  it("the kafka namespace, left stuck on its operator's finalizers: restore the operator first; what was stuck anyway gets none", async () => {
+  it("the kafka namespace, left stuck on its operator's finalizers: reinstall the operator elsewhere first (nothing new is created in a namespace being deleted); what was stuck anyway gets none", async () => {
     const input = await loadInput([EXAMPLES], { stdin: Readable.from([]) });
     const session = new SnapshotSession({ inventory: input.inventory, fromFiles: true });
     const { answer } = await session.simulateRequests([del('v1', 'Namespace', '', 'kafka', null)], BUILTIN);
@@ -77,7 +77,10 @@ describe('ways out in the report of a Namespace DELETE on the examples', () => {
     const ns = stuck.find((e) => e.kind === 'Namespace' && e.name === 'kafka')!;
     expect(ns.cause).toBe('request');
     expect(ns.waysOut?.map((w) => [w.risk, w.title])).toEqual([
-      ['safe', 'Restore Deployment kafka/strimzi-cluster-operator, the controller that removes kafka.strimzi.io/finalizer'],
+      [
+        'safe',
+        'Reinstall the operator of Deployment kafka/strimzi-cluster-operator in another namespace, watching namespace kafka (namespace kafka is being deleted: nothing new can be created in it)',
+      ],
       ['dangerous', 'Finalize namespace kafka without waiting for its content (remove spec.finalizers kubernetes)'],
     ]);
     const restore = ns.waysOut![0];

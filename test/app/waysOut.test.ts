@@ -34,6 +34,29 @@ describe('ways out', () => {
     expect(ways[1].warning).toMatch(/left behind/);
   });
 
+  it('an operator scaled to 0 in a namespace being deleted: no scale-up (no Pod is created there), reinstall it elsewhere', () => {
+    const operator = deploy('strimzi-cluster-operator', 'strimzi', {
+      extra: { spec: workloadSpec({ app: 'strimzi' }, [{ name: 'op', image: 'quay.io/strimzi/operator:0.40' }], { replicas: 0 }) },
+    });
+    const kafka = obj('kafka.strimzi.io/v1beta2', 'Kafka', 'kafka', 'my-cluster', { finalizers: [KAFKA_FINALIZER], ...TERMINATING });
+    // Its namespace being deleted, the namespace controller deletes it too: either way, nothing runs it there again.
+    for (const [closing, first] of [
+      [false, 'kubectl scale deployment.apps/strimzi-cluster-operator -n strimzi --replicas=1'],
+      [
+        true,
+        '# no single kubectl command: install the operator of Deployment strimzi/strimzi-cluster-operator in another namespace (strimzi is being deleted), watching namespace kafka',
+      ],
+    ] as const) {
+      const ns = namespace('strimzi', closing ? { ...TERMINATING, phase: 'Terminating' } : {});
+      const s = scenario(manifests(ns, namespace('kafka'), operator, kafka));
+      const ways = waysOut(s.inventory, kafka.uid, BUILTIN);
+      expect(ways[0].risk).toBe('safe');
+      expect(ways[0].command).toBe(first);
+      expect(ways[0].outcome.deleted.map((d) => d.name)).toContain('my-cluster');
+      expect(ways.some((w) => w.command.startsWith('kubectl scale'))).toBe(!closing);
+    }
+  });
+
   it('simulating a reinstalled operator leaves the next simulation of the same input as it was', () => {
     const kafka = obj('kafka.strimzi.io/v1beta2', 'Kafka', 'kafka', 'my-cluster', { finalizers: [KAFKA_FINALIZER], ...TERMINATING });
     const s = scenario(manifests(namespace('kafka'), kafka));

@@ -36,13 +36,16 @@ describe('simulate: ways out of what the request leaves stuck', () => {
     const ns = block(stdout, 'Namespace kafka');
     expect(ns).toContain('      Ways out after the request (safest first, each simulated; nothing is sent: run the command yourself)');
     expect(ns).toContain(
-      '        1. [safe] Restore Deployment kafka/strimzi-cluster-operator, the controller that removes kafka.strimzi.io/finalizer\n' +
-        '           # no single kubectl command: reinstall Deployment kafka/strimzi-cluster-operator from its manifests or Helm chart\n' +
+      '        1. [safe] Reinstall the operator of Deployment kafka/strimzi-cluster-operator in another namespace, watching namespace kafka ' +
+        '(namespace kafka is being deleted: nothing new can be created in it)\n' +
+        '           # no single kubectl command: install the operator of Deployment kafka/strimzi-cluster-operator in another namespace (kafka is being deleted), watching namespace kafka\n' +
         '           → Running the controller of kafka.strimzi.io/finalizer again, for Kafka kafka/my-cluster: 3 objects deleted (2 Kafkas, 1 Namespace), 0 stuck, 0 orphaned\n' +
         '        … 1 more way out (-o wide lists them all)',
     );
     expect(ns).not.toContain('2. [dangerous]');
-    expect(block(stdout, 'Kafka kafka/audit-cluster')).toContain('1. [safe] Restore Deployment kafka/strimzi-cluster-operator');
+    expect(block(stdout, 'Kafka kafka/audit-cluster')).toContain(
+      '1. [safe] Reinstall the operator of Deployment kafka/strimzi-cluster-operator in another namespace',
+    );
     // Stuck before the request too: `kubectl gc stuck` gives its ways out.
     expect(block(stdout, 'Namespace legacy-mq')).not.toContain('Ways out');
     expect(block(stdout, 'RabbitmqCluster legacy-mq/orders')).not.toContain('Ways out');

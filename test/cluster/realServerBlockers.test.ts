@@ -202,6 +202,12 @@ describe.skipIf(CONTROL_PLANE_SKIP)('a namespace held by an unavailable APIServi
     expect(ways.map((w) => order[w.risk])).toEqual([...ways.map((w) => order[w.risk])].sort());
   });
 
+  it('nothing new is created in the terminating namespace (R77): an operator must be reinstalled elsewhere', () => {
+    const r = plane.kubectlResult(['create', 'configmap', 'late', '-n', NS]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(`unable to create new content in namespace ${NS} because it is being terminated`);
+  });
+
   it("the namespace's way out of three steps (the webhook, the APIService, the Widget's finalizer), run as printed, lets it go", async () => {
     // Its finalizer's removal alone is rejected by the webhook, on the real apiserver as in the simulation.
     const alone = plane.kubectlResult([

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 describe('Simulate Delete in the editor: ways out', () => {
-  it('deleting namespace kafka: restore its operator first, for the namespace and each Kafka it leaves stuck', async () => {
+  it('deleting namespace kafka: reinstall its operator in another namespace first, for the namespace and each Kafka it leaves stuck', async () => {
     const s = new LspSession({ folder: EXAMPLES });
     sessions.push(s);
     await s.initialize();
@@ -26,7 +26,8 @@ describe('Simulate Delete in the editor: ways out', () => {
       const ways = byName.get(name)?.waysOut ?? [];
       expect(ways[0], name).toMatchObject({
         risk: 'safe',
-        title: 'Restore Deployment kafka/strimzi-cluster-operator, the controller that removes kafka.strimzi.io/finalizer',
+        title:
+          'Reinstall the operator of Deployment kafka/strimzi-cluster-operator in another namespace, watching namespace kafka (namespace kafka is being deleted: nothing new can be created in it)',
       });
       expect(ways[0].outcome.deleted.map((d) => d.name).sort(), name).toEqual(['audit-cluster', 'kafka', 'my-cluster']);
     }

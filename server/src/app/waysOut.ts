@@ -228,6 +228,13 @@ function candidatesFor(
   object: (uid: string) => KubeObject | undefined,
 ): Candidate[] {
   const out: Candidate[] = [];
+  // Nothing new is created in a namespace being deleted (NamespaceLifecycle): no operator reinstalled there, and no
+  // Pod for a workload scaled up there.
+  const closed = (ns: string | undefined) => {
+    const n = ns ? inventory.find('', 'Namespace', '', ns) : undefined;
+    const now = n && object(n.uid);
+    return n !== undefined && (!now || now.deletionTimestamp !== undefined);
+  };
   for (const r of stuck.blockedBy) {
     if (r.type === 'graceful-termination') out.push(forceDelete(o));
     if (r.type === 'waiting-for-dependents' && r.object && r.object.uid !== o.uid) {
@@ -240,9 +247,11 @@ function candidatesFor(
     if (r.type === 'finalizer' && r.finalizer) {
       const controller = r.object && r.object.uid !== o.uid ? r.object : undefined;
       const workload = controller && object(controller.uid);
-      if (workload && workload.facts.scaledToZero && workload.deletionTimestamp === undefined) out.push(scaleUp(workload, r.finalizer));
-      else if (isCustomFinalizer(r.finalizer) && (!workload || workload.deletionTimestamp !== undefined))
-        out.push(restoreController(o, r.finalizer, controller));
+      const elsewhere = controller && closed(controller.namespace) ? controller.namespace : undefined;
+      if (workload && workload.facts.scaledToZero && workload.deletionTimestamp === undefined && !elsewhere)
+        out.push(scaleUp(workload, r.finalizer));
+      else if (isCustomFinalizer(r.finalizer) && (!workload || workload.deletionTimestamp !== undefined || elsewhere))
+        out.push(restoreController(o, r.finalizer, controller, elsewhere));
     }
   }
   for (const f of o.finalizers) out.push(removeFinalizer(o, f, o.finalizers.indexOf(f), stuck));
@@ -285,9 +294,20 @@ function scaleUp(workload: KubeObject, finalizer: string): Candidate {
   };
 }
 
-function restoreController(o: KubeObject, finalizer: string, controller: ObjectIdentity | undefined): Candidate {
+/** The controller of `finalizer` running again; `closedNamespace`: its own namespace is being deleted, so elsewhere. */
+function restoreController(o: KubeObject, finalizer: string, controller: ObjectIdentity | undefined, closedNamespace?: string): Candidate {
   const request: ChangeRequest = { verb: 'restore-controller', finalizer, for: refOf(o) };
   const who = controller ? describe(controller) : `the operator that removes ${finalizer}`;
+  const scope = o.namespace ? `namespace ${o.namespace}` : 'the cluster';
+  if (closedNamespace)
+    return {
+      requests: [request],
+      title: `Reinstall the operator of ${who} in another namespace, watching ${scope} (namespace ${closedNamespace} is being deleted: nothing new can be created in it)`,
+      risk: 'safe',
+      command: shellComment(
+        `no single kubectl command: install the operator of ${who} in another namespace (${closedNamespace} is being deleted), watching ${scope}`,
+      ),
+    };
   return {
     requests: [request],
     title: controller ? `Restore ${who}, the controller that removes ${finalizer}` : `Reinstall ${who}`,
