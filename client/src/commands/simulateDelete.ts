@@ -27,9 +27,10 @@ import {
   type SimulateTarget,
 } from '../logic/pickItems';
 import { describeObject } from '../logic/objects';
-import { simulateLogText, simulateProgressMessage } from '../logic/activityText';
+import { simulateLogText } from '../logic/activityText';
 import { POLICY_LABELS } from '../logic/reportMarkdown';
 import type { ReportView } from '../reportView';
+import { showSimulation } from './simulationProgress';
 
 export interface SimulateDeps {
   client: LazyLanguageClient;
@@ -38,7 +39,7 @@ export interface SimulateDeps {
 }
 
 export async function simulateDelete(deps: SimulateDeps, targetArg?: unknown, policyArg?: unknown): Promise<void> {
-  const { client, reports, cluster } = deps;
+  const { client, cluster } = deps;
   // From the editor's context menu the first argument is the document's Uri, not a uid.
   const target: (SimulateTarget & { steps?: Steps }) | undefined = parseSimulateTarget(targetArg) ?? (await pickTarget(deps));
   if (target === undefined) return;
@@ -46,47 +47,15 @@ export async function simulateDelete(deps: SimulateDeps, targetArg?: unknown, po
   if (policy === undefined) return;
   const live = target.source === 'cluster';
   const context = live ? (contextName(cluster.state) ?? 'the cluster') : undefined;
-  // From the request until the report is on screen (a first one waits for the workspace and the markdown renderer):
-  // a notification that can cancel, and the report panel's title with a skeleton instead of a blank page.
-  await vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: `Kube GC Lens: simulating the deletion${live ? ` on ${context}` : ''}…`,
-      cancellable: true,
-    },
-    async (progress, token) => {
-      const waiting = live ? simulateProgressMessage('ready') : simulateProgressMessage(client.status?.state);
-      progress.report({ message: waiting });
-      const loading = reports.showLoading(
-        `Simulate Delete${live ? ` on ${context}` : ''} (${POLICY_LABELS[policy]})`,
-        `Simulating the deletion: ${waiting}`,
-      );
-      try {
-        const asked = performance.now();
-        const report = await client.request(live ? ClusterSimulateRequest : SimulateRequest, { uid: target.uid, policy }, token);
-        const answered = performance.now();
-        if (report === null) {
-          loading.done();
-          void vscode.window.showWarningMessage(`Kube GC Lens: that object is no longer in the ${live ? 'live cluster' : 'workspace'}.`);
-          return;
-        }
-        progress.report({ message: 'showing the report…' });
-        await reports.show(report, live ? { cluster: context } : {});
-        client.output.info(
-          simulateLogText({
-            target: describeObject(report.target),
-            policy: POLICY_LABELS[policy],
-            cluster: context,
-            answeredMs: answered - asked,
-            shownMs: performance.now() - answered,
-          }),
-        );
-      } catch (e) {
-        loading.done();
-        throw e;
-      }
-    },
-  );
+  await showSimulation(deps, {
+    context,
+    doing: 'simulating the deletion',
+    panelTitle: `Simulate Delete${live ? ` on ${context}` : ''} (${POLICY_LABELS[policy]})`,
+    panelText: (waiting) => `Simulating the deletion: ${waiting}`,
+    ask: (token) => client.request(live ? ClusterSimulateRequest : SimulateRequest, { uid: target.uid, policy }, token),
+    logText: (report, timing) =>
+      simulateLogText({ target: describeObject(report.target), policy: POLICY_LABELS[policy], cluster: context, ...timing }),
+  });
 }
 
 /** The target and how many questions there are in all (for the quick picks' "(n/m)" titles). */

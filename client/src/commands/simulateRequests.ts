@@ -5,47 +5,26 @@
 import * as vscode from 'vscode';
 import { ClusterSimulateRequestsRequest, SimulateRequestsRequest, type PlanRequest } from '../../../shared/src/protocol';
 import { contextName } from '../logic/clusterState';
-import { simulateProgressMessage, simulateRequestsLogText } from '../logic/activityText';
+import { simulateRequestsLogText } from '../logic/activityText';
 import { replicasProblem, scaleRequest, targetName, type SimulateRequestsTarget } from '../logic/simulateRequests';
 import type { SimulateDeps } from './simulateDelete';
+import { showSimulation } from './simulationProgress';
 
 export async function simulateRequests(deps: SimulateDeps, target: SimulateRequestsTarget | undefined): Promise<void> {
   if (!target) return;
   const requests = 'requests' in target ? target.requests : await askScale(target);
   if (!requests) return;
-  const { client, reports, cluster } = deps;
+  const { client, cluster } = deps;
   const live = target.source === 'cluster';
   const context = live ? (contextName(cluster.state) ?? 'the cluster') : undefined;
-  await vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: `Kube GC Lens: simulating${live ? ` on ${context}` : ''}…`,
-      cancellable: true,
-    },
-    async (progress, token) => {
-      const waiting = live ? simulateProgressMessage('ready') : simulateProgressMessage(client.status?.state);
-      progress.report({ message: waiting });
-      const loading = reports.showLoading(`Simulate${live ? ` on ${context}` : ''}`, `Simulating: ${waiting}`);
-      try {
-        const asked = performance.now();
-        const report = await client.request(live ? ClusterSimulateRequestsRequest : SimulateRequestsRequest, { requests }, token);
-        const answered = performance.now();
-        progress.report({ message: 'showing the report…' });
-        await reports.show(report, live ? { cluster: context } : {});
-        client.output.info(
-          simulateRequestsLogText({
-            subject: report.subject,
-            cluster: context,
-            answeredMs: answered - asked,
-            shownMs: performance.now() - answered,
-          }),
-        );
-      } catch (e) {
-        loading.done();
-        throw e;
-      }
-    },
-  );
+  await showSimulation(deps, {
+    context,
+    doing: 'simulating',
+    panelTitle: `Simulate${live ? ` on ${context}` : ''}`,
+    panelText: (waiting) => `Simulating: ${waiting}`,
+    ask: (token) => client.request(live ? ClusterSimulateRequestsRequest : SimulateRequestsRequest, { requests }, token),
+    logText: (report, timing) => simulateRequestsLogText({ subject: report.subject, cluster: context, ...timing }),
+  });
 }
 
 /** The replica count, asked in an input box that says what is wrong as the user types. */

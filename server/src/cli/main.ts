@@ -30,6 +30,7 @@ import { requestsOf, withNamespace } from './requests';
 import { parseControllers } from '../engine/simulation/controllerSet';
 import { NEWEST_KUBE_VERSION, kubeVersionText, parseKubeVersion } from '../engine/simulation/kubeVersion';
 import pkg from '../../../package.json';
+import { CHANGE_VERBS } from '../../../shared/src/protocol';
 
 export interface CliIo {
   argv: string[];
@@ -116,16 +117,8 @@ async function load(
   return input;
 }
 
-/** simulate's requests besides DELETE (cli/requests.ts). */
-const REQUEST_FLAGS = [
-  'remove-finalizer',
-  'remove-owner-reference',
-  'set-owner-reference',
-  'scale',
-  'restore-controller',
-  'restore-backend',
-  'set-webhook-failure-policy',
-];
+/** simulate's requests besides DELETE (cli/requests.ts): a flag per change verb. */
+const REQUEST_FLAGS: readonly string[] = CHANGE_VERBS;
 
 /** Flags every command takes to choose its input. */
 const INPUT_FLAGS = ['filename', 'namespace', 'recursive', 'kubeconfig', 'context', 'all-namespaces', 'request-timeout'];

@@ -12,6 +12,7 @@
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import type { DeleteRequest, RequestArrival } from '../engine/simulation/types';
 import type { ChangeRequest, ObjectRef, UserRequest } from '../engine/simulation/changeRequest';
+import { CHANGE_VERBS } from '../../../shared/src/protocol';
 import { UsageError } from './args';
 import { parseControllers } from '../engine/simulation/controllerSet';
 import { parseKubeVersion } from '../engine/simulation/kubeVersion';
@@ -20,15 +21,6 @@ const POLICIES = ['Foreground', 'Background', 'Orphan'];
 export const ARRIVALS: readonly RequestArrival[] = ['settled', 'back-to-back'];
 /** The plan versions this build reads; a plan without `version` is read as the newest (version 1 plans are valid). */
 export const PLAN_VERSIONS = [1, 2] as const;
-const CHANGE_VERBS = [
-  'remove-finalizer',
-  'remove-owner-reference',
-  'set-owner-reference',
-  'scale',
-  'restore-controller',
-  'restore-backend',
-  'set-webhook-failure-policy',
-] as const;
 const TOP_FIELDS = ['version', 'arrival', 'controllers', 'kubeVersion', 'deletes', 'patches', 'requests'];
 const TARGET_FIELDS = ['apiVersion', 'kind', 'namespace', 'name'];
 /** The fields each verb takes besides `verb` (a plan's entries are checked for typos, as kubectl's strict decoding). */

@@ -44,9 +44,8 @@ export type PlanRequest = PlanDelete | PlanChange;
 
 export type PlanVerb = PlanRequest['verb'];
 
-/** Every verb, in the order docs/cli.md lists them. */
-export const PLAN_VERBS: readonly PlanVerb[] = [
-  'delete',
+/** The verbs besides DELETE, in the order docs/cli.md lists them (also simulate's request flags, `--VERB`). */
+export const CHANGE_VERBS = [
   'remove-finalizer',
   'remove-owner-reference',
   'set-owner-reference',
@@ -54,7 +53,10 @@ export const PLAN_VERBS: readonly PlanVerb[] = [
   'restore-controller',
   'restore-backend',
   'set-webhook-failure-policy',
-];
+] as const satisfies readonly PlanVerb[];
+
+/** Every verb, in the order docs/cli.md lists them. */
+export const PLAN_VERBS: readonly PlanVerb[] = ['delete', ...CHANGE_VERBS];
 
 /** The client command the editor's "Simulate …" code actions run (the VS Code client registers it). */
 export const SIMULATE_REQUESTS_COMMAND = 'kubeGcLens.simulateRequests';
