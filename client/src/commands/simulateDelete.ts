@@ -13,7 +13,6 @@ import {
   type ObjectSummary,
   type PolicyChoice,
 } from '../../../shared/src/protocol';
-import type { ClusterConnection } from '../cluster';
 import type { LazyLanguageClient } from '../lazyClient';
 import { pickLiveObject as pickFromCluster } from '../liveObjectPicker';
 import { contextName } from '../logic/clusterState';
@@ -29,14 +28,7 @@ import {
 import { describeObject } from '../logic/objects';
 import { simulateLogText } from '../logic/activityText';
 import { POLICY_LABELS } from '../logic/reportMarkdown';
-import type { ReportView } from '../reportView';
-import { showSimulation } from './simulationProgress';
-
-export interface SimulateDeps {
-  client: LazyLanguageClient;
-  reports: ReportView;
-  cluster: ClusterConnection;
-}
+import { showSimulation, type SimulateDeps } from './simulationProgress';
 
 export async function simulateDelete(deps: SimulateDeps, targetArg?: unknown, policyArg?: unknown): Promise<void> {
   const { client, cluster } = deps;

@@ -7,8 +7,7 @@ import { ClusterSimulateRequestsRequest, SimulateRequestsRequest, type PlanReque
 import { contextName } from '../logic/clusterState';
 import { simulateRequestsLogText } from '../logic/activityText';
 import { replicasProblem, scaleRequest, targetName, type SimulateRequestsTarget } from '../logic/simulateRequests';
-import type { SimulateDeps } from './simulateDelete';
-import { showSimulation } from './simulationProgress';
+import { showSimulation, type SimulateDeps } from './simulationProgress';
 
 export async function simulateRequests(deps: SimulateDeps, target: SimulateRequestsTarget | undefined): Promise<void> {
   if (!target) return;

@@ -5,7 +5,16 @@
 import * as vscode from 'vscode';
 import { simulateProgressMessage } from '../logic/activityText';
 import type { ShownReport } from '../logic/reportMarkdown';
-import type { SimulateDeps } from './simulateDelete';
+import type { ClusterConnection } from '../cluster';
+import type { LazyLanguageClient } from '../lazyClient';
+import type { ReportView } from '../reportView';
+
+/** What a simulation command needs: the language client, the report view and the cluster connection. */
+export interface SimulateDeps {
+  client: LazyLanguageClient;
+  reports: ReportView;
+  cluster: ClusterConnection;
+}
 
 export interface SimulationRun<R extends ShownReport> {
   /** On a live object, the cluster's context; absent: the workspace's manifests. */
