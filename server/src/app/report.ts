@@ -79,7 +79,9 @@ export function buildReport(
     counts,
     deleted: result.deleted.map((d) => ({ ...d, cause: cause(before.deleted.has(d.uid), d.uid) })),
     orphaned: result.orphaned.map((o) => ({ ...o, cause: cause(before.orphaned.has(`${o.uid}\u0000${o.ownerUID}`), o.uid) })),
-    stuck: result.stuck.map((s) => ({ ...s, cause: cause(before.stuck.has(s.uid), s.uid) })),
+    // The simulation finds them in the input's order (a live cluster's: which LIST answered first): one order for
+    // every reader of the same objects.
+    stuck: [...result.stuck].sort(byIdentity).map((s) => ({ ...s, cause: cause(before.stuck.has(s.uid), s.uid) })),
     steps: result.steps,
     notes: result.notes,
     ...(result.aborted ? { aborted: result.aborted } : {}),
@@ -87,6 +89,9 @@ export function buildReport(
     controllers: result.controllers ?? 'builtin',
   };
 }
+
+const byIdentity = (a: ObjectIdentity, b: ObjectIdentity) =>
+  a.namespace.localeCompare(b.namespace) || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name) || a.uid.localeCompare(b.uid);
 
 /** Simulates `requests` and its baseline, and reports (the CLI's path; the editor's caches: simulateDelete). */
 export function simulateReport(
