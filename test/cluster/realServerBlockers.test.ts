@@ -14,6 +14,7 @@ import type { BlockReason, StuckItem } from '../../shared/src/protocol';
 import { auditLog, productRequests } from '../helpers/auditLog';
 import { failingGroupVersions } from '../../server/src/engine/simulation/namespaceConditions';
 import { CONTROL_PLANE_SKIP, KUBECTL, type ControlPlane, startControlPlane, until } from '../../testkit/cluster/controlPlane';
+import { apiServiceName, blockerWorld } from '../helpers/blockerWorld';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
@@ -26,44 +27,11 @@ const kubectl = (args: string[], input?: string) => plane.kubectl(args, input);
 const apply = (yaml: string) => kubectl(['apply', '-f', '-'], yaml);
 
 const NS = 'stuck-ns';
-const API_SERVICE = 'v1alpha1.metrics.blockers.example.com';
+const API_SERVICE = apiServiceName('blockers');
 const WEBHOOK = 'validate.widgets.blockers.example.com';
 const FINALIZER = 'blockers.example.com/cleanup';
 
-const SETUP = `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: widgets.blockers.example.com }
-spec:
-  group: blockers.example.com
-  scope: Namespaced
-  names: { plural: widgets, singular: widget, kind: Widget }
-  versions: [{ name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }]
----
-apiVersion: v1
-kind: Namespace
-metadata: { name: blockers-backend }
----
-apiVersion: v1
-kind: Service
-metadata: { name: api-backend, namespace: blockers-backend }
-spec: { selector: { app: nothing-runs-this }, ports: [{ port: 443, targetPort: 6443 }] }
----
-apiVersion: apiregistration.k8s.io/v1
-kind: APIService
-metadata: { name: ${API_SERVICE} }
-spec:
-  group: metrics.blockers.example.com
-  version: v1alpha1
-  service: { namespace: blockers-backend, name: api-backend, port: 443 }
-  insecureSkipTLSVerify: true
-  groupPriorityMinimum: 1000
-  versionPriority: 15
----
-apiVersion: v1
-kind: Namespace
-metadata: { name: ${NS} }
-`;
+const SETUP = blockerWorld('blockers', NS);
 
 const WIDGET = `
 apiVersion: blockers.example.com/v1

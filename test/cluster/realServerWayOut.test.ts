@@ -23,6 +23,7 @@ import { LspSession } from '../../testkit/lsp/lspSession';
 import { CONTROL_PLANE_SKIP, KUBECTL, type ControlPlane, startControlPlane, until } from '../../testkit/cluster/controlPlane';
 import { auditLog, productRequests, WAY_OUT_USER_AGENT, type AuditEvent } from '../helpers/auditLog';
 import { readOne } from '../helpers/realCluster';
+import { apiServiceName, blockerWorld } from '../helpers/blockerWorld';
 
 if (CONTROL_PLANE_SKIP) console.warn(`test/cluster/realServerWayOut.test.ts ${CONTROL_PLANE_SKIP}`);
 
@@ -38,46 +39,13 @@ let restricted: LspSession;
 const kubectl = (args: string[], input?: string) => plane.kubectl(args, input);
 
 const NS = 'wayout-ns';
-const API_SERVICE = 'v1alpha1.metrics.wayout.example.com';
+const API_SERVICE = apiServiceName('wayout');
 const FINALIZER = 'wayout.example.com/cleanup';
 const HOLD = 'example.com/hold';
 const URL_HOOK = 'url.widgets.wayout.example.com';
 const SERVICE_HOOK = 'service.widgets.wayout.example.com';
 
-const SETUP = `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: widgets.wayout.example.com }
-spec:
-  group: wayout.example.com
-  scope: Namespaced
-  names: { plural: widgets, singular: widget, kind: Widget }
-  versions: [{ name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }]
----
-apiVersion: v1
-kind: Namespace
-metadata: { name: wayout-backend }
----
-apiVersion: v1
-kind: Service
-metadata: { name: api-backend, namespace: wayout-backend }
-spec: { selector: { app: nothing-runs-this }, ports: [{ port: 443, targetPort: 6443 }] }
----
-apiVersion: apiregistration.k8s.io/v1
-kind: APIService
-metadata: { name: ${API_SERVICE} }
-spec:
-  group: metrics.wayout.example.com
-  version: v1alpha1
-  service: { namespace: wayout-backend, name: api-backend, port: 443 }
-  insecureSkipTLSVerify: true
-  groupPriorityMinimum: 1000
-  versionPriority: 15
----
-apiVersion: v1
-kind: Namespace
-metadata: { name: ${NS} }
-`;
+const SETUP = blockerWorld('wayout', NS);
 
 // w1's UPDATEs go to a webhook whose backend is a URL (the simulation only judges webhooks that name a Service), w2's
 // to one whose Service is missing; held is a ConfigMap the restricted user can read but not patch.
