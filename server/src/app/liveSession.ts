@@ -39,7 +39,7 @@ import { terminatingItems } from './stuck';
 import type { GraphScopeOptions } from '../engine/graph/graphScope';
 import { readServerVersion } from '../sources/cluster/serverVersion';
 import type { ClusterTarget } from '../sources/cluster/kubeconfig';
-import { applyWayOut } from './wayOutActions';
+import { applyWayOut, type WritePermission } from './wayOutActions';
 import { planTargets, simulateRequestsReport } from './requestsReport';
 import type { RequestArrival } from '../engine/simulation/types';
 
@@ -192,7 +192,7 @@ export class LiveSession implements Session {
    * kubeGcLens/cluster/applyWayOut: one way out of a stuck live object, sent only when `allowWrites` (the server's own
    * setting) is on and re-simulating on what is read now gives the same way out (app/wayOutActions.ts).
    */
-  async applyWayOut(p: ApplyWayOutParams, options: EngineOptions, allowWrites: boolean): Promise<ApplyWayOutResult> {
+  async applyWayOut(p: ApplyWayOutParams, options: EngineOptions, writes: WritePermission): Promise<ApplyWayOutResult> {
     const live = this.require();
     const target = this.target;
     if (!target) throw new ClusterUnavailable('not connected to a cluster');
@@ -201,7 +201,7 @@ export class LiveSession implements Session {
     return applyWayOut(p, {
       inventory: live.inventory,
       options: this.versioned(options),
-      allowWrites,
+      ...writes,
       target,
       timeoutMs: live.client.limits.requestTimeoutMs,
     });

@@ -12,6 +12,7 @@ import type { JsonPatchOp, Report, WayOut, WayOutPatch, WayOutRisk } from '../..
 import { inventoryView } from '../engine/analysis/blockerFindings';
 import type { Inventory } from '../engine/inventory';
 import { shellComment, shellWord } from '../engine/shellWord';
+import { preconditionOps } from '../engine/writePreconditions';
 import { describe, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, splitApiVersion, type KubeObject, type ObjectIdentity } from '../engine/model';
 import { isChange, type ChangeRequest, type UserRequest } from '../engine/simulation/changeRequest';
 import { failingWebhooks, infrastructureLabel, unavailableApiServices, type PlannedFix } from '../engine/simulation/clusterBlockers';
@@ -276,21 +277,20 @@ function labelInfrastructure(c: Candidate): Candidate {
 const isCustomFinalizer = (f: string) => f !== FOREGROUND_FINALIZER && f !== ORPHAN_FINALIZER && !f.startsWith('kubernetes.io/');
 
 function scaleUp(workload: KubeObject, finalizer: string): Candidate {
+  // On the scale subresource, as `kubectl scale` sends it. Its autoscaling/v1 Scale carries the workload's uid and
+  // resourceVersion; of 0 replicas it has an empty spec (replicas is omitempty): the tests fail if the workload was
+  // replaced or changed, or scaled meanwhile.
+  const ops: JsonPatchOp[] = [
+    ...preconditionOps(workload, true),
+    { op: 'test', path: '/spec', value: {} },
+    { op: 'add', path: '/spec/replicas', value: 1 },
+  ];
   return {
     requests: [{ verb: 'scale', target: refOf(workload), replicas: 1 }],
     title: `Scale ${describe(workload)} up to 1 replica: it runs the controller that removes ${finalizer}`,
     risk: 'safe',
-    command: `kubectl scale ${resourceArg(workload)}${namespaceArg(workload)} --replicas=1`,
-    // On the scale subresource, as kubectl sends it; an autoscaling/v1 Scale of 0 replicas has an empty spec
-    // (replicas is omitempty), so the test op fails if it was scaled meanwhile.
-    patch: {
-      target: identityOf(workload),
-      subresource: 'scale',
-      ops: [
-        { op: 'test', path: '/spec', value: {} },
-        { op: 'add', path: '/spec/replicas', value: 1 },
-      ],
-    },
+    command: jsonPatch(workload, ops, 'scale'),
+    patch: { target: identityOf(workload), subresource: 'scale', ops },
   };
 }
 
@@ -321,6 +321,7 @@ function removeOwnerReference(dependent: KubeObject, owner: { uid: string; kind:
   const index = dependent.ownerReferences.findIndex((r) => r.uid === owner.uid);
   const path = `/metadata/ownerReferences/${index}`;
   const ops: JsonPatchOp[] = [
+    ...preconditionOps(dependent, true),
     { op: 'test', path: `${path}/uid`, value: owner.uid },
     { op: 'remove', path },
   ];
@@ -355,6 +356,7 @@ function forceDelete(pod: KubeObject): Candidate {
 function removeFinalizer(o: KubeObject, finalizer: string, index: number, stuck: StuckEntry): Candidate {
   const path = `/metadata/finalizers/${index}`;
   const ops: JsonPatchOp[] = [
+    ...preconditionOps(o, true),
     { op: 'test', path, value: finalizer },
     { op: 'remove', path },
   ];
@@ -390,7 +392,11 @@ function resourceArg(o: KubeObject): string {
 
 const namespaceArg = (o: KubeObject) => (o.namespace ? ` -n ${shellWord(o.namespace)}` : '');
 
-/** A JSON patch with its `test` op first, so that it fails if the object changed since it was read. */
-function jsonPatch(o: KubeObject, ops: JsonPatchOp[]): string {
-  return `kubectl patch ${resourceArg(o)}${namespaceArg(o)} --type=json -p ${shellWord(JSON.stringify(ops))}`;
+/**
+ * The kubectl command of a JSON patch, with exactly the ops the editor sends (its preconditions first: the command
+ * fails if the object changed since it was read). `--subresource` needs kubectl 1.24 or later.
+ */
+function jsonPatch(o: KubeObject, ops: JsonPatchOp[], subresource?: 'scale'): string {
+  const sub = subresource ? ` --subresource=${subresource}` : '';
+  return `kubectl patch ${resourceArg(o)}${namespaceArg(o)}${sub} --type=json -p ${shellWord(JSON.stringify(ops))}`;
 }

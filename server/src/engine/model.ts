@@ -207,6 +207,8 @@ export interface KubeObject {
   deletionGracePeriodSeconds?: number;
   creationTimestamp?: string;
   generation?: number;
+  /** metadata.resourceVersion as read (a live object's, an export's): a write's precondition, never compared otherwise. */
+  resourceVersion?: string;
   labels?: Record<string, string>;
   facts: ObjectFacts;
   source?: ObjectSource;

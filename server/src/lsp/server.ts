@@ -338,9 +338,14 @@ export class KubeGcLensServer {
     token: CancellationToken,
   ): Promise<ResultOf<typeof ClusterApplyWayOutRequest>> {
     return this.answer(token, async () => {
-      await this.readSettings(); // the latest allowWrites, not one read before it was turned off
-      const result = await this.cluster.applyWayOut(p, this.engineOptions(), this.settings.cluster.allowWrites);
-      const sent = result.sent.map((r) => `${r.method} ${r.path} ${r.body}`).join('; ');
+      // The latest allowWrites, not one read before it was turned off; settings that cannot be read turn writes off.
+      const settingsUnreadable = await this.readSettings();
+      const result = await this.cluster.applyWayOut(p, this.engineOptions(), {
+        allowWrites: this.settings.cluster.allowWrites,
+        ...(settingsUnreadable !== undefined ? { settingsUnreadable } : {}),
+      });
+      // The uid each PATCH is for (its first test op, its User-Agent): the audit trail's link to what the user confirmed.
+      const sent = result.sent.map((r) => `${r.method} ${r.path} for uid ${r.uid ?? '?'} ${r.body}`).join('; ');
       this.client.info?.(
         `Way out for uid ${p.uid}: ${result.stage} ${result.ok ? 'ok' : 'refused'} (${result.status}): ${result.message}${sent ? ` [sent: ${sent}]` : ''}`,
       );
@@ -448,16 +453,26 @@ export class KubeGcLensServer {
 
   // ------------------------------------------------------------------------------------------ settings
 
-  private async readSettings(): Promise<void> {
-    if (!this.configurationSupported) return;
+  /**
+   * Reads the client's settings; when that fails, says why (and returns it): the other settings keep their previous
+   * values, but writes to the cluster are off (fail closed) until a read succeeds.
+   */
+  private async readSettings(): Promise<string | undefined> {
+    if (!this.configurationSupported) return undefined;
     try {
       const [ours, files] = await this.client.settings();
       this.settings = mergeSettings(ours);
       this.filesExclude = Object.entries(files?.exclude ?? {})
         .filter(([, on]) => on === true)
         .map(([glob]) => glob);
+      return undefined;
     } catch (e) {
-      this.client.warn(`Could not read settings, using defaults: ${e instanceof Error ? e.message : String(e)}`);
+      const error = e instanceof Error ? e.message : String(e);
+      this.settings = { ...this.settings, cluster: { ...this.settings.cluster, allowWrites: false } };
+      this.client.warn(
+        `Could not read settings, keeping the previous ones, except kubeGcLens.cluster.allowWrites, which is treated as off until they are read: ${error}`,
+      );
+      return error;
     }
   }
 

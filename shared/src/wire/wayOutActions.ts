@@ -21,6 +21,8 @@ export interface SentPatch {
   path: string;
   /** The JSON patch, as sent. */
   body: string;
+  /** (Additive.) The uid of the object it is for: its first op tests it, and its User-Agent names it. */
+  uid?: string;
 }
 
 /**
@@ -36,4 +38,10 @@ export interface ApplyWayOutResult {
   message: string;
   /** The requests sent, in order. */
   sent: SentPatch[];
+  /**
+   * (Additive.) The apiserver refused the patch's preconditions: the object is gone, was replaced (another uid) or
+   * changed since the way out was shown (its resourceVersion, its finalizers, its replicas). Nothing was changed; the
+   * client refreshes what it shows and says so.
+   */
+  objectChanged?: boolean;
 }

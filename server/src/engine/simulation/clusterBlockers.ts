@@ -15,6 +15,7 @@ import {
 } from '../model';
 import { guessPlural, type KindRegistry } from '../kinds/kindRegistry';
 import { shellComment, shellWord } from '../shellWord';
+import { preconditionOps, type JsonPatchOperation } from '../writePreconditions';
 import type { BlockerFix, UserRequest } from './types';
 
 /** What a blocker lookup reads: the simulation's store or the input's inventory. */
@@ -29,12 +30,7 @@ export type BackendState = 'ready' | 'no-endpoints' | 'missing' | 'unknown';
 
 export type { BlockerFix };
 
-/** One operation of an RFC 6902 JSON patch (the wire's JsonPatchOp). */
-export interface JsonPatchOperation {
-  op: 'test' | 'remove' | 'add' | 'replace';
-  path: string;
-  value?: unknown;
-}
+export type { JsonPatchOperation };
 
 /** A fix with the request that does it, when the simulation can run it: a way out (app/waysOut.ts) of what it holds. */
 export interface PlannedFix extends BlockerFix {
@@ -253,7 +249,7 @@ function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, 
   const resource = config.kind === 'MutatingWebhookConfiguration' ? 'mutatingwebhookconfiguration' : 'validatingwebhookconfiguration';
   const infrastructure =
     infrastructureLabel(config) ?? infrastructureLabel({ kind: 'Service', apiVersion: 'v1', namespace: svc.namespace, name: svc.name });
-  const ignoreOps = failurePolicyPatch(index, h, 'Ignore');
+  const ignoreOps = failurePolicyPatch(config, index, h, 'Ignore');
   const ignore = `kubectl patch ${shellWord(`${resource}/${config.name}`)} --type=json -p ${shellWord(JSON.stringify(ignoreOps))}`;
   const fixes: PlannedFix[] = [
     restoreFix(svc, view, backend),
@@ -294,14 +290,17 @@ function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, 
 }
 
 /**
- * The JSON patch that sets webhook `index`'s failurePolicy, its test ops first, so that it fails if the webhooks were
- * reordered or the policy changed since they were read. The apiserver applies it to the object as admissionregistration/v1
+ * The JSON patch that sets webhook `index`'s failurePolicy, its test ops first, so that it fails if the configuration
+ * was replaced (another uid), or the webhooks reordered or the policy changed since they were read. The apiserver applies it to the object as admissionregistration/v1
  * serves it, where failurePolicy is never unset (defaulted to Fail on create): a manifest without it means Fail, so
  * the test is of "Fail" and the field is replaced.
  */
-function failurePolicyPatch(index: number, h: WebhookFacts, policy: 'Ignore' | 'Fail'): JsonPatchOperation[] {
+function failurePolicyPatch(config: KubeObject, index: number, h: WebhookFacts, policy: 'Ignore' | 'Fail'): JsonPatchOperation[] {
   const path = `/webhooks/${index}`;
   return [
+    // The configuration's uid only: its resourceVersion moves whenever an injector rotates a caBundle, and the tests
+    // below pin the webhook and the policy that were simulated.
+    ...preconditionOps(config, false),
     { op: 'test', path: `${path}/name`, value: h.name },
     { op: 'test', path: `${path}/failurePolicy`, value: h.failurePolicy },
     { op: 'replace', path: `${path}/failurePolicy`, value: policy },

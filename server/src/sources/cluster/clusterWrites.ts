@@ -26,10 +26,43 @@ export interface PatchAnswer {
   ok: boolean;
   /** The server's Status message on a refusal (verbatim, cut), else the HTTP status line. */
   message: string;
+  /** The Status reason of a refusal (`Invalid`, `Conflict`, `NotFound`…), when the server gave one. */
+  reason?: string;
+}
+
+/**
+ * kube-apiserver's whole message when a JSON patch cannot be applied to the object as stored: a `test` op that fails,
+ * or a path that is no longer there (422, reason Invalid, no details; checked on v1.37.2). A validation error says
+ * `<Kind> "<name>" is invalid: …` instead.
+ */
+export const PATCH_NOT_APPLICABLE = 'the server rejected our request due to an error in our request';
+
+/**
+ * Whether a refusal says the object is not the one, or not in the state, the patch was made for: its preconditions
+ * failed (422 above), a conflict (409), or it is gone (404 NotFound).
+ */
+export function preconditionRefused(a: PatchAnswer): boolean {
+  return (
+    a.status === 409 ||
+    (a.status === 422 && a.message.startsWith(PATCH_NOT_APPLICABLE)) ||
+    (a.status === 404 && a.reason === 'NotFound')
+  );
 }
 
 /** Field manager named in every PATCH, so the cluster's audit log and managedFields say who sent it. */
 export const FIELD_MANAGER = 'kube-gc-lens';
+
+/** The user agent of every PATCH; kube-apiserver's audit events record it (`userAgent`), with the uid suffix. */
+export const WAY_OUT_USER_AGENT = 'kube-gc-lens (way out, asked by the user)';
+
+/**
+ * The user agent of a PATCH to the object `uid` (the one its precondition tests): the audit event then names the
+ * object the user confirmed, even when the PATCH, sent by name, reached another one and was refused. A uid that is
+ * not one the apiserver makes (letters, digits, `-`) is left out, so no header can be forged from it.
+ */
+export function wayOutUserAgent(uid: string): string {
+  return /^[A-Za-z0-9-]{1,64}$/.test(uid) ? `${WAY_OUT_USER_AGENT} uid/${uid}` : WAY_OUT_USER_AGENT;
+}
 
 /** The URL path (with its query) of a PATCH: `dryRun=All` asks the apiserver to run everything (admission too) but store nothing. */
 export function patchPath(t: PatchTarget, dryRun: boolean): string {
@@ -40,8 +73,11 @@ export function patchPath(t: PatchTarget, dryRun: boolean): string {
   return `${base}${ns}/${t.resource}/${encodeURIComponent(t.name)}${sub}${query}`;
 }
 
-/** Sends one JSON patch (`body`) to `path` with the target's credentials; resolves with the answer, never throws. */
-export async function sendJsonPatch(target: ClusterTarget, path: string, body: string, timeoutMs: number): Promise<PatchAnswer> {
+/**
+ * Sends one JSON patch (`body`) to `path` with the target's credentials, naming `uid` (the object it tests) in its user
+ * agent; resolves with the answer, never throws.
+ */
+export async function sendJsonPatch(target: ClusterTarget, path: string, body: string, timeoutMs: number, uid: string): Promise<PatchAnswer> {
   const opts: https.RequestOptions = { headers: {} };
   try {
     await target.applyAuth(opts);
@@ -66,7 +102,7 @@ export async function sendJsonPatch(target: ClusterTarget, path: string, body: s
           'Content-Type': 'application/json-patch+json',
           'Content-Length': String(payload.length),
           Accept: 'application/json',
-          'User-Agent': 'kube-gc-lens (way out, asked by the user)',
+          'User-Agent': wayOutUserAgent(uid),
         },
         agent: target.proxied ? opts.agent : undefined,
         timeout: timeoutMs > 0 ? timeoutMs : undefined,
@@ -82,11 +118,7 @@ export async function sendJsonPatch(target: ClusterTarget, path: string, body: s
         res.on('end', () => {
           const status = res.statusCode ?? 0;
           const ok = status >= 200 && status < 300;
-          resolve({
-            status,
-            ok,
-            message: ok ? `${status} ${res.statusMessage ?? ''}`.trim() : statusMessage(status, Buffer.concat(chunks)),
-          });
+          resolve(ok ? { status, ok, message: `${status} ${res.statusMessage ?? ''}`.trim() } : { status, ok, ...refusal(status, Buffer.concat(chunks)) });
         });
         res.on('error', (e) => resolve({ status: res.statusCode ?? 0, ok: false, message: `PATCH failed: ${serverText(errorText(e))}` }));
       },
@@ -97,15 +129,16 @@ export async function sendJsonPatch(target: ClusterTarget, path: string, body: s
   });
 }
 
-/** A refusal in the apiserver's words: its Status message, else the HTTP status. */
-function statusMessage(status: number, body: Buffer): string {
+/** A refusal in the apiserver's words: its Status message and reason, else the HTTP status. */
+function refusal(status: number, body: Buffer): { message: string; reason?: string } {
   try {
-    const s = JSON.parse(body.toString('utf8')) as { kind?: unknown; message?: unknown };
-    if (s && s.kind === 'Status' && typeof s.message === 'string' && s.message) return serverText(s.message);
+    const s = JSON.parse(body.toString('utf8')) as { kind?: unknown; message?: unknown; reason?: unknown };
+    if (s && s.kind === 'Status' && typeof s.message === 'string' && s.message)
+      return { message: serverText(s.message), ...(typeof s.reason === 'string' && s.reason ? { reason: serverText(s.reason, 100) } : {}) };
   } catch {
     // not a Status
   }
-  return `the server answered ${status}`;
+  return { message: `the server answered ${status}` };
 }
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));

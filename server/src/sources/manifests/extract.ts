@@ -87,6 +87,7 @@ export function newKubeObject(apiVersion: string, kind: string, namespace: strin
     deletionGracePeriodSeconds: undefined,
     creationTimestamp: undefined,
     generation: undefined,
+    resourceVersion: undefined,
     labels: undefined,
     facts: NO_FACTS,
     source: undefined,
@@ -348,6 +349,9 @@ export class Extractor<N> {
     if (ct !== undefined) obj.creationTimestamp = ct;
     const gen = this.int(ctx, meta, M, 'generation');
     if (gen !== undefined) obj.generation = gen;
+    // Read for a write's precondition only: anything but a string is left out, never a problem of the manifest.
+    const rv = this.r.get(meta, 'resourceVersion');
+    if (this.r.kind(rv) === 'string' && this.r.value(rv as N)) obj.resourceVersion = this.r.value(rv as N) as string;
     const fins = this.strList(ctx, meta, M, 'finalizers');
     if (fins) obj.finalizers = fins;
     const refs = this.ownerReferences(ctx, meta);

@@ -55,6 +55,8 @@ export function fastObject(v: unknown): KubeObject | undefined {
     const grace = optInt(m.deletionGracePeriodSeconds);
     const ct = optStr(m.creationTimestamp);
     const gen = optInt(m.generation);
+    // Only for a write's precondition: anything but a string is left out, never a reason to bail.
+    const rv = typeof m.resourceVersion === 'string' ? m.resourceVersion : undefined;
     const fins = optStrList(m.finalizers);
     if (
       name === BAIL ||
@@ -75,6 +77,7 @@ export function fastObject(v: unknown): KubeObject | undefined {
     if (grace !== undefined) obj.deletionGracePeriodSeconds = grace;
     if (ct !== undefined) obj.creationTimestamp = ct;
     if (gen !== undefined) obj.generation = gen;
+    if (rv) obj.resourceVersion = rv;
     if (fins) obj.finalizers = fins;
     const refs = m.ownerReferences;
     if (!nullish(refs)) {
