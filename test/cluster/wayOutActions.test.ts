@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StuckItem, WayOut } from '../../shared/src/protocol';
 import { ClusterApplyWayOutRequest, ClusterConnectRequest, ClusterStuckRequest } from '../../server/src/lsp/methods';
-import { WRITES_OFF } from '../../server/src/app/wayOutActions';
+import { settingsUnreadableMessage, WRITES_OFF } from '../../server/src/app/wayOutActions';
 import { LspSession } from '../../testkit/lsp/lspSession';
 import { startKubeApiServer, type KubeApiServer } from '../../testkit/kubeApiServer/kubeApiServer';
 import { ns } from './clusterFixtures';
@@ -16,6 +16,8 @@ const T = '2026-11-20T08:00:00Z';
 const GONE = '2026-11-20T09:00:00Z';
 const HOLD = 'example.com/hold';
 const SCALED = 'example.com/scaled';
+/** Held by holder2, a workload at 0 replicas that the lagging view's test replaces. */
+const SCALED2 = 'example.com/scaled2';
 
 const held = (name: string, uid: string, finalizer = HOLD, namespace = 'shop') => ({
   apiVersion: 'v1',
@@ -34,6 +36,8 @@ const holder = {
   },
 };
 
+const holder2 = { ...holder, metadata: { ...holder.metadata, name: 'holder2', uid: 'd-holder2' } };
+
 let server: KubeApiServer;
 let dir: string;
 let lsp: LspSession;
@@ -42,6 +46,7 @@ const settings = (allowWrites?: boolean) => ({
   kubeGcLens: {
     finalizerOwners: [
       { finalizer: SCALED, workload: { kind: 'Deployment', namespace: 'shop', name: 'holder' } },
+      { finalizer: SCALED2, workload: { kind: 'Deployment', namespace: 'shop', name: 'holder2' } },
       // Its operator was uninstalled: nobody removes it.
       { finalizer: HOLD, running: false },
     ],
@@ -63,6 +68,8 @@ beforeAll(async () => {
   ])
     server.add(held(name, uid));
   server.add(held('scaled', 'cm-scaled', SCALED));
+  server.add(holder2);
+  server.add(held('scaled2', 'cm-scaled2', SCALED2));
   // A webhook that fails closed, its Service gone, holds a ConfigMap of namespace hooked (only there: its selector).
   // failurePolicy is written out, as admissionregistration/v1 always serves it (defaulted to Fail on create).
   server.add(ns('hooked', 'ns-hooked'));
@@ -105,6 +112,14 @@ async function waysOutOf(uid: string): Promise<WayOut[]> {
   return items.find((i) => i.uid === uid)?.waysOut ?? [];
 }
 
+type Stored = { metadata: { uid: string; resourceVersion: string } };
+const stored = (uid: string) => server.objects().find((o) => (o.metadata as { uid: string }).uid === uid) as Stored | undefined;
+/** The preconditions every way out's patch starts with: the uid shown, and the resourceVersion it was simulated on. */
+const preconditions = (uid: string) => [
+  { op: 'test', path: '/metadata/uid', value: uid },
+  { op: 'test', path: '/metadata/resourceVersion', value: stored(uid)!.metadata.resourceVersion },
+];
+const finalizersOf = (uid: string) => (stored(uid)?.metadata as { finalizers?: string[] } | undefined)?.finalizers;
 const removal = (ways: WayOut[]) => ways.find((w) => w.title.startsWith(`Remove the finalizer ${HOLD}`))!;
 const nonGets = () => server.requests.filter((r) => r.method !== 'GET');
 
@@ -118,6 +133,7 @@ describe('a way out sent to the cluster', () => {
     expect(removal(ways).patch).toEqual({
       target: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'off', uid: 'cm-off' },
       ops: [
+        ...preconditions('cm-off'),
         { op: 'test', path: '/metadata/finalizers/0', value: HOLD },
         { op: 'remove', path: '/metadata/finalizers/0' },
       ],
@@ -136,8 +152,9 @@ describe('a way out sent to the cluster', () => {
     expect(server.objects().some((o) => (o.metadata as { uid: string }).uid === 'cm-off')).toBe(true);
   });
 
-  it('sends a dry run, then the same JSON patch with its test op, and nothing else', async () => {
+  it('sends a dry run, then the same JSON patch with its test ops (the uid first), and nothing else; its User-Agent names the uid', async () => {
     const way = removal(await waysOutOf('cm-released'));
+    const shown = preconditions('cm-released');
     server.resetLog();
     const r = await lsp.connection.sendRequest(ClusterApplyWayOutRequest, {
       uid: 'cm-released',
@@ -146,6 +163,7 @@ describe('a way out sent to the cluster', () => {
     });
     expect(r).toMatchObject({ ok: true, stage: 'patch', status: 200 });
     const body = JSON.stringify([
+      ...shown,
       { op: 'test', path: '/metadata/finalizers/0', value: HOLD },
       { op: 'remove', path: '/metadata/finalizers/0' },
     ]);
@@ -154,10 +172,14 @@ describe('a way out sent to the cluster', () => {
       ['PATCH', path, { dryRun: 'All', fieldManager: 'kube-gc-lens' }, 'application/json-patch+json', body],
       ['PATCH', path, { fieldManager: 'kube-gc-lens' }, 'application/json-patch+json', body],
     ]);
-    expect(r.sent.map((s) => s.path)).toEqual([`${path}?dryRun=All&fieldManager=kube-gc-lens`, `${path}?fieldManager=kube-gc-lens`]);
+    expect(nonGets().map((q) => q.userAgent)).toEqual(Array(2).fill('kube-gc-lens (way out, asked by the user) uid/cm-released'));
+    expect(r.sent.map((s) => [s.path, s.uid])).toEqual([
+      [`${path}?dryRun=All&fieldManager=kube-gc-lens`, 'cm-released'],
+      [`${path}?fieldManager=kube-gc-lens`, 'cm-released'],
+    ]);
     // Its last finalizer gone, the apiserver removed it; the log says what was sent.
     expect(server.objects().some((o) => (o.metadata as { uid: string }).uid === 'cm-released')).toBe(false);
-    expect(lsp.logs.some((l) => l.includes('cm-released') && l.includes(`PATCH ${path}?dryRun=All`))).toBe(true);
+    expect(lsp.logs.some((l) => l.includes(`PATCH ${path}?dryRun=All&fieldManager=kube-gc-lens for uid cm-released`))).toBe(true);
   });
 
   it("shows the dry run's refusal verbatim and sends nothing more", async () => {
@@ -188,7 +210,8 @@ describe('a way out sent to the cluster', () => {
       { status: 422, message: 'the server rejected our request due to an error in our request', dryRun: false },
     );
     const r = await lsp.connection.sendRequest(ClusterApplyWayOutRequest, { uid: 'cm-changed', command: way.command });
-    expect(r).toMatchObject({ ok: false, stage: 'patch', status: 422 });
+    expect(r).toMatchObject({ ok: false, stage: 'patch', status: 422, objectChanged: true });
+    expect(r.message).toMatch(/^ConfigMap shop\/changed changed since you looked: .*uid cm-changed.*nothing was changed/);
     expect(server.writes()).toBe(2);
   });
 
@@ -215,14 +238,14 @@ describe('a way out sent to the cluster', () => {
     const ways = await waysOutOf('cm-scaled');
     const scale = ways.find((w) => w.patch?.subresource === 'scale')!;
     expect(scale.risk).toBe('safe');
+    const shown = preconditions('d-holder');
     server.resetLog();
     const r = await lsp.connection.sendRequest(ClusterApplyWayOutRequest, { uid: 'cm-scaled', command: scale.command });
     expect(r).toMatchObject({ ok: true, stage: 'patch' });
     const path = '/apis/apps/v1/namespaces/shop/deployments/holder/scale';
-    const body = JSON.stringify([
-      { op: 'test', path: '/spec', value: {} },
-      { op: 'add', path: '/spec/replicas', value: 1 },
-    ]);
+    const ops = [...shown, { op: 'test', path: '/spec', value: {} }, { op: 'add', path: '/spec/replicas', value: 1 }];
+    const body = JSON.stringify(ops);
+    expect(scale.command).toBe(`kubectl patch deployment.apps/holder -n shop --subresource=scale --type=json -p '${body}'`);
     expect(nonGets().map((q) => [q.path, q.query.dryRun, q.body])).toEqual([
       [path, 'All', body],
       [path, undefined, body],
@@ -235,6 +258,8 @@ describe('a way out sent to the cluster', () => {
     const ways = await waysOutOf('cm-hooked');
     const ignore = ways.find((w) => w.title.endsWith('set failurePolicy: Ignore on webhook validate.guard.example.com'))!;
     const ops = [
+      // The configuration's uid, not its resourceVersion (an injector's caBundle moves it): the webhook is pinned below.
+      { op: 'test', path: '/metadata/uid', value: 'vwc-guard' },
       { op: 'test', path: '/webhooks/0/name', value: 'validate.guard.example.com' },
       { op: 'test', path: '/webhooks/0/failurePolicy', value: 'Fail' },
       { op: 'replace', path: '/webhooks/0/failurePolicy', value: 'Ignore' },
@@ -272,5 +297,76 @@ describe('a way out sent to the cluster', () => {
       webhooks: { failurePolicy: string }[];
     };
     expect(stored.webhooks.map((h) => h.failurePolicy)).toEqual(['Ignore']);
+  });
+
+  it('settings that can no longer be read turn writes off, although they were on: refused, said why (there and in the log), nothing sent', async () => {
+    const way = removal(await waysOutOf('cm-off'));
+    lsp.settingsError = 'the client could not answer workspace/configuration';
+    try {
+      const r = await lsp.connection.sendRequest(ClusterApplyWayOutRequest, {
+        uid: 'cm-off',
+        command: way.command,
+        summary: way.outcome.summary,
+      });
+      expect(r).toEqual({
+        ok: false,
+        stage: 'refused',
+        status: 0,
+        message: settingsUnreadableMessage('the client could not answer workspace/configuration'),
+        sent: [],
+      });
+      expect(r.message).toMatch(/^Writes to the cluster are off: the editor's settings could not be read/);
+    } finally {
+      lsp.settingsError = undefined;
+    }
+    expect(server.writes()).toBe(0);
+    expect(nonGets()).toEqual([]);
+    expect(lsp.logs.some((l) => /^Could not read settings.*allowWrites, which is treated as off/.test(l))).toBe(true);
+    expect(finalizersOf('cm-off')).toEqual([HOLD]);
+  });
+
+  // Last: the watches stay stalled (the view lags the cluster from here on).
+  it('a view that lags: an object removed by hand and created again under its name, with the same finalizer; Apply Fix… on the old row is refused by its uid test, the new object keeps its finalizer', async () => {
+    const way = removal(await waysOutOf('cm-off'));
+    const shownRv = stored('cm-off')!.metadata.resourceVersion;
+    server.faults.stallWatches();
+    server.remove({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'off' });
+    server.add({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'off', namespace: 'shop', uid: 'cm-off-2', creationTimestamp: GONE, finalizers: [HOLD] },
+    });
+    // The old row is still what the view shows.
+    expect(removal(await waysOutOf('cm-off')).command).toBe(way.command);
+    server.resetLog();
+    const r = await lsp.connection.sendRequest(ClusterApplyWayOutRequest, {
+      uid: 'cm-off',
+      command: way.command,
+      summary: way.outcome.summary,
+    });
+    expect(r).toMatchObject({ ok: false, stage: 'dry-run', status: 422, objectChanged: true });
+    expect(r.message).toMatch(/^ConfigMap shop\/off changed since you looked: it is no longer the object \(uid cm-off\)/);
+    expect(nonGets().map((q) => [q.query.dryRun, JSON.parse(q.body!)[0], q.userAgent])).toEqual([
+      ['All', { op: 'test', path: '/metadata/uid', value: 'cm-off' }, 'kube-gc-lens (way out, asked by the user) uid/cm-off'],
+    ]);
+    expect(JSON.parse(nonGets()[0]!.body!)[1]).toEqual({ op: 'test', path: '/metadata/resourceVersion', value: shownRv });
+    expect(finalizersOf('cm-off-2')).toEqual([HOLD]);
+  });
+
+  it('a view that lags: the workload that runs the controller deleted and created again at 0 replicas; its scale-up on the old row is refused, the new one stays at 0', async () => {
+    const scaleOf = (ways: WayOut[]) => ways.find((w) => w.patch?.subresource === 'scale');
+    const scale = scaleOf(await waysOutOf('cm-scaled2'))!;
+    server.remove({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'holder2' });
+    server.add({ ...holder2, metadata: { ...holder2.metadata, uid: 'd-holder2-new' } });
+    expect(scaleOf(await waysOutOf('cm-scaled2'))?.command).toBe(scale.command);
+    server.resetLog();
+    const r = await lsp.connection.sendRequest(ClusterApplyWayOutRequest, { uid: 'cm-scaled2', command: scale.command });
+    expect(r).toMatchObject({ ok: false, stage: 'dry-run', status: 422, objectChanged: true });
+    expect(r.message).toMatch(/^Deployment shop\/holder2 changed since you looked: it is no longer the object \(uid d-holder2\)/);
+    expect(nonGets().map((q) => [q.path, q.query.dryRun, q.userAgent])).toEqual([
+      ['/apis/apps/v1/namespaces/shop/deployments/holder2/scale', 'All', 'kube-gc-lens (way out, asked by the user) uid/d-holder2'],
+    ]);
+    const now = server.objects().find((o) => (o.metadata as { uid: string }).uid === 'd-holder2-new') as { spec: { replicas: number } };
+    expect(now.spec.replicas).toBe(0);
   });
 });

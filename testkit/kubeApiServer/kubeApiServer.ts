@@ -70,6 +70,8 @@ export interface RequestRecord {
   /** a PATCH's Content-Type and body, when the server applies patches */
   contentType?: string;
   body?: string;
+  /** a PATCH's User-Agent (a way out's names the uid it is for) */
+  userAgent?: string;
 }
 
 /** group '' = core */
@@ -355,7 +357,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       ...(info.namespace !== undefined ? { namespace: info.namespace } : {}),
       status: 0,
       bytes: 0,
-      ...(body !== undefined ? { contentType: req.headers['content-type'] ?? '', body } : {}),
+      ...(body !== undefined ? { contentType: req.headers['content-type'] ?? '', body, userAgent: req.headers['user-agent'] ?? '' } : {}),
     };
     requests.push(record);
 

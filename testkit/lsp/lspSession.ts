@@ -23,6 +23,8 @@ import {
   ShutdownRequest,
   CodeLensRefreshRequest,
   ConfigurationRequest,
+  ErrorCodes,
+  ResponseError,
   WorkDoneProgress,
   WorkDoneProgressCreateRequest,
   DidChangeWorkspaceFoldersNotification,
@@ -81,6 +83,8 @@ export class LspSession {
   readonly timeline: TimelineEntry[] = [];
   private versions = new Map<string, number>();
   settings: Record<string, unknown>;
+  /** When set, workspace/configuration fails with this message (a client that cannot answer it). */
+  settingsError: string | undefined;
 
   constructor(private readonly options: SessionOptions = {}) {
     this.settings = options.settings ?? {};
@@ -109,9 +113,10 @@ export class LspSession {
     this.connection.onNotification('window/logMessage', (p: { message: string }) => {
       this.logs.push(p.message);
     });
-    this.connection.onRequest(ConfigurationRequest.type, (p) =>
-      p.items.map((i) => (i.section ? (this.settings[i.section] ?? null) : null)),
-    );
+    this.connection.onRequest(ConfigurationRequest.type, (p) => {
+      if (this.settingsError !== undefined) throw new ResponseError(ErrorCodes.InternalError, this.settingsError);
+      return p.items.map((i) => (i.section ? (this.settings[i.section] ?? null) : null));
+    });
     // Accept every progress token and listen to it before answering, so no `$/progress` on it is missed.
     this.connection.onRequest(CodeLensRefreshRequest.type, () => {
       this.codeLensRefreshes++;

@@ -45,11 +45,15 @@ export async function applyWayOut(
   }
   client.output.info(`Way out on ${context}: ${w.title}. Sending a dry run, then ${patchText(w)}`);
   const result = await client.request(ClusterApplyWayOutRequest, { uid: node.stuckUid, command: w.command, summary: w.outcome.summary });
-  for (const r of result.sent) client.output.info(`  sent ${r.method} ${r.path} ${r.body}`);
+  for (const r of result.sent) client.output.info(`  sent ${r.method} ${r.path} for uid ${r.uid ?? '?'} ${r.body}`);
   const text = resultText(w, result);
   if (result.ok) {
     client.output.info(`Way out done (${result.status}): ${text}`);
     void vscode.window.showInformationMessage(`Kube GC Lens: ${text}`);
+  } else if (result.objectChanged) {
+    // Not an error of the product: the cluster moved on since the row was shown. The row is read again below.
+    client.output.warn(`Way out not done, the object changed since it was shown (${result.stage}, ${result.status}): ${text}`);
+    void vscode.window.showWarningMessage(`Kube GC Lens: ${text}`);
   } else {
     client.output.warn(`Way out not done (${result.stage}, ${result.status}): ${text}`);
     void vscode.window.showErrorMessage(`Kube GC Lens: ${text}`);

@@ -67,7 +67,7 @@ export function confirmation(w: WayOut, context: string): { message: string; det
       ...outcomeLines(w),
       '',
       `Sends a server-side dry run first (nothing changes if the cluster refuses it), then: ${patchText(w)}`,
-      'The test op makes it fail if the object changed since it was read.',
+      `Its test ops make it fail if the object is not the one shown (uid ${w.patch?.target.uid ?? '?'}) or changed since it was read.`,
     ].join('\n'),
     button: action === 'remove-finalizer' ? 'Remove Finalizer' : 'Apply Fix',
   };
@@ -77,6 +77,7 @@ export function confirmation(w: WayOut, context: string): { message: string; det
 export function resultText(w: WayOut, r: ApplyWayOutResult): string {
   if (r.ok) return r.message;
   if (r.stage === 'refused') return `Not sent: ${r.message}`;
+  if (r.objectChanged) return `Nothing changed by "${w.title}": ${r.message} The Stuck Objects view is refreshed.`;
   const what = r.stage === 'dry-run' ? 'The dry run was refused' : 'The PATCH was refused';
   return `${what} (${r.status}), nothing changed by "${w.title}": ${r.message}`;
 }
