@@ -35,7 +35,9 @@ describe('ways out after a DELETE', () => {
     ]);
     // The audit finalizer was first in the input; once the DELETE has settled its controller has removed it, and
     // foregroundDeletion (which the DELETE appended after it) is at index 0.
+    // Its uid, not a resourceVersion: the DELETE changes that, and the way out is made for the state it leaves.
     const ops = [
+      { op: 'test', path: '/metadata/uid', value: owner.uid },
       { op: 'test', path: '/metadata/finalizers/0', value: 'foregroundDeletion' },
       { op: 'remove', path: '/metadata/finalizers/0' },
     ];
@@ -44,7 +46,10 @@ describe('ways out after a DELETE', () => {
       ops,
     });
     expect(ways[2].command).toBe(`kubectl patch configmap/owner -n shop --type=json -p '${JSON.stringify(ops)}'`);
-    expect(ways[1].patch?.ops[0]).toEqual({ op: 'test', path: '/metadata/ownerReferences/0/uid', value: owner.uid });
+    expect(ways[1].patch?.ops.slice(0, 2)).toEqual([
+      { op: 'test', path: '/metadata/uid', value: held.uid },
+      { op: 'test', path: '/metadata/ownerReferences/0/uid', value: owner.uid },
+    ]);
   });
 
   it('say what each way out changes from there: not what the DELETE did already', () => {

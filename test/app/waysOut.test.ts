@@ -21,10 +21,13 @@ describe('ways out', () => {
     const s = scenario(manifests(namespace('kafka'), operator, kafka));
     const ways = waysOut(s.inventory, kafka.uid, BUILTIN);
     expect(ways.map((w) => [w.risk, w.command])).toEqual([
-      ['safe', 'kubectl scale deployment.apps/strimzi-cluster-operator -n kafka --replicas=1'],
+      [
+        'safe',
+        `kubectl patch deployment.apps/strimzi-cluster-operator -n kafka --subresource=scale --type=json -p '[{"op":"test","path":"/metadata/uid","value":"${operator.uid}"},{"op":"test","path":"/spec","value":{}},{"op":"add","path":"/spec/replicas","value":1}]'`,
+      ],
       [
         'dangerous',
-        `kubectl patch kafka.kafka.strimzi.io/my-cluster -n kafka --type=json -p '[{"op":"test","path":"/metadata/finalizers/0","value":"${KAFKA_FINALIZER}"},{"op":"remove","path":"/metadata/finalizers/0"}]'`,
+        `kubectl patch kafka.kafka.strimzi.io/my-cluster -n kafka --type=json -p '[{"op":"test","path":"/metadata/uid","value":"${kafka.uid}"},{"op":"test","path":"/metadata/finalizers/0","value":"${KAFKA_FINALIZER}"},{"op":"remove","path":"/metadata/finalizers/0"}]'`,
       ],
     ]);
     expect(ways[0].outcome.summary).toBe(
@@ -41,7 +44,10 @@ describe('ways out', () => {
     const kafka = obj('kafka.strimzi.io/v1beta2', 'Kafka', 'kafka', 'my-cluster', { finalizers: [KAFKA_FINALIZER], ...TERMINATING });
     // Its namespace being deleted, the namespace controller deletes it too: either way, nothing runs it there again.
     for (const [closing, first] of [
-      [false, 'kubectl scale deployment.apps/strimzi-cluster-operator -n strimzi --replicas=1'],
+      [
+        false,
+        `kubectl patch deployment.apps/strimzi-cluster-operator -n strimzi --subresource=scale --type=json -p '[{"op":"test","path":"/metadata/uid","value":"${operator.uid}"},{"op":"test","path":"/spec","value":{}},{"op":"add","path":"/spec/replicas","value":1}]'`,
+      ],
       [
         true,
         '# no single kubectl command: install the operator of Deployment strimzi/strimzi-cluster-operator in another namespace (strimzi is being deleted), watching namespace kafka',
@@ -53,7 +59,7 @@ describe('ways out', () => {
       expect(ways[0].risk).toBe('safe');
       expect(ways[0].command).toBe(first);
       expect(ways[0].outcome.deleted.map((d) => d.name)).toContain('my-cluster');
-      expect(ways.some((w) => w.command.startsWith('kubectl scale'))).toBe(!closing);
+      expect(ways.some((w) => w.command.includes(' --subresource=scale '))).toBe(!closing);
     }
   });
 
@@ -200,6 +206,7 @@ describe('ways out through blockers outside ownership', () => {
       const webhook = index === 0 ? 'validate.guard.example.com' : 'mutate.inject.example.com';
       const way = ways.find((w) => w.title.endsWith(`set failurePolicy: Ignore on webhook ${webhook}`))!;
       const ops = [
+        { op: 'test', path: '/metadata/uid', value: config.uid },
         { op: 'test', path: `/webhooks/${index}/name`, value: webhook },
         { op: 'test', path: `/webhooks/${index}/failurePolicy`, value: 'Fail' },
         { op: 'replace', path: `/webhooks/${index}/failurePolicy`, value: 'Ignore' },

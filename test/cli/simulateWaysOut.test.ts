@@ -85,7 +85,7 @@ describe('simulate: ways out of what the request leaves stuck', () => {
     const release = stuck.waysOut!.find((w) => w.title === 'Remove the finalizer foregroundDeletion from ConfigMap shop/owner')!;
     expect(release).toMatchObject({ risk: 'caution' });
     expect(release.command).toBe(
-      `kubectl patch configmap/owner -n shop --type=json -p '[{"op":"test","path":"/metadata/finalizers/0","value":"foregroundDeletion"},{"op":"remove","path":"/metadata/finalizers/0"}]'`,
+      `kubectl patch configmap/owner -n shop --type=json -p '[{"op":"test","path":"/metadata/uid","value":"uid-owner"},{"op":"test","path":"/metadata/finalizers/0","value":"foregroundDeletion"},{"op":"remove","path":"/metadata/finalizers/0"}]'`,
     );
     expect(release.outcome.summary).toBe(
       'Removing finalizer foregroundDeletion from ConfigMap shop/owner: 1 object deleted (1 ConfigMap), 0 stuck, 0 orphaned',

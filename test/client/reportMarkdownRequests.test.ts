@@ -121,7 +121,7 @@ describe('the report of a change', () => {
     const md = renderSimulateReport(r);
     expect(md).toContain('## Left stuck by these requests (1)');
     expect(md).toContain('  - **Ways out after these requests** \\(safest first');
-    expect(md).toContain('kubectl scale deployment.apps/strimzi-cluster-operator -n kafka --replicas=1');
+    expect(md).toContain('kubectl patch deployment.apps/strimzi-cluster-operator -n kafka --subresource=scale --type=json -p');
   });
 
   it('an object the input does not hold: the request, rejected, without a link', () => {

@@ -29,6 +29,7 @@ const removal: WayOut = {
   patch: {
     target,
     ops: [
+      { op: 'test', path: '/metadata/uid', value: 'u-held' },
       { op: 'test', path: '/metadata/finalizers/0', value: 'example.com/hold' },
       { op: 'remove', path: '/metadata/finalizers/0' },
     ],
@@ -38,7 +39,7 @@ const removal: WayOut = {
 const scale: WayOut = {
   ...reinstall,
   title: 'Scale Deployment shop/op up to 1 replica',
-  command: 'kubectl scale deployment.apps/op -n shop --replicas=1',
+  command: `kubectl patch deployment.apps/op -n shop --subresource=scale --type=json -p '[…]'`,
   patch: { target: { ...target, apiVersion: 'apps/v1', kind: 'Deployment', name: 'op' }, subresource: 'scale', ops: [] },
 };
 const item: StuckItem = {
@@ -89,9 +90,10 @@ describe('ways out in the Stuck Objects view', () => {
     expect(c.detail).toContain(`Simulated: ${removal.outcome.summary}`);
     expect(c.detail).toContain('Warning: what the controller');
     expect(c.detail).toContain(
-      `PATCH ConfigMap shop/held (application/json-patch+json): [{"op":"test","path":"/metadata/finalizers/0","value":"example.com/hold"},{"op":"remove","path":"/metadata/finalizers/0"}]`,
+      `PATCH ConfigMap shop/held (application/json-patch+json): [{"op":"test","path":"/metadata/uid","value":"u-held"},{"op":"test","path":"/metadata/finalizers/0","value":"example.com/hold"},{"op":"remove","path":"/metadata/finalizers/0"}]`,
     );
     expect(c.detail).toMatch(/dry run first/);
+    expect(c.detail).toContain('fail if the object is not the one shown (uid u-held) or changed since it was read');
     expect(confirmation(scale, 'kind-dev')).toMatchObject({ button: 'Apply Fix' });
     expect(confirmation(scale, 'kind-dev').detail).toContain('PATCH Deployment shop/op/scale');
   });
@@ -130,6 +132,12 @@ describe('ways out in the Stuck Objects view', () => {
     expect(c.detail).toContain(
       `PATCH ValidatingWebhookConfiguration guard (application/json-patch+json): [{"op":"test","path":"/webhooks/0/name","value":"v.guard.example.com"},{"op":"test","path":"/webhooks/0/failurePolicy","value":"Fail"},{"op":"replace","path":"/webhooks/0/failurePolicy","value":"Ignore"}]`,
     );
+  });
+
+  it('says that the object changed since it was shown when the apiserver refused its preconditions, and that the view is refreshed', () => {
+    const message = 'ConfigMap shop/held changed since you looked: … (The apiserver answered 422: …)';
+    const r = resultText(removal, { ok: false, stage: 'dry-run', status: 422, message, sent: [], objectChanged: true });
+    expect(r).toBe(`Nothing changed by "${removal.title}": ${message} The Stuck Objects view is refreshed.`);
   });
 
   it("says a refusal in the cluster's words", () => {

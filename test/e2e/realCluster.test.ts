@@ -33,6 +33,14 @@ if (CONTROL_PLANE_SKIP) console.warn(`test/e2e/realCluster.test.ts ${CONTROL_PLA
 
 let wb: Workbench;
 let plane: ControlPlane;
+/** The preconditions a way out's patch starts with, as the cluster holds the object now: its uid and resourceVersion. */
+const preconditionsOf = (ref: string, namespace: string) => {
+  const [uid, rv] = plane.kubectl(['get', ref, '-n', namespace, '-o', 'jsonpath={.metadata.uid} {.metadata.resourceVersion}']).split(' ');
+  return [
+    { op: 'test', path: '/metadata/uid', value: uid },
+    { op: 'test', path: '/metadata/resourceVersion', value: rv },
+  ];
+};
 let auditDir: string;
 let audit: ReturnType<typeof auditLog>;
 let operator: StandInOperator;
@@ -293,7 +301,11 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
       );
       expect(detail).toContain(
         'Sends a server-side dry run first (nothing changes if the cluster refuses it), then: PATCH ConfigMap team-a/held (application/json-patch+json): ' +
-          '[{"op":"test","path":"/metadata/finalizers/0","value":"example.com/hold"},{"op":"remove","path":"/metadata/finalizers/0"}]',
+          JSON.stringify([
+            ...preconditionsOf('configmap/held', 'team-a'),
+            { op: 'test', path: '/metadata/finalizers/0', value: 'example.com/hold' },
+            { op: 'remove', path: '/metadata/finalizers/0' },
+          ]),
       );
       await wb.screenshot('real-05-confirm');
       // Nothing is sent while the dialog waits.
@@ -331,8 +343,8 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
           ),
         ),
       ).toBe(true);
-      expect(lines.some((l) => l.includes(`sent PATCH ${held}?dryRun=All&fieldManager=kube-gc-lens [{"op":"test"`))).toBe(true);
-      expect(lines.some((l) => l.includes(`sent PATCH ${held}?fieldManager=kube-gc-lens [{"op":"test"`))).toBe(true);
+      expect(lines.some((l) => l.includes(`sent PATCH ${held}?dryRun=All&fieldManager=kube-gc-lens for uid `))).toBe(true);
+      expect(lines.some((l) => l.includes(`sent PATCH ${held}?fieldManager=kube-gc-lens for uid `))).toBe(true);
       await wb.runCommand('Output: Show Output Channels...');
       await wb.pick(undefined, 'Kube GC Lens', 'Kube GC Lens');
       await wb.page.locator('.part.panel .monaco-editor .view-line', { hasText: 'Way out done' }).first().waitFor(SLOW);
@@ -366,10 +378,19 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
   // widgets.acme.io/finalizer is scaled to 0.
   const SCALE_UP = `Scale Deployment widget-system/widget-operator up to 1 replica: it runs the controller that removes ${FINALIZER}`;
   const SCALE_PATH = '/apis/apps/v1/namespaces/widget-system/deployments/widget-operator/scale';
-  const SCALE_COMMAND = 'kubectl scale deployment.apps/widget-operator -n widget-system --replicas=1';
+  // The scale subresource's preconditions are the Deployment's uid and resourceVersion, read when its row is shown.
+  let SCALE_OPS = '';
+  let SCALE_COMMAND = '';
+  const readScaleWayOut = () => {
+    SCALE_OPS = JSON.stringify([
+      ...preconditionsOf('deployment/widget-operator', 'widget-system'),
+      { op: 'test', path: '/spec', value: {} },
+      { op: 'add', path: '/spec/replicas', value: 1 },
+    ]);
+    SCALE_COMMAND = `kubectl patch deployment.apps/widget-operator -n widget-system --subresource=scale --type=json -p '${SCALE_OPS}'`;
+  };
   const SCALED =
     'Scaling Deployment widget-system/widget-operator to 1 replica: 2 objects deleted (1 Widget, 1 Namespace), 0 stuck, 0 orphaned';
-  const SCALE_OPS = '[{"op":"test","path":"/spec","value":{}},{"op":"add","path":"/spec/replicas","value":1}]';
   const scaleUpRow = () =>
     wb.treeView('Stuck Objects').locator('.monaco-list-row[aria-level="3"]', { hasText: `Way out (safe): ${SCALE_UP}` });
 
@@ -450,7 +471,8 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
           `5 finalizer ${FINALIZER}: its controller Deployment widget-system/widget-operator is scaled to 0 replicas, so nobody removes ${FINALIZER} (guessed from the words "widget", "acme" shared by "${FINALIZER}" and Deployment widget-system/widget-operator)`,
         ]);
       // The safest way out's tooltip: what the simulation says it deletes, and the kubectl command it is.
-      const tooltip = wb.page.locator('.workbench-hover', { hasText: 'Command: kubectl scale' });
+      readScaleWayOut();
+      const tooltip = wb.page.locator('.workbench-hover', { hasText: 'Command: kubectl patch deployment.apps/widget-operator' });
       await wb.hoverUntilVisible(scaleUpRow().locator('.label-name'), tooltip);
       expect((await tooltip.innerText()).split('\n').filter(Boolean)).toEqual([
         `${SCALE_UP} (safe)`,
@@ -487,7 +509,7 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
         'Deleted: Widget shop/storefront, Namespace shop',
         'Sends a server-side dry run first (nothing changes if the cluster refuses it), then: ' +
           `PATCH Deployment widget-system/widget-operator/scale (application/json-patch+json): ${SCALE_OPS}`,
-        'The test op makes it fail if the object changed since it was read.',
+        `Its test ops make it fail if the object is not the one shown (uid ${JSON.parse(SCALE_OPS)[0].value}) or changed since it was read.`,
       ]);
       await wb.screenshot('real-09-confirm');
       // Nothing is sent while the dialog waits, and the operator has not run.
@@ -540,8 +562,18 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('Kube GC Lens in code-server, 
           ),
         ),
       ).toBe(true);
-      expect(lines.some((l) => l.includes(`sent PATCH ${SCALE_PATH}?dryRun=All&fieldManager=kube-gc-lens ${SCALE_OPS}`))).toBe(true);
-      expect(lines.some((l) => l.includes(`sent PATCH ${SCALE_PATH}?fieldManager=kube-gc-lens ${SCALE_OPS}`))).toBe(true);
+      expect(
+        lines.some((l) =>
+          l.includes(
+            `sent PATCH ${SCALE_PATH}?dryRun=All&fieldManager=kube-gc-lens for uid ${JSON.parse(SCALE_OPS)[0].value} ${SCALE_OPS}`,
+          ),
+        ),
+      ).toBe(true);
+      expect(
+        lines.some((l) =>
+          l.includes(`sent PATCH ${SCALE_PATH}?fieldManager=kube-gc-lens for uid ${JSON.parse(SCALE_OPS)[0].value} ${SCALE_OPS}`),
+        ),
+      ).toBe(true);
       // No other write from the extension in the whole story: team-a's two, then these two.
       expect(writes().map((e) => e.requestURI.split('?')[0])).toEqual([
         '/api/v1/namespaces/team-a/configmaps/held',

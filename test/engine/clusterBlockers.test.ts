@@ -114,7 +114,7 @@ describe('R75: a failurePolicy: Fail webhook without a backend rejects what the 
     );
     expect(hook.fixes!.map((f) => f.command)).toEqual([
       'kubectl -n guard get endpointslices -l kubernetes.io/service-name=guard-webhook',
-      `kubectl patch validatingwebhookconfiguration/policy-guard --type=json -p '[{"op":"test","path":"/webhooks/0/name","value":"validate.guard.example.com"},{"op":"test","path":"/webhooks/0/failurePolicy","value":"Fail"},{"op":"replace","path":"/webhooks/0/failurePolicy","value":"Ignore"}]'`,
+      `kubectl patch validatingwebhookconfiguration/policy-guard --type=json -p '[{"op":"test","path":"/metadata/uid","value":"uid-policy-guard"},{"op":"test","path":"/webhooks/0/name","value":"validate.guard.example.com"},{"op":"test","path":"/webhooks/0/failurePolicy","value":"Fail"},{"op":"replace","path":"/webhooks/0/failurePolicy","value":"Ignore"}]'`,
       'kubectl delete validatingwebhookconfiguration/policy-guard',
     ]);
   });
@@ -259,6 +259,7 @@ describe('hostile names in fix commands', () => {
             '--type=json',
             '-p',
             JSON.stringify([
+              { op: 'test', path: '/metadata/uid', value: hook.uid },
               { op: 'test', path: '/webhooks/0/name', value: `hook${bad}` },
               { op: 'test', path: '/webhooks/0/failurePolicy', value: 'Fail' },
               { op: 'replace', path: '/webhooks/0/failurePolicy', value: 'Ignore' },

@@ -34,6 +34,7 @@ describe('Simulate Delete in the editor: ways out', () => {
     // The Kafka's finalizer removal: the PATCH a user would send once the namespace is Terminating.
     const removal = byName.get('Kafka/my-cluster')!.waysOut!.find((w) => w.risk === 'dangerous')!;
     expect(removal.patch?.ops).toEqual([
+      { op: 'test', path: '/metadata/uid', value: byName.get('Kafka/my-cluster')!.uid },
       { op: 'test', path: '/metadata/finalizers/0', value: 'kafka.strimzi.io/finalizer' },
       { op: 'remove', path: '/metadata/finalizers/0' },
     ]);

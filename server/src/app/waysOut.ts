@@ -57,7 +57,16 @@ export function waysOut(inventory: Inventory, uid: string, options: SimulationSe
   const stuckByUid = new Map(baseline.stuck.map((s) => [s.uid, s]));
   const root = stuckByUid.get(uid);
   if (!root) return [];
-  const object = prior.length && baseline.finalObject ? baseline.finalObject : (id: string) => inventory.objects.get(id);
+  // After the prior requests an object's resourceVersion is not the one read (the simulated DELETE changed it): its
+  // way out tests its uid, not a resourceVersion nobody knows yet.
+  const finalObject = baseline.finalObject;
+  const object =
+    prior.length && finalObject
+      ? (id: string) => {
+          const o = finalObject(id);
+          return o && { ...o, resourceVersion: undefined };
+        }
+      : (id: string) => inventory.objects.get(id);
   const candidates = new Map<string, Candidate>();
   // A controller restored for one stuck object runs for all of them: one such way out, the first found.
   const keyOf = (c: Candidate) =>
@@ -355,11 +364,7 @@ function forceDelete(pod: KubeObject): Candidate {
 
 function removeFinalizer(o: KubeObject, finalizer: string, index: number, stuck: StuckEntry): Candidate {
   const path = `/metadata/finalizers/${index}`;
-  const ops: JsonPatchOp[] = [
-    ...preconditionOps(o, true),
-    { op: 'test', path, value: finalizer },
-    { op: 'remove', path },
-  ];
+  const ops: JsonPatchOp[] = [...preconditionOps(o, true), { op: 'test', path, value: finalizer }, { op: 'remove', path }];
   return {
     requests: [{ verb: 'remove-finalizer', target: refOf(o), finalizer }],
     title: `Remove the finalizer ${finalizer} from ${describe(o)}`,
