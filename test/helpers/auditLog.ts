@@ -5,12 +5,17 @@ import * as path from 'node:path';
 
 /** The product's user agent (server/src/sources/cluster/apiClient.ts). */
 export const PRODUCT_USER_AGENT = 'kube-gc-lens (read-only)';
-/** The user agent of a way out the user asked the editor to send (server/src/sources/cluster/clusterWrites.ts). */
+/**
+ * The user agent of a way out the user asked the editor to send (server/src/sources/cluster/clusterWrites.ts), followed
+ * by ` uid/<the uid its patch tests>`.
+ */
 export const WAY_OUT_USER_AGENT = 'kube-gc-lens (way out, asked by the user)';
 
 export interface AuditEvent {
   verb: string;
   requestURI: string;
+  /** When the apiserver received it (RFC 3339, microseconds): the events of two user agents in one order. */
+  requestReceivedTimestamp?: string;
   stage: string;
   userAgent?: string;
   objectRef?: { resource?: string; name?: string };
@@ -35,11 +40,11 @@ export function auditLog(
   return { log, apiserverArgs: [`--audit-policy-file=${policy}`, `--audit-log-path=${log}`] };
 }
 
-/** The product's completed requests (or those of `userAgent`), as the apiserver recorded them. */
+/** The product's completed requests (or those of `userAgent`, with or without a suffix), as the apiserver recorded them. */
 export function productRequests(log: string, userAgent = PRODUCT_USER_AGENT): AuditEvent[] {
   return readFileSync(log, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as AuditEvent)
-    .filter((e) => e.userAgent === userAgent && e.stage === 'ResponseComplete');
+    .filter((e) => (e.userAgent === userAgent || e.userAgent?.startsWith(`${userAgent} `)) && e.stage === 'ResponseComplete');
 }

@@ -10,6 +10,7 @@ export interface RealItem {
     name: string;
     namespace?: string;
     uid: string;
+    resourceVersion?: string;
     deletionTimestamp?: string;
     finalizers?: string[];
     ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }[];
