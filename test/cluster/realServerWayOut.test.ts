@@ -239,7 +239,7 @@ describe.skipIf(CONTROL_PLANE_SKIP)('a way out sent by the editor to the real co
     expect(admin.logs.some((l) => l.includes(`dry-run refused (500): ${r.message}`))).toBe(true);
   });
 
-  it('fixed with kubectl (failurePolicy: Ignore) and listed again: the same way out, the same outcome; sent: the dry run, then the PATCH, test op first; the Widget goes, the namespace stays as simulated', async () => {
+  it('fixed with kubectl (failurePolicy: Ignore) and listed again: the same way out, the same outcome; sent: the dry run, then the PATCH, the uid and resourceVersion tested first; the Widget goes, the namespace stays as simulated', async () => {
     kubectl([
       'patch',
       'validatingwebhookconfiguration/widget-url-guard',
@@ -256,6 +256,7 @@ describe.skipIf(CONTROL_PLANE_SKIP)('a way out sent by the editor to the real co
     expect(way.outcome.deleted.map((d) => d.name)).toEqual(['w1']);
     expect(way.outcome.stuck.map((s) => `${s.kind} ${s.name}`)).toContain(`Namespace ${NS}`);
     const from = writesAfter(0).length;
+    const rv = readOne(plane, 'widget/w1', NS).metadata.resourceVersion;
     const r = await apply(admin, w1.uid, way);
     expect(r).toMatchObject({ ok: true, stage: 'patch', status: 200 });
     const writes = writesAfter(from);
@@ -263,11 +264,15 @@ describe.skipIf(CONTROL_PLANE_SKIP)('a way out sent by the editor to the real co
       ['patch', `${widgetPath('w1')}?dryRun=All&fieldManager=kube-gc-lens`, 200],
       ['patch', `${widgetPath('w1')}?fieldManager=kube-gc-lens`, 200],
     ]);
-    for (const w of writes)
+    for (const w of writes) {
       expect(w.requestObject).toEqual([
+        { op: 'test', path: '/metadata/uid', value: w1.uid },
+        { op: 'test', path: '/metadata/resourceVersion', value: rv },
         { op: 'test', path: '/metadata/finalizers/0', value: FINALIZER },
         { op: 'remove', path: '/metadata/finalizers/0' },
       ]);
+      expect(w.userAgent).toBe(`${WAY_OUT_USER_AGENT} uid/${w1.uid}`);
+    }
     await until('Widget w1 gone', () => gone('widget/w1'));
     expect(readOne(plane, `namespace/${NS}`).metadata.deletionTimestamp).toBeDefined();
   });
