@@ -37,6 +37,33 @@ describe('ways out', () => {
     expect(ways[1].warning).toMatch(/left behind/);
   });
 
+  it('every patch tests the uid shown first, then the resourceVersion it was read at; a synthetic uid (a manifest without one) is never tested', () => {
+    const meta = `namespace: shop, deletionTimestamp: "2025-01-01T00:00:00Z", deletionGracePeriodSeconds: 0, finalizers: [${HOLD}]`;
+    const s = scenario(
+      [
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: read, uid: u-read, resourceVersion: "41", ${meta} }`,
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: written, ${meta} }`,
+      ].join('\n---\n'),
+    );
+    const removal = (name: string) => {
+      const o = s.inventory.find('', 'ConfigMap', 'shop', name)!;
+      return { o, way: waysOut(s.inventory, o.uid, BUILTIN).find((w) => w.title.startsWith(`Remove the finalizer ${HOLD}`))! };
+    };
+    const read = removal('read').way;
+    const ops = [
+      { op: 'test', path: '/metadata/uid', value: 'u-read' },
+      { op: 'test', path: '/metadata/resourceVersion', value: '41' },
+      { op: 'test', path: '/metadata/finalizers/0', value: HOLD },
+      { op: 'remove', path: '/metadata/finalizers/0' },
+    ];
+    expect(read.patch?.ops).toEqual(ops);
+    expect(read.command).toBe(`kubectl patch configmap/read -n shop --type=json -p '${JSON.stringify(ops)}'`);
+    const written = removal('written');
+    expect(written.o.syntheticUid).toBe(true);
+    expect(written.way.patch?.ops).toEqual(ops.slice(2));
+    expect(written.way.command).not.toContain('synthetic:');
+  });
+
   it('an operator scaled to 0 in a namespace being deleted: no scale-up (no Pod is created there), reinstall it elsewhere', () => {
     const operator = deploy('strimzi-cluster-operator', 'strimzi', {
       extra: { spec: workloadSpec({ app: 'strimzi' }, [{ name: 'op', image: 'quay.io/strimzi/operator:0.40' }], { replicas: 0 }) },
