@@ -291,9 +291,9 @@ function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, 
 
 /**
  * The JSON patch that sets webhook `index`'s failurePolicy, its test ops first, so that it fails if the configuration
- * was replaced (another uid), or the webhooks reordered or the policy changed since they were read. The apiserver applies it to the object as admissionregistration/v1
- * serves it, where failurePolicy is never unset (defaulted to Fail on create): a manifest without it means Fail, so
- * the test is of "Fail" and the field is replaced.
+ * was replaced (another uid), or the webhooks reordered or the policy changed since they were read. The apiserver
+ * applies it to the object as admissionregistration/v1 serves it, where failurePolicy is never unset (defaulted to Fail
+ * on create): a manifest without it means Fail, so the test is of "Fail" and the field is replaced.
  */
 function failurePolicyPatch(config: KubeObject, index: number, h: WebhookFacts, policy: 'Ignore' | 'Fail'): JsonPatchOperation[] {
   const path = `/webhooks/${index}`;

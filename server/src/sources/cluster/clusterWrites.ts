@@ -43,9 +43,7 @@ export const PATCH_NOT_APPLICABLE = 'the server rejected our request due to an e
  */
 export function preconditionRefused(a: PatchAnswer): boolean {
   return (
-    a.status === 409 ||
-    (a.status === 422 && a.message.startsWith(PATCH_NOT_APPLICABLE)) ||
-    (a.status === 404 && a.reason === 'NotFound')
+    a.status === 409 || (a.status === 422 && a.message.startsWith(PATCH_NOT_APPLICABLE)) || (a.status === 404 && a.reason === 'NotFound')
   );
 }
 
@@ -77,7 +75,13 @@ export function patchPath(t: PatchTarget, dryRun: boolean): string {
  * Sends one JSON patch (`body`) to `path` with the target's credentials, naming `uid` (the object it tests) in its user
  * agent; resolves with the answer, never throws.
  */
-export async function sendJsonPatch(target: ClusterTarget, path: string, body: string, timeoutMs: number, uid: string): Promise<PatchAnswer> {
+export async function sendJsonPatch(
+  target: ClusterTarget,
+  path: string,
+  body: string,
+  timeoutMs: number,
+  uid: string,
+): Promise<PatchAnswer> {
   const opts: https.RequestOptions = { headers: {} };
   try {
     await target.applyAuth(opts);
@@ -118,7 +122,11 @@ export async function sendJsonPatch(target: ClusterTarget, path: string, body: s
         res.on('end', () => {
           const status = res.statusCode ?? 0;
           const ok = status >= 200 && status < 300;
-          resolve(ok ? { status, ok, message: `${status} ${res.statusMessage ?? ''}`.trim() } : { status, ok, ...refusal(status, Buffer.concat(chunks)) });
+          resolve(
+            ok
+              ? { status, ok, message: `${status} ${res.statusMessage ?? ''}`.trim() }
+              : { status, ok, ...refusal(status, Buffer.concat(chunks)) },
+          );
         });
         res.on('error', (e) => resolve({ status: res.statusCode ?? 0, ok: false, message: `PATCH failed: ${serverText(errorText(e))}` }));
       },
