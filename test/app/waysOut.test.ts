@@ -89,7 +89,7 @@ describe('ways out', () => {
     ]);
     for (const w of ways) expect(w.outcome.deleted.map((d) => d.name)).toContain('team');
     expect(ways[2].command).toBe(
-      `kubectl get namespace team -o json | jq '.spec.finalizers -= ["kubernetes"]' | kubectl replace --raw /api/v1/namespaces/team/finalize -f -`,
+      `kubectl get namespace/team -o json | jq '.spec.finalizers -= ["kubernetes"]' | kubectl replace --raw /api/v1/namespaces/team/finalize -f -`,
     );
   });
 

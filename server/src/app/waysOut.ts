@@ -11,7 +11,7 @@
 import type { JsonPatchOp, Report, WayOut, WayOutPatch, WayOutRisk } from '../../../shared/src/protocol';
 import { inventoryView } from '../engine/analysis/blockerFindings';
 import type { Inventory } from '../engine/inventory';
-import { shellComment, shellWord } from '../engine/shellWord';
+import { pasteable, shellComment, shellJson, shellWord, urlPathSegment } from '../engine/shellWord';
 import { describe, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, splitApiVersion, type KubeObject, type ObjectIdentity } from '../engine/model';
 import { isChange, type ChangeRequest, type UserRequest } from '../engine/simulation/changeRequest';
 import { failingWebhooks, infrastructureLabel, unavailableApiServices, type PlannedFix } from '../engine/simulation/clusterBlockers';
@@ -280,7 +280,7 @@ function scaleUp(workload: KubeObject, finalizer: string): Candidate {
     requests: [{ verb: 'scale', target: refOf(workload), replicas: 1 }],
     title: `Scale ${describe(workload)} up to 1 replica: it runs the controller that removes ${finalizer}`,
     risk: 'safe',
-    command: `kubectl scale ${resourceArg(workload)}${namespaceArg(workload)} --replicas=1`,
+    command: pasteable(`kubectl scale ${resourceArg(workload)}${namespaceArg(workload)} --replicas=1`),
     // On the scale subresource, as kubectl sends it; an autoscaling/v1 Scale of 0 replicas has an empty spec
     // (replicas is omitempty), so the test op fails if it was scaled meanwhile.
     patch: {
@@ -347,7 +347,7 @@ function forceDelete(pod: KubeObject): Candidate {
     requests: [request],
     title: `Force-delete ${describe(pod)}: its node never confirms that it stopped`,
     risk: 'caution',
-    command: `kubectl delete ${resourceArg(pod)}${namespaceArg(pod)} --grace-period=0 --force`,
+    command: pasteable(`kubectl delete ${resourceArg(pod)}${namespaceArg(pod)} --grace-period=0 --force`),
     warning: `if its node is still running, so may its containers be: the Pod is gone from the API, not necessarily from the node`,
   };
 }
@@ -369,12 +369,15 @@ function removeFinalizer(o: KubeObject, finalizer: string, index: number, stuck:
 }
 
 function finalizeNamespace(ns: KubeObject): Candidate {
-  const name = shellWord(ns.name);
+  // TYPE/NAME, so that a name cannot read as a flag; the URL's segment percent-encoded, as kubectl's --raw expects.
+  const finalize = shellWord(`/api/v1/namespaces/${urlPathSegment(ns.name)}/finalize`);
   return {
     requests: [{ verb: 'remove-finalizer', target: refOf(ns), finalizer: NAMESPACE_FINALIZER }],
     title: `Finalize namespace ${ns.name} without waiting for its content (remove spec.finalizers ${NAMESPACE_FINALIZER})`,
     risk: 'dangerous',
-    command: `kubectl get namespace ${name} -o json | jq '.spec.finalizers -= ["${NAMESPACE_FINALIZER}"]' | kubectl replace --raw /api/v1/namespaces/${name}/finalize -f -`,
+    command: pasteable(
+      `kubectl get ${shellWord(`namespace/${ns.name}`)} -o json | jq '.spec.finalizers -= ["${NAMESPACE_FINALIZER}"]' | kubectl replace --raw ${finalize} -f -`,
+    ),
     warning: `the namespace goes while its content may stay in etcd, out of sight: it comes back if a namespace named ${ns.name} is created again, and what its finalizers were to clean up is left behind`,
   };
 }
@@ -392,5 +395,5 @@ const namespaceArg = (o: KubeObject) => (o.namespace ? ` -n ${shellWord(o.namesp
 
 /** A JSON patch with its `test` op first, so that it fails if the object changed since it was read. */
 function jsonPatch(o: KubeObject, ops: JsonPatchOp[]): string {
-  return `kubectl patch ${resourceArg(o)}${namespaceArg(o)} --type=json -p ${shellWord(JSON.stringify(ops))}`;
+  return pasteable(`kubectl patch ${resourceArg(o)}${namespaceArg(o)} --type=json -p ${shellJson(ops)}`);
 }
