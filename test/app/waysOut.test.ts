@@ -44,7 +44,7 @@ describe('ways out', () => {
       [false, 'kubectl scale deployment.apps/strimzi-cluster-operator -n strimzi --replicas=1'],
       [
         true,
-        '# no single kubectl command: install the operator of Deployment strimzi/strimzi-cluster-operator in another namespace (strimzi is being deleted), watching namespace kafka',
+        "# 'no single kubectl command: install the operator of Deployment strimzi/strimzi-cluster-operator in another namespace (strimzi is being deleted), watching namespace kafka'",
       ],
     ] as const) {
       const ns = namespace('strimzi', closing ? { ...TERMINATING, phase: 'Terminating' } : {});
@@ -265,7 +265,7 @@ describe('ways out through blockers outside ownership', () => {
     );
     // Two steps have no kubectl command: one line per step, the patch last.
     expect(steps.command.split('\n')).toEqual([
-      '# no single kubectl command: reinstall the add-on that serves Service guard/gone (the Service and its Pods)',
+      "# 'no single kubectl command: reinstall the add-on that serves Service guard/gone (the Service and its Pods)'",
       '# no single kubectl command: reinstall or scale up the workload behind Service monitoring/metrics-api',
       expect.stringMatching(/^kubectl patch configmap\/held -n team --type=json -p /),
     ]);

@@ -59,7 +59,7 @@ describe('what no command line carries', () => {
   it('a NUL or a lone surrogate withholds the command, with a note that says why; every other one is printed', () => {
     for (const bad of ['a\0b', 'a\ud800b', '\udfff']) {
       const command = pasteable(`kubectl delete ${shellWord(`configmap/${bad}`)}`);
-      expect(command).toMatch(/^# not printed as a command: a name in it holds a NUL or a lone UTF-16 surrogate/);
+      expect(command).toMatch(/^# 'not printed as a command: a name in it holds a NUL or a lone UTF-16 surrogate/);
       expect(commandLines(command)).toHaveLength(1);
       expect(safeText(command)).toBe(command);
       expect(shellWords(`${command}\nkubectl get x`)).toEqual(['get', 'x']);
@@ -97,6 +97,14 @@ describe('shellComment and commandLines', () => {
       expect(shellWords(script), JSON.stringify(s)).toEqual(['get', 'x']);
       expect(commandLines(script)).toHaveLength(2);
     }
+  });
+
+  it.each(PASTE_SHELLS.map((s) => [s.name, s]))('%s runs nothing of a comment, whatever its text holds, then the next step', (_, shell) => {
+    const calls = paste(
+      shell,
+      HOSTILE.map((s) => `${shellComment(`reinstall ${s} (the Service and its Pods)`)}\nkubectl get x`),
+    );
+    expect(calls.map((c) => c.map((x) => x.argv))).toEqual(HOSTILE.map(() => [['get', 'x']]));
   });
 
   it('splits a command of several steps at its own line breaks, never inside a quoted name', () => {

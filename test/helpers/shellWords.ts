@@ -1,9 +1,9 @@
 // Test helper: what a shell makes of a printed command, values that try to break out of a shell word, and pasting
-// commands into bash and zsh (as typed at their prompt too, history expansion on) with stand-ins for kubectl and jq
-// that record every argument byte for byte.
+// commands into bash and zsh (as typed at their prompt too: history expansion on, zsh's interactive_comments off)
+// with stand-ins for kubectl and jq that record every argument byte for byte.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -20,6 +20,10 @@ export const HOSTILE = [
   'a; touch /tmp/pwned',
   '$(touch /tmp/pwned)',
   '`id`',
+  // Run, these would show as calls of the stand-in kubectl.
+  '$(kubectl injected)',
+  '`kubectl injected`',
+  '(e:kubectl:)',
   'two\nlines',
   '"quoted"',
   "'",
@@ -53,16 +57,19 @@ export const HOSTILE = [
 
 export interface Shell {
   name: string;
-  /** How it runs `script`. */
+  /** How it runs `script`, read on its stdin. */
   run: (script: string, env: NodeJS.ProcessEnv) => ReturnType<typeof spawnSync>;
 }
 
 const has = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`]).status === 0;
 
 const SHELLS: Shell[] = [
-  { name: 'bash', run: (script, env) => spawnSync('bash', ['--norc', '--noprofile', '-c', script], { env: { ...env, LC_ALL: 'C' } }) },
+  {
+    name: 'bash',
+    run: (script, env) => spawnSync('bash', ['--norc', '--noprofile', '-s'], { env: { ...env, LC_ALL: 'C' }, input: script }),
+  },
   { name: 'bash -i', run: (script, env) => spawnSync('bash', ['--norc', '--noprofile', '-i'], { env, input: script }) },
-  { name: 'zsh', run: (script, env) => spawnSync('zsh', ['-f', '-c', script], { env }) },
+  { name: 'zsh', run: (script, env) => spawnSync('zsh', ['-f', '-s'], { env, input: script }) },
   { name: 'zsh -i', run: (script, env) => spawnSync('zsh', ['-f', '-i'], { env, input: script }) },
 ];
 
@@ -77,24 +84,24 @@ export interface Call {
   stdin?: string;
 }
 
-// A stand-in for kubectl and jq: one file per call, named by the time it started (steps joined by && run in order),
-// holding the step, argc and the arguments, NUL-terminated (no argument holds a NUL). `-o json` prints STUB_GET_JSON;
-// jq passes its input through the real jq when there is one.
-const STUB = `#!/bin/bash
-name=\${0##*/}
-rec="$STUB_CALLS/$(date +%s%N)-$$-$name"
-read_stdin=false
-[ "$name" = jq ] && read_stdin=true
-for a in "$@"; do [ "$a" = - ] && read_stdin=true; done
-printf '%s\\0' "$STUB_STEP" "$#" "$@" > "$rec.args"
-if $read_stdin; then cat > "$rec.stdin"; fi
-mv "$rec.args" "$rec"
-prev=
-for a in "$@"; do [ "$prev" = -o ] && [ "$a" = json ] && printf '%s' "$STUB_GET_JSON"; prev=$a; done
-if [ "$name" = jq ]; then
-  if [ -n "$REAL_JQ" ]; then "$REAL_JQ" "$@" < "$rec.stdin"; else cat "$rec.stdin"; fi
-fi
-exit 0
+// Stand-ins for kubectl and jq, as functions of the shell (the words a shell passes to a function are those it would
+// pass to a program; no process per call): each call appends one record to $STUB_CALLS, its fields NUL-terminated (no
+// argument holds a NUL): the program, the step, argc, the arguments, what it read on stdin. `-o json` prints
+// STUB_GET_JSON; jq passes its input through the real jq when there is one. No comment: zsh -i would run it.
+const STUBS = `__stub() {
+  __name=$1; shift
+  __in=
+  if [ "$__name" = jq ] || [ "$1" = replace ]; then __in=$(cat; printf x); __in=\${__in%x}; fi
+  printf '%s\\0' "$__name" "$STUB_STEP" "$#" "$@" "$__in" >> "$STUB_CALLS"
+  if [ "$__name" = jq ]; then
+    if [ -n "$REAL_JQ" ]; then printf '%s' "$__in" | "$REAL_JQ" "$@"; else printf '%s' "$__in"; fi
+  fi
+  __prev=
+  for __a in "$@"; do [ "$__prev" = -o ] && [ "$__a" = json ] && printf '%s' "$STUB_GET_JSON"; __prev=$__a; done
+  return 0
+}
+kubectl() { __stub kubectl "$@"; }
+jq() { __stub jq "$@"; }
 `;
 
 export const REAL_JQ = has('jq') ? execFileSync('sh', ['-c', 'command -v jq'], { encoding: 'utf8' }).trim() : '';
@@ -107,27 +114,22 @@ const strict = new TextDecoder('utf-8', { fatal: true });
 export function paste(shell: Shell, commands: readonly string[], getJson = '{}'): Call[][] {
   const dir = mkdtempSync(join(tmpdir(), 'kgl-paste-'));
   try {
-    const bin = join(dir, 'bin');
     const calls = join(dir, 'calls');
-    mkdirSync(bin);
-    mkdirSync(calls);
-    for (const program of ['kubectl', 'jq']) {
-      writeFileSync(join(bin, program), STUB);
-      chmodSync(join(bin, program), 0o755);
-    }
-    const script = commands.map((c, i) => `export STUB_STEP=${i}\n${c}\n`).join('');
-    const env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, STUB_CALLS: calls, STUB_GET_JSON: getJson, REAL_JQ, LANG: 'C.UTF-8' };
+    writeFileSync(calls, '');
+    const script = STUBS + commands.map((c, i) => `export STUB_STEP=${i}\n${c}\n`).join('');
+    const env = { PATH: process.env.PATH, HOME: dir, STUB_CALLS: calls, STUB_GET_JSON: getJson, REAL_JQ, LANG: 'C.UTF-8' };
     const r = shell.run(script, env);
     if (r.error) throw r.error;
     const out: Call[][] = commands.map(() => []);
-    for (const file of readdirSync(calls)
-      .filter((f) => !f.includes('.'))
-      .sort()) {
-      const [step, argc, ...rest] = split(readFileSync(join(calls, file)));
-      const program = file.endsWith('-jq') ? 'jq' : 'kubectl';
-      const argv = rest.slice(0, Number(argc));
-      const stdin = readdirSync(calls).includes(`${file}.stdin`) ? readFileSync(join(calls, `${file}.stdin`), 'utf8') : undefined;
-      out[Number(step)].push({ program, argv, ...(stdin !== undefined ? { stdin } : {}) });
+    const fields = split(readFileSync(calls));
+    for (let i = 0; i < fields.length; ) {
+      const program = fields[i] as Call['program'];
+      const step = Number(fields[i + 1]);
+      const argc = Number(fields[i + 2]);
+      const argv = fields.slice(i + 3, i + 3 + argc);
+      const stdin = fields[i + 3 + argc];
+      out[step].push({ program, argv, ...(stdin ? { stdin } : {}) });
+      i += 4 + argc;
     }
     return out;
   } finally {

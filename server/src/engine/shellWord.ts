@@ -67,12 +67,20 @@ export function pasteable(command: string): string {
   const shown = command.replace(new RegExp(UNCARRIED.source, 'gu'), (ch) =>
     ch === '\0' ? '\\x00' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-  return `# not printed as a command: a name in it holds a NUL or a lone UTF-16 surrogate, which no command line can carry: ${shown}`;
+  return shellComment(
+    `not printed as a command: a name in it holds a NUL or a lone UTF-16 surrogate, which no command line can carry: ${shown}`,
+  );
 }
 
-/** A line the shell ignores: every unshown character in `text` (a line break, a control) becomes `?`, so it stays one comment. */
+/**
+ * A line the shell ignores: every unshown character in `text` (a line break, a control) becomes `?`, so it stays one
+ * line. Its text is single-quoted unless plainly inert: zsh reads `#` as a comment only with interactive_comments set
+ * (off by default), else as a command, whose words it expands (`$(…)`, globs and their qualifiers); quoted, it is a
+ * command not found.
+ */
 export function shellComment(text: string): string {
-  return `# ${text.replace(UNSHOWN_ALL, '?')}`;
+  const shown = text.replace(UNSHOWN_ALL, '?');
+  return `# ${/^[A-Za-z0-9 ,.:/_@+-]*$/.test(shown) ? shown : `'${shown.replace(/'/g, `'\\''`)}'`}`;
 }
 
 /**
