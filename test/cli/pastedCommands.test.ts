@@ -26,12 +26,7 @@ function stuck(file: string, output: string[]): string {
   return r.stdout;
 }
 
-const NAMES = [
-  '\x1b]0;title\x07\x1b[31m',
-  'two\nlines\r\t',
-  'nel\u0085 rtl\u202e zw\u200b',
-  "it's $(kubectl injected) `x` !!",
-];
+const NAMES = ['\x1b]0;title\x07\x1b[31m', 'two\nlines\r\t', 'nel\u0085 rtl\u202e zw\u200b', "it's $(kubectl injected) `x` !!"];
 
 describe('stuck: the commands the text shows', () => {
   it.each(NAMES.map((n) => [JSON.stringify(n), n]))('%s: are the JSON commands, and paste as them', (_, bad) => {
