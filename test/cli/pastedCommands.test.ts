@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StuckItem, WayOut } from '../../shared/src/protocol';
-import { commandLines } from '../../server/src/engine/shellWord';
+import { renderWaysOut } from '../../server/src/cli/output/waysOutText';
+import { makeStyle } from '../../server/src/cli/output/style';
+import { commandLines, shellWord } from '../../server/src/engine/shellWord';
 import { manifests, type ObjectSpec } from '../helpers/manifests';
 import { PASTE_SHELLS, paste } from '../helpers/shellWords';
 import { wayOutWorlds } from '../helpers/wayOutWorlds';
@@ -46,5 +48,18 @@ describe('stuck: the commands the text shows', () => {
       .map((l) => l.replace(/^\$ /, ''));
     expect(text).toEqual(json);
     for (const shell of PASTE_SHELLS) expect(paste(shell, text), shell.name).toEqual(paste(shell, json));
+  });
+});
+
+describe('ways out in the text', () => {
+  it('a command the text would cut is not shown, rather than shown as one that names something else', () => {
+    const outcome = { summary: 's', counts: { deleted: 0, orphaned: 0, stuck: 0 }, deleted: [], orphaned: [], stuck: [], notes: [] };
+    const long = `kubectl delete ${shellWord(`configmap/${'\x1b'.repeat(300)}`)}`;
+    const short = `kubectl delete ${shellWord('configmap/two\nlines')}`;
+    const way = (command: string) => ({ title: 't', risk: 'caution', command, requests: [], outcome }) as unknown as WayOut;
+    const lines: string[] = [];
+    renderWaysOut([way(long), way(short)], '', lines, makeStyle({ isTTY: false }, {}));
+    const steps = lines.map((l) => l.trim()).filter((l) => l.startsWith('$') || l.startsWith('#'));
+    expect(steps).toEqual(['# not shown: this command is too long to print here as it pastes (-o json holds it exactly)', `$ ${short}`]);
   });
 });
