@@ -58,7 +58,7 @@ export function objectYaml(o: ObjectSpec): string {
   const yaml = stringify(object);
   // Characters YAML refuses written raw (DEL, C1, a lone surrogate): then the document is JSON, which YAML reads, with
   // those as \u escapes, as a hostile name in a file would be.
-  return /[\u007f-\u0084\u0086-\u009f\ud800-\udfff\ufffe\uffff]/.test(yaml)
+  return /[\u007f-\u0084\u0086-\u009f\ufffe\uffff]|\p{Cs}/u.test(yaml)
     ? JSON.stringify(object).replace(/[\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
     : yaml;
 }
