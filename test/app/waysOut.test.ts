@@ -77,7 +77,7 @@ describe('ways out', () => {
       ],
       [
         true,
-        '# no single kubectl command: install the operator of Deployment strimzi/strimzi-cluster-operator in another namespace (strimzi is being deleted), watching namespace kafka',
+        "# 'no single kubectl command: install the operator of Deployment strimzi/strimzi-cluster-operator in another namespace (strimzi is being deleted), watching namespace kafka'",
       ],
     ] as const) {
       const ns = namespace('strimzi', closing ? { ...TERMINATING, phase: 'Terminating' } : {});
@@ -122,7 +122,7 @@ describe('ways out', () => {
     ]);
     for (const w of ways) expect(w.outcome.deleted.map((d) => d.name)).toContain('team');
     expect(ways[2].command).toBe(
-      `kubectl get namespace team -o json | jq '.spec.finalizers -= ["kubernetes"]' | kubectl replace --raw /api/v1/namespaces/team/finalize -f -`,
+      `kubectl get namespace/team -o json | jq '.spec.finalizers -= ["kubernetes"]' | kubectl replace --raw /api/v1/namespaces/team/finalize -f -`,
     );
   });
 
@@ -299,7 +299,7 @@ describe('ways out through blockers outside ownership', () => {
     );
     // Two steps have no kubectl command: one line per step, the patch last.
     expect(steps.command.split('\n')).toEqual([
-      '# no single kubectl command: reinstall the add-on that serves Service guard/gone (the Service and its Pods)',
+      "# 'no single kubectl command: reinstall the add-on that serves Service guard/gone (the Service and its Pods)'",
       '# no single kubectl command: reinstall or scale up the workload behind Service monitoring/metrics-api',
       expect.stringMatching(/^kubectl patch configmap\/held -n team --type=json -p /),
     ]);

@@ -96,7 +96,7 @@ describe('stuck: blocker fixes as ways out', () => {
     const { text } = stuck(yaml, false);
     const at = text.indexOf(steps.title);
     expect(text.slice(at).split('\n').slice(1, 4)).toEqual([
-      '         # no single kubectl command: reinstall the add-on that serves Service guard/gone (the Service and its Pods)',
+      "         # 'no single kubectl command: reinstall the add-on that serves Service guard/gone (the Service and its Pods)'",
       '         # no single kubectl command: reinstall or scale up the workload behind Service monitoring/metrics-api',
       `         $ kubectl patch configmap/c -n team-a --type=json -p '[{"op":"test","path":"/metadata/uid","value":"uid-c"},{"op":"test","path":"/metadata/finalizers/0","value":"example.com/cleanup"},{"op":"remove","path":"/metadata/finalizers/0"}]'`,
     ]);

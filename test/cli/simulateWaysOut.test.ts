@@ -38,7 +38,7 @@ describe('simulate: ways out of what the request leaves stuck', () => {
     expect(ns).toContain(
       '        1. [safe] Reinstall the operator of Deployment kafka/strimzi-cluster-operator in another namespace, watching namespace kafka ' +
         '(namespace kafka is being deleted: nothing new can be created in it)\n' +
-        '           # no single kubectl command: install the operator of Deployment kafka/strimzi-cluster-operator in another namespace (kafka is being deleted), watching namespace kafka\n' +
+        "           # 'no single kubectl command: install the operator of Deployment kafka/strimzi-cluster-operator in another namespace (kafka is being deleted), watching namespace kafka'\n" +
         '           → Running the controller of kafka.strimzi.io/finalizer again, for Kafka kafka/my-cluster: 3 objects deleted (2 Kafkas, 1 Namespace), 0 stuck, 0 orphaned\n' +
         '        … 1 more way out (-o wide lists them all)',
     );
@@ -56,7 +56,7 @@ describe('simulate: ways out of what the request leaves stuck', () => {
       '        2. [dangerous] Finalize namespace kafka without waiting for its content (remove spec.finalizers kubernetes)',
     );
     expect(all).toContain(
-      `           $ kubectl get namespace kafka -o json | jq '.spec.finalizers -= ["kubernetes"]' | kubectl replace --raw /api/v1/namespaces/kafka/finalize -f -`,
+      `           $ kubectl get namespace/kafka -o json | jq '.spec.finalizers -= ["kubernetes"]' | kubectl replace --raw /api/v1/namespaces/kafka/finalize -f -`,
     );
     expect(all).not.toContain('more way out');
   });

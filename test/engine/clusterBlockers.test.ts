@@ -246,8 +246,9 @@ describe('hostile names in fix commands', () => {
         deploy(svc.name, svc.namespace),
       ]);
       const fixes = flatten(entry!.blockedBy).flatMap((b) => b.fixes ?? []);
-      const argv = fixes.map((f) => shellWords(f.command!));
-      const sorted = (a: string[][]) => a.map((w) => JSON.stringify(w)).sort();
+      // A patch body as kubectl reads it: the JSON, not its spelling (unshown characters are \u escapes).
+      const argv = fixes.map((f) => shellWords(f.command!).map((w, i, all) => (all[i - 1] === '-p' ? JSON.parse(w) : w)));
+      const sorted = (a: unknown[][]) => a.map((w) => JSON.stringify(w)).sort();
       expect(sorted(argv), JSON.stringify(bad)).toEqual(
         sorted([
           ['-n', svc.namespace, 'scale', `deployment/${svc.name}`, '--replicas=1'],
@@ -258,12 +259,12 @@ describe('hostile names in fix commands', () => {
             `validatingwebhookconfiguration/cfg${bad}`,
             '--type=json',
             '-p',
-            JSON.stringify([
+            [
               { op: 'test', path: '/metadata/uid', value: hook.uid },
               { op: 'test', path: '/webhooks/0/name', value: `hook${bad}` },
               { op: 'test', path: '/webhooks/0/failurePolicy', value: 'Fail' },
               { op: 'replace', path: '/webhooks/0/failurePolicy', value: 'Ignore' },
-            ]),
+            ],
           ],
           ['delete', `validatingwebhookconfiguration/cfg${bad}`],
         ]),

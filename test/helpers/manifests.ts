@@ -54,7 +54,13 @@ export function objectYaml(o: ObjectSpec): string {
   };
   if (o.finalizers?.length) metadata.finalizers = o.finalizers;
   if (o.owners?.length) metadata.ownerReferences = o.owners;
-  return stringify({ apiVersion: o.apiVersion, kind: o.kind, metadata, ...o.extra });
+  const object = { apiVersion: o.apiVersion, kind: o.kind, metadata, ...o.extra };
+  const yaml = stringify(object);
+  // Characters YAML refuses written raw (DEL, C1, a lone surrogate): then the document is JSON, which YAML reads, with
+  // those as \u escapes, as a hostile name in a file would be.
+  return /[\u007f-\u0084\u0086-\u009f\ufffe\uffff]|\p{Cs}/u.test(yaml)
+    ? JSON.stringify(object).replace(/[\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    : yaml;
 }
 
 /** Objects and raw YAML documents joined into one multi-document YAML text, in the given order. */

@@ -11,7 +11,7 @@
 import type { JsonPatchOp, Report, WayOut, WayOutPatch, WayOutRisk } from '../../../shared/src/protocol';
 import { inventoryView } from '../engine/analysis/blockerFindings';
 import type { Inventory } from '../engine/inventory';
-import { shellComment, shellWord } from '../engine/shellWord';
+import { pasteable, shellComment, shellJson, shellWord, urlPathSegment } from '../engine/shellWord';
 import { preconditionOps } from '../engine/writePreconditions';
 import { describe, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, splitApiVersion, type KubeObject, type ObjectIdentity } from '../engine/model';
 import { isChange, type ChangeRequest, type UserRequest } from '../engine/simulation/changeRequest';
@@ -357,7 +357,7 @@ function forceDelete(pod: KubeObject): Candidate {
     requests: [request],
     title: `Force-delete ${describe(pod)}: its node never confirms that it stopped`,
     risk: 'caution',
-    command: `kubectl delete ${resourceArg(pod)}${namespaceArg(pod)} --grace-period=0 --force`,
+    command: pasteable(`kubectl delete ${resourceArg(pod)}${namespaceArg(pod)} --grace-period=0 --force`),
     warning: `if its node is still running, so may its containers be: the Pod is gone from the API, not necessarily from the node`,
   };
 }
@@ -376,12 +376,15 @@ function removeFinalizer(o: KubeObject, finalizer: string, index: number, stuck:
 }
 
 function finalizeNamespace(ns: KubeObject): Candidate {
-  const name = shellWord(ns.name);
+  // TYPE/NAME, so that a name cannot read as a flag; the URL's segment percent-encoded, as kubectl's --raw expects.
+  const finalize = shellWord(`/api/v1/namespaces/${urlPathSegment(ns.name)}/finalize`);
   return {
     requests: [{ verb: 'remove-finalizer', target: refOf(ns), finalizer: NAMESPACE_FINALIZER }],
     title: `Finalize namespace ${ns.name} without waiting for its content (remove spec.finalizers ${NAMESPACE_FINALIZER})`,
     risk: 'dangerous',
-    command: `kubectl get namespace ${name} -o json | jq '.spec.finalizers -= ["${NAMESPACE_FINALIZER}"]' | kubectl replace --raw /api/v1/namespaces/${name}/finalize -f -`,
+    command: pasteable(
+      `kubectl get ${shellWord(`namespace/${ns.name}`)} -o json | jq '.spec.finalizers -= ["${NAMESPACE_FINALIZER}"]' | kubectl replace --raw ${finalize} -f -`,
+    ),
     warning: `the namespace goes while its content may stay in etcd, out of sight: it comes back if a namespace named ${ns.name} is created again, and what its finalizers were to clean up is left behind`,
   };
 }
@@ -403,5 +406,5 @@ const namespaceArg = (o: KubeObject) => (o.namespace ? ` -n ${shellWord(o.namesp
  */
 function jsonPatch(o: KubeObject, ops: JsonPatchOp[], subresource?: 'scale'): string {
   const sub = subresource ? ` --subresource=${subresource}` : '';
-  return `kubectl patch ${resourceArg(o)}${namespaceArg(o)}${sub} --type=json -p ${shellWord(JSON.stringify(ops))}`;
+  return pasteable(`kubectl patch ${resourceArg(o)}${namespaceArg(o)}${sub} --type=json -p ${shellJson(ops)}`);
 }

@@ -25,12 +25,21 @@ export function renderWaysOut(ways: readonly WayOut[], indent: string, lines: st
   shown.forEach((w, i) => {
     lines.push(`${indent}  ${i + 1}. [${risk(w)}] ${safeText(w.title)}`);
     // A way out of several steps, one without a command among them, has a line per step.
-    for (const step of commandLines(w.command))
-      lines.push(`${more}${s.cyan(step.startsWith('#') ? safeText(step) : `$ ${safeText(step)}`)}`);
+    for (const step of commandLines(w.command)) lines.push(`${more}${s.cyan(shownStep(step))}`);
     if (w.infrastructure) lines.push(`${more}${s.red('!')} ${safeText(w.infrastructure)}`);
     if (w.warning) lines.push(`${more}${s.yellow('!')} ${safeText(w.warning)}`);
     lines.push(s.dim(`${more}→ ${safeText(w.outcome.summary)}`));
   });
   const rest = ways.length - shown.length;
   if (rest > 0) lines.push(s.dim(`${indent}  … ${rest} more way${rest === 1 ? '' : 's'} out (-o wide lists them all)`));
+}
+
+/**
+ * A step as it pastes. A command shows no character the escaping changes (engine/shellWord.ts), but one too long for
+ * the text is cut by it: then it is not shown, rather than shown as a command that names something else.
+ */
+function shownStep(step: string): string {
+  if (step.startsWith('#')) return safeText(step);
+  if (safeText(step) === step) return `$ ${step}`;
+  return '# not shown: this command is too long to print here as it pastes (-o json holds it exactly)';
 }

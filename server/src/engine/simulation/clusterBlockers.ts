@@ -14,7 +14,7 @@ import {
   type WebhookFacts,
 } from '../model';
 import { guessPlural, type KindRegistry } from '../kinds/kindRegistry';
-import { shellComment, shellWord } from '../shellWord';
+import { pasteable, shellComment, shellJson, shellWord } from '../shellWord';
 import { preconditionOps, type JsonPatchOperation } from '../writePreconditions';
 import type { BlockerFix, UserRequest } from './types';
 
@@ -137,7 +137,7 @@ function restoreFix(ref: ServiceReference, view: BlockerView, backend: BackendSt
     // Pods alone would not do: nothing routes to them without the Service. The add-on's manifests bring back both.
     return {
       title: `Recreate ${svc} and the Pods behind it (reinstall the add-on that serves it)`,
-      command: `kubectl -n ${shellWord(ref.namespace)} get services,endpointslices`,
+      command: pasteable(`kubectl -n ${shellWord(ref.namespace)} get services,endpointslices`),
       risk: 'safe',
       wayOut: {
         request,
@@ -145,7 +145,7 @@ function restoreFix(ref: ServiceReference, view: BlockerView, backend: BackendSt
       },
     };
   if (deployment) {
-    const command = `kubectl -n ${shellWord(ref.namespace)} scale ${shellWord(`deployment/${ref.name}`)} --replicas=1`;
+    const command = pasteable(`kubectl -n ${shellWord(ref.namespace)} scale ${shellWord(`deployment/${ref.name}`)} --replicas=1`);
     return {
       title: `Restore the Pods behind ${svc} (Deployment ${ref.namespace}/${ref.name}, if it is scaled to 0 or failing)`,
       command,
@@ -155,7 +155,7 @@ function restoreFix(ref: ServiceReference, view: BlockerView, backend: BackendSt
   }
   return {
     title: `Restore the Pods behind ${svc} (reinstall or scale up the workload it selects)`,
-    command: `kubectl -n ${shellWord(ref.namespace)} get endpointslices -l ${shellWord(`${SERVICE_NAME_LABEL}=${ref.name}`)}`,
+    command: pasteable(`kubectl -n ${shellWord(ref.namespace)} get endpointslices -l ${shellWord(`${SERVICE_NAME_LABEL}=${ref.name}`)}`),
     risk: 'safe',
     // That command only shows the endpoints: no single command brings the Pods back.
     wayOut: { request, command: shellComment(`no single kubectl command: reinstall or scale up the workload behind ${svc}`) },
@@ -184,7 +184,7 @@ export function unavailableApiServices(view: BlockerView): ApiServiceBlocker[] {
       infrastructureLabel({ kind: 'Service', apiVersion: 'v1', namespace: facts.service.namespace, name: facts.service.name });
     const fixes: PlannedFix[] = [restoreFix(facts.service, view, backend)];
     if (!infrastructure) {
-      const command = `kubectl delete ${shellWord(`apiservice/${a.name}`)}`;
+      const command = pasteable(`kubectl delete ${shellWord(`apiservice/${a.name}`)}`);
       fixes.push({
         title: `Delete APIService ${a.name} if nothing needs ${facts.group}/${facts.version} any more (reinstalling its add-on registers it again)`,
         command,
@@ -250,7 +250,7 @@ function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, 
   const infrastructure =
     infrastructureLabel(config) ?? infrastructureLabel({ kind: 'Service', apiVersion: 'v1', namespace: svc.namespace, name: svc.name });
   const ignoreOps = failurePolicyPatch(config, index, h, 'Ignore');
-  const ignore = `kubectl patch ${shellWord(`${resource}/${config.name}`)} --type=json -p ${shellWord(JSON.stringify(ignoreOps))}`;
+  const ignore = pasteable(`kubectl patch ${shellWord(`${resource}/${config.name}`)} --type=json -p ${shellJson(ignoreOps)}`);
   const fixes: PlannedFix[] = [
     restoreFix(svc, view, backend),
     {
@@ -266,7 +266,7 @@ function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, 
     },
   ];
   if (!infrastructure) {
-    const command = `kubectl delete ${shellWord(`${resource}/${config.name}`)}`;
+    const command = pasteable(`kubectl delete ${shellWord(`${resource}/${config.name}`)}`);
     fixes.push({
       title: `Delete ${config.kind} ${config.name} if its add-on is gone for good`,
       command,
