@@ -43,3 +43,15 @@ describe('simulate --plan runs a good one', () => {
     expect(r.stdout.split('\n')[0]).toBe('Deleting Kafka kafka/my-cluster: 1 object deleted (1 Kafka), 0 stuck, 0 orphaned');
   });
 });
+
+describe('simulate --plan reads the file bounded', () => {
+  it('refuses a plan larger than 4 MB before parsing it, and a folder', async () => {
+    const big = planFile('big', `# ${'x'.repeat(4 * 1024 * 1024)}\nrequests: []\n`);
+    const r = await runCli(['simulate', '-f', KAFKA, '--plan', big]);
+    expect(r.stderr).toBe(`error: cannot read plan ${big}: it is larger than the 4 MB limit of a plan\n`);
+    expect(r.code).toBe(2);
+    const folder = await runCli(['simulate', '-f', KAFKA, '--plan', dir]);
+    expect(folder.stderr).toBe(`error: cannot read plan ${dir}: it is a folder\n`);
+    expect(folder.code).toBe(2);
+  });
+});
