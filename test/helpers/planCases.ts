@@ -71,6 +71,12 @@ export const GOOD_PLANS: PlanCase[] = [
     requests: [{ ...OPERATOR_SCALE }, { ...KAFKA_DELETE, gracePeriodSeconds: 30 }, { ...KAFKA_DELETE, gracePeriodSeconds: 0 }],
   },
   {
+    // null is "not given" to kube-apiserver's DeleteOptions, as YAML's `gracePeriodSeconds:` writes it.
+    name: 'gracePeriodSeconds and orphanDependents null',
+    text: json([{ ...KAFKA_DELETE, gracePeriodSeconds: null, orphanDependents: null }]),
+    requests: [{ ...KAFKA_DELETE, gracePeriodSeconds: null, orphanDependents: null }],
+  },
+  {
     name: 'exactly 100 requests',
     text: json(Array.from({ length: 100 }, (_, i) => ({ ...OPERATOR_SCALE, replicas: i % 2 }))),
     requests: Array.from({ length: 100 }, (_, i) => ({ ...OPERATOR_SCALE, replicas: i % 2 })),

@@ -15,8 +15,9 @@ export interface PlanDelete extends PlanTarget {
   verb: 'delete';
   /** null or absent: none is sent, the type's own default applies. */
   propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' | null;
-  orphanDependents?: boolean;
-  gracePeriodSeconds?: number;
+  /** null or absent: not given (kube-apiserver reads DeleteOptions' null as absent). */
+  orphanDependents?: boolean | null;
+  gracePeriodSeconds?: number | null;
 }
 
 /** The ownerReference a `set-owner-reference` writes instead of the one it replaces. */

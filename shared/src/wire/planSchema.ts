@@ -125,9 +125,11 @@ function fieldsProblem(verb: PlanVerb, v: Fields): PlanProblem | undefined {
       const policy = v.propagationPolicy;
       if (policy !== undefined && policy !== null && !['Foreground', 'Background', 'Orphan'].includes(policy as string))
         return { path: ['propagationPolicy'], message: ' must be Foreground, Background, Orphan or null' };
-      if (!isBool(v.orphanDependents)) return { path: ['orphanDependents'], message: ' must be true or false' };
+      // null is "not given", as kube-apiserver decodes DeleteOptions.
+      if (v.orphanDependents !== null && !isBool(v.orphanDependents))
+        return { path: ['orphanDependents'], message: ' must be true or false' };
       const grace = v.gracePeriodSeconds;
-      if (grace !== undefined && !(Number.isInteger(grace) && Math.abs(grace as number) <= MAX_GRACE_PERIOD_SECONDS))
+      if (grace !== undefined && grace !== null && !(Number.isInteger(grace) && Math.abs(grace as number) <= MAX_GRACE_PERIOD_SECONDS))
         return {
           path: ['gracePeriodSeconds'],
           message: ` ${shown(grace)}: it must be a whole number of seconds, from -${MAX_GRACE_PERIOD_SECONDS} to ${MAX_GRACE_PERIOD_SECONDS} (kube-apiserver reads a negative one as 1)`,
@@ -269,11 +271,14 @@ export function readPlanDocument(data: unknown, checks: PlanValueChecks): { plan
   };
 }
 
-/** A checked entry as the wire spells it: its own fields only (a version 1 delete's others dropped), null namespace absent. */
+/** Fields whose null is their absence (a null propagationPolicy is kept: it says "none", as the CLI's JSON writes it). */
+const NULL_IS_ABSENT = ['namespace', 'orphanDependents', 'gracePeriodSeconds'];
+
+/** A checked entry as the wire spells it: its own fields only (a version 1 delete's others dropped), null ones absent. */
 export function planEntryOf(v: Fields, verb: PlanVerb): PlanRequest {
   const entry: Fields = { verb };
   for (const field of PLAN_FIELDS[verb])
-    if (v[field] !== undefined && !(field === 'namespace' && v[field] === null)) entry[field] = v[field];
+    if (v[field] !== undefined && !(NULL_IS_ABSENT.includes(field) && v[field] === null)) entry[field] = v[field];
   if (verb === 'set-owner-reference') {
     const to = v.to as Fields;
     entry.to = Object.fromEntries(OWNER_REFERENCE_FIELDS.filter((k) => to[k] !== undefined).map((k) => [k, to[k]]));
