@@ -183,6 +183,17 @@ describe('plan errors name the file, line and column, the entry and the field', 
     ],
     ['a list that is not one', 'patches: {verb: scale}\n', 'plan.yaml:1:10: patches must be a list'],
     [
+      'two YAML documents',
+      'deletes:\n- {apiVersion: v1, kind: Namespace, name: a}\n---\ndeletes:\n- {apiVersion: v1, kind: Namespace, name: b}\n',
+      'plan.yaml:3:1: a plan is one YAML document; a second one starts here, so the plan is refused',
+    ],
+    [
+      'a merge key in an entry (YAML 1.2 has none: it is a field like any other)',
+      'requests:\n- {<<: {apiVersion: v1}, verb: restore-backend, kind: Service, name: s}\n',
+      'plan.yaml:2:8: requests[0].<< is not a field of "restore-backend": it takes apiVersion, kind, namespace, name',
+    ],
+    ['a null entry', 'requests:\n- \n', 'plan.yaml:2:3: requests[0] must be a mapping'],
+    [
       'a version 1 delete field',
       'deletes:\n- {apiVersion: v1, kind: Namespace, name: a, propagationPolicy: Later}\n',
       'plan.yaml:2:65: deletes[0].propagationPolicy must be Foreground, Background, Orphan or null',

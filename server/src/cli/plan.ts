@@ -82,6 +82,8 @@ export function parsePlan(text: string, file: string): Plan {
       throw new UsageError(
         `${at(e.pos[0])}: ${duplicateKeyText(doc, e.pos[0])} is given twice: which value is meant cannot be told, so the plan is refused`,
       );
+    if (e.code === 'MULTIPLE_DOCS')
+      throw new UsageError(`${at(e.pos[0])}: a plan is one YAML document; a second one starts here, so the plan is refused`);
     throw new UsageError(`${at(e.pos[0])}: the plan is not valid YAML or JSON: ${e.message.split('\n')[0]}`);
   }
   let data: unknown;
