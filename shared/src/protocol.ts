@@ -8,6 +8,7 @@ export * from './reportLayout';
 export * from './wire/objects';
 export * from './wire/simulation';
 export * from './wire/planRequests';
+export * from './wire/planSchema';
 export * from './wire/graph';
 export * from './wire/status';
 export * from './wire/settings';

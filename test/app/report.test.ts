@@ -101,6 +101,14 @@ describe('the Report', () => {
     expect(simulateReport(s.inventory, [...changes, del('apps/v1', 'ReplicaSet', 'shop', 'web-1')], OPTIONS).report.summary).toMatch(
       /^Changing 4 objects: /,
     );
+    // Objects are counted once however many requests name them (10,000 scales of one Deployment were "10000 objects").
+    const web = changes[0];
+    const scales = (n: number) => Array.from({ length: n }, (_, i) => ({ ...web, replicas: i % 3 }));
+    expect(simulateReport(s.inventory, scales(5), OPTIONS).report.summary).toMatch(/^Changing Deployment shop\/web \(5 requests\): /);
+    expect(simulateReport(s.inventory, [...scales(3), ...changes], OPTIONS).report.summary).toMatch(/^Changing 3 objects \(6 requests\): /);
+    expect(
+      simulateReport(s.inventory, [del('v1', 'ConfigMap', 'shop', 'a'), del('v1', 'ConfigMap', 'shop', 'a')], OPTIONS).report.summary,
+    ).toMatch(/^Deleting ConfigMap shop\/a \(2 requests\): /);
     const none = simulateReport(s.inventory, [], OPTIONS).report;
     expect(none.targets).toEqual([]);
     expect([...none.deleted, ...none.stuck].every((e) => e.cause === 'settling')).toBe(true);

@@ -7,7 +7,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { PlanRequest } from '../../shared/src/protocol';
 import { loadInput } from '../../server/src/cli/input';
 import { parsePlan } from '../../server/src/cli/plan';
-import { withNamespace } from '../../server/src/cli/requests';
 import type { Inventory } from '../../server/src/engine/inventory';
 import { planRequestOf, userRequestOf } from '../../server/src/app/planRequests';
 import { simulateReport } from '../../server/src/app/report';
@@ -80,9 +79,7 @@ describe('simulateRequestsReport', () => {
   it('is the Report of `kubectl gc simulate --plan` with the same requests, and says what was asked', () => {
     const plan: PlanRequest[] = [{ verb: 'remove-finalizer', ...KAFKA, finalizer: 'kafka.strimzi.io/finalizer' }];
     const answer = simulateRequestsReport(inventory, plan, OPTIONS);
-    const fromPlan = parsePlan(JSON.stringify({ requests: plan }), 'plan.json').requests.map((r) =>
-      withNamespace(r, inventory, inventory.defaultNamespace),
-    );
+    const fromPlan = parsePlan(JSON.stringify({ requests: plan }), 'plan.json').requests.map((r) => userRequestOf(inventory, r));
     const { report } = simulateReport(inventory, fromPlan, OPTIONS);
     const { requests, subject, locations, ...rest } = answer;
     expect(rest).toEqual(report);

@@ -355,7 +355,7 @@ describe('bad usage and unreadable input: exit 2 with a clear message', () => {
     [
       'plan that is not one document',
       ['simulate', '-f', join(FIX, 'shop'), '--plan', join(FIX, 'shop', 'web.yaml')],
-      /web\.yaml:8:1: the plan is not valid YAML or JSON/,
+      /web\.yaml:8:1: a plan is one YAML document; a second one starts here, so the plan is refused/,
     ],
   ];
   it('no -f and no kubeconfig', () => {

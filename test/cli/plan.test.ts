@@ -39,20 +39,26 @@ patches:
   ownerUid: u1
   to: {apiVersion: v1, kind: ConfigMap, name: b, uid: u2, blockOwnerDeletion: true}
 `);
-    const target = (apiVersion: string, kind: string, namespace: string, name: string) => ({ apiVersion, kind, namespace, name });
+    // The plan's entries as the wire spells them (the editor's kubeGcLens/simulateRequests takes the same).
+    const target = (apiVersion: string, kind: string, namespace: string | undefined, name: string) => ({
+      apiVersion,
+      kind,
+      ...(namespace !== undefined ? { namespace } : {}),
+      name,
+    });
     expect(plan.requests).toEqual([
-      { ...target('v1', 'Namespace', '', 'kafka'), propagationPolicy: null },
+      { verb: 'delete', ...target('v1', 'Namespace', undefined, 'kafka') },
       {
         verb: 'remove-finalizer',
-        target: target('kafka.strimzi.io/v1beta2', 'Kafka', 'kafka', 'my-cluster'),
+        ...target('kafka.strimzi.io/v1beta2', 'Kafka', 'kafka', 'my-cluster'),
         finalizer: 'kafka.strimzi.io/finalizer',
       },
-      { verb: 'scale', target: target('apps/v1', 'Deployment', 'kafka', 'op'), replicas: 1 },
-      { verb: 'remove-owner-reference', target: target('v1', 'ConfigMap', 'kafka', 'c'), ownerUid: 'u1' },
+      { verb: 'scale', ...target('apps/v1', 'Deployment', 'kafka', 'op'), replicas: 1 },
+      { verb: 'remove-owner-reference', ...target('v1', 'ConfigMap', 'kafka', 'c'), ownerUid: 'u1' },
       { verb: 'restore-controller', finalizer: 'kafka.strimzi.io/finalizer' },
       {
         verb: 'set-owner-reference',
-        target: target('v1', 'ConfigMap', 'kafka', 'c'),
+        ...target('v1', 'ConfigMap', 'kafka', 'c'),
         ownerUid: 'u1',
         to: { apiVersion: 'v1', kind: 'ConfigMap', name: 'b', uid: 'u2', blockOwnerDeletion: true },
       },
@@ -73,9 +79,9 @@ patches:
     );
     expect(plan.arrival).toBe('back-to-back');
     expect(plan.requests).toEqual([
-      { verb: 'scale', target: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kafka', name: 'op' }, replicas: 0 },
-      { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'kafka', propagationPolicy: 'Foreground' },
-      { verb: 'restore-controller', finalizer: 'f', for: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'a', name: 'b' } },
+      { verb: 'scale', apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kafka', name: 'op', replicas: 0 },
+      { verb: 'delete', apiVersion: 'v1', kind: 'Namespace', name: 'kafka', propagationPolicy: 'Foreground' },
+      { verb: 'restore-controller', finalizer: 'f', apiVersion: 'v1', kind: 'ConfigMap', namespace: 'a', name: 'b' },
     ]);
   });
 
@@ -85,10 +91,12 @@ patches:
 - {verb: set-webhook-failure-policy, apiVersion: admissionregistration.k8s.io/v1, kind: ValidatingWebhookConfiguration, name: guard, webhook: guard.example.com, failurePolicy: Ignore}
 `);
     expect(plan.requests).toEqual([
-      { verb: 'restore-backend', target: { apiVersion: 'v1', kind: 'Service', namespace: 'metrics', name: 'metrics-server' } },
+      { verb: 'restore-backend', apiVersion: 'v1', kind: 'Service', namespace: 'metrics', name: 'metrics-server' },
       {
         verb: 'set-webhook-failure-policy',
-        target: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', namespace: '', name: 'guard' },
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        name: 'guard',
         webhook: 'guard.example.com',
         failurePolicy: 'Ignore',
       },
@@ -99,10 +107,13 @@ patches:
   });
 
   it('a version 1 plan reads as before (its deletes, unknown fields ignored), with or without "version: 1"', () => {
-    for (const text of ['deletes:\n- {apiVersion: v1, kind: Namespace, name: a, note: x}\n', 'version: 1\ndeletes: []\n'])
+    for (const text of [
+      'deletes:\n- {apiVersion: v1, kind: Namespace, name: a, note: x}\n',
+      'version: 1\ndeletes: [{apiVersion: v1, kind: Namespace, name: a}]\n',
+    ])
       expect(() => parse(text)).not.toThrow();
     expect(parse('deletes:\n- {apiVersion: v1, kind: Namespace, name: a, note: x}\n').requests).toEqual([
-      { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'a', propagationPolicy: null },
+      { verb: 'delete', apiVersion: 'v1', kind: 'Namespace', name: 'a' },
     ]);
   });
 });
@@ -171,6 +182,17 @@ describe('plan errors name the file, line and column, the entry and the field', 
       'plan.yaml:3:9: patchs is not a field of a plan: it takes version, arrival, controllers, kubeVersion, deletes, patches, requests',
     ],
     ['a list that is not one', 'patches: {verb: scale}\n', 'plan.yaml:1:10: patches must be a list'],
+    [
+      'two YAML documents',
+      'deletes:\n- {apiVersion: v1, kind: Namespace, name: a}\n---\ndeletes:\n- {apiVersion: v1, kind: Namespace, name: b}\n',
+      'plan.yaml:3:1: a plan is one YAML document; a second one starts here, so the plan is refused',
+    ],
+    [
+      'a merge key in an entry (YAML 1.2 has none: it is a field like any other)',
+      'requests:\n- {<<: {apiVersion: v1}, verb: restore-backend, kind: Service, name: s}\n',
+      'plan.yaml:2:8: requests[0].<< is not a field of "restore-backend": it takes apiVersion, kind, namespace, name',
+    ],
+    ['a null entry', 'requests:\n- \n', 'plan.yaml:2:3: requests[0] must be a mapping'],
     [
       'a version 1 delete field',
       'deletes:\n- {apiVersion: v1, kind: Namespace, name: a, propagationPolicy: Later}\n',

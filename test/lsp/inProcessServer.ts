@@ -69,6 +69,15 @@ export class InProcessServer {
     return answered;
   }
 
+  /** The same with params written as JSON text, framed by hand: values JSON.stringify cannot write (100,000 levels). */
+  rawText(method: string, paramsJson: string): Promise<RawResponse> {
+    const id = `raw-${++this.rawId}`;
+    const answered = new Promise<RawResponse>((resolve) => this.rawAnswers.set(id, resolve));
+    const body = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"params":${paramsJson}}`;
+    this.server.input.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    return answered;
+  }
+
   dispose(): void {
     this.connection.dispose();
     this.server.dispose();

@@ -116,8 +116,11 @@ const SIMULATE_REQUESTS: Cases = {
       arrival: 'back-to-back',
       controllers: 'gc',
     },
-    // Unknown fields are ignored, as in every request.
-    { requests: [{ ...FINALIZER, comment: 'x' }], extra: 1 },
+    // Unknown fields of the params are ignored, as in every request (a plan entry's are not: below).
+    { requests: [FINALIZER], extra: 1 },
+    // kube-apiserver reads a negative grace period as 1 second (rest.BeforeDelete); YAML's `namespace:` is null.
+    { requests: [{ verb: 'delete', apiVersion: 'v1', kind: 'Pod', name: 'p', gracePeriodSeconds: -5 }] },
+    { requests: [{ ...FINALIZER, namespace: null }] },
   ],
   bad: [
     ...NOT_AN_OBJECT,
@@ -130,7 +133,8 @@ const SIMULATE_REQUESTS: Cases = {
     [{ requests: [{ ...FINALIZER, verb: undefined }] }, 'params.requests[0].verb'],
     [{ requests: [FINALIZER, { ...FINALIZER, finalizer: '' }] }, 'params.requests[1].finalizer'],
     [{ requests: [{ ...FINALIZER, kind: 5 }] }, 'params.requests[0].kind'],
-    [{ requests: [{ ...FINALIZER, namespace: null }] }, 'params.requests[0].namespace'],
+    [{ requests: [{ ...FINALIZER, namespace: 5 }] }, 'params.requests[0].namespace'],
+    [{ requests: [{ ...FINALIZER, comment: 'x' }] }, 'params.requests[0].comment'],
     [{ requests: [{ ...FINALIZER, name: undefined }] }, 'params.requests[0].name'],
     [{ requests: [{ verb: 'scale', apiVersion: 'apps/v1', kind: 'Deployment', name: 'op', replicas: -1 }] }, 'params.requests[0].replicas'],
     [
@@ -143,12 +147,12 @@ const SIMULATE_REQUESTS: Cases = {
       'params.requests[0].propagationPolicy',
     ],
     [
-      { requests: [{ verb: 'delete', apiVersion: 'v1', kind: 'Pod', name: 'p', gracePeriodSeconds: -1 }] },
+      { requests: [{ verb: 'delete', apiVersion: 'v1', kind: 'Pod', name: 'p', gracePeriodSeconds: 1.5 }] },
       'params.requests[0].gracePeriodSeconds',
     ],
     [
       { requests: [{ verb: 'remove-owner-reference', apiVersion: 'v1', kind: 'Pod', name: 'p', ownerUID: 'u' }] },
-      'params.requests[0].ownerUid',
+      'params.requests[0].ownerUID',
     ],
     [
       {
@@ -289,7 +293,8 @@ const CASES: Record<string, Cases> = {
 const label = (p: unknown) => (p === NO_PARAMS ? 'no params' : JSON.stringify(p));
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The message must start with the method and name the field: "kubeGcLens/simulate: params.uid must be a string". */
-const naming = (method: string, field: string) => new RegExp(`^${escape(method)}: ${escape(field)} must be `);
+// The field, then what is wrong with it ("… must be", "… is missing: …", "… "drain": must be one of …"), never a field under it.
+const naming = (method: string, field: string) => new RegExp(`^${escape(method)}: ${escape(field)}[ :]`);
 
 describe('the protocol module', () => {
   it('exports the requests this test covers, each with a validator', () => {

@@ -3,40 +3,35 @@
 // the replica count a scale asks for. Pure: commands/simulateRequests.ts does the asking and the showing.
 
 import {
-  arr,
   isRecord,
-  MAX_SIMULATED_REQUESTS,
+  MAX_REPLICAS,
   planRequest,
+  planRequests,
   type PlanRequest,
   type PlanTarget,
   type WayOut,
 } from '../../../shared/src/protocol';
-
-/** The largest replica count a Scale takes (an int32). */
-const MAX_REPLICAS = 2 ** 31 - 1;
 
 export type Source = 'workspace' | 'cluster';
 
 /** What to simulate: requests, or a workload to scale once the user said to how many replicas. */
 export type SimulateRequestsTarget = { source: Source; requests: PlanRequest[] } | { source: Source; scale: PlanTarget; replicas: number };
 
-const requestList = arr(planRequest, { min: 1, max: MAX_SIMULATED_REQUESTS });
-
 /** The command's argument (SimulateRequestsArgs), or undefined when it is not one. */
 export function parseSimulateRequestsArgs(arg: unknown): SimulateRequestsTarget | undefined {
   if (!isRecord(arg)) return undefined;
   const source: Source = arg.source === 'cluster' ? 'cluster' : 'workspace';
   if (arg.requests !== undefined) {
-    if (requestList(arg.requests, 'requests')) return undefined;
+    if (planRequests(arg.requests, 'requests')) return undefined;
     return { source, requests: arg.requests as PlanRequest[] };
   }
   const scale = arg.scale;
   if (!isRecord(scale)) return undefined;
-  // A scale entry with a placeholder count checks the target's fields as any plan entry's.
-  if (planRequest({ ...scale, verb: 'scale', replicas: 0 }, 'scale')) return undefined;
-  const { apiVersion, kind, namespace, name } = scale as unknown as PlanTarget;
+  // A scale entry of its object with a placeholder count checks the target's fields as any plan entry's.
+  const { apiVersion, kind, namespace, name } = scale;
+  if (planRequest({ verb: 'scale', apiVersion, kind, namespace, name, replicas: 0 }, 'scale')) return undefined;
   const replicas = typeof arg.replicas === 'number' && replicasProblem(String(arg.replicas)) === undefined ? arg.replicas : 0;
-  return { source, scale: { apiVersion, kind, ...(namespace ? { namespace } : {}), name }, replicas };
+  return { source, scale: { apiVersion, kind, ...(namespace ? { namespace } : {}), name } as PlanTarget, replicas };
 }
 
 /** What is wrong with a typed replica count (the input box says it as the user types), or undefined. */

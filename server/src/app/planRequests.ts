@@ -19,8 +19,8 @@ export function userRequestOf(inventory: Inventory, p: PlanRequest): UserRequest
       return {
         ...ref(p),
         propagationPolicy: p.propagationPolicy ?? null,
-        ...(p.orphanDependents !== undefined ? { orphanDependents: p.orphanDependents } : {}),
-        ...(p.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: p.gracePeriodSeconds } : {}),
+        ...(p.orphanDependents != null ? { orphanDependents: p.orphanDependents } : {}),
+        ...(p.gracePeriodSeconds != null ? { gracePeriodSeconds: p.gracePeriodSeconds } : {}),
       };
     case 'remove-finalizer':
       return { verb: p.verb, target: ref(p), finalizer: p.finalizer };

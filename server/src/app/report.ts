@@ -183,11 +183,21 @@ const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 export function summarySubject(targets: readonly TargetReport[]): string {
   if (targets.length === 0) return 'No DELETE, the garbage collector settling the input as given';
   if (targets.length === 1) return requestPhrase(targets[0]);
-  if (targets.every((t) => !t.change)) return `Deleting ${targets.length} objects`;
-  if (targets.length <= MAX_PHRASED)
+  const deletesOnly = targets.every((t) => !t.change);
+  if (!deletesOnly && targets.length <= MAX_PHRASED)
     return targets.map((t, i) => (i === 0 ? requestPhrase(t) : lowerFirst(requestPhrase(t)))).join(', then ');
-  return `Changing ${targets.length} objects`;
+  // The objects are counted once each, however many requests name them ("Changing Deployment a/b (4 requests)").
+  const objects = new Set(targets.map(objectKey)).size;
+  const verb = deletesOnly ? 'Deleting' : 'Changing';
+  if (objects === targets.length) return `${verb} ${objects} objects`;
+  return `${verb} ${objects === 1 ? describeTarget(targets[0]) : `${objects} objects`} (${targets.length} requests)`;
 }
+
+/** One object, whatever version names it; a request without an object (restore-controller) is its own. */
+const objectKey = (t: TargetReport) =>
+  t.name
+    ? JSON.stringify([t.apiVersion.includes('/') ? t.apiVersion.split('/')[0] : '', t.kind, t.namespace, t.name])
+    : `request ${t.request}`;
 
 const describeTarget = (t: { kind: string; namespace: string; name: string }) =>
   `${t.kind} ${t.namespace ? `${t.namespace}/` : ''}${t.name}`;

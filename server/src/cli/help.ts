@@ -90,7 +90,7 @@ Flags:
                               "kind", "namespace", "name", "propagationPolicy"}], "patches": [{"verb":
                               "remove-finalizer"|…, "apiVersion", "kind", "namespace", "name", "finalizer"|…}]} (the
                               deletes first), or "requests": [{"verb": "delete"|"remove-finalizer"|…, …}] in their
-                              order (docs/cli.md; the flags override the plan's fields)
+                              order; 1 to 100 requests (docs/cli.md; the flags override the plan's fields)
       --arrival MODE          settled (default): each request after the previous one settles; back-to-back: all
                               of them before the garbage collector acts (overrides the plan's "arrival")
       --controllers LIST      builtin (default): kubelet, namespace controller, pvc/pv-protection, the PV controller,

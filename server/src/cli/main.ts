@@ -1,7 +1,6 @@
 // kubectl-gc: what the Kubernetes garbage collector will do, from the command line (and, on PATH, as
 // `kubectl gc`). Exit codes: 0 ok, 1 findings at or above --fail-on (check), 2 bad usage or unreadable input.
 
-import { readFileSync } from 'node:fs';
 import { isAbsolute, relative as relativePath } from 'node:path';
 import type { Finding } from '../engine/analysis/findingTypes';
 import { attachRanges } from '../engine/analysis/locate';
@@ -25,8 +24,9 @@ import { parseDuration, parseRequestTimeout } from './duration';
 import { baselineSimulation } from '../app/simulationCache';
 import { makeStyle } from './output/style';
 import { safeJson, safeText } from './output/safeText';
-import { ARRIVALS, parsePlan } from './plan';
-import { requestsOf, withNamespace } from './requests';
+import { ARRIVALS, parsePlan, readPlanText } from './plan';
+import { requestsOf } from './requests';
+import { userRequestOf } from '../app/planRequests';
 import { parseControllers } from '../engine/simulation/controllerSet';
 import { NEWEST_KUBE_VERSION, kubeVersionText, parseKubeVersion } from '../engine/simulation/kubeVersion';
 import pkg from '../../../package.json';
@@ -233,14 +233,7 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     throw new UsageError(`give either TYPE/NAME targets and request flags (--${REQUEST_FLAGS.join(', --')}) or --plan, not both`);
   if (planFile && policy)
     throw new UsageError('--cascade applies to TYPE/NAME targets; a plan gives each delete its own propagationPolicy');
-  let planText: string | undefined;
-  if (planFile) {
-    try {
-      planText = readFileSync(planFile, 'utf8');
-    } catch (e) {
-      throw new InputError(`error: cannot read plan ${planFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    }
-  }
+  const planText = planFile ? readPlanText(planFile) : undefined;
   const input = await load(args, io);
   const { inventory } = input;
   let requests: UserRequest[];
@@ -251,7 +244,7 @@ async function simulateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     arrival ??= plan.arrival;
     controllers ??= plan.controllers;
     planVersion = plan.kubeVersion;
-    requests = plan.requests.map((r) => withNamespace(r, inventory, flag(args, 'namespace') ?? inventory.defaultNamespace));
+    requests = plan.requests.map((r) => userRequestOf(inventory, r));
   } else {
     requests = requestsOf(args, inventory, policy);
   }

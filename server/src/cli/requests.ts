@@ -5,7 +5,7 @@
 // only: nothing is sent anywhere.
 
 import type { Inventory } from '../engine/inventory';
-import type { ObjectRef, UserRequest } from '../engine/simulation/changeRequest';
+import type { UserRequest } from '../engine/simulation/changeRequest';
 import type { DeleteRequest, PropagationPolicy } from '../engine/simulation/types';
 import { UsageError, flag, type ParsedArgs } from './args';
 import { changeOf } from './changeFlags';
@@ -51,15 +51,4 @@ function deleteOf(resolver: Resolver, type: string, name: string, policy: Propag
     throw new UsageError(why);
   });
   return { ...ref, propagationPolicy: policy };
-}
-
-/** A plan's namespaced request without a namespace is in -n, else the input's default namespace, as kubectl puts it. */
-export function withNamespace(request: UserRequest, inventory: Inventory, namespace: string): UserRequest {
-  const place = (r: ObjectRef): ObjectRef => {
-    const info = inventory.kinds.lookup(r.apiVersion.includes('/') ? r.apiVersion.split('/')[0] : '', r.kind);
-    return info?.namespaced && !r.namespace ? { ...r, namespace } : r;
-  };
-  if (!('verb' in request)) return place(request) as DeleteRequest;
-  if (request.verb === 'restore-controller') return request.for ? { ...request, for: place(request.for) } : request;
-  return { ...request, target: place(request.target) };
 }

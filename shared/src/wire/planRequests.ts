@@ -3,11 +3,11 @@
 // protocol takes the same entries (kubeGcLens/simulateRequests), and a way out carries the ones it sends, so one
 // spelling serves plans, the CLI's JSON and the editor. No imports: simulation.ts refers to these.
 
-/** The object a request names; `namespace` absent or "" on a namespaced kind: the input's default namespace. */
+/** The object a request names; `namespace` absent, null or "" on a namespaced kind: the input's default namespace. */
 export interface PlanTarget {
   apiVersion: string;
   kind: string;
-  namespace?: string;
+  namespace?: string | null;
   name: string;
 }
 
@@ -15,8 +15,9 @@ export interface PlanDelete extends PlanTarget {
   verb: 'delete';
   /** null or absent: none is sent, the type's own default applies. */
   propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' | null;
-  orphanDependents?: boolean;
-  gracePeriodSeconds?: number;
+  /** null or absent: not given (kube-apiserver reads DeleteOptions' null as absent). */
+  orphanDependents?: boolean | null;
+  gracePeriodSeconds?: number | null;
 }
 
 /** The ownerReference a `set-owner-reference` writes instead of the one it replaces. */

@@ -2,7 +2,8 @@
 // InvalidParams, -32602, naming the first bad field: "kubeGcLens/simulate: params.uid must be a string") and every
 // webview message. Each validator is typed against the shape it checks (an invariant phantom type), so a shape
 // changed without its validator does not compile. No library: the wire module has no runtime dependency. Unknown
-// fields are ignored (older servers, newer clients).
+// fields are ignored (older servers, newer clients), but in a plan's entries, which the plan schema checks
+// (planSchema.ts: the CLI's `--plan` reads them with the same words).
 
 import type { GraphParams } from './graph';
 import {
@@ -29,15 +30,9 @@ import {
   type ObjectsParams,
   type RequestDescriptor,
 } from './methods';
-import {
-  POLICY_CHOICES,
-  type ControllersMode,
-  type PolicyChoice,
-  type PropagationPolicy,
-  type SimulateParams,
-  type SimulateRequestsParams,
-} from './simulation';
-import { PLAN_VERBS, type PlanOwnerReference, type PlanRequest, type PlanVerb } from './planRequests';
+import { POLICY_CHOICES, type ControllersMode, type PolicyChoice, type SimulateParams, type SimulateRequestsParams } from './simulation';
+import type { PlanRequest } from './planRequests';
+import { checkPlanEntry, checkPlanRequests, MAX_PLAN_REQUESTS, planProblemText } from './planSchema';
 import type { ClusterConnectParams, ClusterObjectsParams } from './status';
 import type { ApplyWayOutParams } from './wayOutActions';
 
@@ -104,83 +99,19 @@ export const noParams: Validator<void> = (v, path) =>
 
 export const policyChoice = oneOf<PolicyChoice>(...POLICY_CHOICES);
 
-/** At most this many requests in one kubeGcLens/simulateRequests. */
-export const MAX_SIMULATED_REQUESTS = 100;
+/** At most this many requests in one kubeGcLens/simulateRequests: a plan's bound (planSchema.ts), the CLI's too. */
+export const MAX_SIMULATED_REQUESTS = MAX_PLAN_REQUESTS;
 
-const planTarget = { apiVersion: nonEmptyStr, kind: nonEmptyStr, namespace: optional(str), name: nonEmptyStr };
-
-/** Each verb's entry, with the fields a plan gives it (docs/cli.md, --plan); unknown fields are ignored, as elsewhere. */
-type PlanEntry<V extends PlanVerb> = Extract<PlanRequest, { verb: V }>;
-
-const PLAN_ENTRIES: { [V in PlanVerb]: Validator<PlanEntry<V>> } = {
-  delete: obj<PlanEntry<'delete'>>({
-    verb: oneOf('delete'),
-    ...planTarget,
-    propagationPolicy: optional((v, path) =>
-      v === null ? undefined : oneOf<PropagationPolicy>('Foreground', 'Background', 'Orphan')(v, path),
-    ),
-    orphanDependents: optional(bool),
-    gracePeriodSeconds: optional(int(0)),
-  }),
-  'remove-finalizer': obj<PlanEntry<'remove-finalizer'>>({ verb: oneOf('remove-finalizer'), ...planTarget, finalizer: nonEmptyStr }),
-  'remove-owner-reference': obj<PlanEntry<'remove-owner-reference'>>({
-    verb: oneOf('remove-owner-reference'),
-    ...planTarget,
-    ownerUid: nonEmptyStr,
-  }),
-  'set-owner-reference': obj<PlanEntry<'set-owner-reference'>>({
-    verb: oneOf('set-owner-reference'),
-    ...planTarget,
-    ownerUid: nonEmptyStr,
-    to: obj<PlanOwnerReference>({
-      apiVersion: nonEmptyStr,
-      kind: nonEmptyStr,
-      name: nonEmptyStr,
-      uid: nonEmptyStr,
-      controller: optional(bool),
-      blockOwnerDeletion: optional(bool),
-    }),
-  }),
-  scale: obj<PlanEntry<'scale'>>({
-    verb: oneOf('scale'),
-    ...planTarget,
-    replicas: check<number>(
-      (v) => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= 2 ** 31 - 1,
-      'a whole number, 0 or more',
-    ),
-  }),
-  'restore-controller': (v, path) => {
-    const fields = obj<PlanEntry<'restore-controller'>>({
-      verb: oneOf('restore-controller'),
-      apiVersion: optional(nonEmptyStr),
-      kind: optional(nonEmptyStr),
-      namespace: optional(str),
-      name: optional(nonEmptyStr),
-      finalizer: nonEmptyStr,
-    })(v, path);
-    if (fields) return fields;
-    // The object it is meant to release: all of apiVersion, kind and name, or none.
-    const named = (['apiVersion', 'kind', 'name'] as const).filter((k) => (v as Record<string, unknown>)[k] !== undefined);
-    const missing = (['apiVersion', 'kind', 'name'] as const).find((k) => !named.includes(k));
-    return named.length && missing
-      ? `${path}.${missing} must be a non-empty string (with apiVersion, kind and name, or none of them)`
-      : undefined;
-  },
-  'restore-backend': obj<PlanEntry<'restore-backend'>>({ verb: oneOf('restore-backend'), ...planTarget }),
-  'set-webhook-failure-policy': obj<PlanEntry<'set-webhook-failure-policy'>>({
-    verb: oneOf('set-webhook-failure-policy'),
-    ...planTarget,
-    webhook: nonEmptyStr,
-    failurePolicy: oneOf('Ignore', 'Fail'),
-  }),
+/** One entry of a plan's `requests`, checked by the plan schema (planSchema.ts): the CLI's words, after `path`. */
+export const planRequest: Validator<PlanRequest> = (v, path) => {
+  const problem = checkPlanEntry(v, []);
+  return problem && planProblemText(problem, path);
 };
 
-/** One entry of a plan's `requests`: its `verb` says which fields it takes. */
-export const planRequest: Validator<PlanRequest> = (v, path) => {
-  if (!isRecord(v)) return `${path} must be an object`;
-  const verb = v.verb;
-  if (!(PLAN_VERBS as unknown[]).includes(verb)) return oneOf(...PLAN_VERBS)(verb, `${path}.verb`);
-  return (PLAN_ENTRIES[verb as PlanVerb] as Validator<unknown>)(v, path);
+/** A plan's `requests`: 1 to MAX_PLAN_REQUESTS entries. */
+export const planRequests: Validator<PlanRequest[]> = (v, path) => {
+  const problem = checkPlanRequests(v, []);
+  return problem && planProblemText(problem, path);
 };
 
 /**
@@ -199,7 +130,7 @@ export function requestParamsTable(
   };
   const simulateParams = obj<SimulateParams>({ uid: str, policy: policyChoice, controllers: optional(controllersSpec) });
   const simulateRequestsParams = obj<SimulateRequestsParams>({
-    requests: arr(planRequest, { min: 1, max: MAX_SIMULATED_REQUESTS }),
+    requests: planRequests,
     arrival: optional(oneOf('settled', 'back-to-back')),
     controllers: optional(controllersSpec),
   });
