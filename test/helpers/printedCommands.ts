@@ -91,13 +91,21 @@ export function checkPasted(way: WayOut, calls: Call[], replaced: unknown): Set<
       expect(JSON.parse(replace.stdin!), label).toEqual(replaced);
       seen.add('finalize');
     } else {
-      expect(args.positional[0], label).toBe(r.verb === 'delete' ? 'delete' : r.verb === 'scale' ? 'scale' : 'patch');
+      // A scale way out is a JSON patch of the scale subresource (its preconditions with it); a backend's, kubectl scale.
+      const scalePatch = r.verb === 'scale' && args.positional[0] === 'patch';
+      expect(args.positional[0], label).toBe(r.verb === 'delete' ? 'delete' : r.verb === 'scale' && !scalePatch ? 'scale' : 'patch');
       expect(args.positional.length, label).toBe(2);
       expectNames(args.positional[1], args.flags.get('-n'), r, label);
       if (r.verb === 'delete') {
         const force = r.gracePeriodSeconds === 0;
         if (force) expect([args.flags.get('--grace-period'), args.flags.has('--force')], label).toEqual(['0', true]);
         seen.add(force ? 'force-delete' : 'delete');
+      } else if (scalePatch) {
+        expect([args.flags.get('--subresource'), args.flags.get('--type')], label).toEqual(['scale', 'json']);
+        const ops = JSON.parse(args.flags.get('-p')!) as JsonPatchOp[];
+        expect(ops.at(-1), label).toEqual({ op: 'add', path: '/spec/replicas', value: r.replicas });
+        if (way.patch) expect(ops, `${label}: the ops the editor sends`).toEqual(way.patch.ops);
+        seen.add('scale');
       } else if (r.verb === 'scale') {
         expect(args.flags.get('--replicas'), label).toBe(String(r.replicas));
         seen.add('scale');
