@@ -16,6 +16,7 @@ import type { KubeObject, Range } from '../engine/model';
 import type { ControllersMode, FinalizerOwnerRule } from '../engine/simulation/types';
 import type { LoadProblem } from '../sources/manifests/loadProblem';
 import { parseManifestText, resolveRanges } from '../sources/manifests/parseManifest';
+import { parseParts, reparseParts, type PartedText } from './documentParts';
 
 export interface WorkspaceOptions {
   controllers: ControllersMode;
@@ -31,6 +32,8 @@ export interface DocumentState {
   problems: LoadProblem[];
   /** Kinds this document teaches the registry (CRDs, kinds outside Kubernetes' own groups). */
   kindSignature: string;
+  /** An editor's text, kept by document (reparse reads only the documents an edit touched). */
+  parted?: PartedText;
 }
 
 /** What an update changed: the documents whose diagnostics may differ now. */
@@ -93,6 +96,25 @@ export class WorkspaceModel {
     return { uri, raw: parsed.objects, uids: [], problems: parsed.problems, kindSignature: kindSignature(parsed.objects) };
   }
 
+  /**
+   * An open document's text after an edit: only the YAML documents the edit touched are read again, the others move
+   * (documentParts.ts). What parse() gives for the same text.
+   */
+  reparse(uri: string, text: string): DocumentState | undefined {
+    const prev = this.docs.get(uri)?.parted;
+    const parsed = prev ? reparseParts(prev, text, uri) : parseParts(text, uri);
+    if (parsed.objects.length === 0 && !looksLikeKubernetes(text)) return undefined;
+    if (!parsed.parted) resolveRanges(text, parsed.objects);
+    return {
+      uri,
+      raw: parsed.objects,
+      uids: [],
+      problems: parsed.problems,
+      kindSignature: kindSignature(parsed.objects),
+      parted: parsed.parted,
+    };
+  }
+
   /** Loads many documents at once (start-up, re-check): one inventory build. */
   loadAll(states: DocumentState[]): void {
     this.docs.clear();
@@ -112,17 +134,37 @@ export class WorkspaceModel {
       before.add(uri);
       return { affectedUris: before, rebuilt: true };
     }
-    const changed = new Set<string>(prev?.uids ?? []);
-    // Remove this document's old copies first: positions (docIndex) shift when documents are inserted above.
-    for (const uid of prev?.uids ?? []) this.copies.get(uid)?.delete(uri);
+    // Objects of documents an edit did not touch are the same objects (moved in place, documentParts.ts): they keep
+    // their uid and analysis; only the others' uids change.
+    const prevUid = new Map<KubeObject, string>();
+    if (prev && next) prev.raw.forEach((o, i) => prevUid.set(o, prev.uids[i]));
+    const changed = new Set<string>();
     if (next) {
-      next.uids = next.raw.map((o) => this.inventory.normalize(o).uid);
-      for (const uid of next.uids) {
-        changed.add(uid);
-        let set = this.copies.get(uid);
-        if (!set) this.copies.set(uid, (set = new Set()));
-        set.add(uri);
+      next.uids = next.raw.map((o) => prevUid.get(o) ?? this.inventory.normalize(o).uid);
+      next.raw.forEach((o, i) => {
+        if (!prevUid.delete(o)) changed.add(next.uids[i]);
+      });
+    }
+    // Whatever is left of prevUid is gone (with no next: everything).
+    if (prev && !next) for (const uid of prev.uids) changed.add(uid);
+    for (const uid of prevUid.values()) changed.add(uid);
+    /** This document's copies of each changed uid, in document order. */
+    const mine = new Map<string, KubeObject[]>();
+    next?.raw.forEach((o, i) => {
+      const uid = next.uids[i];
+      if (!changed.has(uid)) return;
+      const list = mine.get(uid);
+      if (list) list.push(o);
+      else mine.set(uid, [o]);
+    });
+    for (const uid of changed) {
+      if (!mine.has(uid)) {
+        this.copies.get(uid)?.delete(uri);
+        continue;
       }
+      let set = this.copies.get(uid);
+      if (!set) this.copies.set(uid, (set = new Set()));
+      set.add(uri);
     }
     const affectedUris = new Set<string>([uri]);
     const affected = new Set<string>();
@@ -138,6 +180,10 @@ export class WorkspaceModel {
       const holders = [...(this.copies.get(uid) ?? [])].sort();
       if (holders.length === 0) this.copies.delete(uid);
       for (const holder of holders) {
+        if (holder === uri) {
+          for (const raw of mine.get(uid)!) this.inventory.upsert(this.inventory.normalize(raw));
+          continue;
+        }
         const doc = this.docs.get(holder)!;
         doc.uids.forEach((u, i) => {
           if (u !== uid) return;
