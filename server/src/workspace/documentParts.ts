@@ -24,6 +24,22 @@ export interface DocumentPart {
 export interface PartedText {
   text: string;
   parts: DocumentPart[];
+  /** Offsets of the text's line starts (kept across edits: finding them again costs a pass over the text). */
+  lineStarts: number[];
+  /** Every part's objects and problems, in order. */
+  objects: KubeObject[];
+  problems: LoadProblem[];
+  /** Set once an edit was read from it: its parts moved in place, so it no longer describes its text. */
+  consumed?: boolean;
+}
+
+/** Where the objects changed: `objects` is the previous text's with [at, at + removed) replaced by `window`. */
+export interface ObjectSplice {
+  from: PartedText;
+  at: number;
+  removed: number;
+  /** The objects of the re-split documents, moved (the same objects) or read again (new ones). */
+  window: KubeObject[];
 }
 
 export interface PartedParse extends ParseResult {
@@ -31,6 +47,8 @@ export interface PartedParse extends ParseResult {
   parted?: PartedText;
   /** How many documents were read (a whole read counts every document). */
   documentsRead: number;
+  /** After an edit read document by document: which objects it replaced. */
+  splice?: ObjectSplice;
 }
 
 /** Every document of the text. */
@@ -38,7 +56,8 @@ export function parseParts(text: string, file: string): PartedParse {
   if (!readsAsYaml(text, file)) return whole(text, file);
   try {
     const spans = yamlDocumentSpans(text);
-    const lines = LineIndex.of(text);
+    const lineStarts = lineStartsOf(text, 0, text.length, [0]);
+    const lines = LineIndex.fromLineStarts(lineStarts);
     const parts: DocumentPart[] = [];
     let docIndex = 0;
     for (const [start, end] of spans) {
@@ -46,15 +65,20 @@ export function parseParts(text: string, file: string): PartedParse {
       docIndex += part.docCount;
       parts.push(part);
     }
-    return result({ text, parts }, spans.length);
+    return result(text, parts, lineStarts, spans.length);
   } catch {
     return whole(text, file);
   }
 }
 
-/** The text after an edit, from the parts of the text before it: only the documents around the change are read. */
+/**
+ * The text after an edit, from the parts of the text before it: only the documents around the change are read.
+ * The others are moved in place (their objects and problems too): `prev` is used up (read from it once).
+ */
 export function reparseParts(prev: PartedText, text: string, file: string): PartedParse {
-  if (prev.text === text) return result(prev, 0);
+  if (prev.consumed) return parseParts(text, file);
+  if (prev.text === text) return { objects: prev.objects, problems: prev.problems, parted: prev, documentsRead: 0 };
+  prev.consumed = true;
   if (!readsAsYaml(text, file)) return whole(text, file);
   try {
     return reparse(prev, text, file) ?? parseParts(text, file);
@@ -69,14 +93,14 @@ function whole(text: string, file: string): PartedParse {
   return { ...parsed, documentsRead: readsAsYaml(text, file) ? yamlDocumentSpans(text).length : 1 };
 }
 
-function result(parted: PartedText, documentsRead: number): PartedParse {
+function result(text: string, parts: DocumentPart[], lineStarts: number[], documentsRead: number): PartedParse {
   const objects: KubeObject[] = [];
   const problems: LoadProblem[] = [];
-  for (const p of parted.parts) {
+  for (const p of parts) {
     for (const o of p.objects) objects.push(o);
     for (const x of p.problems) problems.push(x);
   }
-  return { objects, problems, parted, documentsRead };
+  return { objects, problems, parted: { text, parts, lineStarts, objects, problems }, documentsRead };
 }
 
 function readPart(text: string, file: string, start: number, end: number, docIndex: number, lines: LineIndex): DocumentPart {
@@ -115,11 +139,27 @@ function reparse(prev: PartedText, text: string, file: string): PartedParse | un
   // `---` itself (a document without content that does not would be joined to the next one).
   if (!atEnd && spans.length && !startsDocument(text, spans[spans.length - 1][0])) return undefined;
 
-  const lineDelta = countLines(text, a, newEnd) - countLines(old, a, oldEnd);
+  const oldLines = prev.lineStarts.length;
+  const lineStarts = movedLineStarts(prev.lineStarts, text, a, oldEnd, newEnd);
+  const lineDelta = lineStarts.length - oldLines;
   let lines: LineIndex | undefined;
   const out: DocumentPart[] = parts.slice(0, first);
   let docIndex = first > 0 ? parts[first].docIndex : 0;
+  const windowEnd = parts[last].docIndex + parts[last].docCount;
   let read = 0;
+  // The window's objects and problems, and where they are in the previous text's lists.
+  let objectsBefore = 0;
+  let problemsBefore = 0;
+  for (let i = 0; i < first; i++) {
+    objectsBefore += parts[i].objects.length;
+    problemsBefore += parts[i].problems.length;
+  }
+  let objectsIn = 0;
+  let problemsIn = 0;
+  for (let i = first; i <= last; i++) {
+    objectsIn += parts[i].objects.length;
+    problemsIn += parts[i].problems.length;
+  }
   // Window parts that come out the same (before the change, or after it and still at a line start) are moved, not read.
   const oldByStart = new Map<number, DocumentPart>();
   for (let i = first; i <= last; i++) oldByStart.set(parts[i].start, parts[i]);
@@ -128,14 +168,56 @@ function reparse(prev: PartedText, text: string, file: string): PartedParse | un
     if (same && same.end - same.start === e - s && (e <= a || (atLineStart(text, s) && atLineStart(old, same.start)))) {
       out.push(e <= a ? moved(same, 0, 0, docIndex) : moved(same, delta, lineDelta, docIndex));
     } else {
-      out.push(readPart(text, file, s, e, docIndex, (lines ??= LineIndex.of(text))));
+      out.push(readPart(text, file, s, e, docIndex, (lines ??= LineIndex.fromLineStarts(lineStarts))));
       read++;
     }
     docIndex += out[out.length - 1].docCount;
   }
-  const docDelta = docIndex - (parts[last].docIndex + parts[last].docCount);
+  const docDelta = docIndex - windowEnd;
   for (let i = last + 1; i < parts.length; i++) out.push(moved(parts[i], delta, lineDelta, parts[i].docIndex + docDelta));
-  return result({ text, parts: out }, read);
+  const window: KubeObject[] = [];
+  const windowProblems: LoadProblem[] = [];
+  for (let i = first; i < first + spans.length; i++) {
+    for (const o of out[i].objects) window.push(o);
+    for (const x of out[i].problems) windowProblems.push(x);
+  }
+  const objects = prev.objects.slice(0, objectsBefore).concat(window, prev.objects.slice(objectsBefore + objectsIn));
+  const problems = prev.problems.slice(0, problemsBefore).concat(windowProblems, prev.problems.slice(problemsBefore + problemsIn));
+  return {
+    objects,
+    problems,
+    parted: { text, parts: out, lineStarts, objects, problems },
+    documentsRead: read,
+    splice: { from: prev, at: objectsBefore, removed: objectsIn, window },
+  };
+}
+
+/** Appends the offsets after each '\n' of text[from, to). */
+function lineStartsOf(text: string, from: number, to: number, into: number[]): number[] {
+  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) into.push(i + 1);
+  return into;
+}
+
+/**
+ * Line starts after old [a, oldEnd) became new [a, newEnd): those before kept, those in it found, those after moved.
+ * In place (the previous text's are used up with it).
+ */
+function movedLineStarts(old: number[], text: string, a: number, oldEnd: number, newEnd: number): number[] {
+  const delta = newEnd - oldEnd;
+  // The first start whose '\n' is at or after a (old[i] - 1 >= a), and the first after the old change.
+  let lo = 0;
+  let hi = old.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (old[mid] - 1 >= a) hi = mid;
+    else lo = mid + 1;
+  }
+  let after = lo;
+  while (after < old.length && old[after] - 1 < oldEnd) after++;
+  const added = lineStartsOf(text, a, newEnd, []);
+  old.splice(lo, after - lo, ...added);
+  if (delta !== 0) for (let i = lo + added.length; i < old.length; i++) old[i] += delta;
+  return old;
 }
 
 /** The index of the part holding offset `at` (the last part for the end of the text). */
@@ -162,12 +244,6 @@ function startsDocument(text: string, at: number): boolean {
 /** After a '\n' (positions count lines by '\n' only): a document there keeps its characters when it moves. */
 function atLineStart(text: string, at: number): boolean {
   return at === 0 || text.charCodeAt(at - 1) === 10;
-}
-
-function countLines(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
-  return n;
 }
 
 /** Compared in blocks first (native string comparison), then character by character in the first block that differs. */
@@ -206,7 +282,11 @@ function moved(p: DocumentPart, delta: number, lineDelta: number, docIndex: numb
         x.line += lineDelta;
       }
   }
-  return { ...p, start: p.start + delta, end: p.end + delta, docIndex };
+  // The previous text's parts are not used again: moved in place.
+  p.start += delta;
+  p.end += delta;
+  p.docIndex = docIndex;
+  return p;
 }
 
 /** Every range of an object's fields (shared with its findings, which move with it). */
