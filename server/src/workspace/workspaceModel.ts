@@ -140,6 +140,9 @@ export class WorkspaceModel {
   update(uri: string, next: DocumentState | undefined): UpdateResult {
     const prev = this.docs.get(uri);
     if (!prev && !next) return { affectedUris: new Set(), rebuilt: false };
+    // A splice is relative to the previous state only (and holds its text): taken here, dropped from the state.
+    const splice = next?.splice && prev?.parted === next.splice.from ? next.splice : undefined;
+    if (next) next.splice = undefined;
     if (next) this.docs.set(uri, next);
     else this.docs.delete(uri);
     if ((prev?.kindSignature ?? '') !== (next?.kindSignature ?? '') && (prev?.kindSignature || next?.kindSignature)) {
@@ -152,7 +155,6 @@ export class WorkspaceModel {
     // their uid and analysis; only the others' uids change.
     const prevUid = new Map<KubeObject, string>();
     const changed = new Set<string>();
-    const splice = next?.splice && prev?.parted === next.splice.from ? next.splice : undefined;
     if (prev && next && splice) {
       // Only the re-split documents' objects can differ: the others keep their place and uid.
       for (let i = splice.at; i < splice.at + splice.removed; i++) prevUid.set(prev.raw[i], prev.uids[i]);
@@ -168,7 +170,6 @@ export class WorkspaceModel {
         if (!prevUid.delete(o)) changed.add(next.uids[i]);
       });
     }
-    if (next) next.splice = undefined; // relative to the previous state only
     // Whatever is left of prevUid is gone (with no next: everything).
     if (prev && !next) for (const uid of prev.uids) changed.add(uid);
     for (const uid of prevUid.values()) changed.add(uid);
