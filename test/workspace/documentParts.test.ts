@@ -106,6 +106,16 @@ describe('an edited multi-document text read document by document', () => {
     expect(split.documentsRead).toBeLessThanOrEqual(3);
   });
 
+  it('moves the documents an edit did not touch also where they are ended by `...` rather than started by `---`', () => {
+    const docs = Array.from({ length: 50 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\n...\n`);
+    const text = docs.join('');
+    const at = text.indexOf('name: cm-25') + 'name: cm-2'.length;
+    const edited = text.slice(0, at) + 'x' + text.slice(at);
+    const got = reparseParts(parseParts(text, URI).parted!, edited, URI);
+    expect(snapshot(got.objects)).toEqual(snapshot(parseManifestText(edited, URI).objects));
+    expect(got.documentsRead).toBe(1);
+  });
+
   it('keeps the workspace model equal to one built from the final text (objects, problems, findings)', () => {
     for (let seed = 100; seed < 110; seed++) {
       const next = random(seed);

@@ -1,5 +1,6 @@
 // A multi-document YAML text kept as its documents (each with its offsets, objects and problems), so that an edit
-// re-splits only around the changed text, re-reads only the documents it touched and moves the others: their
+// re-splits only around the changed text (the whole text where the change's neighbours are not plain `---` starts),
+// re-reads only the documents it touched and moves the others: their
 // positions shift by the lines the edit added or removed, their document numbers by the documents it added or
 // removed. The result is what reading the whole text again gives (test/workspace/documentParts.test.ts checks it on
 // random edits). Text that is not read as YAML documents (JSON, binary) is read whole each time.
@@ -81,7 +82,9 @@ export function reparseParts(prev: PartedText, text: string, file: string): Part
   prev.consumed = true;
   if (!readsAsYaml(text, file)) return whole(text, file);
   try {
-    return reparse(prev, text, file) ?? parseParts(text, file);
+    // Where the change's surroundings are not plain `---` boundaries, the whole text is split again: the documents
+    // whose text did not change are still moved, not read.
+    return reparse(prev, text, file, false) ?? reparse(prev, text, file, true) ?? parseParts(text, file);
   } catch {
     return whole(text, file);
   }
@@ -109,8 +112,11 @@ function readPart(text: string, file: string, start: number, end: number, docInd
   return { start, end, docIndex, docCount: next - docIndex, objects: out.objects, problems: out.problems };
 }
 
-/** Undefined when the change cannot be placed between stable document boundaries (then the text is split again whole). */
-function reparse(prev: PartedText, text: string, file: string): PartedParse | undefined {
+/**
+ * Re-splits around the change (`whole`: all the text). Undefined when the change cannot be placed between stable
+ * document boundaries.
+ */
+function reparse(prev: PartedText, text: string, file: string, whole: boolean): PartedParse | undefined {
   const old = prev.text;
   const parts = prev.parts;
   if (parts.length === 0) return undefined;
@@ -124,9 +130,9 @@ function reparse(prev: PartedText, text: string, file: string): PartedParse | un
 
   // The window of documents re-split: from one document before the change (whose `---` the edit cannot have
   // touched) to one after it.
-  let first = Math.max(0, partAt(parts, a) - 1);
+  let first = whole ? 0 : Math.max(0, partAt(parts, a) - 1);
   while (first > 0 && parts[first].start + 4 > a) first--;
-  let last = Math.min(parts.length - 1, partAt(parts, oldEnd) + 1);
+  let last = whole ? parts.length - 1 : Math.min(parts.length - 1, partAt(parts, oldEnd) + 1);
   while (last < parts.length - 1 && parts[last].end <= oldEnd) last++;
   const from = parts[first].start;
   const oldTo = parts[last].end;
