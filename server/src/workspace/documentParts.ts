@@ -1,8 +1,9 @@
 // A multi-document YAML text kept as its documents (each with its offsets, objects and problems), so that an edit
 // re-splits only around the changed text (the whole text where the change's neighbours are not plain `---` starts),
 // re-reads only the documents it touched and moves the others: their positions shift by the lines the edit added or
-// removed, their document numbers by the documents it added or removed. The result is what reading the whole text again gives (test/workspace/documentParts.test.ts checks it on
-// random edits). Text that is not read as YAML documents (JSON, binary) is read whole each time.
+// removed, their document numbers by the documents it added or removed. The result is what reading the whole text
+// again gives (test/workspace/documentParts.test.ts checks it on random edits). Text that is not read as YAML
+// documents (JSON, binary) is read whole each time.
 
 import type { KubeObject, Range } from '../engine/model';
 import { LineIndex, ZERO_RANGE } from '../sources/manifests/lineIndex';
