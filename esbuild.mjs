@@ -22,6 +22,7 @@ const entries = {
   client: { entryPoints: ['client/src/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'] },
   bench: { entryPoints: ['bench/main.ts'], outfile: `${outdir}/bench.js` },
   lspBench: { entryPoints: ['bench/lspBench.ts'], outfile: `${outdir}/lspBench.js` },
+  lspEditBench: { entryPoints: ['bench/lspEditBench.ts'], outfile: `${outdir}/lspEditBench.js` },
   yamlParseBench: { entryPoints: ['bench/yamlParseBench.ts'], outfile: `${outdir}/yamlParseBench.js` },
   clusterBench: { entryPoints: ['bench/clusterBench.ts'], outfile: `${outdir}/clusterBench.js` },
   realServerBench: { entryPoints: ['bench/realServerBench.ts'], outfile: `${outdir}/realServerBench.js` },

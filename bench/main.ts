@@ -13,7 +13,7 @@
 // report, bench/clusterBench.ts: the API test server with --cluster-objects=N objects, 100,000 by default,
 // --cluster-runs=N timed pairs) --no-real-server (skip the same on the real kube-apiserver of test/controlplane,
 // bench/realServerBench.ts: --real-server-objects=N, 30,000 by default, --real-server-runs=N) --no-lsp (skip the
-// language server's report, bench/lspBench.ts) --no-webview (skip the
+// language server's reports, bench/lspBench.ts and bench/lspEditBench.ts) --no-webview (skip the
 // graph webview's report, bench/webviewBench.ts: the built bundle in headless Chromium, which otherwise runs last;
 // --webview-sizes=1000,2000,5000 --webview-runs=N; then the live graph of a generated cluster through the language
 // server, bench/liveGraph.ts: --no-live-graph, --live-graph-objects=N, --live-graph-paint-timeout=S; the must-gather
@@ -687,6 +687,10 @@ function main(): number {
       out();
       const r = spawnSync(process.execPath, [join(dirname(process.argv[1]), 'lspBench.js')], { stdio: 'inherit' });
       if (r.status !== 0) return 2;
+      // Edits of one big multi-document file (1, 2 and 5 MB), in the same way.
+      out();
+      const edits = spawnSync(process.execPath, [join(dirname(process.argv[1]), 'lspEditBench.js')], { stdio: 'inherit' });
+      if (edits.status !== 0) return 2;
     }
     if (opts.webview) {
       // The graph webview's report: the built bundle in headless Chromium (its own process).

@@ -2,9 +2,10 @@
 // the workspace, open editors overriding files on disk), re-analyses what each change affects, publishes
 // diagnostics, and answers hover, code lenses, quick fixes and the custom requests of the wire module (shared/src/wire/methods.ts).
 //
-// Scheduling: changes are queued and applied once the message queue is drained (a burst of keystrokes is one
-// update); stuck/deadlock predictions need the simulation and run only after the editor has been idle for
-// PREDICTION_DELAY_MS. Requests first apply pending changes, so answers always match the text.
+// Scheduling: changes are queued and applied once no change has arrived for a whole turn of the event loop (the
+// connection reads one message a turn: a burst of didChange is one update, whose open documents are re-read only
+// where the edits were); stuck/deadlock predictions need the simulation and run only after the editor has been idle
+// for PREDICTION_DELAY_MS. Requests first apply pending changes, so answers always match the latest text.
 
 import * as path from 'node:path';
 import {
@@ -93,6 +94,9 @@ export class KubeGcLensServer {
   /** URIs whose text changed and are not applied yet. */
   private readonly pending = new Set<string>();
   private flushScheduled = false;
+  /** Counts changes queued: a flush waits for a turn of the event loop in which it did not move. */
+  private changeCount = 0;
+  private changeCountSeen = 0;
   private predictionTimer: NodeJS.Timeout | undefined;
   /** What each document was last published with, so unchanged documents are not re-sent. */
   private readonly published = new Map<string, string>();
@@ -588,9 +592,22 @@ export class KubeGcLensServer {
 
   private queue(uri: string): void {
     this.pending.add(uri);
+    this.changeCount++;
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    setImmediate(() => this.flush());
+    this.changeCountSeen = this.changeCount - 1;
+    setImmediate(() => this.flushWhenQuiet());
+  }
+
+  /** Flushes once a turn of the event loop went by without a change (the connection handles a message a turn). */
+  private flushWhenQuiet(): void {
+    if (!this.flushScheduled) return; // a request flushed meanwhile
+    if (this.changeCount !== this.changeCountSeen) {
+      this.changeCountSeen = this.changeCount;
+      setImmediate(() => this.flushWhenQuiet());
+      return;
+    }
+    this.flush();
   }
 
   /** Applies every pending change (open text, or the file on disk for closed documents) and publishes. */
@@ -603,7 +620,7 @@ export class KubeGcLensServer {
     for (const uri of uris) {
       const open = this.documents.get(uri);
       let state: DocumentState | undefined;
-      if (open) state = this.model.parse(uri, open.getText());
+      if (open) state = this.model.reparse(uri, open.getText());
       else state = this.readClosed(uri);
       for (const u of this.model.update(uri, state).affectedUris) touched.add(u);
     }

@@ -16,6 +16,7 @@ import type { KubeObject, Range } from '../engine/model';
 import type { ControllersMode, FinalizerOwnerRule } from '../engine/simulation/types';
 import type { LoadProblem } from '../sources/manifests/loadProblem';
 import { parseManifestText, resolveRanges } from '../sources/manifests/parseManifest';
+import { parseParts, reparseParts, type ObjectSplice, type PartedText } from './documentParts';
 
 export interface WorkspaceOptions {
   controllers: ControllersMode;
@@ -31,6 +32,10 @@ export interface DocumentState {
   problems: LoadProblem[];
   /** Kinds this document teaches the registry (CRDs, kinds outside Kubernetes' own groups). */
   kindSignature: string;
+  /** An editor's text, kept by document (reparse reads only the documents an edit touched). */
+  parted?: PartedText;
+  /** Which objects an edit replaced (reparse), when the rest are the previous state's. */
+  splice?: ObjectSplice;
 }
 
 /** What an update changed: the documents whose diagnostics may differ now. */
@@ -56,6 +61,8 @@ export class WorkspaceModel {
   /** Owner name → uids of the objects whose ownerReferences name it (a name match matters even with another uid). */
   private readonly referrersByName = new Map<string, Set<string>>();
   private readonly local = new Map<string, Finding[]>();
+  /** Uids whose local findings are not empty (a big document's findings are found from these). */
+  private readonly withFindings = new Set<string>();
   private cycles: Finding[] = [];
   private conflicts: Finding[] = [];
   private predicted: Finding[] = [];
@@ -93,6 +100,35 @@ export class WorkspaceModel {
     return { uri, raw: parsed.objects, uids: [], problems: parsed.problems, kindSignature: kindSignature(parsed.objects) };
   }
 
+  /**
+   * An open document's text after an edit: only the YAML documents the edit touched are read again, the others move
+   * (documentParts.ts), in place: pass the result to update() before anything else reads this document. What parse()
+   * gives for the same text.
+   */
+  reparse(uri: string, text: string): DocumentState | undefined {
+    const prevState = this.docs.get(uri);
+    const prev = prevState?.parted;
+    const parsed = prev ? reparseParts(prev, text, uri) : parseParts(text, uri);
+    if (parsed.objects.length === 0 && !looksLikeKubernetes(text)) return undefined;
+    if (!parsed.parted) resolveRanges(text, parsed.objects);
+    // The kinds the document teaches change only if those of the documents read again do.
+    const splice = parsed.splice;
+    const sameKinds =
+      prevState &&
+      splice &&
+      splice.from === prev &&
+      kindSignature(prevState.raw.slice(splice.at, splice.at + splice.removed)) === kindSignature(splice.window);
+    return {
+      uri,
+      raw: parsed.objects,
+      uids: [],
+      problems: parsed.problems,
+      kindSignature: sameKinds ? prevState.kindSignature : kindSignature(parsed.objects),
+      parted: parsed.parted,
+      splice: parsed.splice,
+    };
+  }
+
   /** Loads many documents at once (start-up, re-check): one inventory build. */
   loadAll(states: DocumentState[]): void {
     this.docs.clear();
@@ -104,6 +140,9 @@ export class WorkspaceModel {
   update(uri: string, next: DocumentState | undefined): UpdateResult {
     const prev = this.docs.get(uri);
     if (!prev && !next) return { affectedUris: new Set(), rebuilt: false };
+    // A splice is relative to the previous state only (and holds its text): taken here, dropped from the state.
+    const splice = next?.splice && prev?.parted === next.splice.from ? next.splice : undefined;
+    if (next) next.splice = undefined;
     if (next) this.docs.set(uri, next);
     else this.docs.delete(uri);
     if ((prev?.kindSignature ?? '') !== (next?.kindSignature ?? '') && (prev?.kindSignature || next?.kindSignature)) {
@@ -112,17 +151,46 @@ export class WorkspaceModel {
       before.add(uri);
       return { affectedUris: before, rebuilt: true };
     }
-    const changed = new Set<string>(prev?.uids ?? []);
-    // Remove this document's old copies first: positions (docIndex) shift when documents are inserted above.
-    for (const uid of prev?.uids ?? []) this.copies.get(uid)?.delete(uri);
-    if (next) {
-      next.uids = next.raw.map((o) => this.inventory.normalize(o).uid);
-      for (const uid of next.uids) {
-        changed.add(uid);
-        let set = this.copies.get(uid);
-        if (!set) this.copies.set(uid, (set = new Set()));
-        set.add(uri);
+    // Objects of documents an edit did not touch are the same objects (moved in place, documentParts.ts): they keep
+    // their uid and analysis; only the others' uids change.
+    const prevUid = new Map<KubeObject, string>();
+    const changed = new Set<string>();
+    if (prev && next && splice) {
+      // Only the re-split documents' objects can differ: the others keep their place and uid.
+      for (let i = splice.at; i < splice.at + splice.removed; i++) prevUid.set(prev.raw[i], prev.uids[i]);
+      const windowUids = splice.window.map((o) => prevUid.get(o) ?? this.inventory.normalize(o).uid);
+      splice.window.forEach((o, i) => {
+        if (!prevUid.delete(o)) changed.add(windowUids[i]);
+      });
+      next.uids = prev.uids.slice(0, splice.at).concat(windowUids, prev.uids.slice(splice.at + splice.removed));
+    } else if (next) {
+      if (prev) prev.raw.forEach((o, i) => prevUid.set(o, prev.uids[i]));
+      next.uids = next.raw.map((o) => prevUid.get(o) ?? this.inventory.normalize(o).uid);
+      next.raw.forEach((o, i) => {
+        if (!prevUid.delete(o)) changed.add(next.uids[i]);
+      });
+    }
+    // Whatever is left of prevUid is gone (with no next: everything).
+    if (prev && !next) for (const uid of prev.uids) changed.add(uid);
+    for (const uid of prevUid.values()) changed.add(uid);
+    /** This document's copies of each changed uid, in document order. */
+    const mine = new Map<string, KubeObject[]>();
+    if (next && changed.size)
+      for (let i = 0; i < next.uids.length; i++) {
+        const uid = next.uids[i];
+        if (!changed.has(uid)) continue;
+        const list = mine.get(uid);
+        if (list) list.push(next.raw[i]);
+        else mine.set(uid, [next.raw[i]]);
       }
+    for (const uid of changed) {
+      if (!mine.has(uid)) {
+        this.copies.get(uid)?.delete(uri);
+        continue;
+      }
+      let set = this.copies.get(uid);
+      if (!set) this.copies.set(uid, (set = new Set()));
+      set.add(uri);
     }
     const affectedUris = new Set<string>([uri]);
     const affected = new Set<string>();
@@ -138,6 +206,10 @@ export class WorkspaceModel {
       const holders = [...(this.copies.get(uid) ?? [])].sort();
       if (holders.length === 0) this.copies.delete(uid);
       for (const holder of holders) {
+        if (holder === uri) {
+          for (const raw of mine.get(uid)!) this.inventory.upsert(this.inventory.normalize(raw));
+          continue;
+        }
         const doc = this.docs.get(holder)!;
         doc.uids.forEach((u, i) => {
           if (u !== uid) return;
@@ -153,15 +225,22 @@ export class WorkspaceModel {
     for (const uid of affected) {
       const o = this.inventory.objects.get(uid);
       if (!o) {
-        this.local.delete(uid);
+        this.setLocal(uid, undefined);
         continue;
       }
-      this.local.set(uid, analyzeObject(this.inventory, o));
+      this.setLocal(uid, analyzeObject(this.inventory, o));
       if (o.source) affectedUris.add(o.source.file);
     }
     this.refreshStructural(affectedUris, changed);
     this.repositionPredicted();
     return { affectedUris, rebuilt: false };
+  }
+
+  private setLocal(uid: string, findings: Finding[] | undefined): void {
+    if (findings) this.local.set(uid, findings);
+    else this.local.delete(uid);
+    if (findings?.length) this.withFindings.add(uid);
+    else this.withFindings.delete(uid);
   }
 
   /** The object uid plus everything whose findings depend on it: dependents by uid and referrers by name. */
@@ -194,6 +273,7 @@ export class WorkspaceModel {
     this.copies.clear();
     this.referrersByName.clear();
     this.local.clear();
+    this.withFindings.clear();
     for (const uri of uris) {
       const doc = this.docs.get(uri)!;
       doc.uids = doc.raw.map((o) => this.inventory.normalize(o).uid);
@@ -205,7 +285,7 @@ export class WorkspaceModel {
     }
     for (const o of this.inventory.objects.values()) {
       this.indexReferrers(o);
-      this.local.set(o.uid, analyzeObject(this.inventory, o));
+      this.setLocal(o.uid, analyzeObject(this.inventory, o));
     }
     this.refreshStructural(new Set());
     this.predictedVersion = -1;
@@ -273,8 +353,14 @@ export class WorkspaceModel {
   findingsIn(uri: string): Finding[] {
     const out: Finding[] = [];
     const doc = this.docs.get(uri);
-    for (const uid of new Set(doc?.uids ?? [])) {
-      for (const f of this.local.get(uid) ?? []) if (f.file === uri) out.push(f);
+    // Each object's findings once (a uid written twice in the document has one list); few objects have any.
+    const seen = new Set<Finding[]>();
+    const uids = doc && this.withFindings.size < doc.uids.length ? this.withFindings : (doc?.uids ?? []);
+    for (const uid of uids) {
+      const list = this.local.get(uid);
+      if (!list?.length || seen.has(list)) continue;
+      seen.add(list);
+      for (const f of list) if (f.file === uri) out.push(f);
     }
     for (const f of this.cycles) if (f.file === uri) out.push(f);
     for (const f of this.conflicts) if (f.file === uri) out.push(f);

@@ -284,9 +284,38 @@ export const MAX_YAML_DOCUMENT_BYTES = 8 * 1024 * 1024;
  */
 const NOT_PRINTABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/g;
 
-function parseYaml(text: string, file: string, out: ParseResult, maxDocument: number, fast: boolean): void {
-  const lines = LineIndex.of(text);
-  let docIndex = 0;
+/**
+ * Some documents of a YAML text, numbered from `docIndex`: what parseManifestText gives for them (each document is read
+ * on its own), so that an editor re-reads only the documents an edit touched. `spans` are yamlDocumentSpans' of the
+ * whole text; `lines` its line index. Only for text that parseManifestText reads as YAML (readsAsYaml). Returns the
+ * next document number; may throw where parseManifestText would report an internal problem.
+ */
+export function parseYamlDocuments(
+  text: string,
+  file: string,
+  spans: Iterable<[number, number]>,
+  docIndex: number,
+  lines: LineIndex,
+  out: ParseResult,
+): number {
+  return parseYaml(text, file, out, MAX_YAML_DOCUMENT_BYTES, true, { spans, docIndex, lines });
+}
+
+/** Whether parseManifestText reads the text as YAML documents (not binary, not JSON). */
+export function readsAsYaml(text: string, file: string): boolean {
+  return !looksBinary(text) && !looksLikeJson(text, file);
+}
+
+function parseYaml(
+  text: string,
+  file: string,
+  out: ParseResult,
+  maxDocument: number,
+  fast: boolean,
+  part?: { spans: Iterable<[number, number]>; docIndex: number; lines: LineIndex },
+): number {
+  const lines = part?.lines ?? LineIndex.of(text);
+  let docIndex = part?.docIndex ?? 0;
   const refuse = (code: LoadProblemCode, reason: string, at: number, to = at + 1) => {
     out.problems.push(makeProblem(file, 'error', code, reason, lines.range(at, Math.min(to, text.length))));
     docIndex++;
@@ -295,6 +324,12 @@ function parseYaml(text: string, file: string, out: ParseResult, maxDocument: nu
   // searched once in all.
   let nextBad = -1;
   const firstNotPrintable = (start: number, end: number): number => {
+    // Some documents only: each searched on its own, not the rest of the text each time.
+    if (part) {
+      NOT_PRINTABLE.lastIndex = 0;
+      const m = NOT_PRINTABLE.exec(text.slice(start, end));
+      return m ? start + m.index : -1;
+    }
     if (nextBad < start) {
       NOT_PRINTABLE.lastIndex = start;
       nextBad = NOT_PRINTABLE.exec(text)?.index ?? Number.MAX_SAFE_INTEGER;
@@ -357,7 +392,7 @@ function parseYaml(text: string, file: string, out: ParseResult, maxDocument: nu
     }
   };
   // Only the `yaml` path needs process.env swapped (withFastEnv): readSpan swaps it for each span it parses.
-  for (const [start, end] of yamlDocumentSpans(text)) {
+  for (const [start, end] of part?.spans ?? yamlDocumentSpans(text)) {
     if (end - start > maxDocument) {
       const list = splitLargeList(text, start, end);
       if (list) {
@@ -390,6 +425,7 @@ function parseYaml(text: string, file: string, out: ParseResult, maxDocument: nu
     const nextIndex = readSpan(start, end, docIndex);
     docIndex = nextIndex < 0 ? docIndex + 1 : nextIndex;
   }
+  return docIndex;
 }
 
 const megabytes = (n: number) => `${(n / 1024 / 1024).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MB`;
