@@ -11,6 +11,7 @@ import { patchPath, sendJsonPatch, type PatchTarget } from '../sources/cluster/c
 import type { ClusterTarget } from '../sources/cluster/kubeconfig';
 import type { SimulationSettings } from './simulationCache';
 import { waysOut } from './waysOut';
+import { clusterRefusal, type WayOutCluster } from './wayOutCluster';
 
 export interface WayOutContext {
   inventory: Inventory;
@@ -19,6 +20,8 @@ export interface WayOutContext {
   allowWrites: boolean;
   target: ClusterTarget;
   timeoutMs: number;
+  /** Which cluster the view and the row are of, and which the connection reaches now (wayOutCluster.ts). */
+  cluster: WayOutCluster;
 }
 
 /** Said when writes are off: how to turn them on, and where that does not apply. */
@@ -29,6 +32,8 @@ export const WRITES_OFF =
 export async function applyWayOut(p: ApplyWayOutParams, ctx: WayOutContext): Promise<ApplyWayOutResult> {
   const refused = (message: string): ApplyWayOutResult => ({ ok: false, stage: 'refused', status: 0, message, sent: [] });
   if (!ctx.allowWrites) return refused(WRITES_OFF);
+  const otherCluster = clusterRefusal(p, ctx.cluster);
+  if (otherCluster) return refused(otherCluster);
   const { inventory } = ctx;
   const stuck = inventory.objects.get(p.uid);
   if (!stuck) return refused(`The object (uid ${p.uid}) is no longer in the cluster: nothing was sent.`);
