@@ -124,7 +124,8 @@ export function status(code: number, message?: string, details?: Obj, extra?: Ob
  */
 export function tooLargeResourceVersion(asked: number, current: number, retrySeconds: number): Obj {
   return status(504, `Timeout: Too large resource version: ${asked}, current: ${current}`, {
-    causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    // metav1.StatusCause's Type is `reason` in JSON.
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
     ...(retrySeconds > 0 ? { retryAfterSeconds: retrySeconds } : {}),
   });
 }

@@ -131,7 +131,9 @@ export class KubeGcLensServer {
       (status) => {
         // The Output channel says when and why the live view listed everything again (as client-go's reflector logs).
         if (status?.relists && status.relists > relists && status.lastRelist)
-          this.client.warn(`Cluster ${status.context}: listing again from scratch (${status.lastRelist.reason}): ${status.lastRelist.message}`);
+          this.client.warn(
+            `Cluster ${status.context}: listing again from scratch (${status.lastRelist.reason}): ${status.lastRelist.message}`,
+          );
         relists = status?.relists ?? 0;
         this.client.sendClusterStatus(status);
         if (status === null || status.state === 'disconnected') this.scheduleLive();

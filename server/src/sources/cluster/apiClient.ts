@@ -670,14 +670,14 @@ export function statusError(status: number, body: string | Record<string, unknow
   return new ApiError(status, reason, message, path, retryAfterSeconds, causes);
 }
 
-/** A metav1.Status's details.causes[].type, at most 8, each cut (what the server says is bounded). */
+/** A metav1.Status's details.causes[].type (`reason` in JSON, as metav1.StatusCause names it), at most 8, each cut. */
 export function statusCauses(s: unknown): string[] {
   const details = typeof s === 'object' && s !== null ? (s as { details?: unknown }).details : undefined;
   const causes = typeof details === 'object' && details !== null ? (details as { causes?: unknown }).causes : undefined;
   if (!Array.isArray(causes)) return [];
   return causes
     .slice(0, 8)
-    .map((c: unknown) => (typeof c === 'object' && c !== null ? (c as { type?: unknown }).type : undefined))
+    .map((c: unknown) => (typeof c === 'object' && c !== null ? (c as { reason?: unknown }).reason : undefined))
     .filter((t): t is string => typeof t === 'string' && t !== '')
     .map((t) => serverText(t, 64));
 }

@@ -249,6 +249,7 @@ export class LiveCluster {
       const first = this.syncResources();
       this.syncing = first.catch(() => undefined);
       await Promise.all([first, this.monitor?.start()]);
+      this.emitStatus(); // with the identity, read beside the LISTs
     } catch (e) {
       this.fatal = e instanceof Error ? e.message : String(e);
       this.state = 'disconnected';
