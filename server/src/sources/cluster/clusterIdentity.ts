@@ -5,7 +5,7 @@
 // too long, the monitor asks the live view to list everything again from scratch, as client-go's reflector relists,
 // and records why (the status and the language server's log say it).
 
-import { ACCEPT_JSON, ApiError, type ApiClient } from './apiClient';
+import { ACCEPT_JSON, ACCEPT_OBJECTS, ApiError, type ApiClient } from './apiClient';
 import { sleep } from './limits';
 
 export interface ClusterIdentity {
@@ -53,7 +53,7 @@ interface Reading {
 /** GET /api/v1/namespaces/kube-system and /version; never throws. */
 export async function readClusterIdentity(client: ApiClient, signal?: AbortSignal): Promise<Reading> {
   const [ns, version] = await Promise.all([
-    client.getJson<{ metadata?: { uid?: unknown } }>(KUBE_SYSTEM, ACCEPT_JSON, signal).then(
+    client.getJson<{ metadata?: { uid?: unknown } }>(KUBE_SYSTEM, ACCEPT_OBJECTS, signal).then(
       (doc) => ({ doc }),
       (e: unknown) => ({ error: e }),
     ),

@@ -170,10 +170,12 @@ export class Reflector<T> {
           }
         }
         this.setState('watching');
+        const idleBefore = this.idleWatches;
         const progressed = await this.watch(signal);
         if (progressed) delay = this.opts.backoffMs.initial;
-        // Nothing at all from that watch: is its resourceVersion one the server has? (A throw lists from scratch.)
-        else await this.checkResourceVersion(signal);
+        // The server ended that watch having sent nothing at all: is its resourceVersion one the server has? (A throw
+        // lists from scratch.) Not after a watch cut as dead: the server did not answer, so it is not asked again now.
+        else if (this.idleWatches === idleBefore) await this.checkResourceVersion(signal);
         // The server ended the watch (its timeout), or it went silent for too long: resume from where it stopped,
         // at once (if the server is really gone, that watch fails and the backoff starts).
         continue;
@@ -253,9 +255,10 @@ export class Reflector<T> {
   }
 
   /**
-   * After a watch that delivered nothing (no event, no bookmark): asks for one item "not older than" the watched
-   * resourceVersion. A server that never had it answers "Too large resource version" (kube-apiserver after waiting
-   * 3 s for its cache), which the loop answers with a LIST from scratch; any other failure is left to the next watch.
+   * After a watch the server ended having delivered nothing (no event, no bookmark): asks for one item "not older
+   * than" the watched resourceVersion. A server that never had it answers "Too large resource version" (kube-apiserver
+   * after waiting 3 s for its cache), which the loop answers with a LIST from scratch; any other failure is left to the
+   * next watch.
    */
   private async checkResourceVersion(signal: AbortSignal): Promise<void> {
     if (!this.resourceVersion) return;
