@@ -13,13 +13,12 @@ import { KindRegistry } from '../../engine/kinds/kindRegistry';
 import type { KubeObject, ObjectFacts } from '../../engine/model';
 import { ACCEPT_OBJECTS, ACCEPT_METADATA_LIST, ACCEPT_METADATA_WATCH, ApiClient, type ApiError } from './apiClient';
 import { discover, forEachLimited, type DiscoveredResource, type DiscoveryFailure } from './discovery';
-import type { ClusterTarget } from './kubeconfig';
-import type { ApiLimits } from './limits';
 import { lastingPodFacts, podReadNote, readPods } from './podSpecs';
 import { BLOCKER_RESOURCES, readBlockers, type BlockerResources } from './blockerSpecs';
 
-import { Reflector, type ReflectorOptions, type ReflectorState } from './reflector';
-import { IdentityMonitor, type ClusterIdentity, type Relist } from './clusterIdentity';
+import { Reflector, type ReflectorState } from './reflector';
+import { IdentityMonitor, type ClusterIdentity } from './clusterIdentity';
+import type { LiveClusterOptions, LiveProblem, LiveStatus, SyncState } from './liveClusterTypes';
 import { MalformedItems } from './malformedItems';
 import { isMalformed, readLiveObject, toKubeObject, type ItemOrigin, type MalformedItem } from './toKubeObject';
 import {
@@ -51,61 +50,7 @@ const FULL_OBJECT_RESOURCES = new Set([
 /** At most this many workloads whose spec changed are read again by name; more, and their resource is listed again. */
 const WORKLOAD_REREAD_BY_NAME = 20;
 
-/** `listed`: a one-shot reading (watch: false) is complete; nothing is watched. */
-export type SyncState = 'connecting' | 'listing' | 'listed' | 'watching' | 'degraded' | 'disconnected';
-
-export interface LiveProblem {
-  kind: 'forbidden' | 'failing' | 'discovery';
-  /** "secrets", "widgets.example.com", or a group/version for discovery. */
-  resource: string;
-  namespace?: string;
-  message: string;
-}
-
-export interface LiveStatus {
-  context: string;
-  server: string;
-  /** Every namespace, or the chosen ones. */
-  namespaces: 'all' | string[];
-  state: SyncState;
-  resources: { total: number; listed: number; watching: number };
-  objects: number;
-  problems: LiveProblem[];
-  requests: number;
-  bytes: number;
-  /** Bumped on every change to the live graph: a client refreshes what it shows when it changes. */
-  version: number;
-  /** Set when the connection failed as a whole (discovery unreachable). */
-  error?: string;
-  /** Which cluster this is: the kube-system Namespace's uid and the server's version (absent for a one-shot reading). */
-  identity?: ClusterIdentity;
-  /** Lists of everything (or of one resource) from scratch for a reason below; 0 until one happens. */
-  relists?: number;
-  /** The last of them, and why. */
-  lastRelist?: Relist;
-}
-
-export interface LiveClusterOptions {
-  target: ClusterTarget;
-  /** Namespaces to watch; all when absent. Cluster-scoped resources are always watched. */
-  namespaces?: string[];
-  /** LISTs in flight at once. */
-  concurrency?: number;
-  /** Discovery refresh period (ms); 0 = never. */
-  rediscoverMs?: number;
-  /** false: LIST everything once, watch nothing (the CLI's one-shot reading). */
-  watch?: boolean;
-  reflector?: Omit<ReflectorOptions, 'accept'>;
-  /** Bytes per answer and per LIST, request deadline, retries (limits.ts); the defaults when absent. */
-  limits?: ApiLimits;
-  /** How often the cluster's identity is read (ms; clusterIdentity.ts's default when absent; 0: never periodically). */
-  identityCheckMs?: number;
-  /** Every watch silent this long lists everything again (ms; clusterIdentity.ts's default when absent; 0: never). */
-  silentWatchesRelistMs?: number;
-  /** Called after every change to the inventory (coalesce it if it is expensive). */
-  onChange?: () => void;
-  onStatus?: (status: LiveStatus) => void;
-}
+export type { LiveClusterOptions, LiveProblem, LiveStatus, SyncState } from './liveClusterTypes';
 
 const resourceKey = (r: DiscoveredResource) => `${r.group}/${r.resource}`;
 const CRD_RESOURCE = 'apiextensions.k8s.io/customresourcedefinitions';
