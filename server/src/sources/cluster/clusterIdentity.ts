@@ -127,7 +127,9 @@ export class IdentityMonitor {
    * the server says kube-system does not exist, is another cluster, and everything is listed again. Resolves with
    * the identity as now read (uid absent: unknown now, whatever was known before).
    */
-  async check(): Promise<ClusterIdentity> {
+  async check(fresh = false): Promise<ClusterIdentity> {
+    // `fresh` (before a write): a reading already under way may have been answered before the server changed.
+    if (fresh && this.checking) await this.checking;
     return (await this.compare()).identity;
   }
 

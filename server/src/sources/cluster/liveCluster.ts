@@ -151,7 +151,7 @@ export class LiveCluster {
 
   /** Reads which cluster the connection reaches now (and lists everything again if it is another one). */
   async checkIdentity(): Promise<ClusterIdentity> {
-    return this.monitor ? this.monitor.check() : {};
+    return this.monitor ? this.monitor.check(true) : {};
   }
 
   /** Every reflector lists again from scratch (its LIST replaces what it held); `rediscover`: the API too. */
