@@ -140,6 +140,26 @@ describe('clusterStatusBarModel', () => {
     );
   });
 
+  it("the cluster's identity and the last relist, in the tooltip", () => {
+    const lastRelist = {
+      reason: 'cluster-changed' as const,
+      message: "the server now answers as another cluster: the kube-system Namespace's uid was ks-a, it is ks-b",
+      at: '2026-12-02T07:00:00.000Z',
+    };
+    const m = clusterStatusBarModel(
+      connected(status({ identity: { uid: 'ks-b', serverVersion: 'v1.37.2' }, relists: 1, lastRelist })),
+      false,
+    );
+    expect(m.tooltip).toContain(
+      'Cluster: kube-system uid ks-b, v1.37.2\nListed everything again (1×), last at 2026-12-02T07:00:00.000Z: the server now answers as another cluster',
+    );
+    const unknown = clusterStatusBarModel(
+      connected(status({ identity: { problem: 'GET /api/v1/namespaces/kube-system failed: forbidden' } })),
+      false,
+    );
+    expect(unknown.tooltip).toContain('Cluster: unknown (GET /api/v1/namespaces/kube-system failed: forbidden)');
+  });
+
   it('failed: disconnected, in the error colour, with why', () => {
     const m = clusterStatusBarModel(failed(connecting('prod'), 'cannot reach the cluster'), false);
     expect(m).toMatchObject({ visible: true, text: '$(debug-disconnect) Cluster prod: disconnected', background: 'error' });

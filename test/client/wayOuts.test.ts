@@ -84,6 +84,18 @@ describe('ways out in the Stuck Objects view', () => {
     expect([reinstall, scale, removal].map(wayOutAction)).toEqual([undefined, 'apply-fix', 'remove-finalizer']);
   });
 
+  it('a live way out carries the kube-system uid of the cluster its row was computed on (sent back with it)', () => {
+    const [live] = stuckRoots([{ ...item, clusterUid: 'ks-a' }], { live: { now: Date.parse('2026-11-21T09:00:00Z') } });
+    expect(live.clusterUid).toBe('ks-a');
+    expect(
+      childrenOf(live)
+        .filter((n) => n.wayOut)
+        .map((n) => n.clusterUid),
+    ).toEqual(['ks-a', 'ks-a', 'ks-a']);
+    // A workspace row has no cluster.
+    expect(stuckRoots([{ ...item, clusterUid: 'ks-a' }])[0].clusterUid).toBeUndefined();
+  });
+
   it('confirms with the simulated consequences and the exact PATCH', () => {
     const c = confirmation(removal, 'kind-dev');
     expect(c.button).toBe('Remove Finalizer');

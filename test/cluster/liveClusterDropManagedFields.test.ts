@@ -98,7 +98,8 @@ function objects(): Obj[] {
   const web = deployment('shop', 'web', 'd-web');
   const rs = replicaSet('shop', 'web-rs', 'rs-web', web);
   const db = replicaSet('data', 'db-rs', 'rs-db');
-  const out: Obj[] = [ns('shop', 'ns-shop'), ns('data', 'ns-data'), web, rs, db, crd];
+  // kube-system, as on every cluster: the connection reads its uid (which cluster it is).
+  const out: Obj[] = [ns('kube-system', 'ns-kube-system'), ns('shop', 'ns-shop'), ns('data', 'ns-data'), web, rs, db, crd];
   for (let i = 0; i < 12; i++) out.push(pod('shop', `web-${i}`, `p-web-${i}`, { owner: rs, labels: { app: 'web' } }));
   out.push(pod('data', 'db-0', 'p-db-0', { owner: db, claims: ['db-data'], labels: { app: 'db' } }));
   out.push(pvc('data', 'db-data', 'pvc-db-data'));
@@ -227,7 +228,7 @@ describe('LiveCluster against a server with ManagedFieldsOptOut (drop=metadata.m
 
       // The same KubeObjects, field for field.
       const [fromOff, fromOn] = [graph(lives.get(off)!), graph(lives.get(on)!)];
-      expect(fromOff.length).toBe(48);
+      expect(fromOff.length).toBe(49);
       expect(fromOff.find((o) => o.uid === 'p-db-0')?.facts).toMatchObject({
         claimNames: ['db-data'],
         nodeName: 'node-1',

@@ -58,6 +58,8 @@ beforeAll(async () => {
   server = await startKubeApiServer({ token: 'writes-token', patches: true });
   dir = mkdtempSync(join(tmpdir(), 'kgl-way-out-'));
   const kubeconfig = server.writeKubeconfig(dir, { namespace: 'shop' });
+  // Every cluster has kube-system: its uid is the cluster's identity, without which nothing is sent.
+  server.add(ns('kube-system', 'ns-kube-system'));
   server.add(ns('shop', 'ns-shop'));
   server.add(holder);
   for (const [name, uid] of [

@@ -118,6 +118,18 @@ export function status(code: number, message?: string, details?: Obj, extra?: Ob
   };
 }
 
+/**
+ * kube-apiserver's answer to a resourceVersion newer than its own (storage.NewTooLargeResourceVersionError: a 504
+ * Timeout with the ResourceVersionTooLarge cause; the watch cache asks to retry after 1 s, etcd after 0).
+ */
+export function tooLargeResourceVersion(asked: number, current: number, retrySeconds: number): Obj {
+  return status(504, `Timeout: Too large resource version: ${asked}, current: ${current}`, {
+    // metav1.StatusCause's Type is `reason` in JSON.
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    ...(retrySeconds > 0 ? { retryAfterSeconds: retrySeconds } : {}),
+  });
+}
+
 /** `pods` or `deployments.apps`: how the apiserver names a resource in messages. */
 export function qualifiedResource(r: { group: string; resource: string }): string {
   return r.group ? `${r.resource}.${r.group}` : r.resource;

@@ -25,6 +25,7 @@ import {
   objectBody,
   qualifiedResource,
   status,
+  tooLargeResourceVersion,
 } from './formats';
 import { kubeconfigText, type KubeconfigOptions, TEST_USER } from './kubeconfig';
 import { resolveRequest, type RequestInfo, type Verb } from './requestInfo';
@@ -645,7 +646,13 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       atRv = Number(query.resourceVersion);
       if (!Number.isInteger(atRv) || atRv <= 0)
         return reply(res, record, 400, status(400, `invalid resource version: ${query.resourceVersion}`));
-      if (atRv > store.rv) return reply(res, record, 504, status(504, `Too large resource version: ${atRv}, current: ${store.rv}`));
+      if (atRv > store.rv) return reply(res, record, 504, tooLargeResourceVersion(atRv, store.rv, 0));
+    } else if (query.resourceVersionMatch === 'NotOlderThan' && query.resourceVersion) {
+      // Served from the watch cache, which waits 3 s to catch up before it answers so (at once here), Retry-After: 1.
+      const notOlder = Number(query.resourceVersion);
+      if (!Number.isInteger(notOlder) || notOlder < 0)
+        return reply(res, record, 400, status(400, `invalid resource version: ${query.resourceVersion}`));
+      if (notOlder > store.rv) return reply(res, record, 504, tooLargeResourceVersion(notOlder, store.rv, 1), { 'Retry-After': '1' });
     }
     let result;
     try {

@@ -44,7 +44,13 @@ export async function applyWayOut(
     return;
   }
   client.output.info(`Way out on ${context}: ${w.title}. Sending a dry run, then ${patchText(w)}`);
-  const result = await client.request(ClusterApplyWayOutRequest, { uid: node.stuckUid, command: w.command, summary: w.outcome.summary });
+  const result = await client.request(ClusterApplyWayOutRequest, {
+    uid: node.stuckUid,
+    command: w.command,
+    summary: w.outcome.summary,
+    // The server sends nothing unless the connection still reaches the cluster this row was computed on.
+    ...(node.clusterUid !== undefined ? { clusterUid: node.clusterUid } : {}),
+  });
   for (const r of result.sent) client.output.info(`  sent ${r.method} ${r.path} for uid ${r.uid ?? '?'} ${r.body}`);
   const text = resultText(w, result);
   if (result.ok) {

@@ -200,8 +200,16 @@ function detailLines(s: ClusterStatus): string[] {
       ...problemLines(s).map((l) => `- ${l}`),
     );
   }
+  if (s.identity) lines.push(`Cluster: ${identityText(s.identity)}`);
+  if (s.lastRelist) lines.push(`Listed everything again (${s.relists ?? 1}×), last at ${s.lastRelist.at}: ${s.lastRelist.message}`);
   if (s.error) lines.push(`Error: ${s.error}`);
   return lines;
+}
+
+/** `kube-system uid 1f2e…, v1.37.2`, or why it is unknown. */
+function identityText(i: NonNullable<ClusterStatus['identity']>): string {
+  const version = i.serverVersion ? `, ${i.serverVersion}` : '';
+  return i.uid ? `kube-system uid ${i.uid}${version}` : `unknown (${i.problem ?? 'no uid'})${version}`;
 }
 
 /** The connect notification's progress line: `listing 12/48 resource types`, and how far as a percentage. */

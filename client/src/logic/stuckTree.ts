@@ -60,6 +60,8 @@ export interface StuckTreeNode {
   /** A way-out node: the way out, and the uid of the stuck object it releases. */
   wayOut?: WayOut;
   stuckUid?: string;
+  /** A live root and its ways out: the kube-system uid of the cluster the row was computed on (sent with a way out). */
+  clusterUid?: string;
 }
 
 const ROOT_DESCRIPTIONS: Record<StuckItem['state'], string> = {
@@ -146,6 +148,7 @@ export function stuckRoots(items: StuckItem[], options: StuckRootOptions = {}): 
       ...(live ? { live: true } : {}),
       ...(item.namespaceConditions?.length ? { conditions: item.namespaceConditions } : {}),
       ...(item.waysOut?.length ? { waysOut: item.waysOut } : {}),
+      ...(live && item.clusterUid !== undefined ? { clusterUid: item.clusterUid } : {}),
     };
   });
 }
@@ -170,6 +173,7 @@ function wayOutNode(root: StuckTreeNode, w: WayOut, i: number): StuckTreeNode {
     wayOut: w,
     ...(root.uid !== undefined ? { stuckUid: root.uid } : {}),
     ...(root.live ? { live: true } : {}),
+    ...(root.clusterUid !== undefined ? { clusterUid: root.clusterUid } : {}),
   };
 }
 

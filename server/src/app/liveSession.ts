@@ -78,7 +78,9 @@ export class LiveSession implements Session {
   private kubeVersion: string | undefined;
 
   private versioned(options: EngineOptions): EngineOptions {
-    return this.kubeVersion === undefined ? options : { ...options, kubeVersion: this.kubeVersion };
+    // The identity's version follows the cluster (another one behind the same URL, an upgrade); the connect's else.
+    const kubeVersion = this.live?.identity?.kubeVersion ?? this.kubeVersion;
+    return kubeVersion === undefined ? options : { ...options, kubeVersion };
   }
 
   /** Replaces any current connection; resolves when everything is listed (watches then keep it current). */
@@ -185,7 +187,10 @@ export class LiveSession implements Session {
   /** The stuck list from what is read so far (the live documents' diagnostics, refreshed as more arrives). */
   stuckNow(options: EngineOptions, slowAfterSeconds: number): StuckItem[] {
     const live = this.require();
-    return terminatingItems(live.inventory, this.versioned(options), Date.now(), slowAfterSeconds);
+    const items = terminatingItems(live.inventory, this.versioned(options), Date.now(), slowAfterSeconds);
+    // Each row says which cluster it was computed on: a way out is sent only there (wayOutCluster.ts).
+    const clusterUid = live.viewClusterUid;
+    return clusterUid === undefined ? items : items.map((i) => ({ ...i, clusterUid }));
   }
 
   /**
@@ -198,12 +203,16 @@ export class LiveSession implements Session {
     if (!target) throw new ClusterUnavailable('not connected to a cluster');
     await live.terminatingPodsRead();
     if (this.live !== live) throw new ClusterUnavailable('the cluster was disconnected meanwhile');
+    // Which cluster is behind the URL now (GETs only): another one gets nothing (and the view lists again).
+    const now = writes.allowWrites && writes.settingsUnreadable === undefined ? await live.checkIdentity() : {};
+    if (this.live !== live) throw new ClusterUnavailable('the cluster was disconnected meanwhile');
     return applyWayOut(p, {
       inventory: live.inventory,
       options: this.versioned(options),
       ...writes,
       target,
       timeoutMs: live.client.limits.requestTimeoutMs,
+      cluster: { viewUid: live.viewClusterUid, now },
     });
   }
 

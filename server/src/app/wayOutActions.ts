@@ -13,6 +13,7 @@ import { patchPath, preconditionRefused, sendJsonPatch, type PatchAnswer, type P
 import type { ClusterTarget } from '../sources/cluster/kubeconfig';
 import type { SimulationSettings } from './simulationCache';
 import { waysOut } from './waysOut';
+import { clusterRefusal, type WayOutCluster } from './wayOutCluster';
 
 export interface WayOutContext {
   inventory: Inventory;
@@ -23,6 +24,8 @@ export interface WayOutContext {
   settingsUnreadable?: string;
   target: ClusterTarget;
   timeoutMs: number;
+  /** Which cluster the view and the row are of, and which the connection reaches now (wayOutCluster.ts). */
+  cluster: WayOutCluster;
 }
 
 /** Said when writes are off: how to turn them on, and where that does not apply. */
@@ -45,6 +48,8 @@ export async function applyWayOut(p: ApplyWayOutParams, ctx: WayOutContext): Pro
   const refused = (message: string): ApplyWayOutResult => ({ ok: false, stage: 'refused', status: 0, message, sent: [] });
   if (ctx.settingsUnreadable !== undefined) return refused(settingsUnreadableMessage(ctx.settingsUnreadable));
   if (!ctx.allowWrites) return refused(WRITES_OFF);
+  const otherCluster = clusterRefusal(p, ctx.cluster);
+  if (otherCluster) return refused(otherCluster);
   const { inventory } = ctx;
   const stuck = inventory.objects.get(p.uid);
   if (!stuck) return refused(`The object (uid ${p.uid}) is no longer in the cluster: nothing was sent.`);

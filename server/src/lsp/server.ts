@@ -130,8 +130,15 @@ export class KubeGcLensServer {
 
   constructor(client: LspClient) {
     this.client = client;
+    let relists = 0;
     this.cluster = new LiveSession(
       (status) => {
+        // The Output channel says when and why the live view listed everything again (as client-go's reflector logs).
+        if (status?.relists && status.relists > relists && status.lastRelist)
+          this.client.warn(
+            `Cluster ${status.context}: listing again from scratch (${status.lastRelist.reason}): ${status.lastRelist.message}`,
+          );
+        relists = status?.relists ?? 0;
         this.client.sendClusterStatus(status);
         if (status === null || status.state === 'disconnected') this.scheduleLive();
       },

@@ -310,4 +310,6 @@ export interface StuckItem extends ObjectSummary {
   namespaceConditions?: NamespaceCondition[];
   /** (Additive.) The ways out of a `stuck` entry, safest first, each simulated. */
   waysOut?: WayOut[];
+  /** (Additive.) A live entry: the kube-system uid of the cluster it was computed on (ApplyWayOutParams.clusterUid). */
+  clusterUid?: string;
 }

@@ -71,6 +71,35 @@ export interface ClusterStatus {
   version: number;
   /** Set when the connection failed as a whole (discovery unreachable). */
   error?: string;
+  /** (Additive.) Which cluster the connection reaches, as last read: at connect, after a failure, every minute. */
+  identity?: ClusterIdentity;
+  /** (Additive.) Lists of everything, or of one resource, from scratch for a `ClusterRelist` reason; 0 until one. */
+  relists?: number;
+  /** (Additive.) The last of those relists, and why. */
+  lastRelist?: ClusterRelist;
+}
+
+/** A cluster's identity: the kube-system Namespace's uid (what Argo CD and Velero use as a cluster id) and version. */
+export interface ClusterIdentity {
+  /** The kube-system Namespace's uid; absent when it could not be read (`problem` says why): writes are then refused. */
+  uid?: string;
+  /** The server's gitVersion (`v1.37.2`), from /version. */
+  serverVersion?: string;
+  /** `1.37`: the Kubernetes version simulations follow. */
+  kubeVersion?: string;
+  problem?: string;
+}
+
+/**
+ * Why the live view listed again from scratch: `cluster-changed` (another kube-system uid behind the same server),
+ * `resource-version-too-large` (a watch's resourceVersion is newer than the server's: "Too large resource version"),
+ * `watches-silent` (every watch received nothing, not even a bookmark, for longer than the bound). docs/reliability.md.
+ */
+export interface ClusterRelist {
+  reason: 'cluster-changed' | 'resource-version-too-large' | 'watches-silent';
+  message: string;
+  /** ISO 8601. */
+  at: string;
 }
 
 export interface ClusterContextsResult {

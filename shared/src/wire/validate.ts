@@ -167,7 +167,10 @@ export function requestParamsTable(
     rule(ClusterObjectsRequest, clusterObjectsParams),
     rule(ClusterSearchObjectsRequest, clusterObjectsParams),
     rule(ClusterDocumentRequest, obj<{ uri: string }>({ uri: str })),
-    rule(ClusterApplyWayOutRequest, obj<ApplyWayOutParams>({ uid: str, command: str, summary: optional(str), dryRunOnly: optional(bool) })),
+    rule(
+      ClusterApplyWayOutRequest,
+      obj<ApplyWayOutParams>({ uid: str, command: str, summary: optional(str), dryRunOnly: optional(bool), clusterUid: optional(str) }),
+    ),
   ]);
 }
 

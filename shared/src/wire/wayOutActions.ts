@@ -12,6 +12,12 @@ export interface ApplyWayOutParams {
   summary?: string;
   /** Only the dry run (`dryRun=All`): nothing is changed. */
   dryRunOnly?: boolean;
+  /**
+   * (Additive.) The kube-system uid of the cluster the row was computed on (StuckItem.clusterUid): nothing is sent
+   * unless the cluster the connection reaches now has it. Without it, the cluster must still be the one the live view
+   * was listed from; either way an identity that cannot be read refuses.
+   */
+  clusterUid?: string;
 }
 
 /** A request that was, or was not, sent. */

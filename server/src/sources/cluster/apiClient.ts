@@ -38,8 +38,19 @@ export class ApiError extends Error {
     readonly path: string,
     /** A 429 or 5xx answer's Retry-After (whole seconds), when it had one: the request may be retried then. */
     readonly retryAfterSeconds?: number,
+    /** The Status's details.causes types (`ResourceVersionTooLarge`…), when it had any. */
+    readonly causes: readonly string[] = [],
   ) {
     super(message);
+  }
+
+  /**
+   * The resourceVersion asked for is newer than the server's (client-go's isTooLargeResourceVersionError): the
+   * ResourceVersionTooLarge cause, or from servers before 1.17.0-1.18.5 a 504 Timeout that says so in its message.
+   */
+  get resourceVersionTooLarge(): boolean {
+    if (this.causes.includes('ResourceVersionTooLarge')) return true;
+    return (this.status === 504 || this.reason === 'Timeout') && this.message.includes('Too large resource version');
   }
 
   /** 410 Gone: a resourceVersion or continue token the server no longer has. */
@@ -164,7 +175,8 @@ export class ApiClient {
           return await this.getOnce<T>(path, accept, own.signal, read, startClock);
         } catch (e) {
           if (late) throw lateError();
-          if (!(e instanceof ApiError) || e.retryAfterSeconds === undefined || signal?.aborted) throw e;
+          // A resourceVersion newer than the server's: asking again at once brings the same (the caller lists anew).
+          if (!(e instanceof ApiError) || e.retryAfterSeconds === undefined || signal?.aborted || e.resourceVersionTooLarge) throw e;
           const why = `${e.status} ${e.reason}`;
           // Both keep retryAfterSeconds: the caller knows the server's wish was already honoured (or could not be).
           if (retry >= maxRetries)
@@ -643,17 +655,31 @@ function isProtobuf(res: http.IncomingMessage): boolean {
 export function statusError(status: number, body: string | Record<string, unknown>, path: string, retryAfterSeconds?: number): ApiError {
   let reason = httpReason(status);
   let message = `GET ${path} answered ${status} ${reason}`;
+  let causes: string[] = [];
   try {
     const s = (typeof body === 'string' ? JSON.parse(body) : body) as { kind?: unknown; reason?: unknown; message?: unknown };
     if (s && s.kind === 'Status') {
       // The server's words, cut: a hostile server cannot flood what is printed.
       if (typeof s.reason === 'string' && s.reason) reason = serverText(s.reason, 64);
       if (typeof s.message === 'string' && s.message) message = serverText(s.message);
+      causes = statusCauses(s);
     }
   } catch {
     // not a Status: keep the plain sentence
   }
-  return new ApiError(status, reason, message, path, retryAfterSeconds);
+  return new ApiError(status, reason, message, path, retryAfterSeconds, causes);
+}
+
+/** A metav1.Status's details.causes[].type (`reason` in JSON, as metav1.StatusCause names it), at most 8, each cut. */
+export function statusCauses(s: unknown): string[] {
+  const details = typeof s === 'object' && s !== null ? (s as { details?: unknown }).details : undefined;
+  const causes = typeof details === 'object' && details !== null ? (details as { causes?: unknown }).causes : undefined;
+  if (!Array.isArray(causes)) return [];
+  return causes
+    .slice(0, 8)
+    .map((c: unknown) => (typeof c === 'object' && c !== null ? (c as { reason?: unknown }).reason : undefined))
+    .filter((t): t is string => typeof t === 'string' && t !== '')
+    .map((t) => serverText(t, 64));
 }
 
 function httpReason(status: number): string {

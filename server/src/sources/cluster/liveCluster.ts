@@ -3,7 +3,9 @@
 // complete, with one change notification once every first LIST is over; only then do the watches start (each from
 // its own LIST's resourceVersion, so nothing is missed), and every event is applied incrementally from then on.
 // Discovery is refreshed periodically (CRDs come and go). Resources the user may not list, or that fail, are reported
-// in the status and in `incompleteNotes()`; the rest keeps working. Read-only: see apiClient.ts.
+// in the status and in `incompleteNotes()`; the rest keeps working. Which cluster it is (clusterIdentity.ts) is
+// read at connect, after failures and periodically: another cluster behind the same URL, a resourceVersion the
+// server never had, or every watch silent too long lists everything again. Read-only: see apiClient.ts.
 
 import { Inventory } from '../../engine/inventory';
 import { namespacesNeedingPodSpecs } from '../../engine/simulation/podSpecScope';
@@ -11,12 +13,12 @@ import { KindRegistry } from '../../engine/kinds/kindRegistry';
 import type { KubeObject, ObjectFacts } from '../../engine/model';
 import { ACCEPT_OBJECTS, ACCEPT_METADATA_LIST, ACCEPT_METADATA_WATCH, ApiClient, type ApiError } from './apiClient';
 import { discover, forEachLimited, type DiscoveredResource, type DiscoveryFailure } from './discovery';
-import type { ClusterTarget } from './kubeconfig';
-import type { ApiLimits } from './limits';
 import { lastingPodFacts, podReadNote, readPods } from './podSpecs';
 import { BLOCKER_RESOURCES, readBlockers, type BlockerResources } from './blockerSpecs';
 
-import { Reflector, type ReflectorOptions, type ReflectorState } from './reflector';
+import { Reflector, type ReflectorState } from './reflector';
+import { IdentityMonitor, type ClusterIdentity } from './clusterIdentity';
+import type { LiveClusterOptions, LiveProblem, LiveStatus, SyncState } from './liveClusterTypes';
 import { MalformedItems } from './malformedItems';
 import { isMalformed, readLiveObject, toKubeObject, type ItemOrigin, type MalformedItem } from './toKubeObject';
 import {
@@ -48,51 +50,7 @@ const FULL_OBJECT_RESOURCES = new Set([
 /** At most this many workloads whose spec changed are read again by name; more, and their resource is listed again. */
 const WORKLOAD_REREAD_BY_NAME = 20;
 
-/** `listed`: a one-shot reading (watch: false) is complete; nothing is watched. */
-export type SyncState = 'connecting' | 'listing' | 'listed' | 'watching' | 'degraded' | 'disconnected';
-
-export interface LiveProblem {
-  kind: 'forbidden' | 'failing' | 'discovery';
-  /** "secrets", "widgets.example.com", or a group/version for discovery. */
-  resource: string;
-  namespace?: string;
-  message: string;
-}
-
-export interface LiveStatus {
-  context: string;
-  server: string;
-  /** Every namespace, or the chosen ones. */
-  namespaces: 'all' | string[];
-  state: SyncState;
-  resources: { total: number; listed: number; watching: number };
-  objects: number;
-  problems: LiveProblem[];
-  requests: number;
-  bytes: number;
-  /** Bumped on every change to the live graph: a client refreshes what it shows when it changes. */
-  version: number;
-  /** Set when the connection failed as a whole (discovery unreachable). */
-  error?: string;
-}
-
-export interface LiveClusterOptions {
-  target: ClusterTarget;
-  /** Namespaces to watch; all when absent. Cluster-scoped resources are always watched. */
-  namespaces?: string[];
-  /** LISTs in flight at once. */
-  concurrency?: number;
-  /** Discovery refresh period (ms); 0 = never. */
-  rediscoverMs?: number;
-  /** false: LIST everything once, watch nothing (the CLI's one-shot reading). */
-  watch?: boolean;
-  reflector?: Omit<ReflectorOptions, 'accept'>;
-  /** Bytes per answer and per LIST, request deadline, retries (limits.ts); the defaults when absent. */
-  limits?: ApiLimits;
-  /** Called after every change to the inventory (coalesce it if it is expensive). */
-  onChange?: () => void;
-  onStatus?: (status: LiveStatus) => void;
-}
+export type { LiveClusterOptions, LiveProblem, LiveStatus, SyncState } from './liveClusterTypes';
 
 const resourceKey = (r: DiscoveredResource) => `${r.group}/${r.resource}`;
 const CRD_RESOURCE = 'apiextensions.k8s.io/customresourcedefinitions';
@@ -161,11 +119,72 @@ export class LiveCluster {
   private lastStatusJson = '';
   /** Bumped on every change to the inventory. */
   version = 0;
+  /** Which cluster this is, and the relists (a watching connection only). */
+  private readonly monitor: IdentityMonitor | undefined;
 
   constructor(private readonly opts: LiveClusterOptions) {
     this.client = new ApiClient(opts.target, opts.limits);
     this.inventory = new Inventory(new KindRegistry(), { defaultNamespace: opts.target.namespace });
     this.watchGate = new Promise((resolve) => (this.openWatchGate = resolve));
+    if (opts.watch !== false) {
+      this.monitor = new IdentityMonitor({
+        client: this.client,
+        signal: this.abort.signal,
+        checkEveryMs: opts.identityCheckMs,
+        silentAfterMs: opts.silentWatchesRelistMs,
+        watches: () => this.watchesHeard(),
+        relist: (rediscover) => this.relistAll(rediscover),
+        changed: () => this.emitStatus(),
+      });
+    }
+  }
+
+  /** Which cluster this connection reaches, as last read (undefined for a one-shot reading). */
+  get identity(): ClusterIdentity | undefined {
+    return this.monitor?.identity;
+  }
+
+  /** The kube-system uid of the cluster the live view was listed from (undefined: unknown). */
+  get viewClusterUid(): string | undefined {
+    return this.monitor?.viewUid;
+  }
+
+  /** Reads which cluster the connection reaches now (and lists everything again if it is another one). */
+  async checkIdentity(): Promise<ClusterIdentity> {
+    return this.monitor ? this.monitor.check(true) : {};
+  }
+
+  /** Every reflector lists again from scratch (its LIST replaces what it held); `rediscover`: the API too. */
+  private relistAll(rediscover: boolean): void {
+    if (this.abort.signal.aborted) return;
+    if (rediscover) {
+      // Another cluster: none of the old one's objects exists there, nor what was read in full of them. The view holds
+      // only what the new LISTs (and watches) bring from now on.
+      for (const run of this.running.values()) {
+        for (const uid of [...run.objects.keys()]) this.drop(run, uid);
+        run.malformed = new MalformedItems();
+      }
+      this.podFacts.clear();
+      this.workloadFacts.clear();
+      this.blockerFacts.clear();
+      this.staleWorkloads.clear();
+      this.changed();
+      void this.resync();
+    }
+    for (const run of this.running.values()) run.reflector.relist();
+    this.emitStatus();
+  }
+
+  /** How many reflectors watch, and when the most recent of them last heard from the server. */
+  private watchesHeard(): { watching: number; lastHeardAt: number } {
+    let watching = 0;
+    let lastHeardAt = 0;
+    for (const run of this.running.values()) {
+      if (run.reflector.state !== 'watching') continue;
+      watching++;
+      lastHeardAt = Math.max(lastHeardAt, run.reflector.lastHeardAt);
+    }
+    return { watching, lastHeardAt };
   }
 
   /** Discovers and lists everything; resolves when every first LIST has completed or failed. */
@@ -174,7 +193,8 @@ export class LiveCluster {
     try {
       const first = this.syncResources();
       this.syncing = first.catch(() => undefined);
-      await first;
+      await Promise.all([first, this.monitor?.start()]);
+      this.emitStatus(); // with the identity, read beside the LISTs
     } catch (e) {
       this.fatal = e instanceof Error ? e.message : String(e);
       this.state = 'disconnected';
@@ -190,6 +210,7 @@ export class LiveCluster {
 
   /** Stops every watch and request. The inventory keeps the last state. */
   async stop(): Promise<void> {
+    this.monitor?.stop();
     if (this.rediscoverTimer) clearInterval(this.rediscoverTimer);
     if (this.rediscoverPending) clearTimeout(this.rediscoverPending);
     this.abort.abort();
@@ -243,6 +264,8 @@ export class LiveCluster {
       bytes: this.client.stats.bytes,
       version: this.version,
       ...(this.fatal ? { error: this.fatal } : {}),
+      ...(this.monitor ? { identity: this.monitor.identity, relists: this.monitor.relists } : {}),
+      ...(this.monitor?.lastRelist ? { lastRelist: this.monitor.lastRelist } : {}),
     };
   }
 
@@ -428,11 +451,14 @@ export class LiveCluster {
           // A CRD created, changed or deleted changes what is served: discover again now, not at the next period.
           if (resourceKey(resource) === CRD_RESOURCE) this.rediscoverSoon();
         },
-        state: (_state: ReflectorState, error?: ApiError) => {
+        state: (state: ReflectorState, error?: ApiError) => {
           // A resource that is no longer served (404: its CRD or aggregated API went away) ends with a rediscovery.
           if (error?.status === 404) this.rediscoverSoon();
+          // A failure, then a reconnect: it may reach another cluster behind the same URL.
+          if (state === 'backoff') this.monitor?.checkSoon();
           this.emitStatus();
         },
+        resourceVersionTooLarge: (error) => this.monitor?.resourceVersionTooLarge(resourceName(resource), error.message),
       },
       {
         ...this.opts.reflector,

@@ -6,8 +6,13 @@
 // after any fault the consumer holds exactly the server's state: nothing lost, nothing left over. Each LIST page is
 // converted as it arrives (the raw page is garbage at once); the first watch can be held back until the consumer says
 // (the whole initial sync is over), and then starts from the LIST's resourceVersion, so nothing is missed meanwhile.
+// As client-go's reflector, a resourceVersion newer than the server's ("Too large resource version": a cluster
+// replaced behind the same URL, restored from a backup) also lists from scratch: a watch that ends having received
+// nothing, not even a bookmark, asks the server whether it knows that resourceVersion (a one-item LIST "not older
+// than" it), since a watch from a resourceVersion the server never had is silent, not refused. `relist()` lets the
+// consumer start over too (LiveCluster: the cluster's identity changed, or every watch has been silent too long).
 
-import { ApiError, type ApiClient, type ReadOptions, type WatchEvent } from './apiClient';
+import { ApiError, statusCauses, type ApiClient, type ReadOptions, type WatchEvent } from './apiClient';
 import { collectionPath, type DiscoveredResource } from './discovery';
 import { serverText, sleep } from './limits';
 
@@ -27,6 +32,8 @@ export interface ReflectorHandlers<T> {
   event(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: unknown): void;
   /** State changes and the error behind them, for the status line and the "incomplete" notes. */
   state(state: ReflectorState, error?: ApiError): void;
+  /** The server does not know the resourceVersion watched from (newer than its own): this lists from scratch. */
+  resourceVersionTooLarge?(error: ApiError): void;
 }
 
 export interface ReflectorOptions {
@@ -73,6 +80,13 @@ export class Reflector<T> {
   idleWatches = 0;
   /** The last LIST succeeded: what the consumer holds is this resource's state (kept current while watching). */
   synced = false;
+  /** When the server last said anything: a complete LIST, a watch event or bookmark (ms since the epoch; 0: never). */
+  lastHeardAt = 0;
+  /** LISTs from scratch because the resourceVersion was newer than the server's. */
+  tooLargeRelists = 0;
+  /** A relist asked for (relist()), and what interrupts the wait or request in progress for it. */
+  private relistAsked = false;
+  private interrupt = new AbortController();
   private readonly opts: Required<Omit<ReflectorOptions, 'watchAfter' | 'withoutManagedFields'>>;
   private readonly read: ReadOptions;
   private readonly watchAfter: Promise<void> | undefined;
@@ -114,6 +128,12 @@ export class Reflector<T> {
     return { listed, done };
   }
 
+  /** Lists again from scratch as soon as possible: a LIST, watch or wait in progress is cut. */
+  relist(): void {
+    this.relistAsked = true;
+    this.interrupt.abort();
+  }
+
   private setState(state: ReflectorState, error?: ApiError): void {
     if (error) this.lastError = error;
     else if (state === 'watching') this.lastError = undefined;
@@ -125,7 +145,16 @@ export class Reflector<T> {
   private async loop(signal: AbortSignal, listed: () => void): Promise<void> {
     let delay = this.opts.backoffMs.initial;
     let needList = true;
-    while (!signal.aborted) {
+    const outer = signal;
+    while (!outer.aborted) {
+      if (this.relistAsked || this.interrupt.signal.aborted) {
+        this.relistAsked = false;
+        this.interrupt = new AbortController();
+        needList = true;
+        this.resourceVersion = '';
+      }
+      // Each step can be cut by stop() or by relist().
+      signal = AbortSignal.any([outer, this.interrupt.signal]);
       try {
         if (needList) {
           this.setState('listing');
@@ -137,18 +166,31 @@ export class Reflector<T> {
           if (!this.opts.watch) return;
           if (this.watchAfter) {
             await this.watchAfter;
-            if (signal.aborted) return;
+            if (outer.aborted) return;
           }
         }
         this.setState('watching');
+        const idleBefore = this.idleWatches;
         const progressed = await this.watch(signal);
         if (progressed) delay = this.opts.backoffMs.initial;
+        // The server ended that watch having sent nothing at all: is its resourceVersion one the server has? (A throw
+        // lists from scratch.) Not after a watch cut as dead: the server did not answer, so it is not asked again now.
+        else if (this.idleWatches === idleBefore) await this.checkResourceVersion(signal);
         // The server ended the watch (its timeout), or it went silent for too long: resume from where it stopped,
         // at once (if the server is really gone, that watch fails and the backoff starts).
         continue;
       } catch (e) {
-        if (signal.aborted) return;
+        if (outer.aborted) return;
+        if (this.interrupt.signal.aborted) continue; // relist(): start over at the top
         const err = e instanceof ApiError ? e : new ApiError(0, 'Error', e instanceof Error ? e.message : String(e), this.path);
+        if (err.resourceVersionTooLarge) {
+          // client-go's reflector: the resourceVersion is unavailable, so list from scratch (resourceVersion "").
+          this.tooLargeRelists++;
+          this.handlers.resourceVersionTooLarge?.(err);
+          needList = true;
+          this.resourceVersion = '';
+          continue;
+        }
         if (err.expired) {
           // The resourceVersion or continue token is gone from the server's history: start over with a LIST.
           needList = true;
@@ -208,7 +250,25 @@ export class Reflector<T> {
       rv = page.resourceVersion ?? rv;
     } while (cont);
     this.resourceVersion = rv;
+    this.lastHeardAt = Date.now();
     this.handlers.replace(objects);
+  }
+
+  /**
+   * After a watch the server ended having delivered nothing (no event, no bookmark): asks for one item "not older
+   * than" the watched resourceVersion. A server that never had it answers "Too large resource version" (kube-apiserver
+   * after waiting 3 s for its cache), which the loop answers with a LIST from scratch; any other failure is left to the
+   * next watch.
+   */
+  private async checkResourceVersion(signal: AbortSignal): Promise<void> {
+    if (!this.resourceVersion) return;
+    const q = new URLSearchParams({ limit: '1', resourceVersion: this.resourceVersion, resourceVersionMatch: 'NotOlderThan' });
+    try {
+      // An answer is not "heard" (lastHeardAt): a replaced cluster that has passed this resourceVersion answers too.
+      await this.client.getJson<unknown>(`${this.path}?${q}`, this.opts.accept, signal, this.read);
+    } catch (e) {
+      if (e instanceof ApiError && e.resourceVersionTooLarge) throw e;
+    }
   }
 
   /** One watch connection. Returns true if it delivered anything (the backoff then starts afresh). */
@@ -239,6 +299,8 @@ export class Reflector<T> {
               typeof st.reason === 'string' && st.reason ? serverText(st.reason, 64) : 'Error',
               typeof st.message === 'string' && st.message ? serverText(st.message) : 'the watch reported an error',
               this.path,
+              undefined,
+              statusCauses(st),
             );
             // The server should end the stream now; one that does not is not waited for.
             throw failure;
@@ -246,6 +308,7 @@ export class Reflector<T> {
           const meta = isObject(e.object) && isObject(e.object.metadata) ? e.object.metadata : {};
           if (typeof meta.resourceVersion === 'string' && meta.resourceVersion) this.resourceVersion = meta.resourceVersion;
           progressed = true;
+          this.lastHeardAt = Date.now();
           if (e.type === 'BOOKMARK') return;
           if (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED') this.handlers.event(e.type, e.object);
         },
