@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StuckItem, WayOut } from '../../shared/src/protocol';
 import { ClusterApplyWayOutRequest, ClusterConnectRequest, ClusterStuckRequest } from '../../server/src/lsp/methods';
 import { settingsUnreadableMessage, WRITES_OFF } from '../../server/src/app/wayOutActions';
@@ -353,6 +353,15 @@ describe('a way out sent to the cluster', () => {
     ]);
     expect(JSON.parse(nonGets()[0]!.body!)[1]).toEqual({ op: 'test', path: '/metadata/resourceVersion', value: shownRv });
     expect(finalizersOf('cm-off-2')).toEqual([HOLD]);
+    // The refusal lists ConfigMaps again, though the watches still lag: the refreshed view no longer holds the old one.
+    await vi.waitFor(
+      async () => {
+        const rows: StuckItem[] = await lsp.connection.sendRequest(ClusterStuckRequest, {});
+        expect(rows.map((i) => i.uid)).not.toContain('cm-off');
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+    expect(server.requests.some((q) => q.verb === 'list' && q.resource === 'configmaps')).toBe(true);
   });
 
   it('a view that lags: the workload that runs the controller deleted and created again at 0 replicas; its scale-up on the old row is refused, the new one stays at 0', async () => {

@@ -206,7 +206,7 @@ export class LiveSession implements Session {
     // Which cluster is behind the URL now (GETs only): another one gets nothing (and the view lists again).
     const now = writes.allowWrites && writes.settingsUnreadable === undefined ? await live.checkIdentity() : {};
     if (this.live !== live) throw new ClusterUnavailable('the cluster was disconnected meanwhile');
-    return applyWayOut(p, {
+    const result = await applyWayOut(p, {
       inventory: live.inventory,
       options: this.versioned(options),
       ...writes,
@@ -214,6 +214,9 @@ export class LiveSession implements Session {
       timeoutMs: live.client.limits.requestTimeoutMs,
       cluster: { viewUid: live.viewClusterUid, now },
     });
+    // The view lagged the cluster: what it showed is read again by a LIST, so the refreshed row is the cluster's.
+    if (result.objectChanged && this.live === live) live.relistHolding([p.uid, ...result.sent.flatMap((s) => (s.uid ? [s.uid] : []))]);
+    return result;
   }
 
   /**

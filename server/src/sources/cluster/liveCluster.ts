@@ -154,6 +154,12 @@ export class LiveCluster {
     return this.monitor ? this.monitor.check(true) : {};
   }
 
+  /** The resources holding these objects list again: a write was refused because one changed, so the view catches up. */
+  relistHolding(uids: readonly string[]): void {
+    if (this.abort.signal.aborted) return;
+    for (const run of this.running.values()) if (uids.some((uid) => run.objects.has(uid))) run.reflector.relist();
+  }
+
   /** Every reflector lists again from scratch (its LIST replaces what it held); `rediscover`: the API too. */
   private relistAll(rediscover: boolean): void {
     if (this.abort.signal.aborted) return;
