@@ -3,7 +3,8 @@
 // JSON goes through JSON.parse and reads only the fields the engine needs; positions are found later, on
 // demand (resolveRanges). YAML is read one document at a time, by the fast subset reader (yamlFast.ts) when the
 // document is plain block YAML, else by the `yaml` package (YAML 1.2 core schema, as Kubernetes' decoder reads
-// `- =` and unquoted timestamps: as strings); both give the same objects, positions (filled eagerly) and problems.
+// `- =` and unquoted timestamps: as strings); both give the same objects, positions and problems. YAML positions are
+// filled while reading, or with `lazyPositions` read again from the object's document when asked for (lazyPositions.ts).
 // A bad document is reported where it is and skipped; every other document still loads. Nothing throws.
 
 import { Composer, Parser, type Document, type Node } from 'yaml';
@@ -17,6 +18,7 @@ import { buildRanges, type RangeSource } from './ranges';
 import { formatPath, plainReader, YamlReader, type YNode } from './reader';
 import { auditDocument, pathTo } from './yamlAudit';
 import { lenientLexer } from './lenientLexer';
+import { LazyPositions } from './lazyPositions';
 import { yamlDocumentSpans } from './yamlSpans';
 import { FastReader, fastYamlDocument, type FastNode } from './yamlFast';
 import { splitLargeList, type LargeList } from './yamlList';
@@ -41,6 +43,11 @@ export interface ParseLimits {
   fastYaml?: boolean;
   /** JSON texts longer than this are scanned first (nesting, a List's items read one at a time). */
   jsonScanAbove?: number;
+  /**
+   * YAML positions read when asked for (lazyPositions.ts: the CLI's loader), not while loading: an object's
+   * `source.ranges` reads its document again. JSON positions are always found later (resolveRanges).
+   */
+  lazyPositions?: boolean;
 }
 
 export function parseManifestText(text: string, file: string, limits?: ParseLimits): ParseResult {
@@ -58,7 +65,7 @@ export function parseManifestText(text: string, file: string, limits?: ParseLimi
       return out;
     }
     if (looksLikeJson(text, file) && parseJson(text, file, out, limits)) return out;
-    parseYaml(text, file, out, limits?.maxYamlDocumentBytes ?? MAX_YAML_DOCUMENT_BYTES, limits?.fastYaml ?? true);
+    parseYaml(text, file, out, limits?.maxYamlDocumentBytes ?? MAX_YAML_DOCUMENT_BYTES, limits?.fastYaml ?? true, limits?.lazyPositions);
   } catch (e) {
     out.problems.push(internalProblem(file, e, ZERO_RANGE));
   }
@@ -284,8 +291,9 @@ export const MAX_YAML_DOCUMENT_BYTES = 8 * 1024 * 1024;
  */
 const NOT_PRINTABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/g;
 
-function parseYaml(text: string, file: string, out: ParseResult, maxDocument: number, fast: boolean): void {
+function parseYaml(text: string, file: string, out: ParseResult, maxDocument: number, fast: boolean, lazy = false): void {
   const lines = LineIndex.of(text);
+  const positions = lazy ? lazyPositions(text, file, lines, fast) : undefined;
   let docIndex = 0;
   const refuse = (code: LoadProblemCode, reason: string, at: number, to = at + 1) => {
     out.problems.push(makeProblem(file, 'error', code, reason, lines.range(at, Math.min(to, text.length))));
@@ -340,11 +348,13 @@ function parseYaml(text: string, file: string, out: ParseResult, maxDocument: nu
    * own located problem. Returns the next number, or -1 when the parser itself failed.
    */
   const readSpan = (start: number, end: number, index: number, items?: () => ListItems): number => {
+    // Items of a large List keep their positions: a lazy read would read the List again.
+    const lazy = items ? undefined : positions && { positions, start, end, firstDocIndex: index };
     try {
       return withFastEnv(() =>
         parseDocumentSpan(text, start, end, index, (doc, i) => {
           try {
-            yamlDocument(doc, items ? index : i, text, file, lines, out, end, items?.());
+            yamlDocument(doc, items ? index : i, text, file, lines, out, end, items?.(), lazy);
           } catch (e) {
             out.problems.push(internalProblem(file, e, lines.range(doc.range[0], doc.range[0])));
           }
@@ -382,7 +392,7 @@ function parseYaml(text: string, file: string, out: ParseResult, maxDocument: nu
     }
     // The fast reader refuses what refused() would (characters YAML does not allow, nesting half as deep), so
     // that check is left to the documents it declines.
-    if (fast && fastDocument(text, start, end, docIndex, file, lines, out)) {
+    if (fast && fastDocument(text, start, end, docIndex, file, lines, out, positions)) {
       docIndex++;
       continue;
     }
@@ -473,16 +483,17 @@ function fastDocument(
   file: string,
   lines: LineIndex,
   out: ParseResult,
+  positions?: LazyPositions,
 ): boolean {
   const root = fastYamlDocument(text, start, end);
   if (!root) return false;
   const reader = new FastReader(text);
   const ex = new Extractor<FastNode>(reader, file);
-  let ranges: FieldRanges[];
+  let ranges: FieldRanges[] | undefined;
   try {
     ex.document(root);
     ex.finish();
-    ranges = ex.objects.map((e) => buildRanges(reader, e.node, lines));
+    if (!positions) ranges = ex.objects.map((e) => buildRanges(reader, e.node, lines));
   } catch {
     return false; // NeedsFullParse, or anything unforeseen: the `yaml` package reads it and says what is wrong
   }
@@ -493,7 +504,9 @@ function fastDocument(
     out.problems.push(makeProblem(file, p.severity, p.code, p.message, lines.range(off[0], off[1])));
   }
   ex.objects.forEach((e, i) => {
-    e.object.source = { file, docIndex, itemPath: e.itemPath, ranges: ranges[i] };
+    e.object.source = ranges
+      ? { file, docIndex, itemPath: e.itemPath, ranges: ranges[i] }
+      : positions!.source(docIndex, e.itemPath, start, end, docIndex);
     out.objects.push(e.object);
   });
   return true;
@@ -519,6 +532,7 @@ function yamlDocument(
   out: ParseResult,
   textEnd: number,
   items?: ListItems,
+  lazy?: { positions: LazyPositions; start: number; end: number; firstDocIndex: number },
 ): void {
   const [docStart, , docEnd] = doc.range;
   const templates = templateOffsets(text, docStart, docEnd);
@@ -629,9 +643,21 @@ function yamlDocument(
     out.problems.push(makeProblem(file, p.severity, p.code, p.message, lines.range(off[0], off[1])));
   }
   for (const e of ex.objects) {
-    e.object.source = { file, docIndex, itemPath: e.itemPath, ranges: buildRanges(src, e.node, lines) };
+    e.object.source = lazy
+      ? lazy.positions.source(docIndex, e.itemPath, lazy.start, lazy.end, lazy.firstDocIndex)
+      : { file, docIndex, itemPath: e.itemPath, ranges: buildRanges(src, e.node, lines) };
     out.objects.push(e.object);
   }
+}
+
+/** The lazy positions of a YAML text: a span is read again by the reader that read it first, positions included. */
+function lazyPositions(text: string, file: string, lines: LineIndex, fast: boolean): LazyPositions {
+  return new LazyPositions(file, (start, end, firstDocIndex) => {
+    const out: ParseResult = { objects: [], problems: [] };
+    if (fast && fastDocument(text, start, end, firstDocIndex, file, lines, out)) return out.objects;
+    withFastEnv(() => parseDocumentSpan(text, start, end, firstDocIndex, (doc, i) => yamlDocument(doc, i, text, file, lines, out, end)));
+    return out.objects;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
