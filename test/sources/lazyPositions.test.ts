@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../server/src/engine/model';
 import { loadPaths } from '../../server/src/sources/files';
 import { positionsPending } from '../../server/src/sources/manifests/lazyPositions';
-import { parseManifestText, type ParseResult } from '../../server/src/sources/manifests/parseManifest';
+import { parseManifestText, resolveRanges, type ParseResult } from '../../server/src/sources/manifests/parseManifest';
 import { prng } from './helpers';
 
 const EXAMPLES = join(__dirname, '../../examples');
@@ -110,5 +110,46 @@ describe('YAML positions read when asked for', () => {
       expect(positionsPending(o.source)).toBe(false);
     }
     expect(loaded.objects.map((o) => asEager(o))).toStrictEqual(eager);
+  });
+});
+
+describe('JSON positions found on demand', () => {
+  it('are found for the objects asked for in a List of 200,000 items, and for all of them', () => {
+    const items = Array.from({ length: 200_000 }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}` } }));
+    const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items }, null, 1);
+    const objects = parseManifestText(text, 'big.json').objects;
+    expect(objects).toHaveLength(200_000);
+    const lines = text.split('\n');
+    const expectLocated = (o: KubeObject) => {
+      const r = o.source!.ranges!.name!;
+      expect(lines[r.start.line].slice(r.start.character, r.end.character)).toBe(JSON.stringify(o.name));
+    };
+    const asked = [objects[3], objects[150_001], objects[199_999]];
+    resolveRanges(text, asked);
+    asked.forEach(expectLocated);
+    // Only those: the others are left for later.
+    expect(objects[4].source!.ranges).toBeUndefined();
+    // All of them at once.
+    resolveRanges(text, objects);
+    [objects[4], objects[100_000], objects[199_998]].forEach(expectLocated);
+  });
+
+  it('are found in nested Lists and bare arrays as when every object is asked for', () => {
+    const text = JSON.stringify([
+      { apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', finalizers: ['x/y'] } }] },
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'n', uid: 'u' }] },
+      },
+    ]);
+    const one = parseManifestText(text, 'nested.json').objects;
+    const all = parseManifestText(text, 'nested.json').objects;
+    resolveRanges(text, all);
+    for (let i = 0; i < one.length; i++) {
+      resolveRanges(text, [one[i]]);
+      expect(one[i].source!.ranges).toBeDefined();
+      expect(one[i].source).toStrictEqual(all[i].source);
+    }
   });
 });

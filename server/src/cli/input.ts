@@ -32,7 +32,6 @@ export async function loadInput(paths: string[], opts: { namespace?: string; std
   const inventory = buildInventory(loaded.objects, { defaultNamespace: opts.namespace });
   // Only the texts are kept (for positions): the loaded objects go once the inventory holds its own.
   const { texts, problems, files } = loaded;
-  const resolved = new Set<string>();
   return {
     inventory,
     problems,
@@ -40,20 +39,18 @@ export async function loadInput(paths: string[], opts: { namespace?: string; std
     ensureRanges(objects) {
       const byFile = new Map<string, KubeObject[]>();
       for (const o of objects) {
-        if (!positionsPending(o.source) || resolved.has(o.source!.file)) continue;
+        if (!positionsPending(o.source)) continue;
         const file = o.source!.file;
         const list = byFile.get(file) ?? [];
         list.push(o);
         byFile.set(file, list);
       }
       for (const [file, list] of byFile) {
-        resolved.add(file);
         const text = texts.get(file);
         if (text === undefined) continue;
-        // Positions are resolved on the inventory's copies and the loader's originals alike (same source object).
-        const all = [...inventory.objects.values()].filter((o) => o.source?.file === file);
+        // Only the objects asked for: positions of every object of a large List would cost more than the List.
         try {
-          resolveRanges(text, all.length ? all : list);
+          resolveRanges(text, list);
         } catch {
           // A file whose positions cannot be recovered keeps its findings without a range.
         }

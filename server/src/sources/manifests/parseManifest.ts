@@ -664,25 +664,37 @@ function lazyPositions(text: string, file: string, lines: LineIndex, fast: boole
 // Positions on demand
 
 /** The values resolveRanges locates in each object. */
-function objectWant(): Want {
-  const w: Want = {};
-  for (const k of ['apiVersion', 'kind']) addWant(w, [k]);
-  for (const k of ['name', 'generateName', 'namespace', 'uid', 'deletionTimestamp']) addWant(w, ['metadata', k]);
-  for (const k of ['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion'])
-    addWant(w, ['metadata', 'ownerReferences', '*', k]);
-  addWant(w, ['metadata', 'finalizers', '*']);
-  return w;
-}
+const OBJECT_PATHS: readonly string[][] = [
+  ['apiVersion'],
+  ['kind'],
+  ...['name', 'generateName', 'namespace', 'uid', 'deletionTimestamp'].map((k) => ['metadata', k]),
+  ...['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion'].map((k) => ['metadata', 'ownerReferences', '*', k]),
+  ['metadata', 'finalizers', '*'],
+];
 
-/** Wanted values of objects nested `depth` levels in Lists or arrays. */
-function nestedWant(depth: number): Want {
-  const w = objectWant();
-  if (depth > 0) {
-    const inner = nestedWant(depth - 1);
-    w.items = inner;
-    (w.keys ??= new Map()).set('items', { items: inner });
+/**
+ * The values of these objects only (a finding's few in a List of 500,000 items): each object's item of a List
+ * (`items`) or of an array, one level per entry of its itemPath.
+ */
+function wantOf(objects: KubeObject[]): Want {
+  const root: Want = {};
+  for (const o of objects) {
+    let w = root;
+    for (const i of o.source!.itemPath) {
+      let next = w.index?.get(i);
+      if (!next) {
+        next = {};
+        (w.index ??= new Map()).set(i, next);
+        w.keys ??= new Map();
+        let items = w.keys.get('items');
+        if (!items) w.keys.set('items', (items = {}));
+        (items.index ??= new Map()).set(i, next);
+      }
+      w = next;
+    }
+    for (const path of OBJECT_PATHS) addWant(w, path);
   }
-  return w;
+  return root;
 }
 
 const pnodeSource: RangeSource<PNode> = {
@@ -700,7 +712,7 @@ export function resolveRanges(text: string, objects: KubeObject[]): void {
   const todo = objects.filter((o) => o.source && !o.source.ranges);
   if (!todo.length) return;
   try {
-    const jsonRoot = looksLikeJson(text, todo[0].source!.file) ? scanWhole(text, todo) : undefined;
+    const jsonRoot = looksLikeJson(text, todo[0].source!.file) ? scanJson(text, wantOf(todo)) : undefined;
     if (jsonRoot) {
       const lines = LineIndex.of(text);
       for (const o of todo) {
@@ -721,9 +733,4 @@ export function resolveRanges(text: string, objects: KubeObject[]): void {
   } catch {
     // Positions are a convenience: leave them unknown rather than fail.
   }
-}
-
-function scanWhole(text: string, objects: KubeObject[]): PNode | undefined {
-  const depth = Math.max(0, ...objects.map((o) => o.source!.itemPath.length));
-  return scanJson(text, nestedWant(depth));
 }
