@@ -18,7 +18,7 @@ import { buildRanges, type RangeSource } from './ranges';
 import { formatPath, plainReader, YamlReader, type YNode } from './reader';
 import { auditDocument, pathTo } from './yamlAudit';
 import { lenientLexer } from './lenientLexer';
-import { LazyPositions } from './lazyPositions';
+import { LazyPositions, type DocumentSpan } from './lazyPositions';
 import { yamlDocumentSpans } from './yamlSpans';
 import { FastReader, fastYamlDocument, type FastNode } from './yamlFast';
 import { splitLargeList, type LargeList } from './yamlList';
@@ -293,7 +293,7 @@ const NOT_PRINTABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF
 
 function parseYaml(text: string, file: string, out: ParseResult, maxDocument: number, fast: boolean, lazy = false): void {
   const lines = LineIndex.of(text);
-  const positions = lazy ? lazyPositions(text, file, lines, fast) : undefined;
+  const positions = lazy ? lazyPositions(text, file, lines) : undefined;
   let docIndex = 0;
   const refuse = (code: LoadProblemCode, reason: string, at: number, to = at + 1) => {
     out.problems.push(makeProblem(file, 'error', code, reason, lines.range(at, Math.min(to, text.length))));
@@ -349,7 +349,7 @@ function parseYaml(text: string, file: string, out: ParseResult, maxDocument: nu
    */
   const readSpan = (start: number, end: number, index: number, items?: () => ListItems): number => {
     // Items of a large List keep their positions: a lazy read would read the List again.
-    const lazy = items ? undefined : positions && { positions, start, end, firstDocIndex: index };
+    const lazy = items ? undefined : positions && { positions, span: { start, end, firstDocIndex: index, fast: false } };
     try {
       return withFastEnv(() =>
         parseDocumentSpan(text, start, end, index, (doc, i) => {
@@ -506,7 +506,7 @@ function fastDocument(
   ex.objects.forEach((e, i) => {
     e.object.source = ranges
       ? { file, docIndex, itemPath: e.itemPath, ranges: ranges[i] }
-      : positions!.source(docIndex, e.itemPath, start, end, docIndex);
+      : positions!.source(docIndex, e.itemPath, { start, end, firstDocIndex: docIndex, fast: true });
     out.objects.push(e.object);
   });
   return true;
@@ -532,7 +532,7 @@ function yamlDocument(
   out: ParseResult,
   textEnd: number,
   items?: ListItems,
-  lazy?: { positions: LazyPositions; start: number; end: number; firstDocIndex: number },
+  lazy?: { positions: LazyPositions; span: DocumentSpan },
 ): void {
   const [docStart, , docEnd] = doc.range;
   const templates = templateOffsets(text, docStart, docEnd);
@@ -644,17 +644,16 @@ function yamlDocument(
   }
   for (const e of ex.objects) {
     e.object.source = lazy
-      ? lazy.positions.source(docIndex, e.itemPath, lazy.start, lazy.end, lazy.firstDocIndex)
+      ? lazy.positions.source(docIndex, e.itemPath, lazy.span)
       : { file, docIndex, itemPath: e.itemPath, ranges: buildRanges(src, e.node, lines) };
     out.objects.push(e.object);
   }
 }
 
-/** The lazy positions of a YAML text: a span is read again by the reader that read it first, positions included. */
-function lazyPositions(text: string, file: string, lines: LineIndex, fast: boolean): LazyPositions {
-  return new LazyPositions(file, (start, end, firstDocIndex) => {
+/** The lazy positions of a YAML text: a document the fast reader declined is read again by the `yaml` path. */
+function lazyPositions(text: string, file: string, lines: LineIndex): LazyPositions {
+  return new LazyPositions(text, file, lines, (start, end, firstDocIndex) => {
     const out: ParseResult = { objects: [], problems: [] };
-    if (fast && fastDocument(text, start, end, firstDocIndex, file, lines, out)) return out.objects;
     withFastEnv(() => parseDocumentSpan(text, start, end, firstDocIndex, (doc, i) => yamlDocument(doc, i, text, file, lines, out, end)));
     return out.objects;
   });
