@@ -4,7 +4,9 @@
 //     alternating pairs so that both meet the same heap,
 //   - simulating the deletion of a 20,000-object namespace (≤ 250 ms),
 //   - a one-object incremental update of the inventory (≤ 1 ms),
-//   - peak RSS and heap, and the YAML path for information.
+//   - peak RSS and heap, and the YAML path for information,
+//   - large valid input through the built CLI (bench/largeInputBench.ts): 200,000 YAML documents under 1 GB and 30 s
+//     (--no-large-input, --large-input-documents=N, --large-input-json-objects=N).
 // It is a report, not a test: it prints figures and exits 0 whether goals are met or not; it exits 2
 // only when something throws. Everything goes to stdout.
 //
@@ -39,6 +41,7 @@ import {
   type KubeList,
 } from './generateCluster';
 import { gc, int, mb, median, ms, out, percentile } from './report';
+import { largeInputReport } from './largeInputBench';
 
 // ---------------------------------------------------------------------------------------------------
 // Goals (from the issue)
@@ -87,6 +90,9 @@ interface Options {
   yaml: boolean;
   yamlTimeoutMin: number;
   lsp: boolean;
+  largeInput: boolean;
+  largeInputDocuments: number;
+  largeInputJsonObjects: number;
   cluster: boolean;
   clusterObjects: number;
   clusterRuns: number;
@@ -108,6 +114,9 @@ function parseArgs(argv: string[]): Options {
     yaml: true,
     yamlTimeoutMin: 5,
     lsp: true,
+    largeInput: true,
+    largeInputDocuments: 200_000,
+    largeInputJsonObjects: 500_000,
     cluster: true,
     clusterObjects: 100_000,
     clusterRuns: 5,
@@ -132,6 +141,9 @@ function parseArgs(argv: string[]): Options {
     else if (key === 'updates') o.updates = Math.max(1000, num());
     else if (key === 'no-yaml') o.yaml = false;
     else if (key === 'no-lsp') o.lsp = false;
+    else if (key === 'no-large-input') o.largeInput = false;
+    else if (key === 'large-input-documents') o.largeInputDocuments = num();
+    else if (key === 'large-input-json-objects') o.largeInputJsonObjects = num();
     else if (key === 'no-cluster') o.cluster = false;
     else if (key === 'cluster-objects') o.clusterObjects = num();
     else if (key === 'cluster-runs') o.clusterRuns = num();
@@ -505,6 +517,14 @@ function run(opts: Options): void {
     out();
   }
 
+  // -- large valid input (goal: 200,000 YAML documents under 1 GB and 30 s) --------------------------
+  if (opts.largeInput) {
+    inventory = undefined;
+    loaded = [];
+    gc();
+    rows.push(...largeInputReport(join(dirname(process.argv[1]), 'cli.js'), opts.largeInputDocuments, opts.largeInputJsonObjects));
+  }
+
   // -- summary ------------------------------------------------------------------------------------
   out(`Summary (${int(itemCount)} objects, ${mb(bytes)} JSON; medians of ${opts.runs} runs):`);
   table(
@@ -707,7 +727,7 @@ function main(): number {
   } catch (e) {
     const detail =
       e instanceof UsageError
-        ? `${e.message}\n  options: --objects=N --big=N --seed=N --runs=N --updates=N --no-yaml --no-cluster --cluster-objects=N --cluster-runs=N --no-real-server --real-server-objects=N --real-server-runs=N --no-lsp --no-webview --webview-sizes=N,N --webview-runs=N --no-live-graph --live-graph-objects=N --live-graph-paint-timeout=S --yaml-timeout-min=N`
+        ? `${e.message}\n  options: --objects=N --big=N --seed=N --runs=N --updates=N --no-yaml --no-cluster --cluster-objects=N --cluster-runs=N --no-real-server --real-server-objects=N --real-server-runs=N --no-lsp --no-large-input --large-input-documents=N --large-input-json-objects=N --no-webview --webview-sizes=N,N --webview-runs=N --no-live-graph --live-graph-objects=N --live-graph-paint-timeout=S --yaml-timeout-min=N`
         : e instanceof Error
           ? (e.stack ?? e.message)
           : String(e);

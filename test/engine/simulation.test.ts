@@ -1,5 +1,10 @@
 // Properties of the simulation run itself: bounded, deterministic, incremental, cheap where nothing happens.
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildInventory } from '../../server/src/engine/inventory';
+import { simulate } from '../../server/src/engine/simulation/simulate';
+import { loadPaths } from '../../server/src/sources/files';
 import { scenario, del, names } from '../helpers/scenario';
 
 const tree = `
@@ -134,5 +139,26 @@ metadata: { name: api-1, namespace: shop, uid: p1 }
     const r = unread().simulate([del('v1', 'Pod', 'shop', 'api-1')], { controllers: 'builtin' });
     expect(names(r.deleted)).toEqual(['Pod/api-1']);
     expect(r.steps.some((st) => st.actor === 'kubelet' && st.detail.includes('its node'))).toBe(true);
+  });
+
+  it('without keeping its steps (the analysis) gives the same outcome, the steps counted but not kept', async () => {
+    const root = path.join(__dirname, '../..');
+    const dirs = readdirSync(path.join(root, 'examples'))
+      .map((n) => path.join(root, 'examples', n))
+      .filter((p) => statSync(p).isDirectory());
+    let steps = 0;
+    for (const dir of dirs) {
+      const inventory = buildInventory((await loadPaths([dir])).objects, { defaultNamespace: 'default' });
+      const namespaces = [...inventory.objects.values()].filter((o) => o.kind === 'Namespace').map((o) => o.name);
+      for (const requests of [[], ...namespaces.map((n) => [del('v1', 'Namespace', '', n)])]) {
+        const full = simulate(inventory, requests, { controllers: 'builtin' });
+        const counted = simulate(inventory, requests, { controllers: 'builtin', keepSteps: false });
+        steps += full.steps.length;
+        expect(counted.steps).toStrictEqual([]);
+        expect({ ...counted, steps: full.steps, remaining: full.remaining }).toStrictEqual(full);
+        expect(counted.remaining).toStrictEqual(full.remaining);
+      }
+    }
+    expect(steps).toBeGreaterThan(50);
   });
 });

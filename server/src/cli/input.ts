@@ -4,6 +4,7 @@
 import { loadPaths } from '../sources/files';
 import type { LoadProblem } from '../sources/manifests/loadProblem';
 import { resolveRanges } from '../sources/manifests/parseManifest';
+import { positionsPending } from '../sources/manifests/lazyPositions';
 import { buildInventory, type Inventory } from '../engine/inventory';
 import type { KubeObject } from '../engine/model';
 import { UsageError } from './args';
@@ -12,7 +13,10 @@ export interface CliInput {
   inventory: Inventory;
   problems: LoadProblem[];
   files: number;
-  /** Resolves source positions of JSON objects on demand (they are loaded with JSON.parse, without positions). */
+  /**
+   * Resolves source positions of JSON objects on demand (they are loaded with JSON.parse, without positions); YAML
+   * objects read theirs when asked for.
+   */
   ensureRanges(objects: KubeObject[]): void;
 }
 
@@ -26,27 +30,27 @@ export async function loadInput(paths: string[], opts: { namespace?: string; std
     throw new InputError(unreadable.map((p) => `error: ${p.file}: ${p.reason}`).join('\n'));
   }
   const inventory = buildInventory(loaded.objects, { defaultNamespace: opts.namespace });
-  const resolved = new Set<string>();
+  // Only the texts are kept (for positions): the loaded objects go once the inventory holds its own.
+  const { texts, problems, files } = loaded;
   return {
     inventory,
-    problems: loaded.problems,
-    files: loaded.files,
+    problems,
+    files,
     ensureRanges(objects) {
       const byFile = new Map<string, KubeObject[]>();
       for (const o of objects) {
-        if (!o.source || o.source.ranges || resolved.has(o.source.file)) continue;
-        const list = byFile.get(o.source.file) ?? [];
+        if (!positionsPending(o.source)) continue;
+        const file = o.source!.file;
+        const list = byFile.get(file) ?? [];
         list.push(o);
-        byFile.set(o.source.file, list);
+        byFile.set(file, list);
       }
       for (const [file, list] of byFile) {
-        resolved.add(file);
-        const text = loaded.texts.get(file);
+        const text = texts.get(file);
         if (text === undefined) continue;
-        // Positions are resolved on the inventory's copies and the loader's originals alike (same source object).
-        const all = [...inventory.objects.values()].filter((o) => o.source?.file === file);
+        // Only the objects asked for: positions of every object of a large List would cost more than the List.
         try {
-          resolveRanges(text, all.length ? all : list);
+          resolveRanges(text, list);
         } catch {
           // A file whose positions cannot be recovered keeps its findings without a range.
         }

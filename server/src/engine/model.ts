@@ -34,7 +34,10 @@ export interface OwnerReferenceRanges {
   blockOwnerDeletion?: Range;
 }
 
-/** Where in a source an object's fields are. Filled eagerly for YAML, on demand for JSON (see sources/). */
+/**
+ * Where in a source an object's fields are. Filled while reading YAML (the CLI's loader: read from the object's
+ * document when first asked for), on demand for JSON (see sources/).
+ */
 export interface FieldRanges {
   object: Range;
   apiVersion?: Range;

@@ -187,7 +187,8 @@ function loadText(text: string, file: string, isDot: boolean, out: LoadedFiles):
     for (const o of dotToObjects(parsed.snapshot, file, parsed.ranges)) out.objects.push(o);
     return;
   }
-  const parsed = parseManifestText(text, file);
+  // Positions are found for what is shown (findings, listed objects), not for every object loaded.
+  const parsed = parseManifestText(text, file, { lazyPositions: true });
   for (const o of parsed.objects) out.objects.push(o);
   out.problems.push(...parsed.problems);
 }

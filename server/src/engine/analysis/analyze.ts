@@ -350,11 +350,13 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
   const controllers = options.controllers ?? 'builtin';
   const set = controllerSet(controllers);
   const version = (options.kubeVersion !== undefined ? parseKubeVersion(options.kubeVersion) : undefined) ?? NEWEST_KUBE_VERSION;
+  // Only the outcome is read (what stays stuck), never the timeline.
   const base = simulate(inventory, [], {
     controllers,
     finalizerOwners: options.finalizerOwners,
     finalizerOwnerHint: options.finalizerOwnerHint,
     kubeVersion: options.kubeVersion,
+    keepSteps: false,
   });
   const stuckNow = new Map(base.stuck.map((s) => [s.uid, s]));
   for (const s of base.stuck) {
@@ -424,6 +426,7 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
           finalizerOwners: options.finalizerOwners,
           finalizerOwnerHint: options.finalizerOwnerHint,
           kubeVersion: options.kubeVersion,
+          keepSteps: false,
         },
       );
       const stuck = new Set(result.stuck.map((s) => s.uid));

@@ -20,7 +20,7 @@ import { NEWEST_KUBE_VERSION, kubeVersionText, parseKubeVersion } from './kubeVe
 export const DEFAULT_MAX_STEPS = 5_000_000;
 
 export function simulate(inventory: Inventory, requests: readonly UserRequest[], options: SimulationOptions): SimulationResult {
-  const timeline = new Timeline();
+  const timeline = new Timeline(options.keepSteps !== false);
   const clock = new SimulatedClock(options.now);
   const { seeds, excluded, claimUsers, componentOf, volumes } = startState(inventory);
   for (const uid of excluded) {
@@ -72,13 +72,13 @@ export function simulate(inventory: Inventory, requests: readonly UserRequest[],
 
   const sent: RequestSent[] = [];
   const send = (req: UserRequest, i: number) => {
-    const afterStep = timeline.steps.length;
+    const afterStep = timeline.stepCount;
     timeline.request = i;
     const answer = isChange(req)
       ? applyChange({ api, store, owners, timeline }, req)
       : api.delete('apiserver', req, 'requested by the user');
     timeline.request = undefined;
-    sent.push(timeline.steps.length === afterStep ? { afterStep, unchanged: answer.message } : { afterStep });
+    sent.push(timeline.stepCount === afterStep ? { afterStep, unchanged: answer.message } : { afterStep });
   };
   gc.initialList(seeds);
   if (settle()) {

@@ -4,7 +4,10 @@ import { identityOf, type KubeObject, type ObjectIdentity } from '../model';
 import type { Actor, SimulationStep, StepAction } from './types';
 
 export class Timeline {
+  /** Empty when the steps are only counted (`keepSteps` false). */
   readonly steps: SimulationStep[] = [];
+  /** How many steps were recorded. */
+  stepCount = 0;
   /** uid → [step at which its deletion started, step at which it left storage]: one entry for both (hot on removal). */
   private readonly stepsOf = new Map<string, [number | undefined, number | undefined]>();
   /** uid → step at which the object left storage. */
@@ -20,8 +23,12 @@ export class Timeline {
   /** The index of the user's request being applied, marked on its steps. */
   request: number | undefined;
 
+  /** `keepSteps` false: steps are numbered but not kept (an answer that reads only the outcome, as the analysis). */
+  constructor(private readonly keepSteps = true) {}
+
   record(actor: Actor, action: StepAction, target: KubeObject | ObjectIdentity, detail: string): number {
-    const step = this.steps.length + 1;
+    const step = ++this.stepCount;
+    if (!this.keepSteps) return step;
     const id = 'facts' in target ? identityOf(target) : { ...target };
     this.steps.push(
       this.request === undefined

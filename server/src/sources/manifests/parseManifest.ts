@@ -3,7 +3,8 @@
 // JSON goes through JSON.parse and reads only the fields the engine needs; positions are found later, on
 // demand (resolveRanges). YAML is read one document at a time, by the fast subset reader (yamlFast.ts) when the
 // document is plain block YAML, else by the `yaml` package (YAML 1.2 core schema, as Kubernetes' decoder reads
-// `- =` and unquoted timestamps: as strings); both give the same objects, positions (filled eagerly) and problems.
+// `- =` and unquoted timestamps: as strings); both give the same objects, positions and problems. YAML positions are
+// filled while reading, or with `lazyPositions` read again from the object's document when asked for (lazyPositions.ts).
 // A bad document is reported where it is and skipped; every other document still loads. Nothing throws.
 
 import { Composer, Parser, type Document, type Node } from 'yaml';
@@ -17,6 +18,7 @@ import { buildRanges, type RangeSource } from './ranges';
 import { formatPath, plainReader, YamlReader, type YNode } from './reader';
 import { auditDocument, pathTo } from './yamlAudit';
 import { lenientLexer } from './lenientLexer';
+import { LazyPositions, type DocumentSpan } from './lazyPositions';
 import { yamlDocumentSpans } from './yamlSpans';
 import { FastReader, fastYamlDocument, type FastNode } from './yamlFast';
 import { splitLargeList, type LargeList } from './yamlList';
@@ -41,6 +43,11 @@ export interface ParseLimits {
   fastYaml?: boolean;
   /** JSON texts longer than this are scanned first (nesting, a List's items read one at a time). */
   jsonScanAbove?: number;
+  /**
+   * YAML positions read when asked for (lazyPositions.ts: the CLI's loader), not while loading: an object's
+   * `source.ranges` reads its document again. JSON positions are always found later (resolveRanges).
+   */
+  lazyPositions?: boolean;
 }
 
 export function parseManifestText(text: string, file: string, limits?: ParseLimits): ParseResult {
@@ -58,7 +65,7 @@ export function parseManifestText(text: string, file: string, limits?: ParseLimi
       return out;
     }
     if (looksLikeJson(text, file) && parseJson(text, file, out, limits)) return out;
-    parseYaml(text, file, out, limits?.maxYamlDocumentBytes ?? MAX_YAML_DOCUMENT_BYTES, limits?.fastYaml ?? true);
+    parseYaml(text, file, out, limits?.maxYamlDocumentBytes ?? MAX_YAML_DOCUMENT_BYTES, limits?.fastYaml ?? true, limits?.lazyPositions);
   } catch (e) {
     out.problems.push(internalProblem(file, e, ZERO_RANGE));
   }
@@ -298,7 +305,7 @@ export function parseYamlDocuments(
   lines: LineIndex,
   out: ParseResult,
 ): number {
-  return parseYaml(text, file, out, MAX_YAML_DOCUMENT_BYTES, true, { spans, docIndex, lines });
+  return parseYaml(text, file, out, MAX_YAML_DOCUMENT_BYTES, true, false, { spans, docIndex, lines });
 }
 
 /** Whether parseManifestText reads the text as YAML documents (not binary, not JSON). */
@@ -312,9 +319,11 @@ function parseYaml(
   out: ParseResult,
   maxDocument: number,
   fast: boolean,
+  lazy = false,
   part?: { spans: Iterable<[number, number]>; docIndex: number; lines: LineIndex },
 ): number {
   const lines = part?.lines ?? LineIndex.of(text);
+  const positions = lazy ? lazyPositions(text, file, lines) : undefined;
   let docIndex = part?.docIndex ?? 0;
   const refuse = (code: LoadProblemCode, reason: string, at: number, to = at + 1) => {
     out.problems.push(makeProblem(file, 'error', code, reason, lines.range(at, Math.min(to, text.length))));
@@ -375,11 +384,13 @@ function parseYaml(
    * own located problem. Returns the next number, or -1 when the parser itself failed.
    */
   const readSpan = (start: number, end: number, index: number, items?: () => ListItems): number => {
+    // Items of a large List keep their positions: a lazy read would read the List again.
+    const lazy = items ? undefined : positions && { positions, span: { start, end, firstDocIndex: index, fast: false } };
     try {
       return withFastEnv(() =>
         parseDocumentSpan(text, start, end, index, (doc, i) => {
           try {
-            yamlDocument(doc, items ? index : i, text, file, lines, out, end, items?.());
+            yamlDocument(doc, items ? index : i, text, file, lines, out, end, items?.(), lazy);
           } catch (e) {
             out.problems.push(internalProblem(file, e, lines.range(doc.range[0], doc.range[0])));
           }
@@ -417,7 +428,7 @@ function parseYaml(
     }
     // The fast reader refuses what refused() would (characters YAML does not allow, nesting half as deep), so
     // that check is left to the documents it declines.
-    if (fast && fastDocument(text, start, end, docIndex, file, lines, out)) {
+    if (fast && fastDocument(text, start, end, docIndex, file, lines, out, positions)) {
       docIndex++;
       continue;
     }
@@ -509,16 +520,17 @@ function fastDocument(
   file: string,
   lines: LineIndex,
   out: ParseResult,
+  positions?: LazyPositions,
 ): boolean {
   const root = fastYamlDocument(text, start, end);
   if (!root) return false;
   const reader = new FastReader(text);
   const ex = new Extractor<FastNode>(reader, file);
-  let ranges: FieldRanges[];
+  let ranges: FieldRanges[] | undefined;
   try {
     ex.document(root);
     ex.finish();
-    ranges = ex.objects.map((e) => buildRanges(reader, e.node, lines));
+    if (!positions) ranges = ex.objects.map((e) => buildRanges(reader, e.node, lines));
   } catch {
     return false; // NeedsFullParse, or anything unforeseen: the `yaml` package reads it and says what is wrong
   }
@@ -529,7 +541,9 @@ function fastDocument(
     out.problems.push(makeProblem(file, p.severity, p.code, p.message, lines.range(off[0], off[1])));
   }
   ex.objects.forEach((e, i) => {
-    e.object.source = { file, docIndex, itemPath: e.itemPath, ranges: ranges[i] };
+    e.object.source = ranges
+      ? { file, docIndex, itemPath: e.itemPath, ranges: ranges[i] }
+      : positions!.source(docIndex, e.itemPath, { start, end, firstDocIndex: docIndex, fast: true });
     out.objects.push(e.object);
   });
   return true;
@@ -555,6 +569,7 @@ function yamlDocument(
   out: ParseResult,
   textEnd: number,
   items?: ListItems,
+  lazy?: { positions: LazyPositions; span: DocumentSpan },
 ): void {
   const [docStart, , docEnd] = doc.range;
   const templates = templateOffsets(text, docStart, docEnd);
@@ -665,34 +680,57 @@ function yamlDocument(
     out.problems.push(makeProblem(file, p.severity, p.code, p.message, lines.range(off[0], off[1])));
   }
   for (const e of ex.objects) {
-    e.object.source = { file, docIndex, itemPath: e.itemPath, ranges: buildRanges(src, e.node, lines) };
+    e.object.source = lazy
+      ? lazy.positions.source(docIndex, e.itemPath, lazy.span)
+      : { file, docIndex, itemPath: e.itemPath, ranges: buildRanges(src, e.node, lines) };
     out.objects.push(e.object);
   }
+}
+
+/** The lazy positions of a YAML text: a document the fast reader declined is read again by the `yaml` path. */
+function lazyPositions(text: string, file: string, lines: LineIndex): LazyPositions {
+  return new LazyPositions(text, file, lines, (start, end, firstDocIndex) => {
+    const out: ParseResult = { objects: [], problems: [] };
+    withFastEnv(() => parseDocumentSpan(text, start, end, firstDocIndex, (doc, i) => yamlDocument(doc, i, text, file, lines, out, end)));
+    return out.objects;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Positions on demand
 
 /** The values resolveRanges locates in each object. */
-function objectWant(): Want {
-  const w: Want = {};
-  for (const k of ['apiVersion', 'kind']) addWant(w, [k]);
-  for (const k of ['name', 'generateName', 'namespace', 'uid', 'deletionTimestamp']) addWant(w, ['metadata', k]);
-  for (const k of ['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion'])
-    addWant(w, ['metadata', 'ownerReferences', '*', k]);
-  addWant(w, ['metadata', 'finalizers', '*']);
-  return w;
-}
+const OBJECT_PATHS: readonly string[][] = [
+  ['apiVersion'],
+  ['kind'],
+  ...['name', 'generateName', 'namespace', 'uid', 'deletionTimestamp'].map((k) => ['metadata', k]),
+  ...['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion'].map((k) => ['metadata', 'ownerReferences', '*', k]),
+  ['metadata', 'finalizers', '*'],
+];
 
-/** Wanted values of objects nested `depth` levels in Lists or arrays. */
-function nestedWant(depth: number): Want {
-  const w = objectWant();
-  if (depth > 0) {
-    const inner = nestedWant(depth - 1);
-    w.items = inner;
-    (w.keys ??= new Map()).set('items', { items: inner });
+/**
+ * The values of these objects only (a finding's few in a List of 500,000 items): each object's item of a List
+ * (`items`) or of an array, one level per entry of its itemPath.
+ */
+function wantOf(objects: KubeObject[]): Want {
+  const root: Want = {};
+  for (const o of objects) {
+    let w = root;
+    for (const i of o.source!.itemPath) {
+      let next = w.index?.get(i);
+      if (!next) {
+        next = {};
+        (w.index ??= new Map()).set(i, next);
+        w.keys ??= new Map();
+        let items = w.keys.get('items');
+        if (!items) w.keys.set('items', (items = {}));
+        (items.index ??= new Map()).set(i, next);
+      }
+      w = next;
+    }
+    for (const path of OBJECT_PATHS) addWant(w, path);
   }
-  return w;
+  return root;
 }
 
 const pnodeSource: RangeSource<PNode> = {
@@ -710,7 +748,7 @@ export function resolveRanges(text: string, objects: KubeObject[]): void {
   const todo = objects.filter((o) => o.source && !o.source.ranges);
   if (!todo.length) return;
   try {
-    const jsonRoot = looksLikeJson(text, todo[0].source!.file) ? scanWhole(text, todo) : undefined;
+    const jsonRoot = looksLikeJson(text, todo[0].source!.file) ? scanJson(text, wantOf(todo)) : undefined;
     if (jsonRoot) {
       const lines = LineIndex.of(text);
       for (const o of todo) {
@@ -731,9 +769,4 @@ export function resolveRanges(text: string, objects: KubeObject[]): void {
   } catch {
     // Positions are a convenience: leave them unknown rather than fail.
   }
-}
-
-function scanWhole(text: string, objects: KubeObject[]): PNode | undefined {
-  const depth = Math.max(0, ...objects.map((o) => o.source!.itemPath.length));
-  return scanJson(text, nestedWant(depth));
 }
