@@ -16,19 +16,11 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CodeLensRequest, CodeLensResolveRequest, HoverRequest, type CodeLens, type Diagnostic } from 'vscode-languageserver-protocol';
 import { generatedCluster, writeYamlWorkspace } from './yamlWorkspace';
+import { ms, out, pct } from './lspFigures';
 import { LspSession, uriOf } from '../testkit/lsp/lspSession';
 
 const GOAL_EDIT_P95_MS = 20;
 const GOAL_HOVER_P95_MS = 5;
-
-const out = (line = ''): void => {
-  process.stdout.write(line + '\n');
-};
-const ms = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(0)} ms`;
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
 
 interface Options {
   objects: number;

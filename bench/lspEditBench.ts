@@ -13,6 +13,7 @@
 
 import { join } from 'node:path';
 import { HoverRequest, type Diagnostic } from 'vscode-languageserver-protocol';
+import { ms, out, pct } from './lspFigures';
 import { LspSession } from '../testkit/lsp/lspSession';
 import { helmStream } from './helmTemplate';
 
@@ -20,15 +21,6 @@ const GOAL_EDIT_P95_MS = 20;
 /** Up to this size the edit → diagnostics goal applies; larger files are recorded. */
 const GOAL_EDIT_UP_TO_MB = 1;
 const GOAL_EDITS_SHARE_OF_OPEN = 0.5;
-
-const out = (line = ''): void => {
-  process.stdout.write(line + '\n');
-};
-const ms = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(0)} ms`;
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
 
 interface Options {
   sizes: number[];
