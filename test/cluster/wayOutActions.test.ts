@@ -327,6 +327,27 @@ describe('a way out sent to the cluster', () => {
     expect(finalizersOf('cm-off')).toEqual([HOLD]);
   });
 
+  it('which cluster this is cannot be read just before sending (kube-system forbidden): refused, said why, not even the dry run', async () => {
+    const way = removal(await waysOutOf('cm-off'));
+    server.faults.forbid({ group: '', resource: 'namespaces' });
+    server.resetLog();
+    const r = await lsp.connection.sendRequest(ClusterApplyWayOutRequest, {
+      uid: 'cm-off',
+      command: way.command,
+      summary: way.outcome.summary,
+    });
+    expect(r).toMatchObject({ ok: false, stage: 'refused', status: 0, sent: [] });
+    expect(r.message).toMatch(/^Which cluster this connection reaches cannot be told \(.*forbidden.*\), so nothing was sent/);
+    // The identity was asked for (a GET of kube-system) and nothing else went out.
+    expect(server.requests.some((q) => q.method === 'GET' && q.path === '/api/v1/namespaces/kube-system')).toBe(true);
+    expect(nonGets()).toEqual([]);
+    expect(finalizersOf('cm-off')).toEqual([HOLD]);
+    // Readable again: the same way out is sent (so the refusal was the identity's, not the row's).
+    server.faults.clear();
+    const again = await lsp.connection.sendRequest(ClusterApplyWayOutRequest, { uid: 'cm-off', command: way.command, dryRunOnly: true });
+    expect(again.stage).not.toBe('refused');
+  });
+
   // Last: the watches stay stalled (the view lags the cluster from here on).
   it('a view that lags: an object removed by hand and created again under its name, with the same finalizer; Apply Fix… on the old row is refused by its uid test, the new object keeps its finalizer', async () => {
     const way = removal(await waysOutOf('cm-off'));
