@@ -1,0 +1,111 @@
+// The project's incident corpus (test/fixtures/incidents): stuck deletions from public threads that established
+// the cause and the fix that worked. `kubectl gc stuck` (the built CLI) and the editor's Stuck Objects answer
+// (stuckItems through the workspace model) must list exactly the stuck objects, name the cause, rank the fix that
+// worked (or an equally safe one) first, and never rank a fix the thread shows harmful as safe. A check an incident
+// lists in knownGaps is expected to fail (it.fails): when a pattern is fixed, the test says so, and the gap goes.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { StuckItem } from '../../shared/src/protocol';
+import { stuckItems } from '../../server/src/app/stuck';
+import { WorkspaceModel, type DocumentState } from '../../server/src/workspace/workspaceModel';
+import {
+  describeWays,
+  everyRankedFix,
+  idOf,
+  matches,
+  readIncidents,
+  whyText,
+  type Check,
+  type Incident,
+} from './incidentScoring';
+
+const ROOT = join(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const OPTIONS = { controllers: 'builtin', finalizerOwners: [] };
+const SLOW_AFTER = 600; // the CLI's default --slow-after
+
+const incidents = readIncidents();
+
+function cliAnswer(incident: Incident): StuckItem[] {
+  const r = spawnSync(process.execPath, [CLI, 'stuck', '-f', join(incident.dir, 'objects.yaml'), '-o', 'json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`kubectl gc stuck exited ${r.status} on ${incident.id}: ${r.stderr}`);
+  return (JSON.parse(r.stdout) as { stuck: StuckItem[] }).stuck.filter((i) => i.state === 'stuck');
+}
+
+function editorAnswer(incident: Incident): StuckItem[] {
+  const file = join(incident.dir, 'objects.yaml');
+  const model = new WorkspaceModel(OPTIONS);
+  const state = model.parse(pathToFileURL(file).toString(), readFileSync(file, 'utf8'));
+  model.loadAll([state].filter((s): s is DocumentState => s !== undefined));
+  return stuckItems(model, OPTIONS, SLOW_AFTER).filter((i) => i.state === 'stuck');
+}
+
+// Where an object is written is each front end's own (a URI for the editor, a path for the CLI).
+const placeless = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value, (key, v) => (key === 'location' || key === 'locations' || key === 'source' ? undefined : v)));
+
+const answers = new Map<string, { cli: StuckItem[]; editor: StuckItem[] }>();
+function answerOf(incident: Incident) {
+  let a = answers.get(incident.id);
+  if (!a) answers.set(incident.id, (a = { cli: cliAnswer(incident), editor: editorAnswer(incident) }));
+  return a;
+}
+
+const checks: Record<Check, (incident: Incident, items: StuckItem[]) => void> = {
+  'stuck-list': (incident, items) => {
+    expect(items.map(idOf).sort()).toEqual([...incident.expect.stuck].sort());
+  },
+  cause: (incident, items) => {
+    const on = items.find((i) => idOf(i) === incident.expect.on);
+    expect(on, `${incident.expect.on} is not listed`).toBeDefined();
+    const text = whyText(on!);
+    for (const phrase of incident.expect.causeNamed) expect(text, `the why-chain names "${phrase}"`).toContain(phrase.toLowerCase());
+  },
+  'first-way-out': (incident, items) => {
+    const on = items.find((i) => idOf(i) === incident.expect.on);
+    const first = on?.waysOut?.[0];
+    expect(
+      first !== undefined && incident.expect.firstWayOut.some((m) => matches(first, m)),
+      `the first way out of ${incident.expect.on} is the fix that worked (${incident.fixThatWorked.trim()}); the answer:\n${describeWays(on)}`,
+    ).toBe(true);
+  },
+  harmful: (incident, items) => {
+    const ranked = everyRankedFix(items);
+    for (const h of incident.expect.harmful) {
+      const wrong = ranked.filter((f) => matches(f, h.match) && h.notRisk.includes(f.risk));
+      expect(
+        wrong.map((f) => `[${f.risk}] ${f.title}`),
+        `ranked ${h.notRisk.join(' or ')} though the thread shows it harmful or futile: ${h.why}`,
+      ).toEqual([]);
+    }
+  },
+};
+
+describe('the incident corpus', () => {
+  it('holds at least 30 incidents, each from a distinct public thread', () => {
+    expect(incidents.length).toBeGreaterThanOrEqual(30);
+    expect(new Set(incidents.map((i) => i.url)).size).toBe(incidents.length);
+  });
+
+  for (const incident of incidents) {
+    describe(`${incident.id} (${incident.url})`, () => {
+      it('the CLI and the editor give the same stuck answer', () => {
+        const { cli, editor } = answerOf(incident);
+        expect(placeless(cli)).toEqual(placeless(editor));
+      });
+      for (const check of Object.keys(checks) as Check[]) {
+        const gap = incident.knownGaps.find((g) => g.check === check);
+        if (check === 'harmful' && !incident.expect.harmful.length) continue;
+        const run = () => checks[check](incident, answerOf(incident).cli);
+        if (gap) it.fails(`${check} (known gap: ${gap.pattern})`, run);
+        else it(check, run);
+      }
+    });
+  }
+});
