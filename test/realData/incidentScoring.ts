@@ -72,10 +72,15 @@ export function readIncidents(dir = INCIDENTS_DIR): Incident[] {
 
 function readIncident(dir: string, id: string): Incident {
   const path = join(dir, 'incident.yaml');
-  const raw = parse(readFileSync(path, 'utf8')) as Partial<Incident> & { expect?: Partial<Incident['expect']> };
   const fail = (field: string): never => {
     throw new Error(`${path}: ${field}`);
   };
+  let raw: Partial<Incident> & { expect?: Partial<Incident['expect']> } = {};
+  try {
+    raw = parse(readFileSync(path, 'utf8')) as typeof raw;
+  } catch (e) {
+    fail((e as Error).message);
+  }
   if (typeof raw.url !== 'string' || !/^https:\/\/(github\.com|stackoverflow\.com|serverfault\.com)\//.test(raw.url))
     fail('url must be the public thread (https://github.com/… or a Stack Exchange question)');
   for (const f of ['title', 'cause', 'fixThatWorked'] as const) if (typeof raw[f] !== 'string' || !raw[f]) fail(`${f} is required`);

@@ -46,9 +46,15 @@ function editorAnswer(incident: Incident): StuckItem[] {
   return stuckItems(model, OPTIONS, SLOW_AFTER).filter((i) => i.state === 'stuck');
 }
 
-// Where an object is written is each front end's own (a URI for the editor, a path for the CLI).
+// Where an object is written is each front end's own (a URI for the editor, a path for the CLI), and so is the hint
+// naming how to declare a finalizer's owner (a setting in the editor, a flag on the command line).
+const OWNER_HINT = /\((set kubeGcLens\.finalizerOwners|pass --finalizer-owner FINALIZER=Kind\/namespace\/name) to name it\)/g;
 const placeless = (value: unknown): unknown =>
-  JSON.parse(JSON.stringify(value, (key, v) => (key === 'location' || key === 'locations' || key === 'source' ? undefined : v)));
+  JSON.parse(
+    JSON.stringify(value, (key, v) =>
+      key === 'location' || key === 'locations' || key === 'source' ? undefined : typeof v === 'string' ? v.replace(OWNER_HINT, '(OWNER HINT)') : v,
+    ),
+  );
 
 const answers = new Map<string, { cli: StuckItem[]; editor: StuckItem[] }>();
 function answerOf(incident: Incident) {
