@@ -11,16 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { StuckItem } from '../../shared/src/protocol';
 import { stuckItems } from '../../server/src/app/stuck';
 import { WorkspaceModel, type DocumentState } from '../../server/src/workspace/workspaceModel';
-import {
-  describeWays,
-  everyRankedFix,
-  idOf,
-  matches,
-  readIncidents,
-  whyText,
-  type Check,
-  type Incident,
-} from './incidentScoring';
+import { describeWays, everyRankedFix, idOf, matches, readIncidents, whyText, type Check, type Incident } from './incidentScoring';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -52,7 +43,11 @@ const OWNER_HINT = /\((set kubeGcLens\.finalizerOwners|pass --finalizer-owner FI
 const placeless = (value: unknown): unknown =>
   JSON.parse(
     JSON.stringify(value, (key, v) =>
-      key === 'location' || key === 'locations' || key === 'source' ? undefined : typeof v === 'string' ? v.replace(OWNER_HINT, '(OWNER HINT)') : v,
+      key === 'location' || key === 'locations' || key === 'source'
+        ? undefined
+        : typeof v === 'string'
+          ? v.replace(OWNER_HINT, '(OWNER HINT)')
+          : v,
     ),
   );
 
