@@ -125,7 +125,7 @@ const INCIDENT_CORPUS = [
   '',
   '`test/fixtures/incidents/` holds stuck deletions from public issue threads in which the thread established the',
   'cause and the fix that worked. `test/realData/incidents.test.ts` runs `kubectl gc stuck -o json` (the built',
-  "`dist/cli.js`) and the editor's Stuck Objects answer (`stuckItems` through the workspace model) on each.",
+  "`dist/cli.js`) and the editor's Stuck Objects answer (the language server's `kubeGcLens/stuck`) on each.",
   '',
   'One folder per incident, with two files:',
   '',

@@ -1,22 +1,19 @@
 // The project's incident corpus (test/fixtures/incidents): stuck deletions from public threads that established
-// the cause and the fix that worked. `kubectl gc stuck` (the built CLI) and the editor's Stuck Objects answer
-// (stuckItems through the workspace model) must list exactly the stuck objects, name the cause, rank the fix that
-// worked (or an equally safe one) first, and never rank a fix the thread shows harmful as safe. A check an incident
-// lists in knownGaps is expected to fail (it.fails): when a pattern is fixed, the test says so, and the gap goes.
+// the cause and the fix that worked. `kubectl gc stuck` (the built CLI) and the editor's Stuck Objects answer (the
+// language server's kubeGcLens/stuck, in process) must list exactly the stuck objects, name the cause, rank the fix
+// that worked (or an equally safe one) first, and never rank a fix the thread shows harmful as safe. A check an
+// incident lists in knownGaps is expected to fail (it.fails): when a pattern is fixed, the test says so, and the gap
+// goes.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { StuckItem } from '../../shared/src/protocol';
-import { stuckItems } from '../../server/src/app/stuck';
-import { WorkspaceModel, type DocumentState } from '../../server/src/workspace/workspaceModel';
+import { StuckRequest } from '../../server/src/lsp/methods';
+import { LspSession } from '../../testkit/lsp/lspSession';
 import { describeWays, everyRankedFix, idOf, matches, readIncidents, whyText, type Check, type Incident } from './incidentScoring';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
-const OPTIONS = { controllers: 'builtin', finalizerOwners: [] };
-const SLOW_AFTER = 600; // the CLI's default --slow-after
 
 const incidents = readIncidents();
 
@@ -26,16 +23,22 @@ function cliAnswer(incident: Incident): StuckItem[] {
     encoding: 'utf8',
   });
   if (r.status !== 0) throw new Error(`kubectl gc stuck exited ${r.status} on ${incident.id}: ${r.stderr}`);
-  return (JSON.parse(r.stdout) as { stuck: StuckItem[] }).stuck.filter((i) => i.state === 'stuck');
+  return listed((JSON.parse(r.stdout) as { stuck: StuckItem[] }).stuck);
 }
 
-function editorAnswer(incident: Incident): StuckItem[] {
-  const file = join(incident.dir, 'objects.yaml');
-  const model = new WorkspaceModel(OPTIONS);
-  const state = model.parse(pathToFileURL(file).toString(), readFileSync(file, 'utf8'));
-  model.loadAll([state].filter((s): s is DocumentState => s !== undefined));
-  return stuckItems(model, OPTIONS, SLOW_AFTER).filter((i) => i.state === 'stuck');
+/** The Stuck Objects view's answer: the language server (in process) on the incident's folder. */
+async function editorAnswer(incident: Incident): Promise<StuckItem[]> {
+  const session = new LspSession({ folder: incident.dir, transport: 'in-process' });
+  try {
+    await session.initialize();
+    return listed(await session.connection.sendRequest(StuckRequest));
+  } finally {
+    await session.dispose();
+  }
 }
+
+/** What the answer lists as not finishing: every item but those only slow and the predicted deadlocks. */
+const listed = (items: StuckItem[]) => items.filter((i) => i.state !== 'slow' && i.since !== null);
 
 // Where an object is written is each front end's own (a URI for the editor, a path for the CLI), and so is the hint
 // naming how to declare a finalizer's owner (a setting in the editor, a flag on the command line).
@@ -51,10 +54,10 @@ const placeless = (value: unknown): unknown =>
     ),
   );
 
-const answers = new Map<string, { cli: StuckItem[]; editor: StuckItem[] }>();
-function answerOf(incident: Incident) {
-  let a = answers.get(incident.id);
-  if (!a) answers.set(incident.id, (a = { cli: cliAnswer(incident), editor: editorAnswer(incident) }));
+const cliAnswers = new Map<string, StuckItem[]>();
+function cliAnswerOf(incident: Incident): StuckItem[] {
+  let a = cliAnswers.get(incident.id);
+  if (!a) cliAnswers.set(incident.id, (a = cliAnswer(incident)));
   return a;
 }
 
@@ -96,14 +99,13 @@ describe('the incident corpus', () => {
 
   for (const incident of incidents) {
     describe(`${incident.id} (${incident.url})`, () => {
-      it('the CLI and the editor give the same stuck answer', () => {
-        const { cli, editor } = answerOf(incident);
-        expect(placeless(cli)).toEqual(placeless(editor));
+      it('the CLI and the editor give the same stuck answer', async () => {
+        expect(placeless(await editorAnswer(incident))).toEqual(placeless(cliAnswerOf(incident)));
       });
       for (const check of Object.keys(checks) as Check[]) {
         const gap = incident.knownGaps.find((g) => g.check === check);
         if (check === 'harmful' && !incident.expect.harmful.length) continue;
-        const run = () => checks[check](incident, answerOf(incident).cli);
+        const run = () => checks[check](incident, cliAnswerOf(incident));
         if (gap) it.fails(`${check} (known gap: ${gap.pattern})`, run);
         else it(check, run);
       }
