@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import type { BlockReason, StuckItem, WayOut, WayOutRisk } from '../../shared/src/protocol';
 
 /** The checks an incident makes; a known gap names one of them. */
-export const CHECKS = ['stuck-list', 'cause', 'first-way-out', 'harmful'] as const;
+export const CHECKS = ['stuck-list', 'cause', 'first-way-out', 'harmful', 'warning'] as const;
 export type Check = (typeof CHECKS)[number];
 
 /**
@@ -34,6 +34,13 @@ export interface HarmfulFix {
   why: string;
 }
 
+export interface WarningExpected {
+  match: WayOutMatcher;
+  /** Phrases (case-insensitive) the warning of every way out matching `match` must contain. */
+  mentions: string[];
+  why: string;
+}
+
 export interface Incident {
   id: string;
   dir: string;
@@ -53,6 +60,8 @@ export interface Incident {
     /** The first way out of `on` must match one of these. */
     firstWayOut: WayOutMatcher[];
     harmful: HarmfulFix[];
+    /** What the warnings of some ways out must say, as the thread showed it (optional). */
+    warnings: WarningExpected[];
   };
   /** Checks that fail today, each with the pattern it needs: the test expects them to fail. */
   knownGaps: { check: Check; pattern: string }[];
@@ -92,10 +101,13 @@ function readIncident(dir: string, id: string): Incident {
   if (!Array.isArray(x.firstWayOut) || !x.firstWayOut.length) fail('expect.firstWayOut: at least one matcher');
   const harmful = x.harmful ?? [];
   if (!harmful.every((h) => h.match && Array.isArray(h.notRisk) && h.why)) fail('expect.harmful: each needs match, notRisk and why');
+  const warnings = x.warnings ?? [];
+  if (!warnings.every((w) => w.match && Array.isArray(w.mentions) && w.mentions.length && w.why))
+    fail('expect.warnings: each needs match, mentions and why');
   const knownGaps = raw.knownGaps ?? [];
   if (!knownGaps.every((g) => CHECKS.includes(g.check) && typeof g.pattern === 'string' && g.pattern))
     fail(`knownGaps: each needs check (${CHECKS.join(', ')}) and pattern`);
-  return { ...(raw as Incident), id, dir, expect: { ...(x as Incident['expect']), harmful }, knownGaps };
+  return { ...(raw as Incident), id, dir, expect: { ...(x as Incident['expect']), harmful, warnings }, knownGaps };
 }
 
 /** `Kind/name` or `Kind/namespace/name`, as incident.yaml spells an object. */
@@ -126,9 +138,11 @@ export function matches(way: { title: string; command?: string; requests?: WayOu
   return (way.requests ?? []).some((r) => fields.every((f) => (r as Record<string, unknown>)[f] === m[f]));
 }
 
+export type RankedFix = { title: string; command?: string; risk: WayOutRisk; warning?: string; requests?: WayOut['requests'] };
+
 /** Every fix the answer ranks: each item's ways out, and the fixes its why-chains carry. */
-export function everyRankedFix(items: StuckItem[]): { title: string; command?: string; risk: WayOutRisk; requests?: WayOut['requests'] }[] {
-  const out: { title: string; command?: string; risk: WayOutRisk; requests?: WayOut['requests'] }[] = [];
+export function everyRankedFix(items: StuckItem[]): RankedFix[] {
+  const out: RankedFix[] = [];
   const walk = (list: BlockReason[]) => {
     for (const r of list) {
       out.push(...(r.fixes ?? []));

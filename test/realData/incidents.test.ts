@@ -89,6 +89,16 @@ const checks: Record<Check, (incident: Incident, items: StuckItem[]) => void> = 
       ).toEqual([]);
     }
   },
+  warning: (incident, items) => {
+    const ranked = everyRankedFix(items);
+    for (const w of incident.expect.warnings) {
+      const ways = ranked.filter((f) => matches(f, w.match));
+      expect(ways.length, `a way out matches ${JSON.stringify(w.match)}`).toBeGreaterThan(0);
+      for (const f of ways)
+        for (const phrase of w.mentions)
+          expect((f.warning ?? '').toLowerCase(), `the warning of "${f.title}" says "${phrase}": ${w.why}`).toContain(phrase.toLowerCase());
+    }
+  },
 };
 
 describe('the incident corpus', () => {
@@ -105,6 +115,7 @@ describe('the incident corpus', () => {
       for (const check of Object.keys(checks) as Check[]) {
         const gap = incident.knownGaps.find((g) => g.check === check);
         if (check === 'harmful' && !incident.expect.harmful.length) continue;
+        if (check === 'warning' && !incident.expect.warnings.length) continue;
         const run = () => checks[check](incident, cliAnswerOf(incident));
         if (gap) it.fails(`${check} (known gap: ${gap.pattern})`, run);
         else it(check, run);
