@@ -5,6 +5,8 @@
 // incident lists in knownGaps is expected to fail (it.fails): when a pattern is fixed, the test says so, and the gap
 // goes.
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StuckItem } from '../../shared/src/protocol';
@@ -105,6 +107,23 @@ describe('the incident corpus', () => {
   it('holds at least 30 incidents, each from a distinct public thread', () => {
     expect(incidents.length).toBeGreaterThanOrEqual(30);
     expect(new Set(incidents.map((i) => i.url)).size).toBe(incidents.length);
+  });
+
+  it('a malformed incident.yaml fails with its path and the field', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kgl-incidents-'));
+    try {
+      mkdirSync(join(dir, 'bad'));
+      const yaml = (on: string) =>
+        `url: https://github.com/o/r/issues/1\ntitle: t\ncause: c\nfixThatWorked: f\nfilledIn: []\nexpect:\n  stuck: [Namespace/a]\n  on: ${on}\n  causeNamed: [x]\n  firstWayOut: [{verb: delete}]\n`;
+      writeFileSync(join(dir, 'bad', 'incident.yaml'), yaml('Namespace/b'));
+      expect(() => readIncidents(dir)).toThrow(`${join(dir, 'bad', 'incident.yaml')}: expect.on must be one of expect.stuck`);
+      writeFileSync(join(dir, 'bad', 'incident.yaml'), yaml('Namespace/a') + 'knownGaps: [{check: speed, pattern: p}]\n');
+      expect(() => readIncidents(dir)).toThrow('knownGaps: each needs check (stuck-list, cause, first-way-out, harmful, warning)');
+      writeFileSync(join(dir, 'bad', 'incident.yaml'), 'url: [');
+      expect(() => readIncidents(dir)).toThrow(`${join(dir, 'bad', 'incident.yaml')}: `);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   for (const incident of incidents) {
