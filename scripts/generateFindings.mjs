@@ -115,8 +115,51 @@ function renderDoc(c) {
       (d) => `| <a id="${d.code}"></a>\`${d.code}\` | ${cell(sev(d))} | ${cell(`${d.title}. ${d.explanation}`)} |`,
     ),
     '',
+    ...INCIDENT_CORPUS,
   ].join('\n');
 }
+
+/** How the incident corpus that scores `stuck` is added to (static text: it names no finding code). */
+const INCIDENT_CORPUS = [
+  '## The incident corpus: how an incident is added',
+  '',
+  '`test/fixtures/incidents/` holds stuck deletions from public issue threads in which the thread established the',
+  'cause and the fix that worked. `test/realData/incidents.test.ts` runs `kubectl gc stuck -o json` (the built',
+  "`dist/cli.js`) and the editor's Stuck Objects answer (the language server's `kubeGcLens/stuck`) on each.",
+  '',
+  'One folder per incident, with two files:',
+  '',
+  '- `objects.yaml`: the objects as the thread posted them (`kubectl get -o yaml` shapes). Fill in only what must',
+  '  exist for the state the thread describes, and list every filled-in part in `filledIn`.',
+  '- `incident.yaml`: `url` (the thread), `title`, `cause` and `fixThatWorked` (as the thread established them),',
+  '  `harmfulOrFutile` (what it shows harmful or futile), `filledIn`, `expect` and `knownGaps`.',
+  '',
+  '`expect` says what the answer must be. Objects are written `Kind/name` or `Kind/namespace/name`.',
+  '',
+  '- `stuck`: every object it must list as stuck, and no other.',
+  '- `on`: the object the thread is about.',
+  '- `causeNamed`: phrases that the reason or the why-chain of `on` must contain.',
+  '- `firstWayOut`: matchers, one of which the first (safest) way out of `on` must match: the fix that worked, or an',
+  '  equally safe one.',
+  '- `harmful`: `{match, notRisk, why}`. No way out or why-chain fix matching `match` may be ranked with a risk in',
+  '  `notRisk` (`safe`, and `caution` too when the thread shows it harmful).',
+
+  '- `warnings` (optional): `{match, mentions, why}`. Every way out matching `match` must warn with each phrase of',
+  '  `mentions`, as the thread showed it (the data a CRD finalizer keeps in etcd, what a restored controller deletes).',
+  '',
+  'A matcher matches a way out by its requests: every field given (`verb`, `kind`, `namespace`, `name`,',
+  '`finalizer`, `webhook`) must equal one request. `only: true` matches only a way out of that one request. `title`',
+  "and `command` are case-insensitive regular expressions on the way out's text.",
+  '',
+  'The test checks the CLI and the editor give the same answer, then the checks `stuck-list`, `cause`,',
+  '`first-way-out`, `harmful` and `warning`. A check the product fails today is listed in `knownGaps` with the pattern it',
+  'needs, and runs as an expected failure. When a fix makes it pass, the test fails until the gap is removed.',
+  "Expectations follow the thread, never today's output.",
+  '',
+  'The rule: every incident cites a real public thread that was read. Nothing is invented. What had to be filled in',
+  'is listed.',
+  '',
+];
 
 /** package.json with the severity settings rebuilt: one per code, the setting keys being the codes (a user contract). */
 function renderPackage(c, text) {
