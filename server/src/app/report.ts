@@ -224,7 +224,7 @@ function requestPhrase(t: TargetReport): string {
       return `Setting failurePolicy: ${t.change.detail.slice(at + 1)} on webhook ${t.change.detail.slice(0, at)} of ${what}`;
     }
     case 'restore-backend':
-      return `Restoring the Pods behind ${what}`;
+      return t.kind === 'APIService' ? `Serving ${what} from its add-on reinstalled elsewhere` : `Restoring the Pods behind ${what}`;
   }
 }
 

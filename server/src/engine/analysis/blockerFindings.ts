@@ -4,6 +4,7 @@
 
 import type { Inventory } from '../inventory';
 import { describe, identityOf, type KubeObject } from '../model';
+import { apiServiceDeletionWarning } from '../simulation/apiServiceFixes';
 import { backendState, unavailableApiServices, type BlockerView } from '../simulation/clusterBlockers';
 import type { BlockReason, SimulationResult } from '../simulation/types';
 import type { Finding, RelatedInformation } from './findingTypes';
@@ -57,7 +58,10 @@ export function blockerFindings(inventory: Inventory, base: SimulationResult): F
   const byApiService = heldBy(base, 'unavailable-apiservice');
   for (const b of unavailableApiServices(view)) {
     const held = heldText(inventory, byApiService.get(b.apiService.uid));
-    const keep = b.infrastructure ? ` Do not delete it: ${b.infrastructure}; restore its backend.` : '';
+    // R85: served by a Service, it is an add-on's whatever its name; deleting it is the usual fix once its backend is gone.
+    const keep = b.infrastructure
+      ? ` Do not delete it: ${b.infrastructure}; restore its backend.`
+      : ` Restore its backend, or delete the APIService if its add-on is gone: ${apiServiceDeletionWarning(b.facts)}.`;
     out.push({
       code: 'unavailable-apiservice',
       severity: 'warning',
