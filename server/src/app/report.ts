@@ -247,7 +247,7 @@ function changeSummary(r: ChangeRequest): ChangeSummary {
     case 'set-webhook-failure-policy':
       return { verb: r.verb, detail: `${r.webhook}=${r.failurePolicy}` };
     case 'restore-backend':
-      return { verb: r.verb, detail: `${r.target.namespace}/${r.target.name}` };
+      return { verb: r.verb, detail: r.target.namespace ? `${r.target.namespace}/${r.target.name}` : r.target.name };
   }
 }
 

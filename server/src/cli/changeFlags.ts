@@ -134,7 +134,9 @@ function restoreBackend(typeName: string, resolver: Resolver, fail: Fail): Chang
     return { verb: 'restore-backend', target: ref };
   }
   if (info.group !== '' || info.kind !== 'Service')
-    fail(`a ${info.kind} is neither a Service nor an APIService: name the Service whose Pods come back (service/NAME)`);
+    fail(
+      `a ${info.kind} is neither a Service nor an APIService: name the Service whose Pods come back (service/NAME), or the APIService served again from another namespace (apiservice/NAME)`,
+    );
   const { inventory } = resolver;
   const named = (s: { namespace: string; name: string } | undefined) => s?.namespace === ref.namespace && s.name === ref.name;
   const known =
