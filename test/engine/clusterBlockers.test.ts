@@ -269,6 +269,11 @@ describe('findings', () => {
       'Restore its backend, or delete the APIService if its add-on is gone: metrics.k8s.io/v1beta1 is no longer served: kubectl top and HorizontalPodAutoscalers on CPU or memory get no metrics',
     );
     expect(f[0].message).not.toContain('Do not delete it');
+    // R86: its backend's namespace being deleted, it is reinstalled elsewhere.
+    const closing = scenario(manifests(terminating('team-a'), terminating('monitoring'), unavailableMetrics));
+    expect(closing.findings().find((x) => x.code === 'unavailable-apiservice')!.message).toContain(
+      '; namespace monitoring is being deleted, so nothing new can be created in it): discovery of metrics.k8s.io/v1beta1 fails, so no Namespace can finish deleting while it is. It holds Namespace team-a, Namespace monitoring now. Reinstall its add-on in another namespace and point the APIService at it, or delete the APIService if its add-on is gone:',
+    );
     expect(f[0].related.map((r) => r.object?.name)).toEqual(['team-a']);
   });
 
