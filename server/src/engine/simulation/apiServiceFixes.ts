@@ -1,4 +1,4 @@
-// Whose an aggregated APIService is, and what its fixes cost (R85, R86). Only an APIService without spec.service
+// Whose aggregated APIService it is, and what its fixes cost (R85, R86). Only an APIService without spec.service
 // (Local) is served by kube-apiserver itself; one served by a Service is an add-on's whatever its name:
 // v1beta1.metrics.k8s.io is metrics-server's or prometheus-adapter's. Deleting one whose backend is gone is the usual
 // fix. Nothing new is created in a namespace being deleted (R77), so a backend there is restored elsewhere, never there.
