@@ -164,13 +164,11 @@ describe('ways out through blockers outside ownership', () => {
   const stuckNs = (name: string) =>
     namespace(name, { ...TERMINATING, phase: 'Terminating', extra: { spec: { finalizers: ['kubernetes'] } } });
 
-  it('an unavailable add-on APIService: restore its Pods (safe) or delete it (caution), each simulated; never delete a Kubernetes group', () => {
+  it('an unavailable add-on APIService: restore its Pods (safe) or delete it (caution), each simulated, whatever its name (R85)', () => {
     const addOn = apiService('v1beta1.metrics.example.com', METRICS, { status: 'False', reason: 'MissingEndpoints' });
-    const own = apiService('v1beta1.metrics.k8s.io', METRICS, { status: 'False', reason: 'MissingEndpoints' });
-    for (const [a, deletable] of [
-      [addOn, true],
-      [own, false],
-    ] as const) {
+    // Named like Kubernetes' own groups, but served by a Service: metrics-server's or prometheus-adapter's.
+    const metrics = apiService('v1beta1.metrics.k8s.io', METRICS, { status: 'False', reason: 'MissingEndpoints' });
+    for (const a of [addOn, metrics]) {
       const ns = stuckNs('team');
       const s = scenario(manifests(ns, a, service(METRICS.name, METRICS.namespace), endpointSlice(METRICS.name, METRICS.namespace, 0)));
       const ways = waysOut(s.inventory, ns.uid, BUILTIN);
@@ -181,14 +179,82 @@ describe('ways out through blockers outside ownership', () => {
       expect(ways[0].command).toBe('# no single kubectl command: reinstall or scale up the workload behind Service monitoring/metrics-api');
       expect(ways[0].outcome.deleted.map((d) => d.name)).toEqual(['team']);
       expect(ways[0].outcome.summary).toMatch(/^Restoring the Pods behind Service monitoring\/metrics-api: /);
-      expect(ways.some((w) => w.command.startsWith('kubectl delete apiservice/'))).toBe(deletable);
-      if (deletable) {
-        const del = ways.find((w) => w.command === 'kubectl delete apiservice/v1beta1.metrics.example.com')!;
-        expect(del.risk).toBe('caution');
-        expect(del.warning).toMatch(/no longer served/);
-        expect(del.outcome.deleted.map((d) => d.name).sort()).toEqual(['team', 'v1beta1.metrics.example.com']);
-      } else expect(ways[0].infrastructure).toMatch(/Kubernetes' own API groups/);
+      expect(ways[0].infrastructure).toBeUndefined();
+      const del = ways.find((w) => w.command === `kubectl delete apiservice/${a.name}`)!;
+      expect(del.risk).toBe('caution');
+      expect(del.warning).toMatch(/no longer served/);
+      expect(del.outcome.deleted.map((d) => d.name).sort()).toEqual(['team', a.name]);
+      if (a === metrics)
+        expect(del.warning).toBe(
+          'metrics.k8s.io/v1beta1 is no longer served: kubectl top and HorizontalPodAutoscalers on CPU or memory get no metrics, as now while it is unavailable, until its add-on registers it again (reinstalling the add-on does)',
+        );
     }
+  });
+
+  it('R86: its backend in a namespace being deleted: never restored there; reinstalled elsewhere (safe) or the APIService deleted (caution)', () => {
+    const adapter = { namespace: 'monitoring', name: 'prometheus-adapter' };
+    const metrics = apiService('v1beta1.metrics.k8s.io', adapter, { status: 'False', reason: 'MissingEndpoints' });
+    const [monitoring, team] = [stuckNs('monitoring'), stuckNs('team')];
+    const s = scenario(
+      manifests(
+        team,
+        monitoring,
+        metrics,
+        service(adapter.name, adapter.namespace),
+        endpointSlice(adapter.name, adapter.namespace, 0),
+        deploy(adapter.name, adapter.namespace, {
+          extra: { spec: workloadSpec({ app: 'adapter' }, [{ name: 'a', image: 'adapter' }], { replicas: 0 }) },
+        }),
+      ),
+    );
+    for (const [ns, uid] of [
+      ['monitoring', monitoring.uid],
+      ['team', team.uid],
+    ]) {
+      const ways = waysOut(s.inventory, uid, BUILTIN);
+      expect(ways.map((w) => `${w.risk}: ${w.title}`)).toEqual([
+        'safe: Reinstall the add-on that serves APIService v1beta1.metrics.k8s.io in another namespace and point the APIService at its Service there (namespace monitoring is being deleted: nothing new can be created in it)',
+        'caution: Delete APIService v1beta1.metrics.k8s.io if nothing needs metrics.k8s.io/v1beta1 any more (reinstalling its add-on registers it again)',
+        `dangerous: Finalize namespace ${ns} without waiting for its content (remove spec.finalizers kubernetes)`,
+      ]);
+      for (const w of ways) {
+        expect(w.title).not.toMatch(/Restore the Pods|Recreate Service/);
+        expect(w.command).not.toContain('scale');
+        expect(w.outcome.deleted.map((d) => d.name)).toContain(ns);
+      }
+      expect(ways[0].command.split('\n')).toEqual([
+        '# no single kubectl command: reinstall the add-on that serves APIService v1beta1.metrics.k8s.io in another namespace, not monitoring',
+        '# then point spec.service of APIService v1beta1.metrics.k8s.io at its Service there, unless its manifests register it again: kubectl edit apiservice/v1beta1.metrics.k8s.io',
+      ]);
+      expect(ways[0].requests).toEqual([
+        { verb: 'restore-backend', apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', name: 'v1beta1.metrics.k8s.io' },
+      ]);
+      expect(ways[0].outcome.summary).toMatch(/^Serving APIService v1beta1\.metrics\.k8s\.io from its add-on reinstalled elsewhere: /);
+    }
+  });
+
+  it('R86: a namespace deleted by the prior requests is closed too: no backend restored there', () => {
+    const adapter = { namespace: 'monitoring', name: 'prometheus-adapter' };
+    const [team, monitoring] = [stuckNs('team'), namespace('monitoring')];
+    const s = scenario(
+      manifests(
+        team,
+        monitoring,
+        apiService('v1beta1.metrics.k8s.io', adapter, { status: 'False', reason: 'MissingEndpoints' }),
+        service(adapter.name, adapter.namespace),
+        endpointSlice(adapter.name, adapter.namespace, 0),
+      ),
+    );
+    const before = waysOut(s.inventory, team.uid, BUILTIN);
+    expect(before[0].title).toMatch(/^Restore the Pods behind Service monitoring\/prometheus-adapter/);
+    const after = waysOut(s.inventory, monitoring.uid, BUILTIN, [
+      { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'monitoring' },
+    ]);
+    expect(after.map((w) => w.title.replace(/ \(.*/, ''))).toEqual([
+      'Reinstall the add-on that serves APIService v1beta1.metrics.k8s.io in another namespace and point the APIService at its Service there',
+      'Delete APIService v1beta1.metrics.k8s.io if nothing needs metrics.k8s.io/v1beta1 any more',
+      'Finalize namespace monitoring without waiting for its content',
+    ]);
   });
 
   it("a webhook that rejects the finalizer's removal: failurePolicy Ignore alone, then with the finalizer's removal when nothing else removes it", () => {

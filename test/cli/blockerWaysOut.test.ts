@@ -1,6 +1,7 @@
 // `kubectl gc stuck -f` on a dump with blockers outside ownership (issue 18): the blockers' fixes are ways out, each
-// simulated; an infrastructure APIService or webhook (Kubernetes' own group, a Service in kube-system) is labelled so
-// and never deleted; hostile names stay one shell word in the commands and are escaped in the text.
+// simulated; an infrastructure webhook (a Service in kube-system) is labelled so and never deleted, while an APIService
+// served by a Service is an add-on's whatever its name (R85); nothing is restored in a namespace being deleted (R86);
+// hostile names stay one shell word in the commands and are escaped in the text.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +30,7 @@ function stuck(yaml: string, json: boolean): { text: string; items: StuckItem[] 
 const terminating = namespace('team-a', { ...DELETING, extra: { spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' } } });
 
 describe('stuck: blocker fixes as ways out', () => {
-  it("Kubernetes' own APIService and a kube-system webhook: their backends restored, never deleted; labelled infrastructure", () => {
+  it("metrics-server's APIService from kube-system may be deleted (R85); a kube-system webhook is never deleted, labelled infrastructure", () => {
     const yaml = manifests(
       terminating,
       cm('c', 'team-a', { ...DELETING, finalizers: ['example.com/cleanup'] }),
@@ -51,15 +52,43 @@ describe('stuck: blocker fixes as ways out', () => {
     const { items } = stuck(yaml, true);
     const ways = items.flatMap((i) => i.waysOut ?? []);
     expect(ways.some((w) => w.title.startsWith('Restore the Pods behind Service kube-system/metrics-server'))).toBe(true);
-    for (const w of ways) expect(w.command).not.toMatch(/kubectl delete (apiservice|validatingwebhookconfiguration)\//);
-    expect(ways.find((w) => w.title.startsWith('Restore the Pods behind Service kube-system/metrics-server'))!.infrastructure).toMatch(
-      /Kubernetes' own API groups/,
-    );
+    for (const w of ways) expect(w.command).not.toMatch(/kubectl delete validatingwebhookconfiguration\//);
+    expect(
+      ways.find((w) => w.title.startsWith('Restore the Pods behind Service kube-system/metrics-server'))!.infrastructure,
+    ).toBeUndefined();
+    // Among the webhook's and the finalizer's fixes, the APIService's deletion comes as one step of a chain.
+    const del = ways.find((w) => w.command.includes(' && kubectl delete apiservice/v1beta1.metrics.k8s.io && '))!;
+    expect(del.warning).toMatch(/; metrics\.k8s\.io\/v1beta1 is no longer served: kubectl top and HorizontalPodAutoscalers/);
     const ignore = ways.find((w) => w.title.endsWith('set failurePolicy: Ignore on webhook platform.example.com'))!;
     expect(ignore.infrastructure).toMatch(/kube-system, a control-plane namespace/);
     const { text } = stuck(yaml, false);
     expect(text).toContain('Ways out');
-    expect(text).toContain("! v1beta1.metrics.k8s.io is one of Kubernetes' own API groups");
+    expect(text).not.toContain("Kubernetes' own API groups");
+    expect(text).toContain(' && kubectl delete apiservice/v1beta1.metrics.k8s.io && ');
+  });
+
+  it('R86: prometheus-adapter in namespace monitoring, being deleted: never restored there; reinstalled elsewhere, or its APIService deleted', () => {
+    const adapter = { namespace: 'monitoring', name: 'prometheus-adapter' };
+    const yaml = manifests(
+      namespace('monitoring', { ...DELETING, extra: { spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' } } }),
+      apiService('v1beta1.metrics.k8s.io', adapter, { status: 'False', reason: 'MissingEndpoints' }),
+      service(adapter.name, adapter.namespace),
+      endpointSlice(adapter.name, adapter.namespace, 0),
+    );
+    const ns = stuck(yaml, true).items.find((i) => i.kind === 'Namespace' && i.name === 'monitoring')!;
+    expect(ns.waysOut!.map((w) => `[${w.risk}] ${w.title.replace(/ \(.*/, '')}`)).toEqual([
+      '[safe] Reinstall the add-on that serves APIService v1beta1.metrics.k8s.io in another namespace and point the APIService at its Service there',
+      '[caution] Delete APIService v1beta1.metrics.k8s.io if nothing needs metrics.k8s.io/v1beta1 any more',
+      '[dangerous] Finalize namespace monitoring without waiting for its content',
+    ]);
+    const { text } = stuck(yaml, false);
+    expect(text).not.toContain('Restore the Pods behind Service monitoring/prometheus-adapter');
+    const at = text.indexOf('1. [safe] Reinstall the add-on');
+    expect(text.slice(at).split('\n').slice(1, 4)).toEqual([
+      '         # no single kubectl command: reinstall the add-on that serves APIService v1beta1.metrics.k8s.io in another namespace, not monitoring',
+      '         # then point spec.service of APIService v1beta1.metrics.k8s.io at its Service there, unless its manifests register it again: kubectl edit apiservice/v1beta1.metrics.k8s.io',
+      '         ! until the add-on runs in its new namespace and APIService v1beta1.metrics.k8s.io names its Service there, v1beta1.metrics.k8s.io stays unavailable',
+    ]);
   });
 
   it('an add-on with a hostile name: its deletion is offered as one shell word, and the text escapes it', () => {

@@ -170,6 +170,46 @@ describe('--set-webhook-failure-policy WEBHOOK=Ignore|Fail TYPE/NAME and --resto
     expect(r.summary).toMatch(/^Restoring the Pods behind Service monitoring\/prometheus-adapter: /);
     expect(deletedNames(r)).toContain('Namespace/team-a');
   });
+
+  it('--restore-backend apiservice/NAME: its add-on reinstalled in another namespace (R86); refused in its namespace being deleted', async () => {
+    const METRICS = { namespace: 'monitoring', name: 'prometheus-adapter' };
+    const closing = (name: string) =>
+      namespace(name, { ...DELETING, extra: { spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' } } });
+    const input = file(
+      'apiservice-closing.yaml',
+      manifests(
+        closing('team-a'),
+        closing('monitoring'),
+        apiService('v1beta1.metrics.k8s.io', METRICS, { status: 'False', reason: 'MissingEndpoints' }),
+        apiService('v1.apps', undefined, { status: 'True' }),
+        service(METRICS.name, METRICS.namespace),
+        endpointSlice(METRICS.name, METRICS.namespace, 0),
+      ),
+    );
+    const there = await simulateJson(['-f', input, '-n', 'monitoring', '--restore-backend', 'service/prometheus-adapter']);
+    expect(there.steps.find((s) => s.request === 0)).toMatchObject({
+      action: 'reject',
+      detail:
+        '403: unable to create new content in namespace monitoring because it is being terminated (no Pod behind Service monitoring/prometheus-adapter can be created)',
+    });
+    expect(there.deleted.filter((d) => d.kind === 'Namespace')).toEqual([]);
+    const elsewhere = await simulateJson(['-f', input, '--restore-backend', 'apiservice/v1beta1.metrics.k8s.io']);
+    expect(elsewhere.targets[0]).toMatchObject({
+      kind: 'APIService',
+      change: { verb: 'restore-backend', detail: 'v1beta1.metrics.k8s.io' },
+    });
+    expect(elsewhere.summary).toMatch(/^Serving APIService v1beta1\.metrics\.k8s\.io from its add-on reinstalled elsewhere: /);
+    expect(deletedNames(elsewhere).sort()).toEqual(['Namespace/monitoring', 'Namespace/team-a']);
+    const text = await runCli(['simulate', '-f', input, '--restore-backend', 'apiservice/v1beta1.metrics.k8s.io']);
+    expect(text.stdout).toContain(
+      'RESTORE the backend of APIService v1beta1.metrics.k8s.io (its add-on reinstalled in another namespace, the APIService pointed at it)',
+    );
+    const local = await runCli(['simulate', '-f', input, '--restore-backend', 'apiservice/v1.apps']);
+    expect(local.code).toBe(2);
+    expect(local.stderr).toContain(
+      '--restore-backend apiservice/v1.apps: APIService v1.apps is served by kube-apiserver itself (Local): it has no backend to restore',
+    );
+  });
 });
 
 describe('bad values of the new request flags: a usage error naming flag and value, exit 2', () => {
@@ -229,7 +269,7 @@ describe('bad values of the new request flags: a usage error naming flag and val
     [
       'not a Service',
       ['-f', hooked, '-n', 'team-b', '--restore-backend', 'configmap/fresh'],
-      '--restore-backend configmap/fresh: a ConfigMap is not a Service: name the Service whose Pods come back (service/NAME)',
+      '--restore-backend configmap/fresh: a ConfigMap is neither a Service nor an APIService: name the Service whose Pods come back (service/NAME), or the APIService served again from another namespace (apiservice/NAME)',
     ],
     [
       'a Service nothing in the input names',

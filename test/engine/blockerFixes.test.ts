@@ -135,3 +135,63 @@ describe('R75 fixes: a webhook that fails closed without a backend', () => {
     expect(gone(run([held, hook('Ignore'), ...docs.slice(2)], [remove]), 'held')).toBe(true);
   });
 });
+
+describe('R86: no backend is restored in a namespace being deleted', () => {
+  const docs = [
+    terminating('team-a'),
+    cm('c', 'team-a'),
+    terminating('monitoring'),
+    unavailable,
+    service(METRICS.name, METRICS.namespace),
+    endpointSlice(METRICS.name, METRICS.namespace, 0),
+  ];
+
+  it('restoring a Service whose namespace is being deleted is refused (NamespaceLifecycle, 403): nothing becomes Available', () => {
+    const r = run(docs, [{ verb: 'restore-backend', target: SERVICE }]);
+    expect(r.steps.find((s) => s.action === 'reject')?.detail).toBe(
+      '403: unable to create new content in namespace monitoring because it is being terminated (no Pod behind Service monitoring/prometheus-adapter can be created)',
+    );
+    expect(r.steps.some((s) => s.action === 'update-status' && s.target.kind === 'APIService')).toBe(false);
+    expect(gone(r, 'team-a')).toBe(false);
+    expect(gone(r, 'monitoring')).toBe(false);
+  });
+
+  it('the APIService served again by its add-on reinstalled elsewhere is Available: every namespace finishes', () => {
+    const r = run(docs, [{ verb: 'restore-backend', target: API_SERVICE }]);
+    expect(r.steps.find((s) => s.action === 'update-status' && s.target.kind === 'APIService')?.detail).toMatch(
+      /^Available=True \(kube-aggregator's availability controller\): its add-on runs again outside namespace monitoring/,
+    );
+    expect(gone(r, 'team-a')).toBe(true);
+    expect(gone(r, 'monitoring')).toBe(true);
+  });
+
+  it('an APIService that is not there is a 404', () => {
+    const r = run(docs, [{ verb: 'restore-backend', target: { ...API_SERVICE, name: 'v1.nothing.example.com' } }]);
+    expect(r.steps.find((s) => s.action === 'reject')?.detail).toBe(
+      '404: apiservices.apiregistration.k8s.io "v1.nothing.example.com" not found',
+    );
+    expect(gone(r, 'team-a')).toBe(false);
+  });
+
+  it("a webhook's Service whose namespace is gone after a DELETE: 404", () => {
+    const hook = webhookConfiguration('Validating', 'policy-guard', [
+      {
+        name: 'validate.guard.example.com',
+        service: { namespace: 'guard', name: 'guard-webhook' },
+        rules: [anyGroup(['UPDATE'], ['configmaps'])],
+      },
+    ]);
+    const held = cm('held', 'team-a', { ...DELETING, finalizers: ['example.com/cleanup'] });
+    const r = run(
+      [held, hook, namespace('guard'), service('guard-webhook', 'guard'), endpoints('guard-webhook', 'guard', 0)],
+      [
+        { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'guard' },
+        { verb: 'restore-backend', target: { apiVersion: 'v1', kind: 'Service', namespace: 'guard', name: 'guard-webhook' } },
+      ],
+    );
+    expect(gone(r, 'guard')).toBe(true);
+    expect(r.steps.find((s) => s.action === 'reject' && s.target.kind === 'Service')?.detail).toBe(
+      '404: namespaces "guard" not found (no Pod behind Service guard/guard-webhook can be created)',
+    );
+  });
+});

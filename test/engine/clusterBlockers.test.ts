@@ -7,6 +7,8 @@ import type { BlockReason } from '../../server/src/engine/simulation/types';
 import { DELETING, HOLD, cm, deploy, manifests, namespace, pod, type ObjectSpec } from '../helpers/manifests';
 import { anyGroup, apiService, endpointSlice, endpoints, service, webhookConfiguration } from '../helpers/clusterBlockers';
 import { scenario } from '../helpers/scenario';
+import { inventoryView } from '../../server/src/engine/analysis/blockerFindings';
+import { failingWebhooks } from '../../server/src/engine/simulation/clusterBlockers';
 import { HOSTILE, shellWords } from '../helpers/shellWords';
 
 const NOTHING: never[] = [];
@@ -43,11 +45,51 @@ describe('R74: an unavailable APIService keeps a terminating Namespace', () => {
       /^APIService v1beta1\.metrics\.k8s\.io is unavailable \(its Service monitoring\/prometheus-adapter has no ready endpoints\): discovery of metrics\.k8s\.io\/v1beta1 fails/,
     );
     expect(reason.object).toMatchObject({ kind: 'APIService', name: 'v1beta1.metrics.k8s.io' });
-    // Its own API group: restoring the backend is the way out, never deleting it.
-    expect(reason.infrastructure).toMatch(/Kubernetes' own API groups/);
-    expect(reason.fixes!.map((f) => f.command)).toEqual([
-      'kubectl -n monitoring get endpointslices -l kubernetes.io/service-name=prometheus-adapter',
+    // R85: served by a Service, it is prometheus-adapter's, not Kubernetes' own: restoring it, or deleting it, is offered.
+    expect(reason.infrastructure).toBeUndefined();
+    expect(reason.fixes!.map((f) => [f.risk, f.command])).toEqual([
+      ['safe', 'kubectl -n monitoring get endpointslices -l kubernetes.io/service-name=prometheus-adapter'],
+      ['caution', 'kubectl delete apiservice/v1beta1.metrics.k8s.io'],
     ]);
+  });
+
+  it("R85: an add-on's APIService named like Kubernetes' own groups (cert-manager's, from kube-system) may be deleted", () => {
+    for (const [name, svc] of [
+      ['v1beta1.admission.certmanager.k8s.io', { namespace: 'cert-manager', name: 'cert-manager-webhook' }],
+      ['v1beta1.metrics.k8s.io', { namespace: 'kube-system', name: 'metrics-server' }],
+    ] as const) {
+      const { entry } = stuckNamespace([terminating('team-a'), apiService(name, svc, { status: 'False', reason: 'ServiceNotFound' })]);
+      const reason = entry!.blockedBy.find((b) => b.type === 'unavailable-apiservice')!;
+      expect(reason.infrastructure).toBeUndefined();
+      expect(reason.fixes!.find((f) => f.command === `kubectl delete apiservice/${name}`)?.risk).toBe('caution');
+    }
+  });
+
+  it('R86: a backend in a namespace being deleted is never restored there: reinstalled elsewhere, or the APIService deleted', () => {
+    const { entry } = stuckNamespace(
+      [
+        terminating('monitoring'),
+        unavailableMetrics,
+        service('prometheus-adapter', 'monitoring'),
+        endpointSlice('prometheus-adapter', 'monitoring', 0),
+        deploy('prometheus-adapter', 'monitoring'),
+      ],
+      'monitoring',
+    );
+    const reason = flatten(entry!.blockedBy).find((b) => b.type === 'unavailable-apiservice')!;
+    // The namespace controller has deleted its content, the Service among it: the APIService's own condition says why.
+    expect(reason.message).toContain('; namespace monitoring is being deleted, so nothing new can be created in it): discovery of');
+    expect(reason.fixes!.map((f) => [f.risk, f.title])).toEqual([
+      [
+        'safe',
+        'Reinstall the add-on that serves APIService v1beta1.metrics.k8s.io in another namespace and point the APIService at its Service there (namespace monitoring is being deleted: nothing new can be created in it)',
+      ],
+      [
+        'caution',
+        'Delete APIService v1beta1.metrics.k8s.io if nothing needs metrics.k8s.io/v1beta1 any more (reinstalling its add-on registers it again)',
+      ],
+    ]);
+    expect(reason.fixes!.some((f) => f.command?.includes('scale'))).toBe(false);
   });
 
   it('offers to delete an add-on APIService, and to scale up the Deployment named like its Service', () => {
@@ -80,13 +122,15 @@ describe('R74: an unavailable APIService keeps a terminating Namespace', () => {
     }
   });
 
-  it('never advises deleting an APIService whose Service is in kube-system', () => {
+  it('never advises deleting an APIService served from an OpenShift platform namespace', () => {
     const { entry } = stuckNamespace([
       terminating('team-a'),
-      apiService('v1.custom.example.com', { namespace: 'kube-system', name: 'custom' }, { status: 'False', reason: 'ServiceNotFound' }),
+      apiService('v1.apps.openshift.io', { namespace: 'openshift-apiserver', name: 'api' }, { status: 'False', reason: 'ServiceNotFound' }),
     ]);
     const reason = entry!.blockedBy.find((b) => b.type === 'unavailable-apiservice')!;
-    expect(reason.infrastructure).toMatch(/kube-system/);
+    expect(reason.infrastructure).toBe(
+      'APIService v1.apps.openshift.io is served from openshift-apiserver, an OpenShift platform namespace',
+    );
     expect(reason.fixes!.some((f) => f.command?.startsWith('kubectl delete'))).toBe(false);
   });
 });
@@ -116,6 +160,19 @@ describe('R75: a failurePolicy: Fail webhook without a backend rejects what the 
       'kubectl -n guard get endpointslices -l kubernetes.io/service-name=guard-webhook',
       `kubectl patch validatingwebhookconfiguration/policy-guard --type=json -p '[{"op":"test","path":"/metadata/uid","value":"uid-policy-guard"},{"op":"test","path":"/webhooks/0/name","value":"validate.guard.example.com"},{"op":"test","path":"/webhooks/0/failurePolicy","value":"Fail"},{"op":"replace","path":"/webhooks/0/failurePolicy","value":"Ignore"}]'`,
       'kubectl delete validatingwebhookconfiguration/policy-guard',
+    ]);
+  });
+
+  it("R86: a webhook's backend in a namespace being deleted is not restored there: failurePolicy Ignore or deleting it is left", () => {
+    const s = scenario(manifests(terminating('guard'), guard(), ...downBackend));
+    const config = s.inventory.find('admissionregistration.k8s.io', 'ValidatingWebhookConfiguration', '', 'policy-guard')!;
+    const [b] = failingWebhooks(inventoryView(s.inventory), config);
+    expect(b.why).toBe(
+      'its Service guard/guard-webhook has no ready endpoints; namespace guard is being deleted, so nothing new can be created in it',
+    );
+    expect(b.fixes.map((f) => f.title.replace(/:.*/, ''))).toEqual([
+      'Let requests through while its backend is down',
+      'Delete ValidatingWebhookConfiguration policy-guard if its add-on is gone for good',
     ]);
   });
 
@@ -207,7 +264,16 @@ describe('findings', () => {
     expect(f).toHaveLength(1);
     expect(f[0].object.name).toBe('v1beta1.metrics.k8s.io');
     expect(f[0].message).toContain('no Namespace can finish deleting while it is. It holds Namespace team-a now.');
-    expect(f[0].message).toContain('Do not delete it');
+    // R85: prometheus-adapter's, so its deletion is advised, with what it costs.
+    expect(f[0].message).toContain(
+      'Restore its backend, or delete the APIService if its add-on is gone: metrics.k8s.io/v1beta1 is no longer served: kubectl top and HorizontalPodAutoscalers on CPU or memory get no metrics',
+    );
+    expect(f[0].message).not.toContain('Do not delete it');
+    // R86: its backend's namespace being deleted, it is reinstalled elsewhere.
+    const closing = scenario(manifests(terminating('team-a'), terminating('monitoring'), unavailableMetrics));
+    expect(closing.findings().find((x) => x.code === 'unavailable-apiservice')!.message).toContain(
+      '; namespace monitoring is being deleted, so nothing new can be created in it): discovery of metrics.k8s.io/v1beta1 fails, so no Namespace can finish deleting while it is. It holds Namespace team-a, Namespace monitoring now. Reinstall its add-on in another namespace and point the APIService at it, or delete the APIService if its add-on is gone:',
+    );
     expect(f[0].related.map((r) => r.object?.name)).toEqual(['team-a']);
   });
 

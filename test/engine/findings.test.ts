@@ -27,6 +27,9 @@ import {
   crd,
 } from '../helpers/manifests';
 import type { Finding, FindingCode } from '../../server/src/engine/analysis/findingTypes';
+import { parseManifestText } from '../../server/src/sources/manifests/parseManifest';
+import { buildInventory } from '../../server/src/engine/inventory';
+import { analyze } from '../../server/src/engine/analysis/analyze';
 
 function codesOf(fs: Finding[]): string[] {
   return fs.map((f) => `${f.code} on ${f.object.kind}/${f.object.name}`);
@@ -657,6 +660,32 @@ data: {a: '1'}
     const f = fs.find((x) => x.code === 'conflicting-copies');
     expect(f, codesOf(fs).join('; ')).toBeDefined();
     expect(f!.object.uid).toBe('uid-same');
+  });
+
+  it('names the object and each copy by its file name: no made-up uid, no URI (the related information links the file)', () => {
+    const noUid = (finalizers: string) => COPY(finalizers, 'gold').replace('  uid: uid-settings\n', '');
+    const at = (uri: string, text: string) => parseManifestText(text, uri).objects;
+    const objects = [
+      ...at('file:///work/repo/base/settings%20v1.yaml', noUid('[]')),
+      ...at('file:///work/repo/overlay/settings.yaml', noUid('[example.com/keep]')),
+    ];
+    const f = analyze(buildInventory(objects, { defaultNamespace: 'default' })).find((x) => x.code === 'conflicting-copies')!;
+    expect(f.message).toBe(
+      'ConfigMap default/settings appears twice with different content (metadata.finalizers): the copy in settings v1.yaml is used, this one in settings.yaml is ignored.',
+    );
+    expect(f.related[0].file).toBe('file:///work/repo/base/settings%20v1.yaml');
+    // Both in one file: its documents are told apart.
+    const one = scenario(`${noUid('[]')}\n---\n${noUid('[example.com/keep]')}`).findings();
+    expect(findingOn(one, 'conflicting-copies', 'ConfigMap', 'settings').message).toContain(
+      'the copy in document 1 of scenario.yaml is used, this one in document 2 of scenario.yaml is ignored.',
+    );
+  });
+
+  it("the same uid under two names: both objects named, and the uid (the objects' own)", () => {
+    const fs = scenario(manifests(cm('one', 'default', { uid: 'uid-same' }), cm('two', 'default', { uid: 'uid-same' }))).findings();
+    expect(fs.find((x) => x.code === 'conflicting-copies')!.message).toBe(
+      'ConfigMap default/two has the uid uid-same of ConfigMap default/one, with different content (metadata.name): a cluster holds one object per uid, so ConfigMap default/one in document 1 of scenario.yaml is used and this copy in document 2 of scenario.yaml is ignored.',
+    );
   });
 
   it('two identical copies of one object are not a conflict', () => {

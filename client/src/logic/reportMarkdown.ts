@@ -202,7 +202,10 @@ function requestText(r: PlanRequest, refs: ObjectReferences, t: TargetReport | u
       what = `RESTORE the controller that removes ${code(r.finalizer)} (it runs again${named ? `, for ${object}` : ''})`;
       break;
     case 'restore-backend':
-      what = `RESTORE the Pods behind ${object} (ready again)`;
+      what =
+        r.kind === 'APIService'
+          ? `RESTORE the backend of ${object} (its add-on reinstalled in another namespace)`
+          : `RESTORE the Pods behind ${object} (ready again)`;
       break;
     case 'set-webhook-failure-policy':
       what = `PATCH ${object}: failurePolicy ${text(r.failurePolicy)} on webhook ${code(r.webhook)}`;

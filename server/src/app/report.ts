@@ -224,7 +224,7 @@ function requestPhrase(t: TargetReport): string {
       return `Setting failurePolicy: ${t.change.detail.slice(at + 1)} on webhook ${t.change.detail.slice(0, at)} of ${what}`;
     }
     case 'restore-backend':
-      return `Restoring the Pods behind ${what}`;
+      return t.kind === 'APIService' ? `Serving ${what} from its add-on reinstalled elsewhere` : `Restoring the Pods behind ${what}`;
   }
 }
 
@@ -247,7 +247,7 @@ function changeSummary(r: ChangeRequest): ChangeSummary {
     case 'set-webhook-failure-policy':
       return { verb: r.verb, detail: `${r.webhook}=${r.failurePolicy}` };
     case 'restore-backend':
-      return { verb: r.verb, detail: `${r.target.namespace}/${r.target.name}` };
+      return { verb: r.verb, detail: r.target.namespace ? `${r.target.namespace}/${r.target.name}` : r.target.name };
   }
 }
 

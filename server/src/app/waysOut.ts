@@ -74,11 +74,18 @@ export function waysOut(inventory: Inventory, uid: string, options: SimulationSe
   const add = (c: Candidate) => {
     if (!candidates.has(keyOf(c))) candidates.set(keyOf(c), c);
   };
+  // Nothing new is created in a namespace being deleted (NamespaceLifecycle, R77): no operator reinstalled there, no
+  // Pod for a workload scaled up there, no backend restored there; nor in one gone after the prior requests.
+  const closed = (ns: string | undefined) => {
+    const n = ns ? inventory.find('', 'Namespace', '', ns) : undefined;
+    const now = n && object(n.uid);
+    return n !== undefined && (!now || now.deletionTimestamp !== undefined);
+  };
   for (const x of blockersOf(root, stuckByUid)) {
     const o = object(x.uid);
-    if (o) for (const c of candidatesFor(inventory, o, x, object)) add(c);
+    if (o) for (const c of candidatesFor(inventory, o, x, object, closed)) add(c);
   }
-  const fixes = blockerFixes(inventory, root);
+  const fixes = blockerFixes(inventory, root, closed);
   for (const c of fixes) add(c);
   const simulate = (c: Candidate): Simulated => {
     const run = changesSimulation(inventory, [...prior, ...c.requests], options);
@@ -173,7 +180,7 @@ function then(first: Candidate, next: Candidate): Candidate {
  * The fixes of every blocker outside ownership the why-chain names (R74–R76): restore its backend, set a webhook's
  * failurePolicy to Ignore, delete an add-on's APIService or webhook configuration. Never a deletion of infrastructure.
  */
-function blockerFixes(inventory: Inventory, root: StuckEntry): Candidate[] {
+function blockerFixes(inventory: Inventory, root: StuckEntry, closed: (namespace: string) => boolean): Candidate[] {
   const view = inventoryView(inventory);
   const out: Candidate[] = [];
   const seen = new Set<string>();
@@ -185,9 +192,9 @@ function blockerFixes(inventory: Inventory, root: StuckEntry): Candidate[] {
         const o = inventory.objects.get(uid);
         const blockers =
           r.type === 'unavailable-apiservice'
-            ? unavailableApiServices(view).filter((b) => b.apiService.uid === uid)
+            ? unavailableApiServices(view, closed).filter((b) => b.apiService.uid === uid)
             : o
-              ? failingWebhooks(view, o)
+              ? failingWebhooks(view, o, closed)
               : [];
         for (const b of blockers) for (const f of b.fixes) if (f.wayOut) out.push(fixCandidate(f, uid, b.infrastructure));
       }
@@ -236,15 +243,9 @@ function candidatesFor(
   o: KubeObject,
   stuck: StuckEntry,
   object: (uid: string) => KubeObject | undefined,
+  closed: (namespace: string | undefined) => boolean,
 ): Candidate[] {
   const out: Candidate[] = [];
-  // Nothing new is created in a namespace being deleted (NamespaceLifecycle): no operator reinstalled there, and no
-  // Pod for a workload scaled up there.
-  const closed = (ns: string | undefined) => {
-    const n = ns ? inventory.find('', 'Namespace', '', ns) : undefined;
-    const now = n && object(n.uid);
-    return n !== undefined && (!now || now.deletionTimestamp !== undefined);
-  };
   for (const r of stuck.blockedBy) {
     if (r.type === 'graceful-termination') out.push(forceDelete(o));
     if (r.type === 'waiting-for-dependents' && r.object && r.object.uid !== o.uid) {

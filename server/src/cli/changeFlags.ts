@@ -118,13 +118,25 @@ function setOwnerReference(value: string, ref: ObjectRef, object: KubeObject, re
   return { verb: 'set-owner-reference', target: ref, ownerUid, to: reference };
 }
 
-/** `--restore-backend service/NAME`: a Service of the input, or one that an APIService, a webhook or an EndpointSlice names. */
+/**
+ * `--restore-backend service/NAME`: a Service of the input, or one that an APIService, a webhook or an EndpointSlice
+ * names; `apiservice/NAME`: an APIService of the input served again by its add-on reinstalled elsewhere (R86).
+ */
 function restoreBackend(typeName: string, resolver: Resolver, fail: Fail): ChangeRequest {
   const target = splitTypeName(typeName);
   if (!target) return fail(`"${typeName}" is not TYPE/NAME (e.g. service/metrics-server)`);
   const { ref, info } = resolver.refOf(target.type, target.name, fail);
+  if (info.group === 'apiregistration.k8s.io' && info.kind === 'APIService') {
+    const a = resolver.inventory.find(info.group, 'APIService', '', ref.name);
+    if (!a) fail(`apiservices.apiregistration.k8s.io "${ref.name}" not found in the input`);
+    else if (!a.facts.apiService?.service)
+      fail(`APIService ${ref.name} is served by kube-apiserver itself (Local): it has no backend to restore`);
+    return { verb: 'restore-backend', target: ref };
+  }
   if (info.group !== '' || info.kind !== 'Service')
-    fail(`a ${info.kind} is not a Service: name the Service whose Pods come back (service/NAME)`);
+    fail(
+      `a ${info.kind} is neither a Service nor an APIService: name the Service whose Pods come back (service/NAME), or the APIService served again from another namespace (apiservice/NAME)`,
+    );
   const { inventory } = resolver;
   const named = (s: { namespace: string; name: string } | undefined) => s?.namespace === ref.namespace && s.name === ref.name;
   const known =

@@ -82,7 +82,8 @@ Flags:
                               simulate: the controller that removes FINALIZER runs again (its operator reinstalled)
       --restore-backend TYPE/NAME
                               simulate: the Pods behind a Service are ready again (its EndpointSlices, the
-                              APIServices and webhooks it serves)
+                              APIServices and webhooks it serves); apiservice/NAME: served again by its add-on
+                              reinstalled in another namespace
       --set-webhook-failure-policy WEBHOOK=Ignore|Fail TYPE/NAME
                               simulate: the PATCH of one webhook's failurePolicy in a Validating- or
                               MutatingWebhookConfiguration

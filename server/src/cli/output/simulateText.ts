@@ -138,7 +138,9 @@ export function changeLine(r: ChangeRequest, s: Pick<Style, 'bold'>): string {
     case 'restore-controller':
       return `${s.bold('RESTORE')} the controller that removes ${safeText(r.finalizer)} (it runs again${r.for ? `, for ${safeDescribe(r.for)}` : ''})`;
     case 'restore-backend':
-      return `${s.bold('RESTORE')} the Pods behind ${safeDescribe(r.target)} (ready again: its EndpointSlices and APIServices follow)`;
+      return r.target.kind === 'APIService'
+        ? `${s.bold('RESTORE')} the backend of ${safeDescribe(r.target)} (its add-on reinstalled in another namespace, the APIService pointed at it)`
+        : `${s.bold('RESTORE')} the Pods behind ${safeDescribe(r.target)} (ready again: its EndpointSlices and APIServices follow)`;
     case 'set-webhook-failure-policy':
       return `${s.bold('PATCH')} ${safeDescribe(r.target)} (failurePolicy: ${safeText(r.failurePolicy)} on webhook ${safeText(r.webhook)})`;
   }

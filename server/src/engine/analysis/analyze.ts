@@ -24,6 +24,7 @@ import { NEWEST_KUBE_VERSION, kubeVersionText, orderedNamespaceDeletion, parseKu
 import type { Finding, FindingCode, FindingLocation, RelatedInformation, Severity } from './findingTypes';
 import { rangeOf } from './locate';
 import { blockerFindings } from './blockerFindings';
+import { copyPlace } from './fileName';
 import { infrastructureLabel } from '../simulation/clusterBlockers';
 import { caseCorrectedReference, coordinateDifferences } from './ownerLookup';
 
@@ -328,17 +329,18 @@ export function cycleFindings(inventory: Inventory, starts: Iterable<string> = i
   return out;
 }
 
+/** The object named as `Kind namespace/name` and its file by name: the uid only when it is the object's own (not made up). */
 export function conflictFindings(inventory: Inventory): Finding[] {
-  return inventory.conflicts.map((c) =>
-    finding(
-      'conflicting-copies',
-      'warning',
-      c.other,
-      { kind: 'object' },
-      `uid ${c.uid} appears twice with different content (${c.fields.join(', ')}); the copy in ${c.kept.source?.file ?? 'another document'} is used.`,
-      [relatedTo(c.kept, 'the copy that is used')],
-    ),
-  );
+  return inventory.conflicts.map((c) => {
+    const kept = copyPlace(c.kept.source, c.other.source);
+    const ignored = copyPlace(c.other.source, c.kept.source);
+    const fields = c.fields.join(', ');
+    const same = describe(c.kept) === describe(c.other);
+    const message = same
+      ? `${describe(c.other)} appears twice with different content (${fields}): the copy in ${kept} is used, this one in ${ignored} is ignored.`
+      : `${describe(c.other)} has the uid ${isSyntheticUid(c.uid) ? '' : `${c.uid} `}of ${describe(c.kept)}, with different content (${fields}): a cluster holds one object per uid, so ${describe(c.kept)} in ${kept} is used and this copy in ${ignored} is ignored.`;
+    return finding('conflicting-copies', 'warning', c.other, { kind: 'object' }, message, [relatedTo(c.kept, 'the copy that is used')]);
+  });
 }
 
 /**

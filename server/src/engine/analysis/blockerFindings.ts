@@ -4,6 +4,7 @@
 
 import type { Inventory } from '../inventory';
 import { describe, identityOf, type KubeObject } from '../model';
+import { apiServiceDeletionWarning, closedIn } from '../simulation/apiServiceFixes';
 import { backendState, unavailableApiServices, type BlockerView } from '../simulation/clusterBlockers';
 import type { BlockReason, SimulationResult } from '../simulation/types';
 import type { Finding, RelatedInformation } from './findingTypes';
@@ -55,9 +56,17 @@ export function blockerFindings(inventory: Inventory, base: SimulationResult): F
   const view = inventoryView(inventory);
   const out: Finding[] = [];
   const byApiService = heldBy(base, 'unavailable-apiservice');
+  const closed = closedIn(view);
   for (const b of unavailableApiServices(view)) {
     const held = heldText(inventory, byApiService.get(b.apiService.uid));
-    const keep = b.infrastructure ? ` Do not delete it: ${b.infrastructure}; restore its backend.` : '';
+    // R85: served by a Service, it is an add-on's whatever its name; deleting it is the usual fix once its backend is gone.
+    // R86: no backend comes back in a namespace being deleted.
+    const restore = closed(b.facts.service!.namespace)
+      ? 'Reinstall its add-on in another namespace and point the APIService at it'
+      : 'Restore its backend';
+    const keep = b.infrastructure
+      ? ` Do not delete it: ${b.infrastructure}; ${restore.toLowerCase()}.`
+      : ` ${restore}, or delete the APIService if its add-on is gone: ${apiServiceDeletionWarning(b.facts)}.`;
     out.push({
       code: 'unavailable-apiservice',
       severity: 'warning',

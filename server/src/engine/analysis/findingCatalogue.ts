@@ -24,6 +24,8 @@ export const RULE_TITLES = {
   R57: 'the namespace controller deletes Pods first (Kubernetes 1.33 on)',
   R74: "an unavailable APIService fails the namespace controller's discovery",
   R75: 'a webhook that fails closed rejects the requests it intercepts',
+  R85: "an APIService served by a Service is an add-on's, whatever its name",
+  R86: 'no backend is restored in a namespace being deleted',
 } as const;
 
 export type RuleId = keyof typeof RULE_TITLES;
@@ -182,7 +184,10 @@ export const FINDING_CATALOGUE: Record<FindingCode, FindingDoc> = {
     code: 'conflicting-copies',
     severity: 'warning',
     title: 'The same uid twice, with different content',
-    explanation: 'A cluster holds one object per uid: the first copy in the input is used and the other is ignored.',
+    explanation:
+      'A cluster holds one object per uid: the first copy in the input is used and the other is ignored. A manifest ' +
+      'without a uid has one made up from its group, kind, namespace and name, so two differing copies of it conflict ' +
+      "too. The message names the object (`Kind namespace/name`) and each copy's file.",
     rules: [],
   },
   'unavailable-apiservice': {
@@ -194,9 +199,13 @@ export const FINDING_CATALOGUE: Record<FindingCode, FindingDoc> = {
       'not True: the aggregator answers its discovery with 503, so the namespace controller, which discovers every ' +
       'resource type before it finalizes a Namespace, ends each pass in an error and never removes `kubernetes` from ' +
       "`spec.finalizers`. Every Namespace being deleted stays Terminating, whatever it holds, until the APIService's " +
-      "backend answers again or the APIService is deleted. Kubernetes' own groups and APIServices served from " +
-      'control-plane namespaces are never to be deleted: restore their backend.',
-    rules: ['R74'],
+      "backend answers again or the APIService is deleted. An APIService served by a Service is an add-on's whatever " +
+      "its name (`v1beta1.metrics.k8s.io` is metrics-server's or prometheus-adapter's): deleting it once its backend is " +
+      "gone is the usual fix, and its add-on registers it again when reinstalled. Kubernetes' own groups are Local " +
+      "(served by kube-apiserver, never unavailable); OpenShift's, served from `openshift-*` namespaces, are never to " +
+      'be deleted. A backend whose namespace is being deleted cannot be restored there: reinstall the add-on in another ' +
+      'namespace and point the APIService at it.',
+    rules: ['R74', 'R85', 'R86'],
   },
   'blocking-webhook': {
     code: 'blocking-webhook',

@@ -37,7 +37,10 @@ export function applyChange(ctx: ChangeContext, req: ChangeRequest): RequestOutc
     else timeline.note(`The controller that removes ${req.finalizer} runs again; nothing terminating carries that finalizer.`);
     return { status: 200, message: 'restored', removed: false };
   }
-  if (req.verb === 'restore-backend') return restoreBackend(ctx, { namespace: req.target.namespace, name: req.target.name });
+  if (req.verb === 'restore-backend')
+    return req.target.kind === 'APIService'
+      ? serveElsewhere(ctx, req.target.name)
+      : restoreBackend(ctx, { namespace: req.target.namespace, name: req.target.name });
   const found = api.get(req.target.apiVersion, req.target.kind, req.target.namespace, req.target.name);
   if (found.status !== 200) {
     const target: ObjectIdentity = { ...req.target, uid: '' };
@@ -114,6 +117,8 @@ function admission(ctx: ChangeContext, req: ChangeRequest, o: KubeObject): Reque
  */
 function restoreBackend(ctx: ChangeContext, svc: ServiceReference): RequestOutcome {
   const { api, store, timeline } = ctx;
+  const refused = namespaceLifecycle(ctx, svc);
+  if (refused) return refused;
   const why = `the Pods behind Service ${svc.namespace}/${svc.name} are ready again: ${WHY}`;
   const same = (ref: ServiceReference | undefined) => ref?.namespace === svc.namespace && ref.name === svc.name;
   const ready = (ref: ServiceReference): ServiceReference => ({ ...ref, state: 'ready' });
@@ -157,4 +162,65 @@ function restoreBackend(ctx: ChangeContext, svc: ServiceReference): RequestOutco
     }
   if (!touched) timeline.note(`Service ${svc.namespace}/${svc.name} has ready endpoints again (restored outside this input).`);
   return { status: 200, message: 'restored', removed: false };
+}
+
+/**
+ * R77: NamespaceLifecycle refuses every CREATE in a namespace being deleted (403), or gone (404): the Pods behind a
+ * Service there cannot come back, whoever would create them.
+ */
+function namespaceLifecycle(ctx: ChangeContext, svc: ServiceReference): RequestOutcome | undefined {
+  const { store, timeline } = ctx;
+  const ns = store.getByName('', 'Namespace', '', svc.namespace);
+  const gone = !ns && store.atStart('', 'Namespace', '', svc.namespace) !== undefined;
+  if (!gone && ns?.deletionTimestamp === undefined) return undefined;
+  const [status, message] = gone
+    ? [404, `namespaces "${svc.namespace}" not found`]
+    : [403, `unable to create new content in namespace ${svc.namespace} because it is being terminated`];
+  const target = store.getByName('', 'Service', svc.namespace, svc.name) ?? {
+    apiVersion: 'v1',
+    kind: 'Service',
+    namespace: svc.namespace,
+    name: svc.name,
+    uid: '',
+  };
+  timeline.record(
+    'apiserver',
+    'reject',
+    target,
+    `${status}: ${message} (no Pod behind Service ${svc.namespace}/${svc.name} can be created)`,
+  );
+  return { status, message, removed: false };
+}
+
+/**
+ * R86: an APIService served again by its add-on reinstalled outside the input, in a namespace that admits it, its
+ * spec.service pointed there: kube-aggregator's availability controller marks it Available.
+ */
+function serveElsewhere(ctx: ChangeContext, name: string): RequestOutcome {
+  const { api, store, timeline } = ctx;
+  const a = store.getByName('apiregistration.k8s.io', 'APIService', '', name);
+  const facts = a?.facts.apiService;
+  if (!a || !facts?.service) {
+    const message = a ? `APIService ${name} is served by kube-apiserver itself` : `apiservices.apiregistration.k8s.io "${name}" not found`;
+    const status = a ? 422 : 404;
+    timeline.record(
+      'apiserver',
+      'reject',
+      a ?? { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', namespace: '', name, uid: '' },
+      `${status}: ${message}`,
+    );
+    return { status, message, removed: false };
+  }
+  const apiService = {
+    ...facts,
+    service: { ...facts.service, state: 'ready' as const },
+    available: { status: 'True', reason: 'Passed', message: 'all checks passed' },
+  };
+  return api.patchFacts(
+    'apiserver',
+    a.uid,
+    { apiService },
+    'update-status',
+    `Available=True (kube-aggregator's availability controller): its add-on runs again outside namespace ${facts.service.namespace} and spec.service points at it: ${WHY}`,
+  );
 }

@@ -17,6 +17,16 @@ import { guessPlural, type KindRegistry } from '../kinds/kindRegistry';
 import { pasteable, shellComment, shellJson, shellWord } from '../shellWord';
 import { preconditionOps, type JsonPatchOperation } from '../writePreconditions';
 import type { BlockerFix, UserRequest } from './types';
+import {
+  apiServiceDeletionTitle,
+  apiServiceDeletionWarning,
+  apiServiceInfrastructure,
+  closedClause,
+  closedIn,
+  deleteApiServiceCommand,
+  restoreElsewhereFix,
+  type ClosedNamespace,
+} from './apiServiceFixes';
 
 /** What a blocker lookup reads: the simulation's store or the input's inventory. */
 export interface BlockerView {
@@ -86,7 +96,6 @@ export function infrastructureLabel(o: { kind: string; apiVersion: string; names
   if (/(^|\.)openshift\.io$/.test(group) || group === 'machine.openshift.io') return `${o.kind} is an OpenShift platform object`;
   if (/^(Machine|MachineSet|ControlPlaneMachineSet)$/.test(o.kind) || /etcd/i.test(o.kind) || /(^|\.)etcd\./.test(group))
     return `${o.kind} is cluster infrastructure`;
-  if (o.kind === 'APIService' && o.name.endsWith('.k8s.io')) return `${o.name} is one of Kubernetes' own API groups`;
   return undefined;
 }
 
@@ -125,7 +134,9 @@ function backendClause(ref: ServiceReference, state: BackendState): string {
   return state === 'missing' ? `its ${svc} does not exist` : `its ${svc} has no ready endpoints`;
 }
 
-function restoreFix(ref: ServiceReference, view: BlockerView, backend: BackendState): PlannedFix {
+/** Restoring the Pods behind a Service; none in a namespace being deleted, where no Pod can be created (R77). */
+function restoreFix(ref: ServiceReference, view: BlockerView, backend: BackendState, closed: ClosedNamespace): PlannedFix | undefined {
+  if (closed(ref.namespace)) return undefined;
   // A Deployment named like its Service is the usual backend; otherwise the command shows what is there.
   const deployment = view.getByName('apps', 'Deployment', ref.namespace, ref.name);
   const svc = `Service ${ref.namespace}/${ref.name}`;
@@ -166,7 +177,7 @@ function restoreFix(ref: ServiceReference, view: BlockerView, backend: BackendSt
  * APIServices served by a Service (not kube-apiserver itself) whose Available condition is not True: the aggregator
  * answers their discovery with 503, so discovery fails for their group/version.
  */
-export function unavailableApiServices(view: BlockerView): ApiServiceBlocker[] {
+export function unavailableApiServices(view: BlockerView, closed: ClosedNamespace = closedIn(view)): ApiServiceBlocker[] {
   const out: ApiServiceBlocker[] = [];
   for (const a of view.ofKind('APIService')) {
     const facts = a.facts.apiService;
@@ -175,25 +186,23 @@ export function unavailableApiServices(view: BlockerView): ApiServiceBlocker[] {
     const detail = facts.available.reason
       ? `${facts.available.reason}${facts.available.message ? `: ${facts.available.message}` : ''}`
       : '';
+    const shut = closed(facts.service.namespace);
     const why =
-      backend === 'missing' || backend === 'no-endpoints'
+      (backend === 'missing' || backend === 'no-endpoints'
         ? backendClause(facts.service, backend)
-        : detail || `its Service ${facts.service.namespace}/${facts.service.name} does not answer`;
-    const infrastructure =
-      infrastructureLabel(a) ??
-      infrastructureLabel({ kind: 'Service', apiVersion: 'v1', namespace: facts.service.namespace, name: facts.service.name });
-    const fixes: PlannedFix[] = [restoreFix(facts.service, view, backend)];
+        : detail || `its Service ${facts.service.namespace}/${facts.service.name} does not answer`) +
+      (shut ? closedClause(facts.service) : '');
+    // R85: an APIService served by a Service is an add-on's, whatever its name; only OpenShift's are kept.
+    const infrastructure = apiServiceInfrastructure(a, facts);
+    const restore = shut ? restoreElsewhereFix(a, facts.service) : restoreFix(facts.service, view, backend, closed);
+    const fixes: PlannedFix[] = restore ? [restore] : [];
     if (!infrastructure) {
-      const command = pasteable(`kubectl delete ${shellWord(`apiservice/${a.name}`)}`);
+      const command = deleteApiServiceCommand(a);
       fixes.push({
-        title: `Delete APIService ${a.name} if nothing needs ${facts.group}/${facts.version} any more (reinstalling its add-on registers it again)`,
+        title: apiServiceDeletionTitle(a, facts),
         command,
         risk: 'caution',
-        wayOut: {
-          request: deleteRequest(a),
-          command,
-          warning: `${facts.group}/${facts.version} is no longer served: whatever uses it fails until its add-on registers it again`,
-        },
+        wayOut: { request: deleteRequest(a), command, warning: apiServiceDeletionWarning(facts) },
       });
     }
     out.push({ apiService: a, facts, backend, why, fixes, ...(infrastructure ? { infrastructure } : {}) });
@@ -226,7 +235,7 @@ export function blockingWebhooks(view: BlockerView, req: AdmissionRequest): Webh
         if (h.objectSelector && !selectorMatches(h.objectSelector, o.labels ?? {})) return;
         const backend = backendState(view, h.service);
         if (backend !== 'missing' && backend !== 'no-endpoints') return;
-        out.push(webhookBlocker(view, config, h, index, backend));
+        out.push(webhookBlocker(view, config, h, index, backend, closedIn(view)));
       });
     }
   }
@@ -234,25 +243,33 @@ export function blockingWebhooks(view: BlockerView, req: AdmissionRequest): Webh
 }
 
 /** The webhooks of one configuration that fail closed without a backend, whatever they intercept. */
-export function failingWebhooks(view: BlockerView, config: KubeObject): WebhookBlocker[] {
+export function failingWebhooks(view: BlockerView, config: KubeObject, closed: ClosedNamespace = closedIn(view)): WebhookBlocker[] {
   const out: WebhookBlocker[] = [];
   (config.facts.webhooks ?? []).forEach((h, index) => {
     if (h.failurePolicy !== 'Fail' || !h.service || h.matchConditions) return;
     const backend = backendState(view, h.service);
-    if (backend === 'missing' || backend === 'no-endpoints') out.push(webhookBlocker(view, config, h, index, backend));
+    if (backend === 'missing' || backend === 'no-endpoints') out.push(webhookBlocker(view, config, h, index, backend, closed));
   });
   return out;
 }
 
-function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, index: number, backend: BackendState): WebhookBlocker {
+function webhookBlocker(
+  view: BlockerView,
+  config: KubeObject,
+  h: WebhookFacts,
+  index: number,
+  backend: BackendState,
+  closed: ClosedNamespace,
+): WebhookBlocker {
   const svc = h.service!;
   const resource = config.kind === 'MutatingWebhookConfiguration' ? 'mutatingwebhookconfiguration' : 'validatingwebhookconfiguration';
   const infrastructure =
     infrastructureLabel(config) ?? infrastructureLabel({ kind: 'Service', apiVersion: 'v1', namespace: svc.namespace, name: svc.name });
   const ignoreOps = failurePolicyPatch(config, index, h, 'Ignore');
   const ignore = pasteable(`kubectl patch ${shellWord(`${resource}/${config.name}`)} --type=json -p ${shellJson(ignoreOps)}`);
+  const restore = restoreFix(svc, view, backend, closed);
   const fixes: PlannedFix[] = [
-    restoreFix(svc, view, backend),
+    ...(restore ? [restore] : []),
     {
       title: `Let requests through while its backend is down: set failurePolicy: Ignore on webhook ${h.name}`,
       command: ignore,
@@ -283,7 +300,7 @@ function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, 
     webhook: h,
     index,
     backend,
-    why: backendClause(svc, backend),
+    why: backendClause(svc, backend) + (closed(svc.namespace) ? closedClause(svc) : ''),
     fixes,
     ...(infrastructure ? { infrastructure } : {}),
   };

@@ -323,7 +323,8 @@ export class Explainer {
       byResource.set(resource, (byResource.get(resource) ?? 0) + 1);
       for (const f of o.finalizers) finalizers.set(f, (finalizers.get(f) ?? 0) + 1);
     }
-    // Worded and sorted as the namespace deleter writes its conditions (namespaceConditionUpdater.ProcessContentTotals).
+    // Worded and sorted as the namespace deleter writes its conditions (namespaceConditionUpdater.ProcessContentTotals),
+    // but for its stray dot after a core resource ("configmaps."): this sentence is ours, a condition it quotes is not.
     const remaining = [...byResource]
       .map(([r, n]) => `${r} has ${n} resource instances`)
       .sort()
@@ -345,10 +346,11 @@ export class Explainer {
     return apiServices.length ? [content, ...apiServices] : content;
   }
 
-  /** `configmaps.`, `deployments.apps`: resource and group, as the namespace deleter names them (`%s.%s`). */
+  /** `configmaps`, `deployments.apps`: resource and group as the namespace deleter names them, without its `%s.%s`'s dot for core. */
   private resourceName(o: KubeObject): string {
     const { group } = splitApiVersion(o.apiVersion);
-    return `${this.store.kinds.lookup(group, o.kind)?.plural ?? guessPlural(o.kind).plural}.${group}`;
+    const plural = this.store.kinds.lookup(group, o.kind)?.plural ?? guessPlural(o.kind).plural;
+    return group ? `${plural}.${group}` : plural;
   }
 
   private objectReason(o: KubeObject, role: string, seen: Set<string>, depth: number): BlockReason {
