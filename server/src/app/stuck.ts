@@ -2,9 +2,11 @@
 // only slow to finish, and predicted deadlocks. One answer for `kubectl gc stuck` and the editor's Stuck Objects.
 
 import type { Inventory } from '../engine/inventory';
-import type { KubeObject, NamespaceCondition } from '../engine/model';
+import { describe, type KubeObject, type NamespaceCondition, type ObjectIdentity } from '../engine/model';
 import { heldConditions } from '../engine/simulation/namespaceConditions';
-import type { BlockReason } from '../engine/simulation/types';
+import type { FinalizerOwners } from '../engine/simulation/finalizerOwners';
+import { finalizerOwnersFor } from '../engine/simulation/startState';
+import type { BlockReason, StuckEntry } from '../engine/simulation/types';
 import type { SourceLocation, StuckItem, WayOut } from '../../../shared/src/protocol';
 import type { WorkspaceModel } from '../workspace/workspaceModel';
 import { locationOf, summaryOf } from './objects';
@@ -71,6 +73,29 @@ export function terminatingItems(
       ...waysOutOf(inv, o.uid, options, items.length),
     });
   }
+  // What finishes only because a custom finalizer's owner is guessed is listed with that doubt, never dropped.
+  const untrusted = { ...options, trustGuesses: false };
+  const untrustedOwners = finalizerOwnersFor(inv, options.finalizerOwners, options.finalizerOwnerHint, false);
+  for (const s of guessedToFinish(inv, options, listed)) {
+    const o = inv.objects.get(s.uid);
+    if (!o) continue;
+    listed.add(o.uid);
+    const age = ageOf(o);
+    const guess = guessOf(s.blockedBy, untrustedOwners, o);
+    const holder = guess && guess.holder.uid !== o.uid ? `waits for ${describe(guess.holder)}, which ` : '';
+    items.push({
+      ...summaryOf(o),
+      state: 'stuck',
+      reason: guess ? `Not proven to finish: ${describe(o)} ${holder}${guess.message}` : s.reason,
+      blockedBy: s.blockedBy,
+      since: o.deletionTimestamp ?? null,
+      locations: reasonLocations(inv, s.blockedBy),
+      guess: guess?.message ?? s.reason,
+      ...(age !== undefined ? { ageSeconds: age } : {}),
+      ...conditionsOf(o),
+      ...waysOutOf(inv, o.uid, untrusted, items.length),
+    });
+  }
   if (slowAfterSeconds !== undefined) {
     for (const uid of inv.terminating) {
       const o = inv.objects.get(uid);
@@ -94,6 +119,31 @@ export function terminatingItems(
     }
   }
   return items;
+}
+
+/**
+ * The objects that the simulation sees finish only because it trusts a guess of which workload removes a custom
+ * finalizer: stuck once no guess is trusted (their why-chains then end at the guess), and not stuck otherwise.
+ */
+function guessedToFinish(inv: Inventory, options: SimulationSettings, listed: ReadonlySet<string>): StuckEntry[] {
+  if (options.trustGuesses === false) return [];
+  if (!finalizerOwnersFor(inv, options.finalizerOwners, options.finalizerOwnerHint).hasTrustedGuess()) return [];
+  return baselineSimulation(inv, { ...options, trustGuesses: false }).stuck.filter((s) => !listed.has(s.uid));
+}
+
+/** The first guess a why-chain ends at (a finalizer whose owner is guessed, not trusted), and who carries it. */
+function guessOf(
+  reasons: readonly BlockReason[],
+  owners: FinalizerOwners,
+  holder: ObjectIdentity,
+): { message: string; holder: ObjectIdentity } | undefined {
+  for (const r of reasons) {
+    const owner = r.type === 'finalizer' && r.finalizer !== undefined ? owners.ownerOf(r.finalizer) : undefined;
+    if (owner?.type === 'absent' && owner.guessed) return { message: r.message, holder };
+    const inner = r.blockedBy && guessOf(r.blockedBy, owners, r.object ?? holder);
+    if (inner) return inner;
+  }
+  return undefined;
 }
 
 /** A Namespace's conditions that hold, as StuckItem carries them (nothing for other objects or when none hold). */
