@@ -34,6 +34,8 @@ export function stuckText(
     for (const st of stuck) {
       lines.push(`  ${s.magenta('⧗')} ${safeDescribe(st)}${since(st)}`);
       if (st.finalizers.length) lines.push(s.dim(`    finalizers: ${st.finalizers.map(safeText).join(', ')}`));
+      // Its finish rests on a guess of which workload removes a custom finalizer: shown, not taken as proof.
+      if (st.guess) lines.push(s.yellow(`    not proven to finish: ${safeText(st.guess)}`));
       renderReasons(st.blockedBy, '    ', lines, s, 0);
       renderWaysOut(st.waysOut ?? [], '    ', lines, s);
     }
