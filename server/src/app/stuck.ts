@@ -19,7 +19,7 @@ import { waysOut } from './waysOut';
  */
 export function stuckItems(model: WorkspaceModel, options: SimulationSettings, slowAfterSeconds?: number): StuckItem[] {
   // A manifest has no clock: ages are measured against the newest timestamp in the input.
-  const items = terminatingItems(model.inventory, options, newestTimestamp(model.inventory.objects.values()), slowAfterSeconds);
+  const items = terminatingItems(model.inventory, options, newestTimestamp(model.inventory.objects.values()), slowAfterSeconds, true);
   for (const f of model.predictions()) {
     if (f.code !== 'finalizer-deadlock' && f.code !== 'foreground-deadlock') continue;
     const o = model.inventory.objects.get(f.object.uid);
@@ -41,12 +41,15 @@ function waysOutOf(inv: Inventory, uid: string, options: SimulationSettings, ind
 /**
  * Terminating objects of an inventory that cannot finish (the no-DELETE simulation says so), aged against `now`
  * (ms); with `slowAfterSeconds`, also those that can finish but have been terminating longer (state "slow").
+ * `dump`: `now` is the newest time in the input (files), so an object whose deletion is that newest time has been
+ * terminating for an unknown time, not none: it is listed as slow, its age unknown (docs/cli.md, --slow-after).
  */
 export function terminatingItems(
   inv: Inventory,
   options: SimulationSettings,
   now: number | undefined,
   slowAfterSeconds?: number,
+  dump = false,
 ): StuckItem[] {
   const items: StuckItem[] = [];
   if (!inv.terminating.size) return items;
@@ -99,21 +102,29 @@ export function terminatingItems(
   if (slowAfterSeconds !== undefined) {
     for (const uid of inv.terminating) {
       const o = inv.objects.get(uid);
-      const age = o && !listed.has(uid) ? ageOf(o) : undefined;
-      if (!o || age === undefined || age < slowAfterSeconds) continue;
+      if (!o || listed.has(uid)) continue;
+      const age = ageOf(o);
+      // A dump shows it had not finished when it was written; with no later time in the dump, not for how long.
+      const unknownAge = dump && age === 0 && o.deletionTimestamp !== undefined;
+      if (age === undefined || (age < slowAfterSeconds && !unknownAge)) continue;
       const waits = o.finalizers.length
         ? `waits for finalizer${o.finalizers.length > 1 ? 's' : ''} ${o.finalizers.join(', ')}`
         : 'is still being removed';
       const reported = conditionsOf(o).namespaceConditions;
+      const terminating = unknownAge
+        ? 'terminating (nothing in the input is later than its deletion: for how long is unknown)'
+        : `terminating for ${Math.round(age / 60)} min`;
       items.push({
         ...summaryOf(o),
         state: 'slow',
         blockedBy: [],
         since: o.deletionTimestamp ?? null,
-        ageSeconds: age,
+        ...(unknownAge ? {} : { ageSeconds: age }),
         reason: reported
-          ? `terminating for ${Math.round(age / 60)} min and ${waits}; its namespace controller reports ${reported.map((c) => c.type).join(', ')}`
-          : `terminating for ${Math.round(age / 60)} min and ${waits}: the controllers that should finish it are running, so it is still cleaning up or stuck for a reason not visible in the metadata`,
+          ? `${terminating} and ${waits}; its namespace controller reports ${reported.map((c) => c.type).join(', ')}`
+          : unknownAge
+            ? `${terminating} and ${waits}; the controllers that should finish it run, so it cannot tell from the objects why it has not finished (a controller's bug, an injected sidecar, or still cleaning up)`
+            : `${terminating} and ${waits}: the controllers that should finish it are running, so it is still cleaning up or stuck for a reason not visible in the metadata`,
         ...(reported ? { namespaceConditions: reported } : {}),
       });
     }

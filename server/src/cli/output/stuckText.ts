@@ -26,7 +26,7 @@ export function stuckText(
   if (stuck.length === 0) {
     lines.push(
       terminating
-        ? `Nothing is stuck: the ${terminating} terminating object${terminating === 1 ? '' : 's'} can finish (controllers: ${controllers}).`
+        ? `${slow.length ? 'Nothing the objects show stops them' : 'Nothing is stuck'}: the ${terminating} terminating object${terminating === 1 ? '' : 's'} can finish (controllers: ${controllers}).`
         : 'Nothing is terminating.',
     );
   } else {
@@ -43,7 +43,9 @@ export function stuckText(
   if (slow.length) {
     lines.push(
       '',
-      s.bold(`Slow (${slow.length}): terminating for longer than ${formatAge(slowAfterMs ?? 0)}, though nothing visible stops them`),
+      s.bold(
+        `Slow (${slow.length}): terminating for longer than ${formatAge(slowAfterMs ?? 0)}${slow.some((i) => i.ageSeconds === undefined) ? ' or for a time the input does not say' : ''}, though nothing visible stops them`,
+      ),
     );
     for (const st of slow) lines.push(`  ${s.yellow('…')} ${safeDescribe(st)}${since(st)}`, s.dim(`    ${safeText(st.reason)}`));
   }
