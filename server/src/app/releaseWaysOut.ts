@@ -52,7 +52,7 @@ export function deleteFinishedPods(
     preconditions: { uid: p.uid },
   }));
   const names = finished.map((p) => shellWord(`pod/${p.name}`)).join(' ');
-  const which = finished.length === 1 ? `the finished Pod ${describe(finished[0])}` : `the ${finished.length} finished Pods`;
+  const which = finished.length === 1 ? `the finished ${describe(finished[0])}` : `the ${finished.length} finished Pods`;
   return {
     requests,
     title: `Delete ${which} that still reference${finished.length === 1 ? 's' : ''} ${describe(claim)}: pvc-protection counts a Pod that has ended (Succeeded or Failed) until it is deleted`,
