@@ -20,7 +20,9 @@ describe('R87: a claim kept by Pods that finished', () => {
       'Delete the 2 finished Pods that still reference PersistentVolumeClaim shop/data: pvc-protection counts a Pod that has ended (Succeeded or Failed) until it is deleted',
     );
     expect(ways[0].command).toBe(`kubectl delete pod/backup-1 'pod/it'\\''s-2' -n shop`);
-    expect(ways[0].warning).toBe(`their logs and final status go with them (backup-1: Succeeded, it's-2: Failed); nothing that runs is stopped`);
+    expect(ways[0].warning).toBe(
+      `their logs and final status go with them (backup-1: Succeeded, it's-2: Failed); nothing that runs is stopped`,
+    );
     expect(ways[0].outcome.deleted.map((d) => d.name).sort()).toEqual(['backup-1', 'data', "it's-2"]);
     expect(ways[0].requests?.map((r) => [r.verb ?? 'delete', r.name])).toEqual([
       ['delete', 'backup-1'],

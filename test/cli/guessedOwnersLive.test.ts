@@ -83,6 +83,8 @@ describe('stuck with a custom finalizer nobody runs', () => {
     const r = await runCli(['stuck', '-A'], { KUBECONFIG: kubeconfig });
     expect(r.stdout).toMatch(/^Stuck \(2 of 2 terminating; controllers: builtin\)/);
     // The Deployment whose image path holds the company's word is only a guess: shown as such, under both objects.
-    expect(r.stdout.match(/\n {4}not proven to finish: finishes if Deployment shop\/web is its controller \(guessed from the words "example"/g)).toHaveLength(2);
+    expect(
+      r.stdout.match(/\n {4}not proven to finish: finishes if Deployment shop\/web is its controller \(guessed from the words "example"/g),
+    ).toHaveLength(2);
   });
 });

@@ -128,8 +128,7 @@ export function finalizerOwnersFor(
   const hinted = hint === undefined ? JSON.stringify(rules) : `${JSON.stringify(rules)}\u0000${hint}`;
   const key = trustGuesses ? hinted : `${hinted}\u0000untrusted`;
   let owners = state.finalizerOwners.get(key);
-  if (!owners)
-    state.finalizerOwners.set(key, (owners = new FinalizerOwners((kind) => inventory.ofKind(kind), rules, hint, trustGuesses)));
+  if (!owners) state.finalizerOwners.set(key, (owners = new FinalizerOwners((kind) => inventory.ofKind(kind), rules, hint, trustGuesses)));
   return owners;
 }
 
