@@ -113,6 +113,14 @@ describe('stuckRoots', () => {
     );
   });
 
+  it('says a stuck item whose finish rests on a guessed controller is not proven, with the guess in its tooltip', () => {
+    const guess = 'finishes if Deployment web/bank-gateway is its controller (guessed from the words "bank" …)';
+    const [root] = stuckRoots([{ ...items[0], guess, reason: `Not proven to finish: Kafka kafka/cluster ${guess}` }]);
+    expect(root.description).toBe('not proven to finish (guessed controller) · 3d 4h');
+    expect(root.tooltip.split('\n')[1]).toBe(`Not proven to finish: Kafka kafka/cluster ${guess}`);
+    expect(root.warning).toBe(true);
+  });
+
   it('keeps ids unique when an object is listed twice', () => {
     expect(stuckRoots([items[1], items[1]]).map((n) => n.id)).toEqual(['finalizer-deadlock:uid-kafka', 'finalizer-deadlock:uid-kafka#1']);
   });

@@ -34,7 +34,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kgl-lsp-workloads-'));
   server.add(ns('platform', 'ns-platform'));
   server.add(ns('widgets', 'ns-widgets'));
-  // Its name and labels share no word with widgets.example.com: only its image ("example", "widgets") does.
+  // Its name and labels share no word with widgets.example.com: only its image's path ("widgets") does.
   server.add({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -62,13 +62,16 @@ afterAll(async () => {
 });
 
 describe('custom finalizers on a live cluster with metadata-only Deployments', () => {
-  it("the stuck list: the terminating ConfigMap is not stuck, since its finalizer's guessed controller (by image) is running", async () => {
+  it("the stuck list: the terminating ConfigMap finishes only if its finalizer's guessed controller (by image) is the one: listed with that guess", async () => {
     // Connecting read the Deployments in full once (a terminating object carries a custom finalizer).
     const deployments = server.requests.filter((r) => r.verb === 'list' && r.resource === 'deployments');
     expect(deployments.map((r) => (/PartialObjectMetadata/.test(r.accept) ? 'metadata' : 'full'))).toEqual(['metadata', 'full']);
     const items = await lsp.connection.sendRequest(ClusterStuckRequest, { stuckAfterMinutes: 1e9 });
-    // Without the image, no workload would match widgets.example.com: "nobody removes" it, and it would be listed as stuck.
-    expect(items.find((i) => i.uid === 'cm-held')).toBeUndefined();
+    // Without the image, no workload would match widgets.example.com: "nobody removes" it, with no guess to name.
+    expect(items.find((i) => i.uid === 'cm-held')).toMatchObject({
+      state: 'stuck',
+      guess: expect.stringMatching(/^finishes if Deployment platform\/ops-manager is its controller \(guessed from the words "widgets" /),
+    });
   });
 
   it('Simulate Delete of another object with that finalizer: removed by the guessed controller, said so in a note', async () => {
@@ -76,7 +79,7 @@ describe('custom finalizers on a live cluster with metadata-only Deployments', (
     expect(report!.deleted.map((d) => d.uid)).toContain('cm-other');
     expect(report!.notes).toContainEqual(
       expect.stringMatching(
-        /^Assumed: widgets\.example\.com\/cleanup is removed by Deployment platform\/ops-manager \(guessed from the words "example", "widgets"/,
+        /^Assumed: widgets\.example\.com\/cleanup is removed by Deployment platform\/ops-manager \(guessed from the words "widgets" /,
       ),
     );
     expect(report!.notes.filter((n) => n.startsWith('this preview is incomplete'))).toEqual([]);

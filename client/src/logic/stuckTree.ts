@@ -131,7 +131,8 @@ export function stuckRoots(items: StuckItem[], options: StuckRootOptions = {}): 
     return {
       id: n ? `${base}#${n}` : base,
       label: describeObject(o),
-      description: age ? `${ROOT_DESCRIPTIONS[item.state]} · ${age}` : ROOT_DESCRIPTIONS[item.state],
+      // A finish that rests on a guessed controller is not proven: said where a stuck one says "stuck".
+      description: `${item.guess !== undefined ? 'not proven to finish (guessed controller)' : ROOT_DESCRIPTIONS[item.state]}${age ? ` · ${age}` : ''}`,
       tooltip: tooltip.join('\n'),
       icon: ROOT_ICONS[item.state],
       // A slow one is probably still cleaning up: no alarm colour.

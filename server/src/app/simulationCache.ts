@@ -15,6 +15,8 @@ export interface SimulationSettings {
   kubeVersion?: string;
   /** How the front end says to name a finalizer's owner (the CLI: its --finalizer-owner flag). */
   finalizerOwnerHint?: string;
+  /** false: guessed owners of custom finalizers count as nobody (SimulationOptions.trustGuesses). */
+  trustGuesses?: boolean;
 }
 
 /** Results kept per inventory version (a hover holds three, a screen of lenses a few dozen, each one small). */
@@ -36,7 +38,8 @@ function slotOf(inventory: Inventory): Slot {
 
 function optionsKey(options: SimulationSettings): string {
   const mode = options.kubeVersion === undefined ? options.controllers : `${options.controllers}\u0000${options.kubeVersion}`;
-  const hinted = options.finalizerOwnerHint === undefined ? mode : `${mode}\u0000${options.finalizerOwnerHint}`;
+  const hinted0 = options.finalizerOwnerHint === undefined ? mode : `${mode}\u0000${options.finalizerOwnerHint}`;
+  const hinted = options.trustGuesses === false ? `${hinted0}\u0000untrusted` : hinted0;
   return options.finalizerOwners.length ? `${hinted}\u0000${JSON.stringify(options.finalizerOwners)}` : hinted;
 }
 

@@ -85,7 +85,7 @@ export class SnapshotSession implements Session {
   /** What is terminating and cannot finish, and what is slower than `slowAfterSeconds`. */
   async stuckWithUnread(options: SimulationSettings, slowAfterSeconds: number): Promise<WithUnread<StuckItem[]>> {
     const unread = this.inventory.terminating.size ? await this.readPodSpecs([]) : [];
-    return { answer: terminatingItems(this.inventory, options, this.now(), slowAfterSeconds), unread };
+    return { answer: terminatingItems(this.inventory, options, this.now(), slowAfterSeconds, this.snapshot.fromFiles), unread };
   }
 
   graph(options: SimulationSettings, scope: GraphScopeOptions): GraphData {

@@ -2,9 +2,11 @@
 // only slow to finish, and predicted deadlocks. One answer for `kubectl gc stuck` and the editor's Stuck Objects.
 
 import type { Inventory } from '../engine/inventory';
-import type { KubeObject, NamespaceCondition } from '../engine/model';
+import { describe, type KubeObject, type NamespaceCondition, type ObjectIdentity } from '../engine/model';
 import { heldConditions } from '../engine/simulation/namespaceConditions';
-import type { BlockReason } from '../engine/simulation/types';
+import type { FinalizerOwners } from '../engine/simulation/finalizerOwners';
+import { finalizerOwnersFor } from '../engine/simulation/startState';
+import type { BlockReason, StuckEntry } from '../engine/simulation/types';
 import type { SourceLocation, StuckItem, WayOut } from '../../../shared/src/protocol';
 import type { WorkspaceModel } from '../workspace/workspaceModel';
 import { locationOf, summaryOf } from './objects';
@@ -17,7 +19,7 @@ import { waysOut } from './waysOut';
  */
 export function stuckItems(model: WorkspaceModel, options: SimulationSettings, slowAfterSeconds?: number): StuckItem[] {
   // A manifest has no clock: ages are measured against the newest timestamp in the input.
-  const items = terminatingItems(model.inventory, options, newestTimestamp(model.inventory.objects.values()), slowAfterSeconds);
+  const items = terminatingItems(model.inventory, options, newestTimestamp(model.inventory.objects.values()), slowAfterSeconds, true);
   for (const f of model.predictions()) {
     if (f.code !== 'finalizer-deadlock' && f.code !== 'foreground-deadlock') continue;
     const o = model.inventory.objects.get(f.object.uid);
@@ -39,12 +41,15 @@ function waysOutOf(inv: Inventory, uid: string, options: SimulationSettings, ind
 /**
  * Terminating objects of an inventory that cannot finish (the no-DELETE simulation says so), aged against `now`
  * (ms); with `slowAfterSeconds`, also those that can finish but have been terminating longer (state "slow").
+ * `dump`: `now` is the newest time in the input (files), so an object whose deletion is that newest time has been
+ * terminating for an unknown time, not none: it is listed as slow, its age unknown (docs/cli.md, --slow-after).
  */
 export function terminatingItems(
   inv: Inventory,
   options: SimulationSettings,
   now: number | undefined,
   slowAfterSeconds?: number,
+  dump = false,
 ): StuckItem[] {
   const items: StuckItem[] = [];
   if (!inv.terminating.size) return items;
@@ -71,29 +76,85 @@ export function terminatingItems(
       ...waysOutOf(inv, o.uid, options, items.length),
     });
   }
+  // What finishes only because a custom finalizer's owner is guessed is listed with that doubt, never dropped.
+  const untrusted = { ...options, trustGuesses: false };
+  const untrustedOwners = finalizerOwnersFor(inv, options.finalizerOwners, options.finalizerOwnerHint, false);
+  for (const s of guessedToFinish(inv, options, listed)) {
+    const o = inv.objects.get(s.uid);
+    if (!o) continue;
+    listed.add(o.uid);
+    const age = ageOf(o);
+    const guess = guessOf(s.blockedBy, untrustedOwners, o);
+    const holder = guess && guess.holder.uid !== o.uid ? `waits for ${describe(guess.holder)}, which ` : '';
+    items.push({
+      ...summaryOf(o),
+      state: 'stuck',
+      reason: guess ? `Not proven to finish: ${describe(o)} ${holder}${guess.message}` : s.reason,
+      blockedBy: s.blockedBy,
+      since: o.deletionTimestamp ?? null,
+      locations: reasonLocations(inv, s.blockedBy),
+      guess: guess?.message ?? s.reason,
+      ...(age !== undefined ? { ageSeconds: age } : {}),
+      ...conditionsOf(o),
+      ...waysOutOf(inv, o.uid, untrusted, items.length),
+    });
+  }
   if (slowAfterSeconds !== undefined) {
     for (const uid of inv.terminating) {
       const o = inv.objects.get(uid);
-      const age = o && !listed.has(uid) ? ageOf(o) : undefined;
-      if (!o || age === undefined || age < slowAfterSeconds) continue;
+      if (!o || listed.has(uid)) continue;
+      const age = ageOf(o);
+      // A dump shows it had not finished when it was written; with no later time in the dump, not for how long.
+      const unknownAge = dump && age === 0 && o.deletionTimestamp !== undefined;
+      if (age === undefined || (age < slowAfterSeconds && !unknownAge)) continue;
       const waits = o.finalizers.length
         ? `waits for finalizer${o.finalizers.length > 1 ? 's' : ''} ${o.finalizers.join(', ')}`
         : 'is still being removed';
       const reported = conditionsOf(o).namespaceConditions;
+      const terminating = unknownAge
+        ? 'terminating (nothing in the input is later than its deletion: for how long is unknown)'
+        : `terminating for ${Math.round(age / 60)} min`;
       items.push({
         ...summaryOf(o),
         state: 'slow',
         blockedBy: [],
         since: o.deletionTimestamp ?? null,
-        ageSeconds: age,
+        ...(unknownAge ? {} : { ageSeconds: age }),
         reason: reported
-          ? `terminating for ${Math.round(age / 60)} min and ${waits}; its namespace controller reports ${reported.map((c) => c.type).join(', ')}`
-          : `terminating for ${Math.round(age / 60)} min and ${waits}: the controllers that should finish it are running, so it is still cleaning up or stuck for a reason not visible in the metadata`,
+          ? `${terminating} and ${waits}; its namespace controller reports ${reported.map((c) => c.type).join(', ')}`
+          : unknownAge
+            ? `${terminating} and ${waits}; the controllers that should finish it run, so it cannot tell from the objects why it has not finished (a controller's bug, an injected sidecar, or still cleaning up)`
+            : `${terminating} and ${waits}: the controllers that should finish it are running, so it is still cleaning up or stuck for a reason not visible in the metadata`,
         ...(reported ? { namespaceConditions: reported } : {}),
       });
     }
   }
   return items;
+}
+
+/**
+ * The objects that the simulation sees finish only because it trusts a guess of which workload removes a custom
+ * finalizer: stuck once no guess is trusted (their why-chains then end at the guess), and not stuck otherwise.
+ */
+function guessedToFinish(inv: Inventory, options: SimulationSettings, listed: ReadonlySet<string>): StuckEntry[] {
+  if (options.trustGuesses === false) return [];
+  if (!finalizerOwnersFor(inv, options.finalizerOwners, options.finalizerOwnerHint).hasTrustedGuess()) return [];
+  return baselineSimulation(inv, { ...options, trustGuesses: false }).stuck.filter((s) => !listed.has(s.uid));
+}
+
+/** The first guess a why-chain ends at (a finalizer whose owner is guessed, not trusted), and who carries it. */
+function guessOf(
+  reasons: readonly BlockReason[],
+  owners: FinalizerOwners,
+  holder: ObjectIdentity,
+): { message: string; holder: ObjectIdentity } | undefined {
+  for (const r of reasons) {
+    const owner = r.type === 'finalizer' && r.finalizer !== undefined ? owners.ownerOf(r.finalizer) : undefined;
+    if (owner?.type === 'absent' && owner.guessed) return { message: r.message, holder };
+    const inner = r.blockedBy && guessOf(r.blockedBy, owners, r.object ?? holder);
+    if (inner) return inner;
+  }
+  return undefined;
 }
 
 /** A Namespace's conditions that hold, as StuckItem carries them (nothing for other objects or when none hold). */

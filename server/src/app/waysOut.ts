@@ -5,7 +5,7 @@
 // Dangerous: skip a cleanup (remove a finalizer), with what that leaves behind. A blocker's fix that does not release
 // the object by itself is still listed, saying what then holds it, and tried before each other change.
 // Nothing here deletes an object to get out (but an add-on's APIService or webhook configuration, never
-// infrastructure), and nothing is sent anywhere: the CLI prints the commands, the editor
+// infrastructure, and Pods that have finished), and nothing is sent anywhere: the CLI prints the commands, the editor
 // may send them only when the user allowed writes and confirmed.
 
 import type { JsonPatchOp, Report, WayOut, WayOutPatch, WayOutRisk } from '../../../shared/src/protocol';
@@ -20,6 +20,7 @@ import type { BlockReason, DeleteRequest, SimulationResult, StuckEntry } from '.
 import { buildReport } from './report';
 import { afterRequests } from './afterRequests';
 import { protectedBy } from './finalizerProtects';
+import { deleteFinishedPods, NAMESPACE_FINALIZER, removeNamespaceSpecFinalizers } from './releaseWaysOut';
 import { planRequestOf } from './planRequests';
 import { baselineSimulation, changesSimulation, type SimulationSettings } from './simulationCache';
 
@@ -30,7 +31,6 @@ export const MAX_WAYS_OUT = 5;
 /** And at most this many blocker fixes that clear one cause but leave the object held by another. */
 const MAX_PARTIAL = 3;
 const RISK_ORDER: Record<WayOutRisk, number> = { safe: 0, caution: 1, dangerous: 2 };
-const NAMESPACE_FINALIZER = 'kubernetes';
 
 interface Candidate {
   requests: UserRequest[];
@@ -265,7 +265,10 @@ function candidatesFor(
         out.push(restoreController(o, r.finalizer, controller, elsewhere));
     }
   }
+  const finishedPods = deleteFinishedPods(inventory, o, object);
+  if (finishedPods) out.push(finishedPods);
   for (const f of o.finalizers) out.push(removeFinalizer(o, f, o.finalizers.indexOf(f), stuck));
+  out.push(...removeNamespaceSpecFinalizers(o));
   if (
     o.kind === 'Namespace' &&
     splitApiVersion(o.apiVersion).group === '' &&

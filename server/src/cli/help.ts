@@ -51,8 +51,9 @@ check      Findings about ownerReferences and finalizers, with file:line:col. Ex
            --fail-on (default error). -o sarif writes SARIF 2.1.0 for code scanning.
 graph      The ownership graph in the shape of kube-controller-manager's debug dump; --uid keeps the objects
            connected to those uids.
-stuck      Objects being deleted that cannot finish, with how long they have been terminating and why; then those
-           that can finish but have been terminating longer than --slow-after (the editor's Stuck Objects answer).
+stuck      Objects being deleted that cannot finish (or finish only if a guessed controller is theirs), with how
+           long they have been terminating and why; then those that can finish but have been terminating longer
+           than --slow-after, or for a time a dump does not say (the editor's Stuck Objects answer).
 
 Flags:
   -f, --filename PATH         input file, folder or - (repeatable); folders are always read recursively

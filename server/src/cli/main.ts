@@ -383,8 +383,10 @@ async function stuckCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     // Controllers may start deletions while settling (a terminating Namespace's content): count what terminates
     // at the end when something is stuck, so that the stuck are a part of it.
     const stuck = items.filter((i) => i.state === 'stuck').length;
+    // What finishes only by a guess is counted as the stuck list shows it: with no guess trusted.
+    const counted = items.some((i) => i.guess !== undefined) ? { ...options, trustGuesses: false } : options;
     const terminating = stuck
-      ? baselineSimulation(inventory, options).remaining.filter((r) => r.beingDeleted).length
+      ? baselineSimulation(inventory, counted).remaining.filter((r) => r.beingDeleted).length
       : inventory.terminating.size;
     io.stdout.write(
       stuckText(items, terminating, controllers, makeStyle(io.stdout, io.env), input.files ? undefined : new Date(now!), slowAfterMs),

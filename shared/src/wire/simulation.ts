@@ -308,6 +308,12 @@ export interface StuckItem extends ObjectSummary {
    * cluster says, beside the engine's why-chain. Only on Namespaces that have some.
    */
   namespaceConditions?: NamespaceCondition[];
+  /**
+   * (Additive.) On a `stuck` entry the simulation sees finish only by trusting a guess of which workload removes a
+   * custom finalizer: that guess, as "finishes if <workload> is its controller (guessed from …)". Its why-chain and
+   * ways out are those with no guess trusted.
+   */
+  guess?: string;
   /** (Additive.) The ways out of a `stuck` entry, safest first, each simulated. */
   waysOut?: WayOut[];
   /** (Additive.) A live entry: the kube-system uid of the cluster it was computed on (ApplyWayOutParams.clusterUid). */

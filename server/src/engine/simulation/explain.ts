@@ -158,6 +158,9 @@ export class Explainer {
       case 'external':
         return strict ? this.notRunning(f, 'its external controller') : undefined;
       case 'absent':
+        // An untrusted guess: the verdict is the guess's condition, not "nobody".
+        if (owner.guessed)
+          return { type: 'finalizer', finalizer: f, message: `finishes if ${describe(owner.guessed)} is its controller (${owner.why})` };
         return { type: 'finalizer', finalizer: f, message: `nobody removes ${f}: ${owner.why}` };
       case 'workload': {
         const guessed = owner.how === 'guessed' ? ` (${owner.why})` : '';

@@ -1,6 +1,8 @@
 // Who removes a finalizer. Built-in finalizers belong to known controllers; a custom finalizer belongs to
 // the workload configured for it, or else to our best guess: the workload whose name, namespace, labels or
-// images share the most words with the finalizer's domain (and with CRD groups sharing that domain).
+// images share the most words with the finalizer's domain (and with CRD groups sharing that domain). A guess counts
+// only words specific to one workload: not an image's registry host, nor a word most workloads share (a company's
+// domain, its image organisation).
 
 import { describe, isGcFinalizer, type KubeObject, type ObjectIdentity, identityOf } from '../model';
 import type { FinalizerOwnerRule } from './types';
@@ -10,7 +12,7 @@ export type FinalizerOwner =
   | { type: 'builtin'; controller: string; kcm?: string } // a kube-controller-manager (kcm: its --controllers name) or apiserver controller
   | { type: 'workload'; workload: ObjectIdentity; how: 'configured' | 'guessed'; why: string }
   | { type: 'external'; how: 'configured' | 'restored' }
-  | { type: 'absent'; how: 'configured' | 'unknown'; why: string };
+  | { type: 'absent'; how: 'configured' | 'unknown'; why: string; guessed?: ObjectIdentity }; // guessed: not trusted
 
 /** Finalizers that Kubernetes' own controllers remove: which one does, and its kube-controller-manager name. */
 const BUILTIN_FINALIZERS: Record<string, { controller: string; kcm?: string }> = {
@@ -84,10 +86,48 @@ function words(text: string): string[] {
     .filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !/^v?\d+$/.test(w));
 }
 
+/**
+ * An image reference's repository path, without its registry host, tag or digest: where an image is stored says
+ * nothing of what it runs. The first component is a host when it holds a `.` or a `:`, or is `localhost` (the
+ * reference grammar of distribution/reference).
+ */
+export function imageRepositoryPath(image: string): string {
+  const path = image.replace(/@.*$/, '').replace(/:[^/:]*$/, '');
+  const slash = path.indexOf('/');
+  if (slash < 0) return path;
+  const first = path.slice(0, slash);
+  return /[.:]/.test(first) || first === 'localhost' ? path.slice(slash + 1) : path;
+}
+
+/** The texts of a workload a guess reads, each with its weight: name 3, images 2, naming labels and namespace 1. */
+function workloadTexts(w: KubeObject): [string, number][] {
+  const texts: [string, number][] = [[w.name, 3]];
+  for (const image of w.facts.images ?? []) texts.push([imageRepositoryPath(image), 2]);
+  for (const [k, v] of Object.entries(w.labels ?? {})) if (/name|part-of|app|component/.test(k)) texts.push([v, 1]);
+  if (w.namespace) texts.push([w.namespace, 1]);
+  return texts;
+}
+
+/**
+ * Words that most candidate workloads share (in two or more, and in more than half of them): no evidence that one
+ * of them removes a finalizer. With a single candidate nothing is common: there is nothing to compare with.
+ */
+function commonWords(candidates: readonly KubeObject[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const w of candidates) {
+    const own = new Set(workloadTexts(w).flatMap(([text]) => words(text)));
+    for (const word of own) counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  const common = new Set<string>();
+  for (const [word, n] of counts) if (n >= 2 && n * 2 > candidates.length) common.add(word);
+  return common;
+}
+
 export class FinalizerOwners {
   private readonly cache = new Map<string, FinalizerOwner>();
   private readonly workloads: KubeObject[];
   private readonly crdGroups: { group: string; kind: string }[];
+  private common?: Set<string>;
 
   /** `ofKind` lists the objects of one kind (an index, so this does not scan the input). */
   constructor(
@@ -95,6 +135,8 @@ export class FinalizerOwners {
     private readonly rules: FinalizerOwnerRule[] = [],
     /** Front-end words: "pass --finalizer-owner …", "set kubeGcLens.finalizerOwners". */
     readonly hint: string = DEFAULT_FINALIZER_OWNER_HINT,
+    /** false: a guessed owner is reported but counts as nobody (SimulationOptions.trustGuesses). */
+    private readonly trustGuesses = true,
   ) {
     this.workloads = [];
     this.crdGroups = [];
@@ -115,6 +157,12 @@ export class FinalizerOwners {
   /** The controller that removes `finalizer` runs again, from now on (a user's restore-controller request; see scoped). */
   restore(finalizer: string): void {
     this.cache.set(finalizer, { type: 'external', how: 'restored' });
+  }
+
+  /** Whether some finalizer resolved so far has a guessed owner that is trusted (a simulation may rest on it). */
+  hasTrustedGuess(): boolean {
+    for (const owner of this.cache.values()) if (owner.type === 'workload' && owner.how === 'guessed') return true;
+    return false;
   }
 
   ownerOf(finalizer: string): FinalizerOwner {
@@ -141,7 +189,9 @@ export class FinalizerOwners {
     }
     const builtin = Object.hasOwn(BUILTIN_FINALIZERS, finalizer) ? BUILTIN_FINALIZERS[finalizer] : undefined;
     if (builtin) return { type: 'builtin', ...builtin };
-    return this.guess(finalizer);
+    const guess = this.guess(finalizer);
+    if (this.trustGuesses || guess.type !== 'workload') return guess;
+    return { type: 'absent', how: 'unknown', why: guess.why, guessed: guess.workload };
   }
 
   /** The documented default guess (README, "Which controller removes a custom finalizer"). */
@@ -156,25 +206,23 @@ export class FinalizerOwners {
       }
     }
     if (wanted.size === 0) return { type: 'absent', how: 'unknown', why: `no words to match in "${finalizer}"` };
-    let best: { w: KubeObject; score: number; hits: string[] } | undefined;
     const customKinds = new Set(this.crdGroups.map((c) => c.kind));
-    for (const w of this.workloads) {
-      // A workload owned by a custom resource is an operand the operator made, not the operator.
-      if (w.ownerReferences.some((r) => customKinds.has(r.kind))) continue;
+    // A workload owned by a custom resource is an operand the operator made, not the operator.
+    const candidates = this.workloads.filter((w) => !w.ownerReferences.some((r) => customKinds.has(r.kind)));
+    this.common ??= commonWords(candidates);
+    for (const word of this.common) wanted.delete(word);
+    if (wanted.size === 0)
+      return { type: 'absent', how: 'unknown', why: `every word of "${domain}" is one most workloads share (${this.hint} to name it)` };
+    let best: { w: KubeObject; score: number; hits: string[] } | undefined;
+    for (const w of candidates) {
       const hits = new Set<string>();
       let score = 0;
-      const add = (text: string | undefined, weight: number) => {
-        if (!text) return;
+      for (const [text, weight] of workloadTexts(w))
         for (const word of words(text))
           if (wanted.has(word) && !hits.has(`${weight}:${word}`)) {
             hits.add(`${weight}:${word}`);
             score += weight;
           }
-      };
-      add(w.name, 3);
-      for (const image of w.facts.images ?? []) add(image.replace(/@sha256:.*$/, ''), 2);
-      for (const [k, v] of Object.entries(w.labels ?? {})) if (/name|part-of|app|component/.test(k)) add(v, 1);
-      add(w.namespace, 1);
       if (score === 0) continue;
       // Prefer the workload that looks like a controller when scores tie.
       const controllerish = /operator|controller|manager/.test(w.name) ? 2 : 0;

@@ -39,7 +39,7 @@ export function simulate(inventory: Inventory, requests: readonly UserRequest[],
   );
   store.beforeWrite = (uid, current) => gc.ensureLoaded(uid, current);
   store.watch((e) => gc.observe(e));
-  const shared = finalizerOwnersFor(inventory, options.finalizerOwners, options.finalizerOwnerHint);
+  const shared = finalizerOwnersFor(inventory, options.finalizerOwners, options.finalizerOwnerHint, options.trustGuesses);
   const owners = requests.some((r) => isChange(r) && r.verb === 'restore-controller') ? shared.scoped() : shared;
   const set = controllerSet(options.controllers);
   const version = options.kubeVersion === undefined ? NEWEST_KUBE_VERSION : (parseKubeVersion(options.kubeVersion) ?? NEWEST_KUBE_VERSION);

@@ -118,11 +118,17 @@ function volumeIndex(inventory: Inventory, excluded: Set<string>): VolumeIndex {
 }
 
 /** Who removes which finalizer, for these rules; cached with the start state (it scores every workload). */
-export function finalizerOwnersFor(inventory: Inventory, rules: FinalizerOwnerRule[] = [], hint?: string): FinalizerOwners {
+export function finalizerOwnersFor(
+  inventory: Inventory,
+  rules: FinalizerOwnerRule[] = [],
+  hint?: string,
+  trustGuesses = true,
+): FinalizerOwners {
   const state = startState(inventory);
-  const key = hint === undefined ? JSON.stringify(rules) : `${JSON.stringify(rules)}\u0000${hint}`;
+  const hinted = hint === undefined ? JSON.stringify(rules) : `${JSON.stringify(rules)}\u0000${hint}`;
+  const key = trustGuesses ? hinted : `${hinted}\u0000untrusted`;
   let owners = state.finalizerOwners.get(key);
-  if (!owners) state.finalizerOwners.set(key, (owners = new FinalizerOwners((kind) => inventory.ofKind(kind), rules, hint)));
+  if (!owners) state.finalizerOwners.set(key, (owners = new FinalizerOwners((kind) => inventory.ofKind(kind), rules, hint, trustGuesses)));
   return owners;
 }
 

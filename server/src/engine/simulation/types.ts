@@ -91,6 +91,11 @@ export interface SimulationOptions {
   finalizerOwners?: FinalizerOwnerRule[];
   /** How the front end says to name a finalizer's owner ("pass --finalizer-owner …"); the editor's setting by default. */
   finalizerOwnerHint?: string;
+  /**
+   * false: a custom finalizer whose owner is only guessed counts as removed by nobody, so that what finishes only
+   * if a guess is right shows as stuck (the stuck list's second look). Default true: the guess is used.
+   */
+  trustGuesses?: boolean;
   /** Hard bound on processed work items; reaching it ends the run with `aborted`, never a hang. */
   maxSteps?: number;
   /** Simulated wall clock at the start (ISO 8601). Deterministic by default. */
