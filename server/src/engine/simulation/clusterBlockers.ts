@@ -17,6 +17,7 @@ import { guessPlural, type KindRegistry } from '../kinds/kindRegistry';
 import { pasteable, shellComment, shellJson, shellWord } from '../shellWord';
 import { preconditionOps, type JsonPatchOperation } from '../writePreconditions';
 import type { BlockerFix, UserRequest } from './types';
+import { describeReported, reportedFailureOf, type ReportedFailure } from './webhookFailures';
 
 /** What a blocker lookup reads: the simulation's store or the input's inventory. */
 export interface BlockerView {
@@ -25,8 +26,15 @@ export interface BlockerView {
   readonly kinds: KindRegistry;
 }
 
-/** What the engine can tell of a Service's backend: `unknown` when the input holds nothing that says. */
-export type BackendState = 'ready' | 'no-endpoints' | 'missing' | 'unknown';
+/**
+ * What the engine can tell of a Service's backend: `unknown` when the input holds nothing that says;
+ * `namespace-terminating`: its namespace is being deleted and nothing ready is known there (R83);
+ * `unreachable`: a Namespace's condition reports the apiserver failing to call it (R83).
+ */
+export type BackendState = 'ready' | 'no-endpoints' | 'missing' | 'unreachable' | 'namespace-terminating' | 'unknown';
+
+/** A backend that does not answer: a fail-closed webhook calling it rejects what it intercepts. */
+export const isDown = (state: BackendState) => state !== 'ready' && state !== 'unknown';
 
 export type { BlockerFix };
 
@@ -61,6 +69,8 @@ export interface WebhookBlocker {
   webhook: WebhookFacts;
   index: number;
   backend: BackendState;
+  /** A Namespace's condition that reports the apiserver failing to call it (R83). */
+  reported?: ReportedFailure;
   why: string;
   fixes: PlannedFix[];
   infrastructure?: string;
@@ -107,11 +117,29 @@ export function backendState(view: BlockerView, ref: ServiceReference): BackendS
   }
   if (ready > 0) return 'ready';
   if (known) return 'no-endpoints';
-  // No EndpointSlice or Endpoints for it, where the input holds them read in full for its namespace: a Service with a
-  // selector always has them (empty when nothing is ready), so it is missing or without any backend.
-  if (!endpointsReadIn(view, ref.namespace)) return 'unknown';
+  // R83: in a namespace being deleted its Pods are deleted and none can start again (R77): nothing ready is known
+  // there, so nothing will answer.
+  if (view.getByName('', 'Namespace', '', ref.namespace)?.deletionTimestamp !== undefined) return 'namespace-terminating';
   const svc = view.getByName('', 'Service', ref.namespace, ref.name);
-  return svc ? 'no-endpoints' : 'missing';
+  // No EndpointSlice or Endpoints for it, where the input holds them read in full for its namespace: a Service with a
+  // selector always has them (empty when nothing is ready), so it is missing or without any backend. Without the
+  // Service, where the input holds its namespace's Services, it is missing. Otherwise the input cannot tell.
+  if (endpointsReadIn(view, ref.namespace)) return svc ? 'no-endpoints' : 'missing';
+  return !svc && servicesReadIn(view, ref.namespace) ? 'missing' : 'unknown';
+}
+
+/** A webhook's backend: a reader's or a restore's state first, then what a Namespace reports (R83), then the input. */
+export function webhookBackend(view: BlockerView, h: WebhookFacts): { state: BackendState; reported?: ReportedFailure } {
+  if (!h.service) return { state: 'unknown' };
+  if (h.service.state) return { state: h.service.state };
+  const reported = reportedFailureOf(view, h);
+  if (reported) return { state: reported.state, reported };
+  return { state: backendState(view, h.service) };
+}
+
+function servicesReadIn(view: BlockerView, namespace: string): boolean {
+  for (const o of view.ofKind('Service')) if (o.namespace === namespace) return true;
+  return false;
 }
 
 function endpointsReadIn(view: BlockerView, namespace: string): boolean {
@@ -120,9 +148,14 @@ function endpointsReadIn(view: BlockerView, namespace: string): boolean {
   return false;
 }
 
-function backendClause(ref: ServiceReference, state: BackendState): string {
+/** "its Service monitoring/adapter has no ready endpoints". */
+export function backendClause(ref: ServiceReference, state: BackendState): string {
   const svc = `Service ${ref.namespace}/${ref.name}`;
-  return state === 'missing' ? `its ${svc} does not exist` : `its ${svc} has no ready endpoints`;
+  if (state === 'missing') return `its ${svc} does not exist`;
+  if (state === 'unreachable') return `its ${svc} does not answer`;
+  if (state === 'namespace-terminating')
+    return `its ${svc} is in namespace ${ref.namespace}, which is being deleted (nothing there can serve it again)`;
+  return `its ${svc} has no ready endpoints`;
 }
 
 function restoreFix(ref: ServiceReference, view: BlockerView, backend: BackendState): PlannedFix {
@@ -176,7 +209,7 @@ export function unavailableApiServices(view: BlockerView): ApiServiceBlocker[] {
       ? `${facts.available.reason}${facts.available.message ? `: ${facts.available.message}` : ''}`
       : '';
     const why =
-      backend === 'missing' || backend === 'no-endpoints'
+      isDown(backend)
         ? backendClause(facts.service, backend)
         : detail || `its Service ${facts.service.namespace}/${facts.service.name} does not answer`;
     const infrastructure =
@@ -224,9 +257,8 @@ export function blockingWebhooks(view: BlockerView, req: AdmissionRequest): Webh
         if (!rule) return;
         if ((namespaced || isNamespace) && h.namespaceSelector && !selectorMatches(h.namespaceSelector, nsLabels)) return;
         if (h.objectSelector && !selectorMatches(h.objectSelector, o.labels ?? {})) return;
-        const backend = backendState(view, h.service);
-        if (backend !== 'missing' && backend !== 'no-endpoints') return;
-        out.push(webhookBlocker(view, config, h, index, backend));
+        const backend = webhookBackend(view, h);
+        if (isDown(backend.state)) out.push(webhookBlocker(view, config, h, index, backend.state, backend.reported));
       });
     }
   }
@@ -238,13 +270,20 @@ export function failingWebhooks(view: BlockerView, config: KubeObject): WebhookB
   const out: WebhookBlocker[] = [];
   (config.facts.webhooks ?? []).forEach((h, index) => {
     if (h.failurePolicy !== 'Fail' || !h.service || h.matchConditions) return;
-    const backend = backendState(view, h.service);
-    if (backend === 'missing' || backend === 'no-endpoints') out.push(webhookBlocker(view, config, h, index, backend));
+    const backend = webhookBackend(view, h);
+    if (isDown(backend.state)) out.push(webhookBlocker(view, config, h, index, backend.state, backend.reported));
   });
   return out;
 }
 
-function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, index: number, backend: BackendState): WebhookBlocker {
+function webhookBlocker(
+  view: BlockerView,
+  config: KubeObject,
+  h: WebhookFacts,
+  index: number,
+  backend: BackendState,
+  reported?: ReportedFailure,
+): WebhookBlocker {
   const svc = h.service!;
   const resource = config.kind === 'MutatingWebhookConfiguration' ? 'mutatingwebhookconfiguration' : 'validatingwebhookconfiguration';
   const infrastructure =
@@ -252,7 +291,8 @@ function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, 
   const ignoreOps = failurePolicyPatch(config, index, h, 'Ignore');
   const ignore = pasteable(`kubectl patch ${shellWord(`${resource}/${config.name}`)} --type=json -p ${shellJson(ignoreOps)}`);
   const fixes: PlannedFix[] = [
-    restoreFix(svc, view, backend),
+    // Nothing is restored in a namespace being deleted (R77).
+    ...(view.getByName('', 'Namespace', '', svc.namespace)?.deletionTimestamp === undefined ? [restoreFix(svc, view, backend)] : []),
     {
       title: `Let requests through while its backend is down: set failurePolicy: Ignore on webhook ${h.name}`,
       command: ignore,
@@ -283,7 +323,8 @@ function webhookBlocker(view: BlockerView, config: KubeObject, h: WebhookFacts, 
     webhook: h,
     index,
     backend,
-    why: backendClause(svc, backend),
+    ...(reported ? { reported } : {}),
+    why: reported ? `${backendClause(svc, backend)} (${describeReported(reported)})` : backendClause(svc, backend),
     fixes,
     ...(infrastructure ? { infrastructure } : {}),
   };
