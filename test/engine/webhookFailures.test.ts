@@ -78,7 +78,7 @@ describe('R83: the Namespace reports the webhook failing', () => {
       verb: 'set-webhook-failure-policy' as const,
       target: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', namespace: '', name: 'kyverno-guard' },
       webhook: 'validate.kyverno.svc-fail',
-      failurePolicy: 'Ignore',
+      failurePolicy: 'Ignore' as const,
     };
     expect(names(scenario(yaml).simulate([ignore], BUILTIN).deleted)).toEqual(['Namespace/kyverno']);
   });
@@ -131,7 +131,7 @@ describe('R84: every request a deletion needs goes through admission', () => {
   it("a Pod in its grace period: the why-chain names the webhook that rejects the kubelet's DELETE, and a force delete is rejected", () => {
     const s = scenario(fixture('pod-behind-webhook.yaml'));
     const r = s.simulate(NOTHING, BUILTIN);
-    expect(types(r.stuck[0].blockedBy)).toEqual(['graceful-termination', 'blocking-webhook']);
+    expect(types(r.stuck[0].blockedBy)).toEqual(['blocking-webhook', 'graceful-termination']);
     const force = { apiVersion: 'v1', kind: 'Pod', namespace: 'shop', name: 'web-0', gracePeriodSeconds: 0 };
     const forced = s.simulate([force], BUILTIN);
     expect(names(forced.stuck)).toEqual(['Pod/web-0']);

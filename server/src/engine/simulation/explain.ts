@@ -83,15 +83,16 @@ export class Explainer {
     }
     // A Pod in its grace period also waits for the kubelet, finalizers or not (R8, R9).
     if (isCore(o, 'Pod') && o.deletionGracePeriodSeconds) {
-      out.push({
+      // R84: the kubelet's closing DELETE (and a force delete) goes through admission: a webhook rejecting it comes first.
+      const hooks = this.webhookReasons({ operation: 'DELETE', object: o });
+      const rejected = hooks.length ? ', and the apiserver rejects the DELETE that ends it' : '';
+      out.push(...hooks, {
         type: 'graceful-termination',
         message: !this.set.kubelet
           ? `waits for the kubelet on ${o.facts.nodeName ?? 'its node'} to confirm the containers stopped (grace period ${o.deletionGracePeriodSeconds}s); no kubelet runs with --controllers=${this.set.spec}`
-          : `waits for the kubelet on ${o.facts.nodeName ?? 'its node'} (grace period ${o.deletionGracePeriodSeconds}s)`,
+          : `waits for the kubelet on ${o.facts.nodeName ?? 'its node'} (grace period ${o.deletionGracePeriodSeconds}s)${rejected}`,
         controller: 'kubelet',
       });
-      // R84: the kubelet's closing DELETE (and a force delete) goes through admission like any other.
-      out.push(...this.webhookReasons({ operation: 'DELETE', object: o }));
     }
     if (isCore(o, 'Namespace')) out.push(...this.namespaceSpecReasons(o, seen, depth));
     // Whoever removes a finalizer sends an UPDATE (a PATCH, to admission): a webhook may reject it (R75).
