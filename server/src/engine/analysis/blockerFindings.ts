@@ -16,6 +16,7 @@ const MAX_NAMED = 5;
 export function inventoryView(inventory: Inventory): BlockerView {
   return {
     ofKind: (kind) => inventory.ofKind(kind),
+    ofKindAtStart: (kind) => inventory.ofKind(kind),
     getByName: (group, kind, namespace, name) => inventory.find(group, kind, namespace, name),
     kinds: inventory.kinds,
   };

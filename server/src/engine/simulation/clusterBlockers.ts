@@ -23,6 +23,8 @@ import { describeReported, reportedFailureOf, type ReportedFailure } from './web
 export interface BlockerView {
   ofKind(kind: string): Iterable<KubeObject>;
   getByName(group: string, kind: string, namespace: string, name: string): KubeObject | undefined;
+  /** The objects of a kind as the input held them (what the input covers), when they differ from now. */
+  ofKindAtStart?(kind: string): Iterable<KubeObject>;
   readonly kinds: KindRegistry;
 }
 
@@ -137,9 +139,17 @@ export function webhookBackend(view: BlockerView, h: WebhookFacts): { state: Bac
   return { state: backendState(view, h.service) };
 }
 
+/** view → the namespaces whose Services the input holds (what it covers, not what the simulation left). */
+const serviceNamespaces = new WeakMap<BlockerView, Set<string>>();
+
 function servicesReadIn(view: BlockerView, namespace: string): boolean {
-  for (const o of view.ofKind('Service')) if (o.namespace === namespace) return true;
-  return false;
+  let set = serviceNamespaces.get(view);
+  if (!set) {
+    set = new Set();
+    for (const o of view.ofKindAtStart ? view.ofKindAtStart('Service') : view.ofKind('Service')) set.add(o.namespace);
+    serviceNamespaces.set(view, set);
+  }
+  return set.has(namespace);
 }
 
 function endpointsReadIn(view: BlockerView, namespace: string): boolean {

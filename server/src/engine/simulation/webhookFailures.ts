@@ -61,9 +61,25 @@ export function reportedFailures(ns: KubeObject): ReportedFailure[] {
   return out;
 }
 
-/** What a lookup of reported failures reads. */
+/** What a lookup of reported failures reads: the Namespaces as the input held them, when the view knows. */
 export interface NamespacesView {
   ofKind(kind: string): Iterable<KubeObject>;
+  ofKindAtStart?(kind: string): Iterable<KubeObject>;
+}
+
+/** view → webhook name → what the input's Namespaces report of it (a report is a fact of the input: read once). */
+const byView = new WeakMap<NamespacesView, Map<string, ReportedFailure[]>>();
+
+function reportsOf(view: NamespacesView): Map<string, ReportedFailure[]> {
+  let map = byView.get(view);
+  if (map) return map;
+  map = new Map();
+  for (const ns of view.ofKindAtStart ? view.ofKindAtStart('Namespace') : view.ofKind('Namespace')) {
+    if (!ns.facts.namespaceConditions?.length) continue;
+    for (const f of reportedFailures(ns)) map.set(f.webhook, [...(map.get(f.webhook) ?? []), f]);
+  }
+  byView.set(view, map);
+  return map;
 }
 
 /**
@@ -71,12 +87,9 @@ export interface NamespacesView {
  * webhook since pointed elsewhere is not the one that failed).
  */
 export function reportedFailureOf(view: NamespacesView, h: WebhookFacts): ReportedFailure | undefined {
-  for (const ns of view.ofKind('Namespace')) {
-    if (!ns.facts.namespaceConditions?.length) continue;
-    const f = reportedFailures(ns).find((r) => r.webhook === h.name && (!r.service || !h.service || r.service === h.service.name));
-    if (f) return f;
-  }
-  return undefined;
+  return reportsOf(view)
+    .get(h.name)
+    ?.find((r) => !r.service || !h.service || r.service === h.service.name);
 }
 
 /** "Namespace kyverno reports NamespaceDeletionContentFailure: failed calling webhook "…": …". */
