@@ -16,14 +16,17 @@ function run(args: string[]): { status: number | null; stdout: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout };
 }
-const stuckJson = (file: string) => (JSON.parse(run(['stuck', '-f', join(FIXTURES, file), '-o', 'json']).stdout) as { stuck: StuckItem[] }).stuck;
+const stuckJson = (file: string) =>
+  (JSON.parse(run(['stuck', '-f', join(FIXTURES, file), '-o', 'json']).stdout) as { stuck: StuckItem[] }).stuck;
 
 describe('a fail-closed webhook whose Service went with the namespace being deleted', () => {
   it('stuck: the namespace is listed, the webhook named as the cause', () => {
     const text = run(['stuck', '-f', join(FIXTURES, 'kyverno-uninstall.yaml')]).stdout;
     expect(text).not.toContain('Nothing is stuck');
     expect(text).toContain('⧗ Namespace kyverno');
-    expect(text).toContain("blocking-webhook: ValidatingWebhookConfiguration kyverno-resource-validating-webhook-cfg's webhook validate.kyverno.svc-fail");
+    expect(text).toContain(
+      "blocking-webhook: ValidatingWebhookConfiguration kyverno-resource-validating-webhook-cfg's webhook validate.kyverno.svc-fail",
+    );
   });
 
   it('check: an error-level blocking-webhook finding, and a failing exit', () => {
@@ -42,7 +45,7 @@ describe('a fail-closed webhook whose Service went with the namespace being dele
   });
 });
 
-describe("a Pod whose kubelet DELETE the webhook rejects (what check reports, stuck says)", () => {
+describe('a Pod whose kubelet DELETE the webhook rejects (what check reports, stuck says)', () => {
   it('stuck names the webhook beside the kubelet, and never offers the force delete it rejects as a way out by itself', () => {
     const [item] = stuckJson('pod-behind-webhook.yaml');
     expect(item.blockedBy.map((r) => r.type)).toEqual(['blocking-webhook', 'graceful-termination']);

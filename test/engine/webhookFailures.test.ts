@@ -76,7 +76,12 @@ describe('R83: the Namespace reports the webhook failing', () => {
     expect(r.stuck[0].blockedBy[0].message).toMatch(/rejects the namespace controller's DELETEs of the namespace's content/);
     const ignore = {
       verb: 'set-webhook-failure-policy' as const,
-      target: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', namespace: '', name: 'kyverno-guard' },
+      target: {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        namespace: '',
+        name: 'kyverno-guard',
+      },
       webhook: 'validate.kyverno.svc-fail',
       failurePolicy: 'Ignore' as const,
     };
@@ -114,7 +119,12 @@ describe("R83: a webhook's Service where nothing can serve it", () => {
   });
 
   it("missing where the input holds its namespace's Services: a blocker", () => {
-    const yaml = manifests(terminating('team-a'), cm('c', 'team-a'), service('other', 'kyverno'), guard([anyGroup(['DELETE'], ['configmaps'])]));
+    const yaml = manifests(
+      terminating('team-a'),
+      cm('c', 'team-a'),
+      service('other', 'kyverno'),
+      guard([anyGroup(['DELETE'], ['configmaps'])]),
+    );
     const s = scenario(yaml);
     expect(names(s.simulate(NOTHING, BUILTIN).stuck)).toEqual(['Namespace/team-a']);
     expect(s.findings().find((f) => f.code === 'blocking-webhook')?.message).toContain('its Service kyverno/kyverno-svc does not exist');

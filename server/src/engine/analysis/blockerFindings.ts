@@ -97,4 +97,3 @@ export function blockerFindings(inventory: Inventory, base: SimulationResult): F
   }
   return out;
 }
-

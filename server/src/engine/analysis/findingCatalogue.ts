@@ -210,7 +210,7 @@ export const FINDING_CATALOGUE: Record<FindingCode, FindingDoc> = {
       "(the namespace controller's finalize of the Namespace is an UPDATE of `namespaces/finalize`); whatever the webhook " +
       'matches (rules, namespaceSelector, objectSelector) stays. Restore its backend, or set `failurePolicy: Ignore` ' +
       'while it is down. Webhooks called by URL, and webhooks with matchConditions, are not judged. A terminating ' +
-      "Namespace's `NamespaceDeletionContentFailure` that says `failed calling webhook \"NAME\": …` is the apiserver's " +
+      'Namespace\'s `NamespaceDeletionContentFailure` that says `failed calling webhook "NAME": …` is the apiserver\'s ' +
       'own report that the webhook fails (then an error); a Service in a namespace being deleted cannot answer either. ' +
       "Where the input holds nothing of the Service's namespace, whether it answers is unknown and the webhook is not judged.",
     rules: ['R75', 'R83'],

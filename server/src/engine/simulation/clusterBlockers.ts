@@ -218,10 +218,9 @@ export function unavailableApiServices(view: BlockerView): ApiServiceBlocker[] {
     const detail = facts.available.reason
       ? `${facts.available.reason}${facts.available.message ? `: ${facts.available.message}` : ''}`
       : '';
-    const why =
-      isDown(backend)
-        ? backendClause(facts.service, backend)
-        : detail || `its Service ${facts.service.namespace}/${facts.service.name} does not answer`;
+    const why = isDown(backend)
+      ? backendClause(facts.service, backend)
+      : detail || `its Service ${facts.service.namespace}/${facts.service.name} does not answer`;
     const infrastructure =
       infrastructureLabel(a) ??
       infrastructureLabel({ kind: 'Service', apiVersion: 'v1', namespace: facts.service.namespace, name: facts.service.name });

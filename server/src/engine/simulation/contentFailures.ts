@@ -29,7 +29,8 @@ export function heldContentFailures(ns: KubeObject, view: ContentFailureView): C
     const named = (c: KubeObject) => (c.facts.webhooks ?? []).some((h) => h.name === failure.webhook);
     let blocker: WebhookBlocker | undefined;
     for (const kind of CONFIG_KINDS)
-      for (const c of view.ofKind(kind)) if (!blocker && named(c)) blocker = failingWebhooks(view, c).find((b) => b.webhook.name === failure.webhook);
+      for (const c of view.ofKind(kind))
+        if (!blocker && named(c)) blocker = failingWebhooks(view, c).find((b) => b.webhook.name === failure.webhook);
     if (blocker) out.push({ failure, blocker });
     // Not in the input: nothing in view can clear it, so the condition is taken to persist (it is rewritten every pass).
     else if (!CONFIG_KINDS.some((kind) => [...view.ofKindAtStart(kind)].some(named))) out.push({ failure });
