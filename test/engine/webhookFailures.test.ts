@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { webhookFailuresIn } from '../../server/src/engine/simulation/webhookFailures';
 import type { BlockReason } from '../../server/src/engine/simulation/types';
-import { DELETING, cm, manifests, namespace, type ObjectSpec } from '../helpers/manifests';
+import { DELETING, cm, manifests, namespace, pod, type ObjectSpec } from '../helpers/manifests';
 import { anyGroup, service, webhookConfiguration } from '../helpers/clusterBlockers';
 import { names, scenario } from '../helpers/scenario';
 
@@ -128,6 +128,25 @@ describe("R83: a webhook's Service where nothing can serve it", () => {
     const s = scenario(yaml);
     expect(names(s.simulate(NOTHING, BUILTIN).stuck)).toEqual(['Namespace/team-a']);
     expect(s.findings().find((f) => f.code === 'blocking-webhook')?.message).toContain('its Service kyverno/kyverno-svc does not exist');
+  });
+
+  it('in an emptied namespace (the input holds it and its Pods, none running there): a blocker', () => {
+    const yaml = (running: boolean) =>
+      manifests(
+        terminating('team-a'),
+        cm('c', 'team-a'),
+        namespace('kyverno'),
+        service('kyverno-svc', 'kyverno'),
+        pod('web', 'shop', { phase: 'Running' }),
+        ...(running ? [pod('kyverno-0', 'kyverno', { phase: 'Running' })] : []),
+        guard([anyGroup(['DELETE'], ['configmaps'])]),
+      );
+    const s = scenario(yaml(false));
+    expect(names(s.simulate(NOTHING, BUILTIN).stuck)).toEqual(['Namespace/team-a']);
+    expect(s.findings().find((f) => f.code === 'blocking-webhook')?.message).toContain(
+      'has no Pod to serve it (the input holds none running in namespace kyverno)',
+    );
+    expect(names(scenario(yaml(true)).simulate(NOTHING, BUILTIN).stuck)).toEqual([]);
   });
 
   it('a partial dump that holds nothing of its namespace: not judged (nothing says whether it answers)', () => {

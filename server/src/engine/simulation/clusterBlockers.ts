@@ -31,9 +31,10 @@ export interface BlockerView {
 /**
  * What the engine can tell of a Service's backend: `unknown` when the input holds nothing that says;
  * `namespace-terminating`: its namespace is being deleted and nothing ready is known there (R83);
+ * `no-pods`: the input holds its Namespace and Pods, but no running Pod in that namespace (R83);
  * `unreachable`: a Namespace's condition reports the apiserver failing to call it (R83).
  */
-export type BackendState = 'ready' | 'no-endpoints' | 'missing' | 'unreachable' | 'namespace-terminating' | 'unknown';
+export type BackendState = 'ready' | 'no-endpoints' | 'missing' | 'unreachable' | 'namespace-terminating' | 'no-pods' | 'unknown';
 
 /** A backend that does not answer: a fail-closed webhook calling it rejects what it intercepts. */
 export const isDown = (state: BackendState) => state !== 'ready' && state !== 'unknown';
@@ -127,7 +128,29 @@ export function backendState(view: BlockerView, ref: ServiceReference): BackendS
   // selector always has them (empty when nothing is ready), so it is missing or without any backend. Without the
   // Service, where the input holds its namespace's Services, it is missing. Otherwise the input cannot tell.
   if (endpointsReadIn(view, ref.namespace)) return svc ? 'no-endpoints' : 'missing';
-  return !svc && servicesReadIn(view, ref.namespace) ? 'missing' : 'unknown';
+  if (!svc && servicesReadIn(view, ref.namespace)) return 'missing';
+  // An emptied namespace: the input holds it and holds Pods, none of them running there.
+  const pods = podNamespaces(view);
+  if (pods.any && !pods.running.has(ref.namespace) && view.getByName('', 'Namespace', '', ref.namespace)) return 'no-pods';
+  return 'unknown';
+}
+
+/** view → whether the input holds Pods, and the namespaces where one runs (neither terminating nor finished). */
+const podsByView = new WeakMap<BlockerView, { any: boolean; running: Set<string> }>();
+
+function podNamespaces(view: BlockerView): { any: boolean; running: Set<string> } {
+  let known = podsByView.get(view);
+  if (!known) {
+    known = { any: false, running: new Set() };
+    for (const p of view.ofKindAtStart ? view.ofKindAtStart('Pod') : view.ofKind('Pod')) {
+      if (splitApiVersion(p.apiVersion).group !== '') continue;
+      known.any = true;
+      const phase = p.facts.phase;
+      if (p.deletionTimestamp === undefined && phase !== 'Succeeded' && phase !== 'Failed') known.running.add(p.namespace);
+    }
+    podsByView.set(view, known);
+  }
+  return known;
 }
 
 /** A webhook's backend: a reader's or a restore's state first, then what a Namespace reports (R83), then the input. */
@@ -163,6 +186,7 @@ export function backendClause(ref: ServiceReference, state: BackendState): strin
   const svc = `Service ${ref.namespace}/${ref.name}`;
   if (state === 'missing') return `its ${svc} does not exist`;
   if (state === 'unreachable') return `its ${svc} does not answer`;
+  if (state === 'no-pods') return `its ${svc} has no Pod to serve it (the input holds none running in namespace ${ref.namespace})`;
   if (state === 'namespace-terminating')
     return `its ${svc} is in namespace ${ref.namespace}, which is being deleted (nothing there can serve it again)`;
   return `its ${svc} has no ready endpoints`;
