@@ -370,3 +370,26 @@ describe('ways out past a fail-closed webhook the Namespace reports failing (R83
     for (const w of ways) expect(w.outcome.deleted.map((d) => d.name)).toContain('kyverno');
   });
 });
+
+describe('a way out past a fail-closed webhook whose Service the input holds nothing of (R83)', () => {
+  it('the webhook is not accused, but the finalizer PATCH it intercepts says it may be rejected', () => {
+    const challenge = obj('acme.cert-manager.io/v1', 'Challenge', 'default', 'c1', {
+      ...TERMINATING,
+      finalizers: ['finalizer.acme.cert-manager.io'],
+    });
+    const hook = webhookConfiguration('Validating', 'cert-manager-webhook', [
+      {
+        name: 'webhook.cert-manager.io',
+        service: { namespace: 'cert-manager', name: 'cert-manager-webhook' },
+        rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: ['acme.cert-manager.io'], apiVersions: ['*'], resources: ['*/*'] }],
+      },
+    ]);
+    const s = scenario(manifests(challenge, hook));
+    const removal = waysOut(s.inventory, challenge.uid, BUILTIN).find((w) => w.title.startsWith('Remove the finalizer'))!;
+    expect(removal.outcome.deleted.map((d) => d.name)).toEqual(['c1']);
+    expect(removal.warning).toContain(
+      'webhook webhook.cert-manager.io of ValidatingWebhookConfiguration cert-manager-webhook (failurePolicy: Fail) intercepts this UPDATE, and the input holds nothing that tells whether its Service cert-manager/cert-manager-webhook answers',
+    );
+    expect(s.findings().filter((f) => f.code === 'blocking-webhook')).toEqual([]);
+  });
+});

@@ -269,6 +269,23 @@ export function unavailableApiServices(view: BlockerView): ApiServiceBlocker[] {
 
 /** The webhooks that reject this request: they intercept it, fail closed, and their Service has no backend (R75). */
 export function blockingWebhooks(view: BlockerView, req: AdmissionRequest): WebhookBlocker[] {
+  return interceptingWebhooks(view, req)
+    .filter((x) => isDown(x.backend.state))
+    .map((x) => webhookBlocker(view, x.config, x.h, x.index, x.backend.state, x.backend.reported));
+}
+
+/** R83: the fail-closed webhooks that intercept this request and whose backend the input cannot tell. */
+export function unjudgedWebhooks(view: BlockerView, req: AdmissionRequest): { configuration: KubeObject; webhook: WebhookFacts }[] {
+  return interceptingWebhooks(view, req)
+    .filter((x) => x.backend.state === 'unknown')
+    .map((x) => ({ configuration: x.config, webhook: x.h }));
+}
+
+/** The failurePolicy: Fail webhooks called through a Service that intercept this request, with their backend. */
+function interceptingWebhooks(
+  view: BlockerView,
+  req: AdmissionRequest,
+): { config: KubeObject; h: WebhookFacts; index: number; backend: ReturnType<typeof webhookBackend> }[] {
   const o = req.object;
   const { group, version } = splitApiVersion(o.apiVersion);
   // Webhook configurations and admission policies are never sent to webhooks (IsExemptAdmissionConfigurationResource).
@@ -278,7 +295,7 @@ export function blockingWebhooks(view: BlockerView, req: AdmissionRequest): Webh
   const namespaced = o.namespace !== '';
   const nsName = isNamespace ? o.name : o.namespace;
   const nsLabels = namespaceLabels(view, nsName);
-  const out: WebhookBlocker[] = [];
+  const out: { config: KubeObject; h: WebhookFacts; index: number; backend: ReturnType<typeof webhookBackend> }[] = [];
   for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']) {
     for (const config of view.ofKind(kind)) {
       if (splitApiVersion(config.apiVersion).group !== 'admissionregistration.k8s.io') continue;
@@ -290,8 +307,7 @@ export function blockingWebhooks(view: BlockerView, req: AdmissionRequest): Webh
         if (!rule) return;
         if ((namespaced || isNamespace) && h.namespaceSelector && !selectorMatches(h.namespaceSelector, nsLabels)) return;
         if (h.objectSelector && !selectorMatches(h.objectSelector, o.labels ?? {})) return;
-        const backend = webhookBackend(view, h);
-        if (isDown(backend.state)) out.push(webhookBlocker(view, config, h, index, backend.state, backend.reported));
+        out.push({ config, h, index, backend: webhookBackend(view, h) });
       });
     }
   }
