@@ -1,6 +1,8 @@
 // Ways out of a stuck deletion (issue 18), each simulated: the safest first, a command a user can paste (with a
 // JSON patch test op), what a dangerous one leaves behind, and never a deletion to get out.
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waysOut, shellWord } from '../../server/src/app/waysOut';
 import { simulate } from '../../server/src/engine/simulation/simulate';
@@ -401,5 +403,59 @@ describe('ways out that change infrastructure', () => {
     const ways = waysOut(s.inventory, machine.uid, STRICT);
     const removal = ways.find((w) => w.title.startsWith('Remove the finalizer'));
     expect(removal).toMatchObject({ risk: 'dangerous', infrastructure: expect.stringContaining('control-plane namespace') });
+  });
+});
+
+describe('ways out past a fail-closed webhook the Namespace reports failing (R83, R84)', () => {
+  const dump = readFileSync(join(__dirname, '..', 'fixtures', 'webhooks', 'kyverno-uninstall.yaml'), 'utf8');
+  const policy = obj('kyverno.io/v1', 'Policy', 'kyverno', 'require-labels', { ...TERMINATING, finalizers: ['kyverno.io/policy-cleanup'] });
+
+  it('the finalizer PATCH the webhook rejects comes only after the webhook is fixed, and the fix alone ranks above it', () => {
+    const s = scenario(manifests(dump, policy));
+    const ways = waysOut(s.inventory, policy.uid, BUILTIN);
+    const removal = ways.filter((w) => (w.requests ?? []).some((r) => 'verb' in r && r.verb === 'remove-finalizer'));
+    expect(removal.length).toBeGreaterThan(0);
+    for (const w of removal) {
+      expect(w.requests?.length).toBe(2);
+      expect(w.requests?.[0]).toMatchObject({ kind: 'ValidatingWebhookConfiguration' });
+      expect(w.outcome.deleted.map((d) => d.name)).toContain('require-labels');
+    }
+    const first = ways.findIndex((w) => removal.includes(w));
+    expect(ways.slice(0, first).every((w) => w.requests?.length === 1 && w.risk !== 'dangerous')).toBe(true);
+    expect(ways.slice(0, first).length).toBeGreaterThan(0);
+  });
+
+  it("the namespace's own ways out start with the webhook's fix", () => {
+    const s = scenario(dump);
+    const ns = s.inventory.find('', 'Namespace', '', 'kyverno')!;
+    const ways = waysOut(s.inventory, ns.uid, BUILTIN);
+    expect(ways.map((w) => w.title)).toEqual([
+      'Let requests through while its backend is down: set failurePolicy: Ignore on webhook validate.kyverno.svc-fail',
+      'Delete ValidatingWebhookConfiguration kyverno-resource-validating-webhook-cfg if its add-on is gone for good',
+    ]);
+    for (const w of ways) expect(w.outcome.deleted.map((d) => d.name)).toContain('kyverno');
+  });
+});
+
+describe('a way out past a fail-closed webhook whose Service the input holds nothing of (R83)', () => {
+  it('the webhook is not accused, but the finalizer PATCH it intercepts says it may be rejected', () => {
+    const challenge = obj('acme.cert-manager.io/v1', 'Challenge', 'default', 'c1', {
+      ...TERMINATING,
+      finalizers: ['finalizer.acme.cert-manager.io'],
+    });
+    const hook = webhookConfiguration('Validating', 'cert-manager-webhook', [
+      {
+        name: 'webhook.cert-manager.io',
+        service: { namespace: 'cert-manager', name: 'cert-manager-webhook' },
+        rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: ['acme.cert-manager.io'], apiVersions: ['*'], resources: ['*/*'] }],
+      },
+    ]);
+    const s = scenario(manifests(challenge, hook));
+    const removal = waysOut(s.inventory, challenge.uid, BUILTIN).find((w) => w.title.startsWith('Remove the finalizer'))!;
+    expect(removal.outcome.deleted.map((d) => d.name)).toEqual(['c1']);
+    expect(removal.warning).toContain(
+      'webhook webhook.cert-manager.io of ValidatingWebhookConfiguration cert-manager-webhook (failurePolicy: Fail) intercepts this UPDATE, and the input holds nothing that tells whether its Service cert-manager/cert-manager-webhook answers',
+    );
+    expect(s.findings().filter((f) => f.code === 'blocking-webhook')).toEqual([]);
   });
 });

@@ -21,6 +21,7 @@ import { buildReport } from './report';
 import { afterRequests } from './afterRequests';
 import { protectedBy } from './finalizerProtects';
 import { deleteFinishedPods, NAMESPACE_FINALIZER, removeNamespaceSpecFinalizers } from './releaseWaysOut';
+import { webhookDoubt } from './webhookDoubt';
 import { planRequestOf } from './planRequests';
 import { baselineSimulation, changesSimulation, type SimulationSettings } from './simulationCache';
 
@@ -275,7 +276,13 @@ function candidatesFor(
     (o.facts.namespaceFinalizers ?? []).includes(NAMESPACE_FINALIZER)
   )
     out.push(finalizeNamespace(o));
-  return out.map(labelInfrastructure);
+  return out.map(labelInfrastructure).map((c) => withWebhookDoubt(inventory, c));
+}
+
+/** R83: a request a fail-closed webhook of unknown backend intercepts may be rejected: the way out says so. */
+function withWebhookDoubt(inventory: Inventory, c: Candidate): Candidate {
+  const doubt = webhookDoubt(inventory, c.requests);
+  return doubt ? { ...c, warning: [c.warning, doubt].filter(Boolean).join('; ') } : c;
 }
 
 /** A change to control-plane or cluster infrastructure (an OpenShift Machine, kube-system) says so (issue 18). */

@@ -5,7 +5,8 @@
 import type { Inventory } from '../inventory';
 import { describe, identityOf, type KubeObject } from '../model';
 import { apiServiceDeletionWarning, closedIn } from '../simulation/apiServiceFixes';
-import { backendState, unavailableApiServices, type BlockerView } from '../simulation/clusterBlockers';
+import { backendClause, isDown, unavailableApiServices, webhookBackend, type BlockerView } from '../simulation/clusterBlockers';
+import { describeReported } from '../simulation/webhookFailures';
 import type { BlockReason, SimulationResult } from '../simulation/types';
 import type { Finding, RelatedInformation } from './findingTypes';
 import { rangeOf } from './locate';
@@ -16,6 +17,7 @@ const MAX_NAMED = 5;
 export function inventoryView(inventory: Inventory): BlockerView {
   return {
     ofKind: (kind) => inventory.ofKind(kind),
+    ofKindAtStart: (kind) => inventory.ofKind(kind),
     getByName: (group, kind, namespace, name) => inventory.find(group, kind, namespace, name),
     kinds: inventory.kinds,
   };
@@ -84,14 +86,15 @@ export function blockerFindings(inventory: Inventory, base: SimulationResult): F
       (config.facts.webhooks ?? []).forEach((h) => {
         if (h.failurePolicy !== 'Fail' || !h.service) return;
         if (!h.rules.some((r) => r.operations.some((op) => op === '*' || op === 'DELETE' || op === 'UPDATE'))) return;
-        const state = backendState(view, h.service);
-        if (state !== 'missing' && state !== 'no-endpoints') return;
-        const svc = `Service ${h.service.namespace}/${h.service.name}`;
+        const { state, reported } = webhookBackend(view, h);
+        if (!isDown(state)) return;
         const held = heldText(inventory, byWebhook.get(config.uid));
+        // R83: the apiserver's own report that it rejects what the webhook intercepts is an error, not a prediction.
+        const seen = reported ? ` ${describeReported(reported)}.` : '';
         out.push({
           code: 'blocking-webhook',
-          severity: 'warning',
-          message: `Webhook ${h.name} fails closed (failurePolicy: Fail) and its ${svc} ${state === 'missing' ? 'does not exist' : 'has no ready endpoints'}: the apiserver rejects every DELETE and UPDATE it intercepts, so what it matches cannot be deleted or have its finalizers removed.${held.text}`,
+          severity: reported ? 'error' : 'warning',
+          message: `Webhook ${h.name} fails closed (failurePolicy: Fail) and ${backendClause(h.service, state)}: the apiserver rejects every DELETE and UPDATE it intercepts, so what it matches cannot be deleted or have its finalizers removed.${seen}${held.text}`,
           object: identityOf(config),
           location: { kind: 'object' },
           file: config.source?.file,

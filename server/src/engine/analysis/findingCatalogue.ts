@@ -24,6 +24,7 @@ export const RULE_TITLES = {
   R57: 'the namespace controller deletes Pods first (Kubernetes 1.33 on)',
   R74: "an unavailable APIService fails the namespace controller's discovery",
   R75: 'a webhook that fails closed rejects the requests it intercepts',
+  R83: "a webhook the apiserver cannot call, as a Namespace's condition reports it or as the input shows its Service",
   R85: "an APIService served by a Service is an add-on's, whatever its name",
   R86: 'no backend is restored in a namespace being deleted',
 } as const;
@@ -210,14 +211,18 @@ export const FINDING_CATALOGUE: Record<FindingCode, FindingDoc> = {
   'blocking-webhook': {
     code: 'blocking-webhook',
     severity: 'warning',
+    severityNote: "error when a Namespace's condition reports the apiserver failing to call it",
     title: 'A webhook without a backend rejects the requests a deletion needs',
     explanation:
       'The webhook has `failurePolicy: Fail` and its Service does not exist or has no ready endpoints, so every request it ' +
       'intercepts fails. Deleting a namespace needs DELETE requests for its content and UPDATEs that remove finalizers ' +
       "(the namespace controller's finalize of the Namespace is an UPDATE of `namespaces/finalize`); whatever the webhook " +
       'matches (rules, namespaceSelector, objectSelector) stays. Restore its backend, or set `failurePolicy: Ignore` ' +
-      'while it is down. Webhooks called by URL, and webhooks with matchConditions, are not judged.',
-    rules: ['R75'],
+      'while it is down. Webhooks called by URL, and webhooks with matchConditions, are not judged. A terminating ' +
+      'Namespace\'s `NamespaceDeletionContentFailure` that says `failed calling webhook "NAME": …` is the apiserver\'s ' +
+      'own report that the webhook fails (then an error); a Service in a namespace being deleted cannot answer either. ' +
+      "Where the input holds nothing of the Service's namespace, whether it answers is unknown and the webhook is not judged.",
+    rules: ['R75', 'R83'],
   },
   'collected-on-apply': {
     code: 'collected-on-apply',

@@ -3,12 +3,12 @@
 // no finalizer removes it); the garbage collector and the controllers then react to the change like to any other.
 
 import { describe, type KubeObject, type ObjectIdentity, type ServiceReference } from '../model';
-import { blockingWebhooks, SERVICE_NAME_LABEL, type AdmissionRequest } from './clusterBlockers';
+import { blockingWebhooks, SERVICE_NAME_LABEL, type AdmissionRequest, type WebhookBlocker } from './clusterBlockers';
 import type { ApiServer, RequestOutcome } from './apiServer';
 import type { FinalizerOwners } from './finalizerOwners';
 import type { ObjectStore } from './objectStore';
 import type { Timeline } from './timeline';
-import type { ChangeRequest } from './types';
+import type { ChangeRequest, DeleteRequest } from './types';
 
 export type { ChangeRequest, ChangeVerb, ObjectRef, UserRequest } from './types';
 
@@ -96,15 +96,31 @@ export function applyChange(ctx: ChangeContext, req: ChangeRequest): RequestOutc
   }
 }
 
+/**
+ * R84: a user's DELETE goes through admission too (a force delete as well): a failurePolicy: Fail webhook without a
+ * backend that intercepts it rejects it. A target not found is left to the DELETE itself (its 404).
+ */
+export function deleteAdmission(ctx: ChangeContext, req: DeleteRequest): RequestOutcome | undefined {
+  const found = ctx.api.get(req.apiVersion, req.kind, req.namespace, req.name);
+  if (found.status !== 200) return undefined;
+  return reject(ctx, found.object, blockingWebhooks(ctx.store, { operation: 'DELETE', object: found.object })[0]);
+}
+
 /** R75, R76: a user's PATCH is an UPDATE to admission: a failurePolicy: Fail webhook without a backend rejects it too. */
 function admission(ctx: ChangeContext, req: ChangeRequest, o: KubeObject): RequestOutcome | undefined {
   const namespaceFinalize = req.verb === 'remove-finalizer' && o.kind === 'Namespace' && !o.finalizers.includes(req.finalizer);
   const subresource = namespaceFinalize ? 'finalize' : req.verb === 'scale' ? 'scale' : '';
   const review: AdmissionRequest = { operation: 'UPDATE', object: o, ...(subresource ? { subresource } : {}) };
-  const hook = blockingWebhooks(ctx.store, review)[0];
+  return reject(ctx, o, blockingWebhooks(ctx.store, review)[0]);
+}
+
+/** The apiserver's 500 when a fail-closed webhook cannot be called, as ErrCallingWebhook words it. */
+function reject(ctx: ChangeContext, o: KubeObject, hook: WebhookBlocker | undefined): RequestOutcome | undefined {
   if (!hook) return undefined;
   const svc = hook.webhook.service!;
-  const cause = hook.backend === 'missing' ? `service "${svc.name}" not found` : `no endpoints available for service "${svc.name}"`;
+  const cause =
+    hook.reported?.cause ??
+    (hook.backend === 'missing' ? `service "${svc.name}" not found` : `no endpoints available for service "${svc.name}"`);
   const message = `Internal error occurred: failed calling webhook "${hook.webhook.name}": ${cause}`;
   ctx.timeline.record('apiserver', 'reject', o, `500: ${message}`);
   return { status: 500, message, removed: false };

@@ -27,16 +27,27 @@ import {
   restoreElsewhereFix,
   type ClosedNamespace,
 } from './apiServiceFixes';
+import { describeReported, reportedFailureOf, type ReportedFailure } from './webhookFailures';
 
 /** What a blocker lookup reads: the simulation's store or the input's inventory. */
 export interface BlockerView {
   ofKind(kind: string): Iterable<KubeObject>;
   getByName(group: string, kind: string, namespace: string, name: string): KubeObject | undefined;
+  /** The objects of a kind as the input held them (what the input covers), when they differ from now. */
+  ofKindAtStart?(kind: string): Iterable<KubeObject>;
   readonly kinds: KindRegistry;
 }
 
-/** What the engine can tell of a Service's backend: `unknown` when the input holds nothing that says. */
-export type BackendState = 'ready' | 'no-endpoints' | 'missing' | 'unknown';
+/**
+ * What the engine can tell of a Service's backend: `unknown` when the input holds nothing that says;
+ * `namespace-terminating`: its namespace is being deleted and nothing ready is known there (R83);
+ * `no-pods`: the input holds its Namespace and Pods, but no running Pod in that namespace (R83);
+ * `unreachable`: a Namespace's condition reports the apiserver failing to call it (R83).
+ */
+export type BackendState = 'ready' | 'no-endpoints' | 'missing' | 'unreachable' | 'namespace-terminating' | 'no-pods' | 'unknown';
+
+/** A backend that does not answer: a fail-closed webhook calling it rejects what it intercepts. */
+export const isDown = (state: BackendState) => state !== 'ready' && state !== 'unknown';
 
 export type { BlockerFix };
 
@@ -71,6 +82,8 @@ export interface WebhookBlocker {
   webhook: WebhookFacts;
   index: number;
   backend: BackendState;
+  /** A Namespace's condition that reports the apiserver failing to call it (R83). */
+  reported?: ReportedFailure;
   why: string;
   fixes: PlannedFix[];
   infrastructure?: string;
@@ -116,11 +129,59 @@ export function backendState(view: BlockerView, ref: ServiceReference): BackendS
   }
   if (ready > 0) return 'ready';
   if (known) return 'no-endpoints';
-  // No EndpointSlice or Endpoints for it, where the input holds them read in full for its namespace: a Service with a
-  // selector always has them (empty when nothing is ready), so it is missing or without any backend.
-  if (!endpointsReadIn(view, ref.namespace)) return 'unknown';
+  // R83: in a namespace being deleted its Pods are deleted and none can start again (R77): nothing ready is known
+  // there, so nothing will answer.
+  if (view.getByName('', 'Namespace', '', ref.namespace)?.deletionTimestamp !== undefined) return 'namespace-terminating';
   const svc = view.getByName('', 'Service', ref.namespace, ref.name);
-  return svc ? 'no-endpoints' : 'missing';
+  // No EndpointSlice or Endpoints for it, where the input holds them read in full for its namespace: a Service with a
+  // selector always has them (empty when nothing is ready), so it is missing or without any backend. Without the
+  // Service, where the input holds its namespace's Services, it is missing. Otherwise the input cannot tell.
+  if (endpointsReadIn(view, ref.namespace)) return svc ? 'no-endpoints' : 'missing';
+  if (!svc && servicesReadIn(view, ref.namespace)) return 'missing';
+  // An emptied namespace: the input holds it and holds Pods, none of them running there.
+  const pods = podNamespaces(view);
+  if (pods.any && !pods.running.has(ref.namespace) && view.getByName('', 'Namespace', '', ref.namespace)) return 'no-pods';
+  return 'unknown';
+}
+
+/** view → whether the input holds Pods, and the namespaces where one runs (neither terminating nor finished). */
+const podsByView = new WeakMap<BlockerView, { any: boolean; running: Set<string> }>();
+
+function podNamespaces(view: BlockerView): { any: boolean; running: Set<string> } {
+  let known = podsByView.get(view);
+  if (!known) {
+    known = { any: false, running: new Set() };
+    for (const p of view.ofKindAtStart ? view.ofKindAtStart('Pod') : view.ofKind('Pod')) {
+      if (splitApiVersion(p.apiVersion).group !== '') continue;
+      known.any = true;
+      const phase = p.facts.phase;
+      if (p.deletionTimestamp === undefined && phase !== 'Succeeded' && phase !== 'Failed') known.running.add(p.namespace);
+    }
+    podsByView.set(view, known);
+  }
+  return known;
+}
+
+/** A webhook's backend: a reader's or a restore's state first, then what a Namespace reports (R83), then the input. */
+export function webhookBackend(view: BlockerView, h: WebhookFacts): { state: BackendState; reported?: ReportedFailure } {
+  if (!h.service) return { state: 'unknown' };
+  if (h.service.state) return { state: h.service.state };
+  const reported = reportedFailureOf(view, h);
+  if (reported) return { state: reported.state, reported };
+  return { state: backendState(view, h.service) };
+}
+
+/** view → the namespaces whose Services the input holds (what it covers, not what the simulation left). */
+const serviceNamespaces = new WeakMap<BlockerView, Set<string>>();
+
+function servicesReadIn(view: BlockerView, namespace: string): boolean {
+  let set = serviceNamespaces.get(view);
+  if (!set) {
+    set = new Set();
+    for (const o of view.ofKindAtStart ? view.ofKindAtStart('Service') : view.ofKind('Service')) set.add(o.namespace);
+    serviceNamespaces.set(view, set);
+  }
+  return set.has(namespace);
 }
 
 function endpointsReadIn(view: BlockerView, namespace: string): boolean {
@@ -129,9 +190,15 @@ function endpointsReadIn(view: BlockerView, namespace: string): boolean {
   return false;
 }
 
-function backendClause(ref: ServiceReference, state: BackendState): string {
+/** "its Service monitoring/adapter has no ready endpoints". */
+export function backendClause(ref: ServiceReference, state: BackendState): string {
   const svc = `Service ${ref.namespace}/${ref.name}`;
-  return state === 'missing' ? `its ${svc} does not exist` : `its ${svc} has no ready endpoints`;
+  if (state === 'missing') return `its ${svc} does not exist`;
+  if (state === 'unreachable') return `its ${svc} does not answer`;
+  if (state === 'no-pods') return `its ${svc} has no Pod to serve it (the input holds none running in namespace ${ref.namespace})`;
+  if (state === 'namespace-terminating')
+    return `its ${svc} is in namespace ${ref.namespace}, which is being deleted (nothing there can serve it again)`;
+  return `its ${svc} has no ready endpoints`;
 }
 
 /** Restoring the Pods behind a Service; none in a namespace being deleted, where no Pod can be created (R77). */
@@ -188,10 +255,10 @@ export function unavailableApiServices(view: BlockerView, closed: ClosedNamespac
       : '';
     const shut = closed(facts.service.namespace);
     const why =
-      (backend === 'missing' || backend === 'no-endpoints'
+      (isDown(backend)
         ? backendClause(facts.service, backend)
         : detail || `its Service ${facts.service.namespace}/${facts.service.name} does not answer`) +
-      (shut ? closedClause(facts.service) : '');
+      (shut && backend !== 'namespace-terminating' ? closedClause(facts.service) : '');
     // R85: an APIService served by a Service is an add-on's, whatever its name; only OpenShift's are kept.
     const infrastructure = apiServiceInfrastructure(a, facts);
     const restore = shut ? restoreElsewhereFix(a, facts.service) : restoreFix(facts.service, view, backend, closed);
@@ -212,6 +279,23 @@ export function unavailableApiServices(view: BlockerView, closed: ClosedNamespac
 
 /** The webhooks that reject this request: they intercept it, fail closed, and their Service has no backend (R75). */
 export function blockingWebhooks(view: BlockerView, req: AdmissionRequest): WebhookBlocker[] {
+  return interceptingWebhooks(view, req)
+    .filter((x) => isDown(x.backend.state))
+    .map((x) => webhookBlocker(view, x.config, x.h, x.index, x.backend.state, closedIn(view), x.backend.reported));
+}
+
+/** R83: the fail-closed webhooks that intercept this request and whose backend the input cannot tell. */
+export function unjudgedWebhooks(view: BlockerView, req: AdmissionRequest): { configuration: KubeObject; webhook: WebhookFacts }[] {
+  return interceptingWebhooks(view, req)
+    .filter((x) => x.backend.state === 'unknown')
+    .map((x) => ({ configuration: x.config, webhook: x.h }));
+}
+
+/** The failurePolicy: Fail webhooks called through a Service that intercept this request, with their backend. */
+function interceptingWebhooks(
+  view: BlockerView,
+  req: AdmissionRequest,
+): { config: KubeObject; h: WebhookFacts; index: number; backend: ReturnType<typeof webhookBackend> }[] {
   const o = req.object;
   const { group, version } = splitApiVersion(o.apiVersion);
   // Webhook configurations and admission policies are never sent to webhooks (IsExemptAdmissionConfigurationResource).
@@ -221,7 +305,7 @@ export function blockingWebhooks(view: BlockerView, req: AdmissionRequest): Webh
   const namespaced = o.namespace !== '';
   const nsName = isNamespace ? o.name : o.namespace;
   const nsLabels = namespaceLabels(view, nsName);
-  const out: WebhookBlocker[] = [];
+  const out: { config: KubeObject; h: WebhookFacts; index: number; backend: ReturnType<typeof webhookBackend> }[] = [];
   for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']) {
     for (const config of view.ofKind(kind)) {
       if (splitApiVersion(config.apiVersion).group !== 'admissionregistration.k8s.io') continue;
@@ -233,9 +317,7 @@ export function blockingWebhooks(view: BlockerView, req: AdmissionRequest): Webh
         if (!rule) return;
         if ((namespaced || isNamespace) && h.namespaceSelector && !selectorMatches(h.namespaceSelector, nsLabels)) return;
         if (h.objectSelector && !selectorMatches(h.objectSelector, o.labels ?? {})) return;
-        const backend = backendState(view, h.service);
-        if (backend !== 'missing' && backend !== 'no-endpoints') return;
-        out.push(webhookBlocker(view, config, h, index, backend, closedIn(view)));
+        out.push({ config, h, index, backend: webhookBackend(view, h) });
       });
     }
   }
@@ -247,8 +329,8 @@ export function failingWebhooks(view: BlockerView, config: KubeObject, closed: C
   const out: WebhookBlocker[] = [];
   (config.facts.webhooks ?? []).forEach((h, index) => {
     if (h.failurePolicy !== 'Fail' || !h.service || h.matchConditions) return;
-    const backend = backendState(view, h.service);
-    if (backend === 'missing' || backend === 'no-endpoints') out.push(webhookBlocker(view, config, h, index, backend, closed));
+    const backend = webhookBackend(view, h);
+    if (isDown(backend.state)) out.push(webhookBlocker(view, config, h, index, backend.state, closed, backend.reported));
   });
   return out;
 }
@@ -260,6 +342,7 @@ function webhookBlocker(
   index: number,
   backend: BackendState,
   closed: ClosedNamespace,
+  reported?: ReportedFailure,
 ): WebhookBlocker {
   const svc = h.service!;
   const resource = config.kind === 'MutatingWebhookConfiguration' ? 'mutatingwebhookconfiguration' : 'validatingwebhookconfiguration';
@@ -300,7 +383,10 @@ function webhookBlocker(
     webhook: h,
     index,
     backend,
-    why: backendClause(svc, backend) + (closed(svc.namespace) ? closedClause(svc) : ''),
+    ...(reported ? { reported } : {}),
+    why:
+      (reported ? `${backendClause(svc, backend)} (${describeReported(reported)})` : backendClause(svc, backend)) +
+      (closed(svc.namespace) && backend !== 'namespace-terminating' ? closedClause(svc) : ''),
     fixes,
     ...(infrastructure ? { infrastructure } : {}),
   };

@@ -19,6 +19,8 @@ import type { ApiServer } from './apiServer';
 import type { ControllerSet } from './controllerSet';
 import type { FinalizerOwners } from './finalizerOwners';
 import { describeCondition, finalizeBlocker } from './namespaceConditions';
+import { heldContentFailures } from './contentFailures';
+import { describeReported } from './webhookFailures';
 import { blockingWebhooks, unavailableApiServices, type AdmissionRequest } from './clusterBlockers';
 import type { ObjectStore, WatchEvent } from './objectStore';
 import type { VolumeIndex } from './startState';
@@ -222,6 +224,15 @@ export class Controllers {
     if (!spec.includes(NAMESPACE_FINALIZER)) return;
     // R74: an unavailable APIService fails every pass's discovery; R75: a webhook may reject the finalize UPDATE.
     if (unavailableApiServices(this.store).length || !this.admitted({ operation: 'UPDATE', object: ns, subresource: 'finalize' })) return;
+    // R83: its content-failure condition names a webhook that still rejects the deleter's DELETEs.
+    const reported = heldContentFailures(ns, this.store);
+    if (reported.length) {
+      for (const r of reported.filter((f) => !f.blocker))
+        this.timeline.note(
+          `Assumed: Namespace ${ns.name} stays Terminating while its namespace controller keeps reporting ${describeReported(r.failure)} (no configuration of that webhook is in the input)`,
+        );
+      return;
+    }
     const blocker = finalizeBlocker(ns, this.store);
     if (blocker) {
       // Its pass ends in the error its status reports: the content goes, the namespace stays.

@@ -21,6 +21,8 @@ import { claimOf, instancesOf, isCore, podsUsingClaim, volumePhase } from './con
 import { controllerSet, type ControllerSet } from './controllerSet';
 import type { FinalizerOwners } from './finalizerOwners';
 import { describeCondition, finalizeBlocker, heldConditions } from './namespaceConditions';
+import { heldContentFailures, type ContentFailure } from './contentFailures';
+import { describeReported } from './webhookFailures';
 import {
   blockingWebhooks,
   describeApiServiceBlocker,
@@ -81,11 +83,14 @@ export class Explainer {
     }
     // A Pod in its grace period also waits for the kubelet, finalizers or not (R8, R9).
     if (isCore(o, 'Pod') && o.deletionGracePeriodSeconds) {
-      out.push({
+      // R84: the kubelet's closing DELETE (and a force delete) goes through admission: a webhook rejecting it comes first.
+      const hooks = this.webhookReasons({ operation: 'DELETE', object: o });
+      const rejected = hooks.length ? ', and the apiserver rejects the DELETE that ends it' : '';
+      out.push(...hooks, {
         type: 'graceful-termination',
         message: !this.set.kubelet
           ? `waits for the kubelet on ${o.facts.nodeName ?? 'its node'} to confirm the containers stopped (grace period ${o.deletionGracePeriodSeconds}s); no kubelet runs with --controllers=${this.set.spec}`
-          : `waits for the kubelet on ${o.facts.nodeName ?? 'its node'} (grace period ${o.deletionGracePeriodSeconds}s)`,
+          : `waits for the kubelet on ${o.facts.nodeName ?? 'its node'} (grace period ${o.deletionGracePeriodSeconds}s)${rejected}`,
         controller: 'kubelet',
       });
     }
@@ -304,10 +309,13 @@ export class Explainer {
     // R74: while an APIService is unavailable every pass of the deleter ends in a discovery error.
     const apiServices = unavailableApiServices(this.store).map((b) => apiServiceReason(b, held));
     if (left.length === 0 && apiServices.length) return apiServices;
+    // R83: what its content-failure condition reports of a webhook that still fails, beside what the input holds.
+    const reported = contentFailureReasons(heldContentFailures(ns, this.store), held);
     if (left.length === 0) {
       const finalize: AdmissionRequest = { operation: 'UPDATE', object: ns, subresource: 'finalize' };
       const hooks = blockingWebhooks(this.store, finalize).map((b) => webhookReason(b, finalize));
-      if (hooks.length) return hooks;
+      const more = reported.filter((r) => !r.object || !hooks.some((h) => h.object?.uid === r.object?.uid));
+      if (hooks.length || more.length) return [...hooks, ...more];
     }
     const blocker = finalizeBlocker(ns, this.store);
     if (left.length === 0 && blocker) {
@@ -346,7 +354,7 @@ export class Explainer {
       blockedBy: left.slice(0, MAX_LISTED).map((o) => this.objectReason(o, 'is still in the namespace', seen, depth)),
       ...conditions,
     };
-    return apiServices.length ? [content, ...apiServices] : content;
+    return apiServices.length || reported.length ? [content, ...reported, ...apiServices] : content;
   }
 
   /** `configmaps`, `deployments.apps`: resource and group as the namespace deleter names them, without its `%s.%s`'s dot for core. */
@@ -408,6 +416,32 @@ function webhookReason(b: WebhookBlocker, req: AdmissionRequest): BlockReason {
     fixes: publicFixes(b.fixes),
     ...(b.infrastructure ? { infrastructure: b.infrastructure } : {}),
   };
+}
+
+/** R83: one reason per webhook failure the namespace controller reports and that still holds. */
+function contentFailureReasons(failures: ContentFailure[], held: NamespaceCondition[]): BlockReason[] {
+  return failures.map(({ failure, blocker }) => {
+    const base = {
+      finalizer: NAMESPACE_FINALIZER,
+      ...(held.length ? { conditions: held } : {}),
+    };
+    if (!blocker)
+      return {
+        ...base,
+        type: 'namespace-controller' as const,
+        controller: 'namespace-controller',
+        message: `${describeReported(failure)}; no configuration of webhook ${failure.webhook} is in the input, so the failure is taken to persist and the namespace controller never removes "kubernetes" from spec.finalizers`,
+      };
+    return {
+      ...base,
+      type: 'blocking-webhook' as const,
+      controller: 'apiserver',
+      object: identityOf(blocker.configuration),
+      message: `${blocker.configuration.kind} ${blocker.configuration.name}'s webhook ${blocker.webhook.name} fails closed (failurePolicy: Fail), and ${blocker.why}: the apiserver rejects the namespace controller's DELETEs of the namespace's content, so it never removes "kubernetes" from spec.finalizers`,
+      fixes: publicFixes(blocker.fixes),
+      ...(blocker.infrastructure ? { infrastructure: blocker.infrastructure } : {}),
+    };
+  });
 }
 
 /** The fixes as a why-chain shows them: the requests behind them stay inside (app/waysOut.ts recomputes them). */

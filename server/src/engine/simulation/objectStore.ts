@@ -77,6 +77,11 @@ export class ObjectStore {
     return this.base.find(group, kind, namespace, name);
   }
 
+  /** The objects of a kind as the input held them. */
+  ofKindAtStart(kind: string): Iterable<KubeObject> {
+    return this.base.ofKind(kind);
+  }
+
   resourceVersion(uid: string): number | undefined {
     return this.get(uid) ? (this.resourceVersions.get(uid) ?? 1) : undefined;
   }

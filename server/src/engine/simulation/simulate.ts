@@ -6,7 +6,7 @@
 import type { Inventory } from '../inventory';
 import { identityOf, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, describe, type KubeObject } from '../model';
 import { ApiServer } from './apiServer';
-import { applyChange, isChange, type UserRequest } from './changeRequest';
+import { applyChange, deleteAdmission, isChange, type UserRequest } from './changeRequest';
 import { Controllers } from './controllers';
 import { Explainer, summarize } from './explain';
 import { GarbageCollector } from './garbageCollector';
@@ -76,7 +76,7 @@ export function simulate(inventory: Inventory, requests: readonly UserRequest[],
     timeline.request = i;
     const answer = isChange(req)
       ? applyChange({ api, store, owners, timeline }, req)
-      : api.delete('apiserver', req, 'requested by the user');
+      : (deleteAdmission({ api, store, owners, timeline }, req) ?? api.delete('apiserver', req, 'requested by the user'));
     timeline.request = undefined;
     sent.push(timeline.stepCount === afterStep ? { afterStep, unchanged: answer.message } : { afterStep });
   };
