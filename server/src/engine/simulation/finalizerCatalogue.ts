@@ -92,9 +92,11 @@ export function catalogueEntries(
   return catalogue.filter((e) => matches(e.finalizer, finalizer));
 }
 
-/** Whether a workload of this name and these images is the one the entry's controller runs in. */
-export function isCatalogueWorkload(entry: FinalizerCatalogueEntry, name: string, images: readonly string[]): boolean {
-  if (entry.workload.names?.includes(name)) return true;
+/** Whether a workload has the usual name of the entry's controller. */
+export const hasCatalogueName = (entry: FinalizerCatalogueEntry, name: string): boolean => entry.workload.names?.includes(name) === true;
+
+/** Whether a workload runs the image of the entry's controller (several components of a project may share it). */
+export function runsCatalogueImage(entry: FinalizerCatalogueEntry, images: readonly string[]): boolean {
   return images.some((image) => {
     const repository = image.replace(/@sha256:.*$/, '').replace(/:[^/:]*$/, '');
     return entry.workload.images.some((part) => repository.includes(part));
