@@ -42,7 +42,9 @@ describe('ways out of a catalogued finalizer whose controller deletes what it ma
       expect(reinstall.title).toContain('StatefulSet argocd/argocd-application-controller');
       expect(reinstall.risk).toBe('dangerous');
       expect(reinstall.title).toMatch(/deletes every resource the Application manages/);
-      expect(reinstall.warning).toMatch(/^restoring it deletes: Argo CD's application controller deletes every resource the Application manages/);
+      expect(reinstall.warning).toMatch(
+        /^restoring it deletes: Argo CD's application controller deletes every resource the Application manages/,
+      );
       expect(ways.filter((w) => w.risk === 'safe')).toEqual([]);
       // The non-destructive way: the finalizer removed by hand, which keeps the Application's resources.
       const removal = ways.find((w) => w.title === `Remove the finalizer ${ARGO_FINALIZER} from Application argocd/guestbook`)!;
@@ -60,7 +62,9 @@ describe('ways out of a catalogued finalizer whose controller deletes what it ma
       const s = scenario(manifests(namespace('argocd'), app));
       const ways = waysOut(s.inventory, app.uid, BUILTIN);
       expect(ways.map((w) => w.risk)).toEqual(['caution', 'dangerous']);
-      expect(ways[1].title).toMatch(/^Reinstall the operator that removes .*; once it runs, Argo CD's application controller deletes every resource/);
+      expect(ways[1].title).toMatch(
+        /^Reinstall the operator that removes .*; once it runs, Argo CD's application controller deletes every resource/,
+      );
     }
   });
 
@@ -92,7 +96,9 @@ describe('warnings of catalogued finalizers removed by hand', () => {
     const removal = waysOut(s.inventory, prom.uid, BUILTIN).find((w) => w.title.startsWith('Remove the finalizer'))!;
     expect(removal.risk).toBe('caution');
     expect(removal.warning).not.toMatch(GENERIC);
-    expect(removal.warning).toMatch(/^Prometheus Operator's operator removes the workload's bindings .*: removing it leaves nothing of consequence/);
+    expect(removal.warning).toMatch(
+      /^Prometheus Operator's operator removes the workload's bindings .*: removing it leaves nothing of consequence/,
+    );
   });
 
   it("the CRD's own customresourcecleanup: the custom resources' data stays in etcd", () => {

@@ -51,9 +51,9 @@ describe('the finalizer catalogue', () => {
     const f = 'finalizers.fluxcd.io';
     expect(catalogueEntry(f, { apiVersion: 'kustomize.toolkit.fluxcd.io/v1', kind: 'Kustomization' })?.action).toBe('cascade-deletes');
     expect(catalogueEntry(f, { apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'GitRepository' })?.action).toBe('nothing');
-    expect(catalogueEntry('resources-finalizer.argocd.argoproj.io', { apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject' })?.action).toBe(
-      'nothing',
-    );
+    expect(
+      catalogueEntry('resources-finalizer.argocd.argoproj.io', { apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject' })?.action,
+    ).toBe('nothing');
     // A pattern: Rook names the finalizer after the kind.
     expect(catalogueEntry('cephblockpool.ceph.rook.io', { apiVersion: 'ceph.rook.io/v1', kind: 'CephBlockPool' })?.project).toBe('Rook');
     expect(catalogueEntry('example.com/hold', { apiVersion: 'v1', kind: 'ConfigMap' })).toBeUndefined();

@@ -1,5 +1,5 @@
-// Well-known finalizers of GitOps tools (Argo CD, Flux), as data read from each project's own source (the file that removes it, at
-// the commit read). The fields are described in ../finalizerCatalogue.ts.
+// Well-known finalizers of GitOps tools (Argo CD, Flux), as data read from each project's own source (the file that
+// removes it, at the commit read). The fields are described in ../finalizerCatalogue.ts.
 
 export const FINALIZERS_OF_GITOPS = [
   {

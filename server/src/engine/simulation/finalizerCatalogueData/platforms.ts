@@ -1,4 +1,5 @@
-// Well-known finalizers of Kubernetes itself and platforms (Crossplane, OLM, Istio, Knative, Rancher, KubeVirt, Gatekeeper, the Prometheus Operator), as data read from each project's own source (the file that removes it, at
+// Well-known finalizers of Kubernetes itself and of platforms (Crossplane, OLM, Istio, Knative, Rancher, KubeVirt,
+// Gatekeeper, the Prometheus Operator), as data read from each project's own source (the file that removes it, at
 // the commit read). The fields are described in ../finalizerCatalogue.ts.
 
 export const FINALIZERS_OF_PLATFORMS = [

@@ -1,5 +1,7 @@
-// Well-known finalizers of storage (Rook, Longhorn, CloudNativePG, Strimzi), cloud (Karpenter, the AWS Load Balancer Controller), certificates, secrets and backups (cert-manager, external-secrets, Velero), as data read from each project's own source (the file that removes it, at
-// the commit read). The fields are described in ../finalizerCatalogue.ts.
+// Well-known finalizers of storage (Rook, Longhorn, CloudNativePG, Strimzi), cloud (Karpenter, the AWS Load Balancer
+// Controller), certificates, secrets and backups (cert-manager, external-secrets, Velero), as data read from each
+// project's own source (the file that removes it, at the commit read). The fields are described in
+// ../finalizerCatalogue.ts.
 
 export const FINALIZERS_OF_STORAGE_AND_CLOUD = [
   {
