@@ -43,7 +43,7 @@ describe('ways out of a catalogued finalizer whose controller deletes what it ma
       expect(reinstall.risk).toBe('dangerous');
       expect(reinstall.title).toMatch(/deletes every resource the Application manages/);
       expect(reinstall.warning).toMatch(
-        /^restoring it deletes: Argo CD's application controller deletes every resource the Application manages/,
+        /^not a neutral fix: once restored, Argo CD's application controller deletes every resource the Application manages/,
       );
       expect(ways.filter((w) => w.risk === 'safe')).toEqual([]);
       // The non-destructive way: the finalizer removed by hand, which keeps the Application's resources.

@@ -24,7 +24,7 @@ export function restoreAdvice(o: KubeObject, finalizer: string): RestoreAdvice {
   return {
     risk: 'dangerous',
     then: `once it runs, ${controllerOf(entry)} ${entry.does} before removing ${finalizer}`,
-    warning: `restoring it deletes: ${controllerOf(entry)} ${entry.does}${unless}; to keep them, remove ${finalizer} by hand instead (${entry.leavesBehind})`,
+    warning: `not a neutral fix: once restored, ${controllerOf(entry)} ${entry.does}${unless}; to keep what it would delete, remove ${finalizer} by hand instead (${entry.leavesBehind})`,
   };
 }
 

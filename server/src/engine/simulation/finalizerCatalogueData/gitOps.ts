@@ -14,7 +14,7 @@ export const FINALIZERS_OF_GITOPS = [
     action: 'cascade-deletes',
     does: 'deletes every resource the Application manages in its destination cluster (foreground propagation), and waits until they are gone',
     variants:
-      'resources-finalizer.argocd.argoproj.io and its /foreground variant delete with foreground propagation, /background with background propagation: all three delete the managed resources; without any of them deleting an Application leaves its resources in place',
+      '/foreground (like the plain name) and /background only choose the propagation policy: all three delete the managed resources',
     leavesBehind: "the Application's resources stay, running, no longer managed by Argo CD",
     source: {
       repo: 'argoproj/argo-cd',
@@ -34,7 +34,7 @@ export const FINALIZERS_OF_GITOPS = [
     action: 'cascade-deletes',
     does: 'deletes every resource the Application manages in its destination cluster (foreground propagation), and waits until they are gone',
     variants:
-      'resources-finalizer.argocd.argoproj.io and its /foreground variant delete with foreground propagation, /background with background propagation: all three delete the managed resources; without any of them deleting an Application leaves its resources in place',
+      '/foreground (like the plain name) and /background only choose the propagation policy: all three delete the managed resources',
     leavesBehind: "the Application's resources stay, running, no longer managed by Argo CD",
     source: {
       repo: 'argoproj/argo-cd',
@@ -54,7 +54,7 @@ export const FINALIZERS_OF_GITOPS = [
     action: 'cascade-deletes',
     does: 'deletes every resource the Application manages in its destination cluster (background propagation), and waits until they are gone',
     variants:
-      'resources-finalizer.argocd.argoproj.io and its /foreground variant delete with foreground propagation, /background with background propagation: all three delete the managed resources; without any of them deleting an Application leaves its resources in place',
+      '/foreground (like the plain name) and /background only choose the propagation policy: all three delete the managed resources',
     leavesBehind: "the Application's resources stay, running, no longer managed by Argo CD",
     source: {
       repo: 'argoproj/argo-cd',
