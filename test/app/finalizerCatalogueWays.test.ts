@@ -68,6 +68,28 @@ describe('ways out of a catalogued finalizer whose controller deletes what it ma
     }
   });
 
+  it('a Flux controller scaled to 0: scaling it up is not safe either (it prunes what the Kustomization applied)', () => {
+    const flux = obj('apps/v1', 'Deployment', 'flux-system', 'kustomize-controller', {
+      extra: {
+        spec: workloadSpec({ app: 'kustomize-controller' }, [{ name: 'manager', image: 'ghcr.io/fluxcd/kustomize-controller:v1.3.0' }], {
+          replicas: 0,
+        }),
+      },
+    });
+    const ks = obj('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', 'flux-system', 'apps', {
+      finalizers: ['finalizers.fluxcd.io'],
+      ...TERMINATING,
+    });
+    const s = scenario(manifests(namespace('flux-system'), flux, ks));
+    const ways = waysOut(s.inventory, ks.uid, BUILTIN);
+    expect(ways.map((w) => [w.risk, w.title.replace(/:.*/, '')])).toEqual([
+      ['caution', 'Remove the finalizer finalizers.fluxcd.io from Kustomization flux-system/apps'],
+      ['dangerous', 'Scale Deployment flux-system/kustomize-controller up to 1 replica'],
+    ]);
+    expect(ways[1].title).toMatch(/; once it runs, Flux's kustomize-controller deletes every object the Kustomization applied/);
+    expect(ways[1].warning).toMatch(/spec\.prune: false, spec\.deletionPolicy: Orphan or spec\.suspend: true delete nothing/);
+  });
+
   it('the why-chain says what the controller does before removing it', () => {
     const app = application('guestbook');
     const s = scenario(manifests(namespace('argocd'), app));
