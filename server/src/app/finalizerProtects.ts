@@ -3,6 +3,7 @@
 
 import { describe, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type KubeObject } from '../engine/model';
 import type { StuckEntry } from '../engine/simulation/types';
+import { leftBehind } from './finalizerCatalogueWays';
 
 /** What a finalizer was protecting, when we can tell: said as a warning, never as a certainty. */
 export function protectedBy(o: KubeObject, finalizer: string, stuck: Pick<StuckEntry, 'blockedBy'>): string {
@@ -18,6 +19,9 @@ export function protectedBy(o: KubeObject, finalizer: string, stuck: Pick<StuckE
     case 'service.kubernetes.io/load-balancer-cleanup':
       return `the cloud load balancer of ${describe(o)} is not deleted: it keeps running (and costing) outside the cluster`;
   }
+  // A catalogued finalizer: what its controller would have done, from the catalogue (the CRD's own: data in etcd).
+  const known = leftBehind(o, finalizer);
+  if (known) return known;
   const controller = stuck.blockedBy.find((r) => r.finalizer === finalizer)?.controller;
   return `what ${controller ?? 'the controller of ' + finalizer} was to clean up for ${describe(o)} (often outside Kubernetes: cloud resources, data, DNS records) is left behind`;
 }

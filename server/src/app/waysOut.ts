@@ -19,6 +19,7 @@ import { failingWebhooks, infrastructureLabel, unavailableApiServices, type Plan
 import type { BlockReason, DeleteRequest, SimulationResult, StuckEntry } from '../engine/simulation/types';
 import { buildReport } from './report';
 import { afterRequests } from './afterRequests';
+import { removalRisk, restoreAdvice } from './finalizerCatalogueWays';
 import { protectedBy } from './finalizerProtects';
 import { deleteFinishedPods, NAMESPACE_FINALIZER, removeNamespaceSpecFinalizers } from './releaseWaysOut';
 import { webhookDoubt } from './webhookDoubt';
@@ -261,7 +262,7 @@ function candidatesFor(
       const workload = controller && object(controller.uid);
       const elsewhere = controller && closed(controller.namespace) ? controller.namespace : undefined;
       if (workload && workload.facts.scaledToZero && workload.deletionTimestamp === undefined && !elsewhere)
-        out.push(scaleUp(workload, r.finalizer));
+        out.push(scaleUp(workload, r.finalizer, o));
       else if (isCustomFinalizer(r.finalizer) && (!workload || workload.deletionTimestamp !== undefined || elsewhere))
         out.push(restoreController(o, r.finalizer, controller, elsewhere));
     }
@@ -296,7 +297,7 @@ function labelInfrastructure(c: Candidate): Candidate {
 
 const isCustomFinalizer = (f: string) => f !== FOREGROUND_FINALIZER && f !== ORPHAN_FINALIZER && !f.startsWith('kubernetes.io/');
 
-function scaleUp(workload: KubeObject, finalizer: string): Candidate {
+function scaleUp(workload: KubeObject, finalizer: string, o: KubeObject): Candidate {
   // On the scale subresource, as `kubectl scale` sends it. Its autoscaling/v1 Scale carries the workload's uid and
   // resourceVersion; of 0 replicas it has an empty spec (replicas is omitempty): the tests fail if the workload was
   // replaced or changed, or scaled meanwhile.
@@ -305,10 +306,12 @@ function scaleUp(workload: KubeObject, finalizer: string): Candidate {
     { op: 'test', path: '/spec', value: {} },
     { op: 'add', path: '/spec/replicas', value: 1 },
   ];
+  const { risk, then: deletes, warning } = restoreAdvice(o, finalizer);
   return {
     requests: [{ verb: 'scale', target: refOf(workload), replicas: 1 }],
-    title: `Scale ${describe(workload)} up to 1 replica: it runs the controller that removes ${finalizer}`,
-    risk: 'safe',
+    title: `Scale ${describe(workload)} up to 1 replica: it runs the controller that removes ${finalizer}${deletes ? `; ${deletes}` : ''}`,
+    risk,
+    ...(warning ? { warning } : {}),
     command: jsonPatch(workload, ops, 'scale'),
     patch: { target: identityOf(workload), subresource: 'scale', ops },
   };
@@ -319,19 +322,25 @@ function restoreController(o: KubeObject, finalizer: string, controller: ObjectI
   const request: ChangeRequest = { verb: 'restore-controller', finalizer, for: refOf(o) };
   const who = controller ? describe(controller) : `the operator that removes ${finalizer}`;
   const scope = o.namespace ? `namespace ${o.namespace}` : 'the cluster';
+  // A controller that deletes what it manages before removing its finalizer: never safe, and said so.
+  const { risk, then: deletes, warning } = restoreAdvice(o, finalizer);
+  const also = deletes ? `; ${deletes}` : '';
+  const warned = warning ? { warning } : {};
   if (closedNamespace)
     return {
       requests: [request],
-      title: `Reinstall the operator of ${who} in another namespace, watching ${scope} (namespace ${closedNamespace} is being deleted: nothing new can be created in it)`,
-      risk: 'safe',
+      title: `Reinstall the operator of ${who} in another namespace, watching ${scope} (namespace ${closedNamespace} is being deleted: nothing new can be created in it)${also}`,
+      risk,
+      ...warned,
       command: shellComment(
         `no single kubectl command: install the operator of ${who} in another namespace (${closedNamespace} is being deleted), watching ${scope}`,
       ),
     };
   return {
     requests: [request],
-    title: controller ? `Restore ${who}, the controller that removes ${finalizer}` : `Reinstall ${who}`,
-    risk: 'safe',
+    title: (controller ? `Restore ${who}, the controller that removes ${finalizer}` : `Reinstall ${who}`) + also,
+    risk,
+    ...warned,
     // No single kubectl command reinstalls an operator: its manifests or chart do.
     command: shellComment(`no single kubectl command: reinstall ${who} from its manifests or Helm chart`),
   };
@@ -379,7 +388,7 @@ function removeFinalizer(o: KubeObject, finalizer: string, index: number, stuck:
   return {
     requests: [{ verb: 'remove-finalizer', target: refOf(o), finalizer }],
     title: `Remove the finalizer ${finalizer} from ${describe(o)}`,
-    risk: finalizer === FOREGROUND_FINALIZER ? 'caution' : 'dangerous',
+    risk: finalizer === FOREGROUND_FINALIZER ? 'caution' : (removalRisk(o, finalizer) ?? 'dangerous'),
     command: jsonPatch(o, ops),
     patch: { target: identityOf(o), ops },
     warning: protectedBy(o, finalizer, stuck),

@@ -320,7 +320,7 @@ const BUILTIN_WHEN: Record<string, string> = {
 function finalizerHover(model: ObjectModel, o: KubeObject, index: number, options: HoverOptions, position: Position): string {
   const inv = model.inventory;
   const f = o.finalizers[index];
-  const owner = finalizerOwnersFor(inv, options.finalizerOwners).ownerOf(f);
+  const owner = finalizerOwnersFor(inv, options.finalizerOwners).ownerOf(f, o);
   const set = controllerSet(options.controllers);
   // `gc`, or a kube-controller-manager list that runs no operator and only the built-in controllers it names.
   const strict =
@@ -369,7 +369,9 @@ function finalizerHover(model: ObjectModel, o: KubeObject, index: number, option
       const how =
         owner.how === 'configured'
           ? `configured in \`kubeGcLens.finalizerOwners\` (${esc(owner.why)})`
-          : `a guess (the documented default), ${esc(owner.why, 1000)}. Set \`kubeGcLens.finalizerOwners\` if another workload owns it`;
+          : owner.how === 'catalogued'
+            ? `recognised from the catalogue of well-known finalizers (${esc(owner.why)})`
+            : `a guess (the documented default), ${esc(owner.why, 1000)}. Set \`kubeGcLens.finalizerOwners\` if another workload owns it`;
       out.push(`**Removed by:** the controller running in ${esc(describe(w))}${where ? ` (${where})` : ''}: ${how}.`);
       out.push(strict ? strictNote : workloadSurvival(o, w, current));
       break;

@@ -411,7 +411,7 @@ export function predictedFindings(inventory: Inventory, options: AnalysisOptions
     for (const o of inventory.objects.values()) {
       o.finalizers.forEach((f, index) => {
         if (isGcFinalizer(f) || !o.namespace) return;
-        const owner = owners.ownerOf(f);
+        const owner = owners.ownerOf(f, o);
         if (owner.type !== 'workload' || owner.workload.namespace !== o.namespace) return;
         const list = candidates.get(o.namespace) ?? [];
         list.push({ o, index, workload: describe(owner.workload) });
@@ -462,7 +462,7 @@ function wouldNotFinish(o: KubeObject, owners: FinalizerOwners, set: ControllerS
   for (const f of o.finalizers) {
     if (isGcFinalizer(f)) continue;
     if (set.strict) return `finalizer ${f} is never removed in --controllers=gc`;
-    const owner = owners.ownerOf(f);
+    const owner = owners.ownerOf(f, o);
     if (owner.type === 'absent') return `finalizer ${f}: ${owner.why}`;
     // A kube-controller-manager list runs no operator, and only the built-in controllers it names.
     const builtinRuns =

@@ -254,7 +254,7 @@ export class Controllers {
     for (const o of content) {
       for (const f of o.finalizers) {
         if (isGcFinalizer(f) || MODELLED.has(f)) continue;
-        const owner = this.owners.ownerOf(f);
+        const owner = this.owners.ownerOf(f, o);
         if (owner.type !== 'workload' || !deleted.has(owner.workload.uid)) continue;
         this.timeline.note(
           `Timing-dependent (Kubernetes ${kubeVersionText(this.version)}): before 1.33 the namespace controller deletes every resource type of namespace ${ns.name} in one pass, in no fixed order, so ${describe(owner.workload)} may still remove ${f} from ${describe(o)} before its Pods stop. This simulation shows the outcome where it does not (from 1.33 on, Pods go first and that outcome is certain).`,
@@ -293,7 +293,7 @@ export class Controllers {
         continue;
       }
       if (MODELLED.has(f)) continue;
-      const owner = this.owners.ownerOf(f);
+      const owner = this.owners.ownerOf(f, current);
       if (owner.type === 'builtin') {
         if (this.set.realCluster || (owner.kcm !== undefined && this.set.runs(owner.kcm)))
           this.api.removeFinalizer(owner.controller, current.uid, f, 'done');

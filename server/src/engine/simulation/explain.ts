@@ -19,6 +19,7 @@ import {
 import { guessPlural } from '../kinds/kindRegistry';
 import { claimOf, instancesOf, isCore, podsUsingClaim, volumePhase } from './controllers';
 import { controllerSet, type ControllerSet } from './controllerSet';
+import { catalogueEntry, controllerOf } from './finalizerCatalogue';
 import type { FinalizerOwners } from './finalizerOwners';
 import { describeCondition, finalizeBlocker, heldConditions } from './namespaceConditions';
 import { heldContentFailures, type ContentFailure } from './contentFailures';
@@ -79,7 +80,7 @@ export class Explainer {
         continue;
       }
       const r = this.finalizerReason(o, f, seen, depth);
-      if (r) out.push(r);
+      if (r) out.push(withCatalogue(r, o, f));
     }
     // A Pod in its grace period also waits for the kubelet, finalizers or not (R8, R9).
     if (isCore(o, 'Pod') && o.deletionGracePeriodSeconds) {
@@ -154,7 +155,7 @@ export class Explainer {
         blockedBy: left.slice(0, MAX_LISTED).map((x) => this.objectReason(x, 'is an instance', seen, depth)),
       };
     }
-    const owner = this.owners.ownerOf(f);
+    const owner = this.owners.ownerOf(f, o);
     switch (owner.type) {
       case 'gc':
         return undefined;
@@ -385,6 +386,12 @@ export class Explainer {
       message: `${f} is removed by ${controller}, which does not run with --controllers=${this.set.spec}`,
     };
   }
+}
+
+/** A catalogued finalizer's reason says what its controller does before removing it (a cleanup, or a deletion). */
+function withCatalogue(r: BlockReason, o: KubeObject, f: string): BlockReason {
+  const entry = f === CRD_CLEANUP_FINALIZER ? undefined : catalogueEntry(f, o);
+  return entry ? { ...r, message: `${r.message}; before removing it, ${controllerOf(entry)} ${entry.does}` } : r;
 }
 
 /** One sentence for a stuck entry's `reason`. */

@@ -2,15 +2,24 @@
 // the workload configured for it, or else to our best guess: the workload whose name, namespace, labels or
 // images share the most words with the finalizer's domain (and with CRD groups sharing that domain). A guess counts
 // only words specific to one workload: not an image's registry host, nor a word most workloads share (a company's
-// domain, its image organisation).
+// domain, its image organisation). A finalizer of the catalogue (finalizerCatalogue.ts) belongs first to the workload
+// its controller's signature recognises.
 
 import { describe, isGcFinalizer, type KubeObject, type ObjectIdentity, identityOf } from '../model';
+import {
+  catalogueDependsOnKind,
+  catalogueEntries,
+  catalogueEntry,
+  controllerOf,
+  hasCatalogueName,
+  runsCatalogueImage,
+} from './finalizerCatalogue';
 import type { FinalizerOwnerRule } from './types';
 
 export type FinalizerOwner =
   | { type: 'gc' } // orphan, foregroundDeletion
   | { type: 'builtin'; controller: string; kcm?: string } // a kube-controller-manager (kcm: its --controllers name) or apiserver controller
-  | { type: 'workload'; workload: ObjectIdentity; how: 'configured' | 'guessed'; why: string }
+  | { type: 'workload'; workload: ObjectIdentity; how: 'configured' | 'catalogued' | 'guessed'; why: string }
   | { type: 'external'; how: 'configured' | 'restored' }
   | { type: 'absent'; how: 'configured' | 'unknown'; why: string; guessed?: ObjectIdentity }; // guessed: not trusted
 
@@ -165,13 +174,17 @@ export class FinalizerOwners {
     return false;
   }
 
-  ownerOf(finalizer: string): FinalizerOwner {
-    let owner = this.cache.get(finalizer);
-    if (!owner) this.cache.set(finalizer, (owner = this.resolve(finalizer)));
+  /** `of`: the object that holds it, for a catalogued finalizer whose controller depends on the object's kind. */
+  ownerOf(finalizer: string, of?: { apiVersion: string; kind: string }): FinalizerOwner {
+    const restored = this.cache.get(finalizer);
+    if (restored?.type === 'external' && restored.how === 'restored') return restored;
+    const key = of && catalogueDependsOnKind(finalizer) ? `${finalizer}\0${of.apiVersion}\0${of.kind}` : finalizer;
+    let owner = this.cache.get(key);
+    if (!owner) this.cache.set(key, (owner = this.resolve(finalizer, of)));
     return owner;
   }
 
-  private resolve(finalizer: string): FinalizerOwner {
+  private resolve(finalizer: string, of?: { apiVersion: string; kind: string }): FinalizerOwner {
     if (isGcFinalizer(finalizer)) return { type: 'gc' };
     const rule = this.rules.find((r) =>
       r.finalizer.endsWith('*') ? finalizer.startsWith(r.finalizer.slice(0, -1)) : r.finalizer === finalizer,
@@ -189,9 +202,30 @@ export class FinalizerOwners {
     }
     const builtin = Object.hasOwn(BUILTIN_FINALIZERS, finalizer) ? BUILTIN_FINALIZERS[finalizer] : undefined;
     if (builtin) return { type: 'builtin', ...builtin };
+    const catalogued = this.catalogued(finalizer, of);
+    if (catalogued) return catalogued;
     const guess = this.guess(finalizer);
     if (this.trustGuesses || guess.type !== 'workload') return guess;
     return { type: 'absent', how: 'unknown', why: guess.why, guessed: guess.workload };
+  }
+
+  /** The workload the catalogue's signature (image, usual name) recognises as the finalizer's controller. */
+  private catalogued(finalizer: string, of: { apiVersion: string; kind: string } | undefined): FinalizerOwner | undefined {
+    const exact = catalogueEntry(finalizer, of);
+    // Without the object, any controller the catalogue names for the finalizer. Its usual name first: a project's
+    // components often share one image.
+    const entries = exact ? [exact] : catalogueEntries(finalizer);
+    for (const recognises of [
+      (entry: (typeof entries)[number], o: KubeObject) =>
+        hasCatalogueName(entry, o.name) && runsCatalogueImage(entry, o.facts.images ?? []),
+      (entry: (typeof entries)[number], o: KubeObject) => hasCatalogueName(entry, o.name),
+      (entry: (typeof entries)[number], o: KubeObject) => runsCatalogueImage(entry, o.facts.images ?? []),
+    ])
+      for (const entry of entries) {
+        const w = this.workloads.find((o) => recognises(entry, o));
+        if (w) return { type: 'workload', workload: identityOf(w), how: 'catalogued', why: `${controllerOf(entry)} runs in it` };
+      }
+    return undefined;
   }
 
   /** The documented default guess (README, "Which controller removes a custom finalizer"). */
