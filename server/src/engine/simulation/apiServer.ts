@@ -263,12 +263,13 @@ export class ApiServer {
     const step = this.timeline.record(actor, 'delete', obj, detail);
     if (!wasTerminating) this.timeline.deletionStartedAt.set(obj.uid, step);
     this.recordFinalizerRewrite(actor, obj, finalizers);
+    if (finalizers.length === 0 && gracefulNow && period === 0) {
+      // R8: update, then immediate removal. Nothing can act between the two, so only the removal is written (and
+      // the update is not even copied: the object removed is the stored one, as the update never reached storage).
+      return this.removeNow(actor, obj, 'grace period 0 and no finalizers', true);
+    }
     // `obj` is the stored object (every caller passes what it just read or wrote), so the patch applies to it.
     const written: KubeObject = { ...obj, ...patch };
-    if (finalizers.length === 0 && gracefulNow && period === 0) {
-      // R8: update, then immediate removal. Nothing can act between the two, so only the removal is written.
-      return this.removeNow(actor, written, 'grace period 0 and no finalizers');
-    }
     this.store.write(written);
     return { status: 200, message: 'deletion started', object: written, removed: false };
   }
@@ -436,12 +437,18 @@ export class ApiServer {
     return { status: 200, message: 'updated', object: next, removed: false };
   }
 
-  private removeNow(actor: Actor, obj: KubeObject, detail: string | (() => string)): RequestOutcome {
-    if (!this.timeline.deletionStartedAt.has(obj.uid) && obj.deletionTimestamp === undefined) {
+  /** `terminating`: the removal follows a deletion that set a deletionTimestamp (R8), whether or not `obj` shows it. */
+  private removeNow(
+    actor: Actor,
+    obj: KubeObject,
+    detail: string | (() => string),
+    terminating = obj.deletionTimestamp !== undefined,
+  ): RequestOutcome {
+    if (!this.timeline.deletionStartedAt.has(obj.uid) && !terminating) {
       const step = this.timeline.record(actor, 'delete', obj, detail);
       this.timeline.deletionStartedAt.set(obj.uid, step);
     }
-    const step = this.timeline.record(actor, 'remove', obj, obj.deletionTimestamp === undefined ? 'removed from storage' : detail);
+    const step = this.timeline.record(actor, 'remove', obj, terminating ? detail : 'removed from storage');
     this.timeline.removedAt.set(obj.uid, step);
     const last = this.store.remove(obj.uid, obj) ?? obj;
     this.timeline.removed.push({ object: last, step });
