@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildInventory } from '../../server/src/engine/inventory';
 import { simulate } from '../../server/src/engine/simulation/simulate';
+import { Timeline } from '../../server/src/engine/simulation/timeline';
 import { loadPaths } from '../../server/src/sources/files';
 import { scenario, del, names } from '../helpers/scenario';
 
@@ -160,5 +161,35 @@ metadata: { name: api-1, namespace: shop, uid: p1 }
       }
     }
     expect(steps).toBeGreaterThan(50);
+  });
+
+  it('without keeping its steps, no step text is built: a detail given as a function is called only for a kept step', () => {
+    const target = { apiVersion: 'v1', kind: 'Pod', namespace: 'shop', name: 'a', uid: 'p1' };
+    let built = 0;
+    const detail = () => {
+      built++;
+      return 'removed at once';
+    };
+    const counted = new Timeline(false);
+    expect([counted.record('apiserver', 'remove', target, detail), counted.record('apiserver', 'remove', target, detail)]).toEqual([1, 2]);
+    expect(built).toBe(0);
+    const kept = new Timeline(true);
+    kept.record('apiserver', 'remove', target, detail);
+    expect(built).toBe(1);
+    expect(kept.steps).toStrictEqual([{ step: 1, actor: 'apiserver', action: 'remove', target, detail: 'removed at once' }]);
+  });
+
+  it("the GC's DELETE of a Pod whose owner is absent keeps its reason in the kept step", () => {
+    const r = scenario(`
+apiVersion: v1
+kind: Pod
+metadata:
+  name: orphan
+  namespace: shop
+  uid: p9
+  ownerReferences: [{ apiVersion: apps/v1, kind: ReplicaSet, name: gone, uid: rs9, controller: true }]
+`).simulate([], { controllers: 'gc' });
+    const deleteStep = r.steps.find((st) => st.action === 'delete' && st.target.uid === 'p9');
+    expect(deleteStep?.detail).toContain('why: no solid owner left: owner ReplicaSet gone (uid rs9) is absent');
   });
 });

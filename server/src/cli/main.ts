@@ -13,7 +13,7 @@ import { UsageError, allowOnly, flag, flagList, oneOf, parseArgs, type ParsedArg
 import { HELP } from './help';
 import { InputError, loadInput, type CliInput } from './input';
 import type { ClusterInput } from './clusterInput';
-import { checkText } from './output/checkText';
+import { checkTextChunks } from './output/checkText';
 import { findingToJson, sortFindings } from './output/findingJson';
 import { toSarif } from './output/sarif';
 import { simulateDot } from './output/simulateDot';
@@ -23,7 +23,7 @@ import { loadCluster } from './clusterInput';
 import { parseDuration, parseRequestTimeout } from './duration';
 import { baselineSimulation } from '../app/simulationCache';
 import { makeStyle } from './output/style';
-import { safeJson, safeText } from './output/safeText';
+import { safeJson, safeJsonChunks, safeText } from './output/safeText';
 import { ARRIVALS, parsePlan, readPlanText } from './plan';
 import { requestsOf } from './requests';
 import { userRequestOf } from '../app/planRequests';
@@ -323,22 +323,30 @@ async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const relative = relativeTo(io.cwd);
   const skipped = input.problems.filter((p) => p.severity === 'error');
   if (output === 'json') {
-    io.stdout.write(
-      safeJson({
+    // Written in pieces, as checkText's lines: the output of 200,000 findings is never held whole.
+    const chunks = safeJsonChunks(
+      {
         objects: input.inventory.objects.size,
         skipped: skipped.map((p) => ({ file: p.file, line: p.line, column: p.column, code: p.code, reason: p.reason })),
         // Every problem the text lists and counts (additive): the skipped ones, and the warnings.
         problems: input.problems
           .filter((p) => p.severity !== 'info')
           .map((p) => ({ file: p.file, line: p.line, column: p.column, severity: p.severity, code: p.code, reason: p.reason })),
-        findings: findings.map(findingToJson),
+        findings: [],
         ...(input.incomplete?.length ? { incomplete: input.incomplete } : {}),
-      }) + '\n',
+      },
+      'findings',
+      findings,
+      findingToJson,
     );
+    for (const chunk of chunks) io.stdout.write(chunk);
+    io.stdout.write('\n');
   } else if (output === 'sarif') {
     io.stdout.write(safeJson(toSarif(findings, pkg.version, relative)) + '\n');
   } else {
-    io.stdout.write(checkText(findings, input.problems, input.inventory.objects.size, input.files, relative, makeStyle(io.stdout, io.env)));
+    const style = makeStyle(io.stdout, io.env);
+    for (const chunk of checkTextChunks(findings, input.problems, input.inventory.objects.size, input.files, relative, style))
+      io.stdout.write(chunk);
   }
   if (failOn === 'none') return 0;
   const errors = findings.some((f) => f.severity === 'error') || skipped.length > 0;

@@ -27,11 +27,29 @@ export function checkText(
   relative: (file: string) => string,
   s: Style,
 ): string {
+  return [...checkTextChunks(findings, problems, objects, files, relative, s)].join('');
+}
+
+/** checkText in pieces of up to `batch` lines (the CLI writes each as it comes: 200,000 findings are never one string). */
+export function* checkTextChunks(
+  findings: Finding[],
+  problems: LoadProblem[],
+  objects: number,
+  files: number,
+  relative: (file: string) => string,
+  s: Style,
+  batch = 1000,
+): Generator<string> {
+  for (let start = 0; start < findings.length; start += batch) {
+    yield findings
+      .slice(start, start + batch)
+      .map((f) => findingLine(f, relative, s) + '\n')
+      .join('');
+  }
   const lines: string[] = [];
-  for (const f of findings) lines.push(findingLine(f, relative, s));
   const shown = problems.filter((p) => p.severity !== 'info');
   if (shown.length) {
-    if (lines.length) lines.push('');
+    if (findings.length) lines.push('');
     lines.push(s.bold(`Not loaded or loaded with a warning (${shown.length}):`));
     for (const p of shown) lines.push(`  ${problemLine(p, relative, s)}`);
   }
@@ -44,7 +62,7 @@ export function checkText(
   const summary = shown.length
     ? `${plural(errors, 'error')}, ${plural(warnings, 'warning')}: ${plural(findings.length, 'finding')} ${inObjects}, ${shown.length} about documents not loaded or loaded with a warning`
     : `${plural(errors, 'error')}, ${plural(warnings, 'warning')} ${inObjects}`;
-  if (lines.length) lines.push('');
+  if (findings.length || lines.length) lines.push('');
   lines.push(errors ? s.red(summary) : warnings ? s.yellow(summary) : s.green(summary));
-  return lines.join('\n') + '\n';
+  yield lines.join('\n') + '\n';
 }

@@ -50,8 +50,49 @@ export const safeDescribe = (id: { kind: string; namespace: string; name: string
  * value exactly.
  */
 export function safeJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
+  return escapeJson(JSON.stringify(value, null, 2));
+}
+
+const escapeJson = (json: string): string =>
+  json.replace(
     /[\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g,
     (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
+
+/**
+ * safeJson of an object, in pieces whose concatenation is exactly its text: the array under `streamed` is written
+ * `batch` items at a time, each made JSON when its piece is, so 200,000 findings are never one string (nor their
+ * JSON objects all at once). `toJson` turns an item into what is written.
+ */
+export function* safeJsonChunks<T>(
+  value: Record<string, unknown>,
+  streamed: string,
+  items: readonly T[],
+  toJson: (item: T) => unknown,
+  batch = 1000,
+): Generator<string> {
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  if (!entries.length) {
+    yield '{}';
+    return;
+  }
+  for (const [i, [key, v]] of entries.entries()) {
+    const head = `${i === 0 ? '{\n' : ',\n'}  ${JSON.stringify(key)}: `;
+    if (key !== streamed) {
+      yield escapeJson(head + JSON.stringify(v, null, 2).replace(/\n/g, '\n  '));
+      continue;
+    }
+    if (!items.length) {
+      yield head + '[]';
+      continue;
+    }
+    for (let start = 0; start < items.length; start += batch) {
+      const parts = items
+        .slice(start, start + batch)
+        .map((item) => '    ' + JSON.stringify(toJson(item), null, 2).replace(/\n/g, '\n    '));
+      yield escapeJson((start === 0 ? head + '[\n' : ',\n') + parts.join(',\n'));
+    }
+    yield '\n  ]';
+  }
+  yield '\n}';
 }

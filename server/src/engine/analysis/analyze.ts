@@ -11,6 +11,7 @@ import {
   isGcFinalizer,
   maybeScheduled,
   isSyntheticUid,
+  flatString,
   splitApiVersion,
   type KubeObject,
   type OwnerReference,
@@ -57,11 +58,20 @@ function finding(
   message: string,
   related: RelatedInformation[] = [],
 ): Finding {
-  return { code, severity, message, object: identityOf(o), location, file: o.source?.file, range: rangeOf(o, location), related };
+  return {
+    code,
+    severity,
+    message: flatString(message),
+    object: identityOf(o),
+    location,
+    file: o.source?.file,
+    range: rangeOf(o, location),
+    related,
+  };
 }
 
 function relatedTo(o: KubeObject, message: string): RelatedInformation {
-  return { message, object: identityOf(o), file: o.source?.file, range: rangeOf(o, { kind: 'object' }) };
+  return { message: flatString(message), object: identityOf(o), file: o.source?.file, range: rangeOf(o, { kind: 'object' }) };
 }
 
 /** Checks that need only the object and the inventory: admission rules and how the GC resolves each reference. */
@@ -272,10 +282,13 @@ export function cycleFindings(inventory: Inventory, starts: Iterable<string> = i
   let counter = 0;
   const owners = (uid: string) =>
     (inventory.objects.get(uid)?.ownerReferences ?? []).map((r) => r.uid).filter((u) => inventory.objects.has(u));
-  // Iterative Tarjan: manifests can hold long chains.
+  // Iterative Tarjan: manifests can hold long chains. An object with no owner in the input is in no cycle: it is
+  // never entered (most objects: their indexes would be most of this pass's memory).
   for (const start of starts) {
     if (index.has(start) || !inventory.objects.has(start)) continue;
-    const work: { uid: string; next: number; targets: string[] }[] = [{ uid: start, next: 0, targets: owners(start) }];
+    const startTargets = owners(start);
+    if (!startTargets.length) continue;
+    const work: { uid: string; next: number; targets: string[] }[] = [{ uid: start, next: 0, targets: startTargets }];
     index.set(start, counter);
     low.set(start, counter++);
     stack.push(start);
@@ -285,11 +298,13 @@ export function cycleFindings(inventory: Inventory, starts: Iterable<string> = i
       if (top.next < top.targets.length) {
         const t = top.targets[top.next++];
         if (!index.has(t)) {
+          const targets = owners(t);
+          if (!targets.length) continue;
           index.set(t, counter);
           low.set(t, counter++);
           stack.push(t);
           onStack.add(t);
-          work.push({ uid: t, next: 0, targets: owners(t) });
+          work.push({ uid: t, next: 0, targets });
         } else if (onStack.has(t)) low.set(top.uid, Math.min(low.get(top.uid)!, index.get(t)!));
         continue;
       }

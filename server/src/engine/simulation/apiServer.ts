@@ -81,7 +81,7 @@ export class ApiServer {
 
   /** A DELETE request (R1–R11). Rejected requests are recorded as a 'reject' step and change nothing. */
   /** `stored`: the object the caller just read, which saves the lookup while it is still the stored one. */
-  delete(actor: Actor, req: DeleteRequest, why?: string, stored?: KubeObject): RequestOutcome {
+  delete(actor: Actor, req: DeleteRequest, why?: string | (() => string), stored?: KubeObject): RequestOutcome {
     const policy = req.propagationPolicy ?? undefined;
     const target = (): ObjectIdentity => ({
       apiVersion: req.apiVersion,
@@ -137,8 +137,15 @@ export class ApiServer {
    * whatever the propagation policy (no orphan, no foregroundDeletion). R80: a repeated DELETE leaves the
    * finalizers as they are too (kube-apiserver 1.37.2 adds no GC finalizer to a terminating CRD).
    */
-  private deleteCustomResourceDefinition(actor: Actor, obj: KubeObject, req: DeleteRequest, info: KindInfo, why?: string): RequestOutcome {
-    const because = why ? `; why: ${why}` : '';
+  private deleteCustomResourceDefinition(
+    actor: Actor,
+    obj: KubeObject,
+    req: DeleteRequest,
+    info: KindInfo,
+    why?: string | (() => string),
+  ): RequestOutcome {
+    const whyText = typeof why === 'function' ? why() : why;
+    const because = whyText ? `; why: ${whyText}` : '';
     if (obj.deletionTimestamp !== undefined) {
       if (obj.finalizers.length === 0)
         return this.removeNow(actor, obj, `${policyText(req, obj, info, this.kinds)}; no finalizers left, removed at once${because}`);
@@ -171,9 +178,13 @@ export class ApiServer {
     req: DeleteRequest,
     info: KindInfo,
     grace: number | undefined,
-    why?: string,
+    why?: string | (() => string),
   ): RequestOutcome {
-    const because = why ? `; why: ${why}` : '';
+    // Built only when a step keeps it (see Timeline.record).
+    const because = () => {
+      const text = typeof why === 'function' ? why() : why;
+      return text ? `; why: ${text}` : '';
+    };
     const graceful = info.group === '' && info.kind === 'Pod';
     let gracefulNow = false;
     let deletionTimestamp = obj.deletionTimestamp;
@@ -219,11 +230,11 @@ export class ApiServer {
     const rewrite = this.rewriteGcFinalizers(obj, req, info);
     const finalizers = rewrite.finalizers;
     if (!gracefulNow && obj.finalizers.length === 0 && !rewrite.changed) {
-      return this.removeNow(actor, obj, `${policyText(req, obj, info, this.kinds)}; no finalizers, removed at once${because}`);
+      return this.removeNow(actor, obj, () => `${policyText(req, obj, info, this.kinds)}; no finalizers, removed at once${because()}`);
     }
     if (!gracefulNow && finalizers.length === 0) {
       this.recordFinalizerRewrite(actor, obj, finalizers);
-      return this.removeNow(actor, obj, `${policyText(req, obj, info, this.kinds)}; no finalizers left, removed at once${because}`);
+      return this.removeNow(actor, obj, () => `${policyText(req, obj, info, this.kinds)}; no finalizers left, removed at once${because()}`);
     }
     const patch: Partial<KubeObject> = { finalizers };
     if (gracefulNow) {
@@ -241,20 +252,24 @@ export class ApiServer {
       patch.deletionTimestamp === obj.deletionTimestamp &&
       patch.deletionGracePeriodSeconds === obj.deletionGracePeriodSeconds;
     if (unchanged) return { status: 200, message: `${describe(obj)} is already terminating; nothing changes`, object: obj, removed: false };
-    const detailParts = [policyText(req, obj, info, this.kinds)];
-    if (gracefulNow) detailParts.push(`grace period ${deletionGracePeriodSeconds}s`);
-    if (wasTerminatingGracefully(obj) && patch.deletionTimestamp !== obj.deletionTimestamp)
-      detailParts.push(`deletionTimestamp moved earlier to ${patch.deletionTimestamp}`);
-    if (finalizers.length) detailParts.push(`waits for finalizers [${finalizers.join(', ')}]`);
-    const step = this.timeline.record(actor, 'delete', obj, detailParts.join('; ') + because);
+    const detail = () => {
+      const detailParts = [policyText(req, obj, info, this.kinds)];
+      if (gracefulNow) detailParts.push(`grace period ${deletionGracePeriodSeconds}s`);
+      if (wasTerminatingGracefully(obj) && patch.deletionTimestamp !== obj.deletionTimestamp)
+        detailParts.push(`deletionTimestamp moved earlier to ${patch.deletionTimestamp}`);
+      if (finalizers.length) detailParts.push(`waits for finalizers [${finalizers.join(', ')}]`);
+      return detailParts.join('; ') + because();
+    };
+    const step = this.timeline.record(actor, 'delete', obj, detail);
     if (!wasTerminating) this.timeline.deletionStartedAt.set(obj.uid, step);
     this.recordFinalizerRewrite(actor, obj, finalizers);
+    if (finalizers.length === 0 && gracefulNow && period === 0) {
+      // R8: update, then immediate removal. Nothing can act between the two, so only the removal is written (and
+      // the update is not even copied: the object removed is the stored one, as the update never reached storage).
+      return this.removeNow(actor, obj, 'grace period 0 and no finalizers', true);
+    }
     // `obj` is the stored object (every caller passes what it just read or wrote), so the patch applies to it.
     const written: KubeObject = { ...obj, ...patch };
-    if (finalizers.length === 0 && gracefulNow && period === 0) {
-      // R8: update, then immediate removal. Nothing can act between the two, so only the removal is written.
-      return this.removeNow(actor, written, 'grace period 0 and no finalizers');
-    }
     this.store.write(written);
     return { status: 200, message: 'deletion started', object: written, removed: false };
   }
@@ -422,12 +437,18 @@ export class ApiServer {
     return { status: 200, message: 'updated', object: next, removed: false };
   }
 
-  private removeNow(actor: Actor, obj: KubeObject, detail: string): RequestOutcome {
-    if (!this.timeline.deletionStartedAt.has(obj.uid) && obj.deletionTimestamp === undefined) {
+  /** `terminating`: the removal follows a deletion that set a deletionTimestamp (R8), whether or not `obj` shows it. */
+  private removeNow(
+    actor: Actor,
+    obj: KubeObject,
+    detail: string | (() => string),
+    terminating = obj.deletionTimestamp !== undefined,
+  ): RequestOutcome {
+    if (!this.timeline.deletionStartedAt.has(obj.uid) && !terminating) {
       const step = this.timeline.record(actor, 'delete', obj, detail);
       this.timeline.deletionStartedAt.set(obj.uid, step);
     }
-    const step = this.timeline.record(actor, 'remove', obj, obj.deletionTimestamp === undefined ? 'removed from storage' : detail);
+    const step = this.timeline.record(actor, 'remove', obj, terminating ? detail : 'removed from storage');
     this.timeline.removedAt.set(obj.uid, step);
     const last = this.store.remove(obj.uid, obj) ?? obj;
     this.timeline.removed.push({ object: last, step });

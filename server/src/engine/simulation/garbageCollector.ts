@@ -44,17 +44,22 @@ class WorkQueue<T> {
 class AbsentOwnerCache {
   private readonly entries = new Map<string, true>();
   constructor(private readonly capacity = 500) {}
-  private static key(id: ObjectIdentity): string {
-    return `${id.apiVersion}\u0000${id.kind}\u0000${id.name}\u0000${id.uid}\u0000${id.namespace}`;
+  /** The key of a reference's coordinates (apiVersion, kind, name, uid), to which a namespace is appended. */
+  static coordinates(c: Omit<ObjectIdentity, 'namespace'>): string {
+    return `${c.apiVersion}\u0000${c.kind}\u0000${c.name}\u0000${c.uid}\u0000`;
   }
   add(id: ObjectIdentity): void {
-    const k = AbsentOwnerCache.key(id);
+    this.addKey(AbsentOwnerCache.coordinates(id) + id.namespace);
+  }
+  addKey(k: string): void {
     this.entries.delete(k);
     this.entries.set(k, true);
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
   has(id: ObjectIdentity): boolean {
-    const k = AbsentOwnerCache.key(id);
+    return this.hasKey(AbsentOwnerCache.coordinates(id) + id.namespace);
+  }
+  hasKey(k: string): boolean {
     if (!this.entries.has(k)) return false;
     this.entries.delete(k);
     this.entries.set(k, true);
@@ -68,6 +73,8 @@ class MarkerError {
     readonly message: string,
   ) {}
 }
+
+const DANGLING: { readonly dangling: true } = { dangling: true };
 
 type Classification = { solid: OwnerReference[]; dangling: OwnerReference[]; waiting: OwnerReference[] };
 
@@ -519,11 +526,14 @@ export class GarbageCollector {
       : latest.finalizers.includes(FOREGROUND_FINALIZER)
         ? 'Foreground'
         : 'Background';
-    const reasons = [
-      ...dangling.map((r) => `owner ${r.kind} ${r.name} (uid ${r.uid}) is absent`),
-      ...waiting.map((r) => `owner ${r.kind} ${r.name} is being deleted in the foreground`),
-    ];
-    this.deleteObject(item.identity, policy, `no solid owner left: ${reasons.join('; ')}`, classified);
+    const why = () => {
+      const reasons = [
+        ...dangling.map((r) => `owner ${r.kind} ${r.name} (uid ${r.uid}) is absent`),
+        ...waiting.map((r) => `owner ${r.kind} ${r.name} is being deleted in the foreground`),
+      ];
+      return `no solid owner left: ${reasons.join('; ')}`;
+    };
+    this.deleteObject(item.identity, policy, why, classified);
   }
 
   /** R34: the first error aborts the classification of the whole item. */
@@ -539,9 +549,9 @@ export class GarbageCollector {
   }
 
   private isDangling(ref: OwnerReference, item: GraphNode): { dangling: boolean; owner?: KubeObject } {
-    const coords = { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid };
-    if (this.absentOwnerCache.has({ ...coords, namespace: '' })) return { dangling: true };
-    if (this.absentOwnerCache.has({ ...coords, namespace: item.identity.namespace })) return { dangling: true };
+    const coords = AbsentOwnerCache.coordinates(ref);
+    if (this.absentOwnerCache.hasKey(coords)) return DANGLING;
+    if (this.absentOwnerCache.hasKey(coords + item.identity.namespace)) return DANGLING;
     const info = this.api.restMapping(ref.apiVersion, ref.kind);
     if (!info) {
       throw new MarkerError(
@@ -549,7 +559,7 @@ export class GarbageCollector {
         `unable to map ${ref.apiVersion}/${ref.kind} to a resource: no kind "${ref.kind}" is registered for version "${ref.apiVersion}"`,
       );
     }
-    const cacheKey = { ...coords, namespace: info.namespaced ? item.identity.namespace : '' };
+    const cacheKey = info.namespaced ? coords + item.identity.namespace : coords;
     if (item.identity.namespace === '' && info.namespaced) {
       throw new MarkerError(
         'namespacedOwnerOfClusterScopedObject',
@@ -558,8 +568,8 @@ export class GarbageCollector {
     }
     const got = this.api.get(ref.apiVersion, ref.kind, item.identity.namespace, ref.name, ref.uid);
     if (got.status === 404 || (got.status === 200 && got.object.uid !== ref.uid)) {
-      this.absentOwnerCache.add(cacheKey);
-      return { dangling: true };
+      this.absentOwnerCache.addKey(cacheKey);
+      return DANGLING;
     }
     if (got.status !== 200) throw new MarkerError('restMapping', `unable to map ${ref.apiVersion}/${ref.kind}`);
     return { dangling: false, owner: got.object };
@@ -632,7 +642,7 @@ export class GarbageCollector {
   private deleteObject(
     id: ObjectIdentity,
     policy: 'Orphan' | 'Foreground' | 'Background',
-    why: string,
+    why: string | (() => string),
     classified: { resourceVersion: number | undefined; ownerReferences: OwnerReference[] },
   ): void {
     const request = { apiVersion: id.apiVersion, kind: id.kind, namespace: id.namespace, name: id.name, propagationPolicy: policy };

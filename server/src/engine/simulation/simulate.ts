@@ -115,7 +115,7 @@ export function simulate(inventory: Inventory, requests: readonly UserRequest[],
     orphaned.push({ ...identityOf(o), ownerUID });
   }
   const result = {
-    deleted: timeline.removed.map(({ object, step }): DeletedEntry => Object.assign(identityOf(object), { step })),
+    deleted: [] as DeletedEntry[],
     orphaned,
     remaining: [] as RemainingEntry[],
     stuck,
@@ -127,7 +127,12 @@ export function simulate(inventory: Inventory, requests: readonly UserRequest[],
     controllers: set.spec,
   };
   Object.defineProperty(result, 'finalObject', { value: (uid: string) => store.get(uid) });
-  // Every stored object, in input order: built on first access, as most callers never read it.
+  // What was removed, and every stored object, in input order: built on first access, as the analysis reads neither.
+  let deleted: DeletedEntry[] | undefined;
+  Object.defineProperty(result, 'deleted', {
+    enumerable: true,
+    get: () => (deleted ??= timeline.removed.map(({ object, step }): DeletedEntry => Object.assign(identityOf(object), { step }))),
+  });
   let remaining: RemainingEntry[] | undefined;
   Object.defineProperty(result, 'remaining', {
     enumerable: true,

@@ -24,11 +24,13 @@ export class Timeline {
   request: number | undefined;
 
   /** `keepSteps` false: steps are numbered but not kept (an answer that reads only the outcome, as the analysis). */
-  constructor(private readonly keepSteps = true) {}
+  constructor(readonly keepSteps = true) {}
 
-  record(actor: Actor, action: StepAction, target: KubeObject | ObjectIdentity, detail: string): number {
+  /** `detail` as a function: built only when steps are kept (a settling run deletes 200,000 objects unseen). */
+  record(actor: Actor, action: StepAction, target: KubeObject | ObjectIdentity, detail: string | (() => string)): number {
     const step = ++this.stepCount;
     if (!this.keepSteps) return step;
+    if (typeof detail === 'function') detail = detail();
     const id = 'facts' in target ? identityOf(target) : { ...target };
     this.steps.push(
       this.request === undefined
