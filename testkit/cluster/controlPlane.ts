@@ -12,8 +12,12 @@ const ROOT =
   [path.resolve(__dirname, '../..'), path.resolve(__dirname, '..')].find((d) => existsSync(path.join(d, 'scripts/controlPlane.mjs'))) ??
   path.resolve(__dirname, '../..');
 const SCRIPT = path.join(ROOT, 'scripts/controlPlane.mjs');
+/** Where scripts/controlPlane.mjs builds: .cache/controlplane, or KGL_CONTROLPLANE_CACHE when set. */
+const CACHE_DIR = process.env.KGL_CONTROLPLANE_CACHE
+  ? path.resolve(process.env.KGL_CONTROLPLANE_CACHE)
+  : path.join(ROOT, '.cache/controlplane');
 /** kubectl from the same modules as the server (scripts/controlPlane.mjs builds it next to the control plane). */
-export const KUBECTL = path.join(ROOT, '.cache/controlplane/kubectl');
+export const KUBECTL = path.join(CACHE_DIR, 'kubectl');
 
 /** Why suites on the real control plane are skipped here, or undefined when they run. */
 export const CONTROL_PLANE_SKIP =
@@ -24,6 +28,11 @@ export const CONTROL_PLANE_SKIP =
 export interface ControlPlaneOptions {
   /** kube-controller-manager's --controllers (the script's default when absent). */
   controllers?: string;
+  /**
+   * Fake Nodes (`--nodes`): kube-scheduler and KWOK run too, so Pods are scheduled, Running and Ready, and finish
+   * their graceful deletion. With `controllers: '*'` this is the whole cluster.
+   */
+  nodes?: number;
   /** Extra kube-apiserver flags, e.g. `--watch-cache=false`. */
   apiserverArgs?: string[];
 }
@@ -47,6 +56,7 @@ export interface ControlPlane {
 export function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const args = [SCRIPT, 'start'];
   if (options.controllers !== undefined) args.push(`--controllers=${options.controllers}`);
+  if (options.nodes !== undefined) args.push(`--nodes=${options.nodes}`);
   for (const a of options.apiserverArgs ?? []) args.push(`--apiserver-arg=${a}`);
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let logs = '';
