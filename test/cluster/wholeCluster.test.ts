@@ -191,7 +191,7 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the whole cluster: every cont
     expect(made.owner).toBe(replicaSet);
     expect(made.name).not.toBe(victim.name);
     expect(after.map((p) => p.uid)).toContain(before[1]!.uid);
-  });
+  }, 300_000);
 
   it('makes a deleted StatefulSet Pod again with the same name and a new uid, Running and Ready', async () => {
     plane.kubectl(
@@ -238,5 +238,5 @@ describe.skipIf(CONTROL_PLANE_SKIP !== undefined)('the whole cluster: every cont
       TRIES,
     );
     expect(pods('app=db').find((p) => p.name === 'db-0')!.owner).toBe('StatefulSet/db');
-  });
+  }, 300_000);
 });
