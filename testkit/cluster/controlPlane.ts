@@ -1,6 +1,7 @@
 // The real control plane (test/controlplane: etcd, kube-apiserver and kube-controller-manager's controllers, built
-// from Kubernetes' own Go modules) for tests, started through its contract (`scripts/controlPlane.mjs start`), and
-// kubectl built from the same modules. The first build takes about 6 minutes; later ones reuse Go's build cache.
+// from Kubernetes' own Go modules; with `nodes`, also kube-scheduler and KWOK's fake Nodes) for tests, started through
+// its contract (`scripts/controlPlane.mjs start`), and kubectl built from the same modules. The first build takes
+// about 8 minutes (KWOK's module included); later ones reuse Go's build cache.
 // Suites that need it skip where `go` is not on PATH (CI and the project's machines have it), saying why.
 
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
