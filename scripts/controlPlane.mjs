@@ -2,7 +2,7 @@
 // kube-apiserver (client certificates, Node+RBAC) and kube-controller-manager's controllers, in one process.
 //
 // CLI:
-//   npm run --silent control-plane -- start [--controllers=LIST] [--v=N] [--apiserver-arg=--FLAG=V ...]
+//   npm run --silent control-plane -- start [--controllers=LIST] [--nodes=N] [--v=N] [--apiserver-arg=--FLAG=V ...]
 //       builds the binary into .cache/controlplane/ if needed, then runs it. When ready it prints exactly one JSON
 //       line on stdout: {"kubeconfig": "<path>", "server": "https://127.0.0.1:<port>"}; everything else (build
 //       output, logs) goes to stderr. SIGTERM/SIGINT stops it and removes its temporary directory. Signal this
@@ -12,9 +12,15 @@
 //       --controllers is kube-controller-manager's flag (default: garbage-collector-controller,
 //       namespace-controller, persistentvolumeclaim-protection-controller, persistentvolume-protection-controller,
 //       persistentvolume-binder-controller).
+//       --nodes=N (default 0) adds kube-scheduler and KWOK with N fake Nodes, so Pods are scheduled, run, become
+//       Ready and finish their graceful deletion; `--controllers=* --nodes=N` is the whole cluster.
 //   npm run --silent control-plane -- build
 //       only builds (needs Go >= the version test/controlplane/go.mod names, and the Go module proxy), together with
-//       kubectl from the same modules (.cache/controlplane/kubectl, the server's own version).
+//       kubectl from the same modules (.cache/controlplane/kubectl, the server's own version) and KWOK's controller
+//       (test/controlplane/kwok, its own module: .cache/controlplane/kube-gc-lens-kwok).
+//
+// KGL_CONTROLPLANE_CACHE=DIR builds into and runs from DIR instead of .cache/controlplane (to work on the control
+// plane without replacing the binaries other runs on this machine use).
 //   npm run --silent control-plane -- kubectl ARGS...
 //       runs that kubectl (building first if needed), e.g. `-- kubectl --kubeconfig PATH get namespaces`.
 //
@@ -32,10 +38,16 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const SOURCE_DIR = join(REPO, 'test', 'controlplane');
-export const CACHE_DIR = join(REPO, '.cache', 'controlplane');
+/** KWOK's controller has its own module: KWOK v0.8.0 requires k8s.io v0.36, the control plane v0.37. */
+const KWOK_SOURCE_DIR = join(SOURCE_DIR, 'kwok');
+export const CACHE_DIR = process.env.KGL_CONTROLPLANE_CACHE
+  ? resolve(process.env.KGL_CONTROLPLANE_CACHE)
+  : join(REPO, '.cache', 'controlplane');
 export const BINARY = join(CACHE_DIR, 'kube-gc-lens-control-plane');
 /** kubectl built from the same modules (go.mod's `tool` line), so its version is the server's. */
 export const KUBECTL = join(CACHE_DIR, 'kubectl');
+/** Started by the control plane with --nodes (it looks next to its own binary). */
+export const KWOK = join(CACHE_DIR, 'kube-gc-lens-kwok');
 const STAMP = join(CACHE_DIR, 'build.stamp');
 
 /** The k8s.io/kubernetes version go.mod requires, e.g. "v1.37.2". */
@@ -69,10 +81,15 @@ function goVersion() {
 function sourceStamp(go, flags) {
   const hash = createHash('sha256');
   hash.update(`${go}\n${flags}\n`);
-  for (const name of readdirSync(SOURCE_DIR).sort()) {
-    if (name.endsWith('.go') || name === 'go.mod' || name === 'go.sum') {
-      hash.update(`${name}\n`);
-      hash.update(readFileSync(join(SOURCE_DIR, name)));
+  for (const [prefix, dir] of [
+    ['', SOURCE_DIR],
+    ['kwok/', KWOK_SOURCE_DIR],
+  ]) {
+    for (const name of readdirSync(dir).sort()) {
+      if (name.endsWith('.go') || name === 'go.mod' || name === 'go.sum') {
+        hash.update(`${prefix}${name}\n`);
+        hash.update(readFileSync(join(dir, name)));
+      }
     }
   }
   return hash.digest('hex');
@@ -87,15 +104,16 @@ export function buildControlPlane({ force = false } = {}) {
   }
   const flags = ldflags(kubernetesVersion());
   const stamp = sourceStamp(go, flags);
-  if (!force && existsSync(BINARY) && existsSync(KUBECTL) && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === stamp) return BINARY;
+  if (!force && [BINARY, KUBECTL, KWOK, STAMP].every((f) => existsSync(f)) && readFileSync(STAMP, 'utf8') === stamp) return BINARY;
   mkdirSync(CACHE_DIR, { recursive: true });
   process.stderr.write(`control-plane: building ${BINARY} (${go}; k8s.io/kubernetes ${kubernetesVersion()})\n`);
   const started = Date.now();
-  for (const [output, pkg] of [
-    [BINARY, './'],
-    [KUBECTL, 'k8s.io/kubernetes/cmd/kubectl'],
+  for (const [output, pkg, cwd, buildFlags] of [
+    [BINARY, './', SOURCE_DIR, ['-ldflags', flags]],
+    [KUBECTL, 'k8s.io/kubernetes/cmd/kubectl', SOURCE_DIR, ['-ldflags', flags]],
+    [KWOK, './', KWOK_SOURCE_DIR, []],
   ]) {
-    const r = spawnSync('go', ['build', '-ldflags', flags, '-o', output, pkg], { cwd: SOURCE_DIR, stdio: ['ignore', 2, 2] });
+    const r = spawnSync('go', ['build', ...buildFlags, '-o', output, pkg], { cwd, stdio: ['ignore', 2, 2] });
     if (r.error) throw r.error;
     if (r.status !== 0) throw new Error(`go build ${pkg} failed (exit ${r.status ?? r.signal})`);
   }

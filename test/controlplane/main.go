@@ -2,7 +2,8 @@
 // process, built from Kubernetes' own Go modules: embedded etcd, kube-apiserver
 // (client-certificate authentication, Node+RBAC authorization, TLS on 127.0.0.1)
 // and kube-controller-manager's controllers chosen by --controllers. There is no
-// kubelet and no scheduler: Pods never run.
+// kubelet: Pods never run, unless --nodes=N adds kube-scheduler (in process) and
+// KWOK (a child process) playing the kubelet for N fake Nodes.
 //
 // Contract: when ready it prints exactly one JSON line on stdout,
 //
@@ -19,7 +20,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -27,8 +27,6 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
-	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.etcd.io/etcd/server/v3/embed"
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -63,14 +61,23 @@ func main() {
 	verbosity := fs.Int("v", 0, "klog verbosity")
 	withParent := fs.Bool("exit-with-parent", false, "stop (as on SIGTERM) when the parent process dies (Linux)")
 	etcdLogLevel := fs.String("etcd-log-level", "error", "embedded etcd log level")
+	nodes := fs.Int("nodes", 0, "fake Nodes managed by KWOK; when above 0, kube-scheduler and KWOK run too ('--controllers=* --nodes=N' is the whole cluster)")
+	kwokBinary := fs.String("kwok-binary", defaultKWOKBinary(), "KWOK's controller (test/controlplane/kwok), used with --nodes")
 	var apiserverArgs, kcmArgs []string
 	fs.StringArrayVar(&apiserverArgs, "apiserver-arg", nil, "extra kube-apiserver flag (repeatable), e.g. --apiserver-arg=--audit-log-path=/tmp/a.log")
 	fs.StringArrayVar(&kcmArgs, "controller-manager-arg", nil, "extra kube-controller-manager flag (repeatable)")
+	var schedulerArgs, kwokArgs []string
+	fs.StringArrayVar(&schedulerArgs, "scheduler-arg", nil, "extra kube-scheduler flag (repeatable; with --nodes)")
+	fs.StringArrayVar(&kwokArgs, "kwok-arg", nil, "extra KWOK flag (repeatable; with --nodes)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			os.Exit(0)
 		}
 		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	if *nodes < 0 {
+		fmt.Fprintln(os.Stderr, "--nodes must be 0 or more, not", *nodes)
 		os.Exit(2)
 	}
 
@@ -90,7 +97,8 @@ func main() {
 	if err != nil {
 		klog.Fatalf("temp dir: %v", err)
 	}
-	code := run(ctx, tmpDir, jsonOut, *controllers, *etcdLogLevel, apiserverArgs, kcmArgs)
+	whole := wholeCluster{nodes: *nodes, kwokBinary: *kwokBinary, schedulerArgs: schedulerArgs, kwokArgs: kwokArgs}
+	code := run(ctx, tmpDir, jsonOut, *controllers, *etcdLogLevel, apiserverArgs, kcmArgs, whole)
 	if err := os.RemoveAll(tmpDir); err != nil {
 		klog.Errorf("removing %s: %v", tmpDir, err)
 	}
@@ -98,7 +106,7 @@ func main() {
 	os.Exit(code)
 }
 
-func run(sigCtx context.Context, tmpDir string, jsonOut *os.File, controllers, etcdLogLevel string, apiserverArgs, kcmArgs []string) int {
+func run(sigCtx context.Context, tmpDir string, jsonOut *os.File, controllers, etcdLogLevel string, apiserverArgs, kcmArgs []string, whole wholeCluster) int {
 	start := time.Now()
 	ctx, cancel := context.WithCancel(sigCtx)
 	defer cancel()
@@ -161,7 +169,7 @@ func run(sigCtx context.Context, tmpDir string, jsonOut *os.File, controllers, e
 	// The control plane's own requests (readiness, RBAC setup, controllers) use
 	// its own user, so the admin user's audit entries are all from clients.
 	kcmKubeconfig := filepath.Join(tmpDir, "pki", "controller-manager.kubeconfig")
-	if err := writeControllerManagerKubeconfig(kcmKubeconfig, server, pki); err != nil {
+	if err := writeComponentKubeconfig(kcmKubeconfig, server, "controller-manager", pki.ControllerManager, pki); err != nil {
 		return fail("controller-manager kubeconfig: %v", err)
 	}
 	ownConfig, err := clientcmd.BuildConfigFromFlags("", kcmKubeconfig)
@@ -198,6 +206,17 @@ func run(sigCtx context.Context, tmpDir string, jsonOut *os.File, controllers, e
 		}
 	})
 	klog.Infof("kube-controller-manager started with --controllers=%s (%s)", controllers, time.Since(start).Round(time.Millisecond))
+
+	var schedulerDone, kwokDone chan error
+	if whole.nodes > 0 {
+		w, err := whole.start(ctx, tmpDir, server, pki, client)
+		stopFns = append(stopFns, w.stop)
+		if err != nil {
+			return fail("%v", err)
+		}
+		schedulerDone, kwokDone = w.schedulerDone, w.kwok.done
+		klog.Infof("kube-scheduler and KWOK started, %d Nodes Ready (%s)", whole.nodes, time.Since(start).Round(time.Millisecond))
+	}
 
 	line, _ := json.Marshal(kubeconfigPath)
 	srv, _ := json.Marshal(server)
@@ -236,6 +255,14 @@ func run(sigCtx context.Context, tmpDir string, jsonOut *os.File, controllers, e
 		klog.Errorf("kube-controller-manager exited: %v", err)
 		kcmDone = closedWith(nil)
 		exit = 1
+	case err := <-schedulerDone:
+		klog.Errorf("kube-scheduler exited: %v", err)
+		schedulerDone <- err
+		exit = 1
+	case err := <-kwokDone:
+		klog.Errorf("kwok exited: %v", err)
+		kwokDone <- err
+		exit = 1
 	}
 	// Hard deadline: never hang on shutdown.
 	go func() {
@@ -253,79 +280,6 @@ func closedWith(err error) chan error {
 	c := make(chan error, 1)
 	c <- err
 	return c
-}
-
-func startEtcd(dir string, logLevel string) (*embed.Etcd, string, error) {
-	var lastErr error
-	for attempt := 0; attempt < 5; attempt++ {
-		clientPort, err := freePort()
-		if err != nil {
-			return nil, "", err
-		}
-		peerPort, err := freePort()
-		if err != nil {
-			return nil, "", err
-		}
-		cfg := embed.NewConfig()
-		cfg.Name = "kube-gc-lens"
-		cfg.Dir = dir
-		cfg.Logger = "zap"
-		cfg.LogOutputs = []string{"stderr"}
-		cfg.LogLevel = logLevel
-		clientURL := url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", clientPort)}
-		peerURL := url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", peerPort)}
-		cfg.ListenClientUrls = []url.URL{clientURL}
-		cfg.AdvertiseClientUrls = []url.URL{clientURL}
-		cfg.ListenPeerUrls = []url.URL{peerURL}
-		cfg.AdvertisePeerUrls = []url.URL{peerURL}
-		cfg.InitialCluster = cfg.InitialClusterFromName(cfg.Name)
-		cfg.ListenMetricsUrls = nil
-		e, err := embed.StartEtcd(cfg)
-		if err != nil {
-			lastErr = err
-			os.RemoveAll(dir)
-			continue // port taken between freePort and StartEtcd: retry
-		}
-		select {
-		case <-e.Server.ReadyNotify():
-			return e, clientURL.String(), nil
-		case err := <-e.Err():
-			e.Close()
-			return nil, "", err
-		case <-time.After(60 * time.Second):
-			e.Close()
-			return nil, "", errors.New("etcd did not become ready within 60s")
-		}
-	}
-	return nil, "", lastErr
-}
-
-func compactEtcd(ctx context.Context, endpoint string) (int64, error) {
-	client, err := clientv3.New(clientv3.Config{Endpoints: []string{endpoint}, DialTimeout: 5 * time.Second})
-	if err != nil {
-		return 0, err
-	}
-	defer client.Close()
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	resp, err := client.Get(ctx, "compact-probe", clientv3.WithCountOnly())
-	if err != nil {
-		return 0, err
-	}
-	rev := resp.Header.Revision
-	if _, err := client.Compact(ctx, rev, clientv3.WithCompactPhysical()); err != nil {
-		return 0, err
-	}
-	return rev, nil
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 func startAPIServer(ctx context.Context, listener net.Listener, tmpDir string, pki *pkiFiles, etcdURL string, extraArgs []string) (chan error, error) {

@@ -16,3 +16,9 @@ func exitWithParent() error {
 	}
 	return nil
 }
+
+// childProcAttr makes the kernel SIGKILL a child process (KWOK) if this
+// process dies without stopping it.
+func childProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}

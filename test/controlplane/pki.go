@@ -25,6 +25,9 @@ const (
 	// The controllers get their own user (also in system:masters), so that audit
 	// logs tell their requests from those of the admin context's clients.
 	controllerManagerUser = "kube-gc-lens-controller-manager"
+	// kube-scheduler and KWOK (with --nodes) get theirs too, for the same reason.
+	schedulerUser = "kube-gc-lens-scheduler"
+	kwokUser      = "kube-gc-lens-kwok"
 )
 
 type certPair struct{ Cert, Key []byte }
@@ -36,6 +39,7 @@ type pkiFiles struct {
 	CAData                  []byte
 	Admin, Restricted       certPair
 	ControllerManager       certPair
+	Scheduler, KWOK         certPair
 }
 
 func flagSetForKlog() *flag.FlagSet {
@@ -134,6 +138,20 @@ func writePKI(dir string) (*pkiFiles, error) {
 	if err != nil {
 		return nil, err
 	}
+	component := func(user string) (certPair, error) {
+		return issue(&x509.Certificate{
+			Subject:     pkix.Name{CommonName: user, Organization: []string{"system:masters"}},
+			ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+		})
+	}
+	scheduler, err := component(schedulerUser)
+	if err != nil {
+		return nil, err
+	}
+	kwok, err := component(kwokUser)
+	if err != nil {
+		return nil, err
+	}
 	_, saKeyPEM, err := newKey()
 	if err != nil {
 		return nil, err
@@ -149,6 +167,8 @@ func writePKI(dir string) (*pkiFiles, error) {
 		Admin:             admin,
 		Restricted:        restricted,
 		ControllerManager: kcm,
+		Scheduler:         scheduler,
+		KWOK:              kwok,
 	}
 	for path, data := range map[string][]byte{
 		p.CACert: caPEM, p.CAKey: caKeyPEM,
@@ -173,13 +193,13 @@ func writeKubeconfig(path, server string, p *pkiFiles) error {
 	return clientcmd.WriteToFile(*cfg, path)
 }
 
-// writeControllerManagerKubeconfig writes the kubeconfig the in-process
-// kube-controller-manager uses (its own user, not the admin's).
-func writeControllerManagerKubeconfig(path, server string, p *pkiFiles) error {
+// writeComponentKubeconfig writes the kubeconfig an in-process component (or
+// KWOK) uses: its own user, not the admin's.
+func writeComponentKubeconfig(path, server, name string, pair certPair, p *pkiFiles) error {
 	cfg := clientcmdapi.NewConfig()
 	cfg.Clusters["kube-gc-lens"] = &clientcmdapi.Cluster{Server: server, CertificateAuthorityData: p.CAData}
-	cfg.AuthInfos["controller-manager"] = &clientcmdapi.AuthInfo{ClientCertificateData: p.ControllerManager.Cert, ClientKeyData: p.ControllerManager.Key}
-	cfg.Contexts["controller-manager"] = &clientcmdapi.Context{Cluster: "kube-gc-lens", AuthInfo: "controller-manager"}
-	cfg.CurrentContext = "controller-manager"
+	cfg.AuthInfos[name] = &clientcmdapi.AuthInfo{ClientCertificateData: pair.Cert, ClientKeyData: pair.Key}
+	cfg.Contexts[name] = &clientcmdapi.Context{Cluster: "kube-gc-lens", AuthInfo: name}
+	cfg.CurrentContext = name
 	return clientcmd.WriteToFile(*cfg, path)
 }

@@ -1,6 +1,7 @@
 // The real control plane (test/controlplane: etcd, kube-apiserver and kube-controller-manager's controllers, built
-// from Kubernetes' own Go modules) for tests, started through its contract (`scripts/controlPlane.mjs start`), and
-// kubectl built from the same modules. The first build takes about 6 minutes; later ones reuse Go's build cache.
+// from Kubernetes' own Go modules; with `nodes`, also kube-scheduler and KWOK's fake Nodes) for tests, started through
+// its contract (`scripts/controlPlane.mjs start`), and kubectl built from the same modules. The first build takes
+// about 8 minutes (KWOK's module included); later ones reuse Go's build cache.
 // Suites that need it skip where `go` is not on PATH (CI and the project's machines have it), saying why.
 
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
@@ -12,8 +13,12 @@ const ROOT =
   [path.resolve(__dirname, '../..'), path.resolve(__dirname, '..')].find((d) => existsSync(path.join(d, 'scripts/controlPlane.mjs'))) ??
   path.resolve(__dirname, '../..');
 const SCRIPT = path.join(ROOT, 'scripts/controlPlane.mjs');
+/** Where scripts/controlPlane.mjs builds: .cache/controlplane, or KGL_CONTROLPLANE_CACHE when set. */
+const CACHE_DIR = process.env.KGL_CONTROLPLANE_CACHE
+  ? path.resolve(process.env.KGL_CONTROLPLANE_CACHE)
+  : path.join(ROOT, '.cache/controlplane');
 /** kubectl from the same modules as the server (scripts/controlPlane.mjs builds it next to the control plane). */
-export const KUBECTL = path.join(ROOT, '.cache/controlplane/kubectl');
+export const KUBECTL = path.join(CACHE_DIR, 'kubectl');
 
 /** Why suites on the real control plane are skipped here, or undefined when they run. */
 export const CONTROL_PLANE_SKIP =
@@ -24,6 +29,11 @@ export const CONTROL_PLANE_SKIP =
 export interface ControlPlaneOptions {
   /** kube-controller-manager's --controllers (the script's default when absent). */
   controllers?: string;
+  /**
+   * Fake Nodes (`--nodes`): kube-scheduler and KWOK run too, so Pods are scheduled, Running and Ready, and finish
+   * their graceful deletion. With `controllers: '*'` this is the whole cluster.
+   */
+  nodes?: number;
   /** Extra kube-apiserver flags, e.g. `--watch-cache=false`. */
   apiserverArgs?: string[];
 }
@@ -47,6 +57,7 @@ export interface ControlPlane {
 export function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const args = [SCRIPT, 'start'];
   if (options.controllers !== undefined) args.push(`--controllers=${options.controllers}`);
+  if (options.nodes !== undefined) args.push(`--nodes=${options.nodes}`);
   for (const a of options.apiserverArgs ?? []) args.push(`--apiserver-arg=${a}`);
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let logs = '';
