@@ -487,7 +487,8 @@ describe('LiveCluster against the API test server', () => {
   describe('workloads: listed metadata-only, their images read when a custom finalizer must be attributed', () => {
     const T = '2026-11-20T08:00:00Z';
     // ops-manager shares no word with widgets.example.com by name, only by its image; widgets-web by name only.
-    // With the images, the guess is ops-manager (image words "example", "widgets"); without them, widgets-web.
+    // With the images, the guess is ops-manager (image words "example", "widgets"; the registry host is no evidence);
+    // without them, widgets-web.
     const opsManager = (image: string, generation: number, labels: Record<string, string> = {}) => ({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -525,7 +526,7 @@ describe('LiveCluster against the API test server', () => {
       seedShop(server);
       server.add(ns('platform', 'ns-platform'));
       server.add(ns('widgets', 'ns-widgets'));
-      server.add(opsManager('registry.example.org/widgets-operator:2.1', 1));
+      server.add(opsManager('registry.example.org/example/widgets-operator:2.1', 1));
       server.add(widgetsWeb);
       server.add(held(terminating));
     };
@@ -548,7 +549,7 @@ describe('LiveCluster against the API test server', () => {
         'metadata /apis/apps/v1/deployments',
         'full /apis/apps/v1/deployments',
       ]);
-      expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ images: ['registry.example.org/widgets-operator:2.1'] });
+      expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ images: ['registry.example.org/example/widgets-operator:2.1'] });
       const ref = await reference();
       expect(assumed(live.inventory)[0]).toMatch(
         /^Assumed: widgets\.example\.com\/cleanup is removed by Deployment platform\/ops-manager \(guessed from the words "example", "widgets"/,
@@ -559,9 +560,9 @@ describe('LiveCluster against the API test server', () => {
 
       // A label change (same generation) keeps the images known: no read.
       server.resetLog();
-      server.update(opsManager('registry.example.org/widgets-operator:2.1', 1, { tier: 'ops' }));
+      server.update(opsManager('registry.example.org/example/widgets-operator:2.1', 1, { tier: 'ops' }));
       await until('the relabelled Deployment', () => live.inventory.objects.get('d-ops')?.labels?.tier === 'ops');
-      expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ images: ['registry.example.org/widgets-operator:2.1'] });
+      expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ images: ['registry.example.org/example/widgets-operator:2.1'] });
       // A new spec (the API bumps the generation): read again, by name, and the guess follows.
       server.update(opsManager('docker.io/library/busybox:1.36', 2, { tier: 'ops' }));
       await until('the new image', () => live.inventory.objects.get('d-ops')?.facts.images?.[0] === 'docker.io/library/busybox:1.36');
@@ -587,7 +588,7 @@ describe('LiveCluster against the API test server', () => {
           .filter((r) => !/PartialObjectMetadata/.test(r.accept))
           .map((r) => r.path),
       ).toEqual(['/apis/apps/v1/deployments']);
-      expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ images: ['registry.example.org/widgets-operator:2.1'] });
+      expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ images: ['registry.example.org/example/widgets-operator:2.1'] });
       const ref = await reference();
       expect(assumed(live.inventory, target)[0]).toMatch(/removed by Deployment platform\/ops-manager/);
       expect(assumed(live.inventory, target)).toEqual(assumed(ref.inventory, target));
@@ -617,7 +618,7 @@ describe('LiveCluster against the API test server', () => {
       // The next simulation tries again, and succeeds.
       expect(await live.readPodSpecs([])).toEqual([]);
       expect(live.incompleteNotes()).toEqual([]);
-      expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ images: ['registry.example.org/widgets-operator:2.1'] });
+      expect(live.inventory.objects.get('d-ops')?.facts).toEqual({ images: ['registry.example.org/example/widgets-operator:2.1'] });
     });
   });
 

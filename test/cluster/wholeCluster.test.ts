@@ -102,9 +102,18 @@ function watchPod(name: string): { events: PodEvent[]; stop(): void } {
 async function deleteAndWaitGone(pod: PodState): Promise<PodEvent[]> {
   const watch = watchPod(pod.name);
   try {
-    // --watch-only prints no initial event: a harmless label change shows that the watch is established.
-    plane.kubectl(['label', 'pod', pod.name, 'kgl-watched=yes']);
-    await until(`the watch on ${pod.name} sees the label`, () => watch.events.length > 0, TRIES);
+    // --watch-only prints no initial event: a harmless label change shows that the watch is established. One made
+    // before the watch opened goes unseen, so the label changes again until one is seen.
+    let changes = 0;
+    await until(
+      `the watch on ${pod.name} sees a label change`,
+      () => {
+        if (watch.events.length > 0) return true;
+        plane.kubectl(['label', '--overwrite', 'pod', pod.name, `kgl-watched=${++changes}`]);
+        return false;
+      },
+      TRIES,
+    );
     plane.kubectl(['delete', 'pod', pod.name, '--wait=false']);
     await until(`${pod.name} (${pod.uid}) is deleted`, () => watch.events.some((e) => e.type === 'DELETED' && e.uid === pod.uid), TRIES);
     return watch.events.filter((e) => e.uid === pod.uid);

@@ -77,8 +77,10 @@ describe('R74: an unavailable APIService keeps a terminating Namespace', () => {
       'monitoring',
     );
     const reason = flatten(entry!.blockedBy).find((b) => b.type === 'unavailable-apiservice')!;
-    // The namespace controller has deleted its content, the Service among it: the APIService's own condition says why.
-    expect(reason.message).toContain('; namespace monitoring is being deleted, so nothing new can be created in it): discovery of');
+    // Its Service's namespace is being deleted: no Pod there can serve it again.
+    expect(reason.message).toContain(
+      'its Service monitoring/prometheus-adapter is in namespace monitoring, which is being deleted, so nothing there can serve it again): discovery of',
+    );
     expect(reason.fixes!.map((f) => [f.risk, f.title])).toEqual([
       [
         'safe',
@@ -272,7 +274,7 @@ describe('findings', () => {
     // R86: its backend's namespace being deleted, it is reinstalled elsewhere.
     const closing = scenario(manifests(terminating('team-a'), terminating('monitoring'), unavailableMetrics));
     expect(closing.findings().find((x) => x.code === 'unavailable-apiservice')!.message).toContain(
-      '; namespace monitoring is being deleted, so nothing new can be created in it): discovery of metrics.k8s.io/v1beta1 fails, so no Namespace can finish deleting while it is. It holds Namespace team-a, Namespace monitoring now. Reinstall its add-on in another namespace and point the APIService at it, or delete the APIService if its add-on is gone:',
+      'is in namespace monitoring, which is being deleted, so nothing there can serve it again): discovery of metrics.k8s.io/v1beta1 fails, so no Namespace can finish deleting while it is. It holds Namespace team-a, Namespace monitoring now. Reinstall its add-on in another namespace and point the APIService at it, or delete the APIService if its add-on is gone:',
     );
     expect(f[0].related.map((r) => r.object?.name)).toEqual(['team-a']);
   });

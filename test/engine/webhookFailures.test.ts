@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { webhookFailuresIn } from '../../server/src/engine/simulation/webhookFailures';
 import type { BlockReason } from '../../server/src/engine/simulation/types';
-import { DELETING, cm, manifests, namespace, pod, type ObjectSpec } from '../helpers/manifests';
+import { DELETING, cm, deploy, manifests, namespace, pod, type ObjectSpec } from '../helpers/manifests';
 import { anyGroup, service, webhookConfiguration } from '../helpers/clusterBlockers';
 import { names, scenario } from '../helpers/scenario';
 
@@ -113,7 +113,7 @@ describe("R83: a webhook's Service where nothing can serve it", () => {
     expect(names(r.stuck)).toEqual(['Namespace/kyverno']);
     expect(types(r.stuck[0].blockedBy)).toContain('blocking-webhook');
     const hook = JSON.stringify(r.stuck[0].blockedBy);
-    expect(hook).toContain('which is being deleted (nothing there can serve it again)');
+    expect(hook).toContain('which is being deleted, so nothing there can serve it again');
     expect(hook).not.toContain('Restore the Pods');
     expect(hook).not.toContain('Recreate Service');
   });
@@ -147,6 +147,23 @@ describe("R83: a webhook's Service where nothing can serve it", () => {
       'has no Pod to serve it (the input holds none running in namespace kyverno)',
     );
     expect(names(scenario(yaml(true)).simulate(NOTHING, BUILTIN).stuck)).toEqual([]);
+  });
+
+  it('a namespace with a workload that runs Pods but none in the input is applied from manifests, not emptied: not judged', () => {
+    const yaml = (replicas: number) =>
+      manifests(
+        terminating('team-a'),
+        cm('c', 'team-a'),
+        namespace('kyverno'),
+        service('kyverno-svc', 'kyverno'),
+        deploy('kyverno', 'kyverno', { extra: { spec: { replicas } } }),
+        pod('web', 'shop', { phase: 'Running' }),
+        guard([anyGroup(['DELETE'], ['configmaps'])]),
+      );
+    expect(names(scenario(yaml(1)).simulate(NOTHING, BUILTIN).stuck)).toEqual([]);
+    expect(scenario(yaml(1)).findings().filter((f) => f.code === 'blocking-webhook')).toEqual([]);
+    // Scaled to zero, it runs nothing: the namespace is emptied.
+    expect(names(scenario(yaml(0)).simulate(NOTHING, BUILTIN).stuck)).toEqual(['Namespace/team-a']);
   });
 
   it('a partial dump that holds nothing of its namespace: not judged (nothing says whether it answers)', () => {

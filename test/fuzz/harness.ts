@@ -199,6 +199,8 @@ function minus(a: string[], b: string[]): string[] {
 }
 
 const PREDICTED = new Set(['stuck-terminating', 'foreground-deadlock', 'finalizer-deadlock']);
+/** Findings on a webhook's or an APIService's backend, which read every workload and Pod of the input (R83). */
+const BACKEND_JUDGED = new Set(['blocking-webhook', 'unavailable-apiservice']);
 /** Kinds whose presence changes what other objects' findings say (kinds served, finalizer owners guessed). */
 const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'Pod']);
 
@@ -376,6 +378,7 @@ function compareFindings(c: FuzzCase, base: Run, mut: Run): string[] {
     if (!o) return true;
     if (o.ownerReferences.some((ref) => uids.has(ref.uid) || names.has(`${ref.kind}/${ref.name}`) || isCustom(ref.kind))) return true;
     if (namespaces.has(o.namespace) || isCustom(o.kind)) return true;
+    if (BACKEND_JUDGED.has(f.code) && workloads) return true;
     return PREDICTED.has(f.code) && (workloads || reach.has(o.uid) || sharedNamespaces.has(o.namespace));
   };
   const key = (f: Finding) =>

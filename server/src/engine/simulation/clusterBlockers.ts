@@ -41,7 +41,7 @@ export interface BlockerView {
 /**
  * What the engine can tell of a Service's backend: `unknown` when the input holds nothing that says;
  * `namespace-terminating`: its namespace is being deleted and nothing ready is known there (R83);
- * `no-pods`: the input holds its Namespace and Pods, but no running Pod in that namespace (R83);
+ * `no-pods`: the input holds its Namespace and Pods, but no running Pod in that namespace, nor a workload to run one (R83);
  * `unreachable`: a Namespace's condition reports the apiserver failing to call it (R83).
  */
 export type BackendState = 'ready' | 'no-endpoints' | 'missing' | 'unreachable' | 'namespace-terminating' | 'no-pods' | 'unknown';
@@ -147,16 +147,25 @@ export function backendState(view: BlockerView, ref: ServiceReference): BackendS
 /** view → whether the input holds Pods, and the namespaces where one runs (neither terminating nor finished). */
 const podsByView = new WeakMap<BlockerView, { any: boolean; running: Set<string> }>();
 
+const POD_WORKLOADS = ['Deployment', 'StatefulSet', 'DaemonSet'];
+
 function podNamespaces(view: BlockerView): { any: boolean; running: Set<string> } {
   let known = podsByView.get(view);
   if (!known) {
     known = { any: false, running: new Set() };
-    for (const p of view.ofKindAtStart ? view.ofKindAtStart('Pod') : view.ofKind('Pod')) {
+    const atStart = (kind: string) => (view.ofKindAtStart ? view.ofKindAtStart(kind) : view.ofKind(kind));
+    for (const p of atStart('Pod')) {
       if (splitApiVersion(p.apiVersion).group !== '') continue;
       known.any = true;
       const phase = p.facts.phase;
       if (p.deletionTimestamp === undefined && phase !== 'Succeeded' && phase !== 'Failed') known.running.add(p.namespace);
     }
+    // A workload that runs Pods, without them in the input: its namespace is applied from manifests (or still
+    // starting), not emptied, so nothing says its Service has no Pod.
+    for (const kind of POD_WORKLOADS)
+      for (const w of atStart(kind))
+        if (splitApiVersion(w.apiVersion).group === 'apps' && w.deletionTimestamp === undefined && !w.facts.scaledToZero)
+          known.running.add(w.namespace);
     podsByView.set(view, known);
   }
   return known;
@@ -197,7 +206,7 @@ export function backendClause(ref: ServiceReference, state: BackendState): strin
   if (state === 'unreachable') return `its ${svc} does not answer`;
   if (state === 'no-pods') return `its ${svc} has no Pod to serve it (the input holds none running in namespace ${ref.namespace})`;
   if (state === 'namespace-terminating')
-    return `its ${svc} is in namespace ${ref.namespace}, which is being deleted (nothing there can serve it again)`;
+    return `its ${svc} is in namespace ${ref.namespace}, which is being deleted, so nothing there can serve it again`;
   return `its ${svc} has no ready endpoints`;
 }
 

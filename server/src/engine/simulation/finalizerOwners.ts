@@ -118,8 +118,8 @@ function workloadTexts(w: KubeObject): [string, number][] {
 }
 
 /**
- * Words that most candidate workloads share (in two or more, and in more than half of them): no evidence that one
- * of them removes a finalizer. With a single candidate nothing is common: there is nothing to compare with.
+ * Words that most candidate workloads share (in three or more, and in more than half of them): no evidence that one
+ * of them removes a finalizer. Two workloads sharing a word is no pattern: it may be the very word that names them.
  */
 function commonWords(candidates: readonly KubeObject[]): Set<string> {
   const counts = new Map<string, number>();
@@ -128,7 +128,7 @@ function commonWords(candidates: readonly KubeObject[]): Set<string> {
     for (const word of own) counts.set(word, (counts.get(word) ?? 0) + 1);
   }
   const common = new Set<string>();
-  for (const [word, n] of counts) if (n >= 2 && n * 2 > candidates.length) common.add(word);
+  for (const [word, n] of counts) if (n >= 3 && n * 2 > candidates.length) common.add(word);
   return common;
 }
 
