@@ -137,3 +137,33 @@ describe('warnings of catalogued finalizers removed by hand', () => {
     expect(removal.warning).not.toMatch(GENERIC);
   });
 });
+
+describe('R89: at one risk, a way out that leaves things behind before one that destroys them, for what goes only with its namespace or CRD', () => {
+  const TOPIC_FINALIZER = 'strimzi.io/topic-operator';
+  const topicCrd = (more: Partial<ObjectSpec> = {}) =>
+    crd('kafka.strimzi.io', 'KafkaTopic', 'kafkatopics', 'Namespaced', [{ name: 'v1beta2', served: true, storage: true }], more);
+  const topic = obj('kafka.strimzi.io/v1beta2', 'KafkaTopic', 'kafka-test', 'orders', { finalizers: [TOPIC_FINALIZER], ...TERMINATING });
+  const titles = (yaml: string) =>
+    waysOut(scenario(yaml).inventory, topic.uid, BUILTIN)
+      .filter((w) => w.risk === 'dangerous')
+      .map((w) => w.title.replace(/;.*$/, ''));
+  const removal = `Remove the finalizer ${TOPIC_FINALIZER} from KafkaTopic kafka-test/orders`;
+  const reinstall = `Reinstall the operator that removes ${TOPIC_FINALIZER}`;
+
+  it('its namespace being deleted: removing the finalizer by hand (the topic stays in Kafka) comes before the reinstall that deletes it', () => {
+    const ns = namespace('kafka-test', { ...TERMINATING, phase: 'Terminating', extra: { spec: { finalizers: ['kubernetes'] } } });
+    const listed = titles(manifests(ns, topicCrd(), topic));
+    expect(listed.indexOf(removal)).toBeGreaterThanOrEqual(0);
+    expect(listed.indexOf(removal)).toBeLessThan(listed.findIndex((t) => t.startsWith('Reinstall the operator')));
+  });
+
+  it('its CRD being deleted: the same', () => {
+    const listed = titles(manifests(namespace('kafka-test'), topicCrd(TERMINATING), topic));
+    expect(listed.indexOf(removal)).toBeLessThan(listed.indexOf(reinstall));
+  });
+
+  it('deleted by itself: running its operator again finishes the deletion asked for, so it comes first', () => {
+    const listed = titles(manifests(namespace('kafka-test'), topicCrd(), topic));
+    expect(listed.slice(0, 2)).toEqual([reinstall, removal]);
+  });
+});

@@ -1,9 +1,11 @@
 // What the catalogue of well-known finalizers changes in a stuck object's ways out: a controller that deletes what
 // it manages (or external resources) before removing its finalizer is never a safe restore, and removing such a
-// finalizer by hand is then the way that keeps those objects, said with what it leaves behind.
+// finalizer by hand is then the way that keeps those objects, said with what it leaves behind, and listed first for
+// an object that goes only with its namespace or CRD (R89).
 
 import type { WayOutRisk } from '../../../shared/src/protocol';
-import { CRD_CLEANUP_FINALIZER, type KubeObject } from '../engine/model';
+import { CRD_CLEANUP_FINALIZER, splitApiVersion, type KubeObject } from '../engine/model';
+import type { Inventory } from '../engine/inventory';
 import { catalogueEntry, controllerOf, DESTRUCTIVE_ACTIONS, type FinalizerCatalogueEntry } from '../engine/simulation/finalizerCatalogue';
 
 /** The catalogue's entry for a finalizer on `o`, when the catalogue knows it. */
@@ -47,4 +49,21 @@ export function leftBehind(o: KubeObject, finalizer: string): string | undefined
   return entry.action === 'nothing'
     ? `${controllerOf(entry)} ${entry.does}: removing it leaves ${entry.leavesBehind}`
     : `left behind: ${entry.leavesBehind} (${controllerOf(entry)} ${entry.does} before removing it)`;
+}
+
+/**
+ * Whether `o` goes only because its namespace or its CRD is being deleted: what its controller then destroys was not
+ * asked for by name (R89). An object deleted by itself asked for it, and its controller finishing is what was asked.
+ */
+export function collateral(
+  inventory: Inventory,
+  o: KubeObject,
+  object: (uid: string) => KubeObject | undefined,
+  closed: (namespace: string | undefined) => boolean,
+): boolean {
+  if (o.namespace && closed(o.namespace)) return true;
+  const { group } = splitApiVersion(o.apiVersion);
+  const plural = group ? inventory.kinds.lookup(group, o.kind)?.plural : undefined;
+  const crd = plural ? inventory.find('apiextensions.k8s.io', 'CustomResourceDefinition', '', `${plural}.${group}`) : undefined;
+  return crd !== undefined && object(crd.uid)?.deletionTimestamp !== undefined;
 }

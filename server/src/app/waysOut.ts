@@ -19,7 +19,7 @@ import { failingWebhooks, infrastructureLabel, unavailableApiServices, type Plan
 import type { BlockReason, DeleteRequest, SimulationResult, StuckEntry } from '../engine/simulation/types';
 import { buildReport } from './report';
 import { afterRequests } from './afterRequests';
-import { removalRisk, restoreAdvice } from './finalizerCatalogueWays';
+import { collateral, removalRisk, restoreAdvice } from './finalizerCatalogueWays';
 import { protectedBy } from './finalizerProtects';
 import { deleteFinishedPods, NAMESPACE_FINALIZER, removeNamespaceSpecFinalizers } from './releaseWaysOut';
 import { webhookDoubt } from './webhookDoubt';
@@ -45,6 +45,11 @@ interface Candidate {
   clears?: string;
   /** The PATCH the editor may send for it (a JSON patch with its test op first); only on a single change. */
   patch?: WayOutPatch;
+  /**
+   * It lets a controller delete what it manages or external data (the catalogue says so), for an object deleted only
+   * with its namespace or CRD: listed after the ways out of the same risk that leave those behind (R89).
+   */
+  destroys?: true;
 }
 
 type Simulated = { c: Candidate; result: SimulationResult; report: Report };
@@ -109,12 +114,11 @@ export function waysOut(inventory: Inventory, uid: string, options: SimulationSe
   const all = allFixes(partial.map((x) => x.c));
   const firsts = [...partial.map((p) => p.c), ...all];
   const combined = [...all, ...firsts.flatMap((first) => held.map((h) => then(first, h.c)))].map(simulate).filter(releases);
-  const byRisk = (a: Simulated, b: Simulated) =>
-    RISK_ORDER[a.c.risk] - RISK_ORDER[b.c.risk] || a.report.stuck.length - b.report.stuck.length;
+  const byRisk = (a: Simulated, b: Simulated) => bySafety(a, b) || a.report.stuck.length - b.report.stuck.length;
   const listed = [...[...released, ...combined].sort(byRisk).slice(0, MAX_WAYS_OUT), ...partial.sort(byRisk).slice(0, MAX_PARTIAL)];
   // Only what releases the object counts as a way out of it, or clears one of its blockers (said so); safest first.
   return listed
-    .sort((a, b) => RISK_ORDER[a.c.risk] - RISK_ORDER[b.c.risk])
+    .sort(bySafety)
     .map(({ c, result, report }) => {
       const still = releases({ c, result, report }) ? undefined : result.stuck.find((s) => s.uid === uid);
       const warning = [c.warning, still && `this alone does not release it: ${still.reason}`].filter(Boolean).join('; ');
@@ -136,6 +140,14 @@ export function waysOut(inventory: Inventory, uid: string, options: SimulationSe
         },
       };
     });
+}
+
+/**
+ * Safest first; at one risk, what leaves things behind (they can be cleaned up later) before what destroys them
+ * (they cannot be brought back).
+ */
+function bySafety(a: Simulated, b: Simulated): number {
+  return RISK_ORDER[a.c.risk] - RISK_ORDER[b.c.risk] || Number(a.c.destroys ?? 0) - Number(b.c.destroys ?? 0);
 }
 
 /** Whether the why-chain of `uid` in `result` still names the object `blocker`. */
@@ -175,6 +187,7 @@ function then(first: Candidate, next: Candidate): Candidate {
     command: script ? `${first.command}\n${next.command}` : `${first.command} && ${next.command}`,
     ...(first.warning || next.warning ? { warning: [first.warning, next.warning].filter(Boolean).join('; ') } : {}),
     ...(first.infrastructure ? { infrastructure: first.infrastructure } : {}),
+    ...(first.destroys || next.destroys ? { destroys: true as const } : {}),
   };
 }
 
@@ -261,10 +274,13 @@ function candidatesFor(
       const controller = r.object && r.object.uid !== o.uid ? r.object : undefined;
       const workload = controller && object(controller.uid);
       const elsewhere = controller && closed(controller.namespace) ? controller.namespace : undefined;
-      if (workload && workload.facts.scaledToZero && workload.deletionTimestamp === undefined && !elsewhere)
-        out.push(scaleUp(workload, r.finalizer, o));
-      else if (isCustomFinalizer(r.finalizer) && (!workload || workload.deletionTimestamp !== undefined || elsewhere))
-        out.push(restoreController(o, r.finalizer, controller, elsewhere));
+      const restore =
+        workload && workload.facts.scaledToZero && workload.deletionTimestamp === undefined && !elsewhere
+          ? scaleUp(workload, r.finalizer, o)
+          : isCustomFinalizer(r.finalizer) && (!workload || workload.deletionTimestamp !== undefined || elsewhere)
+            ? restoreController(o, r.finalizer, controller, elsewhere)
+            : undefined;
+      if (restore) out.push(collateral(inventory, o, object, closed) ? restore : { ...restore, destroys: undefined });
     }
   }
   const finishedPods = deleteFinishedPods(inventory, o, object);
@@ -312,6 +328,7 @@ function scaleUp(workload: KubeObject, finalizer: string, o: KubeObject): Candid
     title: `Scale ${describe(workload)} up to 1 replica: it runs the controller that removes ${finalizer}${deletes ? `; ${deletes}` : ''}`,
     risk,
     ...(warning ? { warning } : {}),
+    ...(deletes ? { destroys: true as const } : {}),
     command: jsonPatch(workload, ops, 'scale'),
     patch: { target: identityOf(workload), subresource: 'scale', ops },
   };
@@ -325,7 +342,7 @@ function restoreController(o: KubeObject, finalizer: string, controller: ObjectI
   // A controller that deletes what it manages before removing its finalizer: never safe, and said so.
   const { risk, then: deletes, warning } = restoreAdvice(o, finalizer);
   const also = deletes ? `; ${deletes}` : '';
-  const warned = warning ? { warning } : {};
+  const warned = { ...(warning ? { warning } : {}), ...(deletes ? { destroys: true as const } : {}) };
   if (closedNamespace)
     return {
       requests: [request],
