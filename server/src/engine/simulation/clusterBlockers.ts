@@ -20,6 +20,8 @@ import type { BlockerFix, UserRequest } from './types';
 import {
   apiServiceDeletionTitle,
   apiServiceDeletionWarning,
+  SERVICE_NOT_FOUND,
+  staleApiService,
   apiServiceInfrastructure,
   closedClause,
   closedIn,
@@ -75,6 +77,8 @@ export interface ApiServiceBlocker {
   fixes: PlannedFix[];
   /** Set when the APIService or its Service belongs to the control plane or cluster infrastructure: never delete it. */
   infrastructure?: string;
+  /** Why its add-on is gone or going, when the input says so (R90): then deleting it is the safe fix. */
+  stale?: string;
 }
 
 export interface WebhookBlocker {
@@ -258,7 +262,9 @@ export function unavailableApiServices(view: BlockerView, closed: ClosedNamespac
   for (const a of view.ofKind('APIService')) {
     const facts = a.facts.apiService;
     if (a.deletionTimestamp !== undefined || !facts?.service || !facts.available || facts.available.status === 'True') continue;
-    const backend = backendState(view, facts.service);
+    // The aggregator's own word that the Service does not exist, where the input cannot tell.
+    const read = backendState(view, facts.service);
+    const backend = read === 'unknown' && facts.available.reason === SERVICE_NOT_FOUND ? 'missing' : read;
     const detail = facts.available.reason
       ? `${facts.available.reason}${facts.available.message ? `: ${facts.available.message}` : ''}`
       : '';
@@ -272,16 +278,20 @@ export function unavailableApiServices(view: BlockerView, closed: ClosedNamespac
     const infrastructure = apiServiceInfrastructure(a, facts);
     const restore = shut ? restoreElsewhereFix(a, facts.service) : restoreFix(facts.service, view, backend, closed);
     const fixes: PlannedFix[] = restore ? [restore] : [];
+    const stale = infrastructure ? undefined : staleApiService(facts, backend === 'missing', closed);
     if (!infrastructure) {
       const command = deleteApiServiceCommand(a);
-      fixes.push({
-        title: apiServiceDeletionTitle(a, facts),
+      // R90: a stale one serves nothing now, and nothing of its add-on is left to restore: deleting it is safe, first.
+      const deletion: PlannedFix = {
+        title: apiServiceDeletionTitle(a, facts, stale),
         command,
-        risk: 'caution',
+        risk: stale ? 'safe' : 'caution',
         wayOut: { request: deleteRequest(a), command, warning: apiServiceDeletionWarning(facts) },
-      });
+      };
+      if (stale) fixes.unshift(deletion);
+      else fixes.push(deletion);
     }
-    out.push({ apiService: a, facts, backend, why, fixes, ...(infrastructure ? { infrastructure } : {}) });
+    out.push({ apiService: a, facts, backend, why, fixes, ...(infrastructure ? { infrastructure } : {}), ...(stale ? { stale } : {}) });
   }
   return out;
 }
