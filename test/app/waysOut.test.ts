@@ -193,7 +193,7 @@ describe('ways out through blockers outside ownership', () => {
     }
   });
 
-  it('R86: its backend in a namespace being deleted: never restored there; reinstalled elsewhere (safe) or the APIService deleted (caution)', () => {
+  it('R86, R90: its backend in a namespace being deleted: never restored there; the stale APIService deleted first (safe), or its add-on reinstalled elsewhere', () => {
     const adapter = { namespace: 'monitoring', name: 'prometheus-adapter' };
     const metrics = apiService('v1beta1.metrics.k8s.io', adapter, { status: 'False', reason: 'MissingEndpoints' });
     const [monitoring, team] = [stuckNs('monitoring'), stuckNs('team')];
@@ -215,8 +215,8 @@ describe('ways out through blockers outside ownership', () => {
     ]) {
       const ways = waysOut(s.inventory, uid, BUILTIN);
       expect(ways.map((w) => `${w.risk}: ${w.title}`)).toEqual([
+        'safe: Delete APIService v1beta1.metrics.k8s.io: its add-on is gone or going, as its Service monitoring/prometheus-adapter is in namespace monitoring, which is being deleted; it serves nothing now (reinstalling the add-on registers it again)',
         'safe: Reinstall the add-on that serves APIService v1beta1.metrics.k8s.io in another namespace and point the APIService at its Service there (namespace monitoring is being deleted: nothing new can be created in it)',
-        'caution: Delete APIService v1beta1.metrics.k8s.io if nothing needs metrics.k8s.io/v1beta1 any more (reinstalling its add-on registers it again)',
         `dangerous: Finalize namespace ${ns} without waiting for its content (remove spec.finalizers kubernetes)`,
       ]);
       for (const w of ways) {
@@ -224,14 +224,15 @@ describe('ways out through blockers outside ownership', () => {
         expect(w.command).not.toContain('scale');
         expect(w.outcome.deleted.map((d) => d.name)).toContain(ns);
       }
-      expect(ways[0].command.split('\n')).toEqual([
+      expect(ways[0].command).toBe('kubectl delete apiservice/v1beta1.metrics.k8s.io');
+      expect(ways[1].command.split('\n')).toEqual([
         '# no single kubectl command: reinstall the add-on that serves APIService v1beta1.metrics.k8s.io in another namespace, not monitoring',
         '# then point spec.service of APIService v1beta1.metrics.k8s.io at its Service there, unless its manifests register it again: kubectl edit apiservice/v1beta1.metrics.k8s.io',
       ]);
-      expect(ways[0].requests).toEqual([
+      expect(ways[1].requests).toEqual([
         { verb: 'restore-backend', apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', name: 'v1beta1.metrics.k8s.io' },
       ]);
-      expect(ways[0].outcome.summary).toMatch(/^Serving APIService v1beta1\.metrics\.k8s\.io from its add-on reinstalled elsewhere: /);
+      expect(ways[1].outcome.summary).toMatch(/^Serving APIService v1beta1\.metrics\.k8s\.io from its add-on reinstalled elsewhere: /);
     }
   });
 
@@ -253,8 +254,8 @@ describe('ways out through blockers outside ownership', () => {
       { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'monitoring' },
     ]);
     expect(after.map((w) => w.title.replace(/ \(.*/, ''))).toEqual([
+      'Delete APIService v1beta1.metrics.k8s.io: its add-on is gone or going, as its Service monitoring/prometheus-adapter is in namespace monitoring, which is being deleted; it serves nothing now',
       'Reinstall the add-on that serves APIService v1beta1.metrics.k8s.io in another namespace and point the APIService at its Service there',
-      'Delete APIService v1beta1.metrics.k8s.io if nothing needs metrics.k8s.io/v1beta1 any more',
       'Finalize namespace monitoring without waiting for its content',
     ]);
   });

@@ -67,7 +67,7 @@ describe('stuck: blocker fixes as ways out', () => {
     expect(text).toContain(' && kubectl delete apiservice/v1beta1.metrics.k8s.io && ');
   });
 
-  it('R86: prometheus-adapter in namespace monitoring, being deleted: never restored there; reinstalled elsewhere, or its APIService deleted', () => {
+  it('R86, R90: prometheus-adapter in namespace monitoring, being deleted: never restored there; its stale APIService deleted first, or the add-on reinstalled elsewhere', () => {
     const adapter = { namespace: 'monitoring', name: 'prometheus-adapter' };
     const yaml = manifests(
       namespace('monitoring', { ...DELETING, extra: { spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' } } }),
@@ -77,13 +77,13 @@ describe('stuck: blocker fixes as ways out', () => {
     );
     const ns = stuck(yaml, true).items.find((i) => i.kind === 'Namespace' && i.name === 'monitoring')!;
     expect(ns.waysOut!.map((w) => `[${w.risk}] ${w.title.replace(/ \(.*/, '')}`)).toEqual([
+      '[safe] Delete APIService v1beta1.metrics.k8s.io: its add-on is gone or going, as its Service monitoring/prometheus-adapter is in namespace monitoring, which is being deleted; it serves nothing now',
       '[safe] Reinstall the add-on that serves APIService v1beta1.metrics.k8s.io in another namespace and point the APIService at its Service there',
-      '[caution] Delete APIService v1beta1.metrics.k8s.io if nothing needs metrics.k8s.io/v1beta1 any more',
       '[dangerous] Finalize namespace monitoring without waiting for its content',
     ]);
     const { text } = stuck(yaml, false);
     expect(text).not.toContain('Restore the Pods behind Service monitoring/prometheus-adapter');
-    const at = text.indexOf('1. [safe] Reinstall the add-on');
+    const at = text.indexOf('2. [safe] Reinstall the add-on');
     expect(text.slice(at).split('\n').slice(1, 4)).toEqual([
       '         # no single kubectl command: reinstall the add-on that serves APIService v1beta1.metrics.k8s.io in another namespace, not monitoring',
       '         # then point spec.service of APIService v1beta1.metrics.k8s.io at its Service there, unless its manifests register it again: kubectl edit apiservice/v1beta1.metrics.k8s.io',

@@ -61,7 +61,8 @@ describe('R74: an unavailable APIService keeps a terminating Namespace', () => {
       const { entry } = stuckNamespace([terminating('team-a'), apiService(name, svc, { status: 'False', reason: 'ServiceNotFound' })]);
       const reason = entry!.blockedBy.find((b) => b.type === 'unavailable-apiservice')!;
       expect(reason.infrastructure).toBeUndefined();
-      expect(reason.fixes!.find((f) => f.command === `kubectl delete apiservice/${name}`)?.risk).toBe('caution');
+      // R90: the aggregator reports its Service not found: stale, so deleting it is safe, and offered first.
+      expect(reason.fixes![0]).toMatchObject({ command: `kubectl delete apiservice/${name}`, risk: 'safe' });
     }
   });
 
@@ -84,11 +85,11 @@ describe('R74: an unavailable APIService keeps a terminating Namespace', () => {
     expect(reason.fixes!.map((f) => [f.risk, f.title])).toEqual([
       [
         'safe',
-        'Reinstall the add-on that serves APIService v1beta1.metrics.k8s.io in another namespace and point the APIService at its Service there (namespace monitoring is being deleted: nothing new can be created in it)',
+        'Delete APIService v1beta1.metrics.k8s.io: its add-on is gone or going, as its Service monitoring/prometheus-adapter is in namespace monitoring, which is being deleted; it serves nothing now (reinstalling the add-on registers it again)',
       ],
       [
-        'caution',
-        'Delete APIService v1beta1.metrics.k8s.io if nothing needs metrics.k8s.io/v1beta1 any more (reinstalling its add-on registers it again)',
+        'safe',
+        'Reinstall the add-on that serves APIService v1beta1.metrics.k8s.io in another namespace and point the APIService at its Service there (namespace monitoring is being deleted: nothing new can be created in it)',
       ],
     ]);
     expect(reason.fixes!.some((f) => f.command?.includes('scale'))).toBe(false);
@@ -271,10 +272,10 @@ describe('findings', () => {
       'Restore its backend, or delete the APIService if its add-on is gone: metrics.k8s.io/v1beta1 is no longer served: kubectl top and HorizontalPodAutoscalers on CPU or memory get no metrics',
     );
     expect(f[0].message).not.toContain('Do not delete it');
-    // R86: its backend's namespace being deleted, it is reinstalled elsewhere.
+    // R86, R90: its backend's namespace being deleted, it is stale: deleted, or its add-on reinstalled elsewhere.
     const closing = scenario(manifests(terminating('team-a'), terminating('monitoring'), unavailableMetrics));
     expect(closing.findings().find((x) => x.code === 'unavailable-apiservice')!.message).toContain(
-      'is in namespace monitoring, which is being deleted, so nothing there can serve it again): discovery of metrics.k8s.io/v1beta1 fails, so no Namespace can finish deleting while it is. It holds Namespace team-a, Namespace monitoring now. Reinstall its add-on in another namespace and point the APIService at it, or delete the APIService if its add-on is gone:',
+      'is in namespace monitoring, which is being deleted, so nothing there can serve it again): discovery of metrics.k8s.io/v1beta1 fails, so no Namespace can finish deleting while it is. It holds Namespace team-a, Namespace monitoring now. Its add-on is gone or going, as its Service monitoring/prometheus-adapter is in namespace monitoring, which is being deleted: delete the APIService, or reinstall its add-on in another namespace and point the APIService at it: metrics.k8s.io/v1beta1 is no longer served',
     );
     expect(f[0].related.map((r) => r.object?.name)).toEqual(['team-a']);
   });

@@ -54,6 +54,8 @@ function heldText(inventory: Inventory, uids: Set<string> | undefined): { text: 
   };
 }
 
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
 export function blockerFindings(inventory: Inventory, base: SimulationResult): Finding[] {
   const view = inventoryView(inventory);
   const out: Finding[] = [];
@@ -66,9 +68,12 @@ export function blockerFindings(inventory: Inventory, base: SimulationResult): F
     const restore = closed(b.facts.service!.namespace)
       ? 'Reinstall its add-on in another namespace and point the APIService at it'
       : 'Restore its backend';
+    // R90: a stale one is deleted first.
     const keep = b.infrastructure
-      ? ` Do not delete it: ${b.infrastructure}; ${restore.toLowerCase()}.`
-      : ` ${restore}, or delete the APIService if its add-on is gone: ${apiServiceDeletionWarning(b.facts)}.`;
+      ? ` Do not delete it: ${b.infrastructure}; ${lowerFirst(restore)}.`
+      : b.stale
+        ? ` Its add-on is gone or going, as ${b.stale}: delete the APIService, or ${lowerFirst(restore)}: ${apiServiceDeletionWarning(b.facts)}.`
+        : ` ${restore}, or delete the APIService if its add-on is gone: ${apiServiceDeletionWarning(b.facts)}.`;
     out.push({
       code: 'unavailable-apiservice',
       severity: 'warning',

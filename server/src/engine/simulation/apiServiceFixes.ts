@@ -47,9 +47,30 @@ export function apiServiceDeletionWarning(facts: ApiServiceFacts): string {
   return `${gv} is no longer served: ${lost}, as now while it is unavailable, until its add-on registers it again (reinstalling the add-on does)`;
 }
 
-/** The title of the deletion of an add-on's unavailable APIService. */
-export function apiServiceDeletionTitle(a: KubeObject, facts: ApiServiceFacts): string {
-  return `Delete APIService ${a.name} if nothing needs ${facts.group}/${facts.version} any more (reinstalling its add-on registers it again)`;
+/** The Available condition's reason when the aggregator finds no Service of that name (kube-aggregator's controller). */
+export const SERVICE_NOT_FOUND = 'ServiceNotFound';
+
+/**
+ * R90: why an unavailable APIService's add-on is gone or going, when the input says so: its Service's namespace is
+ * being deleted, its Service does not exist where the input holds that namespace's Services, or the aggregator's own
+ * condition reports it not found (ServiceNotFound). Such an APIService is stale.
+ */
+export function staleApiService(facts: ApiServiceFacts, serviceMissing: boolean, closed: ClosedNamespace): string | undefined {
+  const ref = facts.service;
+  if (!ref) return undefined;
+  const svc = `Service ${ref.namespace}/${ref.name}`;
+  if (closed(ref.namespace)) return `its ${svc} is in namespace ${ref.namespace}, which is being deleted`;
+  if (facts.available?.reason === SERVICE_NOT_FOUND) return `the aggregator reports ${SERVICE_NOT_FOUND} for its ${svc}`;
+  if (serviceMissing) return `its ${svc} does not exist`;
+  return undefined;
+}
+
+/** The title of the deletion of an add-on's unavailable APIService; `stale`: why its add-on is gone or going (R90). */
+export function apiServiceDeletionTitle(a: KubeObject, facts: ApiServiceFacts, stale?: string): string {
+  const gv = `${facts.group}/${facts.version}`;
+  return stale
+    ? `Delete APIService ${a.name}: its add-on is gone or going, as ${stale}; it serves nothing now (reinstalling the add-on registers it again)`
+    : `Delete APIService ${a.name} if nothing needs ${gv} any more (reinstalling its add-on registers it again)`;
 }
 
 export const deleteApiServiceCommand = (a: KubeObject) => pasteable(`kubectl delete ${shellWord(`apiservice/${a.name}`)}`);

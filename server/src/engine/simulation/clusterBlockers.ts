@@ -13,13 +13,15 @@ import {
   type ServiceReference,
   type WebhookFacts,
 } from '../model';
-import { guessPlural, type KindRegistry } from '../kinds/kindRegistry';
+import { guessPlural } from '../kinds/kindRegistry';
 import { pasteable, shellComment, shellJson, shellWord } from '../shellWord';
 import { preconditionOps, type JsonPatchOperation } from '../writePreconditions';
 import type { BlockerFix, UserRequest } from './types';
 import {
   apiServiceDeletionTitle,
   apiServiceDeletionWarning,
+  SERVICE_NOT_FOUND,
+  staleApiService,
   apiServiceInfrastructure,
   closedClause,
   closedIn,
@@ -28,26 +30,16 @@ import {
   type ClosedNamespace,
 } from './apiServiceFixes';
 import { describeReported, reportedFailureOf, type ReportedFailure } from './webhookFailures';
+import {
+  backendClause,
+  backendState,
+  isDown,
+  SERVICE_NAME_LABEL,
+  type BackendState,
+  type BlockerView,
+} from './serviceBackends';
 
-/** What a blocker lookup reads: the simulation's store or the input's inventory. */
-export interface BlockerView {
-  ofKind(kind: string): Iterable<KubeObject>;
-  getByName(group: string, kind: string, namespace: string, name: string): KubeObject | undefined;
-  /** The objects of a kind as the input held them (what the input covers), when they differ from now. */
-  ofKindAtStart?(kind: string): Iterable<KubeObject>;
-  readonly kinds: KindRegistry;
-}
-
-/**
- * What the engine can tell of a Service's backend: `unknown` when the input holds nothing that says;
- * `namespace-terminating`: its namespace is being deleted and nothing ready is known there (R83);
- * `no-pods`: the input holds its Namespace and Pods, but no running Pod in that namespace, nor a workload to run one (R83);
- * `unreachable`: a Namespace's condition reports the apiserver failing to call it (R83).
- */
-export type BackendState = 'ready' | 'no-endpoints' | 'missing' | 'unreachable' | 'namespace-terminating' | 'no-pods' | 'unknown';
-
-/** A backend that does not answer: a fail-closed webhook calling it rejects what it intercepts. */
-export const isDown = (state: BackendState) => state !== 'ready' && state !== 'unknown';
+export { backendClause, backendState, isDown, SERVICE_NAME_LABEL, type BackendState, type BlockerView };
 
 export type { BlockerFix };
 
@@ -75,6 +67,8 @@ export interface ApiServiceBlocker {
   fixes: PlannedFix[];
   /** Set when the APIService or its Service belongs to the control plane or cluster infrastructure: never delete it. */
   infrastructure?: string;
+  /** Why its add-on is gone or going, when the input says so (R90): then deleting it is the safe fix. */
+  stale?: string;
 }
 
 export interface WebhookBlocker {
@@ -97,7 +91,6 @@ export interface AdmissionRequest {
   subresource?: string;
 }
 
-export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 const METADATA_NAME_LABEL = 'kubernetes.io/metadata.name';
 const INFRASTRUCTURE_NAMESPACES = /^(kube-system|openshift(-.*)?)$/;
 
@@ -112,65 +105,6 @@ export function infrastructureLabel(o: { kind: string; apiVersion: string; names
   return undefined;
 }
 
-/** Whether the Service has a ready endpoint, none, or is missing, as far as the input tells. */
-export function backendState(view: BlockerView, ref: ServiceReference): BackendState {
-  if (ref.state) return ref.state;
-  let known = false;
-  let ready = 0;
-  for (const s of view.ofKind('EndpointSlice')) {
-    if (s.namespace !== ref.namespace || s.labels?.[SERVICE_NAME_LABEL] !== ref.name || s.facts.readyEndpoints === undefined) continue;
-    known = true;
-    ready += s.facts.readyEndpoints;
-  }
-  const endpoints = view.getByName('', 'Endpoints', ref.namespace, ref.name);
-  if (endpoints?.facts.readyEndpoints !== undefined) {
-    known = true;
-    ready += endpoints.facts.readyEndpoints;
-  }
-  if (ready > 0) return 'ready';
-  if (known) return 'no-endpoints';
-  // R83: in a namespace being deleted its Pods are deleted and none can start again (R77): nothing ready is known
-  // there, so nothing will answer.
-  if (view.getByName('', 'Namespace', '', ref.namespace)?.deletionTimestamp !== undefined) return 'namespace-terminating';
-  const svc = view.getByName('', 'Service', ref.namespace, ref.name);
-  // No EndpointSlice or Endpoints for it, where the input holds them read in full for its namespace: a Service with a
-  // selector always has them (empty when nothing is ready), so it is missing or without any backend. Without the
-  // Service, where the input holds its namespace's Services, it is missing. Otherwise the input cannot tell.
-  if (endpointsReadIn(view, ref.namespace)) return svc ? 'no-endpoints' : 'missing';
-  if (!svc && servicesReadIn(view, ref.namespace)) return 'missing';
-  // An emptied namespace: the input holds it and holds Pods, none of them running there.
-  const pods = podNamespaces(view);
-  if (pods.any && !pods.running.has(ref.namespace) && view.getByName('', 'Namespace', '', ref.namespace)) return 'no-pods';
-  return 'unknown';
-}
-
-/** view → whether the input holds Pods, and the namespaces where one runs (neither terminating nor finished). */
-const podsByView = new WeakMap<BlockerView, { any: boolean; running: Set<string> }>();
-
-const POD_WORKLOADS = ['Deployment', 'StatefulSet', 'DaemonSet'];
-
-function podNamespaces(view: BlockerView): { any: boolean; running: Set<string> } {
-  let known = podsByView.get(view);
-  if (!known) {
-    known = { any: false, running: new Set() };
-    const atStart = (kind: string) => (view.ofKindAtStart ? view.ofKindAtStart(kind) : view.ofKind(kind));
-    for (const p of atStart('Pod')) {
-      if (splitApiVersion(p.apiVersion).group !== '') continue;
-      known.any = true;
-      const phase = p.facts.phase;
-      if (p.deletionTimestamp === undefined && phase !== 'Succeeded' && phase !== 'Failed') known.running.add(p.namespace);
-    }
-    // A workload that runs Pods, without them in the input: its namespace is applied from manifests (or still
-    // starting), not emptied, so nothing says its Service has no Pod.
-    for (const kind of POD_WORKLOADS)
-      for (const w of atStart(kind))
-        if (splitApiVersion(w.apiVersion).group === 'apps' && w.deletionTimestamp === undefined && !w.facts.scaledToZero)
-          known.running.add(w.namespace);
-    podsByView.set(view, known);
-  }
-  return known;
-}
-
 /** A webhook's backend: a reader's or a restore's state first, then what a Namespace reports (R83), then the input. */
 export function webhookBackend(view: BlockerView, h: WebhookFacts): { state: BackendState; reported?: ReportedFailure } {
   if (!h.service) return { state: 'unknown' };
@@ -178,36 +112,6 @@ export function webhookBackend(view: BlockerView, h: WebhookFacts): { state: Bac
   const reported = reportedFailureOf(view, h);
   if (reported) return { state: reported.state, reported };
   return { state: backendState(view, h.service) };
-}
-
-/** view → the namespaces whose Services the input holds (what it covers, not what the simulation left). */
-const serviceNamespaces = new WeakMap<BlockerView, Set<string>>();
-
-function servicesReadIn(view: BlockerView, namespace: string): boolean {
-  let set = serviceNamespaces.get(view);
-  if (!set) {
-    set = new Set();
-    for (const o of view.ofKindAtStart ? view.ofKindAtStart('Service') : view.ofKind('Service')) set.add(o.namespace);
-    serviceNamespaces.set(view, set);
-  }
-  return set.has(namespace);
-}
-
-function endpointsReadIn(view: BlockerView, namespace: string): boolean {
-  for (const kind of ['EndpointSlice', 'Endpoints'])
-    for (const o of view.ofKind(kind)) if (o.namespace === namespace && o.facts.readyEndpoints !== undefined) return true;
-  return false;
-}
-
-/** "its Service monitoring/adapter has no ready endpoints". */
-export function backendClause(ref: ServiceReference, state: BackendState): string {
-  const svc = `Service ${ref.namespace}/${ref.name}`;
-  if (state === 'missing') return `its ${svc} does not exist`;
-  if (state === 'unreachable') return `its ${svc} does not answer`;
-  if (state === 'no-pods') return `its ${svc} has no Pod to serve it (the input holds none running in namespace ${ref.namespace})`;
-  if (state === 'namespace-terminating')
-    return `its ${svc} is in namespace ${ref.namespace}, which is being deleted, so nothing there can serve it again`;
-  return `its ${svc} has no ready endpoints`;
 }
 
 /** Restoring the Pods behind a Service; none in a namespace being deleted, where no Pod can be created (R77). */
@@ -258,7 +162,9 @@ export function unavailableApiServices(view: BlockerView, closed: ClosedNamespac
   for (const a of view.ofKind('APIService')) {
     const facts = a.facts.apiService;
     if (a.deletionTimestamp !== undefined || !facts?.service || !facts.available || facts.available.status === 'True') continue;
-    const backend = backendState(view, facts.service);
+    // The aggregator's own word that the Service does not exist, where the input cannot tell.
+    const read = backendState(view, facts.service);
+    const backend = read === 'unknown' && facts.available.reason === SERVICE_NOT_FOUND ? 'missing' : read;
     const detail = facts.available.reason
       ? `${facts.available.reason}${facts.available.message ? `: ${facts.available.message}` : ''}`
       : '';
@@ -272,16 +178,20 @@ export function unavailableApiServices(view: BlockerView, closed: ClosedNamespac
     const infrastructure = apiServiceInfrastructure(a, facts);
     const restore = shut ? restoreElsewhereFix(a, facts.service) : restoreFix(facts.service, view, backend, closed);
     const fixes: PlannedFix[] = restore ? [restore] : [];
+    const stale = infrastructure ? undefined : staleApiService(facts, backend === 'missing', closed);
     if (!infrastructure) {
       const command = deleteApiServiceCommand(a);
-      fixes.push({
-        title: apiServiceDeletionTitle(a, facts),
+      // R90: a stale one serves nothing now, and nothing of its add-on is left to restore: deleting it is safe, first.
+      const deletion: PlannedFix = {
+        title: apiServiceDeletionTitle(a, facts, stale),
         command,
-        risk: 'caution',
+        risk: stale ? 'safe' : 'caution',
         wayOut: { request: deleteRequest(a), command, warning: apiServiceDeletionWarning(facts) },
-      });
+      };
+      if (stale) fixes.unshift(deletion);
+      else fixes.push(deletion);
     }
-    out.push({ apiService: a, facts, backend, why, fixes, ...(infrastructure ? { infrastructure } : {}) });
+    out.push({ apiService: a, facts, backend, why, fixes, ...(infrastructure ? { infrastructure } : {}), ...(stale ? { stale } : {}) });
   }
   return out;
 }
