@@ -161,7 +161,11 @@ describe("R83: a webhook's Service where nothing can serve it", () => {
         guard([anyGroup(['DELETE'], ['configmaps'])]),
       );
     expect(names(scenario(yaml(1)).simulate(NOTHING, BUILTIN).stuck)).toEqual([]);
-    expect(scenario(yaml(1)).findings().filter((f) => f.code === 'blocking-webhook')).toEqual([]);
+    expect(
+      scenario(yaml(1))
+        .findings()
+        .filter((f) => f.code === 'blocking-webhook'),
+    ).toEqual([]);
     // Scaled to zero, it runs nothing: the namespace is emptied.
     expect(names(scenario(yaml(0)).simulate(NOTHING, BUILTIN).stuck)).toEqual(['Namespace/team-a']);
   });

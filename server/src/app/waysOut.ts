@@ -117,29 +117,27 @@ export function waysOut(inventory: Inventory, uid: string, options: SimulationSe
   const byRisk = (a: Simulated, b: Simulated) => bySafety(a, b) || a.report.stuck.length - b.report.stuck.length;
   const listed = [...[...released, ...combined].sort(byRisk).slice(0, MAX_WAYS_OUT), ...partial.sort(byRisk).slice(0, MAX_PARTIAL)];
   // Only what releases the object counts as a way out of it, or clears one of its blockers (said so); safest first.
-  return listed
-    .sort(bySafety)
-    .map(({ c, result, report }) => {
-      const still = releases({ c, result, report }) ? undefined : result.stuck.find((s) => s.uid === uid);
-      const warning = [c.warning, still && `this alone does not release it: ${still.reason}`].filter(Boolean).join('; ');
-      return {
-        title: c.title,
-        risk: c.risk,
-        command: c.command,
-        ...(warning ? { warning } : {}),
-        ...(c.infrastructure ? { infrastructure: c.infrastructure } : {}),
-        ...(c.patch ? { patch: c.patch } : {}),
-        requests: c.requests.map(planRequestOf),
-        outcome: {
-          summary: report.summary,
-          counts: report.counts,
-          deleted: report.deleted,
-          orphaned: report.orphaned,
-          stuck: report.stuck,
-          notes: report.notes,
-        },
-      };
-    });
+  return listed.sort(bySafety).map(({ c, result, report }) => {
+    const still = releases({ c, result, report }) ? undefined : result.stuck.find((s) => s.uid === uid);
+    const warning = [c.warning, still && `this alone does not release it: ${still.reason}`].filter(Boolean).join('; ');
+    return {
+      title: c.title,
+      risk: c.risk,
+      command: c.command,
+      ...(warning ? { warning } : {}),
+      ...(c.infrastructure ? { infrastructure: c.infrastructure } : {}),
+      ...(c.patch ? { patch: c.patch } : {}),
+      requests: c.requests.map(planRequestOf),
+      outcome: {
+        summary: report.summary,
+        counts: report.counts,
+        deleted: report.deleted,
+        orphaned: report.orphaned,
+        stuck: report.stuck,
+        notes: report.notes,
+      },
+    };
+  });
 }
 
 /**

@@ -30,14 +30,7 @@ import {
   type ClosedNamespace,
 } from './apiServiceFixes';
 import { describeReported, reportedFailureOf, type ReportedFailure } from './webhookFailures';
-import {
-  backendClause,
-  backendState,
-  isDown,
-  SERVICE_NAME_LABEL,
-  type BackendState,
-  type BlockerView,
-} from './serviceBackends';
+import { backendClause, backendState, isDown, SERVICE_NAME_LABEL, type BackendState, type BlockerView } from './serviceBackends';
 
 export { backendClause, backendState, isDown, SERVICE_NAME_LABEL, type BackendState, type BlockerView };
 
