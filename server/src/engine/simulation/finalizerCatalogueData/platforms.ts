@@ -206,7 +206,9 @@ export const FINALIZERS_OF_PLATFORMS = [
     },
   },
   {
-    finalizer: 'kubevirt.io/foregroundDeleteKubeVirt',
+    // Bare in its releases before 1.x (pkg/virt-operator/util: KubeVirtFinalizer "foregroundDeleteKubeVirt"), then
+    // with the kubevirt.io/ prefix: both are its.
+    finalizer: '*foregroundDeleteKubeVirt',
     appliesTo: ['kubevirt.io/KubeVirt'],
     project: 'KubeVirt',
     controller: 'virt-operator',
