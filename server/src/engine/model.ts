@@ -239,12 +239,12 @@ export function isGcFinalizer(f: string): boolean {
 
 const apiVersionParts = new Map<string, { readonly group: string; readonly version: string }>();
 
-/** Group and version of an apiVersion ("apps/v1" → apps, v1; "v1" → core ""). Memoised: called on every lookup. */
 /** A Pod that has a node, or may have one (its spec was not read): a kubelet must confirm its deletion. */
 export function maybeScheduled(pod: KubeObject): boolean {
   return Boolean(pod.facts.nodeName) || pod.facts.specUnread === true;
 }
 
+/** Group and version of an apiVersion ("apps/v1" → apps, v1; "v1" → core ""). Memoised: called on every lookup. */
 export function splitApiVersion(apiVersion: string): { readonly group: string; readonly version: string } {
   let parts = apiVersionParts.get(apiVersion);
   if (!parts) {

@@ -102,8 +102,12 @@ export class GarbageCollector {
   /** Dependents whose cluster-scoped object references a namespaced owner kind, dropped without retry (R45). */
   readonly invalidScope = new Set<string>();
 
-  /** Uids whose part of the graph has been built (see ensureLoaded). */
-  private readonly loaded = new Set<string>();
+  /**
+   * The components whose part of the graph has been built (see ensureLoaded): the component's members array
+   * (componentOf gives every member the same one), or the uid of a component of one. A Set of every loaded uid
+   * would hold 200,000 entries when every owner is missing.
+   */
+  private readonly loaded = new Set<string | readonly string[]>();
 
   constructor(
     private readonly api: ApiServer,
@@ -120,25 +124,22 @@ export class GarbageCollector {
    * is not built yet. Components that nothing touches are inert, so the simulation only builds what a
    * deletion reaches: the cost follows the change, not the size of the input.
    */
-  ensureLoaded(uid: string, current: KubeObject | undefined = this.current(uid)): void {
-    if (this.loaded.has(uid)) return;
+  ensureLoaded(uid: string, current?: KubeObject): void {
     const members = this.componentOf(uid);
+    const key = members.length === 1 ? members[0] : members;
+    if (this.loaded.has(key)) return;
+    this.loaded.add(key);
+    if (current === undefined) current = this.current(uid);
     const lone = members.length === 1 && members[0] === uid ? current : undefined;
-    if (lone && lone.ownerReferences.length === 0 && lone.deletionTimestamp === undefined) {
-      // A lone live object stays lone (a simulation adds no reference): its add event would change nothing, and
-      // the event of the write that follows creates its node as R21 does (half the objects of a namespace deletion).
-      this.loaded.add(uid);
-      return;
-    }
+    // A lone live object stays lone (a simulation adds no reference): its add event would change nothing, and
+    // the event of the write that follows creates its node as R21 does (half the objects of a namespace deletion).
+    if (lone && lone.ownerReferences.length === 0 && lone.deletionTimestamp === undefined) return;
     const added: GraphEvent[] = [];
     for (const u of members) {
-      if (this.loaded.has(u)) continue;
-      this.loaded.add(u);
       const o = u === uid ? current : this.current(u);
       const identity = o && this.watches(o);
       if (identity) added.push({ virtual: false, type: 'add', obj: o!, identity });
     }
-    this.loaded.add(uid);
     for (const e of added) this.processEvent(e);
   }
 

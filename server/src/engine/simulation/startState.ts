@@ -36,7 +36,11 @@ const cache = new WeakMap<Inventory, { version: number; state: StartState }>();
 export function startState(inventory: Inventory): StartState {
   const hit = cache.get(inventory);
   if (hit && hit.version === inventory.version) return hit.state;
-  const seeds = new Set<string>(inventory.terminating);
+  // In the order a Set of them would keep, without the Set (200,000 seeds when every owner is missing).
+  const seeds = [...inventory.terminating];
+  const seed = (uid: string) => {
+    if (!inventory.terminating.has(uid)) seeds.push(uid);
+  };
   const excluded = new Set<string>();
   // apiVersion → kind → watched by the GC: no key string to build per reference.
   const watched = new Map<string, Map<string, boolean>>();
@@ -52,7 +56,7 @@ export function startState(inventory: Inventory): StartState {
   }
   for (const node of inventory.graph.nodes.values()) {
     if (node.virtual) {
-      seeds.add(node.identity.uid);
+      seed(node.identity.uid);
       continue;
     }
     for (const ref of node.owners) {
@@ -66,7 +70,7 @@ export function startState(inventory: Inventory): StartState {
         excluded.has(ref.uid) ||
         !isWatched(ownerObject.apiVersion, ownerObject.kind);
       if (mismatch) {
-        seeds.add(node.identity.uid);
+        seed(node.identity.uid);
         break;
       }
     }
@@ -84,7 +88,7 @@ export function startState(inventory: Inventory): StartState {
   }
   let volumes: VolumeIndex | undefined;
   const state = {
-    seeds: [...seeds],
+    seeds,
     excluded,
     claimUsers,
     finalizerOwners: new Map(),

@@ -5,15 +5,25 @@ import type { Position, Range } from '../../engine/model';
 
 export class LineIndex {
   private constructor(
-    private readonly starts: readonly number[],
+    private readonly starts: ArrayLike<number>,
     private readonly length = Number.POSITIVE_INFINITY,
   ) {}
 
   /** Every line start of `text` (scans it once). */
   static of(text: string): LineIndex {
-    const starts = [0];
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-    return new LineIndex(starts, text.length);
+    // Typed: 4 bytes a line, where a number[] grown by push holds up to 8 and a half-empty tail (2 million lines of a
+    // 40 MB file).
+    let starts = new Uint32Array(Math.max(16, text.length >> 5));
+    let n = 1;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+      if (n === starts.length) {
+        const grown = new Uint32Array(starts.length * 2);
+        grown.set(starts);
+        starts = grown;
+      }
+      starts[n++] = i + 1;
+    }
+    return new LineIndex(n === starts.length ? starts : starts.slice(0, n), text.length);
   }
 
   /** Reuses line starts collected elsewhere (the `yaml` package's LineCounter), which must begin with 0. */
